@@ -1,0 +1,103 @@
+"""The one module of tile_mlir that imports MLIR Python bindings; everything else imports from here.
+
+Two providers of the upstream MLIR Python API are accepted:
+
+* ``cutlass`` (default): the bindings bundled in nvidia-cutlass-dsl as ``cutlass._mlir``. Importing
+  ``cutlass`` runs the whole CuTe DSL package (about 0.9 s of start-up for nothing we use), so we load
+  ``cutlass._mlir`` under a deferred ``cutlass`` package whose ``__init__`` runs only when something
+  other than the bindings is used, after doing the one initialisation step that ``__init__`` performs
+  for the bindings (``_cutlass_ir.populate``, which is idempotent).
+* ``mlir``: the upstream ``mlir`` Python package, chosen with ``TILE_MLIR_BINDINGS=mlir`` or used
+  automatically when nvidia-cutlass-dsl is absent.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import os
+import sys
+import types
+
+__all__ = [
+    "BINDINGS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
+    "register_dialect", "register_operation", "MLIRError", "ObjectAttr",
+]
+
+
+_SUBMODULES = ("ir", "passmanager", "rewrite", "dialects._ods_common", "dialects.nvvm",
+               "dialects.llvm", "dialects.gpu", "dialects.arith", "dialects.scf", "dialects.func")
+
+
+def _import_all(root: str):
+    return {name: importlib.import_module(f"{root}.{name}") for name in _SUBMODULES}
+
+
+class _DeferredCutlass(types.ModuleType):
+    """The `cutlass` package with its `__init__` not yet run.
+
+    The bindings import dialect modules lazily (e.g. `cutlass._mlir.dialects.builtin` the first time a
+    module op is seen), so `cutlass` must stay importable as a package. The real `__init__` (the CuTe
+    DSL) runs on first use of anything else, so `import cutlass` by the user still behaves as usual.
+    """
+
+    def __getattr__(self, name: str):
+        if self.__dict__.get("_tile_mlir_materialized"):
+            raise AttributeError(name)
+        self.__dict__["_tile_mlir_materialized"] = True
+        init = self.__dict__["__file__"]
+        with open(init, encoding="utf-8") as f:
+            code = compile(f.read(), init, "exec")
+        exec(code, self.__dict__)  # noqa: S102  (the package's own __init__, run as import would)
+        return getattr(self, name)
+
+
+def _load_cutlass():
+    if "cutlass" not in sys.modules:
+        spec = importlib.util.find_spec("cutlass")
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError("nvidia-cutlass-dsl is not installed")
+        pkg = _DeferredCutlass("cutlass")
+        pkg.__file__ = spec.origin
+        pkg.__path__ = list(spec.submodule_search_locations)
+        pkg.__spec__ = spec
+        pkg.__package__ = "cutlass"
+        sys.modules["cutlass"] = pkg
+        try:
+            from cutlass._mlir._mlir_libs import _cutlass_ir  # noqa: PLC0415
+
+            _cutlass_ir.populate(_cutlass_ir)
+        except BaseException:
+            del sys.modules["cutlass"]
+            raise
+    return _import_all("cutlass._mlir")
+
+
+def _load(choice: str):
+    if choice == "cutlass":
+        return "cutlass", _load_cutlass()
+    if choice == "mlir":
+        return "mlir", _import_all("mlir")
+    if choice:
+        raise ImportError(f"TILE_MLIR_BINDINGS={choice!r}: expected 'cutlass' or 'mlir'")
+    try:
+        return "cutlass", _load_cutlass()
+    except ImportError:
+        return "mlir", _import_all("mlir")
+
+
+BINDINGS, _mods = _load(os.environ.get("TILE_MLIR_BINDINGS", "").strip().lower())
+ir = _mods["ir"]
+passmanager = _mods["passmanager"]
+rewrite = _mods["rewrite"]
+nvvm = _mods["dialects.nvvm"]
+llvm = _mods["dialects.llvm"]
+gpu = _mods["dialects.gpu"]
+arith = _mods["dialects.arith"]
+scf = _mods["dialects.scf"]
+func = _mods["dialects.func"]
+_ods = _mods["dialects._ods_common"]
+
+register_dialect = _ods._cext.register_dialect
+register_operation = _ods._cext.register_operation
+MLIRError = ir.MLIRError
+ObjectAttr = gpu.ObjectAttr
