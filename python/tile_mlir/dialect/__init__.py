@@ -1,0 +1,1 @@
+"""The `tile` dialect: buffer type, ops (OpViews over the unregistered `tile` namespace), verifier."""

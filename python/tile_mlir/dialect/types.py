@@ -1,0 +1,178 @@
+"""`!tile.buffer<scope, shape x dtype[, "layout"][, align N]>`: the tile dialect's one type.
+
+The bindings cannot register new types, so a buffer type is an MLIR opaque type of the `tile` namespace
+whose body we parse and print here. Examples:
+
+    !tile.buffer<global, 32x16xui8>
+    !tile.buffer<shared, 32x128xui8, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024>
+    !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+
+The layout text is the seed's notation (see tile_mlir.layout); a global or shared buffer without one is
+row-major over its shape. The element type is spelled as in MLIR (ui8, i32, bf16, f8E4M3FN, ...).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from ..mlir import ir
+
+__all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype"]
+
+SCOPES = ("global", "shared", "tmem")
+
+# element type spelling -> (bits, numpy dtype name used to pass such a buffer from Python)
+_ELEMENTS = {
+    "i1": (1, "bool"),
+    "i4": (4, "uint8"), "ui4": (4, "uint8"), "si4": (4, "uint8"), "f4E2M1FN": (4, "uint8"),
+    "i6": (6, "uint8"), "f6E2M3FN": (6, "uint8"), "f6E3M2FN": (6, "uint8"),
+    "i8": (8, "int8"), "si8": (8, "int8"), "ui8": (8, "uint8"),
+    "f8E4M3FN": (8, "uint8"), "f8E5M2": (8, "uint8"), "f8E8M0FNU": (8, "uint8"),
+    "i16": (16, "int16"), "si16": (16, "int16"), "ui16": (16, "uint16"),
+    "f16": (16, "float16"), "bf16": (16, "uint16"),
+    "i32": (32, "int32"), "si32": (32, "int32"), "ui32": (32, "uint32"), "f32": (32, "float32"),
+    "i64": (64, "int64"), "si64": (64, "int64"), "ui64": (64, "uint64"), "f64": (64, "float64"),
+}
+
+
+def element_bits(elem: str) -> int:
+    return _ELEMENTS[elem][0]
+
+
+def numpy_dtype(elem: str) -> str:
+    return _ELEMENTS[elem][1]
+
+
+class TypeParseError(ValueError):
+    """A malformed !tile.buffer body; the message says what was expected."""
+
+
+_BODY = re.compile(r"^buffer<(?P<body>.*)>$", re.S)
+_SHAPE = re.compile(r"^(?P<dims>(?:\d+x)+)(?P<elem>[A-Za-z][A-Za-z0-9]*)$")
+
+
+def _split_top(body: str) -> list[str]:
+    """Split on commas outside quotes."""
+    parts, cur, quoted = [], [], False
+    for ch in body:
+        if ch == '"':
+            quoted = not quoted
+        if ch == "," and not quoted:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur).strip())
+    return parts
+
+
+@dataclass(frozen=True)
+class BufferType:
+    scope: str
+    shape: tuple[int, ...]
+    elem: str
+    layout_text: str | None = None
+    align: int | None = None
+
+    # -- text --------------------------------------------------------------------------------------
+    @staticmethod
+    def parse_body(data: str) -> "BufferType":
+        m = _BODY.match(data.strip())
+        if not m:
+            raise TypeParseError(f"expected 'buffer<...>', got '{data}'")
+        parts = _split_top(m.group("body"))
+        if len(parts) < 2:
+            raise TypeParseError("expected '<scope>, <shape>x<element type>'")
+        scope = parts[0]
+        if scope not in SCOPES:
+            raise TypeParseError(f"unknown buffer scope '{scope}' (expected one of {', '.join(SCOPES)})")
+        sm = _SHAPE.match(parts[1])
+        if not sm:
+            raise TypeParseError(f"expected a shape like 32x16xui8, got '{parts[1]}'")
+        shape = tuple(int(d) for d in sm.group("dims").split("x") if d)
+        elem = sm.group("elem")
+        if elem not in _ELEMENTS:
+            raise TypeParseError(f"unsupported element type '{elem}'")
+        if any(d <= 0 for d in shape):
+            raise TypeParseError(f"buffer dimensions must be positive, got {parts[1]}")
+        layout, align = None, None
+        for p in parts[2:]:
+            if p.startswith('"') and p.endswith('"') and len(p) >= 2 and layout is None:
+                layout = p[1:-1]
+            elif p.startswith("align ") and align is None:
+                try:
+                    align = int(p[len("align "):])
+                except ValueError:
+                    raise TypeParseError(f"expected 'align <bytes>', got '{p}'") from None
+                if align <= 0 or align & (align - 1):
+                    raise TypeParseError(f"alignment must be a power of two, got {align}")
+            else:
+                raise TypeParseError(f"unexpected '{p}' in buffer type (expected a quoted layout or 'align N')")
+        return BufferType(scope, shape, elem, layout, align)
+
+    def body(self) -> str:
+        s = f"buffer<{self.scope}, {'x'.join(map(str, self.shape))}x{self.elem}"
+        if self.layout_text is not None:
+            s += f', "{self.layout_text}"'
+        if self.align is not None:
+            s += f", align {self.align}"
+        return s + ">"
+
+    def __str__(self) -> str:
+        return "!tile." + self.body()
+
+    # -- MLIR --------------------------------------------------------------------------------------
+    @staticmethod
+    def of(t) -> "BufferType | None":
+        """The BufferType of an MLIR type, or None if it is not a !tile.buffer (parse errors raise)."""
+        if not isinstance(t, ir.OpaqueType):
+            try:
+                t = ir.OpaqueType(t)
+            except (ValueError, TypeError):
+                return None
+        if t.dialect_namespace != "tile" or not t.data.startswith("buffer"):
+            return None
+        return _parse_cached(t.data)
+
+    def to_mlir(self, context=None):
+        return ir.OpaqueType.get("tile", self.body(), context=context)
+
+    # -- derived -----------------------------------------------------------------------------------
+    @property
+    def elem_bits(self) -> int:
+        return element_bits(self.elem)
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    @property
+    def nbytes(self) -> int:
+        return (self.numel * self.elem_bits + 7) // 8
+
+    @property
+    def numpy_dtype(self) -> str:
+        return numpy_dtype(self.elem)
+
+    @cached_property
+    def layout(self):
+        """The parsed layout (raises tile_mlir.layout.LayoutError); row-major when none is written."""
+        from ..layout import S, parse_layout
+
+        if self.layout_text is None:
+            return S[tuple(self.shape)]
+        return parse_layout(self.layout_text)
+
+
+_cache: dict[str, BufferType] = {}
+
+
+def _parse_cached(data: str) -> BufferType:
+    bt = _cache.get(data)
+    if bt is None:
+        bt = _cache[data] = BufferType.parse_body(data)
+    return bt

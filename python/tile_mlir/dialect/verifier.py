@@ -1,0 +1,347 @@
+"""The tile verifier (pass `tile-verify`, first in every pipeline).
+
+It checks what ODS would for a registered dialect (operands, results, attributes against OP_SPECS) and
+the dialect's semantic rules: buffer types and layouts well formed, scopes, regions in bounds, tensor
+memory allocation sizes, one cta_group per kernel. Every failure is one error diagnostic at the op's
+location, written `'tile.<op>' op <check>: <reason>` so tests and users can see which check failed.
+"""
+from __future__ import annotations
+
+from ..diagnostics import error
+from ..mlir import ir
+from .ops import OP_SPECS, OperandSpec, read_attr, spec_of
+from .types import BufferType, TypeParseError
+
+__all__ = ["verify_module", "iter_ops", "region_of", "Region"]
+
+_TMEM_LANES, _TMEM_COLS = 128, 512
+
+
+def iter_ops(op):
+    """Pre-order over every op nested in `op` (excluding op itself)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner
+                yield from iter_ops(inner)
+
+
+class _Fail(Exception):
+    def __init__(self, check: str, reason: str):
+        super().__init__(f"{check}: {reason}")
+        self.check, self.reason = check, reason
+
+
+def _fail(check: str, reason: str):
+    raise _Fail(check, reason)
+
+
+# -- buffer types ------------------------------------------------------------------------------------
+def buffer_type(value_or_type, what: str) -> BufferType:
+    t = value_or_type.type if hasattr(value_or_type, "type") else value_or_type
+    try:
+        bt = BufferType.of(t)
+    except TypeParseError as e:
+        _fail("buffer-type", f"{what}: {e}")
+    if bt is None:
+        _fail("operand-type", f"{what} must be a !tile.buffer, got {t}")
+    return bt
+
+
+def check_buffer(bt: BufferType, what: str) -> None:
+    """Layout well formed and consistent with the buffer's scope and shape."""
+    from ..layout import LayoutError
+
+    try:
+        lay = bt.layout
+    except LayoutError as e:
+        _fail("layout", f"{what}: malformed layout \"{bt.layout_text}\": {e}")
+    inner = getattr(lay, "inner", lay)
+    swz = getattr(lay, "swizzle", None)
+    extent = inner.shard_extent()
+    if extent != bt.numel:
+        _fail("layout", f"{what}: layout covers {extent} elements but the buffer shape "
+              f"{'x'.join(map(str, bt.shape))} has {bt.numel}")
+    axes = {it.axis.name for it in (*inner.shard, *inner.replica)}
+    if bt.scope == "tmem":
+        if swz is not None:
+            _fail("layout", f"{what}: a tmem layout cannot be swizzled")
+        if not axes <= {"TLane", "TCol"}:
+            _fail("layout", f"{what}: a tmem layout must map onto TLane and TCol, got axes {sorted(axes)}")
+        if bt.elem_bits not in (4, 6, 8, 16, 32):
+            _fail("element-type", f"{what}: tmem holds 4, 6, 8, 16 or 32-bit elements, not {bt.elem}")
+        lanes = _span(inner, "TLane")
+        cols = _span(inner, "TCol")
+        if lanes > _TMEM_LANES:
+            _fail("layout", f"{what}: layout reaches lane {lanes - 1}, beyond the {_TMEM_LANES} tmem lanes")
+        if cols * bt.elem_bits > _TMEM_COLS * 32:
+            _fail("layout", f"{what}: layout spans {cols} {bt.elem} columns, beyond the {_TMEM_COLS} 32-bit tmem columns")
+    else:
+        if not axes <= {"m"}:
+            _fail("layout", f"{what}: a {bt.scope} layout maps onto memory (axis m), got axes {sorted(axes)}")
+        if inner.replica:
+            _fail("layout", f"{what}: a {bt.scope} layout cannot have replicas")
+        if swz is not None and bt.scope != "shared":
+            _fail("layout", f"{what}: only shared buffers can be swizzled")
+        if swz is not None and bt.scope == "shared":
+            from ..layout import atom_bytes
+
+            need = atom_bytes(swz)
+            if (bt.align or 16) < need:
+                _fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "
+                      f"so the buffer needs align {need} (the swizzle repeat), got {bt.align or 16}")
+        span = _span(inner, "m")
+        if span > bt.numel * (1 << 20):
+            _fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
+
+
+def _span(layout, axis_name: str) -> int:
+    """1 + the largest offset the layout reaches on the axis (over all replicas)."""
+    from ..lowering.address import offset_on
+
+    hi = offset_on(layout, axis_name)
+    for it in (*layout.shard, *layout.replica):
+        if it.axis.name == axis_name:
+            if it.stride < 0:
+                _fail("layout", f"negative stride {it.stride} on {axis_name}")
+            hi += (it.extent - 1) * it.stride
+    return hi + 1
+
+
+# -- regions -----------------------------------------------------------------------------------------
+class Region(tuple):
+    """((begin, end), ...) per dimension."""
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(e - b for b, e in self)
+
+    @property
+    def numel(self) -> int:
+        n = 1
+        for b, e in self:
+            n *= e - b
+        return n
+
+
+def region_of(op, side: str, bt: BufferType) -> Region:
+    spec = spec_of(op.name)
+    offs = read_attr(op, next(a for a in spec.attrs if a.name == f"{side}_offsets"))
+    sizes = read_attr(op, next(a for a in spec.attrs if a.name == f"{side}_sizes"))
+    rank = len(bt.shape)
+    offs = tuple(offs) if offs is not None else (0,) * rank
+    sizes = tuple(sizes) if sizes is not None else tuple(d - o for d, o in zip(bt.shape, offs))
+    if len(offs) != rank or len(sizes) != rank:
+        _fail("region-rank", f"{side} region has {len(offs)} offsets and {len(sizes)} sizes for a rank-{rank} buffer")
+    for d, (o, s, ext) in enumerate(zip(offs, sizes, bt.shape)):
+        if o < 0 or s <= 0 or o + s > ext:
+            _fail("region-in-bounds", f"{side} region [{o}, {o + s}) of dim {d} is outside the buffer's extent {ext}")
+    return Region((o, o + s) for o, s in zip(offs, sizes))
+
+
+# -- the verifier --------------------------------------------------------------------------------------
+def _check_operand(v, o: OperandSpec, idx: int) -> None:
+    what = f"operand #{idx} ({o.name})"
+    if o.constraint.startswith("buffer:"):
+        scopes = o.constraint.split(":", 1)[1].split("|")
+        bt = buffer_type(v, what)
+        if bt.scope not in scopes:
+            _fail("operand-scope", f"{what} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
+        check_buffer(bt, what)
+    elif str(v.type) != o.constraint:
+        _fail("operand-type", f"{what} must be {o.constraint}, got {v.type}")
+
+
+def _check_generic(op, spec) -> None:
+    n_operands = len(op.operands)
+    if n_operands != len(spec.operands):
+        _fail("operands", f"expects {len(spec.operands)} operand(s) "
+              f"({', '.join(o.name for o in spec.operands) or 'none'}), got {n_operands}")
+    for i, (v, o) in enumerate(zip(op.operands, spec.operands)):
+        _check_operand(v, o, i)
+    if len(op.results) != len(spec.results):
+        _fail("results", f"expects {len(spec.results)} result(s), got {len(op.results)}")
+    for i, (r, o) in enumerate(zip(op.results, spec.results)):
+        _check_operand(r, o, i) if not o.constraint.startswith("buffer:") else None
+        if o.constraint.startswith("buffer:"):
+            bt = buffer_type(r, f"result #{i}")
+            scopes = o.constraint.split(":", 1)[1].split("|")
+            if bt.scope not in scopes:
+                _fail("result-scope", f"result #{i} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
+            check_buffer(bt, f"result #{i}")
+    if len(op.regions) != spec.regions:
+        _fail("regions", f"expects {spec.regions} region(s), got {len(op.regions)}")
+    known = {a.name for a in spec.attrs}
+    for name in op.attributes:
+        a = op.attributes[name]
+        if name not in known:
+            _fail("attributes", f"unknown attribute '{name}' (allowed: {', '.join(sorted(known)) or 'none'})")
+    for a in spec.attrs:
+        if a.name not in op.attributes:
+            if a.required:
+                _fail("attributes", f"requires attribute '{a.name}'")
+            continue
+        raw = op.attributes[a.name]
+        ok = {
+            "str": lambda x: isinstance(x, ir.StringAttr),
+            "i64": lambda x: isinstance(x, ir.IntegerAttr),
+            "i64_array": lambda x: isinstance(x, ir.DenseI64ArrayAttr),
+            "i32_array3": lambda x: isinstance(x, ir.DenseI32ArrayAttr) and len(x) == 3,
+        }[a.kind](raw)
+        if not ok:
+            want = {"str": "a string", "i64": "an integer", "i64_array": "array<i64: ...>",
+                    "i32_array3": "array<i32: x, y, z>"}[a.kind]
+            _fail("attributes", f"attribute '{a.name}' must be {want}, got {raw}")
+        if a.choices and read_attr(op, a) not in a.choices:
+            _fail("attributes", f"attribute '{a.name}' must be one of {', '.join(map(str, a.choices))}, "
+                  f"got {read_attr(op, a)!r}")
+
+
+def _slot_check(op, v, elem_bits: int, what: str) -> None:
+    bt = buffer_type(v, what)
+    if bt.shape != (1,) or bt.elem_bits != elem_bits or bt.elem.startswith(("f", "bf")):
+        _fail("operand-type", f"{what} must be a shared 1xi{elem_bits} buffer, got {bt}")
+
+
+def _pow2_cols(n: int) -> None:
+    if n < 32 or n > 512 or n & (n - 1):
+        _fail("tmem-alloc", f"num_cols must be a power of two in [32, 512] (PTX tcgen05.alloc), got {n}")
+
+
+def _check_specific(op, kernel_info: dict) -> None:
+    name = op.name
+    if name == "tile.kernel":
+        block = read_attr(op, next(a for a in spec_of(name).attrs if a.name == "block"))
+        if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > 1024:
+            _fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
+        cluster = read_attr(op, next(a for a in spec_of(name).attrs if a.name == "cluster")) or (1, 1, 1)
+        if any(c <= 0 for c in cluster) or cluster[0] * cluster[1] * cluster[2] > 16:
+            _fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
+        blocks = list(op.regions[0].blocks)
+        if len(blocks) != 1:
+            _fail("body", f"expects a single-block body, got {len(blocks)} blocks")
+        for i, arg in enumerate(blocks[0].arguments):
+            try:
+                bt = BufferType.of(arg.type)
+            except TypeParseError as e:
+                _fail("buffer-type", f"parameter #{i}: {e}")
+            if bt is not None:
+                if bt.scope != "global":
+                    _fail("parameter", f"parameter #{i} must be a global buffer or a scalar, got a {bt.scope} buffer")
+                check_buffer(bt, f"parameter #{i}")
+            elif str(arg.type) not in ("i32", "i64", "f32"):
+                _fail("parameter", f"parameter #{i} must be a global buffer or an i32/i64/f32 scalar, got {arg.type}")
+        ops = list(blocks[0].operations)
+        if not ops or ops[-1].name != "tile.return":
+            _fail("body", "the body must end with tile.return")
+        return
+    if name in ("tile.tmem.alloc", "tile.tmem.dealloc"):
+        _slot_check(op, op.operands[0], 32, "operand #0 (slot)")
+        _pow2_cols(read_attr(op, next(a for a in spec_of(name).attrs if a.name == "num_cols")))
+    elif name == "tile.tmem.buffer":
+        _slot_check(op, op.operands[0], 32, "operand #0 (slot)")
+        if not any(u.owner.name == "tile.tmem.alloc" for u in op.operands[0].uses if hasattr(u.owner, "name")):
+            _fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
+    elif name in ("tile.commit", "tile.mbarrier.init", "tile.mbarrier.arrive", "tile.mbarrier.wait"):
+        _slot_check(op, op.operands[0], 64, "operand #0 (barrier)")
+        if name == "tile.mbarrier.init":
+            count = read_attr(op, next(a for a in spec_of(name).attrs if a.name == "count"))
+            if not 1 <= count < (1 << 20):
+                _fail("mbarrier", f"count must be in [1, 2^20 - 1], got {count}")
+    elif name in ("tile.copy", "tile.copy_async"):
+        dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
+        src_t = buffer_type(op.operands[1], "operand #1 (src)")
+        dst_r = region_of(op, "dst", dst_t)
+        src_r = region_of(op, "src", src_t)
+        if dst_r.numel != src_r.numel:
+            _fail("region-size", f"dst region {list(dst_r.shape)} has {dst_r.numel} elements, "
+                  f"src region {list(src_r.shape)} has {src_r.numel}")
+        if dst_t.elem_bits != src_t.elem_bits:
+            _fail("element-type", f"dst element type {dst_t.elem} and src element type {src_t.elem} differ in width")
+        if name == "tile.copy" and dst_r.shape != src_r.shape:
+            _fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_r.shape)} and {list(src_r.shape)}")
+    elif name == "tile.tmem.load":
+        specs = {a.name: a for a in spec_of(name).attrs}
+        n = read_attr(op, specs["num_cols"])
+        if n < 1 or n > 128 or n & (n - 1):
+            _fail("tmem-load", f"num_cols must be a power of two in [1, 128] (tcgen05.ld.32x32b.xN), got {n}")
+        dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
+        lanes = 32 if read_attr(op, specs["scope"]) == "warp" else 128
+        if len(dst_t.shape) != 2 or dst_t.shape[0] != lanes or dst_t.shape[1] * dst_t.elem_bits != n * 32:
+            _fail("tmem-load", f"dst must be [{lanes}, {n * 32 // max(dst_t.elem_bits, 1)}] of {dst_t.elem} "
+                  f"({lanes} lanes x {n} 32-bit columns), got {'x'.join(map(str, dst_t.shape))}")
+        if read_attr(op, specs["col_offset"]) < 0:
+            _fail("tmem-load", "col_offset must be non-negative")
+    # one cta_group for every tcgen05 op of the kernel (PTX: all tcgen05 instructions of a kernel agree)
+    spec = spec_of(name)
+    if any(a.name == "cta_group" for a in spec.attrs) and name != "tile.copy_async" or (
+            name == "tile.copy_async" and buffer_type(op.operands[0], "dst").scope == "tmem"):
+        g = read_attr(op, next(a for a in spec.attrs if a.name == "cta_group"))
+        first = kernel_info.setdefault("cta_group", (g, op))
+        if first[0] != g:
+            _fail("cta-group", f"cta_group {g} differs from cta_group {first[0]} used earlier in this kernel; "
+                  "every tcgen05 instruction of a kernel must use the same cta_group")
+        if g == 2 and kernel_info.get("cluster_size", 1) % 2:
+            _fail("cta-group", "cta_group 2 needs a cluster of an even number of CTAs (set cluster on tile.kernel)")
+
+
+def verify_op(op, kernel_info: dict) -> bool:
+    spec = spec_of(op.name)
+    if spec is None:
+        error(op, f"unknown tile operation '{op.name}' (known: {', '.join(s.full_name for s in OP_SPECS)})")
+        return False
+    try:
+        _check_generic(op, spec)
+        _check_specific(op, kernel_info)
+    except _Fail as f:
+        error(op, f"'{op.name}' op {f.check}: {f.reason}")
+        return False
+    return True
+
+
+def verify_module(module_op) -> bool:
+    """Verify every tile op under module_op; report each failure; True when all pass."""
+    ok = True
+    for op in iter_ops(module_op):
+        if not op.name.startswith("tile."):
+            continue
+        if op.name == "tile.kernel":
+            parent = op.parent
+            if parent is not None and parent.name not in ("builtin.module",):
+                error(op, "'tile.kernel' op placement: must be at module level")
+                ok = False
+            ok &= _verify_kernel(op)
+    # tile ops outside any kernel
+    for op in iter_ops(module_op):
+        if op.name.startswith("tile.") and op.name != "tile.kernel":
+            if _enclosing_kernel(op) is None:
+                ok = False
+                error(op, f"'{op.name}' op placement: must be nested in a tile.kernel")
+    return ok
+
+
+def _verify_kernel(kernel) -> bool:
+    info: dict = {}
+    cl = kernel.attributes["cluster"] if "cluster" in kernel.attributes else None
+    if cl is not None and isinstance(cl, ir.DenseI32ArrayAttr):
+        info["cluster_size"] = cl[0] * cl[1] * cl[2]
+    ok = verify_op(kernel, info)
+    if not ok:
+        return False
+    for op in iter_ops(kernel):
+        if op.name.startswith("tile."):
+            if op.name == "tile.kernel":
+                error(op, "'tile.kernel' op placement: kernels cannot nest")
+                ok = False
+                continue
+            ok &= verify_op(op, info)
+    return ok
+
+
+def _enclosing_kernel(op):
+    p = op.parent
+    while p is not None:
+        if p.name == "tile.kernel":
+            return p
+        p = p.parent
+    return None

@@ -1,0 +1,142 @@
+"""Named passes and pipelines, and a pass-pipeline builder that mixes ours with upstream passes.
+
+Python passes cannot be registered with MLIR's textual pipeline parser, so pipeline text is split
+here: elements naming one of our passes become Python passes (PassManager.add(callable)), everything
+else goes to the bindings' parser unchanged. Our passes run on builtin.module.
+"""
+from __future__ import annotations
+
+import functools
+import traceback
+from typing import ClassVar
+
+from . import diagnostics
+from .mlir import MLIRError, passmanager
+
+__all__ = ["TilePass", "passes", "PIPELINES", "build_pass_manager", "split_pipeline", "PipelineError"]
+
+
+class PipelineError(ValueError):
+    pass
+
+
+class TilePass:
+    """Base of our passes: `run(module_op) -> bool` (False after emitting an error diagnostic)."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+
+    def __init__(self, options: dict[str, str] | None = None):
+        self.options = dict(options or {})
+        unknown = set(self.options) - set(getattr(self, "OPTIONS", {}))
+        if unknown:
+            raise PipelineError(f"pass '{self.name}' has no option(s) {', '.join(sorted(unknown))}")
+
+    def run(self, module_op) -> bool:
+        raise NotImplementedError
+
+    def __call__(self, op, pass_) -> None:
+        try:
+            with op.context, op.location:
+                ok = self.run(op)
+        except Exception as e:  # a bug in our pass: report it at the module, never as a bare traceback
+            tb = traceback.extract_tb(e.__traceback__)[-1]
+            diagnostics.error(op, f"internal error in pass '{self.name}': {type(e).__name__}: {e} "
+                              f"(at {tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}); please report this")
+            ok = False
+        if not ok:
+            pass_.signal_pass_failure()
+
+
+@functools.lru_cache(maxsize=None)
+def passes() -> dict[str, type[TilePass]]:
+    """Our passes by argument name (imported on first use, to keep tool start-up short)."""
+    from .dialect.verifier_pass import TileVerifyPass
+    from .lowering.copy_async.pass_ import LowerCopyAsyncPass
+    from .lowering.tile_to_nvvm import ConvertTileToNVVMPass
+
+    return {p.name: p for p in (TileVerifyPass, LowerCopyAsyncPass, ConvertTileToNVVMPass)}
+
+
+# Upstream part of the lowering: the kernel is already an llvm.func in a gpu.module by then; what is left
+# is arith/scf/cf from the user's program and ours. convert-to-llvm also keeps the mbarrier predicates
+# that convert-gpu-to-nvvm alone would drop.
+_UPSTREAM_TO_LLVM = "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts"
+
+PIPELINES: dict[str, tuple[str, str]] = {
+    "tile-to-nvvm": ("tile-verify,tile-lower-copy-async,convert-tile-to-nvvm," + _UPSTREAM_TO_LLVM,
+                     "tile IR to NVVM/LLVM dialect in a gpu.module (verify, dispatch copy_async, lower)"),
+    "tile-to-ptx": ("tile-verify,tile-lower-copy-async,convert-tile-to-nvvm," + _UPSTREAM_TO_LLVM
+                    + ",gpu-module-to-binary{format=isa}",
+                    "tile-to-nvvm then gpu-module-to-binary{format=isa}; tile-opt prints the PTX"),
+}
+
+
+def split_pipeline(text: str) -> list[str]:
+    """Split a pipeline at top-level commas (not inside (), {} or quotes)."""
+    out, depth, cur, quote = [], 0, [], False
+    for ch in text:
+        if ch == '"':
+            quote = not quote
+        elif not quote and ch in "({":
+            depth += 1
+        elif not quote and ch in ")}":
+            depth -= 1
+            if depth < 0:
+                raise PipelineError(f"unbalanced ')' or '}}' in pipeline '{text}'")
+        if ch == "," and depth == 0 and not quote:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if depth:
+        raise PipelineError(f"unbalanced '(' or '{{' in pipeline '{text}'")
+    last = "".join(cur).strip()
+    if last:
+        out.append(last)
+    return [e for e in out if e]
+
+
+def _parse_options(text: str) -> dict[str, str]:
+    opts = {}
+    for item in text.split():
+        k, _, v = item.partition("=")
+        opts[k] = v
+    return opts
+
+
+def expand(elements: list[str]) -> list[str]:
+    out = []
+    for e in elements:
+        if e in PIPELINES:
+            out += expand(split_pipeline(PIPELINES[e][0]))
+        else:
+            out.append(e)
+    return out
+
+
+def build_pass_manager(pipeline: str, context, *, print_ir_after_all: bool = False, verify_each: bool = True):
+    """A PassManager on builtin.module running `pipeline` (with or without `builtin.module(...)`)."""
+    text = pipeline.strip()
+    if text.startswith("builtin.module(") and text.endswith(")"):
+        text = text[len("builtin.module("):-1]
+    with context:
+        pm = passmanager.PassManager("builtin.module")
+        if print_ir_after_all:
+            pm.enable_ir_printing(print_after_all=True, print_before_all=False)
+        pm.enable_verifier(verify_each)
+        for element in expand(split_pipeline(text)):
+            name, _, rest = element.partition("{")
+            name = name.strip()
+            if name in passes():
+                options = _parse_options(rest.rstrip("}")) if rest else {}
+                p = passes()[name](options)
+                pm.add(p, name=type(p).__name__, argument=name, description=p.description)
+            else:
+                if any(f"({n}" in element or f",{n}" in element for n in passes()):
+                    raise PipelineError(f"tile passes run on builtin.module; cannot nest them in '{element}'")
+                try:
+                    pm.add(element)
+                except (ValueError, MLIRError) as e:
+                    raise PipelineError(str(e).strip()) from None
+    return pm
