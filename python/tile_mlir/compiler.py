@@ -1,0 +1,141 @@
+"""compile(): tile IR (text or module) -> Artifact (PTX, cubin, kernel name, signature, launch shape).
+
+Everything runs in process: our passes, the upstream conversions, and gpu-module-to-binary, whose
+libNVVM makes the PTX and whose embedded ptxas makes the cubin. Every failure is a diagnostic, and
+compile raises TileError carrying them; the process never dies on a user's bad input.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from .artifact import Artifact, Param
+from .diagnostics import Diagnostic, DiagnosticEngine, TileError, _from_mlir
+from .mlir import MLIRError, ObjectAttr, ir
+
+__all__ = ["compile", "binaries_of", "kernel_signature", "lower_to_nvvm", "DEFAULT_ARCH"]
+
+DEFAULT_ARCH = "sm_100a"
+
+
+def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
+    """(gpu.binary name, format, bytes) for each object of each gpu.binary in the module."""
+    out = []
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.name != "gpu.binary":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        for obj in op.attributes["objects"]:
+            o = ObjectAttr(obj)
+            fmt = str(o.format).rsplit(".", 1)[-1].lower()
+            fmt = {"assembly": "isa", "binary": "bin", "2": "isa", "3": "bin"}.get(fmt, fmt)
+            data = o.object
+            out.append((name, fmt, data if isinstance(data, bytes) else bytes(data)))
+    return out
+
+
+def kernel_signature(module_op) -> list[dict]:
+    """For each tile.kernel: name, Params in order, block, cluster (read before lowering)."""
+    from .dialect.ops import read_attr, spec_of
+    from .dialect.types import BufferType
+
+    out = []
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.name != "tile.kernel":
+            continue
+        spec = {a.name: a for a in spec_of("tile.kernel").attrs}
+        params = []
+        for i, arg in enumerate(op.regions[0].blocks[0].arguments):
+            bt = BufferType.of(arg.type)
+            if bt is not None:
+                params.append(Param(f"arg{i}", "buffer", bt.numpy_dtype, tuple(bt.shape)))
+            else:
+                params.append(Param(f"arg{i}", "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
+        out.append({
+            "name": read_attr(op, spec["sym_name"]),
+            "params": tuple(params),
+            "block": tuple(read_attr(op, spec["block"])),
+            "cluster": tuple(read_attr(op, spec["cluster"]) or (1, 1, 1)),
+            "grid": tuple(read_attr(op, spec["grid"]) or (1, 1, 1)),
+        })
+    return out
+
+
+def _run(pipeline: str, module_op, ctx, engine: DiagnosticEngine) -> bool:
+    from .passes import PipelineError, build_pass_manager
+
+    try:
+        pm = build_pass_manager(pipeline, ctx)
+    except PipelineError as e:
+        engine.emit(Diagnostic("error", str(e)))
+        return False
+    try:
+        with ctx:
+            pm.run(module_op)
+    except MLIRError as e:
+        if not engine.has_errors():
+            for d in e.error_diagnostics:
+                engine.emit(_from_mlir(d))
+        if not engine.has_errors():
+            engine.emit(Diagnostic("error", f"pass pipeline failed: {e}"))
+        return False
+    return not engine.has_errors()
+
+
+def _check_targets(module_op, engine) -> bool:
+    """gpu-module-to-binary crashes the process on a gpu.module without targets: refuse it first."""
+    ok = True
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.name == "gpu.module" and "targets" not in op.attributes:
+            engine.emit(Diagnostic.at("error", op, "gpu.module has no #nvvm.target; gpu-module-to-binary needs one"))
+            ok = False
+    return ok
+
+
+def lower_to_nvvm(module_op, ctx, engine, arch: str) -> bool:
+    pipeline = (f"tile-verify,tile-lower-copy-async{{chip={arch}}},convert-tile-to-nvvm{{chip={arch}}},"
+                "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts")
+    return _run(pipeline, module_op, ctx, engine)
+
+
+def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kernel: str | None = None) -> Artifact:
+    """Compile a tile module (MLIR text or a parsed builtin.module) to an Artifact for `arch`."""
+    from .context import make_context, parse_source
+
+    engine = DiagnosticEngine()
+    if isinstance(source, str):
+        ctx = make_context()
+        text = source
+    else:
+        ctx = source.context
+        text = str(source)
+    engine.attach(ctx)
+    try:
+        with engine:
+            try:
+                module_op = parse_source(text, filename, ctx)
+            except MLIRError as e:
+                for d in e.error_diagnostics:
+                    engine.emit(_from_mlir(d))
+                raise TileError(engine.diagnostics, "parsing") from None
+            sigs = kernel_signature(module_op)
+            if kernel is not None:
+                sigs = [s for s in sigs if s["name"] == kernel]
+            if len(sigs) != 1:
+                names = ", ".join(s["name"] for s in kernel_signature(module_op)) or "none"
+                raise TileError([Diagnostic("error", f"expected exactly one tile.kernel{' named ' + kernel if kernel else ''}; found: {names}")], "compile")
+            sig = sigs[0]
+            if not lower_to_nvvm(module_op, ctx, engine, arch) or not _check_targets(module_op, engine):
+                raise TileError(engine.diagnostics, "lowering")
+            with ctx:
+                bin_module = module_op.clone()
+            if not _run("gpu-module-to-binary{format=isa}", module_op, ctx, engine):
+                raise TileError(engine.diagnostics, "PTX generation")
+            if not _run("gpu-module-to-binary{format=bin}", bin_module, ctx, engine):
+                raise TileError(engine.diagnostics, "cubin generation (ptxas)")
+            ptx = b"".join(d for _, f, d in binaries_of(module_op) if f == "isa").decode()
+            cubin = b"".join(d for _, f, d in binaries_of(bin_module) if f == "bin")
+    finally:
+        engine.detach()
+    key = hashlib.sha256(f"{arch}\0{text}".encode()).hexdigest()[:32]
+    return Artifact(kernel_name=sig["name"], arch=arch, ptx=ptx, cubin=cubin, params=sig["params"],
+                    block=sig["block"], grid=sig["grid"], cluster=sig["cluster"], key=key)

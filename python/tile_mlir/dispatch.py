@@ -1,0 +1,150 @@
+"""The dispatch registry: which variant lowers an op, and why the others did not.
+
+    @register_dispatch("copy_async", "cuda", variant="smem->tmem", priority=10,
+                       when=[predicate("validate_smem_tmem_copy", fn), predicate("exec_scope", fn2)])
+    def impl(op, ctx): ...
+
+Variants of (op, target) are tried by (-priority, name). A predicate returns a bool, (bool, reason), or
+raises DispatchFail; a variant's impl may decline by raising DispatchFail(reason). A `dispatch =
+"<variant>"` attribute on the op restricts it to that variant. When every variant fails, the caller
+gets one Rejection table (one row per variant) to report as a single error at the op. Only DispatchFail
+means "does not apply": any other exception is a bug and propagates, tagged with the variant name.
+There is no generic fall-through.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["DispatchFail", "predicate", "register_dispatch", "dispatch", "variants", "Rejection",
+           "DispatchError", "fail"]
+
+
+class DispatchFail(Exception):
+    """Raised by predicates and impls: this variant does not apply, for the given reason."""
+
+    def __init__(self, reason: str, check: str | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.check = check
+
+
+def fail(reason: str, check: str | None = None):
+    raise DispatchFail(reason, check)
+
+
+@dataclass(frozen=True)
+class Predicate:
+    name: str
+    fn: Callable[..., Any]
+
+    def __call__(self, op, ctx) -> tuple[bool, str]:
+        try:
+            r = self.fn(op, ctx)
+        except DispatchFail as e:
+            return False, e.reason
+        if isinstance(r, tuple):
+            ok, reason = r
+            return bool(ok), reason or ""
+        return bool(r), "" if r else "predicate returned False"
+
+
+def predicate(name: str, fn: Callable[..., Any]) -> Predicate:
+    return Predicate(name, fn)
+
+
+@dataclass(frozen=True)
+class Case:
+    op: str
+    target: str
+    variant: str
+    priority: int
+    when: tuple[Predicate, ...]
+    impl: Callable[..., Any]
+
+
+_REGISTRY: dict[tuple[str, str], list[Case]] = {}
+
+
+def register_dispatch(op: str, target: str, *, variant: str, priority: int = 0, when=()):
+    def deco(impl):
+        cases = _REGISTRY.setdefault((op, target), [])
+        if any(c.variant == variant for c in cases):
+            raise ValueError(f"variant '{variant}' of {op}/{target} is registered twice")
+        cases.append(Case(op, target, variant, priority, tuple(when), impl))
+        cases.sort(key=lambda c: (-c.priority, c.variant))
+        return impl
+
+    return deco
+
+
+def variants(op: str, target: str) -> list[Case]:
+    return list(_REGISTRY.get((op, target), ()))
+
+
+@dataclass
+class Rejection:
+    variant: str
+    kind: str  # "rejected" | "declined" | "not selected"
+    check: str
+    reason: str
+
+    def format(self) -> str:
+        if self.kind == "rejected":
+            return f"{self.variant}: rejected: {self.check} - {self.reason}"
+        if self.kind == "declined":
+            return f"{self.variant}: declined: {self.check + ' - ' if self.check else ''}{self.reason}"
+        return f"{self.variant}: {self.kind}: {self.reason}"
+
+
+@dataclass
+class DispatchError(Exception):
+    op: str
+    target: str
+    rejections: list[Rejection] = field(default_factory=list)
+    pinned: str | None = None
+
+    def message(self) -> str:
+        if not self.rejections:
+            return f"no variant of {self.op} is registered for target '{self.target}'"
+        head = f"no {self.op} variant applies (target '{self.target}'"
+        head += f", dispatch = \"{self.pinned}\")" if self.pinned else ")"
+        return head + ":\n" + "\n".join("  " + r.format() for r in self.rejections)
+
+    def __str__(self) -> str:
+        return self.message()
+
+
+def dispatch(op_name: str, target: str, op, ctx, *, pinned: str | None = None):
+    """Run the first applicable variant's impl; return (variant, result) or raise DispatchError."""
+    cases = variants(op_name, target)
+    rejections: list[Rejection] = []
+    if pinned is not None and not any(c.variant == pinned for c in cases):
+        known = ", ".join(c.variant for c in cases) or "none"
+        raise DispatchError(op_name, target, [Rejection(pinned, "not registered",
+                                                        "", f"known variants: {known}")], pinned)
+    for case in cases:
+        if pinned is not None and case.variant != pinned:
+            continue
+        failed = None
+        for p in case.when:
+            ok, reason = p(op, ctx)
+            if not ok:
+                failed = Rejection(case.variant, "rejected", p.name, reason)
+                break
+        if failed:
+            rejections.append(failed)
+            continue
+        try:
+            result = case.impl(op, ctx)
+        except DispatchFail as e:
+            rejections.append(Rejection(case.variant, "declined", e.check or "", e.reason))
+            continue
+        except Exception as e:
+            e.add_note(f"in {op_name} variant '{case.variant}'")
+            raise
+        if result is None:
+            rejections.append(Rejection(case.variant, "declined", "", "impl returned nothing"))
+            continue
+        return case.variant, result
+    raise DispatchError(op_name, target, rejections, pinned)

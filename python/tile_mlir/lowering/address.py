@@ -1,0 +1,90 @@
+"""Address arithmetic in IR from a layout: element index -> byte offset (with shared-memory swizzle).
+
+Only what the layout algebra decided is emitted: the layout is sliced to the copied region first,
+so a row-major element index over the region decomposes directly over the sliced layout's shard
+iters (outer to inner), each contributing coord * stride on the memory axis.
+"""
+from __future__ import annotations
+
+from ..layout import SwizzleMode
+
+__all__ = ["byte_offset", "swizzle_value", "vector_bytes", "offset_on"]
+
+
+def offset_on(layout, axis_name: str) -> int:
+    """The layout's constant offset on the named axis (0 when it has none)."""
+    from ..layout import Axis
+
+    return getattr(layout, "inner", layout).offset_on(Axis.get(axis_name))
+
+# swizzle modes as XOR of address bits: (mask of bits [7, 7 + B)) -> XORed into bits starting at 4 (or 5)
+_SWZ = {
+    SwizzleMode.B32: (1, 4),
+    SwizzleMode.B64: (3, 4),
+    SwizzleMode.B128: (7, 4),
+    SwizzleMode.B128_BASE32B: (3, 5),
+}
+
+
+def swizzle_value(em, byte_off, mode):
+    """em-emitted byte_off ^ swizzle bits (buffers are aligned to their swizzle repeat, so relative
+    offsets swizzle as absolute addresses do)."""
+    if mode is None or mode == SwizzleMode.NONE:
+        return byte_off
+    mask, to = _SWZ[mode]
+    bits = em.and_(em.shr(byte_off, em.i32(7)), em.i32(mask))
+    return em.xor(byte_off, em.shl(bits, em.i32(to)))
+
+
+def byte_offset(em, layout, elem_index, elem_bits: int):
+    """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m."""
+    inner = getattr(layout, "inner", layout)
+    swz = getattr(layout, "swizzle", None)
+    off = em.i32(offset_on(inner, "m"))
+    below = 1
+    for it in reversed(inner.shard):
+        coord = elem_index
+        if below > 1:
+            coord = em.udiv(coord, em.i32(below))
+        if below * it.extent < _total(inner):
+            coord = em.urem(coord, em.i32(it.extent))
+        off = em.add(off, em.mul(coord, em.i32(it.stride)))
+        below *= it.extent
+    byte = em.mul(off, em.i32(elem_bits // 8)) if elem_bits != 8 else off
+    return swizzle_value(em, byte, swz)
+
+
+def _total(layout) -> int:
+    n = 1
+    for it in layout.shard:
+        n *= it.extent
+    return n
+
+
+def vector_bytes(layouts, elem_bits: int, limit: int = 16) -> int:
+    """The widest access (bytes, power of two <= limit) that moves whole contiguous runs on every layout."""
+    eb = elem_bits // 8
+    for w in (16, 8, 4, 2, 1):
+        if w > limit or w < eb:
+            continue
+        n = w // eb
+        ok = True
+        for lay in layouts:
+            inner = getattr(lay, "inner", lay)
+            shard = [it for it in inner.shard if it.extent > 1]
+            if not shard:
+                ok = n == 1
+                break
+            last = shard[-1]
+            if last.stride != 1 or last.extent % n:
+                ok = False
+                break
+            if any((it.stride * eb) % w for it in shard[:-1]):
+                ok = False
+                break
+            if (offset_on(inner, "m") * eb) % w:
+                ok = False
+                break
+        if ok:
+            return w
+    return eb

@@ -1,0 +1,49 @@
+"""Pass `tile-lower-copy-async`: a rewrite pattern on tile.copy_async, applied by the greedy driver,
+asks the dispatch registry for a variant and lets it emit the instructions."""
+from __future__ import annotations
+
+from ...diagnostics import error
+from ...dispatch import DispatchError, dispatch
+from ...mlir import rewrite
+from ...passes import TilePass
+from . import load_variants
+from .context import CopyAsyncCtx
+
+__all__ = ["LowerCopyAsyncPass", "TARGET"]
+
+TARGET = "cuda"
+
+
+class LowerCopyAsyncPass(TilePass):
+    name = "tile-lower-copy-async"
+    description = "Lower tile.copy_async through the dispatch registry (tcgen05.cp for shared -> tmem)"
+    OPTIONS = {"chip": "target chip the variants must run on, default sm_100a"}
+
+    def run(self, module_op) -> bool:
+        from ..tile_to_nvvm import DEFAULT_CHIP
+
+        load_variants()
+        chip = self.options.get("chip") or DEFAULT_CHIP
+        failed: list = []
+        cache: dict = {}
+
+        def lower_copy_async(op, rewriter):
+            """Match every tile.copy_async; a dispatch failure is reported once and left unmatched."""
+            ctx = CopyAsyncCtx(op, chip, rewriter, cache=cache)
+            try:
+                dispatch("copy_async", TARGET, op, ctx, pinned=ctx.pinned)
+            except DispatchError as e:
+                failed.append(op)
+                error(op, f"'tile.copy_async' op dispatch: {e.message()}")
+                return True  # no match: the op stays, the pass fails below
+            rewriter.erase_op(op)
+            return False
+
+        patterns = rewrite.RewritePatternSet(module_op.context)
+        patterns.add("tile.copy_async", lower_copy_async)
+        config = rewrite.GreedyRewriteConfig()
+        config.strictness = rewrite.GreedyRewriteStrictness.EXISTING_OPS
+        config.enable_folding = False  # rewrite only copy_async; leave the rest of the IR as written
+        config.enable_constant_cse = False
+        rewrite.apply_patterns_and_fold_greedily(module_op, patterns.freeze(), config)
+        return not failed

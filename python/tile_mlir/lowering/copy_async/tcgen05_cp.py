@@ -1,0 +1,108 @@
+"""copy_async variant `smem->tmem`: `tcgen05.cp.cta_group::N.32x128b.warpx4`, issued by one thread.
+
+Async contract: this variant emits the copies only. The program commits them to an mbarrier
+(tile.commit = tcgen05.commit) and waits before any other thread reads the tensor memory.
+
+The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan_tcgen05_cp; here:
+  - predicates `validate_smem_tmem_copy` and `exec_scope` decide whether the variant applies;
+  - J. the descriptor template is encoded once per (buffer, LBO, SBO, swizzle) right after the shared
+    buffer's allocation, with the buffer's address in its start field;
+  - K. each cp adds its 16-byte start offset to the descriptor's low 32-bit word (CUTLASS's
+    DescriptorIterator does the same: a 64-bit add once miscompiled, reference §8.6) and adds its
+    column to the tmem address (add, never OR: the base column is not aligned, reference §8.6).
+"""
+from __future__ import annotations
+
+from ...dialect.types import BufferType
+from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...layout import R, TLane
+from ...mlir import ir, nvvm
+from ..emitter import I32, I64, Emitter, ptr_type
+from .tcgen05_cp_plan import PlanError, plan_tcgen05_cp
+
+__all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
+
+_TCGEN05_CHIPS = ("sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f")
+_WARPX4 = R[4 : 32 @ TLane].replica
+
+
+def validate_smem_tmem_copy(op, ctx):
+    if ctx.src_t.scope != "shared":
+        return False, f"requires a shared-memory source, got {ctx.src_t.scope}"
+    if ctx.dst_t.scope != "tmem":
+        return False, f"requires a tensor-memory destination, got {ctx.dst_t.scope}"
+    if ctx.dst_t.layout_text is None:
+        return False, "requires a layout on the tmem buffer"
+    owner = ctx.dst.owner
+    if getattr(owner, "name", None) != "tile.tmem.buffer":
+        return False, "requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot)"
+    rep = ctx.dst_t.layout.replica
+    if tuple(rep) != tuple(_WARPX4):
+        got = " + ".join(f"R[{it.extent} : {it.stride}@{it.axis.name}]" for it in rep) or "no replica"
+        return False, f"requires R[4:32@TLane] on tmem, got {got}"
+    if ctx.chip not in _TCGEN05_CHIPS:
+        return False, f"tcgen05.cp needs an sm_100a-family target, not {ctx.chip}"
+    return True, ""
+
+
+def exec_scope(op, ctx):
+    if ctx.scope != "thread":
+        return False, (f"tcgen05.cp is issued by a single thread (scope = \"thread\"), got scope = \"{ctx.scope}\"; "
+                       "put the copy under an elected thread")
+    return True, ""
+
+
+def _plan(ctx):
+    try:
+        return plan_tcgen05_cp(
+            ctx.src_t.layout, ctx.src_t.shape, ctx.src_region, getattr(ctx.src_t.layout, "swizzle", None),
+            ctx.dst_t.layout, ctx.dst_t.shape, ctx.dst_region, ctx.dst_t.elem_bits, ctx.cta_group)
+    except PlanError as e:
+        raise DispatchFail(e.reason, check=e.check) from None
+
+
+def _descriptor(ctx, plan):
+    """J: the buffer's descriptor (start = buffer address), emitted once right after its allocation."""
+    key = ("tcgen05_desc", ctx.src, plan.lbo_bytes, plan.sbo_bytes, plan.swizzle)
+    desc = ctx.cache.get(key)
+    if desc is not None:
+        return desc
+    owner = ctx.src.owner
+    em = Emitter(ir.InsertionPoint.after(owner), owner.location)
+    ptr = em.create("builtin.unrealized_conversion_cast", operands=[ctx.src], results=[ptr_type(3)]).results[0]
+    addr = em.zext(em.ptrtoint(ptr, I32()), I64())
+    start = em.shr(em.and_(addr, em.i64(0x3FFFF)), em.i64(4))
+    desc = em.or_(em.i64(_signed64(plan.descriptor_template())), start)
+    ctx.cache[key] = desc
+    return desc
+
+
+def _signed64(x: int) -> int:
+    return x - (1 << 64) if x >= 1 << 63 else x
+
+
+def copy_async_smem_tmem(op, ctx):
+    plan = _plan(ctx)
+    desc = _descriptor(ctx, plan)
+    em = Emitter(ir.InsertionPoint(op), op.location)
+    taddr = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[I32()]).results[0]
+    lo = em.trunc(desc, I32())
+    hi = em.and_(desc, em.i64(_signed64(0xFFFFFFFF00000000)))
+    shape = em.attr("#nvvm.tcgen05_cp_shape<shape_32x128b>")
+    multicast = em.attr("#nvvm.tcgen05_cp_multicast<warpx4>")
+    group = em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")
+    for src_off, col in plan.cps:
+        # K: descriptor start += offset / 16 in the low word; tmem address += column
+        d = desc if src_off == 0 else em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
+        t = taddr if col == 0 else em.add(taddr, em.i32(col))
+        cp = nvvm.Tcgen05CpOp(shape, em.inttoptr(t, 6), d, group=group, multicast=multicast,
+                              loc=em.loc, ip=em.ip)
+        cp.operation.attributes["tile.cp"] = ir.StringAttr.get(
+            f"src_offset={src_off} col={col} sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}")
+    return plan
+
+
+register_dispatch(
+    "copy_async", "cuda", variant="smem->tmem", priority=10,
+    when=[predicate("validate_smem_tmem_copy", validate_smem_tmem_copy), predicate("exec_scope", exec_scope)],
+)(copy_async_smem_tmem)

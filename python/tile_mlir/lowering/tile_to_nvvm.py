@@ -1,0 +1,316 @@
+"""Pass `convert-tile-to-nvvm`: each tile.kernel becomes an llvm.func kernel in a gpu.module.
+
+Buffers become pointers: global buffers are !llvm.ptr<1> kernel parameters, shared buffers are
+llvm.mlir.global objects in address space 3 (aligned as their type says), tensor-memory buffers are the
+i32 address that tcgen05.alloc wrote to their slot. Ops lower to upstream NVVM ops (tcgen05.*,
+mbarrier.*, fence.*, elect.sync, barrier) plus arith/scf/llvm, which the upstream passes that follow in
+the pipeline take to LLVM. copy_async must already be lowered (tile-lower-copy-async): what it left
+behind are unrealized casts from our buffers to pointers/addresses, resolved here.
+"""
+from __future__ import annotations
+
+from ..diagnostics import error
+from ..dialect.ops import read_attr, spec_of
+from ..dialect.types import BufferType
+from ..dialect.verifier import iter_ops, region_of
+from ..mlir import ir, nvvm
+from ..passes import TilePass
+from .address import byte_offset, offset_on, vector_bytes
+from .emitter import I1, I32, I64, Emitter, int_type, ptr_type
+
+__all__ = ["ConvertTileToNVVMPass", "DEFAULT_CHIP", "DEFAULT_FEATURES"]
+
+DEFAULT_CHIP = "sm_100a"
+# PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
+DEFAULT_FEATURES = "+ptx88"
+
+
+class LoweringError(Exception):
+    def __init__(self, op, message: str):
+        super().__init__(message)
+        self.op = op
+
+
+def attr(op, name: str):
+    spec = spec_of(op.name)
+    return read_attr(op, next(a for a in spec.attrs if a.name == name))
+
+
+class ConvertTileToNVVMPass(TilePass):
+    name = "convert-tile-to-nvvm"
+    description = "Lower tile kernels to llvm.func kernels of NVVM ops in a gpu.module (chip=sm_100a)"
+    OPTIONS = {"chip": "target chip, e.g. sm_100a or sm_90a", "features": "PTX features, default +ptx88"}
+
+    def run(self, module_op) -> bool:
+        chip = self.options.get("chip") or DEFAULT_CHIP
+        features = self.options.get("features") or DEFAULT_FEATURES
+        kernels = [op for op in module_op.regions[0].blocks[0].operations if op.name == "tile.kernel"]
+        leftovers = [op for op in iter_ops(module_op) if op.name == "tile.copy_async"]
+        if leftovers:
+            for op in leftovers:
+                error(op, "'tile.copy_async' op lowering: not lowered; run tile-lower-copy-async first")
+            return False
+        ok = True
+        for k in kernels:
+            try:
+                KernelLowering(module_op, k, chip, features).run()
+            except LoweringError as e:
+                error(e.op, f"'{e.op.name}' op lowering: {e}")
+                ok = False
+        if kernels and ok:
+            module_op.attributes["gpu.container_module"] = ir.UnitAttr.get()
+        return ok
+
+
+class KernelLowering:
+    def __init__(self, module_op, kernel, chip: str, features: str):
+        self.module_op = module_op
+        self.kernel = kernel
+        self.chip = chip
+        self.features = features
+        self.sym = attr(kernel, "sym_name")
+        self.block = attr(kernel, "block")
+        self.cluster = attr(kernel, "cluster") or (1, 1, 1)
+        self.values: dict = {}  # tile value -> lowered value (pointer / i32 address)
+        self.n_smem = 0
+        self.tid = None
+
+    # -- skeleton ----------------------------------------------------------------------------------
+    def _skeleton(self):
+        body = self.kernel.regions[0].blocks[0]
+        params = []
+        for arg in body.arguments:
+            bt = BufferType.of(arg.type)
+            params.append("!llvm.ptr<1>" if bt is not None else str(arg.type))
+        sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(params))
+        attrs = ["gpu.kernel", "nvvm.kernel", f"nvvm.reqntid = array<i32: {', '.join(map(str, self.block))}>"]
+        if tuple(self.cluster) != (1, 1, 1):
+            attrs.append(f"nvvm.cluster_dim = array<i32: {', '.join(map(str, self.cluster))}>")
+        text = (f'gpu.module @{self.sym}_kernels [#nvvm.target<chip = "{self.chip}", features = "{self.features}">] {{\n'
+                f'  llvm.func @{self.sym}({sig}) attributes {{{", ".join(attrs)}}} {{\n    llvm.return\n  }}\n}}')
+        gmod = ir.Operation.parse(text)
+        ir.InsertionPoint(self.kernel).insert(gmod)  # a detached op is inserted, not moved
+        self.gmod = gmod
+        self.func = gmod.regions[0].blocks[0].operations[0]
+        return body
+
+    def run(self):
+        body = self._skeleton()
+        entry = self.func.regions[0].blocks[0]
+        for old, new in zip(body.arguments, entry.arguments):
+            if BufferType.of(old.type) is not None:
+                self.values[old] = new
+        ret = entry.operations[0]
+        for op in list(body.operations):
+            if op.name == "tile.return":
+                continue
+            op.move_before(ret)
+        self.loc = self.kernel.location
+        # lower tile ops in program order; erase afterwards, users first
+        tile_ops = [op for op in iter_ops(self.func) if op.name.startswith("tile.")]
+        self.tid = None
+        for op in tile_ops:
+            em = Emitter(ir.InsertionPoint(op), op.location)
+            getattr(self, "lower_" + op.name[len("tile."):].replace(".", "_"))(op, em)
+        self._resolve_casts()
+        for op in reversed(tile_ops):
+            op.erase()
+        for old, new in zip(body.arguments, entry.arguments):
+            if BufferType.of(old.type) is None:
+                old.replace_all_uses_with(new)
+        self.kernel.erase()
+
+    def _resolve_casts(self):
+        """Casts of our buffers left by tile-lower-copy-async: replace them with the lowered value."""
+        for op in list(iter_ops(self.func)):
+            if op.name != "builtin.unrealized_conversion_cast" or len(op.operands) != 1:
+                continue
+            src = op.operands[0]
+            if src not in self.values:
+                continue
+            new = self.values[src]
+            if str(new.type) != str(op.results[0].type):
+                raise LoweringError(op, f"cast of a buffer to {op.results[0].type}, lowered as {new.type}")
+            op.results[0].replace_all_uses_with(new)
+            op.erase()
+
+    # -- ids --------------------------------------------------------------------------------------
+    def _tid(self, em):
+        x = nvvm.read_ptx_sreg_tid_x(I32(), loc=em.loc, ip=em.ip)
+        bx, by, bz = self.block
+        if by == 1 and bz == 1:
+            return x
+        y = nvvm.read_ptx_sreg_tid_y(I32(), loc=em.loc, ip=em.ip)
+        z = nvvm.read_ptx_sreg_tid_z(I32(), loc=em.loc, ip=em.ip)
+        return em.add(x, em.mul(em.add(y, em.mul(z, em.i32(by))), em.i32(bx)))
+
+    def lower_thread_id(self, op, em):
+        op.results[0].replace_all_uses_with(self._tid(em))
+
+    def lower_warp_id(self, op, em):
+        op.results[0].replace_all_uses_with(em.shr(self._tid(em), em.i32(5)))
+
+    def lower_lane_id(self, op, em):
+        op.results[0].replace_all_uses_with(nvvm.read_ptx_sreg_laneid(I32(), loc=em.loc, ip=em.ip))
+
+    def lower_cta_rank(self, op, em):
+        op.results[0].replace_all_uses_with(nvvm.read_ptx_sreg_cluster_ctarank(I32(), loc=em.loc, ip=em.ip))
+
+    def lower_elect_one(self, op, em):
+        e = em.create("nvvm.elect.sync", results=[I1()])
+        op.results[0].replace_all_uses_with(e.results[0])
+
+    # -- buffers ----------------------------------------------------------------------------------
+    def lower_alloc_shared(self, op, em):
+        bt = BufferType.of(op.results[0].type)
+        from ..dialect.verifier import _span
+
+        nbytes = max(1, (_span(getattr(bt.layout, "inner", bt.layout), "m") * bt.elem_bits + 7) // 8)
+        name = f"{self.sym}_smem{self.n_smem}"
+        self.n_smem += 1
+        align = max(bt.align or 16, 16)
+        g = ir.Operation.parse(f"llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = {align} : i64}}"
+                               f" : !llvm.array<{nbytes} x i8>")
+        ir.InsertionPoint(self.func).insert(g)
+        self.values[op.results[0]] = em.addressof(name, 3)
+
+    def lower_tmem_buffer(self, op, em):
+        slot = self.values[op.operands[0]]
+        self.values[op.results[0]] = em.load(I32(), slot, align=4)
+
+    # -- fences and barriers --------------------------------------------------------------------------
+    def lower_fence(self, op, em):
+        kind = attr(op, "kind")
+        if kind == "proxy_async":
+            nvvm.FenceProxyOp(em.attr("#nvvm.proxy_kind<async.shared>"), space=em.attr("#nvvm.shared_space<cta>"),
+                              loc=em.loc, ip=em.ip)
+        elif kind == "mbarrier_init":
+            em.create("nvvm.fence.mbarrier.init")
+        else:
+            which = "before" if kind == "tcgen05_before_sync" else "after"
+            nvvm.Tcgen05FenceOp(em.attr(f"#nvvm.tcgen05_fence<{which}>"), loc=em.loc, ip=em.ip)
+
+    def lower_barrier(self, op, em):
+        if attr(op, "scope") == "cluster":
+            nvvm.ClusterArriveOp(aligned=True, loc=em.loc, ip=em.ip)
+            nvvm.ClusterWaitOp(aligned=True, loc=em.loc, ip=em.ip)
+        else:
+            em.create("nvvm.barrier0")
+
+    # -- tensor memory ----------------------------------------------------------------------------
+    def _group(self, op):
+        return em_attr_group(attr(op, "cta_group"))
+
+    def lower_tmem_alloc(self, op, em):
+        nvvm.Tcgen05AllocOp(self.values[op.operands[0]], em.i32(attr(op, "num_cols")), group=self._group(op),
+                            loc=em.loc, ip=em.ip)
+
+    def lower_tmem_dealloc(self, op, em):
+        addr = em.load(I32(), self.values[op.operands[0]], align=4)
+        nvvm.Tcgen05DeallocOp(em.inttoptr(addr, 6), em.i32(attr(op, "num_cols")), group=self._group(op),
+                              loc=em.loc, ip=em.ip)
+
+    def lower_tmem_relinquish(self, op, em):
+        nvvm.Tcgen05RelinquishAllocPermitOp(group=self._group(op), loc=em.loc, ip=em.ip)
+
+    def lower_commit(self, op, em):
+        bar = self.values[op.operands[0]]
+        mask = attr(op, "multicast_mask")
+        if mask is None:
+            nvvm.Tcgen05CommitOp(bar, group=self._group(op), loc=em.loc, ip=em.ip)
+        else:
+            nvvm.Tcgen05CommitOp(bar, multicastMask=em.const(mask, int_type(16)), group=self._group(op),
+                                 loc=em.loc, ip=em.ip)
+
+    def lower_tmem_load(self, op, em):
+        dst = self.values[op.operands[0]]
+        base = self.values[op.operands[1]]
+        n = attr(op, "num_cols")
+        warp_in_group = em.and_(em.shr(self._tid(em), em.i32(5)), em.i32(3))
+        lane = em.and_(self._tid(em), em.i32(31))
+        # absolute lane field (32 * warp quarter), as CUTLASS passes it; the column by adding (not OR-ing)
+        taddr = em.add(base, em.add(em.shl(warp_in_group, em.i32(21)), em.i32(attr(op, "col_offset"))))
+        vt = ir.VectorType.get([n], I32())
+        v = em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
+                      attrs={"shape": em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")}).results[0]
+        nvvm.Tcgen05WaitOp(em.attr("#nvvm.tcgen05_wait<load>"), loc=em.loc, ip=em.ip)
+        row = lane if attr(op, "scope") == "warp" else em.add(em.shl(warp_in_group, em.i32(5)), lane)
+        off = em.mul(row, em.i32(n * 4))
+        em.store(v, em.gep(dst, off), align=4)
+
+    # -- mbarrier ---------------------------------------------------------------------------------
+    def lower_mbarrier_init(self, op, em):
+        em.create("nvvm.mbarrier.init", operands=[self.values[op.operands[0]], em.i32(attr(op, "count"))],
+                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])})
+
+    def lower_mbarrier_arrive(self, op, em):
+        em.create("nvvm.mbarrier.arrive", operands=[self.values[op.operands[0]]], results=[I64()],
+                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0])})
+
+    def lower_mbarrier_wait(self, op, em):
+        bar = self.values[op.operands[0]]
+        phase = attr(op, "phase")
+
+        def try_wait(e):
+            return e.create("nvvm.mbarrier.try_wait", operands=[bar, e.i32(phase)], results=[I1()],
+                            attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+
+        em.spin_until(try_wait)
+
+    def lower_async_wait(self, op, em):
+        em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
+
+    # -- synchronous copy -------------------------------------------------------------------------
+    def lower_copy(self, op, em):
+        dst_t = BufferType.of(op.operands[0].type)
+        src_t = BufferType.of(op.operands[1].type)
+        if dst_t.elem_bits % 8:
+            raise LoweringError(op, f"tile.copy of {dst_t.elem_bits}-bit elements is not supported (whole bytes only)")
+        dst_l = dst_t.layout.slice(dst_t.shape, region_of(op, "dst", dst_t)).canonicalize()
+        src_l = src_t.layout.slice(src_t.shape, region_of(op, "src", src_t)).canonicalize()
+        lowered = self.values[op.operands[0]], self.values[op.operands[1]]
+        emit_copy_loop(em, op, lowered, (dst_l, src_l), dst_t.elem_bits, region_of(op, "dst", dst_t).numel,
+                       attr(op, "scope"), self._tid(em))
+
+
+def em_attr_group(g: int):
+    return ir.Attribute.parse(f"#nvvm.cta_group<cta_{g}>")
+
+
+_SCOPE_THREADS = {"thread": 1, "warp": 32, "warpgroup": 128}
+
+
+def emit_copy_loop(em, op, ptrs, layouts, elem_bits: int, numel: int, scope: str, tid, *, block=None):
+    """for c in [rank, n_chunks) step n_threads: dst[chunk c] = src[chunk c], chunks of the widest access."""
+    width = vector_bytes(layouts, elem_bits)
+    per = width * 8 // elem_bits
+    n_chunks = numel // per
+    if scope == "cta":
+        nthreads = None
+        rank = tid
+    else:
+        nthreads = _SCOPE_THREADS[scope]
+        rank = em.and_(tid, em.i32(nthreads - 1)) if nthreads > 1 else em.i32(0)
+    step = em.index(nthreads) if nthreads else None
+    if step is None:  # whole CTA: the block size is static
+        step = em.index(_cta_threads(op))
+    lb = em.index_cast(rank, ir.IndexType.get())
+    t = ir.VectorType.get([4], I32()) if width == 16 else int_type(width * 8)
+    with em.for_(lb, em.index(n_chunks), step) as iv:
+        c = em.index_cast(iv, I32())
+        e = em.mul(c, em.i32(per)) if per > 1 else c
+        d_off = byte_offset(em, layouts[0], e, elem_bits)
+        s_off = byte_offset(em, layouts[1], e, elem_bits)
+        v = em.load(t, em.gep(ptrs[1], s_off), align=width)
+        em.store(v, em.gep(ptrs[0], d_off), align=width)
+
+
+def _cta_threads(op) -> int:
+    p = op.parent
+    while p is not None and p.name not in ("tile.kernel", "llvm.func"):
+        p = p.parent
+    if p is not None and p.name == "llvm.func":
+        r = p.attributes["nvvm.reqntid"]
+        return int(r[0]) * int(r[1]) * int(r[2])
+    b = attr(p, "block")
+    return b[0] * b[1] * b[2]
