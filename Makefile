@@ -1,0 +1,35 @@
+# tile_mlir: `make demo` and `make test` do all set-up on a fresh machine (a .venv beside this file).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test check-lit check-py venv clean bench
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+demo: $(STAMP)
+	$(PY) examples/demo.py
+
+check-lit: $(STAMP)
+	$(VENV)/bin/lit -sv test
+
+check-py: $(STAMP)
+	$(PY) -m pytest test/python
+
+test: $(STAMP)
+	$(VENV)/bin/lit -s test
+	$(PY) -m pytest test/python
+
+bench: $(STAMP)
+	$(PY) bench/startup.py
+	$(PY) bench/compile.py
+
+clean:
+	rm -rf test/Output .pytest_cache build

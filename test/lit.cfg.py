@@ -1,0 +1,47 @@
+# lit configuration for tile_mlir (lit and filecheck from PyPI; run through `make test` or `make check-lit`).
+import os
+import shutil
+import sys
+
+import lit.formats
+
+config.name = "tile_mlir"
+# lit 23 refuses ShTest(execute_external=True): use lit's internal shell.
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".py"]
+config.excludes = ["lit.cfg.py", "lit.local.cfg", "python", "Inputs", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(__file__), "Output")
+
+root = os.path.dirname(config.test_source_root)
+bindir = os.path.dirname(sys.executable)  # the venv's bin/, where tile-opt and filecheck are installed
+config.environment["PATH"] = os.pathsep.join([bindir, os.path.join(root, "tools"), config.environment.get("PATH", "")])
+config.environment["PYTHONPATH"] = os.path.join(root, "python")
+config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+for var in ("TILE_MLIR_BINDINGS", "HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+
+def _tool(name):
+    path = os.path.join(bindir, name)
+    return path if os.path.exists(path) else shutil.which(name)
+
+
+# FileCheck is the PyPI filecheck package; tests spell it as LLVM's.
+config.substitutions.append(("FileCheck", _tool("filecheck") or "filecheck"))
+config.substitutions.append(("%PYTHON", sys.executable))
+config.substitutions.append(("%root", root))
+
+
+def _ptxas():
+    sys.path.insert(0, os.path.join(root, "python"))
+    from tile_mlir.toolchain import find_tool
+
+    return find_tool("ptxas")
+
+
+ptxas = _ptxas()
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
