@@ -1,0 +1,379 @@
+"""Plan for the shared -> tensor memory copy by `tcgen05.cp.cta_group::N.32x128b.warpx4` (pure Python).
+
+Each instruction, issued by one thread, reads 32 rows x 128 bits from shared memory through a matrix
+descriptor (rows in 8-row groups SBO bytes apart, row pitch P inside a group, swizzle given by P) and
+writes row r to TMEM lanes r + 32k (k = 0..3, the warpx4 multicast), 4 columns from `taddr`'s column C0
+(tcgen05-reference.md §4.2). The copy is asynchronous: the caller issues `tcgen05.commit` and waits.
+
+This module only plans: it does all layout analysis and validation, and the emitter turns the plan into
+ops. It imports no MLIR. Reimplements the algorithm of TVM TIRx's tcgen05_cp variant (apache/tvm at
+bb6f8aec55) on our layout algebra; the steps below are labelled as in the code comments.
+
+Algorithm
+---------
+A. dtype and slice: elem_bits must be 4, 8, 16 or 32 (128 / elem_bits elements fill one 128-bit row
+   chunk). 6-bit elements are rejected ("dtype"): 128 is not a multiple of 6, and the PTX-sound
+   treatment of 6-bit data is the decompressing form `.b8x16.b6x16_p32` (16 elements padded to 16 bytes,
+   reference §4.3), a different instruction we do not plan. Slice both layouts to their regions and
+   canonicalize; the swizzle of a ComposedLayout source is peeled off for the stride analysis.
+B. router: the tmem replica must be exactly R[4 : 32@TLane] (the warpx4 multicast), and the tmem lane
+   offset 0 (the copy writes all 128 lanes).
+C. permute: order the tmem shard iters TLane first, then by descending stride; group the source by
+   the tmem iter extents and apply the same permutation to those groups; canonicalize both.
+D. drop broadcast: split both at stride-0 iters; the split sequences must match; drop stride-0 iters.
+E. group both into (32, middle, elem_per_128b): tmem lanes (32, 1@TLane), tmem columns
+   (elem_per_128b, 1@TCol), source columns (elem_per_128b, 1) contiguous on m.
+F. rows: regroup the source's 32 rows as (4, 8); SBO = stride of the 4 (bytes), row pitch
+   P = stride of the 8 (bytes); P in {16: none, 32: 32B, 64: 64B, 128: 128B} gives the swizzle mode,
+   which must equal the buffer's swizzle ("swizzle").
+G. align middles: sub-group both middles by the union of their cumulative extent boundaries so the
+   iters correspond 1-1 (the nvfp4 scale-factor case); paired extents are equal and tmem middle iters
+   are on TCol ("middle").
+H. alignment: the tmem column offset is a whole number of 32-bit columns and every cp's column is a
+   multiple of 4 ("alignment.tmem_col"; PTX says nothing, TVM and a GB300 probe require it, reference
+   §4.2); SBO is 16 B aligned, and a multiple of the 8-row atom (8 * P) when swizzled
+   ("alignment.sbo"); the first cp's source start is 16 B aligned without swizzle and atom aligned
+   (8 * P bytes) with it ("alignment.src_start"; TVM's hardware-validated policy: the descriptor's base
+   offset stays 0, reference §2 and §9 Q1); middle source steps are 16 B aligned and, when swizzled,
+   every later cp starts in row 0 of an atom, so only address bits below 7 differ from an atom-aligned
+   start, the K-step form that CUTLASS's DescriptorIterator uses ("alignment.middle").
+I. result: a Tcgen05CpPlan with the descriptor fields in bytes (LBO is 0: a 128-bit shape reads one
+   chunk per row) and every cp unrolled, row-major over the middle iters, outer first.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from ...layout import ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane, m
+
+__all__ = ["PlanError", "MiddleIter", "Tcgen05CpPlan", "plan_tcgen05_cp", "encode_smem_desc",
+           "desc_swizzle_code"]
+
+
+class PlanError(Exception):
+    """The copy cannot be done by this variant. `check` names the failing step, `reason` says why."""
+
+    def __init__(self, check: str, reason: str):
+        super().__init__(f"{check}: {reason}")
+        self.check = check
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class MiddleIter:
+    """One loop of cps: `extent` steps, moving the source by `src_step_bytes` and tmem by `tmem_step_cols`."""
+
+    extent: int
+    src_step_bytes: int
+    tmem_step_cols: int
+
+
+@dataclass(frozen=True)
+class Tcgen05CpPlan:
+    """Everything the emitter needs. Byte offsets are relative to the shared buffer's base; tmem columns
+    are 32-bit columns relative to the tmem buffer's address. `cps[0] == (start_offset_bytes, tmem_col0)`."""
+
+    elem_bits: int
+    swizzle: SwizzleMode
+    sbo_bytes: int
+    lbo_bytes: int
+    start_offset_bytes: int
+    tmem_col0: int
+    cps: tuple[tuple[int, int], ...]
+    cta_group: int
+    middle: tuple[MiddleIter, ...]
+    row_pitch_bytes: int
+
+    shape = "32x128b"
+    multicast = "warpx4"
+
+    @property
+    def num_cps(self) -> int:
+        return len(self.cps)
+
+    def descriptor_template(self) -> int:
+        """The descriptor with start address 0; the emitter patches bits [0, 14) per cp."""
+        return encode_smem_desc(0, self.lbo_bytes, self.sbo_bytes, self.swizzle)
+
+
+# -----------------------------------------------------------------------------------------------------
+# Descriptor encoding (tcgen05-reference.md §2)
+# -----------------------------------------------------------------------------------------------------
+_DESC_SWIZZLE_CODE = {
+    SwizzleMode.NONE: 0,
+    SwizzleMode.B128_BASE32B: 1,
+    SwizzleMode.B128: 2,
+    SwizzleMode.B64: 4,
+    SwizzleMode.B32: 6,
+}
+
+
+def desc_swizzle_code(mode: SwizzleMode) -> int:
+    """The 3-bit swizzle field [61, 64) of the tcgen05 shared-memory descriptor."""
+    return _DESC_SWIZZLE_CODE[mode]
+
+
+def _encode_field(name: str, x: int) -> int:
+    if not 0 <= x < (1 << 18) or x % 16:
+        raise ValueError(f"descriptor {name} {x} must be a 16-byte multiple in [0, 2^18)")
+    return (x & 0x3FFFF) >> 4
+
+
+def encode_smem_desc(start_bytes: int, lbo_bytes: int, sbo_bytes: int, swizzle_mode: SwizzleMode) -> int:
+    """The 64-bit descriptor: start [0,14), LBO [16,30), SBO [32,46), bit 46 = 1, base offset 0,
+    LBO mode (bit 52) 0, swizzle [61,64). Byte values are encoded as (x & 0x3FFFF) >> 4."""
+    return (_encode_field("start", start_bytes)
+            | _encode_field("LBO", lbo_bytes) << 16
+            | _encode_field("SBO", sbo_bytes) << 32
+            | 1 << 46
+            | desc_swizzle_code(swizzle_mode) << 61)
+
+
+# -----------------------------------------------------------------------------------------------------
+# Helpers
+# -----------------------------------------------------------------------------------------------------
+_PITCH_TO_MODE = {16: SwizzleMode.NONE, 32: SwizzleMode.B32, 64: SwizzleMode.B64, 128: SwizzleMode.B128}
+
+
+def _swizzle_words(mode: SwizzleMode) -> str:
+    return "no swizzle" if mode is SwizzleMode.NONE else f"{mode.value} swizzle"
+
+
+def _bytes(elems: int, bits: int, check: str, what: str) -> int:
+    if (elems * bits) % 8:
+        raise PlanError(check, f"{what} of {elems} {bits}-bit elements is not a whole number of bytes")
+    return elems * bits // 8
+
+
+def _iters_text(iters: Sequence[Iter]) -> str:
+    return "[" + ", ".join(str(it) for it in iters) + "]" if iters else "[]"
+
+
+def _fused(iters: Sequence[Iter]) -> tuple[Iter, ...]:
+    return TileLayout(tuple(iters)).canonicalize().shard
+
+
+def _split_at_broadcast(lay: TileLayout) -> tuple[list[tuple[str, int]], list[Iter]]:
+    """Split the shard at stride-0 iters: the sequence of ("run", product) / ("broadcast", extent)
+    pieces, and the iters with nonzero stride."""
+    seq: list[tuple[str, int]] = []
+    keep: list[Iter] = []
+    run = 1
+    for it in lay.shard:
+        if it.stride == 0:
+            if run > 1:
+                seq.append(("run", run))
+            seq.append(("broadcast", it.extent))
+            run = 1
+        else:
+            run *= it.extent
+            keep.append(it)
+    if run > 1:
+        seq.append(("run", run))
+    return seq, keep
+
+
+def _three_parts(side: str, iters: Sequence[Iter], shape: tuple[int, int, int]):
+    try:
+        grouped, seps = TileLayout(tuple(iters)).group(shape)
+    except LayoutError as e:
+        raise PlanError("group", f"{side} iters {_iters_text(iters)} do not group into (32 rows, "
+                                 f"{shape[1]} middle, {shape[2]} elements per 128 bits): {e}") from None
+    return tuple(_fused(grouped.shard[seps[i]:seps[i + 1]]) for i in range(3))
+
+
+def _align_middles(t_mid: Sequence[Iter], s_mid: Sequence[Iter]) -> tuple[list[Iter], list[Iter]]:
+    """Sub-group both middles at the union of their cumulative (outer-first) extent boundaries."""
+    def bounds(iters):
+        return list(itertools.accumulate((it.extent for it in iters), lambda a, b: a * b))
+
+    cuts = sorted(set(bounds(t_mid)) | set(bounds(s_mid)))
+    shape, prev = [], 1
+    for c in cuts:
+        if c % prev:
+            raise PlanError("middle", f"tmem middle {_iters_text(t_mid)} and source middle "
+                                      f"{_iters_text(s_mid)} have boundaries {prev} and {c} that do not "
+                                      f"nest, so their iters cannot be paired")
+        shape.append(c // prev)
+        prev = c
+
+    def subgroup(side, iters):
+        if not shape:
+            return []
+        grouped, seps = TileLayout(tuple(iters)).group(shape)  # cannot fail: cuts refine its bounds
+        out = []
+        for i in range(len(shape)):
+            seg = _fused(grouped.shard[seps[i]:seps[i + 1]])
+            if len(seg) != 1:
+                raise PlanError("middle", f"{side} middle segment {i} is {_iters_text(seg)}, not one iter")
+            out.append(seg[0])
+        return out
+
+    return subgroup("tmem", t_mid), subgroup("source", s_mid)
+
+
+# -----------------------------------------------------------------------------------------------------
+# Plan
+# -----------------------------------------------------------------------------------------------------
+def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequence[int],
+                    src_region: Sequence[Sequence[int]], src_swizzle_of_buffer: "SwizzleMode | None",
+                    dst_layout: TileLayout, dst_shape: Sequence[int], dst_region: Sequence[Sequence[int]],
+                    elem_bits: int, cta_group: int = 1) -> Tcgen05CpPlan:
+    """Plan the copy of `src_region` of a shared buffer into `dst_region` of a tmem buffer (steps A-I).
+
+    `src_swizzle_of_buffer` is the buffer's declared swizzle (None: take it from `src_layout`, which is
+    that of a ComposedLayout, NONE for a plain TileLayout). Raises PlanError(check, reason).
+    """
+    # A. dtype: one 128-bit row chunk must hold a whole number of elements.
+    if elem_bits not in (4, 8, 16, 32):
+        why = (" (128 bits hold 21.3 of them; 6-bit data needs the decompressing .b8x16.b6x16_p32 form)"
+               if elem_bits == 6 else "")
+        raise PlanError("dtype", f"{elem_bits}-bit elements are not supported; need 4, 8, 16 or 32{why}")
+    if cta_group not in (1, 2):
+        raise PlanError("cta_group", f"cta_group must be 1 or 2, got {cta_group}")
+    epc = 128 // elem_bits   # elements per 128-bit chunk (one row of one cp)
+    e32 = 32 // elem_bits    # elements per 32-bit tmem column
+
+    if isinstance(src_layout, ComposedLayout):
+        layout_swizzle, src_tile = src_layout.swizzle, src_layout.inner
+    else:
+        layout_swizzle, src_tile = SwizzleMode.NONE, src_layout
+    buffer_swizzle = layout_swizzle if src_swizzle_of_buffer is None else src_swizzle_of_buffer
+    if buffer_swizzle is not layout_swizzle:
+        raise PlanError("swizzle", f"the buffer declares {_swizzle_words(buffer_swizzle)} but its layout "
+                                   f"composes {_swizzle_words(layout_swizzle)}")
+    if any(it.axis is not m for it in src_tile.shard + src_tile.replica) or set(src_tile.offset) - {m}:
+        raise PlanError("axes", f"shared-memory layout {src_tile} must live on axis m only")
+    if src_tile.replica:
+        raise PlanError("axes", f"shared-memory layout {src_tile} must have no replica")
+    if any(it.axis not in (TLane, TCol) for it in dst_layout.shard):
+        raise PlanError("axes", f"tmem layout {dst_layout} must map its shard onto TLane and TCol")
+
+    # A. slice both layouts to their regions and canonicalize.
+    try:
+        s = src_tile.slice(src_shape, src_region).canonicalize()
+    except LayoutError as e:
+        raise PlanError("region", f"source: {e}") from None
+    try:
+        t = dst_layout.slice(dst_shape, dst_region).canonicalize()
+    except LayoutError as e:
+        raise PlanError("region", f"tmem: {e}") from None
+    if s.shard_extent() != t.shard_extent():
+        raise PlanError("region", f"source region has {s.shard_extent()} elements, tmem region "
+                                  f"{t.shard_extent()}")
+
+    # B. router: the warpx4 multicast is R[4 : 32@TLane]; it covers all 128 lanes.
+    if t.replica != (Iter(4, 32, TLane),):
+        raise PlanError("router", f"requires R[4 : 32@TLane] on tmem, got {t.replica_text()}")
+    if t.offset_on(TLane) != 0:
+        raise PlanError("router", f"warpx4 writes all 128 lanes, so the tmem lane offset must be 0, "
+                                  f"got {t.offset_on(TLane)}")
+
+    # C. permute: TLane iters first, then by descending stride; the source follows by groups.
+    perm = sorted(range(len(t.shard)),
+                  key=lambda i: (0 if t.shard[i].axis is TLane else 1, -t.shard[i].stride))
+    try:
+        s_grouped, seps = s.group([it.extent for it in t.shard])
+    except LayoutError as e:
+        raise PlanError("group", f"source {s} does not group by the tmem iters {_iters_text(t.shard)}: "
+                                 f"{e}") from None
+    s = s_grouped.permute_by_groups(seps, perm).canonicalize()
+    t = t.permute(perm).canonicalize()
+
+    # D. drop broadcast: stride-0 pieces must line up on both sides, then they are dropped.
+    seq_t, keep_t = _split_at_broadcast(t)
+    seq_s, keep_s = _split_at_broadcast(s)
+    if seq_t != seq_s:
+        raise PlanError("broadcast", f"stride-0 pieces differ: tmem {seq_t}, source {seq_s}")
+
+    # E. group both into (32, middle, elem_per_128b).
+    total = math.prod(it.extent for it in keep_t)
+    if total % (32 * epc):
+        raise PlanError("group", f"{total} copied elements are not a multiple of 32 rows x {epc} "
+                                 f"elements (one 128-bit chunk per row)")
+    n_mid = total // (32 * epc)
+    t_lane, t_mid, t_col = _three_parts("tmem", keep_t, (32, n_mid, epc))
+    s_lane, s_mid, s_col = _three_parts("source", keep_s, (32, n_mid, epc))
+    if t_lane != (Iter(32, 1, TLane),):
+        raise PlanError("group", f"tmem rows must be (32, 1@TLane), got {_iters_text(t_lane)}")
+    if t_col != (Iter(epc, 1, TCol),):
+        raise PlanError("group", f"tmem chunk must be ({epc}, 1@TCol), got {_iters_text(t_col)}")
+    if s_col != (Iter(epc, 1, m),):
+        raise PlanError("group", f"source chunk must be {epc} contiguous elements ({epc}, 1), "
+                                 f"got {_iters_text(s_col)}")
+
+    # F. rows: the 32 source rows as (4, 8) -> SBO and row pitch P -> swizzle mode.
+    rows, rseps = TileLayout(s_lane).group([4, 8])
+    rows4, rows8 = _fused(rows.shard[rseps[0]:rseps[1]]), _fused(rows.shard[rseps[1]:rseps[2]])
+    if len(rows4) != 1 or len(rows8) != 1:
+        raise PlanError("group", f"source rows {_iters_text(s_lane)} do not form 4 groups x 8 rows with "
+                                 f"one stride each")
+    sbo = _bytes(rows4[0].stride, elem_bits, "alignment.sbo", "SBO")
+    pitch = _bytes(rows8[0].stride, elem_bits, "swizzle", "row pitch")
+    mode = _PITCH_TO_MODE.get(pitch)
+    if mode is None:
+        raise PlanError("swizzle", f"row pitch {pitch} B is not 16, 32, 64 or 128 B")
+    if mode is not buffer_swizzle:
+        has = "none" if buffer_swizzle is SwizzleMode.NONE else buffer_swizzle.value
+        raise PlanError("swizzle", f"row pitch {pitch} B implies {_swizzle_words(mode)} but the buffer "
+                                   f"has {has}")
+    atom = 8 * pitch
+
+    # G. align middles: pair the middle iters 1-1.
+    t_mid, s_mid = _align_middles(t_mid, s_mid)
+    middle = []
+    for i, (ti, si) in enumerate(zip(t_mid, s_mid)):
+        if ti.extent != si.extent:
+            raise PlanError("middle", f"middle {i}: tmem extent {ti.extent} != source extent {si.extent}")
+        if ti.axis is not TCol:
+            raise PlanError("middle", f"middle {i}: tmem iter {ti} must step along TCol")
+        if (ti.stride * elem_bits) % 32:
+            raise PlanError("alignment.tmem_col", f"middle {i}: tmem step {ti.stride} elements is not a "
+                                                  f"whole number of 32-bit columns")
+        step = _bytes(si.stride, elem_bits, "alignment.middle", f"middle {i} source step")
+        middle.append(MiddleIter(ti.extent, step, ti.stride * elem_bits // 32))
+
+    # H. alignment.
+    col_elems = t.offset_on(TCol)
+    if col_elems % e32:
+        raise PlanError("alignment.tmem_col", f"tmem column offset of {col_elems} {elem_bits}-bit "
+                                              f"elements is not a whole 32-bit column ({e32} per column)")
+    col0 = col_elems // e32
+    if sbo % 16 or sbo < 0 or sbo >= 1 << 18:
+        raise PlanError("alignment.sbo", f"SBO {sbo} B must be a 16-byte multiple in [0, 2^18)")
+    if mode is not SwizzleMode.NONE and sbo % atom:
+        raise PlanError("alignment.sbo", f"SBO {sbo} B is not a multiple of the {atom} B "
+                                         f"{mode.value} swizzle atom")
+    start = _bytes(s.offset_on(m), elem_bits, "alignment.src_start", "source start")
+    need = 16 if mode is SwizzleMode.NONE else atom
+    if start % need or start < 0:
+        what = ("16 B" if mode is SwizzleMode.NONE else
+                f"the {atom} B {mode.value} swizzle atom (8 x {pitch} B)")
+        raise PlanError("alignment.src_start", f"source start {start} B is not aligned to {what}")
+    for i, mi in enumerate(middle):
+        if mi.src_step_bytes % 16:
+            raise PlanError("alignment.middle", f"middle {i}: source step {mi.src_step_bytes} B is not "
+                                                f"16 B aligned")
+    cps = []
+    for idx in itertools.product(*(range(mi.extent) for mi in middle)):
+        src = start + sum(i * mi.src_step_bytes for i, mi in zip(idx, middle))
+        col = col0 + sum(i * mi.tmem_step_cols for i, mi in zip(idx, middle))
+        if col % 4:
+            raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem column {col}, "
+                                                  f"not a multiple of 4")
+        if col < 0 or col + 4 > 512:
+            raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem columns "
+                                                  f"[{col}, {col + 4}), outside [0, 512)")
+        if src < 0 or (mode is not SwizzleMode.NONE and src % atom >= pitch):
+            raise PlanError("alignment.middle", f"cp at middle index {idx} starts at source byte {src}, "
+                                                f"outside row 0 of a {atom} B {mode.value} swizzle atom")
+        cps.append((src, col))
+
+    # I. result.
+    return Tcgen05CpPlan(elem_bits=elem_bits, swizzle=mode, sbo_bytes=sbo, lbo_bytes=0,
+                         start_offset_bytes=start, tmem_col0=col0, cps=tuple(cps), cta_group=cta_group,
+                         middle=tuple(middle), row_pitch_bytes=pitch)

@@ -1,0 +1,338 @@
+"""Tests for the tcgen05.cp.32x128b.warpx4 planner (tile_mlir.lowering.copy_async.tcgen05_cp_plan).
+
+Expected values are derived by hand in the comments (bytes unless said otherwise; tmem columns are 32-bit
+columns). The seed cases are TVM's test_smem_tmem.py at bb6f8aec55. A last test replays every accepted
+plan through a model of the instruction written from tcgen05-reference.md §3.3/§4.2, with its own swizzle,
+and compares with the two layouts element by element.
+"""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tile_mlir.layout import (ComposedLayout, R, S, SwizzleMode, TCol, TLane, kmajor_layout, m,
+                              parse_layout)
+from tile_mlir.lowering.copy_async.tcgen05_cp_plan import (MiddleIter, PlanError, Tcgen05CpPlan,
+                                                           desc_swizzle_code, encode_smem_desc,
+                                                           plan_tcgen05_cp)
+
+SW = SwizzleMode
+WARPX4 = R[4 : 32 @ TLane]
+T_BASIC = S[(32, 16) : (1 @ TLane, 1 @ TCol)] + WARPX4
+T_BASIC_ARGS = (T_BASIC, [32, 16], [(0, 32), (0, 16)])
+
+
+def full(shape):
+    return [(0, d) for d in shape]
+
+
+def tmem_2d(rows_cols_shape):
+    rows, cols = rows_cols_shape
+    return S[(rows, cols) : (1 @ TLane, 1 @ TCol)] + WARPX4
+
+
+# (id, src layout, src shape, src region, (dst layout, dst shape, dst region), elem_bits,
+#  expected (swizzle, SBO, row pitch, cps))
+ACCEPTED = [
+    # Seed single-cp cases, uint8 into T_BASIC. Rows are 16 B of one cp; SBO = 8 * row pitch.
+    # 32 rows x 16 B contiguous: rows (4, 8):(128, 16) -> SBO 128, P 16 -> none.
+    ("sw0_plain_atom_aligned", S[(32, 16) : (16, 1)], [32, 16], [(0, 32), (0, 16)], T_BASIC_ARGS, 8,
+     (SW.NONE, 128, 16, ((0, 0),))),
+    # K-major atoms: rows P = 32/64/128 B apart -> SBO 8P = 256/512/1024, start 0.
+    ("sw1_32B_atom", kmajor_layout([32, 32], 8, SW.B32), [32, 32], [(0, 32), (0, 16)], T_BASIC_ARGS, 8,
+     (SW.B32, 256, 32, ((0, 0),))),
+    ("sw2_64B_atom", kmajor_layout([32, 64], 8, SW.B64), [32, 64], [(0, 32), (0, 16)], T_BASIC_ARGS, 8,
+     (SW.B64, 512, 64, ((0, 0),))),
+    ("sw3_128B_atom", kmajor_layout([32, 128], 8, SW.B128), [32, 128], [(0, 32), (0, 16)], T_BASIC_ARGS, 8,
+     (SW.B128, 1024, 128, ((0, 0),))),
+    ("sw3_64x128_corner", kmajor_layout([64, 128], 8, SW.B128), [64, 128], [(0, 32), (0, 16)],
+     T_BASIC_ARGS, 8, (SW.B128, 1024, 128, ((0, 0),))),
+    # rows 8:40 start at row 8 = 8 * 128 B = 1024, one whole 128B atom.
+    ("sw3_64x128_atom_row_8", kmajor_layout([64, 128], 8, SW.B128), [64, 128], [(8, 40), (0, 16)],
+     T_BASIC_ARGS, 8, (SW.B128, 1024, 128, ((1024, 0),))),
+    # K = (4, 64):(2048, 1); cols 64:80 are K-atom 1 -> 1 * 32 rows * 64 B = 2048.
+    ("sw2_32x256_col_64", kmajor_layout([32, 256], 8, SW.B64), [32, 256], [(0, 32), (64, 80)],
+     T_BASIC_ARGS, 8, (SW.B64, 512, 64, ((2048, 0),))),
+    # rows (8, 8):(128, 16) fuse to (64, 16); rows 4:36 start at 4 * 16 = 64 (16 B aligned, no swizzle).
+    ("sw0_M_atom_major_4_0", S[(8, 8, 2, 16) : (128, 16, 1024, 1)], [64, 32], [(4, 36), (0, 16)],
+     T_BASIC_ARGS, 8, (SW.NONE, 128, 16, ((64, 0),))),
+    # Four stacked 32x16 tiles: tile t at 512 t in smem and 16 t uint8 = 4 t columns in tmem.
+    ("multi_cp_4tiles", S[(4, 32, 16) : (512, 16, 1)], [4, 32, 16], full([4, 32, 16]),
+     (S[(4, 32, 16) : (16 @ TCol, 1 @ TLane, 1 @ TCol)] + WARPX4, [4, 32, 16], full([4, 32, 16])), 8,
+     (SW.NONE, 128, 16, ((0, 0), (512, 4), (1024, 8), (1536, 12)))),
+    # nvfp4 scale factors. tmem canonicalizes and permutes to (32, 1@TLane), (128, 1@TCol): middle
+    # (8, 16@TCol). Source permuted like it: rows (32, 16), middle (4, 512), (2, 2048), chunk (16, 1).
+    # Union of cumulative bounds {8} | {4, 8} -> middles (4, 2): tmem (4, 32@TCol), (2, 16@TCol) =
+    # 8 and 4 columns; source 512 and 2048 B. cps: (512 i + 2048 j, 8 i + 4 j), i < 4, j < 2.
+    ("align_middle_nvfp4_sf", S[(2, 4, 32, 4, 4) : (2048, 4, 16, 512, 1)], [256, 16], full([256, 16]),
+     (S[(2, 4, 32, 4, 4) : (16 @ TCol, 4 @ TCol, 1 @ TLane, 32 @ TCol, 1 @ TCol)] + WARPX4, [256, 16],
+      full([256, 16])), 8,
+     (SW.NONE, 128, 16, ((0, 0), (2048, 4), (512, 8), (2560, 12), (1024, 16), (3072, 20), (1536, 24),
+                         (3584, 28)))),
+    # Beyond TVM. bf16 [32, 8]: 8 elements = 16 B per row, 4 columns.
+    ("bf16_32x8", S[(32, 8) : (8, 1)], [32, 8], full([32, 8]), (tmem_2d([32, 8]), [32, 8], full([32, 8])),
+     16, (SW.NONE, 128, 16, ((0, 0),))),
+    # f32 [32, 4]: 4 elements = 16 B per row.
+    ("f32_32x4", S[(32, 4) : (4, 1)], [32, 4], full([32, 4]), (tmem_2d([32, 4]), [32, 4], full([32, 4])),
+     32, (SW.NONE, 128, 16, ((0, 0),))),
+    # 4-bit [32, 32]: 32 elements = 16 B per row; tmem 32 elements = 4 columns (8 per column).
+    ("u4_32x32", S[(32, 32) : (32, 1)], [32, 32], full([32, 32]),
+     (tmem_2d([32, 32]), [32, 32], full([32, 32])), 4, (SW.NONE, 128, 16, ((0, 0),))),
+    # 4-bit, 64B swizzle: atom K = 128 elements; K = (2, 128):(4096, 1); cols 128:160 start at 4096
+    # elements = 2048 B, a multiple of the 512 B atom.
+    ("u4_sw2_col_128", kmajor_layout([32, 256], 4, SW.B64), [32, 256], [(0, 32), (128, 160)],
+     (tmem_2d([32, 32]), [32, 32], full([32, 32])), 4, (SW.B64, 512, 64, ((2048, 0),))),
+    # bf16 [32, 64] 128B: rows 128 B; 8 cps step 16 B along K inside row 0 of the atom, 4 columns each.
+    ("bf16_sw3_32x64_8cps", kmajor_layout([32, 64], 16, SW.B128), [32, 64], full([32, 64]),
+     (tmem_2d([32, 64]), [32, 64], full([32, 64])), 16,
+     (SW.B128, 1024, 128, tuple((16 * i, 4 * i) for i in range(8)))),
+    # uint8 [32, 128] 64B: K = (2, 64):(2048, 1). tmem middle (8, 16@TCol) pairs with the source's
+    # (2, 2048), (4, 16): cps (2048 i + 16 j, 16 i + 4 j).
+    ("u8_sw2_32x128_8cps", kmajor_layout([32, 128], 8, SW.B64), [32, 128], full([32, 128]),
+     (tmem_2d([32, 128]), [32, 128], full([32, 128])), 8,
+     (SW.B64, 512, 64, tuple((2048 * i + 16 * j, 16 * i + 4 * j) for i in range(2) for j in range(4)))),
+    # tmem region at column 16 (uint8) of a [32, 48] buffer: 16 elements / 4 per column = column 4.
+    ("tmem_col_offset_u8", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (tmem_2d([32, 48]), [32, 48], [(0, 32), (16, 32)]), 8, (SW.NONE, 128, 16, ((0, 4),))),
+    # f32: tmem columns 8:12 of [32, 16] -> column 8.
+    ("tmem_col_offset_f32", S[(32, 4) : (4, 1)], [32, 4], full([32, 4]),
+     (tmem_2d([32, 16]), [32, 16], [(0, 32), (8, 12)]), 32, (SW.NONE, 128, 16, ((0, 8),))),
+    # A matched broadcast: both sides repeat a [32, 16] tile twice with stride 0; one cp remains.
+    ("broadcast_matched", S[(2, 32, 16) : (0, 16, 1)], [2, 32, 16], full([2, 32, 16]),
+     (S[(2, 32, 16) : (0 @ TCol, 1 @ TLane, 1 @ TCol)] + WARPX4, [2, 32, 16], full([2, 32, 16])), 8,
+     (SW.NONE, 128, 16, ((0, 0),))),
+]
+
+
+def _plan(src, src_shape, src_region, dst_args, bits, cta_group=1, buffer_swizzle=None):
+    dst, dst_shape, dst_region = dst_args
+    return plan_tcgen05_cp(src, src_shape, src_region, buffer_swizzle, dst, dst_shape, dst_region, bits,
+                           cta_group)
+
+
+@pytest.mark.parametrize("src,src_shape,src_region,dst_args,bits,expected",
+                         [pytest.param(*c[1:], id=c[0]) for c in ACCEPTED])
+def test_plan(src, src_shape, src_region, dst_args, bits, expected):
+    swizzle, sbo, pitch, cps = expected
+    plan = _plan(src, src_shape, src_region, dst_args, bits)
+    assert (plan.swizzle, plan.sbo_bytes, plan.row_pitch_bytes, plan.cps) == (swizzle, sbo, pitch, cps)
+    assert (plan.start_offset_bytes, plan.tmem_col0) == cps[0]
+    assert plan.lbo_bytes == 0 and plan.elem_bits == bits and plan.num_cps == len(cps)
+    assert (plan.shape, plan.multicast, plan.cta_group) == ("32x128b", "warpx4", 1)
+
+
+def test_plan_middle_iters_documented():
+    c = next(c for c in ACCEPTED if c[0] == "align_middle_nvfp4_sf")
+    plan = _plan(*c[1:6])
+    assert plan.middle == (MiddleIter(4, 512, 8), MiddleIter(2, 2048, 4))
+
+
+def test_cta_group_2_same_plan():
+    for c in ACCEPTED:
+        one, two = _plan(*c[1:6]), _plan(*c[1:6], cta_group=2)
+        assert two.cta_group == 2
+        assert (one.swizzle, one.sbo_bytes, one.cps, one.middle) == (two.swizzle, two.sbo_bytes, two.cps,
+                                                                    two.middle)
+
+
+def test_text_layouts_plan_alike():
+    """The layouts may come from their #tile.layout text."""
+    src = parse_layout("Swizzle<64B> o S[(32, 4, 64) : (64, 2048, 1)]")
+    dst = parse_layout("S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]")
+    plan = plan_tcgen05_cp(src, [32, 256], [(0, 32), (64, 80)], SW.B64, dst, [32, 16], full([32, 16]), 8, 1)
+    assert (plan.swizzle, plan.sbo_bytes, plan.start_offset_bytes) == (SW.B64, 512, 2048)
+
+
+# (id, src, src shape, src region, dst args, bits, buffer swizzle, cta_group, check, message fragment)
+REJECTED = [
+    # rows 4:36 start at 4 * 128 = 512 B, not a multiple of the 1024 B 128B atom.
+    ("sw3_mid_atom_row", kmajor_layout([64, 128], 8, SW.B128), [64, 128], [(4, 36), (0, 16)], T_BASIC_ARGS,
+     8, None, 1, "alignment.src_start", "source start 512 B is not aligned to the 1024 B 128B swizzle atom"),
+    # cols 32:48 start at 32 B inside a 512 B 64B atom.
+    ("sw2_mid_atom_col", kmajor_layout([32, 128], 8, SW.B64), [32, 128], [(0, 32), (32, 48)], T_BASIC_ARGS,
+     8, None, 1, "alignment.src_start", "source start 32 B is not aligned to the 512 B 64B swizzle atom"),
+    # rows 64 B apart need 64B swizzle; the buffer is plain.
+    ("sw0_row_stride_64", S[(64, 64) : (64, 1)], [64, 64], [(4, 36), (0, 16)], T_BASIC_ARGS, 8, None, 1,
+     "swizzle", "row pitch 64 B implies 64B swizzle but the buffer has none"),
+    ("buffer_swizzle_disagrees", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, SW.B128,
+     1, "swizzle", "the buffer declares 128B swizzle but its layout composes no swizzle"),
+    ("router_missing", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (S[(32, 16) : (1 @ TLane, 1 @ TCol)], [32, 16], full([32, 16])), 8, None, 1,
+     "router", "requires R[4 : 32@TLane] on tmem, got no replica"),
+    ("router_wrong_replica", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (S[(32, 16) : (1 @ TLane, 1 @ TCol)] + R[2 : 64 @ TLane], [32, 16], full([32, 16])), 8, None, 1,
+     "router", "requires R[4 : 32@TLane] on tmem, got R[2 : 64@TLane]"),
+    ("router_lane_offset", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (tmem_2d([64, 16]), [64, 16], [(32, 64), (0, 16)]), 8, None, 1, "router", "lane offset must be 0"),
+    # uint8 column offset 2 elements = half a 32-bit column.
+    ("tmem_col_half_column", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (tmem_2d([32, 32]), [32, 32], [(0, 32), (2, 18)]), 8, None, 1, "alignment.tmem_col",
+     "tmem column offset of 2 8-bit elements is not a whole 32-bit column"),
+    # uint8 column offset 4 elements = column 1, not a multiple of 4 columns.
+    ("tmem_col_not_multiple_of_4", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (tmem_2d([32, 32]), [32, 32], [(0, 32), (4, 20)]), 8, None, 1, "alignment.tmem_col",
+     "writes tmem column 1, not a multiple of 4"),
+    ("dtype_6_bits", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]), T_BASIC_ARGS, 6, None, 1, "dtype",
+     "6-bit elements are not supported"),
+    ("cta_group_3", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, None, 3, "cta_group",
+     "cta_group must be 1 or 2"),
+    # column-major source: a row's 16 elements are 32 apart, not contiguous.
+    ("src_chunk_not_contiguous", S[(32, 16) : (1, 32)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, None, 1,
+     "group", "source chunk must be 16 contiguous elements"),
+    # tmem broadcasts its outer dim, the source does not.
+    ("broadcast_mismatch", S[(2, 32, 16) : (512, 16, 1)], [2, 32, 16], full([2, 32, 16]),
+     (S[(2, 32, 16) : (0 @ TCol, 1 @ TLane, 1 @ TCol)] + WARPX4, [2, 32, 16], full([2, 32, 16])), 8, None,
+     1, "broadcast", "stride-0 pieces differ"),
+    # cols 8:24 wrap around the inner (16, 1) iter of K = (2, 16):(512, 1).
+    ("src_region_not_strided", S[(32, 2, 16) : (16, 512, 1)], [32, 32], [(0, 32), (8, 24)], T_BASIC_ARGS, 8,
+     None, 1, "region", "source: region [8, 24) of dim 1 cuts iter (16, 1)"),
+    # SBO 1536 with 128B swizzle is not a whole number of 1024 B atoms.
+    ("sbo_not_atom_multiple", ComposedLayout(SW.B128, S[(4, 8, 16) : (1536, 128, 1)]), [32, 16],
+     full([32, 16]), T_BASIC_ARGS, 8, None, 1, "alignment.sbo", "SBO 1536 B is not a multiple of the 1024 B"),
+    ("sbo_not_16B", S[(4, 8, 16) : (136, 16, 1)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, None, 1,
+     "alignment.sbo", "SBO 136 B must be a 16-byte multiple"),
+    # middle step 520 B is not 16 B aligned.
+    ("middle_step_not_16B", S[(32, 2, 16) : (16, 520, 1)], [32, 32], full([32, 32]),
+     (tmem_2d([32, 32]), [32, 32], full([32, 32])), 8, None, 1, "alignment.middle",
+     "middle 0: source step 520 B is not 16 B aligned"),
+    # 128B swizzle, middle step 144 B: the second cp starts in row 1 of the atom.
+    ("middle_leaves_atom_row_0", ComposedLayout(SW.B128, S[(32, 2, 16) : (128, 144, 1)]), [32, 32],
+     full([32, 32]), (tmem_2d([32, 32]), [32, 32], full([32, 32])), 8, None, 1, "alignment.middle",
+     "starts at source byte 144, outside row 0 of a 1024 B 128B swizzle atom"),
+    ("src_not_on_m", S[(32, 16) : (1 @ TCol, 32)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, None, 1,
+     "axes", "must live on axis m only"),
+    ("row_pitch_256", S[(32, 16) : (256, 1)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, None, 1, "swizzle",
+     "row pitch 256 B is not 16, 32, 64 or 128 B"),
+    ("too_few_elements", S[(32, 8) : (8, 1)], [32, 8], full([32, 8]), (tmem_2d([32, 8]), [32, 8],
+     full([32, 8])), 8, None, 1, "group", "not a multiple of 32 rows x 16 elements"),
+]
+
+
+@pytest.mark.parametrize("src,src_shape,src_region,dst_args,bits,buffer_swizzle,cta_group,check,message",
+                         [pytest.param(*c[1:], id=c[0]) for c in REJECTED])
+def test_rejected(src, src_shape, src_region, dst_args, bits, buffer_swizzle, cta_group, check, message):
+    with pytest.raises(PlanError) as info:
+        _plan(src, src_shape, src_region, dst_args, bits, cta_group, buffer_swizzle)
+    assert info.value.check == check
+    assert message in info.value.reason
+    assert str(info.value) == f"{check}: {info.value.reason}"
+    assert not isinstance(info.value, ValueError)  # a rejection is not a bug
+
+
+# -- descriptor ---------------------------------------------------------------------------------------------
+def test_desc_swizzle_codes():
+    assert [desc_swizzle_code(md) for md in SW] == [0, 6, 4, 2, 1]
+
+
+@pytest.mark.parametrize("start,lbo,sbo,mode,expected", [
+    # reference §2 worked example: 0x400 >> 4 = 0x40, LBO 16 -> 1, SBO 1024 -> 64, bit 46, 128B = 2 << 61.
+    (0x400, 16, 1024, SW.B128, 0x4000_4040_0001_0040),
+    (0, 0, 128, SW.NONE, (8 << 32) | (1 << 46)),
+    (2048, 0, 512, SW.B64, 128 | (32 << 32) | (1 << 46) | (4 << 61)),
+    (0x3FFF0, 0, 256, SW.B32, 0x3FFF | (16 << 32) | (1 << 46) | (6 << 61)),
+])
+def test_encode_smem_desc(start, lbo, sbo, mode, expected):
+    assert encode_smem_desc(start, lbo, sbo, mode) == expected
+
+
+@pytest.mark.parametrize("start,lbo,sbo", [(8, 0, 128), (0, 0, 1 << 18), (-16, 0, 128)])
+def test_encode_smem_desc_rejects_unencodable(start, lbo, sbo):
+    with pytest.raises(ValueError):
+        encode_smem_desc(start, lbo, sbo, SW.NONE)
+
+
+def test_descriptor_template():
+    c = next(c for c in ACCEPTED if c[0] == "sw2_32x256_col_64")
+    plan = _plan(*c[1:6])
+    assert plan.descriptor_template() == (32 << 32) | (1 << 46) | (4 << 61)
+    assert isinstance(plan, Tcgen05CpPlan)
+
+
+# -- the plan, replayed through a model of the instruction --------------------------------------------------
+_MASK = {SW.NONE: 0, SW.B32: 1, SW.B64: 3, SW.B128: 7}
+
+
+def _swz(mode, a):  # reference §3.1 compact form, independent of tile_mlir.layout.swizzle_bytes
+    return a ^ (((a >> 7) & _MASK[mode]) << 4)
+
+
+def _replay(plan):
+    """{(lane, tmem unit): smem unit} written by the plan's cps, in units of g = gcd(bits, 8) bits (smem
+    buffer at address 0; tmem unit counts from bit 0 of the tmem buffer's column 0)."""
+    g = math.gcd(plan.elem_bits, 8)
+    written = {}
+    for src, col in plan.cps:
+        for r in range(32):
+            lin = src + (r // 8) * plan.sbo_bytes + (r % 8) * plan.row_pitch_bytes
+            phys = _swz(plan.swizzle, lin)
+            for k in range(4):
+                for u in range(128 // g):
+                    written[(r + 32 * k, col * 32 // g + u)] = phys * 8 // g + u
+    return written
+
+
+def _expected(src, src_shape, src_region, dst_args, bits):
+    """{(lane, tmem unit): smem unit} that the two layouts ask for (tmem bit = TCol * bits)."""
+    g = math.gcd(bits, 8)
+    dst, dst_shape, dst_region = dst_args
+    rshape = [e - b for b, e in src_region]
+    dshape = [e - b for b, e in dst_region]
+    out = {}
+    for i in range(math.prod(rshape)):
+        sc, dc, j = [], [], i
+        for e in reversed(rshape):
+            j, c = divmod(j, e)
+            sc.append(c)
+        sc = tuple(c + b for c, (b, _) in zip(reversed(sc), src_region))
+        j = i
+        for e in reversed(dshape):
+            j, c = divmod(j, e)
+            dc.append(c)
+        dc = tuple(c + b for c, (b, _) in zip(reversed(dc), dst_region))
+        if isinstance(src, ComposedLayout):
+            sbits = src.apply_bits(sc, src_shape, bits)[0]
+        else:
+            sbits = src.apply(sc, src_shape)[0][m] * bits
+        for d in dst.apply(dc, dst_shape):
+            for u in range(bits // g):
+                out[(d[TLane], d[TCol] * bits // g + u)] = sbits // g + u
+    return out
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in ACCEPTED])
+def test_plan_moves_the_right_data(case):
+    _, src, src_shape, src_region, dst_args, bits, _ = case
+    plan = _plan(src, src_shape, src_region, dst_args, bits)
+    assert _replay(plan) == _expected(src, src_shape, src_region, dst_args, bits)
+
+
+# -- random K-major tiles: every plan either is rejected or moves the right data -----------------------------
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_random_kmajor_tiles(data):
+    bits = data.draw(st.sampled_from([4, 8, 16, 32]), "bits")
+    mode = data.draw(st.sampled_from([SW.NONE, SW.B32, SW.B64, SW.B128]), "mode")
+    epc = 128 // bits
+    atom_k = max(epc, {SW.NONE: 16, SW.B32: 32, SW.B64: 64, SW.B128: 128}[mode] * 8 // bits)
+    rows = data.draw(st.sampled_from([32, 64]), "rows")
+    k = atom_k * data.draw(st.integers(1, 2), "k_atoms")
+    src = kmajor_layout([rows, k], bits, mode)
+    r0 = data.draw(st.sampled_from([0, 8, 4, rows - 32]), "r0")
+    n_chunks = data.draw(st.integers(1, min(4, k // epc)), "n_chunks")
+    last = k - n_chunks * epc
+    c0 = data.draw(st.sampled_from(sorted({0, epc, atom_k, last, epc // 2} & set(range(last + 1)))), "c0")
+    region = [(r0, r0 + 32), (c0, c0 + n_chunks * epc)]
+    cols = n_chunks * epc
+    dst_args = (tmem_2d([32, cols]), [32, cols], full([32, cols]))
+    try:
+        plan = _plan(src, [rows, k], region, dst_args, bits, buffer_swizzle=mode)
+    except PlanError as e:
+        # plain row-major rows wider than 16 B have a row pitch that implies a swizzle the buffer lacks
+        plain_wide = mode is SW.NONE and k * bits // 8 != 16
+        assert e.check in ("alignment.src_start", "alignment.middle", "region") or (
+            plain_wide and e.check == "swizzle"), str(e)
+        return
+    assert plan.swizzle is mode and plan.num_cps == n_chunks
+    assert _replay(plan) == _expected(src, [rows, k], region, dst_args, bits)
