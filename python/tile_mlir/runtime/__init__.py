@@ -1,0 +1,46 @@
+"""tile_mlir.runtime: run compiled tile kernels on a GPU (CUDA driver API through cuda-bindings) or
+on the PTX emulator.
+
+    from tile_mlir.runtime import jit
+    kernel = jit(module_or_text_or_artifact, arch="auto", backend="auto")
+    result = kernel(a, b, n)            # numpy, cupy/numba (CUDA array interface), torch (DLPack)
+    result.backend, kernel.last_backend # "gpu" or "sim"
+
+Nothing here imports CUDA, MLIR, the compiler or the emulator until it is used.
+"""
+from .arch import can_run, parse_arch, refusal_message, resolve_arch
+from .errors import (ArgumentError, BackendUnavailableError, CudaError, IncompatibleDeviceError,
+                     TileRuntimeError)
+from .jit import JitKernel, LaunchResult, cache_stats, clear_cache, compile_cached, jit
+
+__all__ = [
+    "jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats",
+    "CudaError", "ArgumentError", "IncompatibleDeviceError", "BackendUnavailableError",
+    "TileRuntimeError", "can_run", "parse_arch", "refusal_message", "resolve_arch",
+    "cuda_available", "current_device", "synchronize", "DeviceArray",
+]
+
+
+def cuda_available() -> tuple[bool, str]:
+    """(True, "") if a CUDA device can be used, else (False, reason)."""
+    from .driver import probe
+    return probe()
+
+
+def current_device():
+    """The Device in use (name, cc, shared-memory limits), opening it if needed."""
+    from .device import current_device as _cd
+    return _cd()
+
+
+def synchronize(stream=None) -> None:
+    """Wait for the GPU; a device fault of an earlier asynchronous launch is raised here."""
+    from .device import synchronize as _s
+    _s(stream)
+
+
+def __getattr__(name):
+    if name == "DeviceArray":
+        from .memory import DeviceArray
+        return DeviceArray
+    raise AttributeError(name)

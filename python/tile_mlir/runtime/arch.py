@@ -1,0 +1,84 @@
+"""Which cubin can run on which GPU (pure logic, no CUDA).
+
+Rules (CUDA's binary compatibility):
+
+* ``sm_XYa`` (architecture-specific, e.g. sm_100a for tcgen05, sm_90a for wgmma/setmaxnreg): the
+  SASS uses features of exactly one chip, so it needs compute capability exactly X.Y.
+* ``sm_XYf`` (family-specific, CUDA 12.9+): any device of the same major with minor >= Y
+  (sm_100f runs on 10.0 and 10.3).
+* plain ``sm_XY``: compute capability >= X.Y. The cubin itself only runs within major X, so on a
+  newer major the runtime loads the artifact's PTX instead and lets the driver JIT it.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+__all__ = ["ArchInfo", "parse_arch", "can_run", "refusal_message", "resolve_arch", "DEFAULT_ARCH"]
+
+DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
+
+_ARCH_RE = re.compile(r"^sm_(\d+)([af]?)$")
+
+
+@dataclass(frozen=True)
+class ArchInfo:
+    arch: str
+    major: int
+    minor: int
+    suffix: str  # "", "a" or "f"
+
+    @property
+    def sm(self) -> int:
+        return self.major * 10 + self.minor
+
+
+def parse_arch(arch: str) -> ArchInfo:
+    m = _ARCH_RE.match(arch.strip())
+    if not m or len(m.group(1)) < 2:
+        raise ValueError(f"unknown GPU architecture {arch!r}: expected sm_XY, sm_XYa or sm_XYf "
+                         "(e.g. sm_100a, sm_90a)")
+    digits = m.group(1)
+    return ArchInfo(arch.strip(), int(digits[:-1]), int(digits[-1]), m.group(2))
+
+
+def can_run(arch: str, cc: tuple[int, int]) -> tuple[bool, str | None]:
+    """(runnable, image) for an artifact built for ``arch`` on a device of compute capability cc.
+
+    image is "cubin" (load the SASS) or "ptx" (load the PTX and let the driver JIT it), None when
+    the artifact cannot run there.
+    """
+    a = parse_arch(arch)
+    major, minor = int(cc[0]), int(cc[1])
+    if a.suffix == "a":
+        ok = (major, minor) == (a.major, a.minor)
+        return ok, ("cubin" if ok else None)
+    if a.suffix == "f":
+        ok = major == a.major and minor >= a.minor
+        return ok, ("cubin" if ok else None)
+    if (major, minor) < (a.major, a.minor):
+        return False, None
+    return True, ("cubin" if major == a.major else "ptx")
+
+
+def refusal_message(arch: str, device_name: str, cc: tuple[int, int]) -> str:
+    """E.g. "cubin for sm_100a cannot run on NVIDIA H200 (compute capability 9.0): use
+    backend='sim' or an sm_100 GPU"."""
+    a = parse_arch(arch)
+    if a.suffix == "a":
+        want = f"an sm_{a.sm} GPU"
+    elif a.suffix == "f":
+        want = f"an sm_{a.major}x GPU (compute capability {a.major}.{a.minor} or a later {a.major}.x)"
+    else:
+        want = f"a GPU of compute capability {a.major}.{a.minor} or newer"
+    return (f"cubin for {arch} cannot run on {device_name} (compute capability {cc[0]}.{cc[1]}): "
+            f"use backend='sim' or {want}")
+
+
+def resolve_arch(arch: str | None) -> str:
+    """"auto"/None -> $TILE_MLIR_ARCH if set, else sm_100a; otherwise the validated name."""
+    if arch is None or arch == "auto":
+        arch = os.environ.get("TILE_MLIR_ARCH") or DEFAULT_ARCH
+    parse_arch(arch)
+    return arch.strip()

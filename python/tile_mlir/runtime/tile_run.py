@@ -1,0 +1,314 @@
+"""tile-run: compile (or load) a tile kernel, run it on the GPU or the PTX emulator, print or save
+its outputs -- in the spirit of mlir-runner.
+
+    tile-run kernel.mlir --seed 1 --print summary
+    tile-run artifacts/copy.json a.npy b.npy 4096 --backend gpu --output-dir out/
+    tile-run kernel.mlir --arch sm_90a --emit-artifact ship/ --no-run
+    tile-run artifacts/copy.json --dump-sass --no-run
+
+INPUT is a .mlir tile file (compiled with tile_mlir.compiler.compile, which needs the MLIR
+bindings) or an artifact manifest .json written by Artifact.save (runs where MLIR is absent).
+
+Argument values, per kernel parameter:
+  * positional VALUEs after INPUT, in parameter order, or ``--input NAME=VALUE``; a VALUE is a
+    .npy file or, for scalars, a number (``0x`` hex allowed);
+  * otherwise buffers are generated: *output* buffers are zeros, the others random data of the
+    parameter's dtype/shape from ``--seed`` (default 0; integers uniform in the dtype's range for
+    8-bit types, else in [-1000, 1000] / [0, 1000]; floats standard normal; bfloat16 as bit
+    patterns of normal floats). Output buffers are those named in ``artifact.meta["outputs"]``;
+    without that list, buffers whose name starts with out, dst, res or output; ``--zeros NAME``
+    marks more. Scalars have no default: a missing scalar is an error.
+Printed (``--print full``, the default: numpy repr; ``summary``: shape/dtype/min/max/mean/sha256;
+``none``) and saved (``--output-dir DIR``: NAME.npy) are the output buffers, or every buffer when
+none is known to be an output. Errors print one line ``tile-run: error: ...`` (followed by the
+compiler's diagnostics when compiling failed) and exit with 1; -v adds the traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import os
+import sys
+
+import numpy as np
+
+__all__ = ["main", "build_parser"]
+
+OUTPUT_PREFIXES = ("out", "dst", "res", "output")
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, exit code 1 (not argparse's usage dump + 2)
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="tile-run", description="Run a tile kernel (.mlir or artifact .json) on the "
+                "GPU or the PTX emulator.", epilog="See tile_mlir/runtime/tile_run.py for how "
+                "inputs are generated.")
+    p.add_argument("input", help=".mlir tile file or artifact manifest .json")
+    p.add_argument("values", nargs="*", metavar="VALUE",
+                   help="argument values in parameter order: .npy files or numbers")
+    p.add_argument("-i", "--input", dest="named", action="append", default=[], metavar="NAME=VALUE",
+                   help="value of one parameter (.npy file or number); repeatable")
+    p.add_argument("--seed", type=int, default=0, help="seed of generated inputs (default 0)")
+    p.add_argument("--zeros", action="append", default=[], metavar="NAME",
+                   help="generate this buffer as zeros (treat it as an output)")
+    p.add_argument("--backend", choices=("auto", "gpu", "sim"), default="auto")
+    p.add_argument("--arch", default="auto", help="target for .mlir input (default sm_100a)")
+    p.add_argument("--grid", help="X[,Y[,Z]] (default: the artifact's)")
+    p.add_argument("--block", help="X[,Y[,Z]] (default: the artifact's)")
+    p.add_argument("-O", "--compile-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="compile option for .mlir input (VALUE parsed as JSON if possible)")
+    p.add_argument("--print", dest="print_mode", choices=("full", "summary", "none"),
+                   default="full", help="how to print outputs (default full numpy repr)")
+    p.add_argument("--output-dir", metavar="DIR", help="save outputs as DIR/NAME.npy")
+    p.add_argument("--dump-ptx", action="store_true", help="print the PTX")
+    p.add_argument("--dump-sass", action="store_true", help="print the SASS (nvdisasm -c)")
+    p.add_argument("--emit-artifact", metavar="DIR", help="save the Artifact (json/ptx/cubin)")
+    p.add_argument("--no-run", action="store_true", help="stop before running the kernel")
+    p.add_argument("-v", "--verbose", action="store_true", help="log the runtime's decisions")
+    return p
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _load_artifact(path: str, arch: str, options: dict):
+    from tile_mlir.artifact import Artifact
+
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    if path.endswith(".json"):
+        try:
+            art = Artifact.load(path)
+        except (OSError, KeyError, ValueError) as e:
+            raise UsageError(f"{path}: not a loadable artifact manifest ({type(e).__name__}: {e})")
+        if arch not in ("auto", art.arch):
+            raise UsageError(f"{path}: artifact is built for {art.arch}, not {arch}")
+        if options:
+            raise UsageError("--compile-option applies to .mlir input only")
+        return art
+    if not path.endswith(".mlir"):
+        raise UsageError(f"{path}: expected a .mlir file or an artifact manifest .json")
+    with open(path) as f:
+        text = f.read()
+    try:
+        from tile_mlir import compiler  # lazy: needs the MLIR bindings
+    except ImportError as e:
+        raise UsageError(f"cannot compile {path}: tile_mlir.compiler is unavailable ({e}); "
+                         "run an artifact manifest (.json) instead")
+    import inspect
+
+    from tile_mlir.runtime.jit import compile_cached
+    try:  # diagnostics name the file when the compiler takes a filename
+        if "filename" in inspect.signature(compiler.compile).parameters:
+            options.setdefault("filename", path)
+    except (TypeError, ValueError):
+        pass
+    return compile_cached(text, arch, **options)
+
+
+def _parse_kv(item: str, what: str) -> tuple[str, str]:
+    if "=" not in item:
+        raise UsageError(f"{what} expects NAME=VALUE, got {item!r}")
+    k, v = item.split("=", 1)
+    if not k:
+        raise UsageError(f"{what} expects NAME=VALUE, got {item!r}")
+    return k, v
+
+
+def _json_or_str(v: str):
+    try:
+        return json.loads(v)
+    except ValueError:
+        return v
+
+
+def _number(text: str, dtype: str):
+    t = text.strip()
+    try:
+        if dtype.startswith(("int", "uint")) or dtype == "bool":
+            return int(t, 0)
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _value_for(param, text: str):
+    """An argument from a VALUE string: .npy path, or a number for scalars."""
+    if text.endswith(".npy") or os.path.exists(text):
+        try:
+            arr = np.load(text, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"parameter '{param.name}': cannot read {text}: {e}")
+        if param.kind == "scalar":
+            if arr.size != 1:
+                raise UsageError(f"parameter '{param.name}' is a scalar, {text} has shape {arr.shape}")
+            return arr.reshape(()).item()
+        return np.ascontiguousarray(arr)
+    if param.kind == "scalar":
+        v = _number(text, param.dtype)
+        if v is None:
+            raise UsageError(f"parameter '{param.name}': {text!r} is not a {param.dtype} number")
+        return v
+    raise UsageError(f"parameter '{param.name}' is a buffer: give a .npy file, not {text!r}")
+
+
+def output_names(art, extra=()) -> list[str]:
+    bufs = [p.name for p in art.params if p.kind == "buffer"]
+    meta_out = art.meta.get("outputs") if isinstance(art.meta, dict) else None
+    if meta_out:
+        outs = {n for n in bufs if n in meta_out}
+    else:
+        outs = {n for n in bufs if n.lower().startswith(OUTPUT_PREFIXES)}
+    return [n for n in bufs if n in outs or n in extra]  # parameter order
+
+
+def generate(param, rng: np.random.Generator, zeros: bool):
+    """Random (or zero) data of the parameter's dtype and shape."""
+    dt = param.dtype
+    shape = tuple(param.shape)
+    if not shape:
+        raise UsageError(f"buffer '{param.name}' has no static shape: pass it with "
+                         f"--input {param.name}=FILE.npy")
+    if dt == "bfloat16":
+        if zeros:
+            return np.zeros(shape, np.uint16)
+        bits = rng.standard_normal(shape).astype(np.float32).view(np.uint32)
+        return (bits >> 16).astype(np.uint16)
+    dtype = np.dtype(dt)
+    if zeros:
+        return np.zeros(shape, dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, shape).astype(dtype)
+    if dtype.kind in "iu":
+        if dtype.itemsize == 1:
+            info = np.iinfo(dtype)
+            return rng.integers(int(info.min), int(info.max) + 1, shape).astype(dtype)
+        lo = 0 if dtype.kind == "u" else -1000
+        return rng.integers(lo, 1001, shape).astype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    raise UsageError(f"cannot generate data of dtype {dt} for '{param.name}'")
+
+
+def build_args(art, positional, named, seed: int, zeros) -> list:
+    params = list(art.params)
+    if len(positional) > len(params):
+        raise UsageError(f"{art.kernel_name} takes {len(params)} arguments "
+                         f"({', '.join(p.name for p in params)}), got {len(positional)} values")
+    given: dict[str, str] = {}
+    for p, text in zip(params, positional):
+        given[p.name] = text
+    names = {p.name for p in params}
+    for item in named:
+        k, v = _parse_kv(item, "--input")
+        if k not in names:
+            raise UsageError(f"--input {k}: {art.kernel_name} has no parameter {k!r} "
+                             f"(parameters: {', '.join(p.name for p in params)})")
+        given[k] = v
+    for z in zeros:
+        if z not in names:
+            raise UsageError(f"--zeros {z}: {art.kernel_name} has no parameter {z!r}")
+    outs = set(output_names(art, zeros))
+    rng = np.random.default_rng(seed)
+    args = []
+    for p in params:
+        if p.name in given:
+            args.append(_value_for(p, given[p.name]))
+        elif p.kind == "scalar":
+            raise UsageError(f"scalar parameter '{p.name}' ({p.dtype}) needs a value: "
+                             f"--input {p.name}=VALUE")
+        else:
+            args.append(generate(p, rng, p.name in outs))
+    return args
+
+
+def summary(name: str, a: np.ndarray) -> str:
+    s = f"{name}: shape={tuple(a.shape)} dtype={a.dtype.name}"
+    if a.size and a.dtype.kind in "biuf":
+        s += f" min={a.min()} max={a.max()} mean={float(a.astype(np.float64).mean()):.6g}"
+    return s + f" sha256={hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]}"
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def run(ns) -> int:
+    from tile_mlir.runtime import jit
+
+    options = dict(_parse_kv(o, "--compile-option") for o in ns.compile_option)
+    options = {k: _json_or_str(v) for k, v in options.items()}
+    art = _load_artifact(ns.input, ns.arch, options)
+    if ns.dump_ptx:
+        sys.stdout.write(art.ptx if art.ptx.endswith("\n") else art.ptx + "\n")
+    if ns.dump_sass:
+        from tile_mlir.runtime.disasm import disassemble
+        sys.stdout.write(disassemble(art.cubin))
+    if ns.emit_artifact:
+        path = art.save(ns.emit_artifact)
+        print(f"tile-run: wrote {path}", file=sys.stderr)
+    if ns.no_run:
+        return 0
+    args = build_args(art, ns.values, ns.named, ns.seed, ns.zeros)
+    kernel = jit(art, backend=ns.backend)
+    result = kernel(*args, grid=ns.grid, block=ns.block)
+    if kernel.last_backend == "gpu":
+        from tile_mlir.runtime.device import synchronize
+        synchronize()
+    print(f"tile-run: {art.kernel_name} ran on {kernel.last_backend} ({kernel.backend_reason})",
+          file=sys.stderr)
+    outs = output_names(art, ns.zeros) or [p.name for p in art.params if p.kind == "buffer"]
+    values = {p.name: a for p, a in zip(art.params, args)}
+    if ns.output_dir:
+        os.makedirs(ns.output_dir, exist_ok=True)
+        for n in outs:
+            np.save(os.path.join(ns.output_dir, n + ".npy"), values[n])
+    if ns.print_mode != "none":
+        with np.printoptions(threshold=256, edgeitems=4):
+            for n in outs:
+                a = values[n]
+                print(summary(n, a) if ns.print_mode == "summary" else f"{n} = {a!r}")
+    del result
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(argv)
+    except UsageError as e:
+        print(f"tile-run: error: {e}", file=sys.stderr)
+        return 1
+    except SystemExit as e:  # --help
+        return int(e.code or 0)
+    if ns.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
+    try:
+        return run(ns)
+    except UsageError as e:
+        print(f"tile-run: error: {e}", file=sys.stderr)
+    except Exception as e:  # TileRuntimeError, CudaError, compiler errors, ...
+        msg = str(e).strip().splitlines()
+        text = msg[0] if msg else type(e).__name__
+        if type(e).__module__.startswith("tile_mlir") or isinstance(e, (OSError, ValueError)):
+            print(f"tile-run: error: {text}", file=sys.stderr)
+        else:
+            print(f"tile-run: error: {type(e).__name__}: {text}", file=sys.stderr)
+        for line in msg[1:]:  # compiler diagnostics (file:line:col: error: ...), not a traceback
+            print(line, file=sys.stderr)
+        if ns.verbose:
+            import traceback
+            traceback.print_exc()
+    return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
