@@ -97,8 +97,16 @@ def lower_to_nvvm(module_op, ctx, engine, arch: str) -> bool:
     return _run(pipeline, module_op, ctx, engine)
 
 
-def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kernel: str | None = None) -> Artifact:
-    """Compile a tile module (MLIR text or a parsed builtin.module) to an Artifact for `arch`."""
+def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kernel: str | None = None,
+            emit: tuple[str, ...] = ("ptx", "cubin")) -> Artifact:
+    """Compile a tile module (MLIR text or a parsed builtin.module) to an Artifact for `arch`.
+
+    `emit` chooses the outputs: the PTX (what the emulator runs) and/or the cubin (what a GPU runs).
+    Each is a separate gpu-module-to-binary run (libNVVM, plus ptxas for the cubin), so asking for one
+    halves the work: the JIT asks only for what its backend needs."""
+    unknown = set(emit) - {"ptx", "cubin"}
+    if unknown or not emit:
+        raise ValueError(f"emit must name 'ptx' and/or 'cubin', got {emit!r}")
     from .context import make_context, parse_source
 
     engine = DiagnosticEngine()
@@ -126,16 +134,35 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kerne
             sig = sigs[0]
             if not lower_to_nvvm(module_op, ctx, engine, arch) or not _check_targets(module_op, engine):
                 raise TileError(engine.diagnostics, "lowering")
-            with ctx:
-                bin_module = module_op.clone()
-            if not _run("gpu-module-to-binary{format=isa}", module_op, ctx, engine):
-                raise TileError(engine.diagnostics, "PTX generation")
-            if not _run("gpu-module-to-binary{format=bin}", bin_module, ctx, engine):
-                raise TileError(engine.diagnostics, "cubin generation (ptxas)")
-            ptx = b"".join(d for _, f, d in binaries_of(module_op) if f == "isa").decode()
-            cubin = b"".join(d for _, f, d in binaries_of(bin_module) if f == "bin")
+            dynamic_smem = _dynamic_smem(module_op)
+            ptx, cubin = "", b""
+            if "cubin" in emit:
+                bin_module = module_op
+                if "ptx" in emit:
+                    with ctx:
+                        bin_module = module_op.clone()
+                if not _run("gpu-module-to-binary{format=bin}", bin_module, ctx, engine):
+                    raise TileError(engine.diagnostics, "cubin generation (ptxas)")
+                cubin = b"".join(d for _, f, d in binaries_of(bin_module) if f == "bin")
+            if "ptx" in emit:
+                if not _run("gpu-module-to-binary{format=isa}", module_op, ctx, engine):
+                    raise TileError(engine.diagnostics, "PTX generation")
+                ptx = b"".join(d for _, f, d in binaries_of(module_op) if f == "isa").decode()
     finally:
         engine.detach()
     key = hashlib.sha256(f"{arch}\0{text}".encode()).hexdigest()[:32]
     return Artifact(kernel_name=sig["name"], arch=arch, ptx=ptx, cubin=cubin, params=sig["params"],
-                    block=sig["block"], grid=sig["grid"], cluster=sig["cluster"], key=key)
+                    block=sig["block"], grid=sig["grid"], cluster=sig["cluster"], dynamic_smem=dynamic_smem,
+                    key=key)
+
+
+def _dynamic_smem(module_op) -> int:
+    """Bytes of dynamic shared memory the lowered kernel needs (convert-tile-to-nvvm records it)."""
+    total = 0
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.name != "gpu.module":
+            continue
+        for f in op.regions[0].blocks[0].operations:
+            if "tile.dynamic_smem" in f.attributes:
+                total = max(total, ir.IntegerAttr(f.attributes["tile.dynamic_smem"]).value)
+    return total

@@ -24,12 +24,36 @@ __all__ = [
 ]
 
 
-_SUBMODULES = ("ir", "passmanager", "rewrite", "dialects._ods_common", "dialects.nvvm",
-               "dialects.llvm", "dialects.gpu", "dialects.arith", "dialects.scf", "dialects.func")
+_SUBMODULES = ("ir", "passmanager", "rewrite", "dialects._ods_common")
+# Imported on first use (`tile_mlir.mlir.nvvm`): parsing and verifying need none of them.
+_LAZY = {"nvvm": "dialects.nvvm", "llvm": "dialects.llvm", "gpu": "dialects.gpu", "arith": "dialects.arith",
+         "scf": "dialects.scf", "func": "dialects.func"}
+
+
+class _NoNumpy:
+    """Meta-path finder refusing `numpy` while the bindings' ir.py loads (see skip_numpy_builders)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy" or name.startswith("numpy."):
+            raise ImportError("numpy withheld while loading MLIR bindings for a command-line tool")
+        return None
+
+
+# Command-line tools set this before importing us: the bindings' ir.py imports numpy (~150 ms) only to
+# register dense-elements attribute builders that tile_mlir never uses. Library users keep them.
+skip_numpy_builders = os.environ.get("TILE_MLIR_FAST_START") == "1"
 
 
 def _import_all(root: str):
-    return {name: importlib.import_module(f"{root}.{name}") for name in _SUBMODULES}
+    blocker = None
+    if skip_numpy_builders and "numpy" not in sys.modules:
+        blocker = _NoNumpy()
+        sys.meta_path.insert(0, blocker)
+    try:
+        return {name: importlib.import_module(f"{root}.{name}") for name in _SUBMODULES}
+    finally:
+        if blocker is not None:
+            sys.meta_path.remove(blocker)
 
 
 class _DeferredCutlass(types.ModuleType):
@@ -86,18 +110,22 @@ def _load(choice: str):
 
 
 BINDINGS, _mods = _load(os.environ.get("TILE_MLIR_BINDINGS", "").strip().lower())
+_ROOT = "cutlass._mlir" if BINDINGS == "cutlass" else "mlir"
 ir = _mods["ir"]
 passmanager = _mods["passmanager"]
 rewrite = _mods["rewrite"]
-nvvm = _mods["dialects.nvvm"]
-llvm = _mods["dialects.llvm"]
-gpu = _mods["dialects.gpu"]
-arith = _mods["dialects.arith"]
-scf = _mods["dialects.scf"]
-func = _mods["dialects.func"]
 _ods = _mods["dialects._ods_common"]
 
 register_dialect = _ods._cext.register_dialect
 register_operation = _ods._cext.register_operation
 MLIRError = ir.MLIRError
-ObjectAttr = gpu.ObjectAttr
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        mod = importlib.import_module(f"{_ROOT}.{_LAZY[name]}")
+        globals()[name] = mod
+        return mod
+    if name == "ObjectAttr":
+        return __getattr__("gpu").ObjectAttr
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

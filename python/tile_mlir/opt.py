@@ -9,6 +9,7 @@ Exit status: 0 on success, 1 on any error (or any unmet expectation with --verif
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 __all__ = ["TileOptMain", "main"]
@@ -187,6 +188,8 @@ def _render(module, pipeline: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # a tool process: skip the bindings' numpy-only attribute builders (see tile_mlir.mlir)
+    os.environ.setdefault("TILE_MLIR_FAST_START", "1")
     try:
         return TileOptMain(argv).run()
     except KeyboardInterrupt:

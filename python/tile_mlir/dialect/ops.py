@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import sys
+
+from .. import mlir as _mlir
 from ..mlir import ir, register_dialect, register_operation
 from .types import BufferType
 
@@ -47,6 +50,13 @@ class OpSpec:
     @property
     def full_name(self) -> str:
         return "tile." + self.name
+
+    def attr(self, name: str) -> AttrSpec:
+        try:
+            return self._attr_map[name]
+        except AttributeError:
+            object.__setattr__(self, "_attr_map", {a.name: a for a in self.attrs})
+            return self._attr_map[name]
 
 
 SCOPE_CHOICES = ("thread", "warp", "warpgroup", "cta")
@@ -148,10 +158,12 @@ def _make_opview(spec: OpSpec):
 
 
 def spec_attr(spec: OpSpec, name: str) -> AttrSpec:
-    for a in spec.attrs:
-        if a.name == name:
-            return a
-    raise KeyError(f"{spec.full_name} has no attribute {name}")
+    return spec.attr(name)
+
+
+def attr_value(op, name: str):
+    """The Python value of tile op `op`'s attribute `name` (its default when absent)."""
+    return read_attr(op, _BY_NAME[op.name].attr(name))
 
 
 def read_attr(op, a: AttrSpec):
@@ -184,6 +196,9 @@ def make_attr(a: AttrSpec, value):
 
 
 OPVIEWS = {s.full_name: _make_opview(s) for s in OP_SPECS}
+# The bindings look for a Python module of each dialect namespace whenever they wrap an op, and do not
+# remember a miss: name this module as the `tile` dialect's so the lookup succeeds at once.
+sys.modules.setdefault(f"{_mlir._ROOT}.dialects.tile", sys.modules[__name__])
 for _cls in OPVIEWS.values():
     globals()[_cls.__name__] = _cls
 __all__ += [c.__name__ for c in OPVIEWS.values()]

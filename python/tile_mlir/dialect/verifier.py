@@ -162,8 +162,10 @@ def _check_generic(op, spec) -> None:
     if len(op.results) != len(spec.results):
         _fail("results", f"expects {len(spec.results)} result(s), got {len(op.results)}")
     for i, (r, o) in enumerate(zip(op.results, spec.results)):
-        _check_operand(r, o, i) if not o.constraint.startswith("buffer:") else None
-        if o.constraint.startswith("buffer:"):
+        if not o.constraint.startswith("buffer:"):
+            if str(r.type) != o.constraint:
+                _fail("result-type", f"result #{i} must be {o.constraint}, got {r.type}")
+        else:
             bt = buffer_type(r, f"result #{i}")
             scopes = o.constraint.split(":", 1)[1].split("|")
             if bt.scope not in scopes:
@@ -232,7 +234,7 @@ def _check_specific(op, kernel_info: dict) -> None:
             elif str(arg.type) not in ("i32", "i64", "f32"):
                 _fail("parameter", f"parameter #{i} must be a global buffer or an i32/i64/f32 scalar, got {arg.type}")
         ops = list(blocks[0].operations)
-        if not ops or ops[-1].name != "tile.return":
+        if not ops or ops[-1].operation.name != "tile.return":
             _fail("body", "the body must end with tile.return")
         return
     if name in ("tile.tmem.alloc", "tile.tmem.dealloc"):
@@ -263,8 +265,9 @@ def _check_specific(op, kernel_info: dict) -> None:
     elif name == "tile.tmem.load":
         specs = {a.name: a for a in spec_of(name).attrs}
         n = read_attr(op, specs["num_cols"])
-        if n < 1 or n > 128 or n & (n - 1):
-            _fail("tmem-load", f"num_cols must be a power of two in [1, 128] (tcgen05.ld.32x32b.xN), got {n}")
+        if n < 1 or n > 512 or n & (n - 1):
+            _fail("tmem-load", f"num_cols must be a power of two in [1, 512] (tcgen05.ld.32x32b.xN, N <= 128 per "
+                  f"instruction), got {n}")
         dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
         lanes = 32 if read_attr(op, specs["scope"]) == "warp" else 128
         if len(dst_t.shape) != 2 or dst_t.shape[0] != lanes or dst_t.shape[1] * dst_t.elem_bits != n * 32:
@@ -299,20 +302,25 @@ def verify_op(op, kernel_info: dict) -> bool:
     return True
 
 
+def _operations(op):
+    """iter_ops(op) as Operations: an upstream op's OpView may name its symbol in `.name` (func.func)."""
+    for inner in iter_ops(op):
+        yield inner.operation
+
+
 def verify_module(module_op) -> bool:
     """Verify every tile op under module_op; report each failure; True when all pass."""
     ok = True
-    for op in iter_ops(module_op):
-        if not op.name.startswith("tile."):
-            continue
-        if op.name == "tile.kernel":
-            parent = op.parent
-            if parent is not None and parent.name not in ("builtin.module",):
-                error(op, "'tile.kernel' op placement: must be at module level")
-                ok = False
-            ok &= _verify_kernel(op)
+    for op in _operations(module_op):
+        if op.name != "tile.kernel" or _enclosing_kernel(op) is not None:
+            continue  # a kernel inside a kernel is reported by the outer one
+        parent = op.parent
+        if parent is not None and parent.name not in ("builtin.module",):
+            error(op, "'tile.kernel' op placement: must be at module level")
+            ok = False
+        ok &= _verify_kernel(op)
     # tile ops outside any kernel
-    for op in iter_ops(module_op):
+    for op in _operations(module_op):
         if op.name.startswith("tile.") and op.name != "tile.kernel":
             if _enclosing_kernel(op) is None:
                 ok = False
@@ -328,13 +336,14 @@ def _verify_kernel(kernel) -> bool:
     ok = verify_op(kernel, info)
     if not ok:
         return False
-    for op in iter_ops(kernel):
-        if op.name.startswith("tile."):
-            if op.name == "tile.kernel":
-                error(op, "'tile.kernel' op placement: kernels cannot nest")
-                ok = False
-                continue
-            ok &= verify_op(op, info)
+    for op in _operations(kernel):
+        if not op.name.startswith("tile.") or _enclosing_kernel(op) != kernel:
+            continue  # the contents of a nested kernel are not this kernel's
+        if op.name == "tile.kernel":
+            error(op, "'tile.kernel' op placement: kernels cannot nest")
+            ok = False
+            continue
+        ok &= verify_op(op, info)
     return ok
 
 

@@ -10,7 +10,7 @@ behind are unrealized casts from our buffers to pointers/addresses, resolved her
 from __future__ import annotations
 
 from ..diagnostics import error
-from ..dialect.ops import read_attr, spec_of
+from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
 from ..dialect.verifier import iter_ops, region_of
 from ..mlir import ir, nvvm
@@ -23,17 +23,13 @@ __all__ = ["ConvertTileToNVVMPass", "DEFAULT_CHIP", "DEFAULT_FEATURES"]
 DEFAULT_CHIP = "sm_100a"
 # PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
 DEFAULT_FEATURES = "+ptx88"
+_STATIC_SMEM_LIMIT = 48 * 1024
 
 
 class LoweringError(Exception):
     def __init__(self, op, message: str):
         super().__init__(message)
         self.op = op
-
-
-def attr(op, name: str):
-    spec = spec_of(op.name)
-    return read_attr(op, next(a for a in spec.attrs if a.name == name))
 
 
 class ConvertTileToNVVMPass(TilePass):
@@ -72,8 +68,6 @@ class KernelLowering:
         self.block = attr(kernel, "block")
         self.cluster = attr(kernel, "cluster") or (1, 1, 1)
         self.values: dict = {}  # tile value -> lowered value (pointer / i32 address)
-        self.n_smem = 0
-        self.tid = None
 
     # -- skeleton ----------------------------------------------------------------------------------
     def _skeleton(self):
@@ -108,7 +102,7 @@ class KernelLowering:
         self.loc = self.kernel.location
         # lower tile ops in program order; erase afterwards, users first
         tile_ops = [op for op in iter_ops(self.func) if op.name.startswith("tile.")]
-        self.tid = None
+        self._plan_shared(tile_ops)
         for op in tile_ops:
             em = Emitter(ir.InsertionPoint(op), op.location)
             getattr(self, "lower_" + op.name[len("tile."):].replace(".", "_"))(op, em)
@@ -161,18 +155,43 @@ class KernelLowering:
         op.results[0].replace_all_uses_with(e.results[0])
 
     # -- buffers ----------------------------------------------------------------------------------
-    def lower_alloc_shared(self, op, em):
-        bt = BufferType.of(op.results[0].type)
-        from ..dialect.verifier import _span
-
-        nbytes = max(1, (_span(getattr(bt.layout, "inner", bt.layout), "m") * bt.elem_bits + 7) // 8)
-        name = f"{self.sym}_smem{self.n_smem}"
-        self.n_smem += 1
-        align = max(bt.align or 16, 16)
-        g = ir.Operation.parse(f"llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, alignment = {align} : i64}}"
-                               f" : !llvm.array<{nbytes} x i8>")
+    def _plan_shared(self, tile_ops) -> None:
+        """Place every shared buffer: static globals while they fit in 48 KB (the static limit), else all
+        of them at aligned offsets of one dynamic `extern .shared` array (the launch then passes
+        dynamic_smem bytes and, above 48 KB, opts in with cuFuncSetAttribute)."""
+        bufs = []
+        for op in tile_ops:
+            if op.name == "tile.alloc_shared":
+                bt = BufferType.of(op.results[0].type)
+                inner = getattr(bt.layout, "inner", bt.layout)
+                nbytes = max(1, (inner.span() * bt.elem_bits + 7) // 8)
+                bufs.append((op, nbytes, max(bt.align or 16, 16)))
+        total = sum(n for _, n, _ in bufs)
+        self.shared = {}
+        self.dynamic_smem = 0
+        if total <= _STATIC_SMEM_LIMIT:
+            for i, (op, nbytes, align) in enumerate(bufs):
+                name = f"{self.sym}_smem{i}"
+                g = ir.Operation.parse(f"llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, "
+                                       f"alignment = {align} : i64}} : !llvm.array<{nbytes} x i8>")
+                ir.InsertionPoint(self.func).insert(g)
+                self.shared[op] = (name, 0)
+            return
+        name = f"{self.sym}_dynsmem"
+        g = ir.Operation.parse(f"llvm.mlir.global external @{name}() {{addr_space = 3 : i32, alignment = 1024 : i64}}"
+                               " : !llvm.array<0 x i8>")
         ir.InsertionPoint(self.func).insert(g)
-        self.values[op.results[0]] = em.addressof(name, 3)
+        off = 0
+        for op, nbytes, align in sorted(bufs, key=lambda b: -b[2]):  # largest alignment first: no padding
+            off = (off + align - 1) // align * align
+            self.shared[op] = (name, off)
+            off += nbytes
+        self.dynamic_smem = off
+        self.func.attributes["tile.dynamic_smem"] = ir.IntegerAttr.get(I32(), off)
+
+    def lower_alloc_shared(self, op, em):
+        name, off = self.shared[op]
+        self.values[op.results[0]] = em.gep(em.addressof(name, 3), off)
 
     def lower_tmem_buffer(self, op, em):
         slot = self.values[op.operands[0]]
@@ -223,20 +242,32 @@ class KernelLowering:
                                  loc=em.loc, ip=em.ip)
 
     def lower_tmem_load(self, op, em):
+        """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction),
+        waits (tcgen05.wait::ld), and stores its lane's row."""
         dst = self.values[op.operands[0]]
         base = self.values[op.operands[1]]
         n = attr(op, "num_cols")
-        warp_in_group = em.and_(em.shr(self._tid(em), em.i32(5)), em.i32(3))
-        lane = em.and_(self._tid(em), em.i32(31))
-        # absolute lane field (32 * warp quarter), as CUTLASS passes it; the column by adding (not OR-ing)
-        taddr = em.add(base, em.add(em.shl(warp_in_group, em.i32(21)), em.i32(attr(op, "col_offset"))))
-        vt = ir.VectorType.get([n], I32())
-        v = em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
-                      attrs={"shape": em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")}).results[0]
-        nvvm.Tcgen05WaitOp(em.attr("#nvvm.tcgen05_wait<load>"), loc=em.loc, ip=em.ip)
+        tid = self._tid(em)
+        warp_in_group = em.and_(em.shr(tid, em.i32(5)), em.i32(3))
+        lane = em.and_(tid, em.i32(31))
+        # absolute lane field (32 * warp quarter), as CUTLASS passes it; columns are added, never OR-ed
+        quarter = em.add(base, em.shl(warp_in_group, em.i32(21)))
         row = lane if attr(op, "scope") == "warp" else em.add(em.shl(warp_in_group, em.i32(5)), lane)
-        off = em.mul(row, em.i32(n * 4))
-        em.store(v, em.gep(dst, off), align=4)
+        row_ptr = em.gep(dst, em.mul(row, em.i32(n * 4)))
+        chunk = min(n, 128)
+        vt = ir.VectorType.get([chunk], I32())
+        shape = em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")
+        regs = []
+        for c0 in range(0, n, chunk):
+            taddr = em.add(quarter, em.i32(attr(op, "col_offset") + c0))
+            regs.append(em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
+                                  attrs={"shape": shape}).results[0])
+        nvvm.Tcgen05WaitOp(em.attr("#nvvm.tcgen05_wait<load>"), loc=em.loc, ip=em.ip)
+        # global buffers are whole allocations (16-byte aligned, checked by the runtime): rows of n
+        # columns start on min(16, 4n)-byte boundaries, which lets NVPTX use vector stores
+        align = min(16, 4 * n)
+        for i, v in enumerate(regs):
+            em.store(v, em.gep(row_ptr, i * chunk * 4), align=align)
 
     # -- mbarrier ---------------------------------------------------------------------------------
     def lower_mbarrier_init(self, op, em):

@@ -3,15 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...dialect.ops import read_attr, spec_of
+from ...dialect.ops import attr_value
 from ...dialect.types import BufferType
 from ...dialect.verifier import Region, region_of
 
 __all__ = ["CopyAsyncCtx"]
-
-
-def _attr(op, name):
-    return read_attr(op, next(a for a in spec_of(op.name).attrs if a.name == name))
 
 
 @dataclass
@@ -33,8 +29,8 @@ class CopyAsyncCtx:
         self.src_t = BufferType.of(op.operands[1].type)
         self.dst_region = region_of(op, "dst", self.dst_t)
         self.src_region = region_of(op, "src", self.src_t)
-        self.cta_group = _attr(op, "cta_group")
-        self.scope = _attr(op, "scope")
+        self.cta_group = attr_value(op, "cta_group")
+        self.scope = attr_value(op, "scope")
 
     @property
     def dst(self):
@@ -46,4 +42,4 @@ class CopyAsyncCtx:
 
     @property
     def pinned(self) -> str | None:
-        return _attr(self.op, "dispatch")
+        return attr_value(self.op, "dispatch")

@@ -13,6 +13,8 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
 """
 from __future__ import annotations
 
+import functools
+
 from ...dialect.types import BufferType
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...layout import R, TLane
@@ -52,13 +54,21 @@ def exec_scope(op, ctx):
     return True, ""
 
 
-def _plan(ctx):
+@functools.lru_cache(maxsize=4096)
+def _cached_plan(src_t, src_region, dst_t, dst_region, cta_group):
+    """Plans depend only on types, regions and cta_group (all hashable): programs repeat them a lot."""
     try:
-        return plan_tcgen05_cp(
-            ctx.src_t.layout, ctx.src_t.shape, ctx.src_region, getattr(ctx.src_t.layout, "swizzle", None),
-            ctx.dst_t.layout, ctx.dst_t.shape, ctx.dst_region, ctx.dst_t.elem_bits, ctx.cta_group)
+        return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
+                               dst_t.layout, dst_t.shape, dst_region, dst_t.elem_bits, cta_group)
     except PlanError as e:
-        raise DispatchFail(e.reason, check=e.check) from None
+        return e
+
+
+def _plan(ctx):
+    plan = _cached_plan(ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.cta_group)
+    if isinstance(plan, PlanError):
+        raise DispatchFail(plan.reason, check=plan.check)
+    return plan
 
 
 def _descriptor(ctx, plan):
@@ -86,14 +96,19 @@ def copy_async_smem_tmem(op, ctx):
     desc = _descriptor(ctx, plan)
     em = Emitter(ir.InsertionPoint(op), op.location)
     taddr = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[I32()]).results[0]
-    lo = em.trunc(desc, I32())
-    hi = em.and_(desc, em.i64(_signed64(0xFFFFFFFF00000000)))
     shape = em.attr("#nvvm.tcgen05_cp_shape<shape_32x128b>")
     multicast = em.attr("#nvvm.tcgen05_cp_multicast<warpx4>")
     group = em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")
+    lo = hi = None
     for src_off, col in plan.cps:
         # K: descriptor start += offset / 16 in the low word; tmem address += column
-        d = desc if src_off == 0 else em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
+        if src_off == 0:
+            d = desc
+        else:
+            if lo is None:
+                lo = em.trunc(desc, I32())
+                hi = em.and_(desc, em.i64(_signed64(0xFFFFFFFF00000000)))
+            d = em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
         t = taddr if col == 0 else em.add(taddr, em.i32(col))
         cp = nvvm.Tcgen05CpOp(shape, em.inttoptr(t, 6), d, group=group, multicast=multicast,
                               loc=em.loc, ip=em.ip)

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Compile latency and lowering throughput, in process (run: .venv/bin/python bench/compile.py).
+
+1. Median warm compile latency (tile IR text -> Artifact with PTX and cubin) of the demo and of a copy
+   filling 128 lanes x 512 columns, split into our Python work (parse, verify, dispatch, lower) and the
+   upstream passes + libNVVM + embedded ptxas. Goal: demo <= 40 ms.
+2. tile-lower-copy-async throughput on modules of 10 .. 10,000 copy_async ops: ops/s must stay flat
+   (time linear in the op count). Goal: >= 20,000 ops/s.
+"""
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
+sys.path.insert(0, HERE)
+
+from kernels import smem_to_tmem_kernel  # noqa: E402
+
+from tile_mlir.compiler import compile  # noqa: E402
+from tile_mlir.context import make_context, parse_source  # noqa: E402
+from tile_mlir.diagnostics import DiagnosticEngine  # noqa: E402
+from tile_mlir.passes import build_pass_manager  # noqa: E402
+
+
+def median_ms(fn, n=15, warm=3):
+    for _ in range(warm):
+        fn()
+    ts = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts) * 1e3
+
+
+def run_passes(text, pipeline):
+    ctx = make_context()
+    m = parse_source(text, "bench.mlir", ctx)
+    eng = DiagnosticEngine()
+    with eng:
+        pm = build_pass_manager(pipeline, ctx)
+        with ctx:
+            pm.run(m)
+    assert not eng.has_errors(), eng.diagnostics
+    return m
+
+
+def main():
+    demo = open(os.path.join(HERE, os.pardir, "examples", "demo.mlir")).read()
+    fill = smem_to_tmem_kernel("fill_tmem", cols_bytes=2048, swizzle="128B")
+    ours = "tile-verify,tile-lower-copy-async,convert-tile-to-nvvm"
+    print("1. compile latency, median of 15 warm runs (ms)")
+    print(f"{'kernel':32s} {'-> cubin':>9s} {'our passes':>11s} {'upstream':>9s} {'-> ptx+cubin':>13s}")
+    for name, text in (("demo (1 cp)", demo), ("128 lanes x 512 cols (128 cps)", fill)):
+        total = median_ms(lambda: compile(text, filename="bench.mlir", emit=("cubin",)))
+        both = median_ms(lambda: compile(text, filename="bench.mlir"))
+        py = median_ms(lambda: run_passes(text, ours))
+        print(f"{name:32s} {total:9.1f} {py:11.1f} {total - py:9.1f} {both:13.1f}")
+    print("   goal: demo tile IR -> cubin <= 40 ms ('upstream' = LLVM conversions + libNVVM + embedded ptxas)")
+
+    print("\n2. tile-lower-copy-async throughput")
+    print(f"{'copy_async ops':>15s} {'ms':>10s} {'ops/s':>10s} {'ms/op':>8s}")
+    for n in (10, 100, 1000, 10000):
+        text = _many_copies(n)
+        ctx = make_context()
+        m = parse_source(text, "bench.mlir", ctx)
+        eng = DiagnosticEngine()
+        with eng:
+            pm = build_pass_manager("tile-lower-copy-async", ctx)
+            t = time.perf_counter()
+            with ctx:
+                pm.run(m)
+            dt = time.perf_counter() - t
+        assert not eng.has_errors(), eng.diagnostics[:3]
+        print(f"{n:15d} {dt * 1e3:10.1f} {n / dt:10.0f} {dt * 1e3 / n:8.3f}")
+    print("   goal: >= 20,000 ops/s, flat in n")
+
+
+def _many_copies(n: int) -> str:
+    """One kernel with n copy_async ops, each a 32x16 uint8 tile to its own 4 tmem columns (mod 512)."""
+    s_t = '!tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>'
+    t_t = '!tile.buffer<tmem, 32x2048xui8, "S[(32, 2048) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">'
+    lines = ['"tile.kernel"() ({',
+             f'  %s = "tile.alloc_shared"() : () -> {s_t}',
+             '  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>',
+             '  "tile.tmem.alloc"(%slot) {num_cols = 512} : (!tile.buffer<shared, 1xi32>) -> ()',
+             f'  %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> {t_t}']
+    for i in range(n):
+        c = (i % 128) * 16
+        lines.append(f'  "tile.copy_async"(%t, %s) {{dst_offsets = array<i64: 0, {c}>, dst_sizes = array<i64: 32, 16>}}'
+                     f' : ({t_t}, {s_t}) -> ()')
+    lines += ['  "tile.return"() : () -> ()', '}) {sym_name = "many", block = array<i32: 128, 1, 1>} : () -> ()']
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()
