@@ -7,10 +7,10 @@
 // CHECK-LABEL: module
 // CHECK: %[[DESC:.+]] = arith.ori %{{.+}}, %{{.+}} : i64
 // CHECK: %[[T:.+]] = builtin.unrealized_conversion_cast %{{.+}} : !tile.buffer<tmem, {{.+}}> to i32
-// CHECK: %[[LO:.+]] = arith.trunci %[[DESC]] : i64 to i32
-// CHECK: %[[HI:.+]] = arith.andi %[[DESC]], %{{.+}} : i64
 // CHECK: %[[P0:.+]] = llvm.inttoptr %[[T]] : i32 to !llvm.ptr<6>
 // CHECK: nvvm.tcgen05.cp %[[P0]], %[[DESC]] {{.+}}tile.cp = "src_offset=0 col=0 sbo=128 swizzle=none"
+// CHECK: %[[LO:.+]] = arith.trunci %[[DESC]] : i64 to i32
+// CHECK: %[[HI:.+]] = arith.andi %[[DESC]], %{{.+}} : i64
 // CHECK: %[[C32:.+]] = arith.constant 32 : i32
 // CHECK: %[[L1:.+]] = arith.addi %[[LO]], %[[C32]] : i32
 // CHECK: %[[Z1:.+]] = arith.extui %[[L1]] : i32 to i64
