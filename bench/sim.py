@@ -1,0 +1,73 @@
+"""tile-sim emulation time.
+
+    python bench/sim.py
+
+1. a kernel like the pipeline's toy sample, made correct (128 threads fill 4 KiB of shared memory,
+   fence, alloc 32 columns, one tcgen05.cp.32x128b.warpx4, commit, mbarrier wait, 4-warp
+   tcgen05.ld readback, dealloc); goal <= 1 s.
+2. full TMEM: 128 x tcgen05.cp.32x128b.warpx4 fill 128 lanes x 512 columns, then 4 warps read
+   everything back with tcgen05.ld.32x32b.x128 (4 per warp); goal <= 10 s.
+
+Ratios are printed against the parse+decode-only time of kernel 1 (anchor in the same process).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "test", "python", "sim"))
+
+from ptxgen import cp_kernel  # noqa: E402
+
+from tile_mlir.sim import run_ptx  # noqa: E402
+from tile_mlir.sim.machine import Machine  # noqa: E402
+from tile_mlir.sim.ptx_parser import parse  # noqa: E402
+
+
+def desc(start, lbo, sbo, mode=0):
+    return (start >> 4) | (lbo >> 4) << 16 | (sbo >> 4) << 32 | 1 << 46 | mode << 61
+
+
+def timed(fn, reps=3):
+    best = 1e9
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        r = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, r
+
+
+def main():
+    small = cp_kernel([("32x128b.warpx4", 0, 0, desc(1024, 0, 128))], ncols=32, smem_bytes=4096)
+    src = np.random.default_rng(0).integers(0, 256, 4096, dtype=np.uint8)
+
+    def decode_only():
+        mod = parse(small)
+        Machine(mod, mod.entry("k"), grid=(1, 1, 1), block=(128, 1, 1), cluster=(1, 1, 1),
+                dynamic_smem=0, strict=True, trace=False, max_steps=10**7)
+
+    t_anchor, _ = timed(decode_only)
+    t_small, res = timed(lambda: run_ptx(small, "k", [src, np.zeros((128, 32), np.uint32)]))
+
+    cps = [("32x128b.warpx4", 4 * i, 0, desc(1024 + (i % 32) * 512, 0, 128)) for i in range(128)]
+    big = cp_kernel(cps, ncols=512, smem_bytes=16384, read_cols=512)
+    src2 = np.random.default_rng(1).integers(0, 256, 16384, dtype=np.uint8)
+    out = np.zeros((128, 512), np.uint32)
+    t_big, res2 = timed(lambda: run_ptx(big, "k", [src2, out]), reps=1)
+    assert (res2.tmem[0] == out).all()
+
+    print(f"{'kernel':<44}{'time [s]':>10}{'goal [s]':>10}{'x anchor':>10}{'steps':>9}")
+    print(f"{'anchor: parse + decode of kernel 1':<44}{t_anchor:>10.4f}{'':>10}{1.0:>10.1f}{'':>9}")
+    print(f"{'1: toy-like cp 32x128b.warpx4, 32 cols':<44}{t_small:>10.4f}{1.0:>10.1f}"
+          f"{t_small / t_anchor:>10.1f}{res.steps:>9}")
+    print(f"{'2: 128 cps fill 128x512, 4-warp readback':<44}{t_big:>10.4f}{10.0:>10.1f}"
+          f"{t_big / t_anchor:>10.1f}{res2.steps:>9}")
+
+
+if __name__ == "__main__":
+    main()

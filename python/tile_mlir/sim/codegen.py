@@ -1,0 +1,183 @@
+"""Pre-decoding helpers: each instruction becomes one compiled Python closure.
+
+Operand accessors are emitted as Python source (``r[5]``, ``0x10``), so that the per-thread
+closure of ``add.s32 %r3, %r1, 7`` is literally ``r[3] = (r[1] + 7) & 0xffffffff``.  Registers are
+Python ints holding the unsigned bit pattern of the register's declared width; predicates are 0/1.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from .errors import EmulationError
+from .ptx_parser import TYPE_BITS
+
+#: special registers -> bit width (all read-only, stored in the register file at thread creation)
+SPECIAL_REGS = {
+    **{f"%{n}.{c}": 32 for n in ("tid", "ntid", "ctaid", "nctaid", "clusterid", "nclusterid",
+                                   "cluster_ctaid", "cluster_nctaid") for c in "xyz"},
+    "%laneid": 32, "%warpid": 32, "%nwarpid": 32, "%cluster_ctarank": 32,
+    "%cluster_nctarank": 32, "%dynamic_smem_size": 32, "%total_smem_size": 32,
+    "%aggr_smem_size": 32, "%smid": 32, "%nsmid": 32, "%gridid": 64, "%is_explicit_cluster": 1,
+    "%lanemask_eq": 32, "%lanemask_le": 32, "%lanemask_lt": 32, "%lanemask_ge": 32,
+    "%lanemask_gt": 32,
+}
+#: special registers evaluated at read time (deterministic: derived from the step counter)
+DYNAMIC_SPECIAL = {"%clock": ("(M.steps & 0xffffffff)", 32), "%clock64": ("M.steps", 64),
+                   "%globaltimer": ("(M.steps * 1000)", 64),
+                   "%globaltimer_lo": ("((M.steps * 1000) & 0xffffffff)", 32),
+                   "%globaltimer_hi": ("((M.steps * 1000) >> 32)", 32)}
+
+
+def mask(bits: int) -> int:
+    return (1 << bits) - 1
+
+
+def f32_to_bits(x: float) -> int:
+    return int(np.array(x, dtype=np.float32).view(np.uint32))
+
+
+def bits_to_f32(b: int) -> float:
+    return float(np.array(b & 0xFFFFFFFF, dtype=np.uint32).view(np.float32))
+
+
+def f64_to_bits(x: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def bits_to_f64(b: int) -> float:
+    return struct.unpack("<d", struct.pack("<Q", b & 0xFFFFFFFFFFFFFFFF))[0]
+
+
+def type_bits(t: str) -> int:
+    return TYPE_BITS[t]
+
+
+class Decoder:
+    """Per-kernel decoding context: register slots, symbols and closure compilation."""
+
+    def __init__(self, machine, fn, symbols: dict):
+        self.M = machine
+        self.fn = fn
+        self.symbols = symbols  # name -> (space, value)
+        self.slots: dict[str, int] = {}
+        self.bits: dict[str, int] = {}
+        for name in SPECIAL_REGS:
+            self._add(name, SPECIAL_REGS[name])
+        self.n_special = len(self.slots)
+        for name, b in fn.regs.items():
+            self._add(name, b)
+        self.inst = None  # instruction being decoded
+
+    def _add(self, name, bits):
+        self.slots[name] = len(self.slots)
+        self.bits[name] = bits
+
+    @property
+    def nslots(self):
+        return len(self.slots)
+
+    # -- errors -----------------------------------------------------------------------------
+    def error(self, msg: str) -> EmulationError:
+        i = self.inst
+        return EmulationError(f"line {i.line}: `{i.text}`: {msg}", line=i.line, located=True)
+
+    # -- operand access -----------------------------------------------------------------------
+    def slot(self, op) -> int:
+        if op[0] != "reg":
+            raise self.error(f"expected a register operand, got {op}")
+        s = self.slots.get(op[1])
+        if s is None:
+            raise self.error(f"undeclared register {op[1]}")
+        return s
+
+    def reg_bits(self, op) -> int:
+        self.slot(op)
+        return self.bits[op[1]]
+
+    def sym(self, name: str):
+        v = self.symbols.get(name)
+        if v is None:
+            raise self.error(f"unknown symbol {name}")
+        return v
+
+    def src(self, op, bits: int, signed: bool = False, ftype: bool = False) -> str:
+        """Python expression reading ``op`` as a ``bits``-wide value (signed: as a Python int)."""
+        k = op[0]
+        m = mask(bits)
+        if k == "reg":
+            if op[1] in DYNAMIC_SPECIAL:
+                e, _ = DYNAMIC_SPECIAL[op[1]]
+            else:
+                s = self.slot(op)
+                e = f"r[{s}]" if self.bits[op[1]] <= bits else f"(r[{s}] & {m:#x})"
+        elif k == "imm":
+            v = op[1]
+            if ftype:  # integer literal used as a float operand: PTX reads it as the value
+                v = f32_to_bits(float(v)) if bits == 32 else f64_to_bits(float(v))
+            e = str(v & m)
+        elif k == "fimm":
+            b, w = op[1], op[2]
+            if w != bits:
+                val = bits_to_f64(b) if w == 64 else bits_to_f32(b)
+                b = f32_to_bits(val) if bits == 32 else f64_to_bits(val)
+            e = str(b & m)
+        elif k == "sym":
+            space, val = self.sym(op[1])
+            e = str((val + op[2]) & m)
+        elif k == "not":
+            return f"(1 - {self.src(op[1], 1)})"
+        else:
+            raise self.error(f"unsupported source operand {op}")
+        if signed and bits > 1:
+            sb = 1 << (bits - 1)
+            return f"(({e} ^ {sb:#x}) - {sb:#x})"
+        return e
+
+    def dst(self, op, bits: int, signed: bool = False):
+        """Return a function expr -> statement that writes ``expr`` (a ``bits``-wide value)."""
+        if op[0] == "sink":
+            return lambda e: "pass"
+        s = self.slot(op)
+        if op[1] in SPECIAL_REGS:
+            raise self.error(f"special register {op[1]} is read-only")
+        rb = self.bits[op[1]]
+        rm = mask(rb)
+        if rb > bits and signed:
+            m, sb = mask(bits), 1 << (bits - 1)
+            return lambda e: f"r[{s}] = ((((({e}) & {m:#x}) ^ {sb:#x}) - {sb:#x})) & {rm:#x}"
+        mm = mask(min(rb, bits))
+        return lambda e: f"r[{s}] = ({e}) & {mm:#x}"
+
+    def addr_expr(self, op) -> tuple[str, str | None]:
+        """[base+off] -> (python expression, symbol space or None)."""
+        if op[0] != "addr":
+            raise self.error(f"expected an address operand [..], got {op}")
+        base, off = op[1], op[2]
+        if base[0] == "reg":
+            e = self.src(base, self.bits[base[1]] if base[1] in self.bits else 64)
+            return (f"({e} + {off})" if off else e), None
+        if base[0] == "imm":
+            return str(base[1] + off), None
+        if base[0] == "sym":
+            space, val = self.sym(base[1])
+            return str(val + off), space
+        raise self.error(f"bad address {op}")
+
+    # -- compilation ------------------------------------------------------------------------------
+    def compile(self, lines: list[str], ns: dict | None = None, args: str = "t"):
+        body = "\n".join("    " + ln for ln in lines) or "    pass"
+        src = f"def _f({args}):\n    r = t.r\n{body}\n" if args == "t" else \
+            f"def _f({args}):\n{body}\n"
+        g = {"M": self.M, "EmulationError": EmulationError, "_f32": bits_to_f32,
+             "_b32": f32_to_bits, "_f64": bits_to_f64, "_b64": f64_to_bits}
+        if ns:
+            g.update(ns)
+        try:
+            code = compile(src, f"<ptx line {self.inst.line}>", "exec")
+        except SyntaxError as e:  # pragma: no cover - internal error
+            raise self.error(f"internal codegen error {e}:\n{src}")
+        exec(code, g)
+        return g["_f"]

@@ -1,0 +1,321 @@
+"""ld / st / ldu / atom / red / mapa / isspacep / getctarank / prefetch and friends.
+
+Shared-memory stores through the generic proxy are tagged per byte with the writer thread and its
+``fence.proxy.async`` count, so that a later ``tcgen05.cp`` (async proxy) can tell whether the
+writer fenced (reference §4.4).  Stores into live mbarrier objects and into shared bytes that an
+in-flight ``tcgen05.cp`` reads are rejected.
+"""
+
+from __future__ import annotations
+
+from .. import memory as mem
+from ..codegen import mask
+from ..errors import EmulationError
+from ..ptx_parser import TYPE_BITS
+
+SPACES = {"global", "shared", "shared::cta", "shared::cluster", "local", "param", "param::entry",
+          "param::func", "const"}
+
+
+def _space(inst):
+    for q in inst.parts[1:]:
+        if q in SPACES:
+            if q in ("shared", "shared::cta"):
+                return "shared"
+            if q.startswith("param"):
+                return "param"
+            if q == "shared::cluster":
+                return "cluster"
+            return q
+    return "generic"
+
+
+def _vec(inst):
+    for q in inst.parts[1:]:
+        if q in ("v2", "v4", "v8"):
+            return int(q[1])
+    return 1
+
+
+# ------------------------------------------------------------------------------- raw access
+def shared_write(M, t, cta, off, n, val):
+    sm = cta.smem
+    if off < 0 or off + n > sm.size:
+        sm.check(off, n)
+    if sm.mbarriers and any(sm.mbar_mask[off:off + n]):
+        mb = next(m for o, m in sm.mbarriers.items() if o < off + n and off < o + 8)
+        raise EmulationError(f"store to shared 0x{off:x} ({n} bytes) overwrites a live "
+                             f"{mb.describe()} (initialised at line {mb.init_line}; use "
+                             f"mbarrier.inval first)")
+    if sm.inflight:
+        check_inflight(M, t, cta, off, n)
+    sm.buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+    sm.wtag[off:off + n] = ((t.gid + 1) << 32) | t.fence_count
+    M.progress += 1
+
+
+def check_inflight(M, t, cta, off, n):
+    from .tcgen05 import cp_completed
+    sm = cta.smem
+    keep = []
+    for lo, hi, rec in sm.inflight:
+        if cp_completed(rec):
+            continue
+        keep.append((lo, hi, rec))
+        if lo < off + n and off < hi:
+            M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
+                        f"tcgen05.cp issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
+                        f"not completed (wait on its commit's mbarrier first)",
+                        key=("war", rec.line))
+    sm.inflight = keep
+
+
+def make_reader(M, space):
+    gread = M.gmem.read
+    if space in ("global", "const"):
+        return lambda t, a, n: gread(a, n)
+    if space == "shared":
+        def rd(t, a, n):
+            return t.cta.smem.read(a, n)
+        return rd
+    if space == "cluster":
+        def rd(t, a, n):
+            c, off = M.shared_target(t, a, "cluster")
+            return c.smem.read(off, n)
+        return rd
+    if space == "param":
+        pb = M.param_buf
+
+        def rd(t, a, n):
+            if a < 0 or a + n > len(pb):
+                raise EmulationError(f"out-of-bounds .param access of {n} bytes at offset {a} "
+                                     f"(parameter space is {len(pb)} bytes)")
+            return int.from_bytes(pb[a:a + n], "little")
+        return rd
+    if space == "local":
+        def rd(t, a, n):
+            return _local(t, a, n, True)
+        return rd
+
+    def rd(t, a, n):  # generic
+        k = M.classify_generic(a)
+        if k == "global":
+            return gread(a, n)
+        if k == "local":
+            return _local(t, a - mem.LOCAL_WINDOW, n, True)
+        c, off = M.shared_target(t, a, "generic")
+        return c.smem.read(off, n)
+    return rd
+
+
+def make_writer(M, space):
+    gwrite = M.gmem.write
+
+    def gw(t, a, n, v):
+        gwrite(a, n, v)
+        M.progress += 1
+    if space in ("global", "const"):
+        return gw
+    if space == "shared":
+        return lambda t, a, n, v: shared_write(M, t, t.cta, a, n, v)
+    if space == "cluster":
+        def wr(t, a, n, v):
+            c, off = M.shared_target(t, a, "cluster")
+            shared_write(M, t, c, off, n, v)
+        return wr
+    if space == "param":
+        def wr(t, a, n, v):
+            raise EmulationError("store to kernel .param space")
+        return wr
+    if space == "local":
+        return lambda t, a, n, v: _local(t, a, n, False, v)
+
+    def wr(t, a, n, v):
+        k = M.classify_generic(a)
+        if k == "global":
+            return gw(t, a, n, v)
+        if k == "local":
+            return _local(t, a - mem.LOCAL_WINDOW, n, False, v)
+        c, off = M.shared_target(t, a, "generic")
+        shared_write(M, t, c, off, n, v)
+    return wr
+
+
+def _local(t, a, n, read, v=0):
+    buf = t.local
+    if buf is None or a < 0 or a + n > len(buf):
+        raise EmulationError(f"out-of-bounds .local access of {n} bytes at offset {a} (local "
+                             f"frame is {0 if buf is None else len(buf)} bytes)")
+    if read:
+        return int.from_bytes(buf[a:a + n], "little")
+    buf[a:a + n] = (v & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+
+
+# ------------------------------------------------------------------------------- ld / st
+def _ld_type(d, inst):
+    t = inst.parts[-1]
+    if t not in TYPE_BITS or t == "pred":
+        raise d.error(f"bad ld/st type .{t}")
+    return t, TYPE_BITS[t]
+
+
+def decode_ld(d, inst):
+    space = _space(inst)
+    nv = _vec(inst)
+    t, w = _ld_type(d, inst)
+    ops = inst.operands
+    if len(ops) < 2:
+        raise d.error("ld needs a destination and an address")
+    dst, addr = ops[0], ops[1]
+    ae, symspace = d.addr_expr(addr)
+    if symspace == "param" and space == "generic":
+        space = "param"
+    eb = w // 8
+    n = eb * nv
+    dsts = dst[1] if dst[0] == "vec" else [dst]
+    if len(dsts) != nv:
+        raise d.error(f".v{nv} needs {nv} destination registers, got {len(dsts)}")
+    signed = t.startswith("s")
+    lines = [f"_a = {ae}"]
+    if n > 1:
+        lines += [f"if _a % {n}:",
+                  f"    raise EmulationError('misaligned {n}-byte ld at address 0x%x' % _a)"]
+    lines.append(f"_v = RD(t, _a, {n})")
+    for i, o in enumerate(dsts):
+        if o[0] == "sink":
+            continue
+        lines.append(d.dst(o, w, signed)(f"(_v >> {i * w}) & {mask(w):#x}" if nv > 1 else "_v"))
+    return d.compile(lines, {"RD": make_reader(d.M, space)})
+
+
+def decode_st(d, inst):
+    space = _space(inst)
+    nv = _vec(inst)
+    t, w = _ld_type(d, inst)
+    ops = inst.operands
+    addr, src = ops[0], ops[1]
+    ae, symspace = d.addr_expr(addr)
+    eb = w // 8
+    n = eb * nv
+    srcs = src[1] if src[0] == "vec" else [src]
+    if len(srcs) != nv:
+        raise d.error(f".v{nv} needs {nv} source operands, got {len(srcs)}")
+    parts = [f"({d.src(o, w, ftype=t.startswith('f'))} << {i * w})" if i else
+             d.src(o, w, ftype=t.startswith('f')) for i, o in enumerate(srcs)]
+    lines = [f"_a = {ae}"]
+    if n > 1:
+        lines += [f"if _a % {n}:",
+                  f"    raise EmulationError('misaligned {n}-byte st at address 0x%x' % _a)"]
+    lines.append(f"WR(t, _a, {n}, {' | '.join(parts)})")
+    return d.compile(lines, {"WR": make_writer(d.M, space)})
+
+
+decode_ldu = decode_ld
+
+
+# ------------------------------------------------------------------------------- atom / red
+_ATOM_OPS = ("and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max")
+
+
+def decode_atom(d, inst, red=False):
+    space = _space(inst)
+    t, w = _ld_type(d, inst)
+    op = next((p for p in inst.parts[1:] if p in _ATOM_OPS), None)
+    if op is None:
+        raise d.error("unknown atomic operation")
+    ops = list(inst.operands)
+    if red:
+        ops = [("sink",)] + ops
+    dst, addr = ops[0], ops[1]
+    b = ops[2]
+    c = ops[3] if len(ops) > 3 and op == "cas" else None
+    ae, _ = d.addr_expr(addr)
+    n = w // 8
+    signed = t.startswith("s")
+    fl = t in ("f32", "f64")
+    fn = {"f32": ("_f32", "_b32"), "f64": ("_f64", "_b64")}.get(t)
+    if op == "add" and fl:
+        new = f"_b({fn[0]}(_old) + {fn[0]}(_bv))".replace("_b(", fn[1] + "(")
+    elif op == "add":
+        new = "_old + _bv"
+    elif op in ("and", "or", "xor"):
+        new = f"_old {dict(And='&', Or='|', Xor='^')[op.capitalize()]} _bv"
+    elif op == "exch":
+        new = "_bv"
+    elif op == "cas":
+        new = f"({d.src(c, w)}) if _old == _bv else _old"
+    elif op == "inc":
+        new = "0 if _old >= _bv else _old + 1"
+    elif op == "dec":
+        new = "_bv if (_old == 0 or _old > _bv) else _old - 1"
+    else:
+        sb = 1 << (w - 1)
+        cv = (lambda e: f"(({e} ^ {sb}) - {sb})") if signed else (lambda e: e)
+        new = f"_old if {cv('_old')} {'<=' if op == 'min' else '>='} {cv('_bv')} else _bv"
+    lines = [f"_a = {ae}",
+             f"if _a % {n}:",
+             "    raise EmulationError('misaligned atomic at address 0x%x' % _a)",
+             f"_old = RD(t, _a, {n})",
+             f"_bv = {d.src(b, w, ftype=fl)}",
+             f"WR(t, _a, {n}, ({new}) & {mask(w):#x})"]
+    if dst[0] != "sink":
+        lines.append(d.dst(dst, w)("_old"))
+    return d.compile(lines, {"RD": make_reader(d.M, space), "WR": make_writer(d.M, space)})
+
+
+def decode_red(d, inst):
+    return decode_atom(d, inst, red=True)
+
+
+# ------------------------------------------------------------------------------- cluster addressing
+def decode_mapa(d, inst):
+    p = inst.parts
+    t = p[-1]
+    w = TYPE_BITS[t]
+    dd, a, b = inst.operands
+    generic = "shared::cluster" not in p
+    lines = [f"_a = {d.src(a, 64)}", f"_k = {d.src(b, 32)}",
+             "_n = len(t.cta.cluster.ctas)",
+             "if _k >= _n:",
+             "    raise EmulationError('mapa: target CTA rank %d but the cluster has %d CTAs' "
+             "% (_k, _n))"]
+    if generic:
+        lines += [f"if not ({mem.SHARED_WINDOW} <= _a < {mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE}):",
+                  "    raise EmulationError('mapa: generic address 0x%x is not a shared address' % _a)",
+                  "_c, _o = M.shared_target(t, _a, 'generic')",
+                  d.dst(dd, w)(f"{mem.SHARED_WINDOW} + ((_k + 1) << {mem.CLUSTER_SHIFT}) + _o")]
+    else:
+        lines += ["_c, _o = M.shared_target(t, _a, 'cluster')",
+                  d.dst(dd, w)(f"((_k + 1) << {mem.CLUSTER_SHIFT}) + _o")]
+    return d.compile(lines)
+
+
+def decode_getctarank(d, inst):
+    p = inst.parts
+    dd, a = inst.operands
+    space = "cluster" if "shared::cluster" in p else "generic"
+    return d.compile([f"_c, _o = M.shared_target(t, {d.src(a, 64)}, '{space}')",
+                      d.dst(dd, 32)("_c.rank")])
+
+
+def decode_isspacep(d, inst):
+    sp = inst.parts[1]
+    dd, a = inst.operands
+    if sp.startswith("shared"):
+        e = f"M.classify_generic({d.src(a, 64)}) == 'generic_shared'"
+    elif sp in ("global", "const", "local"):
+        e = f"M.classify_generic({d.src(a, 64)}) == '{'global' if sp == 'const' else sp}'"
+    else:
+        e = "False"
+    return d.compile([d.dst(dd, 1)(f"1 if {e} else 0")])
+
+
+def decode_nop(d, inst):
+    """prefetch / prefetchu / applypriority / discard / nanosleep / pmevent: no architectural
+    effect in the emulator."""
+    return d.compile([])
+
+
+def decode_createpolicy(d, inst):
+    dd = inst.operands[0]
+    return d.compile([d.dst(dd, 64)("0")])

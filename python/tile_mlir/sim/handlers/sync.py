@@ -1,0 +1,135 @@
+"""CTA barriers (bar / barrier), cluster barriers, membar / fence.
+
+Happens-before knowledge for the TMEM race check (see tcgen05.py) travels through barriers: when a
+barrier completes, every participant's knowledge of completed mbarrier phases is merged.
+"""
+
+from __future__ import annotations
+
+from ..errors import EmulationError
+
+
+def merge_seen(threads, extra=None):
+    merged = dict(extra) if extra else {}
+    for t in threads:
+        for k, v in t.seen.items():
+            if merged.get(k, -1) < v:
+                merged[k] = v
+    return merged
+
+
+# ------------------------------------------------------------------------------- CTA barrier
+def decode_bar(d, inst):
+    p = inst.parts
+    if "red" in p:
+        raise d.error("bar.red / barrier.red is not supported")
+    wait = "sync" in p
+    if not wait and "arrive" not in p:
+        raise d.error("unknown barrier form")
+    ops = inst.operands
+    if not ops:
+        ops = [("imm", 0)]
+    bid_e = d.src(ops[0], 32)
+    cnt_e = d.src(ops[1], 32) if len(ops) > 1 else "None"
+    if not wait and len(ops) < 2:
+        raise d.error("bar.arrive needs a thread count")
+    return d.compile([f"_bar_arrive(M, t, {bid_e}, {cnt_e}, {wait})"], {"_bar_arrive": bar_arrive})
+
+
+def bar_arrive(M, t, bid, cnt, wait):
+    if bid > 15:
+        raise EmulationError(f"barrier id {bid} out of range 0..15")
+    if cnt is not None and (cnt <= 0 or cnt % 32):
+        raise EmulationError(f"barrier thread count {cnt} must be a positive multiple of 32")
+    c = t.cta
+    st = c.bars.get(bid)
+    if st is None:
+        st = c.bars[bid] = [[], cnt]
+    elif cnt is not None and st[1] is not None and st[1] != cnt:
+        raise EmulationError(f"barrier {bid} used with thread counts {st[1]} and {cnt} in the "
+                             f"same phase")
+    elif cnt is not None:
+        st[1] = cnt
+    st[0].append(t)
+    if wait:
+        t.state = 2  # BAR
+    M.progress += 1
+    _check_bar(M, c, bid)
+
+
+def _check_bar(M, c, bid):
+    arr, cnt = c.bars[bid]
+    expected = cnt if cnt is not None else c.live
+    if len(arr) >= expected and arr:
+        del c.bars[bid]
+        merged = merge_seen(arr)
+        for t in arr:
+            t.seen = dict(merged)
+            if t.state == 2:
+                t.state = 0
+
+
+def check_bars(M, c):
+    for bid in list(c.bars):
+        if bid in c.bars:
+            _check_bar(M, c, bid)
+
+
+# ------------------------------------------------------------------------------- cluster barrier
+def decode_barrier_cluster_arrive(d, inst):
+    return d.compile(["_cl_arrive(M, t)"], {"_cl_arrive": cluster_arrive})
+
+
+def decode_barrier_cluster_wait(d, inst):
+    return d.compile(["_cl_wait(M, t)"], {"_cl_wait": cluster_wait})
+
+
+def cluster_arrive(M, t):
+    cl = t.cta.cluster
+    if t.cl_arrived == cl.gen:
+        raise EmulationError("barrier.cluster.arrive twice in the same phase without "
+                             "barrier.cluster.wait")
+    t.cl_arrived = cl.gen
+    cl.arrived += 1
+    cl.waiters.append(t)
+    M.progress += 1
+    check_cluster_barrier(M, cl)
+
+
+def cluster_wait(M, t):
+    cl = t.cta.cluster
+    if t.cl_arrived < 0:
+        raise EmulationError("barrier.cluster.wait without a preceding barrier.cluster.arrive")
+    if t.cl_arrived == cl.gen:  # current phase not complete yet
+        t.state = 5  # CLUSTER
+
+
+def check_cluster_barrier(M, cl):
+    if not cl.arrived:
+        return
+    live = sum(c.live for c in cl.ctas)
+    if cl.arrived >= live:
+        cl.gen += 1
+        cl.arrived = 0
+        arr = cl.waiters
+        cl.waiters = []
+        merged = merge_seen(arr)
+        for t in arr:
+            t.seen = dict(merged)
+            if t.state == 5:
+                t.state = 0
+
+
+# ------------------------------------------------------------------------------- fences
+def decode_fence(d, inst):
+    p = inst.parts
+    if len(p) > 1 and p[1] == "proxy":
+        kind = p[2] if len(p) > 2 else ""
+        if kind == "async" or kind.startswith("async"):
+            # generic-proxy writes of this thread become visible to the async proxy
+            return d.compile(["t.fence_count += 1"])
+        return d.compile([])
+    return d.compile([])
+
+
+decode_membar = decode_fence

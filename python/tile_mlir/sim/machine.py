@@ -1,0 +1,582 @@
+"""CTA / cluster state, warps and the deterministic scheduler of tile-sim.
+
+Execution model
+---------------
+* Threads are grouped in warps of 32 by linear thread id (x + y*ntid.x + z*ntid.x*ntid.y); the
+  warp rank within its warpgroup, used for TMEM lane quarters, is (tid // 32) % 4.
+* Each thread has its own program counter (independent thread scheduling).  Within a warp the
+  scheduler repeatedly picks the lowest PC among runnable lanes and executes that instruction for
+  every runnable lane at that PC ("min-PC" reconvergence).  Warps run round-robin in slices of
+  ``SLICE`` warp-instructions, all CTAs of one cluster together; clusters run one after another.
+* Warp-collective (``.sync``/``.aligned``) instructions execute only when every required lane of
+  the warp is at that same instruction; lanes that arrive early park there.  If the warp can make
+  no further progress with lanes parked at different instructions, or a required lane has exited,
+  EmulationError names the lanes and where they are.
+* ``mbarrier.try_wait``/``test_wait`` that would return false park the thread on the barrier
+  (a legal schedule: the thread was simply not scheduled until the phase completed).  When no
+  thread at all can run, parked waiters are released once with result false (try_wait's time
+  limit); if that changes nothing either, the kernel is deadlocked and EmulationError reports the
+  position of every warp.  A step budget bounds everything else.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+from . import memory as mem
+from .codegen import Decoder, f32_to_bits, f64_to_bits
+from .errors import EmulationError
+from .memory import GlobalMemory, SharedMemory, TensorMemory
+
+RUN, EXITED, BAR, MBAR, COLL, CLUSTER, ALLOC = range(7)
+STATE_NAMES = {RUN: "runnable", EXITED: "exited", BAR: "blocked in bar.sync",
+               MBAR: "waiting in mbarrier wait", COLL: "parked at a warp-collective instruction",
+               CLUSTER: "blocked in barrier.cluster.wait", ALLOC: "blocked in tcgen05.alloc"}
+SLICE = 64
+
+
+class Thread:
+    __slots__ = ("r", "pc", "state", "lane", "warp", "cta", "lin", "gid", "fence_count", "seen",
+                 "synced", "pending_cp", "ld_pending", "st_pending", "wait_on", "timeout_at",
+                 "timeout", "cl_arrived", "local", "bar_gen")
+
+    def __init__(self, nslots):
+        self.r = [0] * nslots
+        self.pc = 0
+        self.state = RUN
+        self.fence_count = 0
+        self.seen = {}
+        self.synced = {}
+        self.pending_cp = []
+        self.ld_pending = False
+        self.st_pending = False
+        self.wait_on = None
+        self.timeout_at = -1
+        self.timeout = False
+        self.cl_arrived = -1
+        self.local = None
+        self.bar_gen = 0
+
+
+class Warp:
+    __slots__ = ("threads", "cta", "idx", "rank", "lanes", "gidx")
+
+    def __init__(self, cta, idx):
+        self.cta = cta
+        self.idx = idx
+        self.rank = idx % 4
+        self.threads = []
+        self.lanes = frozenset()
+
+
+class CTA:
+    def __init__(self, idx, ctaid, rank, cluster, smem_size):
+        self.idx = idx
+        self.ctaid = ctaid
+        self.rank = rank
+        self.cluster = cluster
+        self.smem = SharedMemory(smem_size)
+        self.tmem = TensorMemory()
+        self.warps: list[Warp] = []
+        self.threads: list[Thread] = []
+        self.live = 0
+        self.bars: dict = {}  # barrier id -> [arrived threads, expected or None]
+
+
+class Cluster:
+    def __init__(self, idx):
+        self.idx = idx
+        self.ctas: list[CTA] = []
+        self.arrived = 0
+        self.gen = 0
+        self.waiters: list = []
+
+
+class DInst:
+    """A decoded instruction."""
+    __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src")
+
+    def __init__(self, inst, mnemonic):
+        self.line = inst.line
+        self.text = inst.text
+        self.mnemonic = mnemonic
+        self.fn = None
+        self.guard = None
+        self.warp = False
+        self.req = None
+        self.src = inst
+
+
+class Machine:
+    def __init__(self, module, fn, *, grid, block, cluster, dynamic_smem, strict, trace,
+                 max_steps):
+        from .opcodes import decode_instruction  # late import: opcodes imports handlers
+
+        self.module = module
+        self.fn = fn
+        self.grid = grid
+        self.block = block
+        self.cluster_dims = cluster
+        self.dynamic_smem = dynamic_smem
+        self.strict = strict
+        self.trace = trace or bool(os.environ.get("TILE_EMU_TRACE"))
+        self.max_steps = max_steps
+        self.steps = 0
+        self.progress = 0
+        self.warnings: list[str] = []
+        self._warned: set = set()
+        self.gmem = GlobalMemory()
+        self.cp_records: dict[int, object] = {}
+        self.cta_group = None  # (value, line) of the first tcgen05 instruction with .cta_group
+        self.nthreads = block[0] * block[1] * block[2]
+        if self.nthreads < 1 or self.nthreads > 1024:
+            raise EmulationError(f"block {block} has {self.nthreads} threads (must be 1..1024)")
+        for g, c in zip(grid, cluster):
+            if c < 1 or g % c:
+                raise EmulationError(f"grid {grid} is not a multiple of cluster {cluster}")
+        self.symbols = {}
+        self._layout_shared()
+        self._layout_params()
+        self._layout_globals()
+        self._layout_local()
+        for lab, idx in fn.labels.items():
+            self.symbols[lab] = ("label", idx)
+        self.dec = Decoder(self, fn, self.symbols)
+        self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
+        self.ctas_all: list[CTA] = []
+        self._by_gid: dict = {}
+
+    def thread_by_gid(self, gid):
+        return self._by_gid[gid]
+
+    # ------------------------------------------------------------------ layout
+    def _layout_shared(self):
+        off = 0
+        dyn = []
+        for v in list(self.module.vars) + list(self.fn.vars):
+            if v.space != "shared":
+                continue
+            if v.extern:
+                dyn.append(v)
+                continue
+            off = (off + v.align - 1) // v.align * v.align
+            self.symbols[v.name] = ("shared", off)
+            off += v.size
+        self.static_smem = off
+        dbase = (off + mem.DYN_SMEM_ALIGN - 1) // mem.DYN_SMEM_ALIGN * mem.DYN_SMEM_ALIGN
+        for v in dyn:
+            self.symbols[v.name] = ("shared", dbase)
+        self.dyn_base = dbase
+        self.smem_size = (dbase + self.dynamic_smem) if (dyn or self.dynamic_smem) else off
+        if self.smem_size > mem.MAX_SMEM:
+            raise EmulationError(f"shared memory of {self.smem_size} bytes exceeds the "
+                                 f"{mem.MAX_SMEM}-byte limit per CTA")
+
+    def _layout_params(self):
+        off = 0
+        self.param_layout = []
+        for p in self.fn.params:
+            off = (off + p.align - 1) // p.align * p.align
+            self.symbols[p.name] = ("param", off)
+            self.param_layout.append((p, off))
+            off += p.size
+        self.param_buf = bytearray(off)
+
+    def _layout_globals(self):
+        for v in self.module.vars + self.fn.vars:
+            if v.space not in ("global", "const"):
+                continue
+            data = bytearray(v.size)
+            if v.init:
+                esz = max(1, int(v.type[1:]) // 8 if v.type[1:].isdigit() else 4)
+                for k, op in enumerate(v.init):
+                    val = op[1] if op[0] in ("imm", "fimm") else 0
+                    data[k * esz:(k + 1) * esz] = (val & ((1 << (8 * esz)) - 1)).to_bytes(
+                        esz, "little")
+            base = self.gmem.alloc(v.size, f".{v.space} {v.name}", bytes(data),
+                                   align=max(v.align, 16))
+            self.symbols[v.name] = (v.space, base)
+
+    def _layout_local(self):
+        off = 0
+        for v in self.fn.vars:
+            if v.space != "local":
+                continue
+            off = (off + v.align - 1) // v.align * v.align
+            self.symbols[v.name] = ("local", off)
+            off += v.size
+        self.local_size = off
+
+    # ------------------------------------------------------------------ arguments
+    def bind_args(self, args):
+        params = self.param_layout
+        if len(args) != len(params):
+            raise EmulationError(f"kernel {self.fn.name} has {len(params)} parameters "
+                                 f"({[p.name for p, _ in params]}), got {len(args)} arguments")
+        self.bound_arrays = []
+        for (p, off), a in zip(params, args):
+            if isinstance(a, np.ndarray):
+                if p.size != 8:
+                    raise EmulationError(f"numpy array bound to non-64-bit parameter {p.name}")
+                if not a.flags.c_contiguous:
+                    raise EmulationError(f"array for {p.name} must be C-contiguous")
+                base = self.gmem.alloc(a.nbytes, f"global buffer for {p.name}",
+                                       a.view(np.uint8).reshape(-1).tobytes())
+                self.bound_arrays.append((a, base))
+                val = base
+            elif isinstance(a, (bool, int, np.integer)):
+                val = int(a)
+            elif isinstance(a, (float, np.floating)):
+                if p.type == "f32":
+                    val = f32_to_bits(float(a))
+                elif p.type == "f64":
+                    val = f64_to_bits(float(a))
+                else:
+                    raise EmulationError(f"float argument for non-float parameter {p.name}")
+            else:
+                raise EmulationError(f"unsupported argument type {type(a).__name__} for {p.name}")
+            n = p.size
+            self.param_buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+
+    def copy_back(self):
+        for a, base in self.bound_arrays:
+            buf, o = self.gmem.find(base, a.nbytes) if a.nbytes else (b"", 0)
+            if a.nbytes:
+                a.view(np.uint8).reshape(-1)[:] = np.frombuffer(bytes(buf[o:o + a.nbytes]),
+                                                                dtype=np.uint8)
+
+    # ------------------------------------------------------------------ diagnostics
+    def warn(self, msg: str, key=None):
+        k = key if key is not None else msg
+        if k in self._warned:
+            return
+        self._warned.add(k)
+        self.warnings.append(msg)
+
+    def violation(self, msg: str, key=None):
+        """A race / ordering violation: an error in strict mode, a warning otherwise."""
+        if self.strict:
+            raise EmulationError(msg + " [pass strict=False to downgrade to a warning]")
+        self.warn(msg, key)
+
+    def where(self, t) -> str:
+        c = t.cta
+        return f"CTA {c.idx} (cluster rank {c.rank}), warp {t.warp.idx}, lane {t.lane}"
+
+    def _locate(self, e: EmulationError, inst: DInst, t) -> EmulationError:
+        if e.located:
+            return e
+        where = self.where(t) if t is not None else ""
+        loc = f"line {inst.line}: `{inst.text}`" + (f" ({where})" if where else "")
+        return EmulationError(f"{loc}: {e.message}", line=inst.line, located=True)
+
+    def positions(self, ctas) -> str:
+        out = []
+        for c in ctas:
+            for w in c.warps:
+                groups: dict = {}
+                for t in w.threads:
+                    groups.setdefault((t.pc, t.state), []).append(t.lane)
+                for (pc, st), lanes in sorted(groups.items()):
+                    if st == EXITED:
+                        pos = "exited"
+                    elif pc < len(self.code):
+                        i = self.code[pc]
+                        pos = f"line {i.line} `{i.text}`: {STATE_NAMES[st]}"
+                        t0 = w.threads[lanes[0]]
+                        if st == MBAR and t0.wait_on is not None:
+                            pos += f" on {t0.wait_on[0].describe()}"
+                    else:
+                        pos = "past the end of the kernel"
+                    out.append(f"  CTA {c.idx} warp {w.idx} lanes {_ranges(lanes)}: {pos}")
+        return "\n".join(out)
+
+    # ------------------------------------------------------------------ run
+    def run(self):
+        gx, gy, gz = self.grid
+        cx, cy, cz = self.cluster_dims
+        bx, by, bz = self.block
+        ncl = (gx // cx) * (gy // cy) * (gz // cz)
+        ctas_by_idx = {}
+        for clz in range(gz // cz):
+            for cly in range(gy // cy):
+                for clx in range(gx // cx):
+                    cl = Cluster(clx + cly * (gx // cx) + clz * (gx // cx) * (gy // cy))
+                    for k in range(cz):
+                        for j in range(cy):
+                            for i in range(cx):
+                                x, y, z = clx * cx + i, cly * cy + j, clz * cz + k
+                                idx = x + y * gx + z * gx * gy
+                                rank = i + j * cx + k * cx * cy
+                                c = CTA(idx, (x, y, z), rank, cl, self.smem_size)
+                                cl.ctas.append(c)
+                                ctas_by_idx[idx] = c
+                    self._make_threads(cl, (clx, cly, clz), ncl)
+                    self._run_cluster(cl)
+        self.ctas_all = [ctas_by_idx[i] for i in range(gx * gy * gz)]
+
+    def _make_threads(self, cl, clid, ncl):
+        bx, by, bz = self.block
+        n = self.nthreads
+        dec = self.dec
+        S = dec.slots
+        gx, gy, gz = self.grid
+        cx, cy, cz = self.cluster_dims
+        explicit = 1 if self.cluster_dims != (1, 1, 1) else 0
+        for c in cl.ctas:
+            nw = (n + 31) // 32
+            for wi in range(nw):
+                w = Warp(c, wi)
+                c.warps.append(w)
+            for lin in range(n):
+                t = Thread(dec.nslots)
+                t.lin = lin
+                t.lane = lin % 32
+                t.warp = c.warps[lin // 32]
+                t.cta = c
+                t.gid = c.idx * n + lin
+                r = t.r
+                vals = {
+                    "%tid.x": lin % bx, "%tid.y": (lin // bx) % by, "%tid.z": lin // (bx * by),
+                    "%ntid.x": bx, "%ntid.y": by, "%ntid.z": bz,
+                    "%ctaid.x": c.ctaid[0], "%ctaid.y": c.ctaid[1], "%ctaid.z": c.ctaid[2],
+                    "%nctaid.x": gx, "%nctaid.y": gy, "%nctaid.z": gz,
+                    "%clusterid.x": clid[0], "%clusterid.y": clid[1], "%clusterid.z": clid[2],
+                    "%nclusterid.x": gx // cx, "%nclusterid.y": gy // cy,
+                    "%nclusterid.z": gz // cz,
+                    "%cluster_ctaid.x": c.ctaid[0] % cx, "%cluster_ctaid.y": c.ctaid[1] % cy,
+                    "%cluster_ctaid.z": c.ctaid[2] % cz, "%cluster_nctaid.x": cx,
+                    "%cluster_nctaid.y": cy, "%cluster_nctaid.z": cz,
+                    "%laneid": lin % 32, "%warpid": lin // 32, "%nwarpid": nw,
+                    "%cluster_ctarank": c.rank, "%cluster_nctarank": cx * cy * cz,
+                    "%dynamic_smem_size": self.dynamic_smem, "%total_smem_size": self.smem_size,
+                    "%aggr_smem_size": self.smem_size, "%smid": c.idx, "%nsmid": 148,
+                    "%gridid": 0, "%is_explicit_cluster": explicit,
+                    "%lanemask_eq": 1 << t.lane, "%lanemask_le": (2 << t.lane) - 1,
+                    "%lanemask_lt": (1 << t.lane) - 1,
+                    "%lanemask_ge": (0xFFFFFFFF << t.lane) & 0xFFFFFFFF,
+                    "%lanemask_gt": (0xFFFFFFFE << t.lane) & 0xFFFFFFFF,
+                }
+                for k, v in vals.items():
+                    r[S[k]] = v
+                if self.local_size:
+                    t.local = bytearray(self.local_size)
+                self._by_gid[t.gid] = t
+                t.warp.threads.append(t)
+                c.threads.append(t)
+            for w in c.warps:
+                w.lanes = frozenset(t.lane for t in w.threads)
+            c.live = n
+
+    def _run_cluster(self, cl):
+        warps = [w for c in cl.ctas for w in c.warps]
+        ctas = cl.ctas
+        while True:
+            executed = 0
+            for w in warps:
+                executed += self._run_warp(w, SLICE)
+                if self.steps > self.max_steps:
+                    raise EmulationError(
+                        f"step budget of {self.max_steps} warp-instructions exceeded "
+                        f"(livelock or a very long kernel); positions:\n" + self.positions(ctas))
+            if all(c.live == 0 for c in ctas):
+                break
+            if executed:
+                continue
+            # nothing could run: time out parked mbarrier waiters once per progress value
+            woke = False
+            for c in ctas:
+                for t in c.threads:
+                    if t.state == MBAR and t.timeout_at != self.progress:
+                        t.timeout_at = self.progress
+                        t.timeout = True
+                        t.state = RUN
+                        woke = True
+            if not woke:
+                raise EmulationError("deadlock: no thread can make progress; positions:\n"
+                                     + self.positions(ctas))
+        for c in ctas:
+            self._cta_finished(c)
+
+    def _run_warp(self, w, budget):
+        code = self.code
+        threads = w.threads
+        ncode = len(code)
+        n = 0
+        BIG = 1 << 60
+        trace = self.trace
+        while n < budget:
+            minpc = BIG
+            for t in threads:
+                if t.state == 0 and t.pc < minpc:
+                    minpc = t.pc
+            if minpc == BIG:
+                if any(t.state == COLL for t in threads):
+                    self._check_convergence(w)
+                break
+            if minpc >= ncode:
+                t = next(t for t in threads if t.state == 0 and t.pc == minpc)
+                raise EmulationError(f"execution ran past the last instruction without ret/exit "
+                                     f"({self.where(t)})")
+            inst = code[minpc]
+            n += 1
+            if trace:
+                lanes = [t.lane for t in threads if t.state == 0 and t.pc == minpc]
+                print(f"[tile-sim] CTA {w.cta.idx} warp {w.idx} lanes {_ranges(lanes)} "
+                      f"line {inst.line}: {inst.text}", file=sys.stderr)
+            if inst.warp:
+                self._exec_warp(w, inst, minpc)
+                continue
+            fn = inst.fn
+            nxt = minpc + 1
+            g = inst.guard
+            t = None
+            try:
+                if g is None:
+                    for t in threads:
+                        if t.state == 0 and t.pc == minpc:
+                            t.pc = nxt
+                            fn(t)
+                else:
+                    s, neg = g
+                    for t in threads:
+                        if t.state == 0 and t.pc == minpc:
+                            t.pc = nxt
+                            if (t.r[s] != 0) != neg:
+                                fn(t)
+            except EmulationError as e:
+                raise self._locate(e, inst, t) from None
+        self.steps += n
+        return n
+
+    def _exec_warp(self, w, inst, pc):
+        threads = w.threads
+        at = [t for t in threads if t.pc == pc and (t.state == RUN or t.state == COLL)]
+        try:
+            req = inst.req(w, at) if inst.req is not None else w.lanes
+        except EmulationError as e:
+            raise self._locate(e, inst, at[0]) from None
+        have = {t.lane for t in at}
+        if req <= have:
+            parts = [t for t in at if t.lane in req]
+            for t in at:
+                t.state = RUN
+            for t in parts:
+                t.pc = pc + 1
+            g = inst.guard
+            if g is not None:
+                s, neg = g
+                vals = [(t.r[s] != 0) != neg for t in parts]
+                if not any(vals):
+                    return
+                if not all(vals):
+                    raise self._locate(EmulationError(
+                        f"guard predicate of a warp-collective instruction differs across lanes "
+                        f"(true in lanes {_ranges([t.lane for t, v in zip(parts, vals) if v])})"),
+                        inst, parts[0])
+            try:
+                inst.fn(w, parts)
+            except EmulationError as e:
+                raise self._locate(e, inst, parts[0]) from None
+            return
+        missing = req - have
+        gone = [l for l in missing if l not in w.lanes or threads[l].state == EXITED]
+        if gone:
+            raise self._locate(EmulationError(
+                f"warp-collective instruction needs lanes {_ranges(sorted(missing))} of warp "
+                f"{w.idx}, but lanes {_ranges(sorted(gone))} have exited or do not exist; "
+                f"positions:\n" + self.positions([w.cta]) ), inst, at[0])
+        for t in at:
+            t.state = COLL
+        if not any(t.state == RUN for t in threads):
+            self._check_convergence(w)
+
+    def _check_convergence(self, w):
+        threads = w.threads
+        if any(t.state not in (COLL, EXITED) for t in threads):
+            return  # other lanes are blocked and may come later; the deadlock check reports it
+        t0 = next(t for t in threads if t.state == COLL)
+        inst = self.code[t0.pc]
+        parked = {}
+        for t in threads:
+            if t.state == COLL:
+                parked.setdefault(t.pc, []).append(t.lane)
+        desc = "; ".join(f"lanes {_ranges(l)} at line {self.code[pc].line} `{self.code[pc].text}`"
+                         for pc, l in sorted(parked.items()))
+        exited = [t.lane for t in threads if t.state == EXITED]
+        if exited:
+            desc += f"; lanes {_ranges(exited)} exited"
+        raise EmulationError(
+            f"line {inst.line}: `{inst.text}`: convergence error in CTA {w.cta.idx} warp {w.idx}: "
+            f"a .sync.aligned/warp-collective instruction must be executed by all required lanes "
+            f"together, but {desc}", line=inst.line, located=True)
+
+    # ------------------------------------------------------------------ thread lifecycle
+    def exit_thread(self, t):
+        t.state = EXITED
+        c = t.cta
+        c.live -= 1
+        self.progress += 1
+        if t.pending_cp:
+            from .handlers.tcgen05 import retire_pending
+            lines = sorted({rec.line for rec in t.pending_cp})
+            self.warn(f"thread {self.where(t)} exited with tcgen05.cp (line(s) {lines}) never "
+                      f"committed; retired at exit", key=("uncommitted", tuple(lines)))
+            retire_pending(self, t, None)
+        from .handlers.sync import check_bars, check_cluster_barrier
+        check_bars(self, c)
+        check_cluster_barrier(self, c.cluster)
+
+    def _cta_finished(self, c):
+        tm = c.tmem
+        if tm.allocs:
+            ranges = ", ".join(f"[{s}, {s + n}) allocated at line {ln}"
+                               for s, (n, ln) in sorted(tm.allocs.items()))
+            msg = (f"kernel exit with TMEM still allocated in CTA {c.idx}: columns {ranges} "
+                   f"(every tcgen05.alloc needs a tcgen05.dealloc before exit)")
+            for s, (n, _) in tm.allocs.items():
+                tm.snapshot[:, s:s + n] = tm.cells[:, s:s + n]
+            self.violation(msg)
+
+    # ------------------------------------------------------------------ address spaces
+    def shared_target(self, t, addr: int, space: str):
+        """Resolve a shared address to (cta, offset). space: 'shared' | 'cluster' | 'generic'."""
+        if space == "generic":
+            if not (mem.SHARED_WINDOW <= addr < mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE):
+                raise EmulationError(f"generic address 0x{addr:x} is not in the shared window")
+            addr -= mem.SHARED_WINDOW
+            space = "cluster"
+        if space == "shared" or addr < (1 << mem.CLUSTER_SHIFT):
+            return t.cta, addr
+        rank = (addr >> mem.CLUSTER_SHIFT) - 1
+        ctas = t.cta.cluster.ctas
+        if not 0 <= rank < len(ctas):
+            raise EmulationError(f".shared::cluster address 0x{addr:x} names CTA rank {rank}, "
+                                 f"but the cluster has {len(ctas)} CTA(s)")
+        return ctas[rank], addr & ((1 << mem.CLUSTER_SHIFT) - 1)
+
+    def classify_generic(self, addr: int) -> str:
+        if mem.SHARED_WINDOW <= addr < mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE:
+            return "generic_shared"
+        if mem.LOCAL_WINDOW <= addr < mem.LOCAL_WINDOW + mem.LOCAL_WINDOW_SIZE:
+            return "local"
+        return "global"
+
+
+def _ranges(lanes) -> str:
+    lanes = sorted(lanes)
+    if not lanes:
+        return "none"
+    out = []
+    s = p = lanes[0]
+    for x in lanes[1:]:
+        if x == p + 1:
+            p = x
+            continue
+        out.append(f"{s}" if s == p else f"{s}-{p}")
+        s = p = x
+    out.append(f"{s}" if s == p else f"{s}-{p}")
+    return ",".join(out)

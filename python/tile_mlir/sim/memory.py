@@ -1,0 +1,162 @@
+"""Memory state of the emulated machine: global allocations, per-CTA shared memory, per-CTA tensor
+memory (TMEM) and per-CTA mbarrier objects.
+
+Address conventions (documented choices of the emulator):
+
+* ``.shared::cta`` addresses are byte offsets starting at 0.  Static ``.shared`` variables are laid
+  out from 0 in declaration order, each aligned to its ``.align``; dynamic shared memory
+  (``.extern .shared ... x[]``) starts after them, aligned to 1024 bytes (the hardware/driver
+  guarantee is at least 16 B; 1024 keeps 128B-swizzled buffers aligned).  On hardware the window
+  may start at a reserved offset that is itself 1024-aligned, so absolute swizzle phases agree.
+* ``.shared::cluster`` addresses: an address below 2**24 is the issuing CTA's own ``.shared::cta``
+  address; ``(rank + 1) << 24 | offset`` names CTA ``rank`` of the cluster (what ``mapa`` returns).
+* generic addresses: shared window at ``SHARED_WINDOW`` (+ the ``.shared::cluster`` address), local
+  window at ``LOCAL_WINDOW``; everything else is global memory (allocations from ``GLOBAL_BASE``).
+"""
+
+from __future__ import annotations
+
+import bisect
+
+import numpy as np
+
+from .errors import EmulationError
+
+SHARED_WINDOW = 0x0000_1000_0000_0000
+SHARED_WINDOW_SIZE = 1 << 32
+LOCAL_WINDOW = 0x0000_2000_0000_0000
+LOCAL_WINDOW_SIZE = 1 << 24
+GLOBAL_BASE = 0x0000_7F00_0000_0000
+CLUSTER_SHIFT = 24
+DYN_SMEM_ALIGN = 1024
+MAX_SMEM = 232448  # 227 KiB per CTA on sm_100a
+POISON = 0xDEADBEEF
+TMEM_LANES = 128
+TMEM_COLS = 512
+
+
+class Allocation:
+    __slots__ = ("base", "size", "buf", "name")
+
+    def __init__(self, base, size, buf, name):
+        self.base, self.size, self.buf, self.name = base, size, buf, name
+
+
+class GlobalMemory:
+    def __init__(self):
+        self.allocs: list[Allocation] = []
+        self.bases: list[int] = []
+        self.next = GLOBAL_BASE
+
+    def alloc(self, size: int, name: str, data: bytes | None = None, align: int = 256) -> int:
+        base = (self.next + align - 1) // align * align
+        buf = bytearray(data) if data is not None else bytearray(size)
+        if len(buf) != size:
+            buf.extend(bytes(size - len(buf)))
+        a = Allocation(base, size, buf, name)
+        self.allocs.append(a)
+        self.bases.append(base)
+        self.next = base + max(size, 1) + 4096  # guard gap between allocations
+        return base
+
+    def find(self, addr: int, n: int) -> tuple[bytearray, int]:
+        i = bisect.bisect_right(self.bases, addr) - 1
+        if i >= 0:
+            a = self.allocs[i]
+            if addr + n <= a.base + a.size:
+                return a.buf, addr - a.base
+        raise EmulationError(self._oob(addr, n, i))
+
+    def _oob(self, addr, n, i):
+        near = []
+        for j in (i, i + 1):
+            if 0 <= j < len(self.allocs):
+                a = self.allocs[j]
+                near.append(f"{a.name} [0x{a.base:x}, 0x{a.base + a.size:x}) size {a.size}")
+        what = "; nearest allocation(s): " + ", ".join(near) if near else "; no allocations"
+        return f"out-of-bounds global access of {n} bytes at 0x{addr:x}{what}"
+
+    def read(self, addr: int, n: int) -> int:
+        buf, off = self.find(addr, n)
+        return int.from_bytes(buf[off:off + n], "little")
+
+    def write(self, addr: int, n: int, val: int):
+        buf, off = self.find(addr, n)
+        buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+
+
+class MBarrier:
+    """mbarrier state {phase, pending, expected, tx} (PTX ISA "mbarrier" contents and phases)."""
+    __slots__ = ("uid", "off", "expected", "pending", "tx", "completed", "carry", "waiters",
+                 "init_line", "cta")
+    _next_uid = 0
+
+    def __init__(self, cta, off, count, line):
+        MBarrier._next_uid += 1
+        self.uid = MBarrier._next_uid
+        self.cta = cta
+        self.off = off
+        self.expected = count
+        self.pending = count
+        self.tx = 0
+        self.completed = 0  # number of completed phases; current phase parity = completed & 1
+        self.carry: dict = {}  # happens-before knowledge carried by arrivals (see machine.py)
+        self.waiters: list = []
+        self.init_line = line
+
+    def describe(self):
+        return (f"mbarrier at shared 0x{self.off:x} of CTA {self.cta.idx} (phase {self.completed}, "
+                f"pending {self.pending}/{self.expected}, tx {self.tx})")
+
+
+class SharedMemory:
+    def __init__(self, size: int):
+        self.size = size
+        self.buf = bytearray(size)
+        self.np = np.frombuffer(self.buf, dtype=np.uint8) if size else np.zeros(0, np.uint8)
+        # generic-proxy write tags per byte: (writer gid + 1) << 32 | writer's fence count
+        self.wtag = np.zeros(size, dtype=np.int64)
+        self.mbar_mask = bytearray(size)  # 1 where a live mbarrier object lives
+        self.mbarriers: dict[int, MBarrier] = {}
+        self.inflight: list = []  # (lo, hi, cp record) smem ranges read by not-yet-completed cps
+
+    def check(self, off: int, n: int, what="shared"):
+        if off < 0 or off + n > self.size:
+            raise EmulationError(f"out-of-bounds {what} access of {n} bytes at shared offset "
+                                 f"0x{off:x}; the CTA's shared memory is [0x0, 0x{self.size:x}) "
+                                 f"({self.size} bytes)")
+
+    def read(self, off: int, n: int) -> int:
+        if off < 0 or off + n > self.size:
+            self.check(off, n)
+        return int.from_bytes(self.buf[off:off + n], "little")
+
+
+class TensorMemory:
+    """128 lanes x 512 columns x 32-bit cells, with column allocation state."""
+
+    def __init__(self):
+        self.cells = np.full((TMEM_LANES, TMEM_COLS), POISON, dtype=np.uint32)
+        self.written = np.zeros((TMEM_LANES, TMEM_COLS), dtype=bool)
+        self.src = np.zeros((TMEM_LANES, TMEM_COLS), dtype=np.int32)  # cp record id, 0 = none
+        self.owner = np.full(TMEM_COLS, -1, dtype=np.int32)
+        self.allocs: dict[int, tuple] = {}  # start column -> (ncols, line)
+        self.snapshot = self.cells.copy()
+        self.relinquished = False
+        self.last_ncols = None
+
+    def first_fit(self, ncols: int):
+        for start in range(0, TMEM_COLS, ncols):
+            if (self.owner[start:start + ncols] < 0).all():
+                return start
+        return None
+
+    def check_cols(self, c0: int, c1: int) -> str | None:
+        if c0 < 0 or c1 > TMEM_COLS:
+            return f"columns [{c0}, {c1}) are outside TMEM's 512 columns"
+        free = np.nonzero(self.owner[c0:c1] < 0)[0]
+        if len(free):
+            ranges = ", ".join(f"[{s}, {s + n})" for s, (n, _) in sorted(self.allocs.items()))
+            return (f"column {c0 + int(free[0])} is not allocated (allocated ranges: "
+                    f"{ranges or 'none'})")
+        return None

@@ -1,0 +1,121 @@
+"""The one opcode table of tile-sim: mnemonic -> (decoder, scope, async).
+
+* scope ``thread``: the decoder returns ``f(thread)``, executed once per active lane;
+* scope ``warp``: the decoder returns ``(f(warp, lanes), req)``; the instruction executes once per
+  warp when every required lane (``req(warp, lanes_at_pc)``, default: all lanes of the warp) is at
+  it (``.sync.aligned`` convergence rule);
+* scope ``cta`` / ``cluster``: per-thread arrival at a barrier that blocks the thread (executed like
+  ``thread``; listed separately for documentation).
+* ``async``: the instruction's effect completes later (tcgen05.cp completes at tcgen05.commit;
+  tcgen05.ld/st at tcgen05.wait).
+
+A mnemonic is looked up by the longest dotted prefix of the opcode (``tcgen05.cp`` for
+``tcgen05.cp.cta_group::1.32x128b.warpx4``; ``bar.warp.sync`` before ``bar``).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from .errors import EmulationError
+from .handlers import alu, control, mbarrier, memory, sync, tcgen05, warp
+
+
+class Op(NamedTuple):
+    decode: Callable
+    scope: str
+    is_async: bool = False
+
+
+T, W, C, CL = "thread", "warp", "cta", "cluster"
+
+TABLE: dict[str, Op] = {
+    # ---- integer / float / bitwise / compare / move / convert (alu.py)
+    "add": Op(alu.decode_add, T), "sub": Op(alu.decode_sub, T), "mul": Op(alu.decode_mul, T),
+    "mul24": Op(alu.decode_mul24, T), "mad": Op(alu.decode_mad, T), "fma": Op(alu.decode_fma, T),
+    "div": Op(alu.decode_div, T), "rem": Op(alu.decode_rem, T), "min": Op(alu.decode_min, T),
+    "max": Op(alu.decode_max, T), "neg": Op(alu.decode_neg, T), "abs": Op(alu.decode_abs, T),
+    "and": Op(alu.decode_and, T), "or": Op(alu.decode_or, T), "xor": Op(alu.decode_xor, T),
+    "not": Op(alu.decode_not, T), "cnot": Op(alu.decode_cnot, T), "shl": Op(alu.decode_shl, T),
+    "shr": Op(alu.decode_shr, T), "bfe": Op(alu.decode_bfe, T), "bfi": Op(alu.decode_bfi, T),
+    "prmt": Op(alu.decode_prmt, T), "popc": Op(alu.decode_popc, T), "clz": Op(alu.decode_clz, T),
+    "brev": Op(alu.decode_brev, T), "bfind": Op(alu.decode_bfind, T),
+    "lop3": Op(alu.decode_lop3, T), "setp": Op(alu.decode_setp, T), "set": Op(alu.decode_set, T),
+    "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(alu.decode_mov, T),
+    "cvt": Op(alu.decode_cvt, T), "cvta": Op(alu.decode_cvta, T),
+    # ---- memory (memory.py)
+    "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
+    "atom": Op(memory.decode_atom, T), "red": Op(memory.decode_red, T),
+    "mapa": Op(memory.decode_mapa, T), "getctarank": Op(memory.decode_getctarank, T),
+    "isspacep": Op(memory.decode_isspacep, T), "prefetch": Op(memory.decode_nop, T),
+    "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),
+    "discard": Op(memory.decode_nop, T), "nanosleep": Op(memory.decode_nop, T),
+    "pmevent": Op(memory.decode_nop, T), "createpolicy": Op(memory.decode_createpolicy, T),
+    # ---- control (control.py)
+    "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
+    "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),
+    "brkpt": Op(control.decode_brkpt, T), "call": Op(control.decode_unsupported, T),
+    "brx": Op(control.decode_unsupported, T),
+    # ---- barriers and fences (sync.py)
+    "bar": Op(sync.decode_bar, C), "barrier": Op(sync.decode_bar, C),
+    "barrier.cluster.arrive": Op(sync.decode_barrier_cluster_arrive, CL),
+    "barrier.cluster.wait": Op(sync.decode_barrier_cluster_wait, CL),
+    "fence": Op(sync.decode_fence, T), "membar": Op(sync.decode_membar, T),
+    # ---- warp collectives (warp.py)
+    "bar.warp.sync": Op(warp.decode_bar_warp_sync, W), "elect.sync": Op(warp.decode_elect, W),
+    "shfl": Op(warp.decode_shfl, W), "vote": Op(warp.decode_vote, W),
+    "redux": Op(warp.decode_redux, W), "activemask": Op(warp.decode_activemask, T),
+    # ---- mbarrier (mbarrier.py)
+    "mbarrier.init": Op(mbarrier.decode_init, T), "mbarrier.inval": Op(mbarrier.decode_inval, T),
+    "mbarrier.arrive": Op(mbarrier.decode_arrive, T),
+    "mbarrier.arrive_drop": Op(mbarrier.decode_arrive, T),
+    "mbarrier.expect_tx": Op(mbarrier.decode_expect_tx, T),
+    "mbarrier.complete_tx": Op(mbarrier.decode_complete_tx, T),
+    "mbarrier.test_wait": Op(mbarrier.decode_wait, T),
+    "mbarrier.try_wait": Op(mbarrier.decode_wait, T),
+    "mbarrier.pending_count": Op(mbarrier.decode_pending_count, T),
+    # ---- tcgen05 (tcgen05.py)
+    "tcgen05.alloc": Op(tcgen05.decode_alloc, W),
+    "tcgen05.dealloc": Op(tcgen05.decode_dealloc, W),
+    "tcgen05.relinquish_alloc_permit": Op(tcgen05.decode_relinquish, W),
+    "tcgen05.cp": Op(tcgen05.decode_cp, T, True),
+    "tcgen05.commit": Op(tcgen05.decode_commit, T),
+    "tcgen05.ld": Op(tcgen05.decode_ld, W, True), "tcgen05.st": Op(tcgen05.decode_st, W, True),
+    "tcgen05.wait::ld": Op(tcgen05.decode_wait, W), "tcgen05.wait::st": Op(tcgen05.decode_wait, W),
+    "tcgen05.fence::before_thread_sync": Op(tcgen05.decode_fence, T),
+    "tcgen05.fence::after_thread_sync": Op(tcgen05.decode_fence, T),
+    "tcgen05.mma": Op(tcgen05.decode_unsupported, T, True),
+    "tcgen05.shift": Op(tcgen05.decode_unsupported, T, True),
+}
+
+
+def lookup(parts: list[str]) -> tuple[str, Op] | None:
+    for k in range(len(parts), 0, -1):
+        key = ".".join(parts[:k])
+        op = TABLE.get(key)
+        if op is not None:
+            return key, op
+    return None
+
+
+def decode_instruction(dec, inst):
+    from .machine import DInst
+
+    dec.inst = inst
+    found = lookup(inst.parts)
+    if found is None:
+        raise EmulationError(f"line {inst.line}: unknown instruction `{inst.opcode}` "
+                             f"(mnemonic `{inst.parts[0]}`) in `{inst.text}`",
+                             line=inst.line, located=True)
+    key, op = found
+    di = DInst(inst, key)
+    if inst.guard is not None:
+        name, neg = inst.guard
+        di.guard = (dec.slot(("reg", name)), neg)
+    res = op.decode(dec, inst)
+    if op.scope == W:
+        di.warp = True
+        di.fn, di.req = res
+    else:
+        di.fn = res
+    return di

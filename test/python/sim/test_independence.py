@@ -1,0 +1,27 @@
+"""tile_mlir.sim must stay an independent oracle: numpy + stdlib only, nothing from the layout
+algebra, the dialect, the lowering or the MLIR bindings (design.md, "three independent oracles")."""
+
+import ast
+import pathlib
+
+import tile_mlir.sim as sim
+
+ALLOWED_TOP = {"numpy", "__future__", "re", "os", "sys", "math", "struct", "bisect",
+               "dataclasses", "typing"}
+
+
+def test_sim_imports_only_numpy_stdlib_and_itself():
+    root = pathlib.Path(sim.__file__).parent
+    for f in root.rglob("*.py"):
+        tree = ast.parse(f.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:  # relative import inside tile_mlir.sim
+                    continue
+                names = [node.module]
+            else:
+                continue
+            for n in names:
+                assert n.split(".")[0] in ALLOWED_TOP, f"{f.name} imports {n}"
