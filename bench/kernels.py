@@ -78,3 +78,51 @@ def _kmajor(cols: int, swizzle: str | None) -> str:
     if cols == pitch:
         return f"Swizzle<{swizzle}> o S[(32, {cols}) : ({pitch}, 1)]"
     return f"Swizzle<{swizzle}> o S[(32, {cols // pitch}, {pitch}) : ({pitch}, {32 * pitch}, 1)]"
+
+
+def global_shared_global_kernel(name: str, scope: str = "cta", *, rows: int = 64, cols: int = 64,
+                                elem: str = "f32", swizzle: str | None = "128B") -> str:
+    """Hopper-runnable round trip: global -> shared by copy_async (cp.async, by `scope`), wait, barrier,
+    shared -> global by copy_async (ld.shared/st.global). With scope warp/thread only warp 0 / thread 0
+    reaches the copies; the output must equal the input."""
+    bits = {"f32": 32, "bf16": 16, "ui8": 8, "f16": 16, "i32": 32}[elem]
+    row_bytes = cols * bits // 8
+    if swizzle:
+        pitch = {"32B": 32, "64B": 64, "128B": 128}[swizzle]
+        atom = pitch * 8 // bits
+        lay = (f"Swizzle<{swizzle}> o S[({rows}, {cols // atom}, {atom}) : ({atom}, {rows * atom}, 1)]"
+               if cols > atom else f"Swizzle<{swizzle}> o S[({rows}, {cols}) : ({cols}, 1)]")
+    else:
+        lay = f"S[({rows}, {cols}) : ({cols}, 1)]"
+    s_t = f'!tile.buffer<shared, {rows}x{cols}x{elem}, "{lay}", align 1024>'
+    g_t = f"!tile.buffer<global, {rows}x{cols}x{elem}>"
+    guard = {"cta": None, "warpgroup": "%wg0", "warp": "%w0", "thread": "%t0"}[scope]
+    body = [
+        f'    "tile.copy_async"(%smem, %A) {{scope = "{scope}"}} : ({s_t}, {g_t}) -> ()',
+        '    "tile.async_wait"() : () -> ()',
+    ]
+    out = [f'    "tile.copy_async"(%out, %smem) {{scope = "{scope}"}} : ({g_t}, {s_t}) -> ()']
+    lines = [
+        '"tile.kernel"() ({',
+        f'^bb0(%A: {g_t}, %out: {g_t}):',
+        f'  %smem = "tile.alloc_shared"() : () -> {s_t}',
+        '  %tid = "tile.thread_id"() : () -> i32',
+        '  %warp = "tile.warp_id"() : () -> i32',
+        '  %c0 = arith.constant 0 : i32',
+        '  %c4 = arith.constant 4 : i32',
+        '  %w0 = arith.cmpi eq, %warp, %c0 : i32',
+        '  %wg0 = arith.cmpi ult, %warp, %c4 : i32',
+        '  %t0 = arith.cmpi eq, %tid, %c0 : i32',
+    ]
+    if guard:
+        lines += [f"  scf.if {guard} {{"] + body + ["  }"]
+    else:
+        lines += [b[2:] for b in body]
+    lines += ['  "tile.barrier"() : () -> ()']
+    if guard:
+        lines += [f"  scf.if {guard} {{"] + out + ["  }"]
+    else:
+        lines += [o[2:] for o in out]
+    lines += ['  "tile.return"() : () -> ()',
+              f'}}) {{sym_name = "{name}", block = array<i32: 256, 1, 1>}} : () -> ()']
+    return "\n".join(lines) + "\n"

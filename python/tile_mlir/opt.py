@@ -101,7 +101,7 @@ class TileOptMain:
         from .context import make_context, parse_source
         from .diagnostics import DiagnosticEngine
         from .mlir import MLIRError
-        from .passes import PipelineError, build_pass_manager, split_pipeline, expand
+        from .passes import PipelineError, build_pass_manager, pipeline_elements
 
         ctx = make_context()
         engine = DiagnosticEngine()
@@ -121,11 +121,12 @@ class TileOptMain:
                 with ctx:
                     module_ok = module.verify() if not engine.has_errors() else False
                 if module_ok and pipeline:
-                    elements = expand(split_pipeline(pipeline)) if pipeline else []
-                    if (not args.no_implicit_verify and elements and "tile-verify" not in elements):
-                        pipeline = "tile-verify," + pipeline
                     try:
-                        pm = build_pass_manager(pipeline, ctx, print_ir_after_all=args.mlir_print_ir_after_all)
+                        elements = pipeline_elements(pipeline)
+                        if not args.no_implicit_verify and "tile-verify" not in elements:
+                            elements.insert(0, "tile-verify")
+                        pm = build_pass_manager(",".join(elements), ctx,
+                                                print_ir_after_all=args.mlir_print_ir_after_all)
                     except PipelineError as e:
                         print(f"tile-opt: error: {e}", file=self.err)
                         engine.detach()

@@ -13,7 +13,8 @@ from typing import ClassVar
 from . import diagnostics
 from .mlir import MLIRError, passmanager
 
-__all__ = ["TilePass", "passes", "PIPELINES", "build_pass_manager", "split_pipeline", "PipelineError"]
+__all__ = ["TilePass", "passes", "PIPELINES", "build_pass_manager", "pipeline_elements", "split_pipeline",
+           "PipelineError"]
 
 
 class PipelineError(ValueError):
@@ -115,17 +116,24 @@ def expand(elements: list[str]) -> list[str]:
     return out
 
 
-def build_pass_manager(pipeline: str, context, *, print_ir_after_all: bool = False, verify_each: bool = True):
-    """A PassManager on builtin.module running `pipeline` (with or without `builtin.module(...)`)."""
+def pipeline_elements(pipeline: str) -> list[str]:
+    """The module-level elements of a pipeline (given with or without `builtin.module(...)`), with our
+    pipeline aliases expanded."""
     text = pipeline.strip()
     if text.startswith("builtin.module(") and text.endswith(")"):
         text = text[len("builtin.module("):-1]
+    return expand(split_pipeline(text))
+
+
+def build_pass_manager(pipeline: str, context, *, print_ir_after_all: bool = False, verify_each: bool = True):
+    """A PassManager on builtin.module running `pipeline` (with or without `builtin.module(...)`)."""
+    elements = pipeline_elements(pipeline)
     with context:
         pm = passmanager.PassManager("builtin.module")
         if print_ir_after_all:
             pm.enable_ir_printing(print_after_all=True, print_before_all=False)
         pm.enable_verifier(verify_each)
-        for element in expand(split_pipeline(text)):
+        for element in elements:
             name, _, rest = element.partition("{")
             name = name.strip()
             if name in passes():

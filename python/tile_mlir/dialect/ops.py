@@ -15,7 +15,6 @@ import sys
 
 from .. import mlir as _mlir
 from ..mlir import ir, register_dialect, register_operation
-from .types import BufferType
 
 __all__ = ["OperandSpec", "AttrSpec", "OpSpec", "OP_SPECS", "spec_of", "OPVIEWS"]
 

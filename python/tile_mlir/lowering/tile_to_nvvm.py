@@ -12,11 +12,11 @@ from __future__ import annotations
 from ..diagnostics import error
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
-from ..dialect.verifier import iter_ops, region_of
+from ..dialect.verifier import iter_ops
 from ..mlir import ir, nvvm
 from ..passes import TilePass
-from .address import byte_offset, offset_on, vector_bytes
-from .emitter import I1, I32, I64, Emitter, int_type, ptr_type
+from .copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
+from .emitter import I1, I32, I64, Emitter, int_type
 
 __all__ = ["ConvertTileToNVVMPass", "DEFAULT_CHIP", "DEFAULT_FEATURES"]
 
@@ -130,13 +130,7 @@ class KernelLowering:
 
     # -- ids --------------------------------------------------------------------------------------
     def _tid(self, em):
-        x = nvvm.read_ptx_sreg_tid_x(I32(), loc=em.loc, ip=em.ip)
-        bx, by, bz = self.block
-        if by == 1 and bz == 1:
-            return x
-        y = nvvm.read_ptx_sreg_tid_y(I32(), loc=em.loc, ip=em.ip)
-        z = nvvm.read_ptx_sreg_tid_z(I32(), loc=em.loc, ip=em.ip)
-        return em.add(x, em.mul(em.add(y, em.mul(z, em.i32(by))), em.i32(bx)))
+        return linear_tid(em, self.block)
 
     def lower_thread_id(self, op, em):
         op.results[0].replace_all_uses_with(self._tid(em))
@@ -293,55 +287,13 @@ class KernelLowering:
 
     # -- synchronous copy -------------------------------------------------------------------------
     def lower_copy(self, op, em):
-        dst_t = BufferType.of(op.operands[0].type)
-        src_t = BufferType.of(op.operands[1].type)
-        if dst_t.elem_bits % 8:
-            raise LoweringError(op, f"tile.copy of {dst_t.elem_bits}-bit elements is not supported (whole bytes only)")
-        dst_l = dst_t.layout.slice(dst_t.shape, region_of(op, "dst", dst_t)).canonicalize()
-        src_l = src_t.layout.slice(src_t.shape, region_of(op, "src", src_t)).canonicalize()
-        lowered = self.values[op.operands[0]], self.values[op.operands[1]]
-        emit_copy_loop(em, op, lowered, (dst_l, src_l), dst_t.elem_bits, region_of(op, "dst", dst_t).numel,
-                       attr(op, "scope"), self._tid(em))
+        dst_l, src_l, bits, numel = sliced_layouts(op)
+        if bits % 8:
+            raise LoweringError(op, f"tile.copy of {bits}-bit elements is not supported (whole bytes only)")
+        rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
+        emit_copy_loop(em, (self.values[op.operands[0]], self.values[op.operands[1]]), (dst_l, src_l), bits,
+                       numel, rank, n)
 
 
 def em_attr_group(g: int):
     return ir.Attribute.parse(f"#nvvm.cta_group<cta_{g}>")
-
-
-_SCOPE_THREADS = {"thread": 1, "warp": 32, "warpgroup": 128}
-
-
-def emit_copy_loop(em, op, ptrs, layouts, elem_bits: int, numel: int, scope: str, tid, *, block=None):
-    """for c in [rank, n_chunks) step n_threads: dst[chunk c] = src[chunk c], chunks of the widest access."""
-    width = vector_bytes(layouts, elem_bits)
-    per = width * 8 // elem_bits
-    n_chunks = numel // per
-    if scope == "cta":
-        nthreads = None
-        rank = tid
-    else:
-        nthreads = _SCOPE_THREADS[scope]
-        rank = em.and_(tid, em.i32(nthreads - 1)) if nthreads > 1 else em.i32(0)
-    step = em.index(nthreads) if nthreads else None
-    if step is None:  # whole CTA: the block size is static
-        step = em.index(_cta_threads(op))
-    lb = em.index_cast(rank, ir.IndexType.get())
-    t = ir.VectorType.get([4], I32()) if width == 16 else int_type(width * 8)
-    with em.for_(lb, em.index(n_chunks), step) as iv:
-        c = em.index_cast(iv, I32())
-        e = em.mul(c, em.i32(per)) if per > 1 else c
-        d_off = byte_offset(em, layouts[0], e, elem_bits)
-        s_off = byte_offset(em, layouts[1], e, elem_bits)
-        v = em.load(t, em.gep(ptrs[1], s_off), align=width)
-        em.store(v, em.gep(ptrs[0], d_off), align=width)
-
-
-def _cta_threads(op) -> int:
-    p = op.parent
-    while p is not None and p.name not in ("tile.kernel", "llvm.func"):
-        p = p.parent
-    if p is not None and p.name == "llvm.func":
-        r = p.attributes["nvvm.reqntid"]
-        return int(r[0]) * int(r[1]) * int(r[2])
-    b = attr(p, "block")
-    return b[0] * b[1] * b[2]

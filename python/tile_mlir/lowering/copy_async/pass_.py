@@ -29,13 +29,21 @@ class LowerCopyAsyncPass(TilePass):
 
         def lower_copy_async(op, rewriter):
             """Match every tile.copy_async; a dispatch failure is reported once and left unmatched."""
-            ctx = CopyAsyncCtx(op, chip, rewriter, cache=cache)
             try:
+                ctx = CopyAsyncCtx(op, chip, rewriter, cache=cache)
                 dispatch("copy_async", TARGET, op, ctx, pinned=ctx.pinned)
             except DispatchError as e:
                 failed.append(op)
                 error(op, f"'tile.copy_async' op dispatch: {e.message()}")
                 return True  # no match: the op stays, the pass fails below
+            except Exception as e:  # noqa: BLE001
+                # An exception must not cross the C++ rewrite driver (it would abort the process):
+                # report it as an internal error at the op instead.
+                failed.append(op)
+                notes = "; ".join(getattr(e, "__notes__", []))
+                error(op, f"'tile.copy_async' op internal error: {type(e).__name__}: {e}"
+                          f"{' (' + notes + ')' if notes else ''}; please report this")
+                return True
             rewriter.erase_op(op)
             return False
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 
-from ...dialect.types import BufferType
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...layout import R, TLane
 from ...mlir import ir, nvvm

@@ -1,0 +1,70 @@
+"""copy_async variant `global->shared`: `cp.async.{ca,cg}.shared.global` (LDGSTS, sm_80 and later).
+
+Every thread of the op's scope (thread / warp / warpgroup / cta) issues a share of the 4, 8 or 16-byte
+copies, then `cp.async.commit_group`. Async contract: the copies complete at the thread's
+`tile.async_wait` (cp.async.wait_group 0); the program then synchronises the scope (tile.barrier) before
+other threads read the shared tile. Hopper runs this variant, so it is the one the H200 executes.
+
+  A. src is global and dst shared, same element width, whole bytes, sm_80 or later;
+  B. slice both layouts to their regions; the access width is the widest of 16/8/4 bytes that whole
+     contiguous runs allow on both sides (cp.async moves 4, 8 or 16 bytes: narrower runs decline);
+  C. emit the strided loop of cp.async (.cg for 16 bytes: bypass L1; .ca otherwise) and one
+     commit_group.
+"""
+from __future__ import annotations
+
+from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...mlir import ir, nvvm
+from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
+from ..emitter import Emitter, ptr_type
+from .kernel_info import kernel_block
+
+__all__ = ["validate_global_shared_copy", "any_scope", "copy_async_cp_async"]
+
+
+def _sm(chip: str) -> int:
+    digits = "".join(ch for ch in chip.split("_", 1)[-1] if ch.isdigit())
+    return int(digits) if digits else 0
+
+
+def validate_global_shared_copy(op, ctx):
+    if ctx.src_t.scope != "global" or ctx.dst_t.scope != "shared":
+        return False, f"requires a global source and a shared destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
+    if ctx.src_t.elem_bits % 8:
+        return False, f"cp.async moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
+    if _sm(ctx.chip) < 80:
+        return False, f"cp.async needs sm_80 or later, not {ctx.chip}"
+    return True, ""
+
+
+def any_scope(op, ctx):
+    return True, ""  # each thread of the scope takes a share, whatever the scope
+
+
+def _cp_async(em, dst, src, width):
+    kind = nvvm.LoadCacheModifierKind.CG if width == 16 else nvvm.LoadCacheModifierKind.CA
+    nvvm.CpAsyncOp(dst, src, width, kind, loc=em.loc, ip=em.ip)
+
+
+def copy_async_cp_async(op, ctx):
+    dst_l, src_l, bits, numel = sliced_layouts(op)
+    em = Emitter(ir.InsertionPoint(op), op.location)
+    from ..address import vector_bytes
+
+    width = vector_bytes((dst_l, src_l), bits)
+    if width < 4:
+        raise DispatchFail(f"contiguous runs allow {width}-byte accesses; cp.async moves 4, 8 or 16 bytes",
+                           check="width")
+    block = kernel_block(op)
+    dst = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[ptr_type(3)]).results[0]
+    src = em.create("builtin.unrealized_conversion_cast", operands=[ctx.src], results=[ptr_type(1)]).results[0]
+    rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
+    emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async)
+    em.create("nvvm.cp.async.commit.group")
+    return width
+
+
+register_dispatch(
+    "copy_async", "cuda", variant="global->shared", priority=5,
+    when=[predicate("validate_global_shared_copy", validate_global_shared_copy), predicate("exec_scope", any_scope)],
+)(copy_async_cp_async)

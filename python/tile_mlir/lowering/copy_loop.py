@@ -1,0 +1,67 @@
+"""Element copies divided among the threads of a scope: the loop shared by tile.copy (ld/st) and the
+copy_async cp.async variant.
+
+The copied region's layouts are sliced first, so chunk c of the region is element c * per on both
+sides; each thread moves chunks rank, rank + n, ... with the widest access (16/8/4/2/1 bytes) that
+whole contiguous runs on both layouts allow.
+"""
+from __future__ import annotations
+
+from ..dialect.types import BufferType
+from ..dialect.verifier import region_of
+from ..mlir import ir, nvvm
+from .address import byte_offset, vector_bytes
+from .emitter import I32, int_type
+
+__all__ = ["linear_tid", "scope_rank", "sliced_layouts", "emit_copy_loop", "load_store", "SCOPE_THREADS"]
+
+SCOPE_THREADS = {"thread": 1, "warp": 32, "warpgroup": 128}
+
+
+def linear_tid(em, block):
+    """tid.x + ntid.x * (tid.y + ntid.y * tid.z), specialised for the kernel's static block shape."""
+    x = nvvm.read_ptx_sreg_tid_x(I32(), loc=em.loc, ip=em.ip)
+    bx, by, bz = block
+    if by == 1 and bz == 1:
+        return x
+    y = nvvm.read_ptx_sreg_tid_y(I32(), loc=em.loc, ip=em.ip)
+    z = nvvm.read_ptx_sreg_tid_z(I32(), loc=em.loc, ip=em.ip)
+    return em.add(x, em.mul(em.add(y, em.mul(z, em.i32(by))), em.i32(bx)))
+
+
+def scope_rank(em, scope: str, tid, block) -> tuple:
+    """(rank of this thread in `scope`, number of threads of `scope`)."""
+    if scope == "cta":
+        return tid, block[0] * block[1] * block[2]
+    n = SCOPE_THREADS[scope]
+    return (em.and_(tid, em.i32(n - 1)) if n > 1 else em.i32(0)), n
+
+
+def sliced_layouts(op):
+    """(dst layout, src layout, element bits, element count) of a copy op's regions."""
+    dst_t = BufferType.of(op.operands[0].type)
+    src_t = BufferType.of(op.operands[1].type)
+    dst_r, src_r = region_of(op, "dst", dst_t), region_of(op, "src", src_t)
+    dst_l = dst_t.layout.slice(dst_t.shape, dst_r).canonicalize()
+    src_l = src_t.layout.slice(src_t.shape, src_r).canonicalize()
+    return dst_l, src_l, dst_t.elem_bits, dst_r.numel
+
+
+def load_store(em, dst, src, width: int) -> None:
+    t = ir.VectorType.get([4], I32()) if width == 16 else int_type(width * 8)
+    em.store(em.load(t, src, align=width), dst, align=width)
+
+
+def emit_copy_loop(em, ptrs, layouts, elem_bits: int, numel: int, rank, nthreads: int, move=load_store,
+                   max_width: int = 16):
+    """for c in [rank, n_chunks) step nthreads: move(dst + off_d(c), src + off_s(c), width)."""
+    width = vector_bytes(layouts, elem_bits, limit=max_width)
+    per = width * 8 // elem_bits
+    lb = em.index_cast(rank, ir.IndexType.get())
+    with em.for_(lb, em.index(numel // per), em.index(nthreads)) as iv:
+        c = em.index_cast(iv, I32())
+        e = em.mul(c, em.i32(per)) if per > 1 else c
+        d_off = byte_offset(em, layouts[0], e, elem_bits)
+        s_off = byte_offset(em, layouts[1], e, elem_bits)
+        move(em, em.gep(ptrs[0], d_off), em.gep(ptrs[1], s_off), width)
+    return width
