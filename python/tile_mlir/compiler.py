@@ -50,14 +50,33 @@ def kernel_signature(module_op) -> list[dict]:
                 params.append(Param(f"arg{i}", "buffer", bt.numpy_dtype, tuple(bt.shape)))
             else:
                 params.append(Param(f"arg{i}", "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
+        written = _written_params(op)
         out.append({
             "name": read_attr(op, spec["sym_name"]),
+            "outputs": tuple(p.name for i, p in enumerate(params) if i in written),
             "params": tuple(params),
             "block": tuple(read_attr(op, spec["block"])),
             "cluster": tuple(read_attr(op, spec["cluster"]) or (1, 1, 1)),
             "grid": tuple(read_attr(op, spec["grid"]) or (1, 1, 1)),
         })
     return out
+
+
+_WRITERS = ("tile.copy", "tile.copy_async", "tile.tmem.load")  # ops whose operand #0 (dst) is written
+
+
+def _written_params(kernel) -> set[int]:
+    """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns)."""
+    from .dialect.verifier import iter_ops
+
+    args = list(kernel.regions[0].blocks[0].arguments)
+    written = set()
+    for op in iter_ops(kernel):
+        if op.name in _WRITERS and op.operands:
+            for i, a in enumerate(args):
+                if op.operands[0] == a:
+                    written.add(i)
+    return written
 
 
 def _run(pipeline: str, module_op, ctx, engine: DiagnosticEngine) -> bool:
@@ -153,7 +172,7 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kerne
     key = hashlib.sha256(f"{arch}\0{text}".encode()).hexdigest()[:32]
     return Artifact(kernel_name=sig["name"], arch=arch, ptx=ptx, cubin=cubin, params=sig["params"],
                     block=sig["block"], grid=sig["grid"], cluster=sig["cluster"], dynamic_smem=dynamic_smem,
-                    key=key)
+                    key=key, meta={"outputs": list(sig["outputs"])})
 
 
 def _dynamic_smem(module_op) -> int:
