@@ -101,8 +101,13 @@ class KernelLowering:
             op.move_before(ret)
         self.loc = self.kernel.location
         # lower tile ops in program order; erase afterwards, users first
-        tile_ops = [op for op in iter_ops(self.func) if op.name.startswith("tile.")]
+        all_ops = list(iter_ops(self.func))
+        tile_ops = [op for op in all_ops if op.name.startswith("tile.")]
         self._plan_shared(tile_ops)
+        # tcgen05 state: fences the PTX memory model requires are added where the program lacks them
+        self.uses_tcgen05 = any(op.name in ("tile.tmem.alloc", "tile.tmem.load") or op.name.startswith("nvvm.tcgen05")
+                                for op in all_ops)
+        self.async_proxy_reads = any(op.name == "nvvm.tcgen05.cp" for op in all_ops)
         for op in tile_ops:
             em = Emitter(ir.InsertionPoint(op), op.location)
             getattr(self, "lower_" + op.name[len("tile."):].replace(".", "_"))(op, em)
@@ -203,12 +208,22 @@ class KernelLowering:
             which = "before" if kind == "tcgen05_before_sync" else "after"
             nvvm.Tcgen05FenceOp(em.attr(f"#nvvm.tcgen05_fence<{which}>"), loc=em.loc, ip=em.ip)
 
+    def _tcgen05_fence(self, em, which: str):
+        nvvm.Tcgen05FenceOp(em.attr(f"#nvvm.tcgen05_fence<{which}>"), loc=em.loc, ip=em.ip)
+
     def lower_barrier(self, op, em):
+        # PTX memory model: tcgen05 ops before a thread sync need fence::before_thread_sync, those after
+        # it fence::after_thread_sync; added unless the program has them right there
+        fenced = self.uses_tcgen05 and not _next_to_fence(op, -1, "tcgen05_before_sync")
+        if fenced:
+            self._tcgen05_fence(em, "before")
         if attr(op, "scope") == "cluster":
             nvvm.ClusterArriveOp(aligned=True, loc=em.loc, ip=em.ip)
             nvvm.ClusterWaitOp(aligned=True, loc=em.loc, ip=em.ip)
         else:
             em.create("nvvm.barrier0")
+        if self.uses_tcgen05 and not _next_to_fence(op, +1, "tcgen05_after_sync"):
+            self._tcgen05_fence(em, "after")
 
     # -- tensor memory ----------------------------------------------------------------------------
     def _group(self, op):
@@ -281,6 +296,8 @@ class KernelLowering:
                             attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
 
         em.spin_until(try_wait)
+        if self.uses_tcgen05 and not _next_to_fence(op, +1, "tcgen05_after_sync"):
+            self._tcgen05_fence(em, "after")  # consumers of the tcgen05 ops the barrier tracked
 
     def lower_async_wait(self, op, em):
         em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
@@ -293,6 +310,33 @@ class KernelLowering:
         rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
         emit_copy_loop(em, (self.values[op.operands[0]], self.values[op.operands[1]]), (dst_l, src_l), bits,
                        numel, rank, n)
+        if (self.async_proxy_reads and BufferType.of(op.operands[0].type).scope == "shared"
+                and not _next_to_fence(op, +1, "proxy_async")):
+            # generic-proxy stores that tcgen05.cp (async proxy) may read need fence.proxy.async
+            nvvm.FenceProxyOp(em.attr("#nvvm.proxy_kind<async.shared>"), space=em.attr("#nvvm.shared_space<cta>"),
+                              loc=em.loc, ip=em.ip)
+
+
+def _next_to_fence(op, step: int, kind: str) -> bool:
+    """Whether the op right before (step -1) or after (+1) `op` in its block is tile.fence {kind}."""
+    block_ops = _block_ops(op)
+    for i, o in enumerate(block_ops):
+        if o == op:
+            j = i + step
+            if 0 <= j < len(block_ops):
+                n = block_ops[j]
+                return n.name == "tile.fence" and attr(n, "kind") == kind
+            return False
+    return False
+
+
+def _block_ops(op):
+    for region in op.parent.regions:
+        for block in region.blocks:
+            ops = list(block.operations)
+            if any(o == op for o in ops):
+                return ops
+    return []
 
 
 def em_attr_group(g: int):
