@@ -80,24 +80,14 @@ def _written_params(kernel) -> set[int]:
 
 
 def _run(pipeline: str, module_op, ctx, engine: DiagnosticEngine) -> bool:
-    from .passes import PipelineError, build_pass_manager
+    from .passes import PipelineError, build_pass_manager, run_pass_manager
 
     try:
         pm = build_pass_manager(pipeline, ctx)
     except PipelineError as e:
         engine.emit(Diagnostic("error", str(e)))
         return False
-    try:
-        with ctx:
-            pm.run(module_op)
-    except MLIRError as e:
-        if not engine.has_errors():
-            for d in e.error_diagnostics:
-                engine.emit(_from_mlir(d))
-        if not engine.has_errors():
-            engine.emit(Diagnostic("error", f"pass pipeline failed: {e}"))
-        return False
-    return not engine.has_errors()
+    return run_pass_manager(pm, module_op, ctx, engine)
 
 
 def _check_targets(module_op, engine) -> bool:

@@ -101,7 +101,8 @@ class TileOptMain:
         from .context import make_context, parse_source
         from .diagnostics import DiagnosticEngine
         from .mlir import MLIRError
-        from .passes import PipelineError, build_pass_manager, pipeline_elements
+        from .passes import (PipelineError, build_pass_manager, pipeline_elements, run_pass_manager,
+                             single_pass_elements)
 
         ctx = make_context()
         engine = DiagnosticEngine()
@@ -125,25 +126,21 @@ class TileOptMain:
                         elements = pipeline_elements(pipeline)
                         if not args.no_implicit_verify and "tile-verify" not in elements:
                             elements.insert(0, "tile-verify")
-                        pm = build_pass_manager(",".join(elements), ctx,
-                                                print_ir_after_all=args.mlir_print_ir_after_all)
+                        full = ",".join(elements)
+                        steps = (single_pass_elements(full) if args.mlir_print_ir_after_all else [(None, full)])
+                        pms = [(label, build_pass_manager(e, ctx)) for label, e in steps]
                     except PipelineError as e:
                         print(f"tile-opt: error: {e}", file=self.err)
                         engine.detach()
                         return False, None
-                    try:
-                        with ctx:
-                            pm.run(module)
-                    except MLIRError as e:
-                        if not engine.has_errors():
-                            from .diagnostics import _from_mlir
-
-                            for d in e.error_diagnostics:
-                                engine.emit(_from_mlir(d))
-                            if not engine.has_errors():
-                                engine.emit(_plain_error(filename, f"pass pipeline failed: {e}"))
+                    for label, pm in pms:
+                        if not run_pass_manager(pm, module, ctx, engine):
+                            break
+                        if label is not None:
+                            print(f"// -----// IR Dump After {label} //----- //", file=self.err)
+                            print(str(module), file=self.err)
                 if not engine.has_errors():
-                    out = _render(module, pipeline)
+                    out = _render(module)
         engine.detach()
         if args.verify_diagnostics:
             from .verify_diagnostics import check, parse_expectations
@@ -172,13 +169,7 @@ class TileOptMain:
         return 0
 
 
-def _plain_error(filename: str, msg: str):
-    from .diagnostics import Diagnostic
-
-    return Diagnostic("error", msg, filename, 0, 0)
-
-
-def _render(module, pipeline: str) -> str:
+def _render(module) -> str:
     """The module's text, or its PTX when the pipeline ended in gpu-module-to-binary{format=isa}."""
     from .compiler import binaries_of
 

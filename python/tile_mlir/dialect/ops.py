@@ -167,19 +167,20 @@ def attr_value(op, name: str):
 
 def read_attr(op, a: AttrSpec):
     """The Python value of attribute `a` on op (its default when absent). Kinds are verified first."""
-    attrs = op.attributes
-    if a.name not in attrs:
+    try:
+        v = op.attributes[a.name]
+    except KeyError:
         return a.default
-    v = attrs[a.name]
-    if a.kind == "str":
-        return ir.StringAttr(v).value
-    if a.kind == "i64":
-        return ir.IntegerAttr(v).value
-    if a.kind == "i64_array":
-        return tuple(ir.DenseI64ArrayAttr(v))
-    if a.kind == "i32_array3":
-        return tuple(ir.DenseI32ArrayAttr(v))
-    raise AssertionError(a.kind)
+    return _READERS[a.kind](v)
+
+
+# Attributes come back already downcast to their concrete class (StringAttr, IntegerAttr, ...).
+_READERS = {
+    "str": lambda v: v.value,
+    "i64": lambda v: v.value,
+    "i64_array": tuple,
+    "i32_array3": tuple,
+}
 
 
 def make_attr(a: AttrSpec, value):

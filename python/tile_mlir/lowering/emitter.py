@@ -12,6 +12,7 @@ from ..mlir import arith, ir, llvm
 __all__ = ["Emitter", "ptr_type", "I1", "I8", "I16", "I32", "I64"]
 
 _DYNAMIC = -(2**31)  # llvm.getelementptr's marker for a dynamic index
+_ATTRS: dict = {}
 
 
 def I1():
@@ -145,7 +146,13 @@ class Emitter:
         return llvm.IntToPtrOp(ptr_type(addr_space), v, loc=self.loc, ip=self.ip).result
 
     def attr(self, text: str):
-        return ir.Attribute.parse(text)
+        """A parsed attribute, cached per context (lowerings ask for the same few many times)."""
+        ctx = ir.Context.current
+        key = (id(ctx), text)
+        a = _ATTRS.get(key)
+        if a is None or a.context is not ctx:
+            a = _ATTRS[key] = ir.Attribute.parse(text)
+        return a
 
     # -- control flow -----------------------------------------------------------------------------
     @contextmanager
