@@ -331,7 +331,7 @@ def verify_module(module_op) -> bool:
 def _verify_kernel(kernel) -> bool:
     info: dict = {}
     cl = kernel.attributes["cluster"] if "cluster" in kernel.attributes else None
-    if cl is not None and isinstance(cl, ir.DenseI32ArrayAttr):
+    if cl is not None and isinstance(cl, ir.DenseI32ArrayAttr) and len(cl) == 3:  # else reported below
         info["cluster_size"] = cl[0] * cl[1] * cl[2]
     ok = verify_op(kernel, info)
     if not ok:

@@ -1,0 +1,137 @@
+// RUN: tile-opt %s --split-input-file --verify-diagnostics --tile-verify
+//
+// !tile.buffer parse errors, layouts that do not fit their buffer or scope, and result checks.
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unknown buffer scope 'local' (expected one of global, shared, tmem)}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<local, 4xi32>
+  "tile.return"() : () -> ()
+}) {sym_name = "unknown_scope", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unsupported element type 'q32'}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 4xq32>
+  "tile.return"() : () -> ()
+}) {sym_name = "bad_element_type", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: expected a shape like 32x16xui8, got '4 x i32'}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 4 x i32>
+  "tile.return"() : () -> ()
+}) {sym_name = "bad_shape", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: buffer dimensions must be positive, got 0x4xi32}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 0x4xi32>
+  "tile.return"() : () -> ()
+}) {sym_name = "zero_dimension", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: expected '<scope>, <shape>x<element type>'}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared>
+  "tile.return"() : () -> ()
+}) {sym_name = "missing_shape", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: alignment must be a power of two, got 24}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 4xi32, align 24>
+  "tile.return"() : () -> ()
+}) {sym_name = "align_not_power_of_two", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unexpected 'volatile' in buffer type}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 4xi32, volatile>
+  "tile.return"() : () -> ()
+}) {sym_name = "unexpected_part", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op layout: result #0: layout covers 256 elements but the buffer shape 32x16 has 512}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, "S[(16, 16) : (16, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "layout_size_mismatch", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op layout: result #0: a shared layout maps onto memory (axis m), got axes ['TCol', 'TLane']}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "shared_layout_on_tmem_axes", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op layout: result #0: a shared layout cannot have replicas}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)] + R[2 : 512]">
+  "tile.return"() : () -> ()
+}) {sym_name = "shared_replica", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op layout: parameter #0: only shared buffers can be swizzled}}
+"tile.kernel"() ({
+^bb0(%g: !tile.buffer<global, 32x128xui8, "Swizzle<128B> o S[(32, 128) : (128, 1)]">):
+  "tile.return"() : () -> ()
+}) {sym_name = "swizzled_global", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op swizzle-alignment: result #0: 128B swizzle is applied to absolute shared addresses, so the buffer needs align 1024 (the swizzle repeat), got 256}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x128xui8, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 256>
+  "tile.return"() : () -> ()
+}) {sym_name = "swizzle_underaligned", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op swizzle-alignment: result #0: 32B swizzle is applied to absolute shared addresses, so the buffer needs align 256 (the swizzle repeat), got 16}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x32xui8, "Swizzle<32B> o S[(32, 32) : (32, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "swizzle_default_alignment", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op layout: negative stride -16 on m}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (-16, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "negative_stride", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op result-scope: result #0 must be a shared buffer, got a global buffer}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<global, 16xi32>
+  "tile.return"() : () -> ()
+}) {sym_name = "alloc_global", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op results: expects 1 result(s), got 2}}
+  %0:2 = "tile.alloc_shared"() : () -> (!tile.buffer<shared, 16xi32>, !tile.buffer<shared, 16xi32>)
+  "tile.return"() : () -> ()
+}) {sym_name = "two_results", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.thread_id' op result-type: result #0 must be i32, got i64}}
+  %0 = "tile.thread_id"() : () -> i64
+  "tile.return"() : () -> ()
+}) {sym_name = "thread_id_i64", block = array<i32: 32, 1, 1>} : () -> ()

@@ -1,0 +1,197 @@
+"""The tile verifier through the Python API: parse, verify_module inside a DiagnosticEngine, and look at
+the collected diagnostics (check name, line, column). Also: every OP_SPECS op has a valid example."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tile_mlir.context import make_context, parse_source
+from tile_mlir.diagnostics import DiagnosticEngine
+from tile_mlir.dialect.ops import OP_SPECS
+from tile_mlir.dialect.verifier import verify_module
+
+_DIAG = re.compile(r"^'(?P<op>tile\.[\w.]+)' op (?P<check>[\w-]+): ")
+
+SLOT = "!tile.buffer<shared, 1xi32>"
+BAR = "!tile.buffer<shared, 1xi64>"
+SMEM = '!tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>'
+TMEM = '!tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">'
+
+
+def kernel(body: str, *, params: str = "", attrs: str = 'block = array<i32: 128, 1, 1>', name: str = "k") -> str:
+    """A tile.kernel around `body` (lines indented by two); the body starts on line 3."""
+    head = f"^bb0({params}):" if params else "// no parameters"
+    return (f'"tile.kernel"() ({{\n{head}\n{body}\n  "tile.return"() : () -> ()\n'
+            f'}}) {{sym_name = "{name}", {attrs}}} : () -> ()\n')
+
+
+def verify(text: str):
+    """(ok, [(op, check, line, col, message)]) for `text`."""
+    ctx = make_context()
+    engine = DiagnosticEngine()
+    engine.attach(ctx)
+    with engine:
+        module = parse_source(text, "input.mlir", ctx)
+        with ctx:
+            ok = verify_module(module)
+    engine.detach()
+    out = []
+    for d in engine.diagnostics:
+        m = _DIAG.match(d.message)
+        out.append((m.group("op") if m else None, m.group("check") if m else None, d.line, d.col, d.message))
+    return ok, out
+
+
+# (id, text, op, check, line, col): exactly one error, at that line and column
+BAD = [
+    ("launch-shape", kernel("", attrs="block = array<i32: 2048, 1, 1>"), "tile.kernel", "launch-shape", 1, 1),
+    ("cluster", kernel("", attrs="block = array<i32: 32, 1, 1>, cluster = array<i32: 17, 1, 1>"),
+     "tile.kernel", "launch-shape", 1, 1),
+    ("parameter", kernel("", params="%x: f16"), "tile.kernel", "parameter", 1, 1),
+    ("cluster-rank", kernel("", attrs="block = array<i32: 32, 1, 1>, cluster = array<i32: 2, 1>"),
+     "tile.kernel", "attributes", 1, 1),
+    ("missing-sym-name", '"tile.kernel"() ({\n  "tile.return"() : () -> ()\n}) {block = array<i32: 32, 1, 1>} : () -> ()\n',
+     "tile.kernel", "attributes", 1, 1),
+    ("unknown-attribute", kernel('  "tile.barrier"() {when = 1} : () -> ()'), "tile.barrier", "attributes", 3, 3),
+    ("bad-choice", kernel('  "tile.fence"() {kind = "full"} : () -> ()'), "tile.fence", "attributes", 3, 3),
+    ("wrong-kind", kernel('  "tile.barrier"() {scope = 1} : () -> ()'), "tile.barrier", "attributes", 3, 3),
+    ("operand-scope", kernel(f'  "tile.mbarrier.arrive"(%g) : (!tile.buffer<global, 1xi64>) -> ()',
+                             params="%g: !tile.buffer<global, 1xi64>"), "tile.mbarrier.arrive", "operand-scope", 3, 3),
+    ("operand-type", kernel(f'  %s = "tile.alloc_shared"() : () -> {BAR}\n'
+                            f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({BAR}) -> ()'),
+     "tile.tmem.alloc", "operand-type", 4, 3),
+    ("tmem-alloc", kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                          f'  "tile.tmem.alloc"(%s) {{num_cols = 48}} : ({SLOT}) -> ()'), "tile.tmem.alloc", "tmem-alloc", 4, 3),
+    ("mbarrier", kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                        f'  "tile.mbarrier.init"(%b) {{count = 0}} : ({BAR}) -> ()'), "tile.mbarrier.init", "mbarrier", 4, 3),
+    ("buffer-type", kernel('  %s = "tile.alloc_shared"() : () -> !tile.buffer<smem, 4xi32>'),
+     "tile.alloc_shared", "buffer-type", 3, 8),
+    ("layout", kernel('  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 4x4xi32, "S[(4, 2) : (2, 1)]">'),
+     "tile.alloc_shared", "layout", 3, 8),
+    ("swizzle-alignment", kernel('  %s = "tile.alloc_shared"() : () -> '
+                                 '!tile.buffer<shared, 8x128xui8, "Swizzle<128B> o S[(8, 128) : (128, 1)]", align 256>'),
+     "tile.alloc_shared", "swizzle-alignment", 3, 8),
+    ("element-type", kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                            f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
+                            f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> !tile.buffer<tmem, 32x2xi64, "S[(32, 2) : (1@TLane, 1@TCol)]">'),
+     "tile.tmem.buffer", "element-type", 5, 8),
+    ("region-rank", kernel(f'  %s = "tile.alloc_shared"() : () -> {SMEM}\n'
+                           f'  "tile.copy"(%s, %g) {{src_sizes = array<i64: 512>}} : ({SMEM}, !tile.buffer<global, 32x16xui8>) -> ()',
+                           params="%g: !tile.buffer<global, 32x16xui8>"), "tile.copy", "region-rank", 4, 3),
+    ("region-in-bounds", kernel(f'  %s = "tile.alloc_shared"() : () -> {SMEM}\n'
+                                f'  "tile.copy"(%s, %g) {{src_offsets = array<i64: 1, 0>, src_sizes = array<i64: 32, 16>}} : ({SMEM}, !tile.buffer<global, 32x16xui8>) -> ()',
+                                params="%g: !tile.buffer<global, 32x16xui8>"), "tile.copy", "region-in-bounds", 4, 3),
+    ("region-size", kernel(f'  %s = "tile.alloc_shared"() : () -> {SMEM}\n'
+                           f'  "tile.copy"(%s, %g) : ({SMEM}, !tile.buffer<global, 16x16xui8>) -> ()',
+                           params="%g: !tile.buffer<global, 16x16xui8>"), "tile.copy", "region-size", 4, 3),
+    ("tmem-load", kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                         f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
+                         f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}\n'
+                         f'  "tile.tmem.load"(%o, %t) {{num_cols = 4}} : (!tile.buffer<global, 64x16xui8>, {TMEM}) -> ()',
+                         params="%o: !tile.buffer<global, 64x16xui8>"), "tile.tmem.load", "tmem-load", 6, 3),
+    ("tmem-address", kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                            f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}'), "tile.tmem.buffer", "tmem-address", 4, 8),
+    ("cta-group", kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                         f'  "tile.commit"(%b) {{cta_group = 2}} : ({BAR}) -> ()'), "tile.commit", "cta-group", 4, 3),
+    ("body", '"tile.kernel"() ({\n  "tile.barrier"() : () -> ()\n}) {sym_name = "k", block = array<i32: 32, 1, 1>} : () -> ()\n',
+     "tile.kernel", "body", 1, 1),
+    ("regions", kernel('  "tile.fence"() ({\n  }) {kind = "proxy_async"} : () -> ()'), "tile.fence", "regions", 3, 3),
+    ("results", kernel('  %a, %b = "tile.lane_id"() : () -> (i32, i32)'), "tile.lane_id", "results", 3, 12),
+    ("result-type", kernel('  %a = "tile.elect_one"() : () -> i32'), "tile.elect_one", "result-type", 3, 8),
+    ("placement", 'func.func @f() {\n  "tile.async_wait"() : () -> ()\n  return\n}\n', "tile.async_wait", "placement", 2, 3),
+]
+
+
+@pytest.mark.parametrize("text,op,check,line,col", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_bad_input_reports_one_located_error(text, op, check, line, col):
+    ok, diags = verify(text)
+    assert not ok
+    assert [(d[0], d[1], d[2], d[3]) for d in diags] == [(op, check, line, col)], diags
+
+
+def test_unknown_op_is_reported_with_the_known_ones():
+    ok, diags = verify(kernel('  "tile.frob"() : () -> ()'))
+    assert not ok and len(diags) == 1
+    assert diags[0][2:4] == (3, 3)
+    assert "unknown tile operation 'tile.frob'" in diags[0][4] and "tile.copy_async" in diags[0][4]
+
+
+def test_one_error_per_bad_op_and_the_rest_still_checked():
+    text = kernel('  "tile.fence"() {kind = "x"} : () -> ()\n  "tile.barrier"() {scope = "x"} : () -> ()\n'
+                  '  "tile.fence"() {kind = "proxy_async"} : () -> ()')
+    ok, diags = verify(text)
+    assert not ok
+    assert [(d[0], d[2]) for d in diags] == [("tile.fence", 3), ("tile.barrier", 4)]
+
+
+def test_without_an_engine_errors_go_to_mlir():
+    ctx = make_context()
+    module = parse_source(kernel('  "tile.fence"() : () -> ()'), "input.mlir", ctx)
+    seen = []
+    handle = ctx.attach_diagnostic_handler(lambda d: seen.append(str(d.message)) or True)
+    with ctx:
+        assert not verify_module(module)
+    handle.detach()
+    assert seen == ["'tile.fence' op attributes: requires attribute 'kind'"]
+
+
+# -- a valid example of every op ------------------------------------------------------------------
+VALID = {
+    "kernel": kernel("", params="%a: !tile.buffer<global, 4xf32>, %n: i32, %m: i64, %x: f32",
+                     attrs="block = array<i32: 32, 2, 1>, cluster = array<i32: 2, 1, 1>, grid = array<i32: 8, 1, 1>"),
+    "return": kernel(""),
+    "thread_id": kernel('  %v = "tile.thread_id"() : () -> i32'),
+    "warp_id": kernel('  %v = "tile.warp_id"() : () -> i32'),
+    "lane_id": kernel('  %v = "tile.lane_id"() : () -> i32'),
+    "cta_rank": kernel('  %v = "tile.cta_rank"() : () -> i32'),
+    "elect_one": kernel('  %v = "tile.elect_one"() : () -> i1'),
+    "alloc_shared": kernel(f'  %s = "tile.alloc_shared"() : () -> {SMEM}'),
+    "copy": kernel(f'  %s = "tile.alloc_shared"() : () -> {SMEM}\n'
+                   f'  "tile.copy"(%s, %g) {{scope = "warpgroup", dst_offsets = array<i64: 0, 0>, dst_sizes = array<i64: 32, 16>,'
+                   f' src_offsets = array<i64: 0, 0>, src_sizes = array<i64: 32, 16>}} : ({SMEM}, !tile.buffer<global, 32x16xui8>) -> ()',
+                   params="%g: !tile.buffer<global, 32x16xui8>"),
+    "fence": kernel('  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()'),
+    "barrier": kernel('  "tile.barrier"() {scope = "cluster"} : () -> ()', attrs="block = array<i32: 32, 1, 1>, cluster = array<i32: 2, 1, 1>"),
+    "tmem.alloc": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                         f'  "tile.tmem.alloc"(%s) {{num_cols = 512, cta_group = 1}} : ({SLOT}) -> ()'),
+    "tmem.relinquish": kernel('  "tile.tmem.relinquish"() {cta_group = 2} : () -> ()',
+                              attrs="block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>"),
+    "tmem.dealloc": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                           f'  "tile.tmem.dealloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()'),
+    "tmem.buffer": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                          f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
+                          f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}'),
+    "copy_async": kernel(f'  %m = "tile.alloc_shared"() : () -> {SMEM}\n'
+                         f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                         f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
+                         f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}\n'
+                         f'  "tile.copy_async"(%t, %m) {{cta_group = 1, scope = "thread", dispatch = "smem->tmem"}} : ({TMEM}, {SMEM}) -> ()'),
+    "commit": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                     f'  "tile.commit"(%b) {{cta_group = 1, multicast_mask = 1}} : ({BAR}) -> ()'),
+    "async_wait": kernel('  "tile.async_wait"() : () -> ()'),
+    "mbarrier.init": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                            f'  "tile.mbarrier.init"(%b) {{count = 1}} : ({BAR}) -> ()'),
+    "mbarrier.arrive": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                              f'  "tile.mbarrier.arrive"(%b) : ({BAR}) -> ()'),
+    "mbarrier.wait": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                            f'  "tile.mbarrier.wait"(%b) {{phase = 1}} : ({BAR}) -> ()'),
+    "tmem.load": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                        f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
+                        f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}\n'
+                        f'  "tile.tmem.load"(%o, %t) {{num_cols = 4, col_offset = 0, scope = "warpgroup"}} : '
+                        f'(!tile.buffer<global, 128x16xui8>, {TMEM}) -> ()',
+                        params="%o: !tile.buffer<global, 128x16xui8>"),
+}
+
+
+def test_every_op_has_a_valid_example():
+    assert set(VALID) == {s.name for s in OP_SPECS}
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_valid_example_verifies(name):
+    text = VALID[name]
+    assert f'"tile.{name}"' in text
+    ok, diags = verify(text)
+    assert ok and diags == [], diags
