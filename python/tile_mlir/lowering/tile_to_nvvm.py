@@ -24,6 +24,7 @@ DEFAULT_CHIP = "sm_100a"
 # PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
 DEFAULT_FEATURES = "+ptx88"
 _STATIC_SMEM_LIMIT = 48 * 1024
+GPU_MODULE = "tile_kernels"
 
 
 class LoweringError(Exception):
@@ -47,9 +48,14 @@ class ConvertTileToNVVMPass(TilePass):
                 error(op, "'tile.copy_async' op lowering: not lowered; run tile-lower-copy-async first")
             return False
         ok = True
+        gmod = None
+        if kernels:  # one gpu.module holds every kernel: one PTX module, one cubin
+            gmod = ir.Operation.parse(f'gpu.module @{GPU_MODULE} [#nvvm.target<chip = "{chip}", '
+                                      f'features = "{features}">] {{\n}}')
+            ir.InsertionPoint(kernels[0]).insert(gmod)  # a detached op is inserted, not moved
         for k in kernels:
             try:
-                KernelLowering(module_op, k, chip, features).run()
+                KernelLowering(gmod, k).run()
             except LoweringError as e:
                 error(e.op, f"'{e.op.name}' op lowering: {e}")
                 ok = False
@@ -59,11 +65,9 @@ class ConvertTileToNVVMPass(TilePass):
 
 
 class KernelLowering:
-    def __init__(self, module_op, kernel, chip: str, features: str):
-        self.module_op = module_op
+    def __init__(self, gmod, kernel):
+        self.gmod = gmod
         self.kernel = kernel
-        self.chip = chip
-        self.features = features
         self.sym = attr(kernel, "sym_name")
         self.block = attr(kernel, "block")
         self.cluster = attr(kernel, "cluster") or (1, 1, 1)
@@ -80,12 +84,9 @@ class KernelLowering:
         attrs = ["gpu.kernel", "nvvm.kernel", f"nvvm.reqntid = array<i32: {', '.join(map(str, self.block))}>"]
         if tuple(self.cluster) != (1, 1, 1):
             attrs.append(f"nvvm.cluster_dim = array<i32: {', '.join(map(str, self.cluster))}>")
-        text = (f'gpu.module @{self.sym}_kernels [#nvvm.target<chip = "{self.chip}", features = "{self.features}">] {{\n'
-                f'  llvm.func @{self.sym}({sig}) attributes {{{", ".join(attrs)}}} {{\n    llvm.return\n  }}\n}}')
-        gmod = ir.Operation.parse(text)
-        ir.InsertionPoint(self.kernel).insert(gmod)  # a detached op is inserted, not moved
-        self.gmod = gmod
-        self.func = gmod.regions[0].blocks[0].operations[0]
+        self.func = ir.Operation.parse(f'llvm.func @{self.sym}({sig}) attributes {{{", ".join(attrs)}}} {{\n'
+                                       '  llvm.return\n}')
+        ir.InsertionPoint(self.gmod.regions[0].blocks[0]).insert(self.func)
         return body
 
     def run(self):

@@ -1,12 +1,13 @@
 // RUN: tile-opt %s --tile-verify --convert-tile-to-nvvm | FileCheck %s
 //
-// Each tile.kernel becomes an llvm.func kernel in its own gpu.module with the sm_100a target: global
+// Every tile.kernel becomes an llvm.func kernel in one gpu.module with the sm_100a target: global
 // buffers become !llvm.ptr<1> parameters, scalars stay, the block and cluster shapes become
 // nvvm.reqntid / nvvm.cluster_dim, and each tile.alloc_shared an aligned addr_space 3 global.
 
 // CHECK: module attributes {gpu.container_module}
-// CHECK-LABEL: gpu.module @params_kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">]
-// CHECK: llvm.func @params(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: f32, %{{.*}}: !llvm.ptr<1>)
+// CHECK: gpu.module @tile_kernels [#nvvm.target<chip = "sm_100a", features = "+ptx88">]
+// CHECK-NOT: gpu.module
+// CHECK-LABEL: llvm.func @params(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: f32, %{{.*}}: !llvm.ptr<1>)
 // CHECK-SAME: attributes {gpu.kernel, nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
 // CHECK-NOT: tile.
 // CHECK: llvm.return
@@ -16,8 +17,8 @@
 }) {sym_name = "params", block = array<i32: 128, 1, 1>} : () -> ()
 
 // Scalar parameters keep their uses.
-// CHECK-LABEL: gpu.module @scalar_use_kernels
-// CHECK: llvm.func @scalar_use(%[[N:.*]]: i32)
+// CHECK-LABEL: llvm.func @scalar_use(
+// CHECK-SAME: %[[N:.*]]: i32)
 // CHECK: arith.addi %[[N]], %[[N]] : i32
 "tile.kernel"() ({
 ^bb0(%n: i32):
@@ -25,20 +26,18 @@
   "tile.return"() : () -> ()
 }) {sym_name = "scalar_use", block = array<i32: 32, 1, 1>} : () -> ()
 
-// CHECK-LABEL: gpu.module @clustered_kernels
-// CHECK: llvm.func @clustered()
+// CHECK-LABEL: llvm.func @clustered()
 // CHECK-SAME: attributes {gpu.kernel, nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.kernel, nvvm.reqntid = array<i32: 64, 2, 1>}
 "tile.kernel"() ({
   "tile.return"() : () -> ()
 }) {sym_name = "clustered", block = array<i32: 64, 2, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()
 
 // Shared buffers: bytes from the layout's span, alignment from the type (at least 16).
-// CHECK-LABEL: gpu.module @shared_kernels
 // CHECK-DAG: llvm.mlir.global internal @shared_smem0() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<4096 x i8>
 // CHECK-DAG: llvm.mlir.global internal @shared_smem1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x i8>
 // CHECK-DAG: llvm.mlir.global internal @shared_smem2() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4 x i8>
 // CHECK-DAG: llvm.mlir.global internal @shared_smem3() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<8192 x i8>
-// CHECK: llvm.func @shared()
+// CHECK-LABEL: llvm.func @shared()
 // CHECK-DAG: llvm.mlir.addressof @shared_smem0 : !llvm.ptr<3>
 // CHECK-DAG: llvm.mlir.addressof @shared_smem3 : !llvm.ptr<3>
 "tile.kernel"() ({

@@ -2,7 +2,7 @@
 //
 // mbarrier init / arrive / wait (a try_wait.parity spin loop as scf.while) and tcgen05.commit.
 
-// CHECK-LABEL: gpu.module @mbar_kernels
+// CHECK-LABEL: gpu.module @tile_kernels
 // CHECK: llvm.mlir.global internal @mbar_smem0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8 x i8>
 // CHECK-LABEL: llvm.func @mbar
 // CHECK: %[[BAR:.*]] = llvm.mlir.addressof @mbar_smem0 : !llvm.ptr<3>

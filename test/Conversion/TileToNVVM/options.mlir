@@ -2,7 +2,7 @@
 //
 // The pass options choose the gpu.module's NVVM target.
 
-// CHECK-LABEL: gpu.module @target_kernels [#nvvm.target<chip = "sm_103a", features = "+ptx90">]
+// CHECK-LABEL: gpu.module @tile_kernels [#nvvm.target<chip = "sm_103a", features = "+ptx90">]
 // CHECK: llvm.func @target()
 "tile.kernel"() ({
   "tile.return"() : () -> ()
