@@ -12,18 +12,24 @@ from ..mlir import ir
 from .ops import OP_SPECS, OperandSpec, read_attr, spec_of
 from .types import BufferType, TypeParseError
 
-__all__ = ["verify_module", "iter_ops", "region_of", "Region"]
+__all__ = ["verify_module", "iter_ops", "op_name", "enclosing_kernel", "region_of", "Region"]
 
 _TMEM_LANES, _TMEM_COLS = 128, 512
 
 
 def iter_ops(op):
-    """Pre-order over every op nested in `op` (excluding op itself)."""
+    """Pre-order over every op nested in `op` (excluding op itself), as Operations: an upstream op's
+    OpView may name its symbol in `.name` (func.func), an Operation's `.name` is always the op name."""
     for region in op.regions:
         for block in region.blocks:
             for inner in block.operations:
+                inner = inner.operation
                 yield inner
                 yield from iter_ops(inner)
+
+
+def op_name(op) -> str:
+    return op.operation.name
 
 
 class _Fail(Exception):
@@ -302,27 +308,21 @@ def verify_op(op, kernel_info: dict) -> bool:
     return True
 
 
-def _operations(op):
-    """iter_ops(op) as Operations: an upstream op's OpView may name its symbol in `.name` (func.func)."""
-    for inner in iter_ops(op):
-        yield inner.operation
-
-
 def verify_module(module_op) -> bool:
     """Verify every tile op under module_op; report each failure; True when all pass."""
     ok = True
-    for op in _operations(module_op):
-        if op.name != "tile.kernel" or _enclosing_kernel(op) is not None:
+    for op in iter_ops(module_op):
+        if op.name != "tile.kernel" or enclosing_kernel(op) is not None:
             continue  # a kernel inside a kernel is reported by the outer one
         parent = op.parent
-        if parent is not None and parent.name not in ("builtin.module",):
+        if parent is not None and op_name(parent) != "builtin.module":
             error(op, "'tile.kernel' op placement: must be at module level")
             ok = False
         ok &= _verify_kernel(op)
     # tile ops outside any kernel
-    for op in _operations(module_op):
+    for op in iter_ops(module_op):
         if op.name.startswith("tile.") and op.name != "tile.kernel":
-            if _enclosing_kernel(op) is None:
+            if enclosing_kernel(op) is None:
                 ok = False
                 error(op, f"'{op.name}' op placement: must be nested in a tile.kernel")
     return ok
@@ -336,8 +336,8 @@ def _verify_kernel(kernel) -> bool:
     ok = verify_op(kernel, info)
     if not ok:
         return False
-    for op in _operations(kernel):
-        if not op.name.startswith("tile.") or _enclosing_kernel(op) != kernel:
+    for op in iter_ops(kernel):
+        if not op.name.startswith("tile.") or enclosing_kernel(op) != kernel:
             continue  # the contents of a nested kernel are not this kernel's
         if op.name == "tile.kernel":
             error(op, "'tile.kernel' op placement: kernels cannot nest")
@@ -347,10 +347,11 @@ def _verify_kernel(kernel) -> bool:
     return ok
 
 
-def _enclosing_kernel(op):
+def enclosing_kernel(op):
+    """The tile.kernel around op, or None."""
     p = op.parent
     while p is not None:
-        if p.name == "tile.kernel":
-            return p
+        if op_name(p) == "tile.kernel":
+            return p.operation
         p = p.parent
     return None

@@ -2,14 +2,13 @@
 from __future__ import annotations
 
 from ...dialect.ops import attr_value
+from ...dialect.verifier import enclosing_kernel
 
 __all__ = ["kernel_block"]
 
 
 def kernel_block(op) -> tuple[int, int, int]:
-    p = op.parent
-    while p is not None and p.name != "tile.kernel":
-        p = p.parent
-    if p is None:
+    k = enclosing_kernel(op)
+    if k is None:
         raise ValueError(f"{op.name} is not inside a tile.kernel")
-    return tuple(attr_value(p, "block"))
+    return tuple(attr_value(k, "block"))
