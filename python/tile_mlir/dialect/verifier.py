@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..diagnostics import error
 from ..mlir import ir
-from .ops import OP_SPECS, OperandSpec, read_attr, spec_of
+from .ops import OP_SPECS, OperandSpec, attr_value, read_attr, spec_of
 from .types import BufferType, TypeParseError
 
 __all__ = ["verify_module", "iter_ops", "op_name", "enclosing_kernel", "region_of", "Region"]
@@ -132,8 +132,8 @@ class Region(tuple):
 
 def region_of(op, side: str, bt: BufferType) -> Region:
     spec = spec_of(op.name)
-    offs = read_attr(op, next(a for a in spec.attrs if a.name == f"{side}_offsets"))
-    sizes = read_attr(op, next(a for a in spec.attrs if a.name == f"{side}_sizes"))
+    offs = read_attr(op, spec.attr(f"{side}_offsets"))
+    sizes = read_attr(op, spec.attr(f"{side}_sizes"))
     rank = len(bt.shape)
     offs = tuple(offs) if offs is not None else (0,) * rank
     sizes = tuple(sizes) if sizes is not None else tuple(d - o for d, o in zip(bt.shape, offs))
@@ -219,10 +219,10 @@ def _pow2_cols(n: int) -> None:
 def _check_specific(op, kernel_info: dict) -> None:
     name = op.name
     if name == "tile.kernel":
-        block = read_attr(op, next(a for a in spec_of(name).attrs if a.name == "block"))
+        block = attr_value(op, "block")
         if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > 1024:
             _fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
-        cluster = read_attr(op, next(a for a in spec_of(name).attrs if a.name == "cluster")) or (1, 1, 1)
+        cluster = attr_value(op, "cluster") or (1, 1, 1)
         if any(c <= 0 for c in cluster) or cluster[0] * cluster[1] * cluster[2] > 16:
             _fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
         blocks = list(op.regions[0].blocks)
@@ -245,7 +245,7 @@ def _check_specific(op, kernel_info: dict) -> None:
         return
     if name in ("tile.tmem.alloc", "tile.tmem.dealloc"):
         _slot_check(op, op.operands[0], 32, "operand #0 (slot)")
-        _pow2_cols(read_attr(op, next(a for a in spec_of(name).attrs if a.name == "num_cols")))
+        _pow2_cols(attr_value(op, "num_cols"))
     elif name == "tile.tmem.buffer":
         _slot_check(op, op.operands[0], 32, "operand #0 (slot)")
         if not any(u.owner.name == "tile.tmem.alloc" for u in op.operands[0].uses if hasattr(u.owner, "name")):
@@ -253,7 +253,7 @@ def _check_specific(op, kernel_info: dict) -> None:
     elif name in ("tile.commit", "tile.mbarrier.init", "tile.mbarrier.arrive", "tile.mbarrier.wait"):
         _slot_check(op, op.operands[0], 64, "operand #0 (barrier)")
         if name == "tile.mbarrier.init":
-            count = read_attr(op, next(a for a in spec_of(name).attrs if a.name == "count"))
+            count = attr_value(op, "count")
             if not 1 <= count < (1 << 20):
                 _fail("mbarrier", f"count must be in [1, 2^20 - 1], got {count}")
     elif name in ("tile.copy", "tile.copy_async"):
@@ -285,7 +285,7 @@ def _check_specific(op, kernel_info: dict) -> None:
     spec = spec_of(name)
     if any(a.name == "cta_group" for a in spec.attrs) and name != "tile.copy_async" or (
             name == "tile.copy_async" and buffer_type(op.operands[0], "dst").scope == "tmem"):
-        g = read_attr(op, next(a for a in spec.attrs if a.name == "cta_group"))
+        g = attr_value(op, "cta_group")
         first = kernel_info.setdefault("cta_group", (g, op))
         if first[0] != g:
             _fail("cta-group", f"cta_group {g} differs from cta_group {first[0]} used earlier in this kernel; "
