@@ -88,9 +88,10 @@ def _iters_text(tag: str, iters: Sequence[Iter]) -> str:
 
 
 def _normalize_offset(offset) -> tuple[tuple[Axis, int], ...]:
-    if offset is None:
+    if not offset:
         return ()
-    items = offset.items() if isinstance(offset, Mapping) else offset
+    # (a duck-typed test: isinstance against typing's Mapping ABC is slow on this hot path)
+    items = offset.items() if hasattr(offset, "items") else offset
     acc: dict[Axis, int] = {}
     for ax, val in items:
         if not isinstance(ax, Axis):
@@ -134,12 +135,12 @@ class TileLayout:
             shard, replica, offset = shard.shard, shard.replica, shard.offset
         shard_t, replica_t = tuple(shard), tuple(replica)
         for it in shard_t + replica_t:
-            if not isinstance(it, Iter):
+            if type(it) is not Iter and not isinstance(it, Iter):
                 raise LayoutError(f"layout iters must be Iter, got {it!r}")
         object.__setattr__(self, "_shard", shard_t)
         object.__setattr__(self, "_replica", replica_t)
         object.__setattr__(self, "_offset", _normalize_offset(offset))
-        object.__setattr__(self, "_hash", hash((shard_t, replica_t, self._offset)))
+        object.__setattr__(self, "_hash", None)  # computed on first use: most layouts are never hashed
 
     def __setattr__(self, name, value):
         raise AttributeError("TileLayout is immutable")
@@ -162,7 +163,10 @@ class TileLayout:
         return MappingProxyType(dict(self._offset))
 
     def offset_on(self, axis: Axis) -> int:
-        return dict(self._offset).get(axis, 0)
+        for a, v in self._offset:
+            if a is axis:
+                return v
+        return 0
 
     def shard_extent(self) -> int:
         """Number of logical elements (product of the shard extents)."""
@@ -195,6 +199,8 @@ class TileLayout:
         return (self._shard, self._replica, self._offset) == (other._shard, other._replica, other._offset)
 
     def __hash__(self) -> int:
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self._shard, self._replica, self._offset)))
         return self._hash
 
     def __str__(self) -> str:
