@@ -33,7 +33,7 @@ class Expectation:
             return False
         if not self.regex:
             return self.text in d.message
-        return re.search(_to_regex(self.text), d.message) is not None
+        return re.search(_to_regex(self.text), d.message, re.DOTALL) is not None  # . spans lines, as llvm::Regex
 
 
 def _to_regex(text: str) -> str:

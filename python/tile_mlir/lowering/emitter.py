@@ -12,7 +12,6 @@ from ..mlir import arith, ir, llvm
 __all__ = ["Emitter", "ptr_type", "I1", "I8", "I16", "I32", "I64"]
 
 _DYNAMIC = -(2**31)  # llvm.getelementptr's marker for a dynamic index
-_ATTRS: dict = {}
 
 
 def I1():
@@ -44,9 +43,10 @@ def ptr_type(addr_space: int):
 
 
 class Emitter:
-    def __init__(self, ip, loc):
+    def __init__(self, ip, loc, cache: dict | None = None):
         self.ip = ip
         self.loc = loc
+        self.cache = {} if cache is None else cache  # parsed attributes, shared by one pass run
 
     @contextmanager
     def at(self, ip):
@@ -146,12 +146,11 @@ class Emitter:
         return llvm.IntToPtrOp(ptr_type(addr_space), v, loc=self.loc, ip=self.ip).result
 
     def attr(self, text: str):
-        """A parsed attribute, cached per context (lowerings ask for the same few many times)."""
-        ctx = ir.Context.current
-        key = (id(ctx), text)
-        a = _ATTRS.get(key)
-        if a is None or a.context is not ctx:
-            a = _ATTRS[key] = ir.Attribute.parse(text)
+        """A parsed attribute, cached in the pass run's cache (lowerings ask for the same few many
+        times; a global cache would keep every context alive)."""
+        a = self.cache.get(text)
+        if a is None:
+            a = self.cache[text] = ir.Attribute.parse(text)
         return a
 
     # -- control flow -----------------------------------------------------------------------------

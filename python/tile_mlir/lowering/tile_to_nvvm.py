@@ -109,8 +109,9 @@ class KernelLowering:
         self.uses_tcgen05 = any(op.name in ("tile.tmem.alloc", "tile.tmem.load") or op.name.startswith("nvvm.tcgen05")
                                 for op in all_ops)
         self.async_proxy_reads = any(op.name == "nvvm.tcgen05.cp" for op in all_ops)
+        attrs: dict = {}
         for op in tile_ops:
-            em = Emitter(ir.InsertionPoint(op), op.location)
+            em = Emitter(ir.InsertionPoint(op), op.location, attrs)
             getattr(self, "lower_" + op.name[len("tile."):].replace(".", "_"))(op, em)
         self._resolve_casts()
         for op in reversed(tile_ops):

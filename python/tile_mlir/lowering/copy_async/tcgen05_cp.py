@@ -93,7 +93,7 @@ def _signed64(x: int) -> int:
 def copy_async_smem_tmem(op, ctx):
     plan = _plan(ctx)
     desc = _descriptor(ctx, plan)
-    em = Emitter(ir.InsertionPoint(op), op.location)
+    em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     taddr = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[I32()]).results[0]
     shape = em.attr("#nvvm.tcgen05_cp_shape<shape_32x128b>")
     multicast = em.attr("#nvvm.tcgen05_cp_multicast<warpx4>")

@@ -1,0 +1,17 @@
+"""Shared by the test/Python lit tests: `run(f)` prints TEST: name, runs f, and checks no MLIR context
+outlives it (as upstream's binding tests do)."""
+import gc
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "python"))
+
+
+def run(f):
+    print("\nTEST:", f.__name__)
+    f()
+    gc.collect()
+    from tile_mlir.mlir import ir
+
+    assert ir.Context._get_live_count() == 0, f"{ir.Context._get_live_count()} live contexts after {f.__name__}"
+    return f
