@@ -34,14 +34,13 @@ config.substitutions.append(("%PYTHON", sys.executable))
 config.substitutions.append(("%root", root))
 
 
-def _ptxas():
-    sys.path.insert(0, os.path.join(root, "python"))
-    from tile_mlir.toolchain import find_tool
+sys.path.insert(0, os.path.join(root, "python"))
+from tile_mlir.toolchain import find_tool  # noqa: E402  (pip packages first, then PATH)
 
-    return find_tool("ptxas")
-
-
-ptxas = _ptxas()
+ptxas = find_tool("ptxas")
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# nvdisasm (nvidia-cuda-nvdisasm package) for SASS checks through `tile-run --dump-sass`
+if find_tool("nvdisasm"):
+    config.available_features.add("nvdisasm")
