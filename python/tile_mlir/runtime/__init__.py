@@ -5,18 +5,20 @@ on the PTX emulator.
     kernel = jit(module_or_text_or_artifact, arch="auto", backend="auto")
     result = kernel(a, b, n)            # numpy, cupy/numba (CUDA array interface), torch (DLPack)
     result.backend, kernel.last_backend # "gpu" or "sim"
+    result.worker                       # True: ran in the GPU worker process after a device
+                                        # fault this process could not recover from (jit.py)
 
 Nothing here imports CUDA, MLIR, the compiler or the emulator until it is used.
 """
 from .arch import can_run, parse_arch, refusal_message, resolve_arch
-from .errors import (ArgumentError, BackendUnavailableError, CudaError, IncompatibleDeviceError,
-                     TileRuntimeError)
+from .errors import (ArgumentError, BackendUnavailableError, ContextLostError, CudaError,
+                     IncompatibleDeviceError, TileRuntimeError)
 from .jit import JitKernel, LaunchResult, cache_stats, clear_cache, compile_cached, jit
 
 __all__ = [
     "jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats",
     "CudaError", "ArgumentError", "IncompatibleDeviceError", "BackendUnavailableError",
-    "TileRuntimeError", "can_run", "parse_arch", "refusal_message", "resolve_arch",
+    "TileRuntimeError", "ContextLostError", "can_run", "parse_arch", "refusal_message", "resolve_arch",
     "cuda_available", "current_device", "synchronize", "DeviceArray",
 ]
 
@@ -34,7 +36,10 @@ def current_device():
 
 
 def synchronize(stream=None) -> None:
-    """Wait for the GPU; a device fault of an earlier asynchronous launch is raised here."""
+    """Wait for the GPU; a device fault of an earlier asynchronous launch is raised here.
+
+    After a fault this process could not recover from, it returns at once (see device.synchronize).
+    """
     from .device import synchronize as _s
     _s(stream)
 

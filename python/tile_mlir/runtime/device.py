@@ -8,8 +8,18 @@ so their device pointers are valid in our launches.
 Sticky errors: after a device fault (CUDA_ERROR_ILLEGAL_ADDRESS, ...) every call in the context
 fails. :func:`recover_from_sticky_error` (installed as the driver's sticky hook) resets the primary
 context (cuDevicePrimaryCtxReset: all allocations in it are gone, including other libraries'),
-re-retains it, drops the module cache and unbinds every jitted kernel, so the next call reloads
-and works; the original error is then re-raised with ``context_reset = True``.
+re-retains it, checks it with a 1-byte allocation, drops the module cache and unbinds every jitted
+kernel, so the next call reloads and works; the original error is then re-raised with
+``context_reset = True``.
+
+That in-process recovery is not guaranteed: NVIDIA documents that after a sticky error the
+process's CUDA state is corrupt and the process must be restarted, and on an H200 with driver 580
+the re-created context indeed stays dead. When the check fails the process is marked *poisoned*
+(:func:`is_poisoned`; the error is re-raised with ``poisoned = True``): no further reset is tried,
+the dead context is never made current again, kernel calls with host arrays run in a GPU worker
+process (runtime/worker.py, routed by jit.py), device memory of this process is refused with
+ContextLostError, and :func:`synchronize` returns at once (see there). A poisoned process stays so
+until it exits.
 """
 from __future__ import annotations
 
@@ -24,7 +34,7 @@ from . import driver as _d
 from .errors import CudaError
 
 __all__ = ["Device", "current_device", "synchronize", "recover_from_sticky_error",
-           "on_context_reset", "device_count"]
+           "on_context_reset", "device_count", "is_poisoned", "poison_reason"]
 
 log = logging.getLogger("tile_mlir.runtime")
 
@@ -57,6 +67,17 @@ _devices: dict[int, Device] = {}
 _tls = threading.local()
 _reset_callbacks: list[Callable[[], None]] = []
 _reset_objects: "weakref.WeakSet" = weakref.WeakSet()
+
+#: True once a sticky error could not be recovered from in this process (read by jit._call; a
+#: module global so that the check costs one attribute load). Never reset: the process stays so.
+poisoned = False
+#: what poisoned it, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS in cuCtxSynchronize"
+poison_reason = ""
+
+
+def is_poisoned() -> bool:
+    """Whether the CUDA state of this process was lost to an unrecoverable device fault."""
+    return poisoned
 
 
 def default_ordinal() -> int:
@@ -93,7 +114,8 @@ def _open(ordinal: int) -> Device:
 
 
 def current_device(ordinal: int | None = None) -> Device:
-    """The (lazily opened) device, with its primary context current on the calling thread."""
+    """The (lazily opened) device, with its primary context current on the calling thread
+    (in a poisoned process: the device's properties only, no context is made current)."""
     if ordinal is None:
         ordinal = default_ordinal()
     d = _devices.get(ordinal)
@@ -102,8 +124,8 @@ def current_device(ordinal: int | None = None) -> Device:
             d = _devices.get(ordinal)
             if d is None:
                 d = _devices[ordinal] = _open(ordinal)
-    if getattr(_tls, "ctx", None) != (ordinal, d.generation):
-        d.make_current()
+    if getattr(_tls, "ctx", None) != (ordinal, d.generation) and not poisoned:
+        d.make_current()  # never the dead context of a poisoned process: its properties still hold
     return d
 
 
@@ -152,43 +174,59 @@ def _retain(d: Device) -> bool:
     return True
 
 
-def _reset_primary_context(d: Device) -> None:
+def _reset_primary_context(d: Device) -> bool:
     """cuDevicePrimaryCtxReset, then get a working primary context back.
 
     After a reset the primary context is inactive. Drivers differ in what happens to the retain
     count: observed on an H200 (driver 580), releasing after re-retaining destroyed the fresh
     context again, i.e. the reset dropped the count to 0. So: retain once (no release) and check
     the context; if it is still dead (the count survived the reset, so the retain did not
-    re-create it), release until the driver refuses, then retain again.
+    re-create it), release until the driver refuses, then retain again. Returns whether the
+    context works (a 1-byte cuMemAlloc succeeds) afterwards.
     """
     drv = _d.drv()
     drv.cuDevicePrimaryCtxReset(d.handle)
     if _retain(d) and _context_works(d):
-        return
+        return True
     for _ in range(64):
         if int(drv.cuDevicePrimaryCtxRelease(d.handle)[0]) != 0:
             break
-    if not (_retain(d) and _context_works(d)):
-        log.error("tile_mlir.runtime: could not re-create the primary context of %s",
-                  d.describe())
+    if _retain(d) and _context_works(d):
+        return True
+    log.error("tile_mlir.runtime: could not re-create the primary context of %s: the CUDA state "
+              "of this process is lost; kernel calls with host arrays will run in a GPU worker "
+              "process", d.describe())
+    return False
 
 
 def recover_from_sticky_error(err: CudaError) -> None:
-    """Reset every primary context we opened after a sticky error, then mark ``err`` as handled."""
-    global _recovering
+    """Reset every primary context we opened after a sticky error, then mark ``err`` as handled:
+    ``context_reset`` when every context works again, else ``poisoned`` (and the process with it).
+    In an already poisoned process nothing is tried again."""
+    global _recovering, poisoned, poison_reason
+    if poisoned:
+        err.mark_poisoned()
+        return
     if _recovering:
         return
     _recovering = True
     try:
         with _lock:
+            ok = True
             for d in _devices.values():
                 log.warning("tile_mlir.runtime: %s in %s on %s: resetting the primary context",
                             err.name, err.call, d.describe())
-                _reset_primary_context(d)
+                ok = _reset_primary_context(d) and ok
                 d.generation += 1
                 _tls.ctx = (d.ordinal, d.generation)
+            if not ok:
+                poison_reason = f"{err.name} in {err.call}"
+                poisoned = True
             _notify_reset()
-        err.mark_reset()
+        if ok:
+            err.mark_reset()
+        else:
+            err.mark_poisoned()
     finally:
         _recovering = False
 
@@ -197,7 +235,15 @@ _d.set_sticky_hook(recover_from_sticky_error)
 
 
 def synchronize(stream=None) -> None:
-    """Wait for the device (or one stream); a pending device fault surfaces here as CudaError."""
+    """Wait for the device (or one stream); a pending device fault surfaces here as CudaError.
+
+    In a poisoned process this returns at once without a driver call: the work queued in the dead
+    context was lost with it (the fault that poisoned the process was raised once, by the call
+    that saw it), and kernel calls routed to the GPU worker synchronise before they return, so
+    there is nothing left to wait for. It does not raise the old error again.
+    """
+    if poisoned:
+        return
     current_device()
     if stream is None:
         _d.call("cuCtxSynchronize")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 __all__ = ["TileRuntimeError", "CudaError", "ArgumentError", "IncompatibleDeviceError",
-           "BackendUnavailableError"]
+           "BackendUnavailableError", "ContextLostError"]
 
 
 class TileRuntimeError(RuntimeError):
@@ -15,27 +15,52 @@ class CudaError(TileRuntimeError):
     ``call`` is the driver entry point (e.g. "cuLaunchKernel"), ``name`` the CUDA error name as
     cuGetErrorName reports it (e.g. "CUDA_ERROR_ILLEGAL_ADDRESS"), ``code`` its numeric value,
     ``sticky`` whether the error corrupted the context (the runtime then resets the primary context,
-    see device.recover_from_sticky_error), ``context_reset`` whether that reset happened.
+    see device.recover_from_sticky_error), ``context_reset`` whether that reset happened and the
+    context works again, ``poisoned`` whether it did not: the CUDA state of this process is then
+    unusable (NVIDIA documents that a sticky error may require restarting the process), and later
+    kernel calls with host arrays run in a GPU worker process (see runtime/worker.py).
+    ``in_worker`` is True for an error that happened in that worker process.
     """
 
     def __init__(self, call: str, code: int, name: str, detail: str = "", *, sticky: bool = False):
         self.call, self.code, self.name, self.detail = call, int(code), name, detail
         self.sticky = sticky
         self.context_reset = False
+        self.poisoned = False
+        self.in_worker = False
         super().__init__(self._text())
 
     def _text(self) -> str:
         text = f"{self.call} failed: {self.name}"
         if self.detail:
             text += f" ({self.detail})"
+        if self.in_worker:
+            text += " in the GPU worker process"
         if self.sticky:
-            text += ("; sticky device error: the primary context was reset and the module cache "
-                     "dropped, the next call works" if self.context_reset else
-                     "; sticky device error")
+            if self.in_worker:
+                text += ("; sticky device error: the worker process was stopped, the next call "
+                         "starts a fresh one")
+            elif self.context_reset:
+                text += ("; sticky device error: the primary context was reset and the module "
+                         "cache dropped, the next call works")
+            elif self.poisoned:
+                text += ("; sticky device error: the CUDA context could not be recovered in this "
+                         "process; later kernel calls with host (numpy) arrays run in a GPU worker "
+                         "process, device arrays allocated before the fault are lost")
+            else:
+                text += "; sticky device error"
         return text
 
     def mark_reset(self) -> None:
         self.context_reset = True
+        self.args = (self._text(),)
+
+    def mark_poisoned(self) -> None:
+        self.poisoned = True
+        self.args = (self._text(),)
+
+    def mark_in_worker(self) -> None:
+        self.in_worker = True
         self.args = (self._text(),)
 
     def __str__(self) -> str:  # keep str() in step with mark_reset()
@@ -52,3 +77,9 @@ class IncompatibleDeviceError(TileRuntimeError):
 
 class BackendUnavailableError(TileRuntimeError):
     """Neither a usable GPU nor the emulator (or the requested one is missing)."""
+
+
+class ContextLostError(TileRuntimeError):
+    """The CUDA state of this process was lost to a device fault that could not be recovered in
+    process: device memory (device arrays, raw pointers) from before the fault is gone. Kernel
+    calls with host (numpy) arrays still work: they run in a GPU worker process."""

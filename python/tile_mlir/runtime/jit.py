@@ -30,6 +30,26 @@ one driver call on pre-packed parameters (the kernel keeps references to the las
 ``kernel.forget()`` to drop them). A new argument object is inspected again (count, dtype, shape,
 pointer). A JitKernel is not meant to be called from several threads at once (the parameter
 buffer is shared); use one per thread.
+
+Device faults: a sticky error (CUDA_ERROR_ILLEGAL_ADDRESS, ...) is raised as CudaError by the call
+that sees it (the launch, the copy-back of a host-array call, or ``synchronize()``); the runtime
+then resets the primary context (device.py). If the reset works (``err.context_reset``), the next
+call reloads the module and runs in this process as before. If it does not (``err.poisoned``: on
+an H200 with driver 580 the re-created context stays dead, as NVIDIA documents for sticky errors),
+this process can no longer use CUDA, and from then on
+
+* calls with host arrays (numpy, CPU DLPack) and scalars run in a GPU worker process
+  (runtime/worker.py): a fresh process with its own context runs the kernel with the same code,
+  synchronises and sends the buffers back; the call is synchronous, ``stream`` is ignored (a stream
+  of the dead context means nothing there), and the result says so: ``result.worker`` is True
+  (``result.backend`` and ``kernel.last_backend`` stay "gpu"); a warning is logged once. A fault in
+  the worker is raised as CudaError (``in_worker`` True) and the next call starts a fresh worker;
+* calls with device arrays (``__cuda_array_interface__``, CUDA DLPack) or raw pointers raise
+  :class:`ContextLostError`: their memory died with the faulted context (host arrays still work);
+* ``synchronize()`` returns at once (nothing can be pending in the dead context).
+
+The fast path of a repeated call pays nothing for this: the reset drops every kernel's cached
+arguments, so after a fault each call goes through ``_call``, which checks one flag.
 """
 from __future__ import annotations
 
@@ -49,7 +69,8 @@ from . import module as _module
 from .arch import can_run, refusal_message, resolve_arch
 from .args import (ParamPack, buffer_view, check_buffer, check_count, normalize_dtype,
                    scalar_value)
-from .errors import ArgumentError, BackendUnavailableError, IncompatibleDeviceError
+from .errors import (ArgumentError, BackendUnavailableError, ContextLostError,
+                     IncompatibleDeviceError)
 from .launch import Launcher, check_launch_dims, dim3, stream_handle
 from .memory import copy_to_device, copy_to_host
 
@@ -61,18 +82,24 @@ BACKENDS = ("auto", "gpu", "sim")
 
 
 class LaunchResult:
-    """What a kernel call returns: which backend ran and the buffer arguments (by param name)."""
+    """What a kernel call returns: which backend ran and the buffer arguments (by param name).
 
-    __slots__ = ("backend", "outputs", "kernel", "sim")
+    ``worker`` is True when the call ran on the GPU in the worker process because this process
+    lost its CUDA state to a device fault (see the module docstring); False otherwise.
+    """
 
-    def __init__(self, backend: str, outputs: dict, kernel: str, sim=None):
+    __slots__ = ("backend", "outputs", "kernel", "sim", "worker")
+
+    def __init__(self, backend: str, outputs: dict, kernel: str, sim=None, worker: bool = False):
         self.backend, self.outputs, self.kernel, self.sim = backend, outputs, kernel, sim
+        self.worker = worker
 
     def __getitem__(self, name):
         return self.outputs[name]
 
     def __repr__(self) -> str:
-        return f"LaunchResult(kernel={self.kernel!r}, backend={self.backend!r}, " \
+        where = ", worker=True" if self.worker else ""
+        return f"LaunchResult(kernel={self.kernel!r}, backend={self.backend!r}{where}, " \
                f"outputs={list(self.outputs)})"
 
 
@@ -162,6 +189,7 @@ class JitKernel:
         self._last: tuple | None = None
         self._last_result: LaunchResult | None = None
         self._digest: dict[str, str] = {}
+        self._worker_key: str | None = None
         _device.on_context_reset(obj=self)
         if len(self.params) <= _MAX_FAST_ARITY:
             self.__class__ = _fast_class(len(self.params))
@@ -227,7 +255,7 @@ class JitKernel:
 
     def load(self) -> "JitKernel":
         """Load the module now (otherwise done at the first GPU call)."""
-        if self.resolve_backend() == "gpu" and self._bound is None:
+        if self.resolve_backend() == "gpu" and self._bound is None and not _device.poisoned:
             self._bind()
         return self
 
@@ -295,6 +323,8 @@ class JitKernel:
         check_count(self.name, self.params, len(args))
         if (self._backend or self.resolve_backend()) == "sim":
             return self._run_sim(args, grid, block)
+        if _device.poisoned:
+            return self._run_worker(args, grid, block)
         b = self._bound or self._bind()
         slots = b.pack.slots
         host = []
@@ -351,6 +381,66 @@ class JitKernel:
                 for _, _, ptr in staged:
                     drv.cuMemFree(ptr)
 
+    # -- after an unrecoverable device fault: the GPU worker process ------------------------------
+
+    def _lost(self, i, p, what: str) -> ContextLostError:
+        return ContextLostError(
+            f"{self.name}: argument {i} ('{p.name}') is {what}, but the device memory of this "
+            f"process died with its CUDA context after the device fault "
+            f"({_device.poison_reason or 'a sticky error'}) that could not be recovered in "
+            "process; pass host (numpy) arrays instead (they run in a GPU worker process), or "
+            "restart the process to use device memory again")
+
+    def _run_worker(self, args, grid, block) -> LaunchResult:
+        """Run the call in the GPU worker process (this process's CUDA state is lost)."""
+        from . import worker as _worker
+
+        wargs, back = list(args), []
+        for i, (p, a) in enumerate(zip(self.params, args)):
+            if p.kind != "buffer":
+                scalar_value(self.name, i, p, a, self._dtypes[i])  # checked here, sent as passed
+                continue
+            if isinstance(a, np.ndarray):
+                v = self._view(i, p, a)
+            else:
+                try:
+                    v = self._view(i, p, a)
+                except ArgumentError:
+                    raise
+                except Exception as e:  # a CUDA library refusing after the fault
+                    raise self._lost(i, p, f"a {type(a).__name__}") from e
+            if v.kind == "device":
+                raise self._lost(i, p, f"a device array ({type(a).__name__})")
+            if v.kind == "raw":
+                raise self._lost(i, p, "a raw device pointer")
+            arr = v.host
+            wargs[i] = arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
+            if arr.flags.writeable:
+                back.append((i, arr))
+        global _worker_warned
+        if not _worker_warned:
+            _worker_warned = True
+            log.warning("tile_mlir.runtime: the CUDA state of this process was lost (%s could not "
+                        "be recovered in process); kernel calls with host arrays now run in a GPU "
+                        "worker process, device arrays can no longer be used",
+                        _device.poison_reason or "a sticky error")
+        art = self.artifact
+        key = self._worker_key
+        if key is None:
+            h = hashlib.sha256(json.dumps(art.manifest(), sort_keys=True, default=repr).encode())
+            h.update(art.ptx.encode())
+            h.update(art.cubin)
+            key = self._worker_key = h.hexdigest()[:32]
+        g = None if grid is None else dim3(grid, "grid")
+        bl = None if block is None else dim3(block, "block")
+        outs = _worker.get_worker().run(self.name, key, (art.manifest(), art.ptx, art.cubin),
+                                        wargs, g, bl, [i for i, _ in back])
+        for (_, arr), out in zip(back, outs):
+            arr[...] = out
+        self.last_backend = "gpu"
+        return LaunchResult("gpu", {self.params[i].name: args[i] for i in self._buffers},
+                            self.name, worker=True)
+
     # -- emulator ------------------------------------------------------------------------------
 
     def _run_sim(self, args, grid, block) -> LaunchResult:
@@ -376,6 +466,8 @@ class JitKernel:
                     back_host.append((arr, c))
                 sim_args.append(c)
             elif v.kind == "device":
+                if _device.poisoned:
+                    raise self._lost(i, p, "a device array")
                 dt = "uint16" if v.dtype == "bfloat16" else v.dtype
                 h = np.empty(v.shape, dt)
                 _device.current_device()
@@ -408,6 +500,8 @@ class JitKernel:
         self._bound = self._default = self._lfn = self._largs = None
         self._last = self._last_result = None
 
+
+_worker_warned = False  # the "now running in a worker process" warning is logged once
 
 _MAX_FAST_ARITY = 32
 _MISSING = object()

@@ -36,10 +36,21 @@ def copy_to_host(host: np.ndarray, ptr: int, stream=None) -> None:
 class DeviceArray:
     """Device memory of a given shape/dtype from cuMemAlloc, freed when collected.
 
-    Memory from before a primary-context reset is gone; such an array reports ``stale``.
+    Memory from before a primary-context reset is gone; such an array reports ``stale``. In a
+    process that lost its CUDA state to an unrecoverable fault, creating one raises
+    ContextLostError.
     """
 
     def __init__(self, shape, dtype="uint8"):
+        from . import device as _device
+
+        if _device.poisoned:
+            from .errors import ContextLostError
+
+            raise ContextLostError(
+                "cannot allocate device memory: this process lost its CUDA state to a device fault "
+                f"({_device.poison_reason}) that could not be recovered in process; kernel calls "
+                "with host (numpy) arrays still work (they run in a GPU worker process)")
         self.shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
         self.dtype = np.dtype(dtype)
         self.nbytes = math.prod(self.shape) * self.dtype.itemsize

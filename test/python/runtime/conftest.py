@@ -101,9 +101,16 @@ class FakeFunction:
 
 class FakeDriver:
     """Enough of cuda.bindings.driver for the runtime: device memory is host memory it owns,
-    launches of the self-test kernels are executed with ctypes on the packed kernelParams."""
+    launches of the self-test kernels are executed with ctypes on the packed kernelParams.
 
-    def __init__(self, name="NVIDIA H200", cc=(9, 0), smem_optin=232448, reset_keeps_count=False):
+    The copy kernel "faults" (a sticky CUDA_ERROR_ILLEGAL_ADDRESS, seen by the next call) when its
+    dst pointer is below 4096 or when n == FAULT_N (a fault that host-array calls can trigger).
+    """
+
+    FAULT_N = 0xFA17
+
+    def __init__(self, name="NVIDIA H200", cc=(9, 0), smem_optin=232448, reset_keeps_count=False,
+                 reset_recovers=True):
         from cuda.bindings import driver as real
 
         self.real = real
@@ -124,6 +131,10 @@ class FakeDriver:
         # (count survives, a retain while the count is > 0 does not re-create the context).
         self.reset_keeps_count = reset_keeps_count
         self.refcount, self.alive, self.ctx_id = 0, False, 0
+        # reset_recovers=False models what the H200 (driver 580) actually did: after the reset no
+        # retain brings a working context back (every call fails), the process must be restarted
+        self.reset_recovers = reset_recovers
+        self.dead = False
 
     def _res(self, *vals):
         if not self.alive:
@@ -160,7 +171,7 @@ class FakeDriver:
 
     def cuDevicePrimaryCtxRetain(self, dev):
         self.calls["retain"] += 1
-        if self.refcount == 0:
+        if self.refcount == 0 and not self.dead:
             self.alive, self.ctx_id = True, self.ctx_id + 1
         self.refcount += 1
         return self.OK, f"ctx{self.ctx_id}"
@@ -178,6 +189,7 @@ class FakeDriver:
         self.resets += 1
         self.sticky = None
         self.alive = False
+        self.dead = not self.reset_recovers
         if not self.reset_keeps_count:
             self.refcount = 0
         self.mem.clear()
@@ -270,7 +282,7 @@ class FakeDriver:
         if f.name == "selftest_copy_u8":
             src, dst = u64(0), u64(1)
             n = ctypes.c_uint32.from_address(slots[2]).value
-            if dst < 4096:  # a "device fault", reported asynchronously
+            if dst < 4096 or n == self.FAULT_N:  # a "device fault", reported asynchronously
                 self.sticky = self.CUresult.CUDA_ERROR_ILLEGAL_ADDRESS
                 return (self.OK,)
             ctypes.memmove(dst, src, min(n, grid[0] * block[0]))
@@ -291,15 +303,50 @@ class FakeCAI:
             "data": (arr.ctypes.data, False), "strides": strides, "version": 3}
 
 
+class WorkerFakeDriver(FakeDriver):
+    """The fake driver of the GPU worker process (tile_mlir.runtime.worker, child side): it also
+    checks that the child imported neither MLIR nor the compiler nor the parent's main module."""
+
+    def cuModuleLoadData(self, data):
+        bad = [m for m in sys.modules if m == "mlir" or m.startswith(("mlir.", "tile_mlir.compiler",
+                                                                       "tile_mlir._mlir"))]
+        assert not bad, f"the worker imported {bad[:5]}"
+        main = sys.modules["__main__"]  # the spawn bootstrap (python -c), not a re-run script
+        assert getattr(main, "__file__", None) is None, f"the worker re-ran {main.__file__}"
+        return super().cuModuleLoadData(data)
+
+    EXIT_N = 0xDEAD  # the copy kernel with n == EXIT_N makes the worker process exit (code 3)
+
+    def _launch(self, f, grid, block, smem, stream, params, cluster):
+        if f.name == "selftest_copy_u8" and params:
+            slot = (ctypes.c_void_p * 3).from_address(params)[2]
+            if ctypes.c_uint32.from_address(slot).value == self.EXIT_N:
+                os._exit(3)
+        return super()._launch(f, grid, block, smem, stream, params, cluster)
+
+
+WORKER_DRIVER = "conftest:WorkerFakeDriver"  # TILE_MLIR_WORKER_DRIVER for the tests' workers
+
+
 @pytest.fixture
 def fake_cuda(monkeypatch, request):
-    """Install a FakeDriver behind tile_mlir.runtime (fresh device/module caches)."""
-    from tile_mlir.runtime import device, driver, module
+    """Install a FakeDriver behind tile_mlir.runtime (fresh device/module caches, not poisoned);
+    a GPU worker started by the test uses a WorkerFakeDriver and is stopped afterwards."""
+    import importlib
 
+    from tile_mlir.runtime import device, driver, module, worker
+
+    rt_jit = importlib.import_module("tile_mlir.runtime.jit")  # the package exports the function
     fd = FakeDriver(**getattr(request, "param", {}))
     monkeypatch.setattr(driver, "_drv", fd)
     monkeypatch.setattr(driver, "_probe_cache", None)
     monkeypatch.setattr(device, "_devices", {})
     monkeypatch.setattr(device, "_tls", __import__("threading").local())
+    monkeypatch.setattr(device, "poisoned", False)
+    monkeypatch.setattr(device, "poison_reason", "")
     monkeypatch.setattr(module, "_cache", {})
+    monkeypatch.setattr(rt_jit, "_worker_warned", False)
+    monkeypatch.setattr(worker, "_worker", None)
+    monkeypatch.setenv(worker.DRIVER_ENV, WORKER_DRIVER)
     yield fd
+    worker.shutdown()

@@ -1,0 +1,261 @@
+"""A GPU worker process: runs kernels with host arrays after this process lost its CUDA state.
+
+After a sticky device fault that the in-process reset cannot repair (device.py marks the process
+*poisoned*), nothing in this process can use CUDA again. jit.py then sends each kernel call with
+host arrays to a worker: a child Python process (multiprocessing, start method 'spawn', so it
+inherits no CUDA state) that has its own fresh primary context and runs the call with the same
+runtime code (a JitKernel with backend="gpu": module loading, argument packing, staging, launch).
+
+Protocol over a multiprocessing Pipe, one request at a time:
+
+    parent -> child  ("run", key, (manifest, ptx, cubin), args, grid, block, want)
+    child -> parent  ("ok", [array for each index in want])
+                     ("cuda", (call, code, name, detail, sticky))   re-raised as CudaError
+                     ("error", class name, message)                 re-raised as that runtime error
+    parent -> child  ("exit",)
+
+``args`` are the call's arguments with every buffer a C-contiguous numpy array and every scalar as
+the caller passed it; the child runs the kernel, synchronises, and sends back the buffers listed
+in ``want`` (the writeable ones), which the parent copies into the caller's arrays. ``key``
+identifies the artifact; the child keeps one JitKernel per key (modules load once per worker).
+
+Faults: the child reports a sticky error and exits (its own in-process reset is not tried); the
+parent re-raises it (``CudaError.in_worker``) and starts a fresh worker at the next call, as it
+does when the worker dies for any other reason (then a TileRuntimeError says so). The worker is
+stopped at interpreter exit (atexit) or by :func:`shutdown`.
+
+The child imports only tile_mlir.artifact and tile_mlir.runtime (never MLIR or the compiler); the
+parent's ``__main__`` module is hidden while the worker starts, so 'spawn' does not re-import the
+user's script in the child. ``TILE_MLIR_WORKER_DRIVER="module:callable"`` in the environment makes
+the child use ``callable()`` instead of cuda.bindings.driver (tests use a fake driver).
+"""
+from __future__ import annotations
+
+import atexit
+import importlib
+import logging
+import os
+import sys
+import threading
+import traceback
+import types
+
+from . import errors as _errors
+from .errors import CudaError, TileRuntimeError
+
+__all__ = ["GpuWorker", "get_worker", "shutdown", "DRIVER_ENV"]
+
+log = logging.getLogger("tile_mlir.runtime")
+
+DRIVER_ENV = "TILE_MLIR_WORKER_DRIVER"
+_POLL_S = 0.25  # how often a waiting parent checks that the worker is still alive
+_START_LOCK = threading.Lock()
+
+
+class WorkerDiedError(TileRuntimeError):
+    """The worker process exited during a call (a fresh one starts at the next call)."""
+
+
+def _start_hiding_main(proc) -> None:
+    """proc.start() with the parent's __main__ replaced by an empty module, so that the 'spawn'
+    start method neither runs the user's script again in the child nor imports what it imports."""
+    with _START_LOCK:
+        main = sys.modules.get("__main__")
+        sys.modules["__main__"] = types.ModuleType("__main__")
+        try:
+            proc.start()
+        finally:
+            if main is not None:
+                sys.modules["__main__"] = main
+
+
+class GpuWorker:
+    """The parent's handle on one worker process at a time (restarted after a fault)."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._proc = None
+        self._conn = None
+        self.starts = 0  # how many worker processes were started (tests, diagnostics)
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    def _ensure(self):
+        if self._proc is not None and self._proc.is_alive():
+            return self._conn, self._proc
+        self._stop()
+        import multiprocessing as mp
+
+        ctx = mp.get_context("spawn")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=_main, args=(child,), name="tile_mlir-gpu-worker", daemon=True)
+        _start_hiding_main(proc)
+        child.close()
+        self._proc, self._conn = proc, parent
+        self.starts += 1
+        log.info("tile_mlir.runtime: started GPU worker process %d", proc.pid)
+        return parent, proc
+
+    def _stop(self, timeout: float = 5.0) -> None:
+        proc, conn, self._proc, self._conn = self._proc, self._conn, None, None
+        if conn is not None:
+            try:
+                if proc is not None and proc.is_alive():
+                    conn.send(("exit",))
+            except (OSError, EOFError, ValueError):
+                pass
+            conn.close()
+        if proc is not None:
+            proc.join(timeout)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout)
+                if proc.is_alive():  # pragma: no cover - a hung kernel ignores SIGTERM
+                    proc.kill()
+                    proc.join(timeout)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stop()
+
+    def _receive(self, conn, proc, kernel: str):
+        while not conn.poll(_POLL_S):
+            if not proc.is_alive() and not conn.poll(0):
+                self._died(proc, kernel)
+        try:
+            return conn.recv()
+        except (EOFError, OSError):  # readable because the child closed its end: it died
+            self._died(proc, kernel)
+
+    def _died(self, proc, kernel: str):
+        proc.join(1.0)
+        code = proc.exitcode
+        self._stop()
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        raise WorkerDiedError(f"{kernel}: the GPU worker process exited during the call ({how}); "
+                              "a fresh one starts at the next call")
+
+    def run(self, kernel: str, key: str, payload: tuple, args: list, grid, block,
+            want: list[int]) -> list:
+        """Run one call in the worker; return the arrays at the ``want`` indices of ``args``."""
+        msg = ("run", key, payload, args, grid, block, want)
+        with self._lock:
+            conn, proc = self._ensure()
+            try:
+                conn.send(msg)
+            except (OSError, EOFError):  # died between calls: start a fresh one, once
+                self._stop()
+                conn, proc = self._ensure()
+                conn.send(msg)
+            try:
+                reply = self._receive(conn, proc, kernel)
+            except BaseException:  # KeyboardInterrupt: the reply would come out of step
+                self._stop(timeout=1.0)
+                raise
+            tag = reply[0]
+            if tag == "ok":
+                return reply[1]
+            if tag == "cuda":
+                call, code, name, detail, sticky = reply[1]
+                err = CudaError(call, code, name, detail, sticky=sticky)
+                err.mark_in_worker()
+                if sticky:
+                    self._stop()  # its context is as dead as ours was
+                raise err
+            cls = getattr(_errors, reply[1], None)
+            if not (isinstance(cls, type) and issubclass(cls, TileRuntimeError)) or cls is CudaError:
+                raise TileRuntimeError(f"{kernel}: GPU worker process: {reply[1]}: {reply[2]}")
+            raise cls(reply[2])
+
+
+_worker: GpuWorker | None = None
+_worker_lock = threading.Lock()
+_atexit_registered = False
+
+
+def get_worker() -> GpuWorker:
+    """The process-wide worker handle (the process itself starts at the first call)."""
+    global _worker, _atexit_registered
+    w = _worker
+    if w is None:
+        with _worker_lock:
+            if _worker is None:
+                _worker = GpuWorker()
+                if not _atexit_registered:
+                    atexit.register(shutdown)
+                    _atexit_registered = True
+            w = _worker
+    return w
+
+
+def shutdown() -> None:
+    """Stop the worker process if one runs (also done at interpreter exit)."""
+    w = _worker
+    if w is not None:
+        w.close()
+
+
+# ----------------------------------------------------------------------------- the child
+
+
+def _install_driver(spec: str) -> None:
+    mod_name, _, attr = spec.partition(":")
+    factory = getattr(importlib.import_module(mod_name), attr or "driver")
+    from . import driver
+
+    driver._drv = factory()
+
+
+def _artifact(payload):
+    from ..artifact import Artifact, Param
+
+    manifest, ptx, cubin = payload
+    m = dict(manifest)
+    m["params"] = tuple(Param.from_json(p) for p in m["params"])
+    for f in ("block", "grid", "cluster"):
+        m[f] = tuple(m[f])
+    return Artifact(ptx=ptx, cubin=cubin, **m)
+
+
+def _main(conn) -> None:
+    """The worker's loop (runs in the child process)."""
+    spec = os.environ.get(DRIVER_ENV)
+    if spec:
+        _install_driver(spec)
+    from . import device, driver
+    from .jit import JitKernel
+
+    driver.set_sticky_hook(None)  # a faulted worker reports and exits; the parent starts another
+    kernels: dict[str, JitKernel] = {}
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            break
+        if msg[0] != "run":
+            break
+        _, key, payload, args, grid, block, want = msg
+        try:
+            k = kernels.get(key)
+            if k is None:
+                if len(kernels) >= 64:
+                    kernels.clear()
+                k = kernels[key] = JitKernel(_artifact(payload), backend="gpu")
+            k(*args, grid=grid, block=block)
+            device.synchronize()
+            reply = ("ok", [args[i] for i in want])
+        except CudaError as e:
+            reply = ("cuda", (e.call, e.code, e.name, e.detail, e.sticky))
+        except TileRuntimeError as e:
+            reply = ("error", type(e).__name__, str(e))
+        except Exception as e:  # noqa: BLE001 - report anything, keep serving
+            reply = ("error", type(e).__name__, traceback.format_exc().rstrip())
+        try:
+            conn.send(reply)
+        except (OSError, EOFError):
+            break
+        if reply[0] == "cuda" and reply[1][4]:
+            break  # sticky: this process's CUDA state is gone
+    conn.close()
