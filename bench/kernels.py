@@ -86,7 +86,6 @@ def global_shared_global_kernel(name: str, scope: str = "cta", *, rows: int = 64
     shared -> global by copy_async (ld.shared/st.global). With scope warp/thread only warp 0 / thread 0
     reaches the copies; the output must equal the input."""
     bits = {"f32": 32, "bf16": 16, "ui8": 8, "f16": 16, "i32": 32}[elem]
-    row_bytes = cols * bits // 8
     if swizzle:
         pitch = {"32B": 32, "64B": 64, "128B": 128}[swizzle]
         atom = pitch * 8 // bits

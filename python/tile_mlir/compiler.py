@@ -21,6 +21,7 @@ def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
     """(gpu.binary name, format, bytes) for each object of each gpu.binary in the module."""
     out = []
     for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
         if op.name != "gpu.binary":
             continue
         name = ir.StringAttr(op.attributes["sym_name"]).value
@@ -40,6 +41,7 @@ def kernel_signature(module_op) -> list[dict]:
 
     out = []
     for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
         if op.name != "tile.kernel":
             continue
         spec = {a.name: a for a in spec_of("tile.kernel").attrs}
@@ -94,6 +96,7 @@ def _check_targets(module_op, engine) -> bool:
     """gpu-module-to-binary crashes the process on a gpu.module without targets: refuse it first."""
     ok = True
     for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
         if op.name == "gpu.module" and "targets" not in op.attributes:
             engine.emit(Diagnostic.at("error", op, "gpu.module has no #nvvm.target; gpu-module-to-binary needs one"))
             ok = False
@@ -169,6 +172,7 @@ def _dynamic_smem(module_op) -> int:
     """Bytes of dynamic shared memory the lowered kernel needs (convert-tile-to-nvvm records it)."""
     total = 0
     for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
         if op.name != "gpu.module":
             continue
         for f in op.regions[0].blocks[0].operations:

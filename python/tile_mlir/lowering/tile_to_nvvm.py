@@ -1,4 +1,4 @@
-"""Pass `convert-tile-to-nvvm`: each tile.kernel becomes an llvm.func kernel in a gpu.module.
+"""Pass `convert-tile-to-nvvm`: each tile.kernel becomes an llvm.func kernel in one gpu.module.
 
 Buffers become pointers: global buffers are !llvm.ptr<1> kernel parameters, shared buffers are
 llvm.mlir.global objects in address space 3 (aligned as their type says), tensor-memory buffers are the
@@ -41,7 +41,8 @@ class ConvertTileToNVVMPass(TilePass):
     def run(self, module_op) -> bool:
         chip = self.options.get("chip") or DEFAULT_CHIP
         features = self.options.get("features") or DEFAULT_FEATURES
-        kernels = [op for op in module_op.regions[0].blocks[0].operations if op.name == "tile.kernel"]
+        kernels = [op.operation for op in module_op.regions[0].blocks[0].operations
+                   if op.operation.name == "tile.kernel"]
         leftovers = [op for op in iter_ops(module_op) if op.name == "tile.copy_async"]
         if leftovers:
             for op in leftovers:
