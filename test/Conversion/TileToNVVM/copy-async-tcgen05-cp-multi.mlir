@@ -112,3 +112,26 @@
   "tile.copy_async"(%t, %s) {cta_group = 2} : (!tile.buffer<tmem, 32x4xf32, "S[(32, 4) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 32x4xf32, "S[(32, 4) : (4, 1)]", align 1024>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "cta_group_2_f32", block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()
+
+// -----
+
+// The descriptor is encoded once per (buffer, LBO, SBO, swizzle), right after the buffer's allocation,
+// and both copies from the buffer use it (the second one through its start-offset step).
+// CHECK-LABEL: module
+// CHECK: %[[S:.+]] = "tile.alloc_shared"()
+// CHECK-NEXT: builtin.unrealized_conversion_cast %[[S]]
+// CHECK: %[[DESC:.+]] = arith.ori
+// CHECK-NOT: arith.ori %{{.+}}, %{{.+}} : i64
+// CHECK: nvvm.tcgen05.cp %{{.+}}, %[[DESC]] {{.+}}tile.cp = "src_offset=0 col=0 sbo=128 swizzle=none"
+// CHECK: arith.trunci %[[DESC]]
+// CHECK: nvvm.tcgen05.cp {{.+}}tile.cp = "src_offset=512 col=4 sbo=128 swizzle=none"
+// CHECK: sym_name = "descriptor_shared_by_two_copies"
+"tile.kernel"() ({
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 64x16xui8, "S[(64, 16) : (16, 1)]", align 1024>
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
+  %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x32xui8, "S[(32, 32) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+  "tile.copy_async"(%t, %s) {src_offsets = array<i64: 0, 0>, src_sizes = array<i64: 32, 16>, dst_offsets = array<i64: 0, 0>, dst_sizes = array<i64: 32, 16>} : (!tile.buffer<tmem, 32x32xui8, "S[(32, 32) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 64x16xui8, "S[(64, 16) : (16, 1)]", align 1024>) -> ()
+  "tile.copy_async"(%t, %s) {src_offsets = array<i64: 32, 0>, src_sizes = array<i64: 32, 16>, dst_offsets = array<i64: 0, 16>, dst_sizes = array<i64: 32, 16>} : (!tile.buffer<tmem, 32x32xui8, "S[(32, 32) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 64x16xui8, "S[(64, 16) : (16, 1)]", align 1024>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "descriptor_shared_by_two_copies", block = array<i32: 128, 1, 1>} : () -> ()
