@@ -7,7 +7,8 @@
 * scope ``cta`` / ``cluster``: per-thread arrival at a barrier that blocks the thread (executed like
   ``thread``; listed separately for documentation).
 * ``async``: the instruction's effect completes later (tcgen05.cp completes at tcgen05.commit;
-  tcgen05.ld/st at tcgen05.wait).
+  tcgen05.ld/st at tcgen05.wait; cp.async at the issuing thread's cp.async.wait_group/wait_all or
+  cp.async.mbarrier.arrive).
 
 A mnemonic is looked up by the longest dotted prefix of the opcode (``tcgen05.cp`` for
 ``tcgen05.cp.cta_group::1.32x128b.warpx4``; ``bar.warp.sync`` before ``bar``).
@@ -18,7 +19,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, mbarrier, memory, sync, tcgen05, warp
+from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, warp
 
 
 class Op(NamedTuple):
@@ -51,9 +52,17 @@ TABLE: dict[str, Op] = {
     "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),
     "discard": Op(memory.decode_nop, T), "nanosleep": Op(memory.decode_nop, T),
     "pmevent": Op(memory.decode_nop, T), "createpolicy": Op(memory.decode_createpolicy, T),
+    # ---- cp.async: per-thread groups, performed at the covering wait (cp_async.py)
+    "cp.async": Op(cp_async.decode_cp_async, T, True),
+    "cp.async.commit_group": Op(cp_async.decode_commit_group, T),
+    "cp.async.wait_group": Op(cp_async.decode_wait_group, T),
+    "cp.async.wait_all": Op(cp_async.decode_wait_all, T),
+    "cp.async.mbarrier.arrive": Op(cp_async.decode_mbarrier_arrive, T),
     # ---- control (control.py)
-    "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
-    "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),
+    "bra": Op(control.decode_bra, T),
+    # a thread may not exit with cp.async copies not waited for (cp_async.wrap_exit)
+    "ret": Op(cp_async.wrap_exit(control.decode_ret), T),
+    "exit": Op(cp_async.wrap_exit(control.decode_exit), T), "trap": Op(control.decode_trap, T),
     "brkpt": Op(control.decode_brkpt, T), "call": Op(control.decode_unsupported, T),
     "brx": Op(control.decode_unsupported, T),
     # ---- barriers and fences (sync.py)

@@ -286,7 +286,7 @@ def parse_operand(tok: str, line: int):
 
 def _split_offset(s: str, line: int):
     """'%rd1+16' -> (('reg','%rd1'), 16); 'smem' -> (('sym','smem',0), 0); '0x100' -> imm."""
-    s = s.replace(" ", "")
+    s = s.replace(" ", "").replace("+-", "-")  # ptxas accepts [%r1+-1024] (NVPTX prints it)
     m = re.match(r"^([^+\-]+|[-+]?[0-9][0-9a-fA-FxX]*)((?:[+\-][^+\-]+)*)$", s)
     if not m:
         raise EmulationError(f"line {line}: cannot parse address `{s}`", line=line)

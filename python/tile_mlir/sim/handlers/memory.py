@@ -3,7 +3,8 @@
 Shared-memory stores through the generic proxy are tagged per byte with the writer thread and its
 ``fence.proxy.async`` count, so that a later ``tcgen05.cp`` (async proxy) can tell whether the
 writer fenced (reference §4.4).  Stores into live mbarrier objects and into shared bytes that an
-in-flight ``tcgen05.cp`` reads are rejected.
+in-flight ``tcgen05.cp`` reads are rejected.  Shared loads and stores of bytes that a ``cp.async``
+targets are checked against that copy's completion (cp_async.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from .. import memory as mem
 from ..codegen import mask
 from ..errors import EmulationError
 from ..ptx_parser import TYPE_BITS
+from .cp_async import check_read as cpa_check_read, check_write as cpa_check_write
 
 SPACES = {"global", "shared", "shared::cta", "shared::cluster", "local", "param", "param::entry",
           "param::func", "const"}
@@ -49,9 +51,18 @@ def shared_write(M, t, cta, off, n, val):
                              f"mbarrier.inval first)")
     if sm.inflight:
         check_inflight(M, t, cta, off, n)
+    if "cpa" in sm.__dict__:  # bytes targeted by cp.async copies (cp_async.py)
+        cpa_check_write(M, t, cta, off, n)
     sm.buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
     sm.wtag[off:off + n] = ((t.gid + 1) << 32) | t.fence_count
     M.progress += 1
+
+
+def shared_read(M, t, cta, off, n):
+    sm = cta.smem
+    if "cpa" in sm.__dict__:  # bytes targeted by cp.async copies (cp_async.py)
+        cpa_check_read(M, t, cta, off, n)
+    return sm.read(off, n)
 
 
 def check_inflight(M, t, cta, off, n):
@@ -76,12 +87,12 @@ def make_reader(M, space):
         return lambda t, a, n: gread(a, n)
     if space == "shared":
         def rd(t, a, n):
-            return t.cta.smem.read(a, n)
+            return shared_read(M, t, t.cta, a, n)
         return rd
     if space == "cluster":
         def rd(t, a, n):
             c, off = M.shared_target(t, a, "cluster")
-            return c.smem.read(off, n)
+            return shared_read(M, t, c, off, n)
         return rd
     if space == "param":
         pb = M.param_buf
@@ -104,7 +115,7 @@ def make_reader(M, space):
         if k == "local":
             return _local(t, a - mem.LOCAL_WINDOW, n, True)
         c, off = M.shared_target(t, a, "generic")
-        return c.smem.read(off, n)
+        return shared_read(M, t, c, off, n)
     return rd
 
 

@@ -1,0 +1,302 @@
+"""cp.async (LDGSTS, sm_80+): global -> shared copies completed by per-thread groups.
+
+PTX ISA ("Data Movement and Conversion Instructions: cp.async", "cp.async.commit_group",
+"cp.async.wait_group / cp.async.wait_all", "cp.async.mbarrier.arrive"):
+
+    cp.async.ca.shared{::cta}.global{.level::...} [dst], [src], cp-size{, src-size}{, cache-policy};
+    cp.async.cg.shared{::cta}.global{.level::...} [dst], [src], 16{, src-size}{, cache-policy};
+    cp.async.commit_group;         cp.async.wait_group N;         cp.async.wait_all;
+    cp.async.mbarrier.arrive{.noinc}.shared{::cta}.b64 [mbar];
+
+* cp-size is 4, 8 or 16 bytes (.cg: 16 only); dst and src are aligned to cp-size. With src-size
+  (< cp-size) only src-size bytes are read and the rest of the destination is zero-filled.
+* The copies of a thread are asynchronous and belong to that thread. commit_group closes the thread's
+  pending (uncommitted) copies into a group; wait_group N returns when at most the N most recent
+  groups are still pending; wait_all = commit_group + wait_group 0. Nothing else orders them.
+
+Model (one legal schedule): a copy is checked at issue (alignment, bounds) and *performed* at the wait
+that covers its group (or at cp.async.mbarrier.arrive, which tracks all prior copies of the thread):
+only then are the source bytes read and the destination written.  Destination bytes carry the id of
+the copy that writes them.  A read or write of such a byte by any thread before the copy has been
+performed, or after it but without happens-before with the issuer's wait (the issuer's wait publishes
+a per-issuer sequence number through the same knowledge that barriers and mbarriers carry, see
+sync.py), is a race: EmulationError under strict, a warning otherwise.  A thread that exits with
+copies not yet waited for is an error (their effect is unobservable, and the shared memory they target
+may be reused).  The destination writes are generic-proxy writes of the issuing thread, so a later
+tcgen05.cp reading them needs fence.proxy.async after the wait, as for st.shared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import EmulationError
+
+KNOWN = {"cp", "async", "ca", "cg", "shared", "shared::cta", "global", "L2::cache_hint",
+         "L2::64B", "L2::128B", "L2::256B", "L1::evict_last", "L1::evict_normal",
+         "L1::evict_first", "L2::evict_last", "L2::evict_normal", "L2::evict_first"}
+
+
+class CpAsyncRecord:
+    __slots__ = ("id", "line", "issuer", "cta", "dst", "src", "cp_size", "src_size", "done",
+                 "seq")
+
+    def __init__(self, rid, line, issuer, dst, src, cp_size, src_size):
+        self.id = rid
+        self.line = line
+        self.issuer = issuer
+        self.cta = issuer.cta
+        self.dst = dst
+        self.src = src
+        self.cp_size = cp_size
+        self.src_size = src_size
+        self.done = False
+        self.seq = -1  # issuer's wait sequence number at which the copy was performed
+
+
+class _ThreadState:
+    __slots__ = ("cur", "groups", "seq")
+
+    def __init__(self):
+        self.cur = []     # issued, not yet committed
+        self.groups = []  # committed groups, oldest first
+        self.seq = 0
+
+
+def _state(M, t, create=True):
+    states = M.__dict__.get("cpa_state")
+    if states is None:
+        if not create:
+            return None
+        states = M.cpa_state = {}
+        M.cpa_records = {}
+    s = states.get(t.gid)
+    if s is None and create:
+        s = states[t.gid] = _ThreadState()
+    return s
+
+
+def _tags(sm):
+    tags = sm.__dict__.get("cpa")
+    if tags is None:
+        tags = sm.cpa = np.zeros(sm.size, dtype=np.int32)
+    return tags
+
+
+def knowledge_key(t):
+    return ("cp.async", t.gid)
+
+
+# ------------------------------------------------------------------------------- issue
+def decode_cp_async(d, inst):
+    p = inst.parts
+    if len(p) > 2 and p[2] == "bulk":
+        raise d.error("cp.async.bulk (TMA) is not emulated by tile-sim")
+    if p[2] not in ("ca", "cg"):
+        raise d.error("cp.async needs .ca or .cg")
+    kind = p[2]
+    extra = [q for q in p if q not in KNOWN]
+    if extra:
+        raise d.error(f"unknown cp.async qualifier(s) {extra}")
+    if "global" not in p or not ("shared" in p or "shared::cta" in p):
+        raise d.error("cp.async copies .global -> .shared{::cta}")
+    ops = inst.operands
+    if len(ops) < 3:
+        raise d.error("cp.async needs `[dst], [src], cp-size{, src-size}`")
+    if ops[2][0] != "imm" or ops[2][1] not in (4, 8, 16):
+        raise d.error(f"cp.async cp-size must be an immediate 4, 8 or 16, got {ops[2]}")
+    cp_size = ops[2][1]
+    if kind == "cg" and cp_size != 16:
+        raise d.error(f"cp.async.cg supports only cp-size 16, got {cp_size}")
+    rest = ops[3:]
+    if "L2::cache_hint" in p:
+        if not rest:
+            raise d.error(".L2::cache_hint needs a cache-policy operand")
+        rest = rest[:-1]
+    if len(rest) > 1:
+        raise d.error("cp.async: too many operands (ignore-src predicates are not emulated)")
+    src_size = d.src(rest[0], 32) if rest else str(cp_size)
+    de, _ = d.addr_expr(ops[0])
+    se, _ = d.addr_expr(ops[1])
+    return d.compile([f"_issue(M, t, {de}, {se}, {cp_size}, {src_size}, {inst.line})"],
+                     {"_issue": issue})
+
+
+def issue(M, t, dst, src, cp_size, src_size, line):
+    if dst % cp_size:
+        raise EmulationError(f"cp.async destination shared 0x{dst:x} is not aligned to its "
+                             f"cp-size {cp_size}")
+    if src % cp_size:
+        raise EmulationError(f"cp.async source global 0x{src:x} is not aligned to its cp-size "
+                             f"{cp_size}")
+    if src_size > cp_size:
+        raise EmulationError(f"cp.async src-size {src_size} exceeds cp-size {cp_size}")
+    t.cta.smem.check(dst, cp_size, "cp.async destination")
+    if src_size:
+        M.gmem.find(src, src_size)  # bounds now; the bytes are read when the copy is performed
+    st = _state(M, t)
+    rec = CpAsyncRecord(len(M.cpa_records) + 1, line, t, dst, src, cp_size, src_size)
+    M.cpa_records[rec.id] = rec
+    sm = t.cta.smem
+    tags = _tags(sm)
+    _check_access(M, t, sm, dst, cp_size, "cp.async destination of another copy")
+    tags[dst:dst + cp_size] = rec.id
+    st.cur.append(rec)
+    M.progress += 1
+
+
+# ------------------------------------------------------------------------------- completion
+def decode_commit_group(d, inst):
+    if inst.operands:
+        raise d.error("cp.async.commit_group takes no operands")
+    return d.compile(["_commit(M, t)"], {"_commit": commit})
+
+
+def commit(M, t):
+    st = _state(M, t)
+    st.groups.append(st.cur)  # an empty group is legal and completes trivially
+    st.cur = []
+
+
+def decode_wait_group(d, inst):
+    ops = inst.operands
+    if len(ops) != 1 or ops[0][0] != "imm" or ops[0][1] < 0:
+        raise d.error("cp.async.wait_group needs an integer constant N >= 0")
+    return d.compile([f"_wait(M, t, {ops[0][1]})"], {"_wait": wait_group})
+
+
+def decode_wait_all(d, inst):
+    if inst.operands:
+        raise d.error("cp.async.wait_all takes no operands")
+    return d.compile(["_commit(M, t)", "_wait(M, t, 0)"], {"_commit": commit, "_wait": wait_group})
+
+
+def wait_group(M, t, n):
+    st = _state(M, t)
+    k = len(st.groups) - n
+    if k <= 0:
+        return
+    done = [rec for g in st.groups[:k] for rec in g]
+    st.groups = st.groups[k:]
+    _perform(M, t, st, done)
+
+
+def _perform(M, t, st, recs):
+    from .memory import shared_write
+
+    st.seq += 1
+    seq = st.seq
+    key = knowledge_key(t)
+    if t.seen.get(key, -1) < seq:
+        t.seen[key] = seq
+    for rec in recs:
+        rec.done = True
+        rec.seq = seq
+    sm = t.cta.smem
+    tags = _tags(sm)
+    for rec in recs:  # issue order (overlapping pending copies were flagged at issue)
+        val = M.gmem.read(rec.src, rec.src_size) if rec.src_size else 0
+        shared_write(M, t, t.cta, rec.dst, rec.cp_size, val)  # zero-fills beyond src-size
+        tags[rec.dst:rec.dst + rec.cp_size] = rec.id  # shared_write cleared the tags
+    M.progress += 1
+
+
+# ------------------------------------------------------------------------------- mbarrier arrive
+def decode_mbarrier_arrive(d, inst):
+    from . import mbarrier as mbar
+
+    p = inst.parts
+    noinc = "noinc" in p
+    if "b64" not in p:
+        raise d.error("cp.async.mbarrier.arrive needs .b64")
+    ops = inst.operands
+    if len(ops) != 1:
+        raise d.error("cp.async.mbarrier.arrive needs `[mbar]`")
+    ae, sym = d.addr_expr(ops[0])
+    space = "shared" if ("shared" in p or "shared::cta" in p or sym == "shared") else "generic"
+    return d.compile([f"_arr(M, t, {ae}, '{space}', {noinc})"], {"_arr": mbarrier_arrive,
+                                                                 "_mbar": mbar})
+
+
+def mbarrier_arrive(M, t, a, space, noinc):
+    """All prior cp.async of the thread complete (performed now, a legal schedule), then the arrive
+    triggers: with .noinc it counts as one of the expected arrivals; without, the pending count was
+    incremented by one at issue, so the net effect on the phase is nil but the knowledge is carried."""
+    from . import mbarrier as mbar
+    from .sync import merge_seen
+
+    mb = mbar.get(M, t, a, space, "cp.async.mbarrier.arrive")
+    st = _state(M, t)
+    recs = [rec for g in st.groups for rec in g] + st.cur
+    st.groups, st.cur = [], []
+    _perform(M, t, st, recs)
+    if noinc:
+        mbar.arrive(M, t, mb, 1)
+    else:
+        mb.carry = merge_seen([t], mb.carry)
+
+
+# ------------------------------------------------------------------------------- race checks
+def _check_access(M, t, sm, off, n, what):
+    tags = sm.__dict__.get("cpa")
+    if tags is None:
+        return
+    ids = tags[off:off + n]
+    if not ids.any():
+        return
+    for rid in np.unique(ids):
+        if rid == 0:
+            continue
+        rec = M.cpa_records[int(rid)]
+        if not rec.done:
+            M.violation(f"{what} at shared 0x{off:x} ({n} bytes) by thread {M.where(t)} races "
+                        f"with the cp.async issued at line {rec.line} by thread "
+                        f"{M.where(rec.issuer)}, which has not been waited for "
+                        f"(cp.async.wait_group/wait_all by its issuer, then a barrier)",
+                        key=("cpa-race", what, rec.line))
+            continue
+        if rec.issuer is t:
+            continue
+        if t.seen.get(knowledge_key(rec.issuer), -1) < rec.seq:
+            M.violation(f"{what} at shared 0x{off:x} ({n} bytes) by thread {M.where(t)} races "
+                        f"with the cp.async issued at line {rec.line} by thread "
+                        f"{M.where(rec.issuer)}: its issuer waited for it, but this thread has "
+                        f"not synchronised with that wait (barrier or mbarrier)",
+                        key=("cpa-sync", what, rec.line))
+
+
+def check_read(M, t, cta, off, n):
+    """Called by shared-memory loads (handlers/memory.py)."""
+    _check_access(M, t, cta.smem, off, n, "load")
+
+
+def check_write(M, t, cta, off, n):
+    """Called by shared-memory stores (handlers/memory.py) before the store; the store then clears
+    the bytes' cp.async tags (they no longer hold cp.async data)."""
+    sm = cta.smem
+    tags = sm.__dict__.get("cpa")
+    if tags is None:
+        return
+    if tags[off:off + n].any():
+        _check_access(M, t, sm, off, n, "store")
+        tags[off:off + n] = 0
+
+
+# ------------------------------------------------------------------------------- thread exit
+def wrap_exit(decode):
+    """Wrap the ret/exit decoder: a thread may not exit with cp.async copies not waited for."""
+    def dec(d, inst):
+        f = decode(d, inst)
+        M = d.M
+
+        def g(t):
+            st = _state(M, t, create=False)
+            if st is not None and (st.cur or any(st.groups)):
+                recs = st.cur + [r for gr in st.groups for r in gr]
+                lines = sorted({r.line for r in recs})
+                raise EmulationError(f"thread {M.where(t)} exits with {len(recs)} cp.async "
+                                     f"cop{'y' if len(recs) == 1 else 'ies'} (line(s) {lines}) "
+                                     f"not waited for (cp.async.wait_group / wait_all)")
+            f(t)
+        return g
+    return dec
