@@ -49,7 +49,10 @@ def kernel_signature(module_op) -> list[dict]:
         for i, arg in enumerate(op.regions[0].blocks[0].arguments):
             bt = BufferType.of(arg.type)
             if bt is not None:
-                params.append(Param(f"arg{i}", "buffer", bt.numpy_dtype, tuple(bt.shape)))
+                shape = tuple(bt.shape)
+                if bt.elem_bits < 8:  # sub-byte elements travel packed, low bits first: last dim in bytes
+                    shape = shape[:-1] + ((shape[-1] * bt.elem_bits + 7) // 8,)
+                params.append(Param(f"arg{i}", "buffer", bt.numpy_dtype, shape))
             else:
                 params.append(Param(f"arg{i}", "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
         written = _written_params(op)

@@ -37,7 +37,10 @@ def swizzle_value(em, byte_off, mode):
 
 
 def byte_offset(em, layout, elem_index, elem_bits: int):
-    """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m."""
+    """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m.
+
+    Sub-byte elements: callers only ask for elements that start a byte (vector_bytes guarantees it),
+    so the element offset times elem_bits is a whole number of bytes."""
     inner = getattr(layout, "inner", layout)
     swz = getattr(layout, "swizzle", None)
     off = em.i32(offset_on(inner, "m"))
@@ -50,7 +53,10 @@ def byte_offset(em, layout, elem_index, elem_bits: int):
             coord = em.urem(coord, em.i32(it.extent))
         off = em.add(off, em.mul(coord, em.i32(it.stride)))
         below *= it.extent
-    byte = em.mul(off, em.i32(elem_bits // 8)) if elem_bits != 8 else off
+    if elem_bits % 8 == 0:
+        byte = em.mul(off, em.i32(elem_bits // 8)) if elem_bits != 8 else off
+    else:  # 8 / elem_bits elements per byte (4-bit: 2)
+        byte = em.shr(off, em.i32((8 // elem_bits).bit_length() - 1))
     return swizzle_value(em, byte, swz)
 
 
@@ -62,29 +68,32 @@ def _total(layout) -> int:
 
 
 def vector_bytes(layouts, elem_bits: int, limit: int = 16) -> int:
-    """The widest access (bytes, power of two <= limit) that moves whole contiguous runs on every layout."""
-    eb = elem_bits // 8
+    """The widest access (bytes, power of two <= limit) that moves whole contiguous runs on every
+    layout; 0 when not even single bytes can be moved whole (sub-byte elements that share a byte with
+    elements outside the copied run)."""
     for w in (16, 8, 4, 2, 1):
-        if w > limit or w < eb:
+        if w > limit or w * 8 < elem_bits or (w * 8) % elem_bits:
             continue
-        n = w // eb
+        n = w * 8 // elem_bits  # elements per access
+        if n == 1:
+            return w  # one whole-byte element per access: any strides will do
         ok = True
         for lay in layouts:
             inner = getattr(lay, "inner", lay)
             shard = [it for it in inner.shard if it.extent > 1]
             if not shard:
-                ok = n == 1
+                ok = False
                 break
             last = shard[-1]
             if last.stride != 1 or last.extent % n:
                 ok = False
                 break
-            if any((it.stride * eb) % w for it in shard[:-1]):
+            if any((it.stride * elem_bits) % (w * 8) for it in shard[:-1]):
                 ok = False
                 break
-            if (offset_on(inner, "m") * eb) % w:
+            if (offset_on(inner, "m") * elem_bits) % (w * 8):
                 ok = False
                 break
         if ok:
             return w
-    return eb
+    return 0

@@ -56,6 +56,8 @@ def emit_copy_loop(em, ptrs, layouts, elem_bits: int, numel: int, rank, nthreads
                    max_width: int = 16):
     """for c in [rank, n_chunks) step nthreads: move(dst + off_d(c), src + off_s(c), width)."""
     width = vector_bytes(layouts, elem_bits, limit=max_width)
+    if not width:
+        raise ValueError(f"{elem_bits}-bit elements share bytes with elements outside the copied runs")
     per = width * 8 // elem_bits
     lb = em.index_cast(rank, ir.IndexType.get())
     with em.for_(lb, em.index(numel // per), em.index(nthreads)) as iv:

@@ -15,6 +15,7 @@ from ..dialect.types import BufferType
 from ..dialect.verifier import iter_ops
 from ..mlir import ir, nvvm
 from ..passes import TilePass
+from .address import vector_bytes
 from .copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I32, I64, Emitter, int_type
 
@@ -308,8 +309,9 @@ class KernelLowering:
     # -- synchronous copy -------------------------------------------------------------------------
     def lower_copy(self, op, em):
         dst_l, src_l, bits, numel = sliced_layouts(op)
-        if bits % 8:
-            raise LoweringError(op, f"tile.copy of {bits}-bit elements is not supported (whole bytes only)")
+        if not vector_bytes((dst_l, src_l), bits):
+            raise LoweringError(op, f"tile.copy of {bits}-bit elements needs whole bytes: each contiguous run "
+                                "of the copied region must start on a byte and cover whole bytes on both sides")
         rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
         emit_copy_loop(em, (self.values[op.operands[0]], self.values[op.operands[1]]), (dst_l, src_l), bits,
                        numel, rank, n)

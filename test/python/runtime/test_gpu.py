@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from conftest import ARTIFACTS, ROOT, load_selftest
-from tile_mlir.runtime import (CudaError, IncompatibleDeviceError, cache_stats, current_device,
+from tile_mlir.runtime import (IncompatibleDeviceError, cache_stats, current_device,
                                jit, synchronize)
 from tile_mlir.runtime.arch import can_run
 
