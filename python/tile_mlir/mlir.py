@@ -45,15 +45,7 @@ skip_numpy_builders = os.environ.get("TILE_MLIR_FAST_START") == "1"
 
 
 def _import_all(root: str):
-    blocker = None
-    if skip_numpy_builders and "numpy" not in sys.modules:
-        blocker = _NoNumpy()
-        sys.meta_path.insert(0, blocker)
-    try:
-        return {name: importlib.import_module(f"{root}.{name}") for name in _SUBMODULES}
-    finally:
-        if blocker is not None:
-            sys.meta_path.remove(blocker)
+    return {name: importlib.import_module(f"{root}.{name}") for name in _SUBMODULES}
 
 
 class _DeferredCutlass(types.ModuleType):
@@ -109,7 +101,20 @@ def _load(choice: str):
         return "mlir", _import_all("mlir")
 
 
-BINDINGS, _mods = _load(os.environ.get("TILE_MLIR_BINDINGS", "").strip().lower())
+def _load_fast(choice: str):
+    """_load, with numpy withheld when skip_numpy_builders (the bindings' ir.py is first imported from
+    inside the cutlass package's initialisation, so the whole load is covered)."""
+    if not skip_numpy_builders or "numpy" in sys.modules:
+        return _load(choice)
+    blocker = _NoNumpy()
+    sys.meta_path.insert(0, blocker)
+    try:
+        return _load(choice)
+    finally:
+        sys.meta_path.remove(blocker)
+
+
+BINDINGS, _mods = _load_fast(os.environ.get("TILE_MLIR_BINDINGS", "").strip().lower())
 _ROOT = "cutlass._mlir" if BINDINGS == "cutlass" else "mlir"
 ir = _mods["ir"]
 passmanager = _mods["passmanager"]

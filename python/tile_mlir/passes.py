@@ -6,14 +6,14 @@ else goes to the bindings' parser unchanged. Our passes run on builtin.module.
 """
 from __future__ import annotations
 
-import functools
+import importlib
 import traceback
 from typing import ClassVar
 
 from . import diagnostics
 from .mlir import MLIRError, passmanager
 
-__all__ = ["TilePass", "passes", "PIPELINES", "build_pass_manager", "pipeline_elements", "single_pass_elements",
+__all__ = ["TilePass", "passes", "pass_class", "PIPELINES", "build_pass_manager", "pipeline_elements", "single_pass_elements",
            "split_pipeline",
            "PipelineError", "run_pass_manager"]
 
@@ -50,14 +50,24 @@ class TilePass:
             pass_.signal_pass_failure()
 
 
-@functools.lru_cache(maxsize=None)
-def passes() -> dict[str, type[TilePass]]:
-    """Our passes by argument name (imported on first use, to keep tool start-up short)."""
-    from .dialect.verifier_pass import TileVerifyPass
-    from .lowering.copy_async.pass_ import LowerCopyAsyncPass
-    from .lowering.tile_to_nvvm import ConvertTileToNVVMPass
+# argument -> (module, class): a pass's module is imported only when a pipeline names it, so that
+# `tile-opt --tile-verify` does not load the lowerings (and their dialect bindings) at start-up.
+_PASS_CLASSES = {
+    "tile-verify": ("tile_mlir.dialect.verifier_pass", "TileVerifyPass"),
+    "tile-lower-copy-async": ("tile_mlir.lowering.copy_async.pass_", "LowerCopyAsyncPass"),
+    "convert-tile-to-nvvm": ("tile_mlir.lowering.tile_to_nvvm", "ConvertTileToNVVMPass"),
+}
 
-    return {p.name: p for p in (TileVerifyPass, LowerCopyAsyncPass, ConvertTileToNVVMPass)}
+
+def pass_class(name: str) -> type[TilePass] | None:
+    """Our pass with this argument name, or None."""
+    where = _PASS_CLASSES.get(name)
+    return getattr(importlib.import_module(where[0]), where[1]) if where else None
+
+
+def passes() -> dict[str, type[TilePass]]:
+    """All our passes by argument name."""
+    return {name: pass_class(name) for name in _PASS_CLASSES}
 
 
 # Upstream part of the lowering: the kernel is already an llvm.func in a gpu.module by then; what is left
@@ -138,7 +148,7 @@ def single_pass_elements(pipeline: str) -> list[tuple[str, str]]:
                 for label, sub in single_pass_elements(inner):
                     out.append((f"{label} ('{name.strip()}' operation)", f"{name.strip()}({sub})"))
         else:
-            cls = passes().get(e.partition("{")[0].strip())
+            cls = pass_class(e.partition("{")[0].strip())
             out.append((f"{cls.__name__} ({cls.name})" if cls else e, e))
     return out
 
@@ -152,12 +162,12 @@ def build_pass_manager(pipeline: str, context, *, verify_each: bool = True):
         for element in elements:
             name, _, rest = element.partition("{")
             name = name.strip()
-            if name in passes():
+            if name in _PASS_CLASSES:
                 options = _parse_options(rest.rstrip("}")) if rest else {}
-                p = passes()[name](options)
+                p = pass_class(name)(options)
                 pm.add(p, name=type(p).__name__, argument=name, description=p.description)
             else:
-                if any(f"({n}" in element or f",{n}" in element for n in passes()):
+                if any(f"({n}" in element or f",{n}" in element for n in _PASS_CLASSES):
                     raise PipelineError(f"tile passes run on builtin.module; cannot nest them in '{element}'")
                 try:
                     pm.add(element)
