@@ -6,6 +6,8 @@ compile raises TileError carrying them; the process never dies on a user's bad i
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 
 from .artifact import Artifact, Param
@@ -122,6 +124,24 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kerne
     unknown = set(emit) - {"ptx", "cubin"}
     if unknown or not emit:
         raise ValueError(f"emit must name 'ptx' and/or 'cubin', got {emit!r}")
+    with _gc_paused():
+        return _compile(source, arch, filename, kernel, emit)
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """Python's cyclic GC off while compiling: the IR wrappers a compile creates are short-lived and
+    acyclic, and collections triggered by them cost ~7 ms of a ~45 ms demo compile (measured)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _compile(source, arch: str, filename: str, kernel: str | None, emit: tuple[str, ...]) -> Artifact:
     from .context import make_context, parse_source
 
     engine = DiagnosticEngine()
