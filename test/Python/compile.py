@@ -67,3 +67,21 @@ def syntax_error_is_a_diagnostic():
         tile_mlir.compile('"tile.x"(%q) : (i32) -> ()', filename="broken.mlir")
     except tile_mlir.TileError as e:
         print("caught:", e)
+
+
+# A rejection by the planner keeps nothing alive (a cached exception once pinned a context per plan):
+# the run() helper asserts that no MLIR context outlives this test.
+# CHECK-LABEL: TEST: planner_rejection_releases_its_context
+# CHECK: caught: smem->tmem: declined: swizzle - row pitch 64 B implies 64B swizzle but the buffer has none
+@run
+def planner_rejection_releases_its_context():
+    import tile_mlir
+
+    text = open(os.path.join(ROOT, "test", "Conversion", "TileToNVVM",
+                             "copy-async-tcgen05-cp-invalid.mlir")).read().split("// -----")[5]
+    for _ in range(3):
+        try:
+            tile_mlir.compile(text, filename="invalid.mlir")
+        except tile_mlir.TileError as e:
+            msg = e.diagnostics[0].message.splitlines()[1].strip()
+    print("caught:", msg)

@@ -60,13 +60,15 @@ def _cached_plan(src_t, src_region, dst_t, dst_region, cta_group):
         return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
                                dst_t.layout, dst_t.shape, dst_region, dst_t.elem_bits, cta_group)
     except PlanError as e:
-        return e
+        # cache (check, reason), not the exception: its traceback would pin the caller's frames, and
+        # through them an MLIR context per rejected plan
+        return (e.check, e.reason)
 
 
 def _plan(ctx):
     plan = _cached_plan(ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.cta_group)
-    if isinstance(plan, PlanError):
-        raise DispatchFail(plan.reason, check=plan.check)
+    if isinstance(plan, tuple):
+        raise DispatchFail(plan[1], check=plan[0])
     return plan
 
 
