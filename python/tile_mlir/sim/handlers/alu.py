@@ -178,20 +178,19 @@ def decode_max(d, inst):
     return decode_min(d, inst, "max")
 
 
-def _fmin(x, y):
-    if math.isnan(x):
-        return y
-    if math.isnan(y):
-        return x
-    return min(x, y)
+def _nan_ignoring(pick):
+    """PTX min/max.f32: a NaN operand yields the other operand."""
+    def f(x, y):
+        if math.isnan(x):
+            return y
+        if math.isnan(y):
+            return x
+        return pick(x, y)
+    return f
 
 
-def _fmax(x, y):
-    if math.isnan(x):
-        return y
-    if math.isnan(y):
-        return x
-    return max(x, y)
+_fmin = _nan_ignoring(min)
+_fmax = _nan_ignoring(max)
 
 
 def decode_neg(d, inst):
