@@ -201,11 +201,14 @@ class KernelLowering:
         self.values[op.results[0]] = em.load(I32(), slot, align=4)
 
     # -- fences and barriers --------------------------------------------------------------------------
+    def _proxy_fence(self, em):
+        nvvm.FenceProxyOp(em.attr("#nvvm.proxy_kind<async.shared>"), space=em.attr("#nvvm.shared_space<cta>"),
+                          loc=em.loc, ip=em.ip)
+
     def lower_fence(self, op, em):
         kind = attr(op, "kind")
         if kind == "proxy_async":
-            nvvm.FenceProxyOp(em.attr("#nvvm.proxy_kind<async.shared>"), space=em.attr("#nvvm.shared_space<cta>"),
-                              loc=em.loc, ip=em.ip)
+            self._proxy_fence(em)
         elif kind == "mbarrier_init":
             em.create("nvvm.fence.mbarrier.init")
         else:
@@ -305,6 +308,10 @@ class KernelLowering:
 
     def lower_async_wait(self, op, em):
         em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
+        if self.async_proxy_reads and not _next_to_fence(op, +1, "proxy_async"):
+            # cp.async writes shared memory through the generic proxy: tcgen05.cp (async proxy)
+            # reads of it need fence.proxy.async after the wait, as for ordinary stores
+            self._proxy_fence(em)
 
     # -- synchronous copy -------------------------------------------------------------------------
     def lower_copy(self, op, em):
@@ -318,8 +325,7 @@ class KernelLowering:
         if (self.async_proxy_reads and BufferType.of(op.operands[0].type).scope == "shared"
                 and not _next_to_fence(op, +1, "proxy_async")):
             # generic-proxy stores that tcgen05.cp (async proxy) may read need fence.proxy.async
-            nvvm.FenceProxyOp(em.attr("#nvvm.proxy_kind<async.shared>"), space=em.attr("#nvvm.shared_space<cta>"),
-                              loc=em.loc, ip=em.ip)
+            self._proxy_fence(em)
 
 
 def _next_to_fence(op, step: int, kind: str) -> bool:

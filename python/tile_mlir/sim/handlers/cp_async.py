@@ -265,9 +265,9 @@ def _check_access(M, t, sm, off, n, what):
                         key=("cpa-sync", what, rec.line))
 
 
-def check_read(M, t, cta, off, n):
-    """Called by shared-memory loads (handlers/memory.py)."""
-    _check_access(M, t, cta.smem, off, n, "load")
+def check_read(M, t, cta, off, n, what: str = "load"):
+    """Called by shared-memory loads (handlers/memory.py) and by tcgen05.cp for the chunks it reads."""
+    _check_access(M, t, cta.smem, off, n, what)
 
 
 def check_write(M, t, cta, off, n):

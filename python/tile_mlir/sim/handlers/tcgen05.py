@@ -20,6 +20,7 @@ from .. import memory as mem
 from ..errors import EmulationError
 from ..smem_desc import check_for_cp, decode as decode_desc
 from ..swizzle import ROW_PITCH, swizzle_np
+from . import cp_async
 from . import mbarrier as mbar
 
 # shape -> (rows, 16-byte chunks per row)
@@ -333,6 +334,8 @@ def exec_cp(M, t, spec, taddr, desc):
                                  f"{cta.idx}, outside its {sm.size}-byte shared memory [{dd}]")
         idx = phys[:, :, None] + np.arange(16)[None, None, :]
         _check_proxy(M, t, cta, idx, spec)
+        for off in np.unique(phys):  # bytes a cp.async still (or unsynchronised) targets
+            cp_async.check_read(M, t, cta, int(off), 16, what="tcgen05.cp read")
         data = sm.np[idx]  # (rows, nch, 16) uint8
         if spec.decomp == "b4x16_p64":
             data = _decompress_b4(data)
