@@ -228,16 +228,19 @@ def decode_xor(d, inst):
     return _bitop(d, inst, "^")
 
 
-def decode_not(d, inst):
+def _unary(d, inst, expr, dst_bits=None):
+    """dst = expr(source text, width) for one-source integer instructions; dst_bits defaults to the width."""
     t, w, s = _type(d, inst)
     dd, a = _ops(d, inst, 2)
-    return d.compile([d.dst(dd, w)(f"~{d.src(a, w)}")])
+    return d.compile([d.dst(dd, dst_bits or w)(expr(d.src(a, w), w))])
+
+
+def decode_not(d, inst):
+    return _unary(d, inst, lambda x, w: f"~{x}")
 
 
 def decode_cnot(d, inst):
-    t, w, s = _type(d, inst)
-    dd, a = _ops(d, inst, 2)
-    return d.compile([d.dst(dd, w)(f"1 if {d.src(a, w)} == 0 else 0")])
+    return _unary(d, inst, lambda x, w: f"1 if {x} == 0 else 0")
 
 
 def decode_shl(d, inst):
@@ -309,21 +312,15 @@ def _prmt(a, b, c):
 
 
 def decode_popc(d, inst):
-    t, w, s = _type(d, inst)
-    dd, a = _ops(d, inst, 2)
-    return d.compile([d.dst(dd, 32)(f"bin({d.src(a, w)}).count('1')")])
+    return _unary(d, inst, lambda x, w: f"bin({x}).count('1')", dst_bits=32)
 
 
 def decode_clz(d, inst):
-    t, w, s = _type(d, inst)
-    dd, a = _ops(d, inst, 2)
-    return d.compile([d.dst(dd, 32)(f"{w} - ({d.src(a, w)}).bit_length()")])
+    return _unary(d, inst, lambda x, w: f"{w} - ({x}).bit_length()", dst_bits=32)
 
 
 def decode_brev(d, inst):
-    t, w, s = _type(d, inst)
-    dd, a = _ops(d, inst, 2)
-    return d.compile([d.dst(dd, w)(f"int(format({d.src(a, w)}, '0{w}b')[::-1], 2)")])
+    return _unary(d, inst, lambda x, w: f"int(format({x}, '0{w}b')[::-1], 2)")
 
 
 def decode_bfind(d, inst):
