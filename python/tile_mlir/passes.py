@@ -118,12 +118,24 @@ def _parse_options(text: str) -> dict[str, str]:
 
 
 def expand(elements: list[str]) -> list[str]:
+    """Expand our pipeline aliases. Options given to an alias (`tile-to-ptx{chip=sm_90a}`) go to each of
+    its passes that takes them (here: chip to tile-lower-copy-async and convert-tile-to-nvvm)."""
     out = []
     for e in elements:
-        if e in PIPELINES:
-            out += expand(split_pipeline(PIPELINES[e][0]))
-        else:
+        name, brace, rest = e.partition("{")
+        if name.strip() not in PIPELINES:
             out.append(e)
+            continue
+        options = _parse_options(rest.rstrip("}")) if brace else {}
+        used: set[str] = set()
+        for inner in expand(split_pipeline(PIPELINES[name.strip()][0])):
+            cls = pass_class(inner.partition("{")[0].strip())
+            mine = {k: v for k, v in options.items() if cls is not None and k in getattr(cls, "OPTIONS", {})}
+            used |= set(mine)
+            out.append(inner + "{" + " ".join(f"{k}={v}" for k, v in mine.items()) + "}" if mine else inner)
+        unused = set(options) - used
+        if unused:
+            raise PipelineError(f"pipeline '{name.strip()}' has no pass taking option(s) {', '.join(sorted(unused))}")
     return out
 
 
