@@ -38,14 +38,15 @@ def _fl(t):
     return {"f32": ("_f32", "_b32"), "f64": ("_f64", "_b64")}.get(t)
 
 
-def _fexpr(d, t, ops, expr_fn, dst):
-    """Float op on f32/f64 via Python floats (f32 results rounded once to f32)."""
+def _fexpr(d, t, ops, expr_fn, dst, env=None):
+    """Float op on f32/f64 via Python floats (f32 results rounded once to f32); `env` adds the helper
+    functions expr_fn's text calls."""
     if t not in ("f32", "f64"):
         raise d.error(f"floating-point type .{t} is not supported")
     w = TYPE_BITS[t]
     unb, reb = _fl(t)
     args = [f"{unb}({d.src(o, w, ftype=True)})" for o in ops]
-    return d.compile([dst(f"_fop({expr_fn(*args)}, {reb})")], {"_fop": _fop})
+    return d.compile([dst(f"_fop({expr_fn(*args)}, {reb})")], {"_fop": _fop, **(env or {})})
 
 
 def _fop(x, reb):
@@ -124,10 +125,7 @@ def decode_div(d, inst):
     t, w, s = _type(d, inst)
     dd, a, b = _ops(d, inst, 3)
     if t in FLOAT_TYPES:
-        return d.compile([d.dst(dd, w)(
-                f"_fop(_fdiv({_fl(t)[0]}({d.src(a, w, ftype=True)}), "
-                f"{_fl(t)[0]}({d.src(b, w, ftype=True)})), {_fl(t)[1]})")],
-                {"_fdiv": _fdiv, "_fop": _fop})
+        return _fexpr(d, t, [a, b], lambda x, y: f"_fdiv({x}, {y})", d.dst(dd, w), {"_fdiv": _fdiv})
     return d.compile([d.dst(dd, w)(f"_idiv({d.src(a, w, s)}, {d.src(b, w, s)}, {mask(w)}, M)")],
                      {"_idiv": _idiv})
 
@@ -167,10 +165,8 @@ def decode_min(d, inst, fn="min"):
     t, w, s = _type(d, inst)
     dd, a, b = _ops(d, inst, 3)
     if t in FLOAT_TYPES:
-        return d.compile([d.dst(dd, w)(
-                f"_fop(_f{fn}({_fl(t)[0]}({d.src(a, w, ftype=True)}), "
-                f"{_fl(t)[0]}({d.src(b, w, ftype=True)})), {_fl(t)[1]})")],
-                {"_fmin": _fmin, "_fmax": _fmax, "_fop": _fop})
+        return _fexpr(d, t, [a, b], lambda x, y: f"_f{fn}({x}, {y})", d.dst(dd, w),
+                      {"_fmin": _fmin, "_fmax": _fmax})
     return d.compile([d.dst(dd, w)(f"{fn}({d.src(a, w, s)}, {d.src(b, w, s)})")])
 
 
