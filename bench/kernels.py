@@ -125,3 +125,22 @@ def global_shared_global_kernel(name: str, scope: str = "cta", *, rows: int = 64
     lines += ['  "tile.return"() : () -> ()',
               f'}}) {{sym_name = "{name}", block = array<i32: 256, 1, 1>}} : () -> ()']
     return "\n".join(lines) + "\n"
+
+
+def fp6_round_trip_kernel(name: str, *, rows: int = 64, cols: int = 128, elem: str = "f6E3M2FN") -> str:
+    """Hopper-runnable 6-bit round trip by tile.copy: packed global -> shared in the .b6x16_p32 form
+    (128B-swizzled, one 16-byte unit per 16 elements, padding zeroed) -> barrier -> packed global. The
+    output must equal the input byte for byte."""
+    s_t = (f'!tile.buffer<shared, {rows}x{cols}x{elem}, "Swizzle<128B> o S[({rows}, {cols // 128}, 128) : '
+           f'(128, {rows * 128}, 1)]", align 1024, packing b6x16_p32>')
+    g_t = f"!tile.buffer<global, {rows}x{cols}x{elem}>"
+    return "\n".join([
+        '"tile.kernel"() ({',
+        f'^bb0(%A: {g_t}, %out: {g_t}):',
+        f'  %smem = "tile.alloc_shared"() : () -> {s_t}',
+        f'  "tile.copy"(%smem, %A) {{scope = "cta"}} : ({s_t}, {g_t}) -> ()',
+        '  "tile.barrier"() : () -> ()',
+        f'  "tile.copy"(%out, %smem) {{scope = "cta"}} : ({g_t}, {s_t}) -> ()',
+        '  "tile.return"() : () -> ()',
+        f'}}) {{sym_name = "{name}", block = array<i32: 256, 1, 1>}} : () -> ()',
+    ]) + "\n"

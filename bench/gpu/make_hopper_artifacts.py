@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Build the sm_90a artifacts that the H200 runs (bench/gpu_run.sh): global -> shared -> global tile
 round trips through copy_async (cp.async, then ld.shared/st.global) at every issuing scope, for several
-element types and shared-memory swizzles. Each is also run here on tile-sim, which must give the same
+element types and shared-memory swizzles, and a 6-bit round trip through a .b6x16_p32 shared tile
+(tile.copy expanding and re-packing 12-byte groups). Each is also run here on tile-sim, which must give the same
 bytes as the expected output (the input) before the artifact is written.
 
     .venv/bin/python bench/gpu/make_hopper_artifacts.py [OUT_DIR]   (default bench/gpu/artifacts)
@@ -16,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
-from kernels import global_shared_global_kernel  # noqa: E402
+from kernels import fp6_round_trip_kernel, global_shared_global_kernel  # noqa: E402
 
 from tile_mlir.compiler import compile  # noqa: E402
 from tile_mlir.sim import run_ptx  # noqa: E402
@@ -34,10 +35,14 @@ def main():
     out_dir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "artifacts")
     rng = np.random.default_rng(2026)
     failed = 0
+    kernels = []  # (name, numpy dtype of the data, tile IR)
     for scope, elem, dt, swz in CASES:
         name = f"hopper_roundtrip_{scope}_{elem}_{swz or 'noswz'}"
-        art = compile(global_shared_global_kernel(name, scope, elem=elem, swizzle=swz), arch="sm_90a",
-                      filename=f"{name}.mlir")
+        kernels.append((name, dt, global_shared_global_kernel(name, scope, elem=elem, swizzle=swz)))
+    name = "hopper_roundtrip_cta_f6E3M2FN_b6x16_p32_128B"  # packed 6-bit bytes travel as uint8
+    kernels.append((name, np.uint8, fp6_round_trip_kernel(name)))
+    for name, dt, text in kernels:
+        art = compile(text, arch="sm_90a", filename=f"{name}.mlir")
         shape = art.params[0].shape
         a = rng.integers(0, 2**15, size=shape).astype(dt) if dt != np.float32 else rng.standard_normal(shape).astype(dt)
         out = np.zeros(shape, dt)

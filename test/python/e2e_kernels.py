@@ -15,6 +15,11 @@ source region (row-major); the i-th coordinate of the destination region goes th
 TCol * bits / 32. No swizzle or descriptor arithmetic is involved: the data reach tensor memory through
 tile.copy's address computation and the emulator's own descriptor decode + swizzle (PTX ISA).
 
+6-bit elements: the shared tile is declared `packing b6x16_p32` (the form tcgen05.cp decompresses),
+the global input holds the logical tile packed contiguously (6 bits per element, low bits first), and
+tile.copy expands it group by group; tensor memory holds each element in an 8-bit container
+(`Case.tbits`), which is what the expectation fills in.
+
 4-bit elements: tile.copy lowers whole-byte elements only (tile_to_nvvm.lower_copy raises for 4-bit), so
 for 4-bit cases the kernel has no tile.copy and a hand-written PTX prologue copies a shared-memory image
 from the global argument instead; the image places element x at bit address apply_bits(x) of the shared
@@ -53,6 +58,16 @@ class Case:
         from tile_mlir.dialect.types import element_bits
         return element_bits(self.elem)
 
+    @property
+    def tbits(self) -> int:
+        """Bits an element occupies in tensor memory: 6-bit elements sit in 8-bit containers."""
+        return 8 if self.bits == 6 else self.bits
+
+    @property
+    def packing(self) -> str | None:
+        """The shared tile's packing: b6x16_p32 for 6-bit elements unless meta says packing=None."""
+        return self.meta.get("packing", "b6x16_p32") if self.bits == 6 else None
+
 
 def _shape(s) -> str:
     return "x".join(str(d) for d in s)
@@ -78,7 +93,7 @@ def alloc_cols(case) -> int:
     from tile_mlir.layout import TCol
     lay = tmem_layout_obj(case)
     span = lay.span(TCol)
-    cols = max(1, math.ceil(span * case.bits / 32))
+    cols = max(1, math.ceil(span * case.tbits / 32))
     n = 32
     while n < cols:
         n *= 2
@@ -90,11 +105,12 @@ def kernel_text(case: Case, name: str | None = None) -> str:
     bits, e = case.bits, case.elem
     cg = case.cta_group
     ncols = alloc_cols(case)
-    s_t = f'!tile.buffer<shared, {_shape(case.smem_shape)}x{e}, "{case.smem_layout}", align 1024>'
+    packing = f", packing {case.packing}" if case.packing else ""
+    s_t = f'!tile.buffer<shared, {_shape(case.smem_shape)}x{e}, "{case.smem_layout}", align 1024{packing}>'
     t_t = f'!tile.buffer<tmem, {_shape(case.tmem_shape)}x{e}, "{case.tmem_layout}">'
     g_t = f"!tile.buffer<global, {_shape(case.smem_shape)}x{e}>"
-    out_cols = ncols * 32 // bits if bits in (4, 8, 16, 32) else 1
-    o_t = f"!tile.buffer<global, 128x{out_cols}x{e}>"
+    o_elem = "ui8" if bits == 6 else e  # the readback is raw tmem: 6-bit elements in 8-bit containers
+    o_t = f"!tile.buffer<global, 128x{ncols * 32 // case.tbits}x{o_elem}>"
     slot_t, bar_t = "!tile.buffer<shared, 1xi32>", "!tile.buffer<shared, 1xi64>"
     args = [f"%A: {g_t}", f"%out: {o_t}"]
     if cg == 2:
@@ -122,7 +138,7 @@ def kernel_text(case: Case, name: str | None = None) -> str:
           f'    "tile.mbarrier.init"(%bar) {{count = 1}} : ({bar_t}) -> ()',
           '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()',
           '  }']
-    plain = bits in (8, 16, 32)  # tile.copy lowers whole-byte elements only
+    plain = bits in (6, 8, 16, 32)  # tile.copy lowers whole bytes and whole 6-bit groups, not 4-bit
     if plain:
         fill = '"tile.copy"(%smem, {a}) {{scope = "cta"}} : ({s}, {g}) -> ()'
         if cg == 2:
@@ -146,9 +162,7 @@ def kernel_text(case: Case, name: str | None = None) -> str:
           f'  "tile.mbarrier.wait"(%bar) {{phase = 0}} : ({bar_t}) -> ()',
           '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()']
     load = '"tile.tmem.load"({o}, %tmem) {{col_offset = 0, num_cols = {n}, scope = "warpgroup"}} : ({ot}, {tt}) -> ()'
-    if bits not in (4, 8, 16, 32):
-        pass  # no readback: [128, cols * 32 / bits] is no whole shape (such a copy is rejected anyway)
-    elif cg == 2:
+    if cg == 2:
         L += ['  scf.if %even {', "    " + load.format(o="%out", n=ncols, ot=o_t, tt=t_t), '  } else {',
               "    " + load.format(o="%out1", n=ncols, ot=o_t, tt=t_t), '  }']
     else:
@@ -190,7 +204,7 @@ def _region_coords(shape, region):
 def expected(case: Case, A: np.ndarray) -> np.ndarray:
     """(128, alloc_cols) uint32 TMEM of the copy: POISON where nothing is written."""
     from tile_mlir.layout import TCol, TLane
-    bits = case.bits
+    bits = case.tbits
     per = 32 // bits
     ncols = alloc_cols(case)
     src = _region_coords(case.smem_shape, case.src_region)
@@ -229,6 +243,14 @@ def shared_image(case: Case, A: np.ndarray) -> np.ndarray:
             bit = lay.apply(c, case.smem_shape)[0][m] * bits
         img[bit // 8] |= np.uint8((int(A[c]) & ((1 << bits) - 1)) << (bit % 8))
     return img
+
+
+def pack6(A: np.ndarray) -> np.ndarray:
+    """A logical 6-bit tile packed as global memory holds it: element i of the row-major order at bits
+    [6i, 6i + 6), little-endian (4 elements per 3 bytes)."""
+    v = A.reshape(-1, 4).astype(np.uint32) & 0x3F
+    word = v[:, 0] | (v[:, 1] << 6) | (v[:, 2] << 12) | (v[:, 3] << 18)  # 24 bits
+    return np.stack([word & 0xFF, (word >> 8) & 0xFF, word >> 16], axis=1).astype(np.uint8).reshape(-1)
 
 
 def inject_fill(ptx: str, kernel: str, nbytes: int, cta_group: int) -> str:
@@ -326,10 +348,12 @@ def run_case(case: Case, *, seed: int = 0, ptxas_exe: str | None = None, compile
     art = (compile_fn or tile_compile)(kernel_text(case), arch="sm_100a")
     ptx = art.ptx
     bits = case.bits
-    if bits < 8:
+    if bits == 4:
         imgs = [shared_image(case, A) for A in inputs]
         ptx = inject_fill(ptx, art.kernel_name, len(imgs[0]), case.cta_group)
         g_args = imgs
+    elif bits == 6:
+        g_args = [pack6(A) for A in inputs]
     else:
         g_args = [np.ascontiguousarray(A.astype(CARRIER[bits])) for A in inputs]
     if ptxas_exe:
@@ -363,7 +387,8 @@ class RngChooser:
         return bool(self.rng.random() < p)
 
 
-ELEMS = {4: ("ui4", "f4E2M1FN"), 8: ("ui8", "f8E4M3FN"), 16: ("bf16", "f16"), 32: ("f32", "i32")}
+ELEMS = {4: ("ui4", "f4E2M1FN"), 6: ("f6E2M3FN", "f6E3M2FN", "i6"), 8: ("ui8", "f8E4M3FN"), 16: ("bf16", "f16"),
+         32: ("f32", "i32")}
 PITCH = {"none": 16, "32B": 32, "64B": 64, "128B": 128}
 INVALID_KINDS = ("mid_atom_row", "mid_atom_col", "wrong_swizzle", "missing_replica", "scope_warp",
                  "dtype_6bit", "unaligned_column")
@@ -389,8 +414,9 @@ def random_case(ch, invalid: str | None = None, idx: int = 0) -> Case:
     """A random smem -> tmem copy. invalid=None: valid by construction (rows start on 8-row atoms when
     swizzled, K start on atom boundaries, 1..8 cps, tmem columns multiples of 4, cta_group 2 in ~1/6);
     otherwise one of INVALID_KINDS, which the dispatch must reject."""
-    bits = ch.pick((4, 8, 16, 32))
+    bits = ch.pick((4, 6, 8, 16, 32))
     elem = ch.pick(ELEMS[bits])
+    bits = 8 if bits == 6 else bits  # geometry: 6-bit data moves as .b6x16_p32 units into 8-bit containers
     mode = ch.pick(("none", "32B", "64B", "128B"))
     epc = 128 // bits          # elements per 16-byte chunk = per cp row
     e32 = 32 // bits
@@ -456,8 +482,9 @@ def random_case(ch, invalid: str | None = None, idx: int = 0) -> Case:
         case.tmem_layout = case.tmem_layout.replace(" + R[4 : 32@TLane]", "")
     elif invalid == "scope_warp":
         case.meta["scope"] = "warp"
-    elif invalid == "dtype_6bit":
-        case.elem = ch.pick(("i6", "f6E2M3FN", "f6E3M2FN"))
+    elif invalid == "dtype_6bit":  # packed 6-bit data in shared memory (no packing b6x16_p32)
+        case.elem = ch.pick(ELEMS[6])
+        case.meta["packing"] = None
         case.smem_shape, case.smem_layout = (32, 64), "S[(32, 64) : (64, 1)]"
         case.src_region, case.tmem_shape, case.dst_region = None, (32, 64), None
         case.tmem_layout = t2d_text(32, 64)

@@ -1,5 +1,5 @@
 """End to end: tile IR -> PTX (sm_100a) -> ptxas -> tile-sim, for the seed's smem -> tmem cases (apache/tvm
-test_smem_tmem.py at bb6f8aec55) and the cases TVM never ran (bf16 / f32 / 4-bit, tmem column offsets,
+test_smem_tmem.py at bb6f8aec55) and the cases TVM never ran (bf16 / f32 / 4-bit / 6-bit, tmem column offsets,
 all four lane quarters, cta_group 2). Both the emulated TMEM (all 128 lanes, every allocated column) and
 the tcgen05.ld readback are compared with a numpy expectation built from logical coordinates only
 (e2e_kernels.expected: numpy indexing on the shared side, the tmem layout's apply() on the other)."""
@@ -57,6 +57,13 @@ CASES = [
     Case("bf16_sw128_64rows_rows_32_64", "bf16", (64, 128), km([64, 128], 16, "128B"), (32, 128), t2d(32, 128),
          src_region=((32, 0), (32, 128))),
     Case("ui8_sw64_8_cps_256_cols", "ui8", (32, 512), km([32, 512], 8, "64B"), (32, 512), t2d(32, 512)),
+    # ---- beyond TVM: 6-bit (.b8x16.b6x16_p32 decompression; shared packing b6x16_p32, tmem 8-bit containers)
+    Case("f6e3m2_32x16", "f6E3M2FN", (32, 16), "S[(32, 16) : (16, 1)]", (32, 16), t2d(32, 16)),
+    Case("f6e2m3_sw128_k_steps", "f6E2M3FN", (32, 128), km([32, 128], 8, "128B"), (32, 128), t2d(32, 128)),
+    Case("i6_sw32_rows_8_40_col_offset", "i6", (64, 32), km([64, 32], 8, "32B"), (32, 64), t2d(32, 64),
+         src_region=((8, 0), (32, 32)), dst_region=((0, 32), (32, 32))),
+    Case("cta_group_2_f6_core_matrices", "f6E3M2FN", (32, 64), "S[(32, 4, 16) : (16, 512, 1)]", (32, 64),
+         t2d(32, 64), cta_group=2),
     # ---- beyond TVM: tmem column offsets (whole 32-bit columns, multiples of 4)
     Case("tmem_column_offset_16", "ui8", (32, 16), "S[(32, 16) : (16, 1)]", (32, 64), t2d(32, 64),
          dst_region=((0, 16), (32, 16))),
@@ -80,6 +87,8 @@ def test_e2e(case):
     out = run_case(case, seed=hash(case.name) & 0xFFFF, ptxas_exe=PTXAS)
     assert out.cp_lines and all(".32x128b.warpx4" in ln and f"cta_group::{case.cta_group}" in ln
                                 for ln in out.cp_lines), out.cp_lines
+    decompress = ".b8x16.b6x16_p32" if case.bits == 6 else ".b8x16"
+    assert all((decompress in ln) == (case.bits == 6) for ln in out.cp_lines), out.cp_lines
     assert all("never written" in w for w in out.warnings), out.warnings
     assert not out.mismatches(), "\n".join(out.mismatches())
     for c in range(case.cta_group):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tile_mlir.dialect.ops import OP_SPECS
-from tile_mlir.dialect.types import SCOPES, _ELEMENTS
+from tile_mlir.dialect.types import PACKINGS, SCOPES, _ELEMENTS
 
 IRDL_FILE = Path(__file__).resolve().parents[2] / "lib" / "TileOps.irdl"
 
@@ -312,7 +312,7 @@ def differences(d: IRDLDialect) -> list[str]:
         out.append("no irdl.type @buffer")
     else:
         names = [n for n, _ in buf]
-        if names != ["scope", "shape", "elem", "layout", "align"]:
+        if names != ["scope", "shape", "elem", "layout", "align", "packing"]:
             out.append(f"buffer parameters {names}")
         else:
             tc = d.type_constraints["buffer"]
@@ -322,6 +322,8 @@ def differences(d: IRDLDialect) -> list[str]:
             if set(_choices(fake, buf[2][1])) != set(_ELEMENTS):
                 out.append(f"buffer element types differ from dialect/types.py: "
                            f"{sorted(set(_choices(fake, buf[2][1])) ^ set(_ELEMENTS))}")
+            if set(_choices(fake, buf[5][1])) != {"", *PACKINGS}:
+                out.append(f"buffer packings {_choices(fake, buf[5][1])} != '' + {sorted(PACKINGS)}")
     return out
 
 

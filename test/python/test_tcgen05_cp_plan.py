@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from tile_mlir.layout import (ComposedLayout, R, S, SwizzleMode, TCol, TLane, kmajor_layout, m,
                               parse_layout)
 from tile_mlir.lowering.copy_async.tcgen05_cp_plan import (MiddleIter, PlanError, Tcgen05CpPlan,
-                                                           desc_swizzle_code, encode_smem_desc,
-                                                           plan_tcgen05_cp)
+                                                           cp_element_format, desc_swizzle_code,
+                                                           encode_smem_desc, plan_tcgen05_cp)
 
 SW = SwizzleMode
 WARPX4 = R[4 : 32 @ TLane]
@@ -336,3 +336,30 @@ def test_random_kmajor_tiles(data):
         return
     assert plan.swizzle is mode and plan.num_cps == n_chunks
     assert _replay(plan) == _expected(src, [rows, k], region, dst_args, bits)
+
+
+@pytest.mark.parametrize("bits,packing,expected", [
+    (4, None, (4, None)), (8, None, (8, None)), (16, None, (16, None)), (32, None, (32, None)),
+    # 16 six-bit elements per 16-byte .b6x16_p32 unit in, 16 8-bit containers out: 8-bit geometry
+    (6, "b6x16_p32", (8, "b6x16_p32")),
+])
+def test_cp_element_format(bits, packing, expected):
+    assert cp_element_format(bits, packing) == expected
+
+
+@pytest.mark.parametrize("bits,packing,message", [
+    (6, None, "declare the shared buffer with packing b6x16_p32"),
+    (64, None, "64-bit elements are not supported"),
+    (1, None, "1-bit elements are not supported"),
+])
+def test_cp_element_format_rejects(bits, packing, message):
+    with pytest.raises(PlanError) as ei:
+        cp_element_format(bits, packing)
+    assert ei.value.check == "dtype" and message in ei.value.reason
+
+
+def test_plan_carries_the_source_format():
+    """A 6-bit tile plans as 8-bit data; the plan remembers that its cps decompress."""
+    bits, fmt = cp_element_format(6, "b6x16_p32")
+    p = plan_tcgen05_cp(S[(32, 16) : (16, 1)], [32, 16], full([32, 16]), None, *T_BASIC_ARGS, bits, 1, fmt)
+    assert (p.src_format, p.sbo_bytes, p.swizzle, p.cps) == ("b6x16_p32", 128, SwizzleMode.NONE, ((0, 0),))

@@ -1,4 +1,4 @@
-"""`!tile.buffer<scope, shape x dtype[, "layout"][, align N]>`: the tile dialect's one type.
+"""`!tile.buffer<scope, shape x dtype[, "layout"][, align N][, packing P]>`: the tile dialect's one type.
 
 The bindings cannot register new types, so a buffer type is an MLIR opaque type of the `tile` namespace
 whose body we parse and print here. Examples:
@@ -9,6 +9,18 @@ whose body we parse and print here. Examples:
 
 The layout text is the seed's notation (see tile_mlir.layout); a global or shared buffer without one is
 row-major over its shape. The element type is spelled as in MLIR (ui8, i32, bf16, f8E4M3FN, ...).
+
+Sub-byte storage. Elements narrower than a byte are packed contiguously, low bits first, unless the type
+names a packing. 6-bit elements cannot be split into 128-bit pieces that way (16 bytes hold 21.3 of
+them), so shared memory keeps them in the PTX sub-byte form `.b6x16_p32` (PTX ISA "Padding and
+Alignment of the Sub-byte Types", what TMA writes for CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B):
+
+    !tile.buffer<shared, 32x32xf6E3M2FN, "S[(32, 32) : (32, 1)]", align 1024, packing b6x16_p32>
+
+Element slot e of the layout lives in 16-byte group e / 16, at bits [6 (e % 16), 6 (e % 16) + 6) of
+the group's first 12 bytes; the last 4 bytes are padding. In tensor memory a 6-bit element always
+occupies an 8-bit container (the only tmem form of 6-bit data, PTX "Packing format used for matrix A
+by .kind::mxf8f6f4 in Tensor Memory"), so tmem addresses count it as 8 bits.
 """
 from __future__ import annotations
 
@@ -44,6 +56,10 @@ def numpy_dtype(elem: str) -> str:
     return _ELEMENTS[elem][1]
 
 
+# packing -> (element bits, elements per group, bytes per group)
+PACKINGS = {"b6x16_p32": (6, 16, 16)}
+
+
 class TypeParseError(ValueError):
     """A malformed !tile.buffer body; the message says what was expected."""
 
@@ -74,6 +90,7 @@ class BufferType:
     elem: str
     layout_text: str | None = None
     align: int | None = None
+    packing: str | None = None
 
     # -- text --------------------------------------------------------------------------------------
     @staticmethod
@@ -96,7 +113,7 @@ class BufferType:
             raise TypeParseError(f"unsupported element type '{elem}'")
         if any(d <= 0 for d in shape):
             raise TypeParseError(f"buffer dimensions must be positive, got {parts[1]}")
-        layout, align = None, None
+        layout, align, packing = None, None, None
         for p in parts[2:]:
             if p.startswith('"') and p.endswith('"') and len(p) >= 2 and layout is None:
                 layout = p[1:-1]
@@ -107,9 +124,14 @@ class BufferType:
                     raise TypeParseError(f"expected 'align <bytes>', got '{p}'") from None
                 if align <= 0 or align & (align - 1):
                     raise TypeParseError(f"alignment must be a power of two, got {align}")
+            elif p.startswith("packing ") and packing is None:
+                packing = p[len("packing "):].strip()
+                if packing not in PACKINGS:
+                    raise TypeParseError(f"unknown packing '{packing}' (known: {', '.join(PACKINGS)})")
             else:
-                raise TypeParseError(f"unexpected '{p}' in buffer type (expected a quoted layout or 'align N')")
-        return BufferType(scope, shape, elem, layout, align)
+                raise TypeParseError(f"unexpected '{p}' in buffer type "
+                                     "(expected a quoted layout, 'align N' or 'packing P')")
+        return BufferType(scope, shape, elem, layout, align, packing)
 
     def body(self) -> str:
         s = f"buffer<{self.scope}, {'x'.join(map(str, self.shape))}x{self.elem}"
@@ -117,6 +139,8 @@ class BufferType:
             s += f', "{self.layout_text}"'
         if self.align is not None:
             s += f", align {self.align}"
+        if self.packing is not None:
+            s += f", packing {self.packing}"
         return s + ">"
 
     def __str__(self) -> str:
@@ -151,8 +175,29 @@ class BufferType:
         return n
 
     @property
+    def addr_bits(self) -> int:
+        """Bits an element occupies in address arithmetic. A packed group counts as one byte per
+        element (16 elements in 16 bytes), so whole groups are addressed as 8-bit elements; a 6-bit
+        element in tmem fills an 8-bit container."""
+        if self.packing is not None or (self.scope == "tmem" and self.elem_bits == 6):
+            return 8
+        return self.elem_bits
+
+    @property
+    def group(self) -> int:
+        """Elements that must move together: the packing's group, else 1."""
+        return PACKINGS[self.packing][1] if self.packing else 1
+
+    def storage_bytes(self, slots: int) -> int:
+        """Bytes that hold element slots [0, slots)."""
+        if self.packing is not None:
+            _, n, nb = PACKINGS[self.packing]
+            return -(-slots // n) * nb
+        return (slots * self.addr_bits + 7) // 8
+
+    @property
     def nbytes(self) -> int:
-        return (self.numel * self.elem_bits + 7) // 8
+        return self.storage_bytes(self.numel)
 
     @property
     def numpy_dtype(self) -> str:

@@ -69,6 +69,15 @@ def check_buffer(bt: BufferType, what: str) -> None:
         _fail("layout", f"{what}: layout covers {extent} elements but the buffer shape "
               f"{'x'.join(map(str, bt.shape))} has {bt.numel}")
     axes = {it.axis.name for it in (*inner.shard, *inner.replica)}
+    if bt.packing is not None:
+        from .types import PACKINGS
+
+        if bt.scope != "shared":
+            _fail("packing", f"{what}: packing {bt.packing} is a shared-memory form; "
+                  f"{bt.scope} buffers hold sub-byte elements packed contiguously")
+        bits = PACKINGS[bt.packing][0]
+        if bt.elem_bits != bits:
+            _fail("packing", f"{what}: packing {bt.packing} holds {bits}-bit elements, not {bt.elem}")
     if bt.scope == "tmem":
         if swz is not None:
             _fail("layout", f"{what}: a tmem layout cannot be swizzled")
@@ -80,7 +89,7 @@ def check_buffer(bt: BufferType, what: str) -> None:
         cols = _span(inner, "TCol")
         if lanes > _TMEM_LANES:
             _fail("layout", f"{what}: layout reaches lane {lanes - 1}, beyond the {_TMEM_LANES} tmem lanes")
-        if cols * bt.elem_bits > _TMEM_COLS * 32:
+        if cols * bt.addr_bits > _TMEM_COLS * 32:
             _fail("layout", f"{what}: layout spans {cols} {bt.elem} columns, beyond the {_TMEM_COLS} 32-bit tmem columns")
     else:
         if not axes <= {"m"}:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..layout import SwizzleMode
 
-__all__ = ["byte_offset", "swizzle_value", "vector_bytes", "offset_on"]
+__all__ = ["byte_offset", "swizzle_value", "vector_bytes", "group_runs", "offset_on"]
 
 
 def offset_on(layout, axis_name: str) -> int:
@@ -39,8 +39,9 @@ def swizzle_value(em, byte_off, mode):
 def byte_offset(em, layout, elem_index, elem_bits: int):
     """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m.
 
-    Sub-byte elements: callers only ask for elements that start a byte (vector_bytes guarantees it),
-    so the element offset times elem_bits is a whole number of bytes."""
+    Sub-byte elements: callers only ask for elements that start a byte (vector_bytes and
+    group_runs guarantee it), so the element offset times elem_bits is a whole number of bytes.
+    A packed buffer (BufferType.packing) is addressed at whole groups with elem_bits = addr_bits (8)."""
     inner = getattr(layout, "inner", layout)
     swz = getattr(layout, "swizzle", None)
     off = em.i32(offset_on(inner, "m"))
@@ -55,8 +56,10 @@ def byte_offset(em, layout, elem_index, elem_bits: int):
         below *= it.extent
     if elem_bits % 8 == 0:
         byte = em.mul(off, em.i32(elem_bits // 8)) if elem_bits != 8 else off
-    else:  # 8 / elem_bits elements per byte (4-bit: 2)
+    elif 8 % elem_bits == 0:  # 8 / elem_bits elements per byte (4-bit: 2)
         byte = em.shr(off, em.i32((8 // elem_bits).bit_length() - 1))
+    else:  # 6-bit: off * 6 / 8, exact at the starts of 4-element (3-byte) runs
+        byte = em.shr(em.mul(off, em.i32(elem_bits)), em.i32(3))
     return swizzle_value(em, byte, swz)
 
 
@@ -97,3 +100,13 @@ def vector_bytes(layouts, elem_bits: int, limit: int = 16) -> int:
         if ok:
             return w
     return 0
+
+
+def group_runs(layout, n: int) -> bool:
+    """True when every aligned run of n consecutive elements of the (sliced) layout is contiguous and
+    starts at a multiple of n: what moving whole packing groups of n elements needs."""
+    inner = getattr(layout, "inner", layout)
+    shard = [it for it in inner.shard if it.extent > 1]
+    if not shard or shard[-1].stride != 1 or shard[-1].extent % n:
+        return False
+    return all(it.stride % n == 0 for it in shard[:-1]) and offset_on(inner, "m") % n == 0

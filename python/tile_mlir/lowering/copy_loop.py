@@ -10,10 +10,11 @@ from __future__ import annotations
 from ..dialect.types import BufferType
 from ..dialect.verifier import region_of
 from ..mlir import ir, nvvm
-from .address import byte_offset, vector_bytes
+from .address import byte_offset, group_runs, vector_bytes
 from .emitter import I32, int_type
 
-__all__ = ["linear_tid", "scope_rank", "sliced_layouts", "emit_copy_loop", "load_store", "SCOPE_THREADS"]
+__all__ = ["linear_tid", "scope_rank", "copy_types", "sliced_layouts", "emit_copy_loop", "load_store",
+           "emit_group_copy", "GROUP", "SCOPE_THREADS"]
 
 SCOPE_THREADS = {"thread": 1, "warp": 32, "warpgroup": 128}
 
@@ -37,10 +38,14 @@ def scope_rank(em, scope: str, tid, block) -> tuple:
     return (em.and_(tid, em.i32(n - 1)) if n > 1 else em.i32(0)), n
 
 
+def copy_types(op):
+    """(dst BufferType, src BufferType) of a copy op."""
+    return BufferType.of(op.operands[0].type), BufferType.of(op.operands[1].type)
+
+
 def sliced_layouts(op):
     """(dst layout, src layout, element bits, element count) of a copy op's regions."""
-    dst_t = BufferType.of(op.operands[0].type)
-    src_t = BufferType.of(op.operands[1].type)
+    dst_t, src_t = copy_types(op)
     dst_r, src_r = region_of(op, "dst", dst_t), region_of(op, "src", src_t)
     dst_l = dst_t.layout.slice(dst_t.shape, dst_r).canonicalize()
     src_l = src_t.layout.slice(src_t.shape, src_r).canonicalize()
@@ -67,3 +72,26 @@ def emit_copy_loop(em, ptrs, layouts, elem_bits: int, numel: int, rank, nthreads
         s_off = byte_offset(em, layouts[1], e, elem_bits)
         move(em, em.gep(ptrs[0], d_off), em.gep(ptrs[1], s_off), width)
     return width
+
+
+# 6-bit elements move in groups of 16: 12 bytes packed contiguously (global memory, or any buffer
+# without a packing), or one 16-byte .b6x16_p32 unit (12 data bytes + 4 padding bytes) in shared memory.
+GROUP = 16
+_GROUP_DATA = 12  # bytes of 16 six-bit elements
+
+
+def emit_group_copy(em, ptrs, layouts, types, numel: int, rank, nthreads: int):
+    """Copy 6-bit elements group by group: for c in [rank, numel / 16) step nthreads, the 12 data bytes
+    of group c move as three 32-bit words (a group starts on a multiple of 12 bytes packed, of 16
+    padded: 4-byte aligned either way); a padded destination also gets its 4 padding bytes zeroed
+    (TMA leaves them undefined; zero keeps the shared image deterministic). Callers check group_runs."""
+    lb = em.index_cast(rank, ir.IndexType.get())
+    with em.for_(lb, em.index(numel // GROUP), em.index(nthreads)) as iv:
+        e = em.mul(em.index_cast(iv, I32()), em.i32(GROUP))
+        d_off, s_off = (byte_offset(em, lay, e, t.addr_bits) for lay, t in zip(layouts, types))
+        dst, src = em.gep(ptrs[0], d_off), em.gep(ptrs[1], s_off)
+        words = [em.load(I32(), em.gep(src, k), align=4) for k in range(0, _GROUP_DATA, 4)]
+        for k, w in zip(range(0, _GROUP_DATA, 4), words):
+            em.store(w, em.gep(dst, k), align=4)
+        if types[0].packing is not None:
+            em.store(em.i32(0), em.gep(dst, _GROUP_DATA), align=4)

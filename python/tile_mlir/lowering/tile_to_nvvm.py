@@ -16,7 +16,7 @@ from ..dialect.verifier import iter_ops
 from ..mlir import ir, nvvm
 from ..passes import TilePass
 from .address import vector_bytes
-from .copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
+from .copy_loop import copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I32, I64, Emitter, int_type
 
 __all__ = ["ConvertTileToNVVMPass", "DEFAULT_CHIP", "DEFAULT_FEATURES"]
@@ -167,7 +167,7 @@ class KernelLowering:
             if op.name == "tile.alloc_shared":
                 bt = BufferType.of(op.results[0].type)
                 inner = getattr(bt.layout, "inner", bt.layout)
-                nbytes = max(1, (inner.span() * bt.elem_bits + 7) // 8)
+                nbytes = max(1, bt.storage_bytes(inner.span()))
                 bufs.append((op, nbytes, max(bt.align or 16, 16)))
         total = sum(n for _, n, _ in bufs)
         self.shared = {}
@@ -314,8 +314,33 @@ class KernelLowering:
             self._proxy_fence(em)
 
     # -- synchronous copy -------------------------------------------------------------------------
+    def _lower_group_copy(self, op, em, layouts, numel):
+        """6-bit elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32."""
+        from .address import group_runs
+        from .copy_loop import GROUP
+
+        types = copy_types(op)
+        for side, lay, t in zip(("dst", "src"), layouts, types):
+            if getattr(lay, "swizzle", None) is not None and t.packing is None:
+                raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
+                                    "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
+                                    "declare it with packing b6x16_p32")
+            if not group_runs(lay, GROUP):
+                raise LoweringError(op, f"tile.copy of 6-bit elements moves whole groups of {GROUP} "
+                                    f"(12 bytes packed, 16 bytes in packing b6x16_p32): every run of {GROUP} "
+                                    f"elements of the {side} region must be contiguous and start at a multiple "
+                                    f"of {GROUP} elements")
+        rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
+        emit_group_copy(em, (self.values[op.operands[0]], self.values[op.operands[1]]), layouts, types,
+                        numel, rank, n)
+        if self.async_proxy_reads and types[0].scope == "shared" and not _next_to_fence(op, +1, "proxy_async"):
+            self._proxy_fence(em)
+
     def lower_copy(self, op, em):
         dst_l, src_l, bits, numel = sliced_layouts(op)
+        if bits == 6:
+            self._lower_group_copy(op, em, (dst_l, src_l), numel)
+            return
         if not vector_bytes((dst_l, src_l), bits):
             raise LoweringError(op, f"tile.copy of {bits}-bit elements needs whole bytes: each contiguous run "
                                 "of the copied region must start on a byte and cover whole bytes on both sides")

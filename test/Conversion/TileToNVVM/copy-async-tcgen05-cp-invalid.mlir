@@ -106,7 +106,8 @@
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
   %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xf6E2M3FN, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
-  // expected-error@+1 {{smem->tmem: declined: dtype - 6-bit elements are not supported}}
+  // 6 bits do not divide 128: packed 6-bit rows cannot be cut into the cp's 128-bit row chunks
+  // expected-error@+1 {{smem->tmem: declined: dtype - packed 6-bit elements do not split into 128-bit rows (16 bytes hold 21.3 of them); tcgen05.cp reads 6-bit data in the .b6x16_p32 form: declare the shared buffer with packing b6x16_p32}}
   "tile.copy_async"(%t, %s) {} : (!tile.buffer<tmem, 32x16xf6E2M3FN, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 32x16xf6E2M3FN, "S[(32, 16) : (16, 1)]", align 1024>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "dtype_6_bits", block = array<i32: 128, 1, 1>} : () -> ()

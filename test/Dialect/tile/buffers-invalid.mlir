@@ -135,3 +135,27 @@
   %0 = "tile.thread_id"() : () -> i64
   "tile.return"() : () -> ()
 }) {sym_name = "thread_id_i64", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unknown packing 'b6x16' (known: b6x16_p32)}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xf6E2M3FN, packing b6x16>
+  "tile.return"() : () -> ()
+}) {sym_name = "unknown_packing", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op packing: result #0: packing b6x16_p32 holds 6-bit elements, not ui8}}
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, packing b6x16_p32>
+  "tile.return"() : () -> ()
+}) {sym_name = "packing_of_8_bit_elements", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op packing: parameter #0: packing b6x16_p32 is a shared-memory form; global buffers hold sub-byte elements packed contiguously}}
+"tile.kernel"() ({
+^bb0(%g: !tile.buffer<global, 32x16xf6E2M3FN, packing b6x16_p32>):
+  "tile.return"() : () -> ()
+}) {sym_name = "packing_in_global_memory", block = array<i32: 32, 1, 1>} : () -> ()

@@ -48,3 +48,19 @@
 ^bb0(%a: !tile.buffer<global, 64x32xf16>, %b: !tile.buffer<global, 16x32xui8, "S[(16, 32) : (1, 16)]">):
   "tile.return"() : () -> ()
 }) {sym_name = "global_params", block = array<i32: 128, 1, 1>} : () -> ()
+
+// Sub-byte element types: packed contiguously, or (6-bit, shared) in the .b6x16_p32 form.
+// CHECK: ^bb0(%{{.*}}: !tile.buffer<global, 32x128xf6E3M2FN>):
+// CHECK: !tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>
+// CHECK: !tile.buffer<shared, 32x16xf6E2M3FN, packing b6x16_p32>
+// CHECK: !tile.buffer<shared, 32x32xi6>
+// CHECK: !tile.buffer<shared, 64x32xf4E2M1FN>
+// CHECK-LABEL: sym_name = "sub_byte"
+"tile.kernel"() ({
+^bb0(%g: !tile.buffer<global, 32x128xf6E3M2FN>):
+  %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>
+  %1 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xf6E2M3FN, packing b6x16_p32>
+  %2 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x32xi6>
+  %3 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 64x32xf4E2M1FN>
+  "tile.return"() : () -> ()
+}) {sym_name = "sub_byte", block = array<i32: 128, 1, 1>} : () -> ()

@@ -48,6 +48,9 @@ def model_cp(smem, tmem, shape, mc, L0, C0, start, lbo, sbo, mode, decomp=None):
                     nib = (byte >> 4) if i % 2 else (byte & 0xF)
                     out.append(nib << 2)
                 chunk = bytes(out)
+            elif decomp == "b6x16_p32":  # 16 six-bit fields, low bits first; container bits [5, 0]
+                word = int.from_bytes(chunk[:12], "little")
+                chunk = bytes((word >> (6 * i)) & 0x3F for i in range(16))
             for lane in lanes_of(shape, mc, r, L0):
                 for j in range(4):
                     tmem[lane, C0 + 4 * c + j] = int.from_bytes(chunk[4 * j:4 * j + 4], "little")

@@ -30,7 +30,7 @@ def _run(cps_model, ncols=32, cta_group=1, nctas=1, decomp=None, strict=True, **
             shape = parts[0]
             mc = next((p for p in parts if p.startswith("warpx")), None)
             model_cp(smem, tm, shape, mc, lane, col, BUF + st, lbo, sbo, mode,
-                     decomp=next((p for p in parts if p == "b4x16_p64"), None))
+                     decomp=next((p for p in parts if p in ("b4x16_p64", "b6x16_p32")), None))
         expected.append(tm)
     return ptx, res, out, expected
 
@@ -92,15 +92,21 @@ def test_decompress_b4_measured_example():
     assert list(out) == [0, 0, 4, 0, 8, 0, 12, 0, 16, 0, 20, 0, 24, 0, 28, 0]
 
 
-def test_decompress_b6_rejected(assemble):
-    q = "128x128b.b8x16.b6x16_p32"
-    cps = [(q, 0, 0, make_desc(BUF, 0, 1024, 2))]
-    ptx = cp_kernel(cps, smem_bytes=SMEM)
+@pytest.mark.parametrize("q", ["128x128b.b8x16.b6x16_p32", "32x128b.warpx4.b8x16.b6x16_p32"])
+def test_decompress_b6x16_p32(q, assemble):
+    ptx, res, out, exp = _run([(q, 0, 0, 0, 0, 1024, 2)])
     assemble(ptx)
-    src = np.zeros(SMEM, np.uint8)
-    with pytest.raises(EmulationError, match=r"line \d+.*b6x16_p32 decompression bit placement "
-                                             r"is not documented"):
-        run_ptx(ptx, "k", [src, np.zeros((128, 32), np.uint32)])
+    np.testing.assert_array_equal(out[0], exp[0][:, :32])
+    assert not (out[0][:, :4] & 0xC0C0C0C0).any()  # the cp writes 4 columns: 6 data bits per byte
+
+
+def test_decompress_b6_example():
+    # sixteen 6-bit values packed low bits first into 12 bytes, then 4 bytes of padding (ignored)
+    from tile_mlir.sim.handlers.tcgen05 import _decompress_b6
+    vals = [63, 0, 1, 62, 33, 30, 5, 58, 17, 46, 9, 54, 2, 61, 32, 31]
+    word = sum(v << (6 * i) for i, v in enumerate(vals))
+    chunk = np.frombuffer(word.to_bytes(12, "little") + b"\xff" * 4, np.uint8)[None, :]
+    assert list(_decompress_b6(chunk)[0]) == vals
 
 
 def test_cp_64_columns_16_cps():

@@ -19,7 +19,7 @@ from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...layout import R, TLane
 from ...mlir import ir, nvvm
 from ..emitter import I32, I64, Emitter, ptr_type
-from .tcgen05_cp_plan import PlanError, plan_tcgen05_cp
+from .tcgen05_cp_plan import PlanError, cp_element_format, plan_tcgen05_cp
 
 __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
 
@@ -57,8 +57,9 @@ def exec_scope(op, ctx):
 def _cached_plan(src_t, src_region, dst_t, dst_region, cta_group):
     """Plans depend only on types, regions and cta_group (all hashable): programs repeat them a lot."""
     try:
+        bits, src_format = cp_element_format(src_t.elem_bits, src_t.packing)
         return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
-                               dst_t.layout, dst_t.shape, dst_region, dst_t.elem_bits, cta_group)
+                               dst_t.layout, dst_t.shape, dst_region, bits, cta_group, src_format)
     except PlanError as e:
         # cache (check, reason), not the exception: its traceback would pin the caller's frames, and
         # through them an MLIR context per rejected plan
@@ -113,6 +114,8 @@ def copy_async_smem_tmem(op, ctx):
         t = taddr if col == 0 else em.add(taddr, em.i32(col))
         cp = nvvm.Tcgen05CpOp(shape, em.inttoptr(t, 6), d, group=group, multicast=multicast,
                               loc=em.loc, ip=em.ip)
+        if plan.src_format:  # .b8x16.b6x16_p32: 6-bit source chunks decompressed to 8-bit containers
+            cp.operation.attributes["srcFormat"] = em.attr(f"#nvvm.tcgen05_cp_src_fmt<{plan.src_format}>")
         cp.operation.attributes["tile.cp"] = ir.StringAttr.get(
             f"src_offset={src_off} col={col} sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}")
     return plan

@@ -12,10 +12,12 @@ bb6f8aec55) on our layout algebra; the steps below are labelled as in the code c
 Algorithm
 ---------
 A. dtype and slice: elem_bits must be 4, 8, 16 or 32 (128 / elem_bits elements fill one 128-bit row
-   chunk). 6-bit elements are rejected ("dtype"): 128 is not a multiple of 6, and the PTX-sound
-   treatment of 6-bit data is the decompressing form `.b8x16.b6x16_p32` (16 elements padded to 16 bytes,
-   reference §4.3), a different instruction we do not plan. Slice both layouts to their regions and
-   canonicalize; the swizzle of a ComposedLayout source is peeled off for the stride analysis.
+   chunk). 6-bit elements do not divide 128 bits; they are copied by the decompressing form
+   `.b8x16.b6x16_p32` (cp_element_format): the shared buffer holds them as .b6x16_p32 (16 elements in
+   12 bytes + 4 bytes of padding per 16-byte chunk) and tensor memory receives 8-bit containers, so
+   both sides have the geometry of 8-bit data and the plan runs with elem_bits = 8. Packed 6-bit data
+   is rejected ("dtype"). Slice both layouts to their regions and canonicalize; the swizzle of a
+   ComposedLayout source is peeled off for the stride analysis.
 B. router: the tmem replica must be exactly R[4 : 32@TLane] (the warpx4 multicast), and the tmem lane
    offset 0 (the copy writes all 128 lanes).
 C. permute: order the tmem shard iters TLane first, then by descending stride; group the source by
@@ -50,8 +52,8 @@ from typing import Sequence
 
 from ...layout import ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane, m
 
-__all__ = ["PlanError", "MiddleIter", "Tcgen05CpPlan", "plan_tcgen05_cp", "encode_smem_desc",
-           "desc_swizzle_code"]
+__all__ = ["PlanError", "MiddleIter", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
+           "encode_smem_desc", "desc_swizzle_code"]
 
 
 class PlanError(Exception):
@@ -87,6 +89,7 @@ class Tcgen05CpPlan:
     cta_group: int
     middle: tuple[MiddleIter, ...]
     row_pitch_bytes: int
+    src_format: str | None = None  # "b6x16_p32": the cp decompresses (.b8x16.b6x16_p32)
 
     shape = "32x128b"
     multicast = "warpx4"
@@ -219,20 +222,35 @@ def _align_middles(t_mid: Sequence[Iter], s_mid: Sequence[Iter]) -> tuple[list[I
 # -----------------------------------------------------------------------------------------------------
 # Plan
 # -----------------------------------------------------------------------------------------------------
+def cp_element_format(elem_bits: int, src_packing: str | None) -> tuple[int, str | None]:
+    """A. (element bits the plan works in, tcgen05.cp source format) for the copied element type and the
+    shared buffer's packing (dialect.types.PACKINGS)."""
+    if elem_bits == 6:
+        if src_packing == "b6x16_p32":
+            # 16 elements per 16-byte chunk in, 16 8-bit containers (4 tmem columns) out: 8-bit geometry
+            return 8, "b6x16_p32"
+        raise PlanError("dtype", "packed 6-bit elements do not split into 128-bit rows (16 bytes hold 21.3 of "
+                                 "them); tcgen05.cp reads 6-bit data in the .b6x16_p32 form: declare the shared "
+                                 "buffer with packing b6x16_p32")
+    if elem_bits not in (4, 8, 16, 32):
+        raise PlanError("dtype", f"{elem_bits}-bit elements are not supported; need 4, 6, 8, 16 or 32")
+    return elem_bits, None
+
+
 def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequence[int],
                     src_region: Sequence[Sequence[int]], src_swizzle_of_buffer: "SwizzleMode | None",
                     dst_layout: TileLayout, dst_shape: Sequence[int], dst_region: Sequence[Sequence[int]],
-                    elem_bits: int, cta_group: int = 1) -> Tcgen05CpPlan:
+                    elem_bits: int, cta_group: int = 1, src_format: str | None = None) -> Tcgen05CpPlan:
     """Plan the copy of `src_region` of a shared buffer into `dst_region` of a tmem buffer (steps A-I).
 
     `src_swizzle_of_buffer` is the buffer's declared swizzle (None: take it from `src_layout`, which is
-    that of a ComposedLayout, NONE for a plain TileLayout). Raises PlanError(check, reason).
+    that of a ComposedLayout, NONE for a plain TileLayout). `elem_bits` and `src_format` come from
+    cp_element_format. Raises PlanError(check, reason).
     """
     # A. dtype: one 128-bit row chunk must hold a whole number of elements.
     if elem_bits not in (4, 8, 16, 32):
-        why = (" (128 bits hold 21.3 of them; 6-bit data needs the decompressing .b8x16.b6x16_p32 form)"
-               if elem_bits == 6 else "")
-        raise PlanError("dtype", f"{elem_bits}-bit elements are not supported; need 4, 8, 16 or 32{why}")
+        raise PlanError("dtype", f"{elem_bits}-bit elements are not supported; need 4, 8, 16 or 32 "
+                                 "(6-bit data: see cp_element_format)")
     if cta_group not in (1, 2):
         raise PlanError("cta_group", f"cta_group must be 1 or 2, got {cta_group}")
     epc = 128 // elem_bits   # elements per 128-bit chunk (one row of one cp)
@@ -376,4 +394,4 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
     # I. result.
     return Tcgen05CpPlan(elem_bits=elem_bits, swizzle=mode, sbo_bytes=sbo, lbo_bytes=0,
                          start_offset_bytes=start, tmem_col0=col0, cps=tuple(cps), cta_group=cta_group,
-                         middle=tuple(middle), row_pitch_bytes=pitch)
+                         middle=tuple(middle), row_pitch_bytes=pitch, src_format=src_format)

@@ -290,12 +290,28 @@ def _decompress_b4(chunks):
     return (nib << 2).astype(np.uint8)
 
 
+def _decompress_b6(chunks):
+    """b6x16_p32 -> b8x16: element i is bits [6i, 6i + 6) of the first 12 bytes read as one
+    little-endian 96-bit word, and the output byte holds it in bits [5, 0] with 2 zero bits above.
+
+    Model, not measurement: PTX draws this decompression only in figures (194-198). The text of PTX
+    "Padding and Alignment of the Sub-byte Types" defines the 8-bit container form of 6-bit data
+    (.b6p2x16: "6-bits of data at the LSB and 2-bits of padding at the MSB") and the packed source
+    order (sixteen contiguous elements, as .b4x16_p64's measured low-nibble-first order); the sign
+    then sits at bit 5 as in the measured b4 placement (nibble << 2). Unverified on silicon: an
+    sm_100a measurement overrides this function."""
+    b = chunks[..., :12].astype(np.uint32)
+    words = b[..., 0::3] | (b[..., 1::3] << 8) | (b[..., 2::3] << 16)  # 4 x 24 bits = 4 elements each
+    shifts = np.arange(4, dtype=np.uint32) * 6
+    elems = (words[..., :, None] >> shifts) & 0x3F  # (..., 4 words, 4 elements)
+    return elems.reshape(chunks.shape[:-1] + (16,)).astype(np.uint8)
+
+
+_DECOMPRESS = {"b4x16_p64": _decompress_b4, "b6x16_p32": _decompress_b6}
+
+
 def exec_cp(M, t, spec, taddr, desc):
     check_cta_group(M, spec.cg, spec.line)
-    if spec.decomp == "b6x16_p32":
-        raise EmulationError("b6x16_p32 decompression bit placement is not documented in text "
-                             "(only PTX figures; E3M2/E2M3 placement unmeasured, reference §4.3/"
-                             "§9 Q5): refusing to guess")
     L0, C0 = (taddr >> 16) & 0xFFFF, taddr & 0xFFFF
     dd = decode_desc(desc)
     errs = check_for_cp(dd)
@@ -337,8 +353,8 @@ def exec_cp(M, t, spec, taddr, desc):
         for off in np.unique(phys):  # bytes a cp.async still (or unsynchronised) targets
             cp_async.check_read(M, t, cta, int(off), 16, what="tcgen05.cp read")
         data = sm.np[idx]  # (rows, nch, 16) uint8
-        if spec.decomp == "b4x16_p64":
-            data = _decompress_b4(data)
+        if spec.decomp:
+            data = _DECOMPRESS[spec.decomp](data)
         vals = np.ascontiguousarray(data).view("<u4").reshape(rows, ncols)
         tm = cta.tmem
         err = tm.check_cols(C0, C0 + ncols)
