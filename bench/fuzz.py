@@ -4,14 +4,15 @@
     bench/fuzz.py --cases N --seed S [--jobs J] [--invalid-fraction F] [--no-ptxas] [--time-limit SEC]
 
 Each case is a random configuration from test/python/e2e_kernels.random_case: valid by construction
-(dtype bits 4/8/16/32, K-major or core-matrix shared layouts with swizzle none/32B/64B/128B, random row /
-K regions on atom boundaries, 1..8 cps, random tmem column offsets in multiples of 4 columns, cta_group 2
-in about 1/6), or, for a fraction, one of the invalid kinds (mid-atom row / K start, wrong swizzle for the
-row pitch, missing warpx4 replica, scope warp, 6-bit dtype, column not a multiple of 4) that the dispatch
-must reject with a diagnostic naming the check. Every accepted case: compile (sm_100a) -> ptxas ->
-tile-sim -> compare TMEM (128 lanes, all allocated columns) and the tcgen05.ld readback with numpy.
+(dtype bits 4/6/8/16/32, 6-bit as packing b6x16_p32 with decompressing cps; K-major or core-matrix
+shared layouts with swizzle none/32B/64B/128B, random row / K regions on atom boundaries, 1..8 cps,
+random tmem column offsets in multiples of 4 columns, cta_group 2 in about 1/6), or, for a fraction, one
+of the invalid kinds (mid-atom row / K start, wrong swizzle for the row pitch, missing warpx4 replica,
+scope warp, packed 6-bit shared data, column not a multiple of 4) that the dispatch must reject with a
+diagnostic naming the check. Every accepted case: compile (sm_100a) -> ptxas -> tile-sim -> compare
+TMEM (128 lanes, all allocated columns) and the tcgen05.ld readback with numpy.
 
-Prints cases, matches, mismatches, rejections (histogram of the rejecting check names), crashes (any
+Prints cases, matches (by element width), mismatches, rejections (histogram of the rejecting check names), crashes (any
 exception other than a TileError with diagnostics) and time; exits 1 on any mismatch, crash, invalid
 case accepted, or invalid case rejected by an unexpected check.
 """
@@ -70,7 +71,7 @@ def classify(i: int, seed: int, invalid_fraction: float, use_ptxas: bool):
         return "mismatch", "; ".join(bad[:3]), desc
     if invalid is not None:
         return "invalid_accepted", f"{invalid} accepted (and matched)", desc
-    return "match", "", desc
+    return "match", f"{case.bits}-bit", desc
 
 
 def _work(args):
@@ -91,6 +92,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     counts = collections.Counter()
     rejects = collections.Counter()
+    matched = collections.Counter()  # by element width
     failures = []
     jobs = [(i, a.seed, a.invalid_fraction, not a.no_ptxas) for i in range(a.cases)]
     done = 0
@@ -103,7 +105,9 @@ def main(argv=None) -> int:
             counts[kind] += 1
             if kind == "reject":
                 rejects[detail] += 1
-            elif kind != "match":
+            elif kind == "match":
+                matched[detail] += 1
+            else:
                 failures.append((i, kind, detail, desc))
                 print(f"case {i}: {kind.upper()}: {detail}\n  {desc}", flush=True)
             if a.verbose:
@@ -118,7 +122,8 @@ def main(argv=None) -> int:
             pool.terminate()
     dt = time.perf_counter() - t0
     print(f"cases:      {done}" + (f" (stopped by --time-limit {a.time_limit:.0f} s; {a.cases} asked)" if stopped else ""))
-    print(f"matches:    {counts['match']}")
+    widths = ", ".join(f"{w} {n}" for w, n in sorted(matched.items(), key=lambda x: int(x[0].split("-")[0])))
+    print(f"matches:    {counts['match']}" + (f" ({widths})" if widths else ""))
     print(f"mismatches: {counts['mismatch']}")
     print(f"rejections: {counts['reject']}")
     for check, n in rejects.most_common():
