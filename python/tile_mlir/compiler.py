@@ -73,16 +73,12 @@ _WRITERS = ("tile.copy", "tile.copy_async", "tile.tmem.load")  # ops whose opera
 
 
 def _written_params(kernel) -> set[int]:
-    """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns)."""
-    from .dialect.verifier import iter_ops
-
-    args = list(kernel.regions[0].blocks[0].arguments)
+    """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns):
+    those used as operand #0 of a writer (all uses of a parameter are in the kernel)."""
     written = set()
-    for op in iter_ops(kernel):
-        if op.name in _WRITERS and op.operands:
-            for i, a in enumerate(args):
-                if op.operands[0] == a:
-                    written.add(i)
+    for i, a in enumerate(kernel.regions[0].blocks[0].arguments):
+        if any(u.operand_number == 0 and u.owner.operation.name in _WRITERS for u in a.uses):
+            written.add(i)
     return written
 
 

@@ -117,7 +117,7 @@ class DispatchError(Exception):
 
 def dispatch(op_name: str, target: str, op, ctx, *, pinned: str | None = None):
     """Run the first applicable variant's impl; return (variant, result) or raise DispatchError."""
-    cases = variants(op_name, target)
+    cases = _REGISTRY.get((op_name, target), ())  # read only: no copy (dispatch runs once per op)
     rejections: list[Rejection] = []
     if pinned is not None and not any(c.variant == pinned for c in cases):
         known = ", ".join(c.variant for c in cases) or "none"

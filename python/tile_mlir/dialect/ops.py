@@ -167,7 +167,11 @@ def attr_value(op, name: str):
 
 def read_attr(op, a: AttrSpec):
     """The Python value of attribute `a` on op (its default when absent). Kinds are verified first."""
-    attrs = op.attributes
+    return read_attr_in(op.attributes, a)
+
+
+def read_attr_in(attrs, a: AttrSpec):
+    """read_attr on an op's attribute map (`op.attributes`), for callers that already hold it."""
     if a.name not in attrs:  # (a KeyError from the bindings costs ~15x a membership test)
         return a.default
     return _READERS[a.kind](attrs[a.name])

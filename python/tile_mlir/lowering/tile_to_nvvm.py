@@ -13,7 +13,7 @@ from ..diagnostics import error
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
 from ..dialect.verifier import iter_ops
-from ..mlir import ir, nvvm
+from ..mlir import ir
 from ..passes import TilePass
 from .address import vector_bytes
 from .copy_loop import copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
@@ -104,7 +104,7 @@ class KernelLowering:
             op.move_before(ret)
         self.loc = self.kernel.location
         # lower tile ops in program order; erase afterwards, users first
-        all_ops = list(iter_ops(self.func))
+        all_ops, self.neighbours = _program(self.func)
         tile_ops = [op for op in all_ops if op.name.startswith("tile.")]
         self._plan_shared(tile_ops)
         # tcgen05 state: fences the PTX memory model requires are added where the program lacks them
@@ -115,7 +115,7 @@ class KernelLowering:
         for op in tile_ops:
             em = Emitter(ir.InsertionPoint(op), op.location, attrs)
             getattr(self, "lower_" + op.name[len("tile."):].replace(".", "_"))(op, em)
-        self._resolve_casts()
+        self._resolve_casts([op for op in all_ops if op.name == "builtin.unrealized_conversion_cast"])
         for op in reversed(tile_ops):
             op.erase()
         for old, new in zip(body.arguments, entry.arguments):
@@ -123,19 +123,25 @@ class KernelLowering:
                 old.replace_all_uses_with(new)
         self.kernel.erase()
 
-    def _resolve_casts(self):
-        """Casts of our buffers left by tile-lower-copy-async: replace them with the lowered value."""
-        for op in list(iter_ops(self.func)):
-            if op.name != "builtin.unrealized_conversion_cast" or len(op.operands) != 1:
+    def _resolve_casts(self, casts):
+        """Casts of our buffers left by tile-lower-copy-async: replace them with the lowered value. (The
+        lowerings create no casts: those of the program are all there are.)"""
+        for op in casts:
+            if len(op.operands) != 1:
                 continue
-            src = op.operands[0]
-            if src not in self.values:
+            new = self.values.get(op.operands[0])
+            if new is None:
                 continue
-            new = self.values[src]
-            if str(new.type) != str(op.results[0].type):
-                raise LoweringError(op, f"cast of a buffer to {op.results[0].type}, lowered as {new.type}")
-            op.results[0].replace_all_uses_with(new)
+            result = op.results[0]
+            if new.type != result.type:
+                raise LoweringError(op, f"cast of a buffer to {result.type}, lowered as {new.type}")
+            result.replace_all_uses_with(new)
             op.erase()
+
+    def _next_to_fence(self, op, step: int, kind: str) -> bool:
+        """Whether the op right before (step -1) or after (+1) `op` in its block is tile.fence {kind}."""
+        n = self.neighbours[op][step > 0]
+        return n is not None and n.name == "tile.fence" and attr(n, "kind") == kind
 
     # -- ids --------------------------------------------------------------------------------------
     def _tid(self, em):
@@ -148,14 +154,13 @@ class KernelLowering:
         op.results[0].replace_all_uses_with(em.shr(self._tid(em), em.i32(5)))
 
     def lower_lane_id(self, op, em):
-        op.results[0].replace_all_uses_with(nvvm.read_ptx_sreg_laneid(I32(), loc=em.loc, ip=em.ip))
+        op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.laneid", I32()))
 
     def lower_cta_rank(self, op, em):
-        op.results[0].replace_all_uses_with(nvvm.read_ptx_sreg_cluster_ctarank(I32(), loc=em.loc, ip=em.ip))
+        op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32()))
 
     def lower_elect_one(self, op, em):
-        e = em.create("nvvm.elect.sync", results=[I1()])
-        op.results[0].replace_all_uses_with(e.results[0])
+        op.results[0].replace_all_uses_with(em.result("nvvm.elect.sync", I1()))
 
     # -- buffers ----------------------------------------------------------------------------------
     def _plan_shared(self, tile_ops) -> None:
@@ -201,9 +206,10 @@ class KernelLowering:
         self.values[op.results[0]] = em.load(I32(), slot, align=4)
 
     # -- fences and barriers --------------------------------------------------------------------------
+    # (NVVM ops are created generically, like the emitter's: the generated builders cost 2-4x)
     def _proxy_fence(self, em):
-        nvvm.FenceProxyOp(em.attr("#nvvm.proxy_kind<async.shared>"), space=em.attr("#nvvm.shared_space<cta>"),
-                          loc=em.loc, ip=em.ip)
+        em.create("nvvm.fence.proxy", attrs={"kind": em.attr("#nvvm.proxy_kind<async.shared>"),
+                                             "space": em.attr("#nvvm.shared_space<cta>")})
 
     def lower_fence(self, op, em):
         kind = attr(op, "kind")
@@ -212,50 +218,46 @@ class KernelLowering:
         elif kind == "mbarrier_init":
             em.create("nvvm.fence.mbarrier.init")
         else:
-            which = "before" if kind == "tcgen05_before_sync" else "after"
-            nvvm.Tcgen05FenceOp(em.attr(f"#nvvm.tcgen05_fence<{which}>"), loc=em.loc, ip=em.ip)
+            self._tcgen05_fence(em, "before" if kind == "tcgen05_before_sync" else "after")
 
     def _tcgen05_fence(self, em, which: str):
-        nvvm.Tcgen05FenceOp(em.attr(f"#nvvm.tcgen05_fence<{which}>"), loc=em.loc, ip=em.ip)
+        em.create("nvvm.tcgen05.fence", attrs={"kind": em.attr(f"#nvvm.tcgen05_fence<{which}>")})
 
     def lower_barrier(self, op, em):
         # PTX memory model: tcgen05 ops before a thread sync need fence::before_thread_sync, those after
         # it fence::after_thread_sync; added unless the program has them right there
-        fenced = self.uses_tcgen05 and not _next_to_fence(op, -1, "tcgen05_before_sync")
+        fenced = self.uses_tcgen05 and not self._next_to_fence(op, -1, "tcgen05_before_sync")
         if fenced:
             self._tcgen05_fence(em, "before")
         if attr(op, "scope") == "cluster":
-            nvvm.ClusterArriveOp(aligned=True, loc=em.loc, ip=em.ip)
-            nvvm.ClusterWaitOp(aligned=True, loc=em.loc, ip=em.ip)
+            em.create("nvvm.cluster.arrive", attrs={"aligned": ir.UnitAttr.get()})
+            em.create("nvvm.cluster.wait", attrs={"aligned": ir.UnitAttr.get()})
         else:
             em.create("nvvm.barrier0")
-        if self.uses_tcgen05 and not _next_to_fence(op, +1, "tcgen05_after_sync"):
+        if self.uses_tcgen05 and not self._next_to_fence(op, +1, "tcgen05_after_sync"):
             self._tcgen05_fence(em, "after")
 
     # -- tensor memory ----------------------------------------------------------------------------
-    def _group(self, op):
-        return em_attr_group(attr(op, "cta_group"))
+    def _group(self, op, em):
+        return {"group": em.attr(f"#nvvm.cta_group<cta_{attr(op, 'cta_group')}>")}
 
     def lower_tmem_alloc(self, op, em):
-        nvvm.Tcgen05AllocOp(self.values[op.operands[0]], em.i32(attr(op, "num_cols")), group=self._group(op),
-                            loc=em.loc, ip=em.ip)
+        em.create("nvvm.tcgen05.alloc", (self.values[op.operands[0]], em.i32(attr(op, "num_cols"))),
+                  attrs=self._group(op, em))
 
     def lower_tmem_dealloc(self, op, em):
         addr = em.load(I32(), self.values[op.operands[0]], align=4)
-        nvvm.Tcgen05DeallocOp(em.inttoptr(addr, 6), em.i32(attr(op, "num_cols")), group=self._group(op),
-                              loc=em.loc, ip=em.ip)
+        em.create("nvvm.tcgen05.dealloc", (em.inttoptr(addr, 6), em.i32(attr(op, "num_cols"))),
+                  attrs=self._group(op, em))
 
     def lower_tmem_relinquish(self, op, em):
-        nvvm.Tcgen05RelinquishAllocPermitOp(group=self._group(op), loc=em.loc, ip=em.ip)
+        em.create("nvvm.tcgen05.relinquish_alloc_permit", attrs=self._group(op, em))
 
     def lower_commit(self, op, em):
         bar = self.values[op.operands[0]]
         mask = attr(op, "multicast_mask")
-        if mask is None:
-            nvvm.Tcgen05CommitOp(bar, group=self._group(op), loc=em.loc, ip=em.ip)
-        else:
-            nvvm.Tcgen05CommitOp(bar, multicastMask=em.const(mask, int_type(16)), group=self._group(op),
-                                 loc=em.loc, ip=em.ip)
+        operands = (bar,) if mask is None else (bar, em.const(mask, int_type(16)))
+        em.create("nvvm.tcgen05.commit", operands, attrs=self._group(op, em))
 
     def lower_tmem_load(self, op, em):
         """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction),
@@ -278,7 +280,7 @@ class KernelLowering:
             taddr = em.add(quarter, em.i32(attr(op, "col_offset") + c0))
             regs.append(em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
                                   attrs={"shape": shape}).results[0])
-        nvvm.Tcgen05WaitOp(em.attr("#nvvm.tcgen05_wait<load>"), loc=em.loc, ip=em.ip)
+        em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr("#nvvm.tcgen05_wait<load>")})
         # global buffers are whole allocations (16-byte aligned, checked by the runtime): rows of n
         # columns start on min(16, 4n)-byte boundaries, which lets NVPTX use vector stores
         align = min(16, 4 * n)
@@ -303,12 +305,12 @@ class KernelLowering:
                             attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
 
         em.spin_until(try_wait)
-        if self.uses_tcgen05 and not _next_to_fence(op, +1, "tcgen05_after_sync"):
+        if self.uses_tcgen05 and not self._next_to_fence(op, +1, "tcgen05_after_sync"):
             self._tcgen05_fence(em, "after")  # consumers of the tcgen05 ops the barrier tracked
 
     def lower_async_wait(self, op, em):
         em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
-        if self.async_proxy_reads and not _next_to_fence(op, +1, "proxy_async"):
+        if self.async_proxy_reads and not self._next_to_fence(op, +1, "proxy_async"):
             # cp.async writes shared memory through the generic proxy: tcgen05.cp (async proxy)
             # reads of it need fence.proxy.async after the wait, as for ordinary stores
             self._proxy_fence(em)
@@ -333,7 +335,7 @@ class KernelLowering:
         rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
         emit_group_copy(em, (self.values[op.operands[0]], self.values[op.operands[1]]), layouts, types,
                         numel, rank, n)
-        if self.async_proxy_reads and types[0].scope == "shared" and not _next_to_fence(op, +1, "proxy_async"):
+        if self.async_proxy_reads and types[0].scope == "shared" and not self._next_to_fence(op, +1, "proxy_async"):
             self._proxy_fence(em)
 
     def lower_copy(self, op, em):
@@ -348,32 +350,25 @@ class KernelLowering:
         emit_copy_loop(em, (self.values[op.operands[0]], self.values[op.operands[1]]), (dst_l, src_l), bits,
                        numel, rank, n)
         if (self.async_proxy_reads and BufferType.of(op.operands[0].type).scope == "shared"
-                and not _next_to_fence(op, +1, "proxy_async")):
+                and not self._next_to_fence(op, +1, "proxy_async")):
             # generic-proxy stores that tcgen05.cp (async proxy) may read need fence.proxy.async
             self._proxy_fence(em)
 
 
-def _next_to_fence(op, step: int, kind: str) -> bool:
-    """Whether the op right before (step -1) or after (+1) `op` in its block is tile.fence {kind}."""
-    block_ops = _block_ops(op)
-    for i, o in enumerate(block_ops):
-        if o == op:
-            j = i + step
-            if 0 <= j < len(block_ops):
-                n = block_ops[j]
-                return n.name == "tile.fence" and attr(n, "kind") == kind
-            return False
-    return False
+def _program(func) -> tuple[list, dict]:
+    """(every op nested in func in pre-order, {tile op: (op before it, op after it) in its block}).
 
+    The neighbours stay those of the program while it is lowered, since each lowering inserts only
+    before the op it lowers (and erasing waits until the end)."""
+    ops = iter_ops(func)
+    blocks: dict = {}  # block -> its ops in order (a pre-order walk lists each block's ops in order)
+    for op in ops:
+        blocks.setdefault(op.block, []).append(op)
+    neighbours: dict = {}
+    for block_ops in blocks.values():
+        for i, op in enumerate(block_ops):
+            if op.name.startswith("tile."):
+                neighbours[op] = (block_ops[i - 1] if i else None,
+                                  block_ops[i + 1] if i + 1 < len(block_ops) else None)
+    return ops, neighbours
 
-def _block_ops(op):
-    for region in op.parent.regions:
-        for block in region.blocks:
-            ops = list(block.operations)
-            if any(o == op for o in ops):
-                return ops
-    return []
-
-
-def em_attr_group(g: int):
-    return ir.Attribute.parse(f"#nvvm.cta_group<cta_{g}>")

@@ -116,14 +116,21 @@
 // -----
 
 // The descriptor is encoded once per (buffer, LBO, SBO, swizzle), right after the buffer's allocation,
-// and both copies from the buffer use it (the second one through its start-offset step).
+// and both copies from the buffer use it (the second one through its start-offset step). Likewise the
+// tmem address: one cast right after the tile.tmem.buffer, which both copies add their column to.
 // CHECK-LABEL: module
 // CHECK: %[[S:.+]] = "tile.alloc_shared"()
 // CHECK-NEXT: builtin.unrealized_conversion_cast %[[S]]
 // CHECK: %[[DESC:.+]] = arith.ori
 // CHECK-NOT: arith.ori %{{.+}}, %{{.+}} : i64
+// CHECK: %[[T:.+]] = "tile.tmem.buffer"
+// CHECK-NEXT: %[[TA:.+]] = builtin.unrealized_conversion_cast %[[T]] {{.+}} to i32
+// CHECK-NOT: arith.ori %{{.+}}, %{{.+}} : i64
+// CHECK-NOT: builtin.unrealized_conversion_cast
 // CHECK: nvvm.tcgen05.cp %{{.+}}, %[[DESC]] {{.+}}tile.cp = "src_offset=0 col=0 sbo=128 swizzle=none"
 // CHECK: arith.trunci %[[DESC]]
+// CHECK-NOT: builtin.unrealized_conversion_cast
+// CHECK: arith.addi %[[TA]]
 // CHECK: nvvm.tcgen05.cp {{.+}}tile.cp = "src_offset=512 col=4 sbo=128 swizzle=none"
 // CHECK: sym_name = "descriptor_shared_by_two_copies"
 "tile.kernel"() ({

@@ -1,45 +1,65 @@
 """What a copy_async variant sees: the op's operands, regions and attributes, decoded once."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ...dialect.ops import attr_value
+from ...dialect.ops import read_attr_in, spec_of
 from ...dialect.types import BufferType
 from ...dialect.verifier import Region, region_of
 
 __all__ = ["CopyAsyncCtx"]
 
+# keys of the pass run's cache holding decoded buffer types (by MLIR type) and regions (by type and
+# region attributes): MLIR types and attributes are uniqued, so a program that repeats them decodes
+# them once
+_TYPES, _REGIONS = "copy_async.buffer_types", "copy_async.regions"
+_SPEC = spec_of("tile.copy_async")
+_CTA_GROUP, _SCOPE, _DISPATCH = (_SPEC.attr(name) for name in ("cta_group", "scope", "dispatch"))
+_REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", "src")}
 
-@dataclass
+
 class CopyAsyncCtx:
-    op: object
-    chip: str
-    rewriter: object
-    dst_t: BufferType = field(init=False)
-    src_t: BufferType = field(init=False)
-    dst_region: Region = field(init=False)
-    src_region: Region = field(init=False)
-    cta_group: int = field(init=False)
-    scope: str = field(init=False)
-    cache: dict = field(default_factory=dict)  # per pass run: e.g. smem descriptors per (buffer, ...)
+    """op, chip, rewriter, cache; dst and src (the operand values), dst_t and src_t (their BufferTypes),
+    dst_region and src_region, cta_group, scope, and pinned (the `dispatch` attribute, or None)."""
 
-    def __post_init__(self):
-        op = self.op
-        self.dst_t = BufferType.of(op.operands[0].type)
-        self.src_t = BufferType.of(op.operands[1].type)
-        self.dst_region = region_of(op, "dst", self.dst_t)
-        self.src_region = region_of(op, "src", self.src_t)
-        self.cta_group = attr_value(op, "cta_group")
-        self.scope = attr_value(op, "scope")
+    def __init__(self, op, chip: str, rewriter, cache: dict | None = None):
+        self.op, self.chip, self.rewriter = op, chip, rewriter
+        self.cache = {} if cache is None else cache  # per pass run: e.g. smem descriptors per (buffer, ...)
+        operands = op.operands
+        types, regions = _memo(self.cache, _TYPES), _memo(self.cache, _REGIONS)
+        # dst before src, types before regions: an unverified malformed op fails at its first problem
+        self.dst = operands[0]
+        dst_type = self.dst.type
+        self.dst_t = _buffer_type(types, dst_type)
+        self.src = operands[1]
+        src_type = self.src.type
+        self.src_t = _buffer_type(types, src_type)
+        attrs = op.attributes
+        self.dst_region = _region(regions, op, attrs, "dst", dst_type, self.dst_t)
+        self.src_region = _region(regions, op, attrs, "src", src_type, self.src_t)
+        self.cta_group = read_attr_in(attrs, _CTA_GROUP)
+        self.scope = read_attr_in(attrs, _SCOPE)
+        self.pinned: str | None = read_attr_in(attrs, _DISPATCH)
 
-    @property
-    def dst(self):
-        return self.op.operands[0]
 
-    @property
-    def src(self):
-        return self.op.operands[1]
+# BufferType.of and region_of, memoized on the MLIR type and region attributes that determine their
+# result (failures are not memoized: they raise each time, as before)
+def _buffer_type(memo: dict, t) -> BufferType:
+    bt = memo.get(t)
+    if bt is None:
+        bt = memo[t] = BufferType.of(t)
+    return bt
 
-    @property
-    def pinned(self) -> str | None:
-        return attr_value(self.op, "dispatch")
+
+def _region(memo: dict, op, attrs, side: str, t, bt: BufferType) -> Region:
+    offsets, sizes = _REGION_ATTRS[side]
+    key = (t, attrs[offsets] if offsets in attrs else None, attrs[sizes] if sizes in attrs else None)
+    region = memo.get(key)
+    if region is None:
+        region = memo[key] = region_of(op, side, bt)
+    return region
+
+
+def _memo(cache: dict, key: str) -> dict:
+    memo = cache.get(key)
+    if memo is None:
+        memo = cache[key] = {}
+    return memo

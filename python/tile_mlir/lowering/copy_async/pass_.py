@@ -51,7 +51,11 @@ class LowerCopyAsyncPass(TilePass):
         patterns.add("tile.copy_async", lower_copy_async)
         config = rewrite.GreedyRewriteConfig()
         config.strictness = rewrite.GreedyRewriteStrictness.EXISTING_OPS
-        config.enable_folding = False  # rewrite only copy_async; leave the rest of the IR as written
+        # rewrite only copy_async: no folding, constant CSE or region simplification (the default,
+        # AGGRESSIVE, would merge blocks of the user's program). The driver still erases trivially dead
+        # ops it visits (unused pure values): MLIR's greedy driver has no switch for that.
+        config.enable_folding = False
         config.enable_constant_cse = False
+        config.region_simplification_level = rewrite.GreedySimplifyRegionLevel.DISABLED
         rewrite.apply_patterns_and_fold_greedily(module_op, patterns.freeze(), config)
         return not failed

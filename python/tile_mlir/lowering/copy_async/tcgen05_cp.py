@@ -17,8 +17,8 @@ import functools
 
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...layout import R, TLane
-from ...mlir import ir, nvvm
-from ..emitter import I32, I64, Emitter, ptr_type
+from ...mlir import ir
+from ..emitter import I32, I64, Emitter
 from .tcgen05_cp_plan import PlanError, cp_element_format, plan_tcgen05_cp
 
 __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
@@ -80,13 +80,25 @@ def _descriptor(ctx, plan):
     if desc is not None:
         return desc
     owner = ctx.src.owner
-    em = Emitter(ir.InsertionPoint.after(owner), owner.location)
-    ptr = em.create("builtin.unrealized_conversion_cast", operands=[ctx.src], results=[ptr_type(3)]).results[0]
+    em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
+    ptr = em.result("builtin.unrealized_conversion_cast", em.ptr(3), (ctx.src,))
     addr = em.zext(em.ptrtoint(ptr, I32()), I64())
     start = em.shr(em.and_(addr, em.i64(0x3FFFF)), em.i64(4))
     desc = em.or_(em.i64(_signed64(plan.descriptor_template())), start)
     ctx.cache[key] = desc
     return desc
+
+
+def _tmem_address(ctx):
+    """The tmem buffer's i32 address (a cast convert-tile-to-nvvm resolves), emitted once per buffer
+    right after its tile.tmem.buffer, like the descriptor: every copy into the buffer uses it."""
+    key = ("tmem_address", ctx.dst)
+    taddr = ctx.cache.get(key)
+    if taddr is None:
+        owner = ctx.dst.owner
+        em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
+        taddr = ctx.cache[key] = em.result("builtin.unrealized_conversion_cast", I32(), (ctx.dst,))
+    return taddr
 
 
 def _signed64(x: int) -> int:
@@ -96,11 +108,14 @@ def _signed64(x: int) -> int:
 def copy_async_smem_tmem(op, ctx):
     plan = _plan(ctx)
     desc = _descriptor(ctx, plan)
+    taddr = _tmem_address(ctx)
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
-    taddr = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[I32()]).results[0]
-    shape = em.attr("#nvvm.tcgen05_cp_shape<shape_32x128b>")
-    multicast = em.attr("#nvvm.tcgen05_cp_multicast<warpx4>")
-    group = em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")
+    attrs = {"shape": em.attr("#nvvm.tcgen05_cp_shape<shape_32x128b>"),
+             "multicast": em.attr("#nvvm.tcgen05_cp_multicast<warpx4>"),
+             "group": em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")}
+    if plan.src_format:  # .b8x16.b6x16_p32: 6-bit source chunks decompressed to 8-bit containers
+        attrs["srcFormat"] = em.attr(f"#nvvm.tcgen05_cp_src_fmt<{plan.src_format}>")
+    tag = f"sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}"
     lo = hi = None
     for src_off, col in plan.cps:
         # K: descriptor start += offset / 16 in the low word; tmem address += column
@@ -112,12 +127,9 @@ def copy_async_smem_tmem(op, ctx):
                 hi = em.and_(desc, em.i64(_signed64(0xFFFFFFFF00000000)))
             d = em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
         t = taddr if col == 0 else em.add(taddr, em.i32(col))
-        cp = nvvm.Tcgen05CpOp(shape, em.inttoptr(t, 6), d, group=group, multicast=multicast,
-                              loc=em.loc, ip=em.ip)
-        if plan.src_format:  # .b8x16.b6x16_p32: 6-bit source chunks decompressed to 8-bit containers
-            cp.operation.attributes["srcFormat"] = em.attr(f"#nvvm.tcgen05_cp_src_fmt<{plan.src_format}>")
-        cp.operation.attributes["tile.cp"] = ir.StringAttr.get(
-            f"src_offset={src_off} col={col} sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}")
+        # generic create: the generated builder costs 2-4x (the cp is most of what this pass emits)
+        attrs["tile.cp"] = ir.StringAttr.get(f"src_offset={src_off} col={col} {tag}")
+        em.create("nvvm.tcgen05.cp", (em.inttoptr(t, 6), d), attrs=attrs)
     return plan
 
 
