@@ -52,8 +52,10 @@ def kernel_signature(module_op) -> list[dict]:
             bt = BufferType.of(arg.type)
             if bt is not None:
                 shape = tuple(bt.shape)
-                if bt.elem_bits < 8:  # sub-byte elements travel packed, low bits first: last dim in bytes
-                    shape = shape[:-1] + ((shape[-1] * bt.elem_bits + 7) // 8,)
+                if bt.elem_bits < 8:  # sub-byte elements travel packed, low bits first: rows in bytes
+                    row_bits = shape[-1] * bt.elem_bits
+                    # (rows that end mid-byte run on into the next: then one flat byte array)
+                    shape = shape[:-1] + (row_bits // 8,) if row_bits % 8 == 0 else (bt.nbytes,)
                 params.append(Param(f"arg{i}", "buffer", bt.numpy_dtype, shape))
             else:
                 params.append(Param(f"arg{i}", "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))

@@ -32,6 +32,23 @@ def demo_artifact():
     print(next(ln.strip() for ln in art.ptx.splitlines() if "tcgen05.cp." in ln))
 
 
+# Sub-byte parameters travel packed: 6-bit rows of 128 elements are 96 bytes; a 10-element 6-bit row
+# ends mid-byte, so that buffer is one flat byte array (32 x 10 x 6 bits = 240 bytes).
+# CHECK-LABEL: TEST: sub_byte_params
+# CHECK: fp6_to_tmem arg0 uint8 (32, 96) arg1 uint8 (128, 128)
+# CHECK: odd arg0 uint8 (240,)
+@run
+def sub_byte_params():
+    import tile_mlir
+
+    art = tile_mlir.compile(open(os.path.join(ROOT, "examples", "fp6_to_tmem.mlir")).read(), emit=("ptx",))
+    print(art.kernel_name, " ".join(f"{p.name} {p.dtype} {p.shape}" for p in art.params))
+    odd = ('"tile.kernel"() ({\n^bb0(%a: !tile.buffer<global, 32x10xi6>):\n  "tile.return"() : () -> ()\n'
+           '}) {sym_name = "odd", block = array<i32: 32, 1, 1>} : () -> ()\n')
+    art = tile_mlir.compile(odd, emit=("ptx",))
+    print(art.kernel_name, " ".join(f"{p.name} {p.dtype} {p.shape}" for p in art.params))
+
+
 # CHECK-LABEL: TEST: bad_input_is_a_diagnostic
 # CHECK: caught: lowering failed:
 # CHECK-NEXT: bad.mlir:6:3: error: 'tile.copy_async' op dispatch: no copy_async variant applies (target 'cuda'):

@@ -27,11 +27,6 @@ def test_storage(body, addr_bits, nbytes):
     assert (t.addr_bits, t.nbytes) == (addr_bits, nbytes)
 
 
-def test_group():
-    assert BufferType.parse_body("buffer<shared, 32xi6, packing b6x16_p32>").group == 16
-    assert BufferType.parse_body("buffer<shared, 32xi6>").group == 1
-
-
 @pytest.mark.parametrize("body,message", [
     ("buffer<shared, 32xi6, packing b6x16>", "unknown packing 'b6x16' (known: b6x16_p32)"),
     ("buffer<shared, 32xi6, pack b6x16_p32>", "expected a quoted layout, 'align N' or 'packing P'"),

@@ -183,11 +183,6 @@ class BufferType:
             return 8
         return self.elem_bits
 
-    @property
-    def group(self) -> int:
-        """Elements that must move together: the packing's group, else 1."""
-        return PACKINGS[self.packing][1] if self.packing else 1
-
     def storage_bytes(self, slots: int) -> int:
         """Bytes that hold element slots [0, slots)."""
         if self.packing is not None:

@@ -304,6 +304,9 @@ def _check_specific(op, kernel_info: dict) -> None:
             _fail("tmem-load", f"num_cols must be a power of two in [1, 512] (tcgen05.ld.32x32b.xN, N <= 128 per "
                   f"instruction), got {n}")
         dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
+        if dst_t.elem_bits == 6:
+            _fail("tmem-load", f"dst holds packed 6-bit {dst_t.elem}, but tmem holds 6-bit data in 8-bit containers "
+                  "and tile.tmem.load copies whole 32-bit columns: read them into an 8-bit buffer (e.g. ui8)")
         lanes = 32 if read_attr(op, specs["scope"]) == "warp" else 128
         if len(dst_t.shape) != 2 or dst_t.shape[0] != lanes or dst_t.shape[1] * dst_t.elem_bits != n * 32:
             _fail("tmem-load", f"dst must be [{lanes}, {n * 32 // max(dst_t.elem_bits, 1)}] of {dst_t.elem} "

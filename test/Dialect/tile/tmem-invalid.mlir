@@ -124,6 +124,19 @@
 
 // -----
 
+// 6-bit data sits in tmem in 8-bit containers: a packed 6-bit destination would misread them.
+"tile.kernel"() ({
+^bb0(%out: !tile.buffer<global, 128x16xf6E2M3FN>):
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
+  %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xf6E2M3FN, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+  // expected-error@+1 {{'tile.tmem.load' op tmem-load: dst holds packed 6-bit f6E2M3FN, but tmem holds 6-bit data in 8-bit containers and tile.tmem.load copies whole 32-bit columns: read them into an 8-bit buffer (e.g. ui8)}}
+  "tile.tmem.load"(%out, %t) {num_cols = 4} : (!tile.buffer<global, 128x16xf6E2M3FN>, !tile.buffer<tmem, 32x16xf6E2M3FN, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "load_into_packed_6_bit", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
 "tile.kernel"() ({
 ^bb0(%out: !tile.buffer<global, 128x16xui8>):
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
