@@ -18,6 +18,16 @@ def merge_seen(threads, extra=None):
     return merged
 
 
+def release(threads, waiting_state: int) -> None:
+    """A barrier completes: every participant learns what any of them had seen, and those blocked in
+    `waiting_state` run again."""
+    merged = merge_seen(threads)
+    for t in threads:
+        t.seen = dict(merged)
+        if t.state == waiting_state:
+            t.state = 0
+
+
 # ------------------------------------------------------------------------------- CTA barrier
 def decode_bar(d, inst):
     p = inst.parts
@@ -62,11 +72,7 @@ def _check_bar(M, c, bid):
     expected = cnt if cnt is not None else c.live
     if len(arr) >= expected and arr:
         del c.bars[bid]
-        merged = merge_seen(arr)
-        for t in arr:
-            t.seen = dict(merged)
-            if t.state == 2:
-                t.state = 0
+        release(arr, waiting_state=2)
 
 
 def check_bars(M, c):
@@ -113,11 +119,7 @@ def check_cluster_barrier(M, cl):
         cl.arrived = 0
         arr = cl.waiters
         cl.waiters = []
-        merged = merge_seen(arr)
-        for t in arr:
-            t.seen = dict(merged)
-            if t.state == 5:
-                t.state = 0
+        release(arr, waiting_state=5)
 
 
 # ------------------------------------------------------------------------------- fences
