@@ -145,7 +145,7 @@ class TileOptMain:
         if args.verify_diagnostics:
             from .verify_diagnostics import check, parse_expectations
 
-            exps, bad = parse_expectations(text)
+            exps, bad = parse_expectations(text, filename)
             problems = bad + check(engine.diagnostics, exps, filename)
             for p in problems:
                 print(p, file=self.err)

@@ -1,9 +1,14 @@
 """mlir-opt's --verify-diagnostics: match emitted diagnostics against `expected-*` comments.
 
-Syntax, as in MLIR: `// expected-error {{text}}` (same line), `expected-error@+N`, `@-N`, `@above`,
-`@below`; severities error, warning, remark, note; `expected-error-re {{regex}}` matches a regular
-expression (`{{...}}` spans inside are regexes, the rest literal, as MLIR does). Text matches if it is
-a substring of the message. Every expectation must be met and every diagnostic expected.
+Syntax, as MLIR's SourceMgrDiagnosticVerifierHandler reads it: `// expected-error {{text}}` (same
+line), `expected-error@+N`, `@-N`, `@above`, `@below`, `@unknown` (a diagnostic without a file
+location), spaces allowed before `@` and before `{{`; severities error, warning, remark, note;
+`expected-error-re {{regex}}` matches a regular expression (`{{...}}` spans inside are regexes, the rest
+literal, as MLIR does). Text matches if it is a substring of the message. Every expectation must be met
+and every diagnostic expected.
+
+One difference, on purpose: `@above` / `@below` skip blank and comment lines (MLIR takes the nearest
+line that holds no expectation), since no diagnostic is ever reported on such a line.
 """
 from __future__ import annotations
 
@@ -15,8 +20,9 @@ from .diagnostics import Diagnostic
 __all__ = ["Expectation", "parse_expectations", "check"]
 
 _EXPECT = re.compile(
-    r"expected-(?P<sev>error|warning|remark|note)(?P<re>-re)?"
-    r"(?:@(?P<where>[+-]\d+|above|below))?\s*\{\{(?P<text>.*)\}\}\s*$")
+    r"expected-(?P<sev>error|warning|remark|note)(?P<re>-re)? *"
+    r"(?:@(?P<where>[+-]\d+|above|below|unknown))? *\{\{(?P<text>.*)\}\}\s*$")
+_UNKNOWN_LINE = 0  # Diagnostic.line of a diagnostic without a file location
 
 
 @dataclass
@@ -46,7 +52,8 @@ def _to_regex(text: str) -> str:
     return "".join(out)
 
 
-def parse_expectations(text: str, first_line: int = 1) -> tuple[list[Expectation], list[str]]:
+def parse_expectations(text: str, filename: str = "<stdin>",
+                       first_line: int = 1) -> tuple[list[Expectation], list[str]]:
     exps, errors = [], []
     lines = text.split("\n")
     for i, line in enumerate(lines):
@@ -57,11 +64,14 @@ def parse_expectations(text: str, first_line: int = 1) -> tuple[list[Expectation
         m = _EXPECT.search(line[idx:])
         if not m:
             if re.match(r"expected-(error|warning|remark|note)", line[idx:]):
-                errors.append(f"{lineno}: malformed expectation '{line[idx:].strip()}'")
+                errors.append(f"{filename}:{lineno}: error: malformed expectation '{line[idx:].strip()}' "
+                              "(expected-<severity>[-re][@+N|@-N|@above|@below|@unknown] {{text}})")
             continue
         where = m.group("where")
         target = lineno
-        if where in ("above", "below"):
+        if where == "unknown":
+            target = _UNKNOWN_LINE
+        elif where in ("above", "below"):
             step = -1 if where == "above" else 1
             j = i + step
             while 0 <= j < len(lines) and (not lines[j].strip() or lines[j].strip().startswith("//")):

@@ -172,6 +172,10 @@ ERR = "{{attribute 'kind' must be one of}}"
     pytest.param(f"{BAD_OP}\n  // expected-error@-1 {ERR}", id="minus-1"),
     pytest.param(f"{BAD_OP}\n\n  // expected-error@above {ERR}", id="above"),
     pytest.param(f"  // expected-error@below {ERR}\n\n{BAD_OP}", id="below"),
+    pytest.param(f"  // expected-error @+1 {ERR}\n{BAD_OP}", id="space-before-at"),
+    pytest.param(f"  // expected-error@+1    {ERR}\n{BAD_OP}", id="spaces-before-text"),
+    pytest.param(f"  // expected-error-re @+1 {{{{must be one of {{{{.*}}}}}}}}\n{BAD_OP}", id="regex-space"),
+    pytest.param(f"  // expected-error @unknown {ERR}\n{BAD_OP} loc(unknown)", id="unknown-location"),
     pytest.param(f"  // expected-error-re@+1 {{{{attribute '{{{{[a-z]+}}}}' must be one of {{{{.*}}}}, got 'bogus'}}}}\n{BAD_OP}",
                  id="regex"),
 ])
@@ -210,7 +214,7 @@ def test_verify_diagnostics_wrong_text_fails(write):
 def test_verify_diagnostics_malformed_expectation(write):
     path = write(_kernel(f"  // expected-error@+1 missing braces\n{BAD_OP}"))
     rc, _, err = tile_opt([path, "--verify-diagnostics", "--tile-verify"])
-    assert rc == 1 and "malformed expectation" in err
+    assert rc == 1 and f"{path}:2: error: malformed expectation" in err
 
 
 def test_verify_diagnostics_with_split_input_file(write):
