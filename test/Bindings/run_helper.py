@@ -1,4 +1,4 @@
-"""Shared by the test/Python lit tests: `run(f)` prints TEST: name, runs f, and checks no MLIR context
+"""Shared by the test/Bindings lit tests: `run(f)` prints TEST: name, runs f, and checks no MLIR context
 outlives it (as upstream's binding tests do)."""
 import gc
 import os
