@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Run ON the GPU machine (python3 with numpy + cuda-bindings; cupy/torch optional; no MLIR needed):
-#   bench/gpu_run.sh [ARTIFACT_DIR]      (default bench/gpu/artifacts)
-# 1. runs every shipped artifact in ARTIFACT_DIR through tile_mlir.runtime and compares its
+#   bench/gpu_run.sh [ARTIFACT_DIR ...]  (default test/fixtures/gpu and bench/gpu/artifacts)
+# 1. runs every shipped artifact in the ARTIFACT_DIRs through tile_mlir.runtime and compares its
 #    outputs with the expected .npy/.npz files beside it ("match"/"mismatch" per kernel);
 # 2. measures launch overhead (bench/launch.py).
 # Exit status: non-zero if any kernel mismatched or failed.
 set -u
 cd "$(dirname "$0")/.."
-DIR="${1:-bench/gpu/artifacts}"
 PY="${PYTHON:-python3}"
 export PYTHONPATH="python${PYTHONPATH:+:$PYTHONPATH}"
 echo "== device"
@@ -21,8 +20,8 @@ if ok:
 else:
     print(why)
 PYEOF
-echo "== artifacts in $DIR"
-"$PY" bench/gpu/run_artifacts.py "$DIR"
+echo "== artifacts"
+"$PY" bench/gpu/run_artifacts.py "$@"
 status=$?
 echo "== launch overhead"
 "$PY" bench/launch.py || status=1

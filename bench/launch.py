@@ -1,7 +1,7 @@
 """Per-launch overhead of a cached kernel through tile_mlir.runtime vs a raw cuLaunchKernel.
 
 Runs on a GPU machine (PYTHONPATH=python python3 bench/launch.py). Both sides launch the same
-CUfunction (the self-test copy kernel, bench/gpu/artifacts/selftest_copy_u8.json, 32x128 threads)
+CUfunction (the self-test copy kernel, test/fixtures/gpu/selftest_copy_u8.json, 32x128 threads)
 with the same arguments on the legacy default stream.
 
 Method: host wall time of each launch call alone (time.perf_counter_ns around the call, no sync
@@ -86,7 +86,7 @@ def measure(variants: dict, iters: int, batch: int) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--artifact", default=os.path.join(HERE, "gpu", "artifacts",
+    ap.add_argument("--artifact", default=os.path.join(HERE, os.pardir, "test", "fixtures", "gpu",
                                                         "selftest_copy_u8.json"))
     ap.add_argument("--iters", type=int, default=5000)
     ap.add_argument("--batch", type=int, default=250)

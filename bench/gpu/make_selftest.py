@@ -1,38 +1,25 @@
-"""Build the self-test artifacts in bench/gpu/artifacts/ from the hand-written sm_90a PTX in
-bench/gpu/selftest/ (ptxas from the nvidia-cuda-nvcc package, or PATH), with their inputs and
-expected outputs. Run on the development machine (no GPU needed):
+"""Build the self-test artifacts beside the hand-written sm_90a PTX in test/fixtures/gpu/ (ptxas from
+the nvidia-cuda-nvcc package, or PATH), with their inputs and expected outputs: the runtime tests and
+bench/gpu_run.sh load them from there. Run on the development machine (no GPU needed):
 
-    .venv/bin/python bench/gpu/make_selftest.py [--out bench/gpu/artifacts]
+    .venv/bin/python bench/gpu/make_selftest.py [--out test/fixtures/gpu]
 """
 from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIXTURES = os.path.join(ROOT, "test", "fixtures", "gpu")
+sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from tile_mlir.artifact import Artifact, Param  # noqa: E402
-
-
-def find_ptxas() -> str:
-    for key in ("purelib", "platlib"):
-        root = sysconfig.get_paths()[key]
-        for sub in ("cu13", "cu12", "cuda_nvcc"):
-            cand = os.path.join(root, "nvidia", sub, "bin", "ptxas")
-            if os.path.isfile(cand):
-                return cand
-    found = shutil.which("ptxas")
-    if not found:
-        sys.exit("make_selftest: ptxas not found (pip install nvidia-cuda-nvcc)")
-    return found
+from tile_mlir.toolchain import find_tool  # noqa: E402
 
 
 def assemble(ptx: str, arch: str) -> bytes:
@@ -40,7 +27,8 @@ def assemble(ptx: str, arch: str) -> bytes:
         src, out = os.path.join(tmp, "k.ptx"), os.path.join(tmp, "k.cubin")
         with open(src, "w") as f:
             f.write(ptx)
-        subprocess.run([find_ptxas(), f"-arch={arch}", src, "-o", out], check=True)
+        ptxas = find_tool("ptxas") or sys.exit("make_selftest: ptxas not found (pip install nvidia-cuda-nvcc)")
+        subprocess.run([ptxas, f"-arch={arch}", src, "-o", out], check=True)
         with open(out, "rb") as f:
             return f.read()
 
@@ -77,14 +65,14 @@ def kernels():
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.join(HERE, "artifacts"))
+    ap.add_argument("--out", default=FIXTURES)
     ns = ap.parse_args(argv)
     for fields, inputs, expected in kernels():
         name = fields["kernel_name"]
-        with open(os.path.join(HERE, "selftest", name + ".ptx")) as f:
+        with open(os.path.join(FIXTURES, name + ".ptx")) as f:
             ptx = f.read()
         art = Artifact(arch="sm_90a", ptx=ptx, cubin=assemble(ptx, "sm_90a"), key=f"selftest:{name}",
-                       meta={"outputs": sorted(expected), "source": f"bench/gpu/selftest/{name}.ptx"},
+                       meta={"outputs": sorted(expected), "source": f"test/fixtures/gpu/{name}.ptx"},
                        **fields)
         path = art.save(ns.out)
         np.savez(os.path.join(ns.out, name + ".inputs.npz"), **inputs)

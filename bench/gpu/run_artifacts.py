@@ -1,8 +1,10 @@
-"""Thin GPU-side runner: run every artifact in a folder, compare with the expected outputs shipped
-beside it, print "match" / "mismatch" per kernel. Imports only numpy, tile_mlir.artifact and
+"""Thin GPU-side runner: run every artifact in the given folders, compare with the expected outputs
+shipped beside it, print "match" / "mismatch" per kernel. Imports only numpy, tile_mlir.artifact and
 tile_mlir.runtime (no MLIR), so it runs on the H200 box:
 
-    PYTHONPATH=python python3 bench/gpu/run_artifacts.py [DIR] [--backend gpu|sim|auto]
+    PYTHONPATH=python python3 bench/gpu/run_artifacts.py [DIR ...] [--backend gpu|sim|auto]
+
+DIR defaults to the self-tests (test/fixtures/gpu) and the compiled kernels (bench/gpu/artifacts).
 
 Layout, for a manifest DIR/K.json (written by Artifact.save: K.json, K.ptx, K.cubin):
   inputs    DIR/K.inputs.npz (one entry per parameter name; scalars as 0-d arrays),
@@ -24,6 +26,9 @@ import numpy as np
 
 from tile_mlir.artifact import Artifact
 from tile_mlir.runtime import IncompatibleDeviceError, TileRuntimeError, jit
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_DIRS = [os.path.join(ROOT, "test", "fixtures", "gpu"), os.path.join(ROOT, "bench", "gpu", "artifacts")]
 
 
 def _load_named(base: str, kind: str) -> dict:
@@ -94,12 +99,13 @@ def run_one(manifest: str, backend: str) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("dir", nargs="?", default=os.path.join(os.path.dirname(__file__), "artifacts"))
+    ap.add_argument("dirs", nargs="*", metavar="DIR", default=DEFAULT_DIRS)
     ap.add_argument("--backend", default="gpu", choices=("gpu", "sim", "auto"))
     ns = ap.parse_args(argv)
-    manifests = sorted(glob.glob(os.path.join(ns.dir, "*.json")))
+    manifests = [m for d in ns.dirs for m in sorted(glob.glob(os.path.join(d, "*.json")))]
+    dirs = " ".join(map(os.path.relpath, ns.dirs))
     if not manifests:
-        print(f"run_artifacts: no artifact manifests (*.json) in {ns.dir}")
+        print(f"run_artifacts: no artifact manifests (*.json) in {dirs}")
         return 1
     failed = 0
     for m in manifests:
@@ -109,7 +115,7 @@ def main(argv=None) -> int:
             line = f"error    {os.path.basename(m)[:-5]}: {type(e).__name__}: {e}"
         print(line, flush=True)
         failed += line.startswith(("mismatch", "error"))
-    print(f"run_artifacts: {len(manifests)} artifacts, {failed} failed")
+    print(f"run_artifacts: {len(manifests)} artifacts in {dirs}, {failed} failed")
     return 1 if failed else 0
 
 

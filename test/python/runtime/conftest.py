@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
-ARTIFACTS = os.path.join(ROOT, "bench", "gpu", "artifacts")
+ARTIFACTS = os.path.join(ROOT, "test", "fixtures", "gpu")  # the sm_90a self-tests (bench/gpu/make_selftest.py)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from tile_mlir.artifact import Artifact, Param  # noqa: E402

@@ -11,7 +11,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import ARTIFACTS, ROOT
 from runtime_fakes import WORKER_DRIVER, FakeCAI, FakeDriver, WorkerFakeDriver
 from tile_mlir.runtime import (ArgumentError, ContextLostError, CudaError, TileRuntimeError, jit,
                                synchronize)
@@ -164,7 +164,7 @@ def test_unguarded_script_is_not_rerun_by_the_worker(tmp_path):
         from tile_mlir.artifact import Artifact
         from tile_mlir.runtime import driver, jit, synchronize, CudaError
         def load_selftest(name):
-            return Artifact.load(os.path.join({os.path.join(ROOT, "bench", "gpu", "artifacts")!r}, name + ".json"))
+            return Artifact.load(os.path.join({ARTIFACTS!r}, name + ".json"))
         driver._drv = FakeDriver(reset_recovers=False)
         k = jit(load_selftest("selftest_copy_u8"), backend="gpu")
         k(FakeCAI(np.zeros(4096, np.uint8)), 8, 4096)
