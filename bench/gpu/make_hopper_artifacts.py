@@ -12,10 +12,12 @@ import sys
 
 import numpy as np
 
+from provenance import ROOT, source_hashes
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+BENCH = os.path.join(ROOT, "bench")
 sys.path.insert(0, os.path.join(ROOT, "python"))
-sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, BENCH)
 
 from kernels import fp6_round_trip_kernel, global_shared_global_kernel  # noqa: E402
 
@@ -50,6 +52,7 @@ def main():
         same = np.array_equal(out.view(np.uint8), a.view(np.uint8))
         failed += not same
         print(f"{'match' if same else 'MISMATCH'} on tile-sim  {name} (PTX {len(art.ptx)} B, cubin {len(art.cubin)} B)")
+        art.meta["sources"] = source_hashes(__file__, os.path.join(BENCH, "kernels.py"))
         art.save(out_dir)
         np.savez(os.path.join(out_dir, f"{name}.inputs.npz"), **{art.params[0].name: a})
         np.savez(os.path.join(out_dir, f"{name}.expected.npz"), **{art.params[1].name: a})

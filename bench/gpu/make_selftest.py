@@ -14,7 +14,8 @@ import tempfile
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from provenance import ROOT, source_hashes
+
 FIXTURES = os.path.join(ROOT, "test", "fixtures", "gpu")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
@@ -69,10 +70,11 @@ def main(argv=None) -> int:
     ns = ap.parse_args(argv)
     for fields, inputs, expected in kernels():
         name = fields["kernel_name"]
-        with open(os.path.join(FIXTURES, name + ".ptx")) as f:
+        source = os.path.join(FIXTURES, name + ".ptx")
+        with open(source) as f:
             ptx = f.read()
         art = Artifact(arch="sm_90a", ptx=ptx, cubin=assemble(ptx, "sm_90a"), key=f"selftest:{name}",
-                       meta={"outputs": sorted(expected), "source": f"test/fixtures/gpu/{name}.ptx"},
+                       meta={"outputs": sorted(expected), "sources": source_hashes(__file__, source)},
                        **fields)
         path = art.save(ns.out)
         np.savez(os.path.join(ns.out, name + ".inputs.npz"), **inputs)

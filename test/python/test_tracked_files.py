@@ -1,6 +1,9 @@
-"""Invariants of the files git tracks: a checkout works on a case-folding file system (macOS, Windows)."""
+"""Invariants of the files git tracks: a checkout works on a case-folding file system (macOS, Windows),
+and the committed GPU artifacts are current with their sources."""
 from __future__ import annotations
 
+import hashlib
+import json
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -27,3 +30,23 @@ def test_no_two_paths_differ_only_by_case():
             spellings[prefix.casefold()].add(prefix)
     clashes = sorted(sorted(s) for s in spellings.values() if len(s) > 1)
     assert not clashes, f"paths that differ only by case: {clashes}"
+
+
+def test_gpu_artifacts_are_current():
+    """Each committed Artifact manifest (Artifact.save's K.json) records the sha256 of its sources in
+    meta["sources"] (bench/gpu/provenance.py); none may have changed since it was generated."""
+    stale = []
+    for path in tracked_paths():
+        if not path.endswith(".json") or not (ROOT / path).is_file():
+            continue
+        manifest = json.loads((ROOT / path).read_text())
+        if not isinstance(manifest, dict) or "kernel_name" not in manifest:
+            continue
+        sources = manifest.get("meta", {}).get("sources")
+        if not sources:
+            stale.append(f"{path}: records no sources")
+        for source, digest in (sources or {}).items():
+            file = ROOT / source
+            if not file.is_file() or hashlib.sha256(file.read_bytes()).hexdigest() != digest:
+                stale.append(f"{path}: {source} changed")
+    assert not stale, "stale: run make gpu-artifacts\n" + "\n".join(stale)
