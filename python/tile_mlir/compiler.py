@@ -13,10 +13,9 @@ import hashlib
 from .artifact import Artifact, Param
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError, _from_mlir
 from .mlir import MLIRError, ObjectAttr, ir
+from .target import DEFAULT_ARCH
 
 __all__ = ["compile", "binaries_of", "kernel_signature", "lower_to_nvvm", "DEFAULT_ARCH"]
-
-DEFAULT_ARCH = "sm_100a"
 
 
 def binaries_of(module_op) -> list[tuple[str, str, bytes]]:

@@ -12,8 +12,9 @@ from typing import ClassVar
 
 from . import diagnostics
 from .mlir import MLIRError, passmanager
+from .target import DEFAULT_ARCH, ArchInfo, parse_arch
 
-__all__ = ["TilePass", "passes", "pass_class", "PIPELINES", "build_pass_manager", "pipeline_elements", "single_pass_elements",
+__all__ = ["TilePass", "chip_option", "passes", "pass_class", "PIPELINES", "build_pass_manager", "pipeline_elements", "single_pass_elements",
            "split_pipeline",
            "PipelineError", "run_pass_manager"]
 
@@ -48,6 +49,15 @@ class TilePass:
             ok = False
         if not ok:
             pass_.signal_pass_failure()
+
+
+def chip_option(p: TilePass) -> ArchInfo:
+    """The target chip of pass `p`: its `chip` option (default DEFAULT_ARCH), checked when the pipeline is
+    built, so that a misspelt chip is one pipeline error and never reaches a dispatch predicate."""
+    try:
+        return parse_arch(p.options.get("chip") or DEFAULT_ARCH)
+    except ValueError as e:
+        raise PipelineError(f"pass '{p.name}': option chip: {e}") from None
 
 
 # argument -> (module, class): a pass's module is imported only when a pipeline names it, so that

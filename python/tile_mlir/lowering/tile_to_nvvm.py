@@ -14,14 +14,14 @@ from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
 from ..dialect.verifier import iter_ops
 from ..mlir import ir
-from ..passes import TilePass
+from ..passes import TilePass, chip_option
+from ..target import DEFAULT_ARCH
 from .address import vector_bytes
 from .copy_loop import copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I32, I64, Emitter, int_type
 
-__all__ = ["ConvertTileToNVVMPass", "DEFAULT_CHIP", "DEFAULT_FEATURES"]
+__all__ = ["ConvertTileToNVVMPass", "DEFAULT_FEATURES"]
 
-DEFAULT_CHIP = "sm_100a"
 # PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
 DEFAULT_FEATURES = "+ptx88"
 _STATIC_SMEM_LIMIT = 48 * 1024
@@ -36,11 +36,15 @@ class LoweringError(Exception):
 
 class ConvertTileToNVVMPass(TilePass):
     name = "convert-tile-to-nvvm"
-    description = "Lower tile kernels to llvm.func kernels of NVVM ops in a gpu.module (chip=sm_100a)"
+    description = f"Lower tile kernels to llvm.func kernels of NVVM ops in a gpu.module (chip={DEFAULT_ARCH})"
     OPTIONS = {"chip": "target chip, e.g. sm_100a or sm_90a", "features": "PTX features, default +ptx88"}
 
+    def __init__(self, options: dict[str, str] | None = None):
+        super().__init__(options)
+        self.target = chip_option(self)
+
     def run(self, module_op) -> bool:
-        chip = self.options.get("chip") or DEFAULT_CHIP
+        chip = self.target.arch
         features = self.options.get("features") or DEFAULT_FEATURES
         kernels = [op.operation for op in module_op.regions[0].blocks[0].operations
                    if op.operation.name == "tile.kernel"]

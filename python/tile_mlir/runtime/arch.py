@@ -12,35 +12,10 @@ Rules (CUDA's binary compatibility):
 from __future__ import annotations
 
 import os
-import re
-from dataclasses import dataclass
+
+from ..target import DEFAULT_ARCH, ArchInfo, parse_arch  # one home for chips: tile_mlir.target
 
 __all__ = ["ArchInfo", "parse_arch", "can_run", "refusal_message", "resolve_arch", "DEFAULT_ARCH"]
-
-DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
-
-_ARCH_RE = re.compile(r"^sm_(\d+)([af]?)$")
-
-
-@dataclass(frozen=True)
-class ArchInfo:
-    arch: str
-    major: int
-    minor: int
-    suffix: str  # "", "a" or "f"
-
-    @property
-    def sm(self) -> int:
-        return self.major * 10 + self.minor
-
-
-def parse_arch(arch: str) -> ArchInfo:
-    m = _ARCH_RE.match(arch.strip())
-    if not m or len(m.group(1)) < 2:
-        raise ValueError(f"unknown GPU architecture {arch!r}: expected sm_XY, sm_XYa or sm_XYf "
-                         "(e.g. sm_100a, sm_90a)")
-    digits = m.group(1)
-    return ArchInfo(arch.strip(), int(digits[:-1]), int(digits[-1]), m.group(2))
 
 
 def can_run(arch: str, cc: tuple[int, int]) -> tuple[bool, str | None]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...dialect.ops import read_attr_in, spec_of
 from ...dialect.types import BufferType
 from ...dialect.verifier import Region, region_of
+from ...target import ArchInfo
 
 __all__ = ["CopyAsyncCtx"]
 
@@ -17,11 +18,12 @@ _REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", 
 
 
 class CopyAsyncCtx:
-    """op, chip, rewriter, cache; dst and src (the operand values), dst_t and src_t (their BufferTypes),
-    dst_region and src_region, cta_group, scope, and pinned (the `dispatch` attribute, or None)."""
+    """op, target (the chip's ArchInfo), rewriter, cache; dst and src (the operand values), dst_t and src_t
+    (their BufferTypes), dst_region and src_region, cta_group, scope, and pinned (the `dispatch` attribute,
+    or None)."""
 
-    def __init__(self, op, chip: str, rewriter, cache: dict | None = None):
-        self.op, self.chip, self.rewriter = op, chip, rewriter
+    def __init__(self, op, target: ArchInfo, rewriter, cache: dict | None = None):
+        self.op, self.target, self.rewriter = op, target, rewriter
         self.cache = {} if cache is None else cache  # per pass run: e.g. smem descriptors per (buffer, ...)
         operands = op.operands
         types, regions = _memo(self.cache, _TYPES), _memo(self.cache, _REGIONS)

@@ -22,18 +22,13 @@ from .kernel_info import kernel_block
 __all__ = ["validate_global_shared_copy", "any_scope", "copy_async_cp_async"]
 
 
-def _sm(chip: str) -> int:
-    digits = "".join(ch for ch in chip.split("_", 1)[-1] if ch.isdigit())
-    return int(digits) if digits else 0
-
-
 def validate_global_shared_copy(op, ctx):
     if ctx.src_t.scope != "global" or ctx.dst_t.scope != "shared":
         return False, f"requires a global source and a shared destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"cp.async moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
-    if _sm(ctx.chip) < 80:
-        return False, f"cp.async needs sm_80 or later, not {ctx.chip}"
+    if not ctx.target.has_cp_async:
+        return False, f"cp.async needs sm_80 or later, not {ctx.target.arch}"
     return True, ""
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from ...diagnostics import error
 from ...dispatch import DispatchError, dispatch
 from ...mlir import rewrite
-from ...passes import TilePass
+from ...passes import TilePass, chip_option
+from ...target import DEFAULT_ARCH
 from . import load_variants
 from .context import CopyAsyncCtx
 
@@ -17,20 +18,21 @@ TARGET = "cuda"
 class LowerCopyAsyncPass(TilePass):
     name = "tile-lower-copy-async"
     description = "Lower tile.copy_async through the dispatch registry (tcgen05.cp for shared -> tmem)"
-    OPTIONS = {"chip": "target chip the variants must run on, default sm_100a"}
+    OPTIONS = {"chip": f"target chip the variants must run on, default {DEFAULT_ARCH}"}
+
+    def __init__(self, options: dict[str, str] | None = None):
+        super().__init__(options)
+        self.target = chip_option(self)
 
     def run(self, module_op) -> bool:
-        from ..tile_to_nvvm import DEFAULT_CHIP
-
         load_variants()
-        chip = self.options.get("chip") or DEFAULT_CHIP
         failed: list = []
         cache: dict = {}
 
         def lower_copy_async(op, rewriter):
             """Match every tile.copy_async; a dispatch failure is reported once and left unmatched."""
             try:
-                ctx = CopyAsyncCtx(op, chip, rewriter, cache=cache)
+                ctx = CopyAsyncCtx(op, self.target, rewriter, cache=cache)
                 dispatch("copy_async", TARGET, op, ctx, pinned=ctx.pinned)
             except DispatchError as e:
                 failed.append(op)

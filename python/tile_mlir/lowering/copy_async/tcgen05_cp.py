@@ -23,7 +23,6 @@ from .tcgen05_cp_plan import PlanError, cp_element_format, plan_tcgen05_cp
 
 __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
 
-_TCGEN05_CHIPS = ("sm_100a", "sm_101a", "sm_103a", "sm_110a", "sm_100f", "sm_101f", "sm_103f", "sm_110f")
 _WARPX4 = R[4 : 32 @ TLane].replica
 
 
@@ -41,8 +40,8 @@ def validate_smem_tmem_copy(op, ctx):
     if tuple(rep) != tuple(_WARPX4):
         got = " + ".join(f"R[{it.extent} : {it.stride}@{it.axis.name}]" for it in rep) or "no replica"
         return False, f"requires R[4:32@TLane] on tmem, got {got}"
-    if ctx.chip not in _TCGEN05_CHIPS:
-        return False, f"tcgen05.cp needs an sm_100a-family target, not {ctx.chip}"
+    if not ctx.target.has_tcgen05:
+        return False, f"tcgen05.cp needs an sm_100a-family target, not {ctx.target.arch}"
     return True, ""
 
 

@@ -1,0 +1,69 @@
+"""Targets: the default arch, chip names, and which PTX features a chip has.
+
+Pure Python (no MLIR bindings): the runtime imports it on machines without them. Dispatch predicates,
+the pass pipelines and the runtime all ask here, so each fact has one home.
+
+A chip is named as ptxas names it: ``sm_XY`` (runs on compute capability X.Y and later), ``sm_XYa``
+(architecture-specific features, exactly X.Y) or ``sm_XYf`` (family-specific features, X.Y and later
+minors of major X). Feature facts are the "Target ISA notes" of the PTX ISA:
+
+    feature    instruction                               targets
+    cp.async   cp.async.{ca,cg}.shared.global             sm_80 and later
+    TMA        cp.async.bulk.tensor                       sm_90 and later
+    clusters   %cluster_ctarank, barrier.cluster, ...     sm_90 and later
+    wgmma      wgmma.mma_async                            sm_90a only
+    tcgen05    tcgen05.alloc/cp/mma/ld/st/commit/...      sm_100a/101a/103a/110a and the f variants
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch"]
+
+DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
+
+_ARCH_RE = re.compile(r"^sm_(\d+)([af]?)$")
+_TCGEN05_SM = frozenset({100, 101, 103, 110})  # sm_101 is sm_110 from CUDA 13 on: both are accepted
+
+
+@dataclass(frozen=True)
+class ArchInfo:
+    arch: str
+    major: int
+    minor: int
+    suffix: str  # "", "a" or "f"
+
+    @property
+    def sm(self) -> int:
+        return self.major * 10 + self.minor
+
+    @property
+    def has_cp_async(self) -> bool:
+        return self.sm >= 80
+
+    @property
+    def has_tma(self) -> bool:
+        return self.sm >= 90
+
+    @property
+    def has_clusters(self) -> bool:
+        return self.sm >= 90
+
+    @property
+    def has_wgmma(self) -> bool:
+        return self.sm == 90 and self.suffix == "a"
+
+    @property
+    def has_tcgen05(self) -> bool:
+        return self.sm in _TCGEN05_SM and self.suffix in ("a", "f")
+
+
+def parse_arch(arch: str) -> ArchInfo:
+    """The chip `arch` names; ValueError when it names none."""
+    m = _ARCH_RE.match(arch.strip())
+    if not m or len(m.group(1)) < 2:
+        raise ValueError(f"unknown GPU architecture {arch!r}: expected sm_XY, sm_XYa or sm_XYf "
+                         "(e.g. sm_100a, sm_90a)")
+    digits = m.group(1)
+    return ArchInfo(arch.strip(), int(digits[:-1]), int(digits[-1]), m.group(2))
