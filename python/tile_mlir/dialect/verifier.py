@@ -9,41 +9,14 @@ from __future__ import annotations
 
 from ..diagnostics import error
 from ..mlir import ir
+from .checks import VerifyError, fail
+from .ir_utils import enclosing_kernel, iter_ops, op_name, region_of
 from .ops import OP_SPECS, OperandSpec, attr_value, read_attr, spec_of
 from .types import BufferType, TypeParseError
 
-__all__ = ["verify_module", "iter_ops", "op_name", "enclosing_kernel", "region_of", "Region"]
+__all__ = ["verify_module"]
 
 _TMEM_LANES, _TMEM_COLS = 128, 512
-
-
-def iter_ops(op) -> list:
-    """Every op nested in `op` (excluding op itself) in pre-order, as Operations: an upstream op's
-    OpView may name its symbol in `.name` (func.func), an Operation's `.name` is always the op name.
-    One walk in C++: about twice as fast as recursing over regions and blocks in Python."""
-    ops = []
-    advance = ir.WalkResult.ADVANCE
-
-    def visit(inner):
-        ops.append(inner)
-        return advance
-
-    op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return ops[1:]
-
-
-def op_name(op) -> str:
-    return op.operation.name
-
-
-class _Fail(Exception):
-    def __init__(self, check: str, reason: str):
-        super().__init__(f"{check}: {reason}")
-        self.check, self.reason = check, reason
-
-
-def _fail(check: str, reason: str):
-    raise _Fail(check, reason)
 
 
 # -- buffer types ------------------------------------------------------------------------------------
@@ -52,9 +25,9 @@ def buffer_type(value_or_type, what: str) -> BufferType:
     try:
         bt = BufferType.of(t)
     except TypeParseError as e:
-        _fail("buffer-type", f"{what}: {e}")
+        fail("buffer-type", f"{what}: {e}")
     if bt is None:
-        _fail("operand-type", f"{what} must be a !tile.buffer, got {t}")
+        fail("operand-type", f"{what} must be a !tile.buffer, got {t}")
     return bt
 
 
@@ -76,53 +49,53 @@ def check_buffer(bt: BufferType, what: str) -> None:
     try:
         lay = bt.layout
     except LayoutError as e:
-        _fail("layout", f"{what}: malformed layout \"{bt.layout_text}\": {e}")
+        fail("layout", f"{what}: malformed layout \"{bt.layout_text}\": {e}")
     inner = getattr(lay, "inner", lay)
     swz = getattr(lay, "swizzle", None)
     extent = inner.shard_extent()
     if extent != bt.numel:
-        _fail("layout", f"{what}: layout covers {extent} elements but the buffer shape "
+        fail("layout", f"{what}: layout covers {extent} elements but the buffer shape "
               f"{'x'.join(map(str, bt.shape))} has {bt.numel}")
     axes = {it.axis.name for it in (*inner.shard, *inner.replica)}
     if bt.packing is not None:
         from .types import PACKINGS
 
         if bt.scope != "shared":
-            _fail("packing", f"{what}: packing {bt.packing} is a shared-memory form; "
+            fail("packing", f"{what}: packing {bt.packing} is a shared-memory form; "
                   f"{bt.scope} buffers hold sub-byte elements packed contiguously")
         bits = PACKINGS[bt.packing][0]
         if bt.elem_bits != bits:
-            _fail("packing", f"{what}: packing {bt.packing} holds {bits}-bit elements, not {bt.elem}")
+            fail("packing", f"{what}: packing {bt.packing} holds {bits}-bit elements, not {bt.elem}")
     if bt.scope == "tmem":
         if swz is not None:
-            _fail("layout", f"{what}: a tmem layout cannot be swizzled")
+            fail("layout", f"{what}: a tmem layout cannot be swizzled")
         if not axes <= {"TLane", "TCol"}:
-            _fail("layout", f"{what}: a tmem layout must map onto TLane and TCol, got axes {sorted(axes)}")
+            fail("layout", f"{what}: a tmem layout must map onto TLane and TCol, got axes {sorted(axes)}")
         if bt.elem_bits not in (4, 6, 8, 16, 32):
-            _fail("element-type", f"{what}: tmem holds 4, 6, 8, 16 or 32-bit elements, not {bt.elem}")
+            fail("element-type", f"{what}: tmem holds 4, 6, 8, 16 or 32-bit elements, not {bt.elem}")
         lanes = _span(inner, "TLane")
         cols = _span(inner, "TCol")
         if lanes > _TMEM_LANES:
-            _fail("layout", f"{what}: layout reaches lane {lanes - 1}, beyond the {_TMEM_LANES} tmem lanes")
+            fail("layout", f"{what}: layout reaches lane {lanes - 1}, beyond the {_TMEM_LANES} tmem lanes")
         if cols * bt.addr_bits > _TMEM_COLS * 32:
-            _fail("layout", f"{what}: layout spans {cols} {bt.elem} columns, beyond the {_TMEM_COLS} 32-bit tmem columns")
+            fail("layout", f"{what}: layout spans {cols} {bt.elem} columns, beyond the {_TMEM_COLS} 32-bit tmem columns")
     else:
         if not axes <= {"m"}:
-            _fail("layout", f"{what}: a {bt.scope} layout maps onto memory (axis m), got axes {sorted(axes)}")
+            fail("layout", f"{what}: a {bt.scope} layout maps onto memory (axis m), got axes {sorted(axes)}")
         if inner.replica:
-            _fail("layout", f"{what}: a {bt.scope} layout cannot have replicas")
+            fail("layout", f"{what}: a {bt.scope} layout cannot have replicas")
         if swz is not None and bt.scope != "shared":
-            _fail("layout", f"{what}: only shared buffers can be swizzled")
+            fail("layout", f"{what}: only shared buffers can be swizzled")
         if swz is not None and bt.scope == "shared":
             from ..layout import atom_bytes
 
             need = atom_bytes(swz)
             if (bt.align or 16) < need:
-                _fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "
+                fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "
                       f"so the buffer needs align {need} (the swizzle repeat), got {bt.align or 16}")
         span = _span(inner, "m")
         if span > bt.numel * (1 << 20):
-            _fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
+            fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
 
 
 def _span(layout, axis_name: str) -> int:
@@ -133,40 +106,9 @@ def _span(layout, axis_name: str) -> int:
     for it in (*layout.shard, *layout.replica):
         if it.axis.name == axis_name:
             if it.stride < 0:
-                _fail("layout", f"negative stride {it.stride} on {axis_name}")
+                fail("layout", f"negative stride {it.stride} on {axis_name}")
             hi += (it.extent - 1) * it.stride
     return hi + 1
-
-
-# -- regions -----------------------------------------------------------------------------------------
-class Region(tuple):
-    """((begin, end), ...) per dimension."""
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(e - b for b, e in self)
-
-    @property
-    def numel(self) -> int:
-        n = 1
-        for b, e in self:
-            n *= e - b
-        return n
-
-
-def region_of(op, side: str, bt: BufferType) -> Region:
-    spec = spec_of(op.name)
-    offs = read_attr(op, spec.attr(f"{side}_offsets"))
-    sizes = read_attr(op, spec.attr(f"{side}_sizes"))
-    rank = len(bt.shape)
-    offs = tuple(offs) if offs is not None else (0,) * rank
-    sizes = tuple(sizes) if sizes is not None else tuple(d - o for d, o in zip(bt.shape, offs))
-    if len(offs) != rank or len(sizes) != rank:
-        _fail("region-rank", f"{side} region has {len(offs)} offsets and {len(sizes)} sizes for a rank-{rank} buffer")
-    for d, (o, s, ext) in enumerate(zip(offs, sizes, bt.shape)):
-        if o < 0 or s <= 0 or o + s > ext:
-            _fail("region-in-bounds", f"{side} region [{o}, {o + s}) of dim {d} is outside the buffer's extent {ext}")
-    return Region((o, o + s) for o, s in zip(offs, sizes))
 
 
 # -- the verifier --------------------------------------------------------------------------------------
@@ -188,61 +130,61 @@ def _check_operand(v, o: OperandSpec, idx: int) -> None:
         scopes = o.constraint.split(":", 1)[1].split("|")
         bt = buffer_type(v, what)
         if bt.scope not in scopes:
-            _fail("operand-scope", f"{what} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
+            fail("operand-scope", f"{what} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
         check_buffer_once(bt, what)
     elif str(v.type) != o.constraint:
-        _fail("operand-type", f"{what} must be {o.constraint}, got {v.type}")
+        fail("operand-type", f"{what} must be {o.constraint}, got {v.type}")
 
 
 def _check_generic(op, spec) -> None:
     operands, results = op.operands, op.results
     n_operands = len(operands)
     if n_operands != len(spec.operands):
-        _fail("operands", f"expects {len(spec.operands)} operand(s) "
+        fail("operands", f"expects {len(spec.operands)} operand(s) "
               f"({', '.join(o.name for o in spec.operands) or 'none'}), got {n_operands}")
     for i, (v, o) in enumerate(zip(operands, spec.operands)):
         _check_operand(v, o, i)
     if len(results) != len(spec.results):
-        _fail("results", f"expects {len(spec.results)} result(s), got {len(results)}")
+        fail("results", f"expects {len(spec.results)} result(s), got {len(results)}")
     for i, (r, o) in enumerate(zip(results, spec.results)):
         if not o.constraint.startswith("buffer:"):
             if str(r.type) != o.constraint:
-                _fail("result-type", f"result #{i} must be {o.constraint}, got {r.type}")
+                fail("result-type", f"result #{i} must be {o.constraint}, got {r.type}")
         else:
             bt = buffer_type(r, f"result #{i}")
             scopes = o.constraint.split(":", 1)[1].split("|")
             if bt.scope not in scopes:
-                _fail("result-scope", f"result #{i} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
+                fail("result-scope", f"result #{i} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
             check_buffer_once(bt, f"result #{i}")
     if len(op.regions) != spec.regions:
-        _fail("regions", f"expects {spec.regions} region(s), got {len(op.regions)}")
+        fail("regions", f"expects {spec.regions} region(s), got {len(op.regions)}")
     attrs = op.attributes
     known = _ATTR_NAMES[spec.full_name]
     for name in attrs:
         if name not in known:
-            _fail("attributes", f"unknown attribute '{name}' (allowed: {', '.join(sorted(known)) or 'none'})")
+            fail("attributes", f"unknown attribute '{name}' (allowed: {', '.join(sorted(known)) or 'none'})")
     for a in spec.attrs:
         if a.name not in attrs:
             if a.required:
-                _fail("attributes", f"requires attribute '{a.name}'")
+                fail("attributes", f"requires attribute '{a.name}'")
             continue
         raw = attrs[a.name]
         if not _KIND_OK[a.kind](raw):
-            _fail("attributes", f"attribute '{a.name}' must be {_KIND_WANT[a.kind]}, got {raw}")
+            fail("attributes", f"attribute '{a.name}' must be {_KIND_WANT[a.kind]}, got {raw}")
         if a.choices and read_attr(op, a) not in a.choices:
-            _fail("attributes", f"attribute '{a.name}' must be one of {', '.join(map(str, a.choices))}, "
+            fail("attributes", f"attribute '{a.name}' must be one of {', '.join(map(str, a.choices))}, "
                   f"got {read_attr(op, a)!r}")
 
 
 def _slot_check(op, v, elem_bits: int, what: str) -> None:
     bt = buffer_type(v, what)
     if bt.shape != (1,) or bt.elem_bits != elem_bits or bt.elem.startswith(("f", "bf")):
-        _fail("operand-type", f"{what} must be a shared 1xi{elem_bits} buffer, got {bt}")
+        fail("operand-type", f"{what} must be a shared 1xi{elem_bits} buffer, got {bt}")
 
 
 def _pow2_cols(n: int) -> None:
     if n < 32 or n > 512 or n & (n - 1):
-        _fail("tmem-alloc", f"num_cols must be a power of two in [32, 512] (PTX tcgen05.alloc), got {n}")
+        fail("tmem-alloc", f"num_cols must be a power of two in [32, 512] (PTX tcgen05.alloc), got {n}")
 
 
 def _check_specific(op, kernel_info: dict) -> None:
@@ -250,27 +192,27 @@ def _check_specific(op, kernel_info: dict) -> None:
     if name == "tile.kernel":
         block = attr_value(op, "block")
         if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > 1024:
-            _fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
+            fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
         cluster = attr_value(op, "cluster") or (1, 1, 1)
         if any(c <= 0 for c in cluster) or cluster[0] * cluster[1] * cluster[2] > 16:
-            _fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
+            fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
         blocks = list(op.regions[0].blocks)
         if len(blocks) != 1:
-            _fail("body", f"expects a single-block body, got {len(blocks)} blocks")
+            fail("body", f"expects a single-block body, got {len(blocks)} blocks")
         for i, arg in enumerate(blocks[0].arguments):
             try:
                 bt = BufferType.of(arg.type)
             except TypeParseError as e:
-                _fail("buffer-type", f"parameter #{i}: {e}")
+                fail("buffer-type", f"parameter #{i}: {e}")
             if bt is not None:
                 if bt.scope != "global":
-                    _fail("parameter", f"parameter #{i} must be a global buffer or a scalar, got a {bt.scope} buffer")
+                    fail("parameter", f"parameter #{i} must be a global buffer or a scalar, got a {bt.scope} buffer")
                 check_buffer_once(bt, f"parameter #{i}")
             elif str(arg.type) not in ("i32", "i64", "f32"):
-                _fail("parameter", f"parameter #{i} must be a global buffer or an i32/i64/f32 scalar, got {arg.type}")
+                fail("parameter", f"parameter #{i} must be a global buffer or an i32/i64/f32 scalar, got {arg.type}")
         ops = blocks[0].operations  # (indexed, not listed: that would wrap every op)
         if not len(ops) or ops[-1].operation.name != "tile.return":
-            _fail("body", "the body must end with tile.return")
+            fail("body", "the body must end with tile.return")
         return
     if name in ("tile.tmem.alloc", "tile.tmem.dealloc"):
         _slot_check(op, op.operands[0], 32, "operand #0 (slot)")
@@ -278,51 +220,51 @@ def _check_specific(op, kernel_info: dict) -> None:
     elif name == "tile.tmem.buffer":
         _slot_check(op, op.operands[0], 32, "operand #0 (slot)")
         if not any(u.owner.name == "tile.tmem.alloc" for u in op.operands[0].uses if hasattr(u.owner, "name")):
-            _fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
+            fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
     elif name in ("tile.commit", "tile.mbarrier.init", "tile.mbarrier.arrive", "tile.mbarrier.wait"):
         _slot_check(op, op.operands[0], 64, "operand #0 (barrier)")
         if name == "tile.mbarrier.init":
             count = attr_value(op, "count")
             if not 1 <= count < (1 << 20):
-                _fail("mbarrier", f"count must be in [1, 2^20 - 1], got {count}")
+                fail("mbarrier", f"count must be in [1, 2^20 - 1], got {count}")
     elif name in ("tile.copy", "tile.copy_async"):
         dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
         src_t = buffer_type(op.operands[1], "operand #1 (src)")
         dst_r = region_of(op, "dst", dst_t)
         src_r = region_of(op, "src", src_t)
         if dst_r.numel != src_r.numel:
-            _fail("region-size", f"dst region {list(dst_r.shape)} has {dst_r.numel} elements, "
+            fail("region-size", f"dst region {list(dst_r.shape)} has {dst_r.numel} elements, "
                   f"src region {list(src_r.shape)} has {src_r.numel}")
         if dst_t.elem_bits != src_t.elem_bits:
-            _fail("element-type", f"dst element type {dst_t.elem} and src element type {src_t.elem} differ in width")
+            fail("element-type", f"dst element type {dst_t.elem} and src element type {src_t.elem} differ in width")
         if name == "tile.copy" and dst_r.shape != src_r.shape:
-            _fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_r.shape)} and {list(src_r.shape)}")
+            fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_r.shape)} and {list(src_r.shape)}")
     elif name == "tile.tmem.load":
         specs = {a.name: a for a in spec_of(name).attrs}
         n = read_attr(op, specs["num_cols"])
         if n < 1 or n > 512 or n & (n - 1):
-            _fail("tmem-load", f"num_cols must be a power of two in [1, 512] (tcgen05.ld.32x32b.xN, N <= 128 per "
+            fail("tmem-load", f"num_cols must be a power of two in [1, 512] (tcgen05.ld.32x32b.xN, N <= 128 per "
                   f"instruction), got {n}")
         dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
         if dst_t.elem_bits == 6:
-            _fail("tmem-load", f"dst holds packed 6-bit {dst_t.elem}, but tmem holds 6-bit data in 8-bit containers "
+            fail("tmem-load", f"dst holds packed 6-bit {dst_t.elem}, but tmem holds 6-bit data in 8-bit containers "
                   "and tile.tmem.load copies whole 32-bit columns: read them into an 8-bit buffer (e.g. ui8)")
         lanes = 32 if read_attr(op, specs["scope"]) == "warp" else 128
         if len(dst_t.shape) != 2 or dst_t.shape[0] != lanes or dst_t.shape[1] * dst_t.elem_bits != n * 32:
-            _fail("tmem-load", f"dst must be [{lanes}, {n * 32 // max(dst_t.elem_bits, 1)}] of {dst_t.elem} "
+            fail("tmem-load", f"dst must be [{lanes}, {n * 32 // max(dst_t.elem_bits, 1)}] of {dst_t.elem} "
                   f"({lanes} lanes x {n} 32-bit columns), got {'x'.join(map(str, dst_t.shape))}")
         if read_attr(op, specs["col_offset"]) < 0:
-            _fail("tmem-load", "col_offset must be non-negative")
+            fail("tmem-load", "col_offset must be non-negative")
     # one cta_group for every tcgen05 op of the kernel (PTX: all tcgen05 instructions of a kernel agree)
     if name in _HAS_CTA_GROUP and name != "tile.copy_async" or (
             name == "tile.copy_async" and buffer_type(op.operands[0], "dst").scope == "tmem"):
         g = attr_value(op, "cta_group")
         first = kernel_info.setdefault("cta_group", (g, op))
         if first[0] != g:
-            _fail("cta-group", f"cta_group {g} differs from cta_group {first[0]} used earlier in this kernel; "
+            fail("cta-group", f"cta_group {g} differs from cta_group {first[0]} used earlier in this kernel; "
                   "every tcgen05 instruction of a kernel must use the same cta_group")
         if g == 2 and kernel_info.get("cluster_size", 1) % 2:
-            _fail("cta-group", "cta_group 2 needs a cluster of an even number of CTAs (set cluster on tile.kernel)")
+            fail("cta-group", "cta_group 2 needs a cluster of an even number of CTAs (set cluster on tile.kernel)")
 
 
 def verify_op(op, kernel_info: dict) -> bool:
@@ -333,7 +275,7 @@ def verify_op(op, kernel_info: dict) -> bool:
     try:
         _check_generic(op, spec)
         _check_specific(op, kernel_info)
-    except _Fail as f:
+    except VerifyError as f:
         error(op, f"'{op.name}' op {f.check}: {f.reason}")
         return False
     return True
@@ -383,12 +325,3 @@ def _verify_kernel(kernel, body: list) -> bool:
         ok &= verify_op(op, info)
     return ok
 
-
-def enclosing_kernel(op):
-    """The tile.kernel around op, or None."""
-    p = op.parent
-    while p is not None:
-        if op_name(p) == "tile.kernel":
-            return p.operation
-        p = p.parent
-    return None

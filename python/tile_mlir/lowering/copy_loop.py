@@ -8,7 +8,7 @@ whole contiguous runs on both layouts allow.
 from __future__ import annotations
 
 from ..dialect.types import BufferType
-from ..dialect.verifier import region_of
+from ..dialect.ir_utils import region_of
 from ..mlir import ir, nvvm
 from .address import byte_offset, group_runs, vector_bytes
 from .emitter import I32, int_type

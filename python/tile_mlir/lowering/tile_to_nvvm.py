@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..diagnostics import error
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
-from ..dialect.verifier import iter_ops
+from ..dialect.ir_utils import iter_ops
 from ..mlir import ir
 from ..passes import TilePass, chip_option
 from ..target import DEFAULT_ARCH

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...dialect.ops import read_attr_in, spec_of
 from ...dialect.types import BufferType
-from ...dialect.verifier import Region, region_of
+from ...dialect.ir_utils import Region, region_of
 from ...target import ArchInfo
 
 __all__ = ["CopyAsyncCtx"]

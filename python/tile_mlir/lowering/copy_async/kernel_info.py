@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...dialect.ops import attr_value
-from ...dialect.verifier import enclosing_kernel
+from ...dialect.ir_utils import enclosing_kernel
 
 __all__ = ["kernel_block"]
 
