@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test check-lit check-py venv clean bench gpu-artifacts
+.PHONY: demo test check-lit check-py venv clean bench gpu-artifacts irdl
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) bench/startup.py
 	$(PY) bench/compile.py
+
+# lib/TileOps.irdl from OP_SPECS (test/python/test_irdl_agreement.py fails while it is stale)
+irdl: $(STAMP)
+	$(VENV)/bin/tile-opt --emit-irdl -o lib/TileOps.irdl
 
 # The committed GPU inputs (the GPU machine has no MLIR bindings); each manifest records its sources'
 # sha256, and test/python/test_tracked_files.py fails when one has changed since.

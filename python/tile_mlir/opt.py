@@ -3,6 +3,7 @@
     tile-opt [file|-] [-o out] [--pass-pipeline=PIPELINE | --<pass-or-pipeline>[=opts] ...]
              [--split-input-file] [--verify-diagnostics] [--mlir-print-ir-after-all]
              [--list-passes] [--version]
+    tile-opt --emit-irdl [-o lib/TileOps.irdl]
 
 Exit status: 0 on success, 1 on any error (or any unmet expectation with --verify-diagnostics).
 """
@@ -37,6 +38,8 @@ class TileOptMain:
         p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print IR after every pass")
         p.add_argument("--list-passes", action="store_true", help="list our passes and pipelines")
         p.add_argument("--version", action="store_true", help="print version and bindings")
+        p.add_argument("--emit-irdl", action="store_true",
+                       help="print the tile dialect in IRDL (lib/TileOps.irdl), generated from OP_SPECS")
         p.add_argument("--no-implicit-verify", action="store_true",
                        help="do not run tile-verify before a pipeline that lacks it")
         return p
@@ -44,7 +47,8 @@ class TileOptMain:
     def _split_pass_flags(self) -> tuple[list[str], list[str]]:
         """Pull `--<pass>[=options]` flags (ours, aliases or upstream) out of argv, in order."""
         known = {"-o", "-p", "--pass-pipeline", "--split-input-file", "--verify-diagnostics",
-                 "--mlir-print-ir-after-all", "--list-passes", "--version", "--no-implicit-verify", "-h", "--help"}
+                 "--mlir-print-ir-after-all", "--list-passes", "--version", "--no-implicit-verify", "-h", "--help",
+                 "--emit-irdl"}
         rest, flags = [], []
         it = iter(self.argv)
         for a in it:
@@ -68,6 +72,8 @@ class TileOptMain:
             return 0
         if args.list_passes:
             return self._list_passes()
+        if args.emit_irdl:
+            return self._emit_irdl(args.output)
         if args.pipeline and flags:
             print("tile-opt: error: use either --pass-pipeline or pass flags, not both", file=self.err)
             return 1
@@ -153,6 +159,21 @@ class TileOptMain:
         for d in engine.diagnostics:
             print(d.format(), file=self.err)
         return not engine.has_errors(), out
+
+    def _emit_irdl(self, output: str) -> int:
+        from .dialect.irdl import IRDLError, emit_irdl
+
+        try:
+            text = emit_irdl()
+        except IRDLError as e:
+            print(f"tile-opt: error: {e}", file=self.err)
+            return 1
+        if output == "-":
+            self.out.write(text)
+        else:
+            with open(output, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+        return 0
 
     def _list_passes(self) -> int:
         from .passes import PIPELINES, passes
