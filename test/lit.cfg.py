@@ -44,3 +44,6 @@ if ptxas:
 # nvdisasm (nvidia-cuda-nvdisasm package) for SASS checks through `tile-run --dump-sass`
 if find_tool("nvdisasm"):
     config.available_features.add("nvdisasm")
+# upstream mlir-opt of LLVM 22 (Debian mlir-22-tools) loads lib/TileOps.irdl in test/IRDL
+if shutil.which("mlir-opt-22", path=config.environment["PATH"]):
+    config.available_features.add("mlir-opt-22")
