@@ -100,15 +100,13 @@ def check_buffer(bt: BufferType, what: str) -> None:
 
 def _span(layout, axis_name: str) -> int:
     """1 + the largest offset the layout reaches on the axis (over all replicas)."""
-    from ..lowering.address import offset_on
+    from ..layout import Axis
 
-    hi = offset_on(layout, axis_name)
+    axis = Axis.get(axis_name)
     for it in (*layout.shard, *layout.replica):
-        if it.axis.name == axis_name:
-            if it.stride < 0:
-                fail("layout", f"negative stride {it.stride} on {axis_name}")
-            hi += (it.extent - 1) * it.stride
-    return hi + 1
+        if it.axis is axis and it.stride < 0:
+            fail("layout", f"negative stride {it.stride} on {axis_name}")
+    return layout.span(axis)
 
 
 # -- the verifier --------------------------------------------------------------------------------------

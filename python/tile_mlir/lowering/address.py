@@ -6,34 +6,20 @@ iters (outer to inner), each contributing coord * stride on the memory axis.
 """
 from __future__ import annotations
 
-from ..layout import SwizzleMode
+from ..layout import SwizzleMode, m, swizzle_params
 
-__all__ = ["byte_offset", "swizzle_value", "vector_bytes", "group_runs", "offset_on"]
-
-
-def offset_on(layout, axis_name: str) -> int:
-    """The layout's constant offset on the named axis (0 when it has none)."""
-    from ..layout import Axis
-
-    return getattr(layout, "inner", layout).offset_on(Axis.get(axis_name))
-
-# swizzle modes as XOR of address bits: (mask of bits [7, 7 + B)) -> XORed into bits starting at 4 (or 5)
-_SWZ = {
-    SwizzleMode.B32: (1, 4),
-    SwizzleMode.B64: (3, 4),
-    SwizzleMode.B128: (7, 4),
-    SwizzleMode.B128_BASE32B: (3, 5),
-}
+__all__ = ["byte_offset", "swizzle_value", "vector_bytes", "group_runs"]
 
 
 def swizzle_value(em, byte_off, mode):
-    """em-emitted byte_off ^ swizzle bits (buffers are aligned to their swizzle repeat, so relative
-    offsets swizzle as absolute addresses do)."""
+    """em-emitted byte_off ^ swizzle bits, CuTe's Swizzle<B, M, S> (layout.swizzle_bytes): bits
+    [M + S, M + S + B) XORed into bits [M, M + B). Buffers are aligned to their swizzle repeat, so
+    relative offsets swizzle as absolute addresses do."""
     if mode is None or mode == SwizzleMode.NONE:
         return byte_off
-    mask, to = _SWZ[mode]
-    bits = em.and_(em.shr(byte_off, em.i32(7)), em.i32(mask))
-    return em.xor(byte_off, em.shl(bits, em.i32(to)))
+    b, mm, s = swizzle_params(mode)
+    bits = em.and_(em.shr(byte_off, em.i32(mm + s)), em.i32((1 << b) - 1))
+    return em.xor(byte_off, em.shl(bits, em.i32(mm)))
 
 
 def byte_offset(em, layout, elem_index, elem_bits: int):
@@ -44,7 +30,7 @@ def byte_offset(em, layout, elem_index, elem_bits: int):
     A packed buffer (BufferType.packing) is addressed at whole groups with elem_bits = addr_bits (8)."""
     inner = getattr(layout, "inner", layout)
     swz = getattr(layout, "swizzle", None)
-    off = em.i32(offset_on(inner, "m"))
+    off = em.i32(inner.offset_on(m))
     below = 1
     for it in reversed(inner.shard):
         coord = elem_index
@@ -94,7 +80,7 @@ def vector_bytes(layouts, elem_bits: int, limit: int = 16) -> int:
             if any((it.stride * elem_bits) % (w * 8) for it in shard[:-1]):
                 ok = False
                 break
-            if (offset_on(inner, "m") * elem_bits) % (w * 8):
+            if (inner.offset_on(m) * elem_bits) % (w * 8):
                 ok = False
                 break
         if ok:
@@ -109,4 +95,4 @@ def group_runs(layout, n: int) -> bool:
     shard = [it for it in inner.shard if it.extent > 1]
     if not shard or shard[-1].stride != 1 or shard[-1].extent % n:
         return False
-    return all(it.stride % n == 0 for it in shard[:-1]) and offset_on(inner, "m") % n == 0
+    return all(it.stride % n == 0 for it in shard[:-1]) and inner.offset_on(m) % n == 0
