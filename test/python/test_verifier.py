@@ -8,7 +8,7 @@ import pytest
 
 from tile_mlir.context import make_context, parse_source
 from tile_mlir.diagnostics import DiagnosticEngine
-from tile_mlir.dialect.ops import OP_SPECS
+from tile_mlir.dialect.ops import OP_SPECS, Trait
 from tile_mlir.dialect.verifier import verify_module
 
 _DIAG = re.compile(r"^'(?P<op>tile\.[\w.]+)' op (?P<check>[\w-]+): ")
@@ -195,3 +195,11 @@ def test_valid_example_verifies(name):
     assert f'"tile.{name}"' in text
     ok, diags = verify(text)
     assert ok and diags == [], diags
+
+
+def test_ops_with_a_cta_group_are_tcgen05_ops():
+    """The one-cta_group-per-kernel check reaches an op by its Tcgen05 trait; copy_async's own verifier
+    applies it when the copy goes to tensor memory."""
+    with_cta_group = {s.name for s in OP_SPECS if any(a.name == "cta_group" for a in s.attrs)}
+    tcgen05 = {s.name for s in OP_SPECS if Trait.TCGEN05 in s.traits}
+    assert with_cta_group - tcgen05 == {"copy_async"}

@@ -4,19 +4,35 @@ The bindings cannot register a dialect from Python, so tile ops live in an unreg
 in generic form; OpView classes registered for their names give typed access, and the verifier
 (tile_mlir.dialect.verifier) checks what ODS would. OP_SPECS is the single source of truth: the
 verifier, the builders and lib/TileOps.irdl (checked by test/python/test_irdl_agreement.py) follow it.
+Each spec carries what ODS would put on the op: its own verifier (`verify`, ODS hasVerifier / xDSL
+verify_), run after the generic checks of its operands, results and attributes, and its traits.
 
 Operand order and attribute names are stable; FileCheck tests depend on them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import enum
 import sys
+from dataclasses import dataclass
+from typing import Callable
 
 from .. import mlir as _mlir
 from ..mlir import ir, register_dialect, register_operation
+from .checks import TMEM_COLS, KernelFacts, buffer_type, check_buffer_once, check_slot, fail, same_cta_group
+from .ir_utils import region_of
+from .types import BufferType, TypeParseError
 
-__all__ = ["OperandSpec", "AttrSpec", "OpSpec", "OP_SPECS", "spec_of", "OPVIEWS"]
+__all__ = ["Trait", "OperandSpec", "AttrSpec", "OpSpec", "OP_SPECS", "spec_of", "OPVIEWS"]
+
+
+class Trait(enum.Enum):
+    """Facts about an op that passes act on without naming the op (as MLIR's op traits)."""
+
+    # issues tcgen05 instructions: one cta_group per kernel (verifier), and the PTX memory model's
+    # tcgen05.fence::before/after_thread_sync around thread syncs (convert-tile-to-nvvm)
+    TCGEN05 = "Tcgen05"
+    # reads shared memory through the async proxy: generic-proxy writes it reads need fence.proxy.async
+    READS_SHARED_ASYNC_PROXY = "ReadsSharedAsyncProxy"
 
 
 @dataclass(frozen=True)
@@ -45,6 +61,9 @@ class OpSpec:
     attrs: tuple[AttrSpec, ...] = ()
     regions: int = 0
     terminator: bool = False
+    # verify(op, kernel: KernelFacts): the op's own invariants, raising VerifyError (checks.fail)
+    verify: Callable[..., None] | None = None
+    traits: frozenset[Trait] = frozenset()
 
     @property
     def full_name(self) -> str:
@@ -58,8 +77,107 @@ class OpSpec:
             return self._attr_map[name]
 
 
+# -- op verifiers ---------------------------------------------------------------------------------------
+def _verify_kernel(op, kernel: KernelFacts) -> None:
+    block = attr_value(op, "block")
+    if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > 1024:
+        fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
+    cluster = attr_value(op, "cluster") or (1, 1, 1)
+    if any(c <= 0 for c in cluster) or cluster[0] * cluster[1] * cluster[2] > 16:
+        fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
+    blocks = list(op.regions[0].blocks)
+    if len(blocks) != 1:
+        fail("body", f"expects a single-block body, got {len(blocks)} blocks")
+    for i, arg in enumerate(blocks[0].arguments):
+        try:
+            bt = BufferType.of(arg.type)
+        except TypeParseError as e:
+            fail("buffer-type", f"parameter #{i}: {e}")
+        if bt is not None:
+            if bt.scope != "global":
+                fail("parameter", f"parameter #{i} must be a global buffer or a scalar, got a {bt.scope} buffer")
+            check_buffer_once(bt, f"parameter #{i}")
+        elif str(arg.type) not in ("i32", "i64", "f32"):
+            fail("parameter", f"parameter #{i} must be a global buffer or an i32/i64/f32 scalar, got {arg.type}")
+    ops = blocks[0].operations  # (indexed, not listed: that would wrap every op)
+    last = spec_of(ops[-1].operation.name) if len(ops) else None
+    if last is None or not last.terminator:
+        fail("body", "the body must end with tile.return")
+
+
+def _pow2_cols(n: int) -> None:
+    if n < 32 or n > TMEM_COLS or n & (n - 1):
+        fail("tmem-alloc", f"num_cols must be a power of two in [32, {TMEM_COLS}] (PTX tcgen05.alloc), got {n}")
+
+
+def _verify_tmem_alloc(op, kernel: KernelFacts) -> None:  # and tmem.dealloc
+    check_slot(op.operands[0], 32, "operand #0 (slot)")
+    _pow2_cols(attr_value(op, "num_cols"))
+
+
+def _verify_tmem_buffer(op, kernel: KernelFacts) -> None:
+    check_slot(op.operands[0], 32, "operand #0 (slot)")
+    if not any(u.owner.name == "tile.tmem.alloc" for u in op.operands[0].uses if hasattr(u.owner, "name")):
+        fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
+
+
+def _verify_barrier_operand(op, kernel: KernelFacts) -> None:
+    check_slot(op.operands[0], 64, "operand #0 (barrier)")
+
+
+def _verify_mbarrier_init(op, kernel: KernelFacts) -> None:
+    _verify_barrier_operand(op, kernel)
+    count = attr_value(op, "count")
+    if not 1 <= count < (1 << 20):
+        fail("mbarrier", f"count must be in [1, 2^20 - 1], got {count}")
+
+
+def _copy_regions(op) -> tuple[BufferType, tuple[int, ...], tuple[int, ...]]:
+    """(dst type, dst region shape, src region shape) of a copy whose regions hold the same elements."""
+    dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
+    src_t = buffer_type(op.operands[1], "operand #1 (src)")
+    dst_r = region_of(op, "dst", dst_t)
+    src_r = region_of(op, "src", src_t)
+    if dst_r.numel != src_r.numel:
+        fail("region-size", f"dst region {list(dst_r.shape)} has {dst_r.numel} elements, "
+             f"src region {list(src_r.shape)} has {src_r.numel}")
+    if dst_t.elem_bits != src_t.elem_bits:
+        fail("element-type", f"dst element type {dst_t.elem} and src element type {src_t.elem} differ in width")
+    return dst_t, dst_r.shape, src_r.shape
+
+
+def _verify_copy(op, kernel: KernelFacts) -> None:
+    _, dst_shape, src_shape = _copy_regions(op)
+    if dst_shape != src_shape:
+        fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_shape)} and {list(src_shape)}")
+
+
+def _verify_copy_async(op, kernel: KernelFacts) -> None:
+    dst_t, _, _ = _copy_regions(op)
+    if dst_t.scope == "tmem":  # a copy into tensor memory is a tcgen05 instruction
+        same_cta_group(op, attr_value(op, "cta_group"), kernel)
+
+
+def _verify_tmem_load(op, kernel: KernelFacts) -> None:
+    n = attr_value(op, "num_cols")
+    if n < 1 or n > TMEM_COLS or n & (n - 1):
+        fail("tmem-load", f"num_cols must be a power of two in [1, {TMEM_COLS}] (tcgen05.ld.32x32b.xN, N <= 128 per "
+             f"instruction), got {n}")
+    dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
+    if dst_t.elem_bits == 6:
+        fail("tmem-load", f"dst holds packed 6-bit {dst_t.elem}, but tmem holds 6-bit data in 8-bit containers "
+             "and tile.tmem.load copies whole 32-bit columns: read them into an 8-bit buffer (e.g. ui8)")
+    lanes = 32 if attr_value(op, "scope") == "warp" else 128
+    if len(dst_t.shape) != 2 or dst_t.shape[0] != lanes or dst_t.shape[1] * dst_t.elem_bits != n * 32:
+        fail("tmem-load", f"dst must be [{lanes}, {n * 32 // max(dst_t.elem_bits, 1)}] of {dst_t.elem} "
+             f"({lanes} lanes x {n} 32-bit columns), got {'x'.join(map(str, dst_t.shape))}")
+    if attr_value(op, "col_offset") < 0:
+        fail("tmem-load", "col_offset must be non-negative")
+
+
 SCOPE_CHOICES = ("thread", "warp", "warpgroup", "cta")
 _CTA_GROUP = AttrSpec("cta_group", "i64", default=1, choices=(1, 2))
+_TCGEN05 = frozenset({Trait.TCGEN05})
 _REGION_ATTRS = (
     AttrSpec("dst_offsets", "i64_array"), AttrSpec("dst_sizes", "i64_array"),
     AttrSpec("src_offsets", "i64_array"), AttrSpec("src_sizes", "i64_array"),
@@ -70,7 +188,7 @@ OP_SPECS: tuple[OpSpec, ...] = (
            "i32/i64/f32 scalars, in PTX .param order).",
            attrs=(AttrSpec("sym_name", "str", required=True), AttrSpec("block", "i32_array3", required=True),
                   AttrSpec("cluster", "i32_array3"), AttrSpec("grid", "i32_array3")),
-           regions=1),
+           regions=1, verify=_verify_kernel),
     OpSpec("return", "Terminates a tile.kernel body.", terminator=True),
     OpSpec("thread_id", "Linear thread index in the CTA.", results=(OperandSpec("result", "i32"),)),
     OpSpec("warp_id", "Warp index in the CTA (linear thread index / 32).", results=(OperandSpec("result", "i32"),)),
@@ -82,7 +200,8 @@ OP_SPECS: tuple[OpSpec, ...] = (
            results=(OperandSpec("result", "buffer:shared"),)),
     OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`.",
            operands=(OperandSpec("dst", "buffer:global|shared"), OperandSpec("src", "buffer:global|shared")),
-           attrs=_REGION_ATTRS + (AttrSpec("scope", "str", default="cta", choices=SCOPE_CHOICES),)),
+           attrs=_REGION_ATTRS + (AttrSpec("scope", "str", default="cta", choices=SCOPE_CHOICES),),
+           verify=_verify_copy),
     OpSpec("fence", "A memory fence: proxy_async (fence.proxy.async.shared::cta, after generic stores that an "
            "async-proxy read consumes), tcgen05_before_sync / tcgen05_after_sync, mbarrier_init.",
            attrs=(AttrSpec("kind", "str", required=True,
@@ -92,34 +211,44 @@ OP_SPECS: tuple[OpSpec, ...] = (
     OpSpec("tmem.alloc", "tcgen05.alloc of num_cols tensor-memory columns by the executing warp; the address is "
            "written to `slot` (a shared 1xi32 buffer).",
            operands=(OperandSpec("slot", "buffer:shared"),),
-           attrs=(AttrSpec("num_cols", "i64", required=True), _CTA_GROUP)),
-    OpSpec("tmem.relinquish", "tcgen05.relinquish_alloc_permit by the executing warp.", attrs=(_CTA_GROUP,)),
+           attrs=(AttrSpec("num_cols", "i64", required=True), _CTA_GROUP),
+           verify=_verify_tmem_alloc, traits=_TCGEN05),
+    OpSpec("tmem.relinquish", "tcgen05.relinquish_alloc_permit by the executing warp.", attrs=(_CTA_GROUP,),
+           traits=_TCGEN05),
     OpSpec("tmem.dealloc", "tcgen05.dealloc of the allocation whose address is in `slot`, by the executing warp.",
            operands=(OperandSpec("slot", "buffer:shared"),),
-           attrs=(AttrSpec("num_cols", "i64", required=True), _CTA_GROUP)),
+           attrs=(AttrSpec("num_cols", "i64", required=True), _CTA_GROUP),
+           verify=_verify_tmem_alloc, traits=_TCGEN05),
     OpSpec("tmem.buffer", "A tensor-memory buffer over the address that tile.tmem.alloc wrote to `slot`.",
-           operands=(OperandSpec("slot", "buffer:shared"),), results=(OperandSpec("result", "buffer:tmem"),)),
+           operands=(OperandSpec("slot", "buffer:shared"),), results=(OperandSpec("result", "buffer:tmem"),),
+           verify=_verify_tmem_buffer),
     OpSpec("copy_async", "Asynchronous copy of src[region] to dst[region], lowered by the copy_async dispatch "
            "(tcgen05.cp for shared -> tmem). It emits no completion: commit to an mbarrier.",
            operands=(OperandSpec("dst", "buffer:global|shared|tmem"), OperandSpec("src", "buffer:global|shared|tmem")),
            attrs=_REGION_ATTRS + (_CTA_GROUP, AttrSpec("scope", "str", default="thread", choices=SCOPE_CHOICES),
-                                  AttrSpec("dispatch", "str"))),
+                                  AttrSpec("dispatch", "str")),
+           verify=_verify_copy_async),
     OpSpec("commit", "tcgen05.commit: arrive once on `barrier` when this thread's earlier tcgen05 async ops "
            "complete (multicast to the CTAs of multicast_mask when given).",
            operands=(OperandSpec("barrier", "buffer:shared"),),
-           attrs=(_CTA_GROUP, AttrSpec("multicast_mask", "i64"))),
+           attrs=(_CTA_GROUP, AttrSpec("multicast_mask", "i64")),
+           verify=_verify_barrier_operand, traits=_TCGEN05),
     OpSpec("async_wait", "Wait for this thread's cp.async copies (cp.async.wait_all).", attrs=()),
     OpSpec("mbarrier.init", "mbarrier.init with the expected arrival count.",
-           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("count", "i64", required=True),)),
-    OpSpec("mbarrier.arrive", "mbarrier.arrive by the executing thread.", operands=(OperandSpec("barrier", "buffer:shared"),)),
+           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("count", "i64", required=True),),
+           verify=_verify_mbarrier_init),
+    OpSpec("mbarrier.arrive", "mbarrier.arrive by the executing thread.", operands=(OperandSpec("barrier", "buffer:shared"),),
+           verify=_verify_barrier_operand),
     OpSpec("mbarrier.wait", "Spin on mbarrier.try_wait.parity until the phase with parity `phase` completes.",
-           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("phase", "i64", default=0, choices=(0, 1)),)),
+           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("phase", "i64", default=0, choices=(0, 1)),),
+           verify=_verify_barrier_operand),
     OpSpec("tmem.load", "Read tensor memory back to a global buffer: each warp of `scope` reads the 32 lanes of its "
            "quarter, columns [col_offset, col_offset + num_cols) (32-bit) of `src`, with tcgen05.ld.32x32b and "
            "tcgen05.wait::ld, and stores row (lane) by row into dst (shape [lanes, num_cols * 32 / bits]).",
            operands=(OperandSpec("dst", "buffer:global"), OperandSpec("src", "buffer:tmem")),
            attrs=(AttrSpec("col_offset", "i64", default=0), AttrSpec("num_cols", "i64", required=True),
-                  AttrSpec("scope", "str", default="warpgroup", choices=("warp", "warpgroup")))),
+                  AttrSpec("scope", "str", default="warpgroup", choices=("warp", "warpgroup"))),
+           verify=_verify_tmem_load, traits=_TCGEN05),
 )
 
 _BY_NAME = {s.full_name: s for s in OP_SPECS}
