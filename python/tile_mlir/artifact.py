@@ -85,6 +85,12 @@ class Artifact:
             ptx = f.read()
         with open(base + ".cubin", "rb") as f:
             cubin = f.read()
+        return Artifact.from_manifest(d, ptx, cubin)
+
+    @staticmethod
+    def from_manifest(manifest: dict, ptx: str, cubin: bytes) -> "Artifact":
+        """The Artifact of a manifest (as manifest() makes it, e.g. read back from JSON) and its code."""
+        d = manifest
         return Artifact(
             kernel_name=d["kernel_name"], arch=d["arch"], ptx=ptx, cubin=cubin,
             params=tuple(Param.from_json(p) for p in d["params"]),
