@@ -13,7 +13,8 @@ Nothing here imports CUDA, MLIR, the compiler or the emulator until it is used.
 from .arch import can_run, parse_arch, refusal_message, resolve_arch
 from .errors import (ArgumentError, BackendUnavailableError, ContextLostError, CudaError,
                      IncompatibleDeviceError, TileRuntimeError)
-from .jit import JitKernel, LaunchResult, cache_stats, clear_cache, compile_cached, jit
+from .cache import compile_cached
+from .jit import JitKernel, LaunchResult, cache_stats, clear_cache, jit
 
 __all__ = [
     "jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats",

@@ -23,13 +23,13 @@ Backends: "gpu" runs the cubin through the CUDA driver and refuses (before any l
 device cannot run; "sim" runs ``tile_mlir.sim.run_ptx`` on ``artifact.ptx``; "auto" uses the GPU
 when there is one that can run the cubin (see arch.can_run), else the emulator.
 
-Caching: artifacts by (artifact.key or IR hash, arch, options) so ``jit`` of the same source
-compiles once; modules/functions per context (module.py). The hot path of a repeated call with the
-same argument objects and default grid/block/stream is an identity check of the arguments and
-one driver call on pre-packed parameters (the kernel keeps references to the last arguments; use
-``kernel.forget()`` to drop them). A new argument object is inspected again (count, dtype, shape,
-pointer). A JitKernel is not meant to be called from several threads at once (the parameter
-buffer is shared); use one per thread.
+Caching: artifacts in memory and on disk (cache.py), so ``jit`` of the same source compiles once
+per process and, across processes, once per machine; modules/functions per context (module.py).
+The hot path of a repeated call with the same argument objects and default grid/block/stream is an
+identity check of the arguments and one driver call on pre-packed parameters (the kernel keeps
+references to the last arguments; use ``kernel.forget()`` to drop them). A new argument object is
+inspected again (count, dtype, shape, pointer). A JitKernel is not meant to be called from several
+threads at once (the parameter buffer is shared); use one per thread.
 
 Device faults: a sticky error (CUDA_ERROR_ILLEGAL_ADDRESS, ...) is raised as CudaError by the call
 that sees it (the launch, the copy-back of a host-array call, or ``synchronize()``); the runtime
@@ -53,28 +53,28 @@ arguments, so after a fault each call goes through ``_call``, which checks one f
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import logging
-import os
 from operator import is_ as _is
 
 import numpy as np
 
 from ..artifact import Artifact
+from . import cache as _cache
 from . import device as _device
 from . import driver as _d
 from . import module as _module
-from .arch import can_run, refusal_message, resolve_arch
+from .arch import can_run, refusal_message
 from .args import (ParamPack, buffer_view, check_buffer, check_count, normalize_dtype,
                    scalar_value)
+from .cache import compile_cached
 from .errors import (ArgumentError, BackendUnavailableError, ContextLostError,
                      IncompatibleDeviceError)
 from .launch import Launcher, check_launch_dims, dim3, stream_handle
 from .memory import copy_to_device, copy_to_host
 
-__all__ = ["jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats"]
+__all__ = ["jit", "JitKernel", "LaunchResult", "clear_cache", "cache_stats"]
 
 log = logging.getLogger("tile_mlir.runtime")
 
@@ -103,55 +103,14 @@ class LaunchResult:
                f"outputs={list(self.outputs)})"
 
 
-# ----------------------------------------------------------------------------- compile cache
-
-_artifacts: dict[tuple, Artifact] = {}
-_stats = {"compiles": 0, "hits": 0}
-
-
-def source_key(src, arch: str, options: dict) -> tuple:
-    """(IR hash, arch, options) of a module or its text."""
-    if isinstance(src, os.PathLike):
-        with open(src) as f:
-            src = f.read()
-    text = src if isinstance(src, str) else str(src)  # an MLIR Module prints its IR
-    digest = hashlib.sha256(text.encode()).hexdigest()[:32]
-    return digest, arch, json.dumps(options, sort_keys=True, default=repr)
-
-
-def compile_cached(src, arch: str = "auto", **options) -> Artifact:
-    """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR hash, arch, options)."""
-    arch = resolve_arch(arch)
-    key = source_key(src, arch, options)
-    art = _artifacts.get(key)
-    if art is not None:
-        _stats["hits"] += 1
-        return art
-    if isinstance(src, os.PathLike):
-        with open(src) as f:
-            src = f.read()
-    try:
-        from tile_mlir import compiler  # lazy: needs the MLIR bindings
-    except ImportError as e:
-        raise BackendUnavailableError(
-            f"cannot compile: tile_mlir.compiler is unavailable ({e}); pass a saved Artifact "
-            "(Artifact.load(manifest)) instead") from e
-    art = compiler.compile(src, arch=arch, **options)
-    if not art.key:
-        art = dataclasses.replace(art, key=":".join(key[:2]))
-    _artifacts[key] = art
-    _stats["compiles"] += 1
-    return art
-
-
 def clear_cache() -> None:
-    """Forget compiled artifacts and unload cached modules."""
-    _artifacts.clear()
+    """Forget compiled artifacts kept in memory and unload cached modules."""
+    _cache.clear()
     _module.unload_all()
 
 
 def cache_stats() -> dict:
-    return {**_stats, "artifacts": len(_artifacts), "modules": _module.cache_info()}
+    return {**_cache.stats(), "modules": _module.cache_info()}
 
 
 # ----------------------------------------------------------------------------- kernels

@@ -100,13 +100,13 @@ def _load_artifact(path: str, arch: str, options: dict):
     with open(path) as f:
         text = f.read()
     try:
-        from tile_mlir import compiler  # lazy: needs the MLIR bindings
+        import tile_mlir.compiler as compiler  # lazy: needs the MLIR bindings
     except ImportError as e:
         raise UsageError(f"cannot compile {path}: tile_mlir.compiler is unavailable ({e}); "
                          "run an artifact manifest (.json) instead")
     import inspect
 
-    from tile_mlir.runtime.jit import compile_cached
+    from tile_mlir.runtime.cache import compile_cached
     try:  # diagnostics name the file when the compiler takes a filename
         if "filename" in inspect.signature(compiler.compile).parameters:
             options.setdefault("filename", path)

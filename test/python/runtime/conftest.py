@@ -35,6 +35,17 @@ def load_selftest(name: str) -> Artifact:
     return Artifact.load(os.path.join(ARTIFACTS, name + ".json"))
 
 
+@pytest.fixture(autouse=True)
+def compile_cache_dir(monkeypatch, tmp_path):
+    """Every test's disk compile cache is a fresh directory, never the user's."""
+    from tile_mlir.runtime import cache
+
+    path = tmp_path / "compile-cache"
+    monkeypatch.setenv(cache.DIR_ENV, str(path))
+    monkeypatch.delenv(cache.SWITCH_ENV, raising=False)
+    return path
+
+
 @pytest.fixture
 def copy_art() -> Artifact:
     return load_selftest("selftest_copy_u8")

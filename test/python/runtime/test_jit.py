@@ -1,6 +1,5 @@
 """jit(): backend choice, refusal before launch, caching, marshalling, launch configuration and
 sticky-error recovery -- against a fake CUDA driver and a fake emulator (no GPU needed)."""
-import importlib
 import logging
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from tile_mlir.runtime import (ArgumentError, BackendUnavailableError, CudaError
                                IncompatibleDeviceError, jit, synchronize)
 from tile_mlir.runtime import driver as rt_driver
 
-rt_jit = importlib.import_module("tile_mlir.runtime.jit")  # the module (the package exports the function)
+from tile_mlir.runtime import cache as rt_cache
 
 
 def copy_args(n=64, size=64):
@@ -250,7 +249,7 @@ def test_module_and_compile_cache(fake_cuda, monkeypatch, copy_art):
     fake.compile = fake_compile
     monkeypatch.setitem(sys.modules, "tile_mlir.compiler", fake)
     monkeypatch.setattr(tile_mlir, "compiler", fake, raising=False)
-    monkeypatch.setattr(rt_jit, "_artifacts", {})
+    monkeypatch.setattr(rt_cache, "_memory", {})
     text = "tile.func @copy() {}  // test_module_and_compile_cache"
     k1 = jit(text, arch="sm_90a", backend="gpu")
     k2 = jit(text, arch="sm_90a", backend="gpu")

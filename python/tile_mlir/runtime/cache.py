@@ -1,0 +1,218 @@
+"""The JIT's compile cache: tile IR -> Artifact once per process (memory) and once per machine (disk).
+
+    art = compile_cached(module_or_text_or_path, arch="auto", **compile_options)
+
+In memory, artifacts are kept by (IR hash, arch, options) for the life of the process. On disk, each
+is one file ``<key>.json`` in the cache directory, ``key`` the sha256 of
+
+* the IR text, the arch and the compile options (as sorted JSON) and the entry format;
+* tile_mlir's version and its Python sources (as Triton hashes its own): a lowering change is a
+  new key, not a stale artifact;
+* the MLIR bindings' native libraries, each by name, size and modification time, and the
+  TILE_MLIR_BINDINGS choice among them: LLVM, libNVVM and the ptxas that makes the cubin are built
+  into those libraries (compile runs no other tool), so an upgrade or reinstall is a new key.
+
+None of this imports the bindings: a hit costs no MLIR start-up.
+
+Directory: $TILE_MLIR_CACHE_DIR, else the platform's user cache directory: $XDG_CACHE_HOME/tile_mlir
+or ~/.cache/tile_mlir on Linux, ~/Library/Caches/tile_mlir on macOS, %LOCALAPPDATA%\\tile_mlir on
+Windows. TILE_MLIR_CACHE=0 (or off, false, no) turns the disk cache off; the memory cache stays.
+
+An entry is written to a temporary file in the directory and renamed into place (os.replace), so a
+reader sees a whole entry or none; it carries its key and a digest of its contents. An entry that
+cannot be read or does not check out (truncated, damaged, another format) is ignored, logged, and
+replaced by the recompiled one; a directory that cannot be written costs only the compile. Entry
+names are hex digests, so nothing is written outside the directory.
+"""
+from __future__ import annotations
+
+import base64
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import importlib.util
+import json
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from .. import __version__
+from ..artifact import Artifact
+from .arch import resolve_arch
+from .errors import BackendUnavailableError
+
+__all__ = ["compile_cached", "cache_dir", "disk_key", "clear", "stats", "DIR_ENV", "SWITCH_ENV"]
+
+log = logging.getLogger("tile_mlir.runtime")
+
+DIR_ENV = "TILE_MLIR_CACHE_DIR"
+SWITCH_ENV = "TILE_MLIR_CACHE"
+_OFF = frozenset({"0", "off", "false", "no"})
+_FORMAT = "tile_mlir compile cache 1"  # bump when the entry layout changes
+
+_memory: dict[tuple, Artifact] = {}
+_stats = {"compiles": 0, "hits": 0, "disk_hits": 0}
+
+
+def compile_cached(src, arch: str = "auto", **options) -> Artifact:
+    """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
+    arch = resolve_arch(arch)
+    if isinstance(src, os.PathLike):
+        with open(src) as f:
+            src = f.read()
+    text = src if isinstance(src, str) else str(src)  # an MLIR Module prints its IR
+    mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
+    art = _memory.get(mkey)
+    if art is not None:
+        _stats["hits"] += 1
+        return art
+    directory = cache_dir()
+    key = disk_key(text, arch, options) if directory else ""
+    art = _read(directory, key) if directory else None
+    if art is not None:
+        _stats["disk_hits"] += 1
+    else:
+        art = _compile(src, arch, options)
+        if not art.key:
+            art = dataclasses.replace(art, key=":".join(mkey[:2]))
+        _stats["compiles"] += 1
+        if directory:
+            _write(directory, key, art)
+    _memory[mkey] = art
+    return art
+
+
+def cache_dir() -> str | None:
+    """The disk cache's directory, or None when TILE_MLIR_CACHE turns it off."""
+    if os.environ.get(SWITCH_ENV, "").strip().lower() in _OFF:
+        return None
+    chosen = os.environ.get(DIR_ENV, "").strip()
+    if chosen:
+        return os.path.abspath(os.path.expanduser(chosen))
+    if sys.platform == "darwin":
+        root = os.path.expanduser("~/Library/Caches")
+    elif os.name == "nt":
+        root = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        root = xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache")  # XDG: absolute only
+    return os.path.join(root, "tile_mlir")
+
+
+def disk_key(text: str, arch: str, options: dict) -> str:
+    """The disk cache key of IR text compiled for arch with options (sha256, hex)."""
+    h = hashlib.sha256()
+    for part in (_FORMAT, text, arch, _options_text(options), _toolchain()):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def clear() -> None:
+    """Forget the artifacts kept in memory (the disk cache stays)."""
+    _memory.clear()
+
+
+def stats() -> dict:
+    return {**_stats, "artifacts": len(_memory), "dir": cache_dir()}
+
+
+# ----------------------------------------------------------------------------- key parts
+
+
+def _options_text(options: dict) -> str:
+    return json.dumps(options, sort_keys=True, default=repr)
+
+
+@functools.cache
+def _toolchain() -> str:
+    """What besides the IR, arch and options decides an artifact (computed once per process: about
+    2 ms, for the package's sources)."""
+    h = hashlib.sha256(__version__.encode())
+    pkg = Path(__file__).resolve().parent.parent
+    for path in sorted(pkg.rglob("*.py")):
+        h.update(path.relative_to(pkg).as_posix().encode() + b"\0")
+        h.update(path.read_bytes())
+    h.update(os.environ.get("TILE_MLIR_BINDINGS", "").encode())  # mlir.py picks the provider by it
+    for lib in _binding_libraries():
+        st = lib.stat()
+        h.update(f"\0{lib.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()
+
+
+def _binding_libraries() -> list[Path]:
+    """The native libraries of both providers mlir.py can load (found, not imported)."""
+    libs = []
+    for top, sub in (("cutlass", ("_mlir", "_mlir_libs")), ("mlir", ("_mlir_libs",))):
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            spec = None
+        for root in (spec.submodule_search_locations or ()) if spec else ():
+            d = Path(root, *sub)
+            if d.is_dir():
+                libs += sorted(p for p in d.iterdir()
+                               if p.is_file() and p.suffix in (".so", ".pyd", ".dylib"))
+    return libs
+
+
+# ----------------------------------------------------------------------------- entries
+
+
+def _compile(src, arch: str, options: dict) -> Artifact:
+    try:
+        import tile_mlir.compiler as compiler  # lazy: needs the MLIR bindings
+    except ImportError as e:
+        raise BackendUnavailableError(
+            f"cannot compile: tile_mlir.compiler is unavailable ({e}); pass a saved Artifact "
+            "(Artifact.load(manifest)) instead") from e
+    return compiler.compile(src, arch=arch, **options)
+
+
+def _digest(manifest: dict, ptx: str, cubin: bytes) -> str:
+    h = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode())
+    h.update(b"\0" + ptx.encode() + b"\0")
+    h.update(cubin)
+    return h.hexdigest()
+
+
+def _read(directory: str, key: str) -> Artifact | None:
+    path = os.path.join(directory, key + ".json")
+    try:
+        with open(path, "rb") as f:
+            entry = json.loads(f.read())
+        manifest, ptx = entry["manifest"], entry["ptx"]
+        cubin = base64.b64decode(entry["cubin"], validate=True)
+        if entry["key"] != key or entry["digest"] != _digest(manifest, ptx, cubin):
+            raise ValueError("key or digest does not match")
+        return Artifact.from_manifest(manifest, ptx, cubin)
+    except FileNotFoundError:
+        return None
+    except Exception as e:  # noqa: BLE001 - whatever a damaged entry raises, it is only a miss
+        log.warning("tile_mlir.runtime: ignoring compile cache entry %s (%s: %s); recompiling",
+                    path, type(e).__name__, e)
+        return None
+
+
+def _write(directory: str, key: str, art: Artifact) -> None:
+    try:
+        manifest = art.manifest()
+        data = json.dumps({"format": _FORMAT, "key": key, "manifest": manifest, "ptx": art.ptx,
+                           "cubin": base64.b64encode(art.cubin).decode(),
+                           "digest": _digest(manifest, art.ptx, art.cubin)}).encode()
+        os.makedirs(directory, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=key[:16] + ".", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, os.path.join(directory, key + ".json"))
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except (OSError, TypeError, ValueError) as e:  # unwritable directory, full disk, odd meta
+        log.warning("tile_mlir.runtime: could not write the compile cache entry of %s in %s (%s: %s)",
+                    art.kernel_name, directory, type(e).__name__, e)
