@@ -18,6 +18,7 @@ bindir = os.path.dirname(sys.executable)  # the venv's bin/, where tile-opt and 
 config.environment["PATH"] = os.pathsep.join([bindir, os.path.join(root, "tools"), config.environment.get("PATH", "")])
 config.environment["PYTHONPATH"] = os.path.join(root, "python")
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
+config.environment["TILE_MLIR_CACHE"] = "0"  # tile-run compiles every time, never into the user's cache
 for var in ("TILE_MLIR_BINDINGS", "HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
