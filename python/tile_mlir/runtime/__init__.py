@@ -8,13 +8,17 @@ on the PTX emulator.
     result.worker                       # True: ran in the GPU worker process after a device
                                         # fault this process could not recover from (jit.py)
 
+Parts: cache.py (compile cache, memory and disk), backend.py (the backend interface and choice),
+gpu.py / emulator.py / worker.py (the backends), fast_path.py (repeated calls), args.py (argument
+marshalling), and under the GPU backend driver.py, device.py, module.py, launch.py, memory.py.
 Nothing here imports CUDA, MLIR, the compiler or the emulator until it is used.
 """
 from .arch import can_run, parse_arch, refusal_message, resolve_arch
 from .errors import (ArgumentError, BackendUnavailableError, ContextLostError, CudaError,
                      IncompatibleDeviceError, TileRuntimeError)
+from .backend import LaunchResult
 from .cache import compile_cached
-from .jit import JitKernel, LaunchResult, cache_stats, clear_cache, jit
+from .jit import JitKernel, cache_stats, clear_cache, jit
 
 __all__ = [
     "jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats",

@@ -1,5 +1,5 @@
-"""Argument marshalling: recognise buffers and scalars, check them against Artifact.params, pack
-the cuLaunchKernel ``kernelParams`` array.
+"""Argument marshalling, shared by every backend: recognise buffers and scalars, check them against
+Artifact.params (:class:`Signature`), pack the cuLaunchKernel ``kernelParams`` array.
 
 Buffers may be
 
@@ -28,7 +28,7 @@ import numpy as np
 from .errors import ArgumentError
 
 __all__ = ["BufferView", "buffer_view", "scalar_value", "ParamPack", "normalize_dtype",
-           "check_count", "check_buffer", "SCALAR_CTYPES", "is_device_array"]
+           "check_count", "check_buffer", "SCALAR_CTYPES", "is_device_array", "Signature"]
 
 # --------------------------------------------------------------------------- dtypes
 
@@ -323,6 +323,41 @@ def scalar_value(kernel: str, index: int, param, value, want_dtype: str):
             return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
         return float(value)
     raise ArgumentError(f"{label}: unsupported scalar dtype {want_dtype!r}")
+
+
+class Signature:
+    """One kernel's parameters as the backends check its arguments (errors name the parameter)."""
+
+    __slots__ = ("kernel", "params", "dtypes", "buffers")
+
+    def __init__(self, kernel: str, params):
+        self.kernel = kernel
+        self.params = tuple(params)
+        self.dtypes = tuple(normalize_dtype(p.dtype) for p in self.params)
+        self.buffers = tuple(i for i, p in enumerate(self.params) if p.kind == "buffer")
+
+    def label(self, index: int) -> str:
+        return _label(self.kernel, index, self.params[index].name)
+
+    def check_count(self, nargs: int) -> None:
+        check_count(self.kernel, self.params, nargs)
+
+    def buffer(self, index: int, obj) -> BufferView:
+        """The checked view of buffer argument ``index``."""
+        try:
+            view = buffer_view(obj)
+        except ArgumentError as e:
+            raise ArgumentError(f"{self.label(index)}: {e}") from None
+        check_buffer(self.kernel, index, self.params[index], view, self.dtypes[index])
+        return view
+
+    def scalar(self, index: int, value):
+        """The checked value of scalar argument ``index`` (see scalar_value)."""
+        return scalar_value(self.kernel, index, self.params[index], value, self.dtypes[index])
+
+    def outputs(self, args) -> dict:
+        """Buffer arguments by parameter name (LaunchResult.outputs)."""
+        return {self.params[i].name: args[i] for i in self.buffers}
 
 
 # --------------------------------------------------------------------------- packing

@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import driver as _d
-from .errors import CudaError
+from .errors import ContextLostError, CudaError
 
 __all__ = ["Device", "current_device", "synchronize", "recover_from_sticky_error",
-           "on_context_reset", "device_count", "is_poisoned", "poison_reason"]
+           "on_context_reset", "device_count", "is_poisoned", "poison_reason", "context_lost"]
 
 log = logging.getLogger("tile_mlir.runtime")
 
@@ -68,8 +68,8 @@ _tls = threading.local()
 _reset_callbacks: list[Callable[[], None]] = []
 _reset_objects: "weakref.WeakSet" = weakref.WeakSet()
 
-#: True once a sticky error could not be recovered from in this process (read by jit._call; a
-#: module global so that the check costs one attribute load). Never reset: the process stays so.
+#: True once a sticky error could not be recovered from in this process (read by jit._Runner.call;
+#: a module global so that the check costs one attribute load). Never reset: the process stays so.
 poisoned = False
 #: what poisoned it, e.g. "CUDA_ERROR_ILLEGAL_ADDRESS in cuCtxSynchronize"
 poison_reason = ""
@@ -78,6 +78,16 @@ poison_reason = ""
 def is_poisoned() -> bool:
     """Whether the CUDA state of this process was lost to an unrecoverable device fault."""
     return poisoned
+
+
+def context_lost(label: str, what: str) -> ContextLostError:
+    """The error for an argument (``label``: "kernel: argument i ('name')") that is ``what`` (a
+    device array, a raw pointer) in a poisoned process."""
+    return ContextLostError(
+        f"{label} is {what}, but the device memory of this process died with its CUDA context "
+        f"after the device fault ({poison_reason or 'a sticky error'}) that could not be recovered "
+        "in process; pass host (numpy) arrays instead (they run in a GPU worker process), or "
+        "restart the process to use device memory again")
 
 
 def default_ordinal() -> int:

@@ -1,10 +1,13 @@
-"""A GPU worker process: runs kernels with host arrays after this process lost its CUDA state.
+"""The worker backend: kernels with host arrays run in a GPU worker process after this process lost
+its CUDA state.
 
 After a sticky device fault that the in-process reset cannot repair (device.py marks the process
-*poisoned*), nothing in this process can use CUDA again. jit.py then sends each kernel call with
-host arrays to a worker: a child Python process (multiprocessing, start method 'spawn', so it
-inherits no CUDA state) that has its own fresh primary context and runs the call with the same
-runtime code (a JitKernel with backend="gpu": module loading, argument packing, staging, launch).
+*poisoned*), nothing in this process can use CUDA again. jit.py then runs each "gpu" call through a
+:class:`WorkerBackend`, which checks the arguments here and sends the call to a worker: a child
+Python process (multiprocessing, start method 'spawn', so it inherits no CUDA state) that has its
+own fresh primary context and runs the call with the same launcher (gpu.GpuBackend: module loading,
+argument packing, staging, launch). Device arrays and raw pointers are refused (ContextLostError):
+their memory died with this process's context.
 
 Protocol over a multiprocessing Pipe, one request at a time:
 
@@ -17,7 +20,7 @@ Protocol over a multiprocessing Pipe, one request at a time:
 ``args`` are the call's arguments with every buffer a C-contiguous numpy array and every scalar as
 the caller passed it; the child runs the kernel, synchronises, and sends back the buffers listed
 in ``want`` (the writeable ones), which the parent copies into the caller's arrays. ``key``
-identifies the artifact; the child keeps one JitKernel per key (modules load once per worker).
+identifies the artifact; the child keeps one GpuBackend per key (modules load once per worker).
 
 Faults: the child reports a sticky error and exits (its own in-process reset is not tried); the
 parent re-raises it (``CudaError.in_worker``) and starts a fresh worker at the next call, as it
@@ -32,7 +35,9 @@ the child use ``callable()`` instead of cuda.bindings.driver (tests use a fake d
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib
+import json
 import logging
 import os
 import sys
@@ -40,16 +45,82 @@ import threading
 import traceback
 import types
 
-from . import errors as _errors
-from .errors import CudaError, TileRuntimeError
+import numpy as np
 
-__all__ = ["GpuWorker", "get_worker", "shutdown", "DRIVER_ENV"]
+from ..artifact import Artifact
+from . import device as _device
+from . import driver as _d
+from . import errors as _errors
+from .args import Signature
+from .backend import Backend, LaunchResult
+from .errors import ArgumentError, CudaError, TileRuntimeError
+from .gpu import GpuBackend
+from .launch import dim3
+
+__all__ = ["WorkerBackend", "GpuWorker", "get_worker", "shutdown", "DRIVER_ENV"]
 
 log = logging.getLogger("tile_mlir.runtime")
 
 DRIVER_ENV = "TILE_MLIR_WORKER_DRIVER"
 _POLL_S = 0.25  # how often a waiting parent checks that the worker is still alive
 _START_LOCK = threading.Lock()
+
+
+_warned = False  # the "now running in a worker process" warning is logged once per process
+
+
+class WorkerBackend(Backend):
+    """One kernel's calls in the GPU worker process (synchronous; ``stream`` is ignored: a stream
+    of the dead context means nothing there)."""
+
+    name = "gpu"
+
+    def __init__(self, artifact, sig):
+        super().__init__(artifact, sig)
+        h = hashlib.sha256(json.dumps(artifact.manifest(), sort_keys=True, default=repr).encode())
+        h.update(artifact.ptx.encode())
+        h.update(artifact.cubin)
+        self.key = h.hexdigest()[:32]
+
+    def run(self, args, grid, block, stream) -> LaunchResult:
+        sig = self.sig
+        wargs, back = list(args), []
+        for i, p in enumerate(sig.params):
+            if p.kind != "buffer":
+                sig.scalar(i, args[i])  # checked here, sent as passed
+                continue
+            try:
+                v = sig.buffer(i, args[i])
+            except ArgumentError:
+                raise
+            except Exception as e:  # a CUDA library refusing after the fault
+                if isinstance(args[i], np.ndarray):
+                    raise
+                raise _device.context_lost(sig.label(i), f"a {type(args[i]).__name__}") from e
+            if v.kind == "device":
+                raise _device.context_lost(sig.label(i),
+                                           f"a device array ({type(args[i]).__name__})")
+            if v.kind == "raw":
+                raise _device.context_lost(sig.label(i), "a raw device pointer")
+            arr = v.host
+            wargs[i] = arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
+            if arr.flags.writeable:
+                back.append((i, arr))
+        global _warned
+        if not _warned:
+            _warned = True
+            log.warning("tile_mlir.runtime: the CUDA state of this process was lost (%s could not "
+                        "be recovered in process); kernel calls with host arrays now run in a GPU "
+                        "worker process, device arrays can no longer be used",
+                        _device.poison_reason or "a sticky error")
+        art = self.artifact
+        g = None if grid is None else dim3(grid, "grid")
+        bl = None if block is None else dim3(block, "block")
+        outs = get_worker().run(sig.kernel, self.key, (art.manifest(), art.ptx, art.cubin), wargs,
+                                g, bl, [i for i, _ in back])
+        for (_, arr), out in zip(back, outs):
+            arr[...] = out
+        return LaunchResult("gpu", sig.outputs(args), sig.kernel, worker=True)
 
 
 class WorkerDiedError(TileRuntimeError):
@@ -203,20 +274,12 @@ def shutdown() -> None:
 def _install_driver(spec: str) -> None:
     mod_name, _, attr = spec.partition(":")
     factory = getattr(importlib.import_module(mod_name), attr or "driver")
-    from . import driver
-
-    driver._drv = factory()
+    _d._drv = factory()
 
 
-def _artifact(payload):
-    from ..artifact import Artifact, Param
-
-    manifest, ptx, cubin = payload
-    m = dict(manifest)
-    m["params"] = tuple(Param.from_json(p) for p in m["params"])
-    for f in ("block", "grid", "cluster"):
-        m[f] = tuple(m[f])
-    return Artifact(ptx=ptx, cubin=cubin, **m)
+def _backend(payload) -> GpuBackend:
+    art = Artifact.from_manifest(*payload)
+    return GpuBackend(art, Signature(art.kernel_name, art.params))
 
 
 def _main(conn) -> None:
@@ -224,11 +287,8 @@ def _main(conn) -> None:
     spec = os.environ.get(DRIVER_ENV)
     if spec:
         _install_driver(spec)
-    from . import device, driver
-    from .jit import JitKernel
-
-    driver.set_sticky_hook(None)  # a faulted worker reports and exits; the parent starts another
-    kernels: dict[str, JitKernel] = {}
+    _d.set_sticky_hook(None)  # a faulted worker reports and exits; the parent starts another
+    kernels = {}  # key -> GpuBackend
     while True:
         try:
             msg = conn.recv()
@@ -242,9 +302,9 @@ def _main(conn) -> None:
             if k is None:
                 if len(kernels) >= 64:
                     kernels.clear()
-                k = kernels[key] = JitKernel(_artifact(payload), backend="gpu")
-            k(*args, grid=grid, block=block)
-            device.synchronize()
+                k = kernels[key] = _backend(payload)
+            k.run(args, grid, block, None)
+            _device.synchronize()
             reply = ("ok", [args[i] for i in want])
         except CudaError as e:
             reply = ("cuda", (e.call, e.code, e.name, e.detail, e.sticky))

@@ -110,11 +110,8 @@ from runtime_fakes import FakeCAI, FakeDriver, FakeFunction, WorkerFakeDriver, W
 def fake_cuda(monkeypatch, request):
     """Install a FakeDriver behind tile_mlir.runtime (fresh device/module caches, not poisoned);
     a GPU worker started by the test uses a WorkerFakeDriver and is stopped afterwards."""
-    import importlib
-
     from tile_mlir.runtime import device, driver, module, worker
 
-    rt_jit = importlib.import_module("tile_mlir.runtime.jit")  # the package exports the function
     fd = FakeDriver(**getattr(request, "param", {}))
     monkeypatch.setattr(driver, "_drv", fd)
     monkeypatch.setattr(driver, "_probe_cache", None)
@@ -123,7 +120,7 @@ def fake_cuda(monkeypatch, request):
     monkeypatch.setattr(device, "poisoned", False)
     monkeypatch.setattr(device, "poison_reason", "")
     monkeypatch.setattr(module, "_cache", {})
-    monkeypatch.setattr(rt_jit, "_worker_warned", False)
+    monkeypatch.setattr(worker, "_warned", False)
     monkeypatch.setattr(worker, "_worker", None)
     monkeypatch.setenv(worker.DRIVER_ENV, WORKER_DRIVER)
     yield fd

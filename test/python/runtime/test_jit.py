@@ -1,9 +1,11 @@
 """jit(): backend choice, refusal before launch, caching, marshalling, launch configuration and
 sticky-error recovery -- against a fake CUDA driver and a fake emulator (no GPU needed)."""
+import gc
 import logging
 import subprocess
 import sys
 import types
+import weakref
 
 import numpy as np
 import pytest
@@ -336,7 +338,7 @@ def test_sticky_fault_with_numpy_args_raises_in_the_call(fake_cuda, copy_art):
     assert (dst == 6).all()
 
 
-@pytest.mark.parametrize("nparams", [0, 1, 3, 40])  # 40: above the generated fast paths
+@pytest.mark.parametrize("nparams", [0, 1, 3, 40])
 def test_generated_fast_paths(fake_cuda, nparams):
     params = tuple(Param(f"p{i}", "scalar", "int32") for i in range(nparams))
     k = jit(fake_artifact(params=params, kernel_name=f"k{nparams}"), backend="gpu")
@@ -371,3 +373,26 @@ def test_cubin_rejected_by_driver_falls_back_to_ptx(fake_cuda, copy_art, caplog)
     b = np.zeros(4096, np.uint8)
     jit(copy_art, backend="gpu")(a, b, 4096)
     assert len(loads) == 2 and b.all() and "loading its PTX" in caplog.text
+
+
+def test_dropped_kernel_frees_its_last_arguments(fake_cuda, copy_art):
+    k = jit(copy_art, backend="gpu")
+    a, b = FakeCAI(np.full(4096, 2, np.uint8)), FakeCAI(np.zeros(4096, np.uint8))
+    k(a, b, 4096)
+    k(a, b, 4096)  # the fast path holds (a, b, 4096)
+    refs = weakref.ref(k), weakref.ref(a)
+    gc.disable()  # freed by reference counting alone: no cycle through the fast path
+    try:
+        del k, a
+        assert refs[0]() is None and refs[1]() is None
+    finally:
+        gc.enable()
+
+
+def test_launch_outlives_its_kernel_object(fake_cuda, copy_art):
+    src, dst = np.full(4096, 5, np.uint8), np.zeros(4096, np.uint8)
+    launch = jit(copy_art, backend="gpu").launch
+    launch(src, dst, 4096)
+    assert (dst == 5).all()
+    jit(copy_art, backend="gpu").launch(src, dst, 1)  # the JitKernel is dropped before the call
+    assert fake_cuda.calls["launch"] == 2

@@ -1,0 +1,99 @@
+"""Where a kernel runs: the interface of the backends behind ``jit`` and the choice among them.
+
+A backend is made for one compiled kernel (its Artifact and args.Signature) and runs calls of it:
+
+    backend.run(args, grid, block, stream) -> LaunchResult
+
+with ``args`` in parameter order (their count already checked) and ``grid``/``block``/``stream``
+None for the artifact's defaults. The backends:
+
+* gpu.GpuBackend: the cubin through the CUDA driver in this process;
+* emulator.SimBackend: the PTX on tile-sim;
+* worker.WorkerBackend: the cubin in a GPU worker process, once this process lost its CUDA state
+  to a device fault (device.py; jit.py routes "gpu" calls there).
+
+``replay``: after a run whose arguments stay packed (the GPU backend's, for device arrays), the
+launch.Launcher of the default configuration on them, else None; the fast path of repeated calls
+(fast_path.py) repeats it.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from . import device as _device
+from . import driver as _d
+from .arch import can_run, refusal_message
+from .errors import BackendUnavailableError, IncompatibleDeviceError
+from .launch import dim3
+
+__all__ = ["Backend", "LaunchResult", "BACKENDS", "choose"]
+
+BACKENDS = ("auto", "gpu", "sim")
+
+
+class LaunchResult:
+    """What a kernel call returns: which backend ran and the buffer arguments (by param name).
+
+    ``worker`` is True when the call ran on the GPU in the worker process because this process
+    lost its CUDA state to a device fault (see jit.py); False otherwise.
+    """
+
+    __slots__ = ("backend", "outputs", "kernel", "sim", "worker")
+
+    def __init__(self, backend: str, outputs: dict, kernel: str, sim=None, worker: bool = False):
+        self.backend, self.outputs, self.kernel, self.sim = backend, outputs, kernel, sim
+        self.worker = worker
+
+    def __getitem__(self, name):
+        return self.outputs[name]
+
+    def __repr__(self) -> str:
+        where = ", worker=True" if self.worker else ""
+        return f"LaunchResult(kernel={self.kernel!r}, backend={self.backend!r}{where}, " \
+               f"outputs={list(self.outputs)})"
+
+
+class Backend(ABC):
+    """Runs calls of one compiled kernel; ``name`` is what LaunchResult.backend says."""
+
+    name: str
+    replay = None
+
+    def __init__(self, artifact, sig):
+        self.artifact = artifact
+        self.sig = sig
+        self.grid = dim3(artifact.grid, "grid")
+        self.block = dim3(artifact.block, "block")
+        self.cluster = dim3(artifact.cluster, "cluster")
+
+    def dims(self, grid, block) -> tuple[tuple, tuple]:
+        """(grid, block) of a call: the artifact's unless given."""
+        return (self.grid if grid is None else dim3(grid, "grid"),
+                self.block if block is None else dim3(block, "block"))
+
+    @abstractmethod
+    def run(self, args, grid, block, stream) -> LaunchResult:
+        """Run one call (``args`` in parameter order, their count checked)."""
+
+
+def choose(requested: str, artifact) -> tuple[str, str]:
+    """("gpu" or "sim", why) for backend="auto" | "gpu" | "sim".
+
+    "auto" takes the GPU when there is one that can run the cubin (arch.can_run), else the emulator;
+    an impossible "gpu" raises (BackendUnavailableError, IncompatibleDeviceError) before any launch.
+    """
+    if requested == "sim":
+        return "sim", "backend='sim' requested"
+    ok, reason = _d.probe()
+    if not ok:
+        if requested == "gpu":
+            raise BackendUnavailableError(
+                f"{artifact.kernel_name}: backend='gpu' requested but {reason}")
+        return "sim", reason
+    dev = _device.current_device()
+    if can_run(artifact.arch, dev.cc)[0]:
+        return "gpu", dev.describe()
+    msg = refusal_message(artifact.arch, dev.name, dev.cc)
+    if requested == "gpu":
+        raise IncompatibleDeviceError(msg)
+    return "sim", msg
