@@ -1,4 +1,6 @@
-"""CTA / cluster state, warps and the deterministic scheduler of tile-sim.
+"""The machine of tile-sim: lays out a kernel's memory, decodes its instructions (opcodes.py), binds
+its arguments and runs its CTAs with the deterministic scheduler below.  The state it runs is in
+state.py; what instructions do is in handlers/.
 
 Execution model
 ---------------
@@ -29,92 +31,16 @@ import numpy as np
 from . import memory as mem
 from .codegen import Decoder, f32_to_bits, f64_to_bits
 from .errors import EmulationError
-from .memory import GlobalMemory, SharedMemory, TensorMemory
+from .memory import GlobalMemory
+from .opcodes import decode_instruction
+from .state import CTA, STATE_NAMES, Cluster, DInst, State, Thread, Warp
 
-RUN, EXITED, BAR, MBAR, COLL, CLUSTER, ALLOC = range(7)
-STATE_NAMES = {RUN: "runnable", EXITED: "exited", BAR: "blocked in bar.sync",
-               MBAR: "waiting in mbarrier wait", COLL: "parked at a warp-collective instruction",
-               CLUSTER: "blocked in barrier.cluster.wait", ALLOC: "blocked in tcgen05.alloc"}
 SLICE = 64
-
-
-class Thread:
-    __slots__ = ("r", "pc", "state", "lane", "warp", "cta", "lin", "gid", "fence_count", "seen",
-                 "synced", "pending_cp", "ld_pending", "st_pending", "wait_on", "timeout_at",
-                 "timeout", "cl_arrived", "local", "bar_gen")
-
-    def __init__(self, nslots):
-        self.r = [0] * nslots
-        self.pc = 0
-        self.state = RUN
-        self.fence_count = 0
-        self.seen = {}
-        self.synced = {}
-        self.pending_cp = []
-        self.ld_pending = False
-        self.st_pending = False
-        self.wait_on = None
-        self.timeout_at = -1
-        self.timeout = False
-        self.cl_arrived = -1
-        self.local = None
-        self.bar_gen = 0
-
-
-class Warp:
-    __slots__ = ("threads", "cta", "idx", "rank", "lanes", "gidx")
-
-    def __init__(self, cta, idx):
-        self.cta = cta
-        self.idx = idx
-        self.rank = idx % 4
-        self.threads = []
-        self.lanes = frozenset()
-
-
-class CTA:
-    def __init__(self, idx, ctaid, rank, cluster, smem_size):
-        self.idx = idx
-        self.ctaid = ctaid
-        self.rank = rank
-        self.cluster = cluster
-        self.smem = SharedMemory(smem_size)
-        self.tmem = TensorMemory()
-        self.warps: list[Warp] = []
-        self.threads: list[Thread] = []
-        self.live = 0
-        self.bars: dict = {}  # barrier id -> [arrived threads, expected or None]
-
-
-class Cluster:
-    def __init__(self, idx):
-        self.idx = idx
-        self.ctas: list[CTA] = []
-        self.arrived = 0
-        self.gen = 0
-        self.waiters: list = []
-
-
-class DInst:
-    """A decoded instruction."""
-    __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src")
-
-    def __init__(self, inst, mnemonic):
-        self.line = inst.line
-        self.text = inst.text
-        self.mnemonic = mnemonic
-        self.fn = None
-        self.guard = None
-        self.warp = False
-        self.req = None
-        self.src = inst
 
 
 class Machine:
     def __init__(self, module, fn, *, grid, block, cluster, dynamic_smem, strict, trace,
                  max_steps):
-        from .opcodes import decode_instruction  # late import: opcodes imports handlers
-
         self.module = module
         self.fn = fn
         self.grid = grid
@@ -281,13 +207,13 @@ class Machine:
                 for t in w.threads:
                     groups.setdefault((t.pc, t.state), []).append(t.lane)
                 for (pc, st), lanes in sorted(groups.items()):
-                    if st == EXITED:
+                    if st == State.EXITED:
                         pos = "exited"
                     elif pc < len(self.code):
                         i = self.code[pc]
                         pos = f"line {i.line} `{i.text}`: {STATE_NAMES[st]}"
                         t0 = w.threads[lanes[0]]
-                        if st == MBAR and t0.wait_on is not None:
+                        if st == State.MBAR and t0.wait_on is not None:
                             pos += f" on {t0.wait_on[0].describe()}"
                     else:
                         pos = "past the end of the kernel"
@@ -390,10 +316,10 @@ class Machine:
             woke = False
             for c in ctas:
                 for t in c.threads:
-                    if t.state == MBAR and t.timeout_at != self.progress:
+                    if t.state == State.MBAR and t.timeout_at != self.progress:
                         t.timeout_at = self.progress
                         t.timeout = True
-                        t.state = RUN
+                        t.state = State.RUN
                         woke = True
             if not woke:
                 raise EmulationError("deadlock: no thread can make progress; positions:\n"
@@ -407,24 +333,25 @@ class Machine:
         ncode = len(code)
         n = 0
         BIG = 1 << 60
+        RUN = State.RUN
         trace = self.trace
         while n < budget:
             minpc = BIG
             for t in threads:
-                if t.state == 0 and t.pc < minpc:
+                if t.state == RUN and t.pc < minpc:
                     minpc = t.pc
             if minpc == BIG:
-                if any(t.state == COLL for t in threads):
+                if any(t.state == State.COLL for t in threads):
                     self._check_convergence(w)
                 break
             if minpc >= ncode:
-                t = next(t for t in threads if t.state == 0 and t.pc == minpc)
+                t = next(t for t in threads if t.state == RUN and t.pc == minpc)
                 raise EmulationError(f"execution ran past the last instruction without ret/exit "
                                      f"({self.where(t)})")
             inst = code[minpc]
             n += 1
             if trace:
-                lanes = [t.lane for t in threads if t.state == 0 and t.pc == minpc]
+                lanes = [t.lane for t in threads if t.state == RUN and t.pc == minpc]
                 print(f"[tile-sim] CTA {w.cta.idx} warp {w.idx} lanes {_ranges(lanes)} "
                       f"line {inst.line}: {inst.text}", file=sys.stderr)
             if inst.warp:
@@ -437,13 +364,13 @@ class Machine:
             try:
                 if g is None:
                     for t in threads:
-                        if t.state == 0 and t.pc == minpc:
+                        if t.state == RUN and t.pc == minpc:
                             t.pc = nxt
                             fn(t)
                 else:
                     s, neg = g
                     for t in threads:
-                        if t.state == 0 and t.pc == minpc:
+                        if t.state == RUN and t.pc == minpc:
                             t.pc = nxt
                             if (t.r[s] != 0) != neg:
                                 fn(t)
@@ -454,7 +381,7 @@ class Machine:
 
     def _exec_warp(self, w, inst, pc):
         threads = w.threads
-        at = [t for t in threads if t.pc == pc and (t.state == RUN or t.state == COLL)]
+        at = [t for t in threads if t.pc == pc and t.state in (State.RUN, State.COLL)]
         try:
             req = inst.req(w, at) if inst.req is not None else w.lanes
         except EmulationError as e:
@@ -463,7 +390,7 @@ class Machine:
         if req <= have:
             parts = [t for t in at if t.lane in req]
             for t in at:
-                t.state = RUN
+                t.state = State.RUN
             for t in parts:
                 t.pc = pc + 1
             g = inst.guard
@@ -483,30 +410,30 @@ class Machine:
                 raise self._locate(e, inst, parts[0]) from None
             return
         missing = req - have
-        gone = [l for l in missing if l not in w.lanes or threads[l].state == EXITED]
+        gone = [l for l in missing if l not in w.lanes or threads[l].state == State.EXITED]
         if gone:
             raise self._locate(EmulationError(
                 f"warp-collective instruction needs lanes {_ranges(sorted(missing))} of warp "
                 f"{w.idx}, but lanes {_ranges(sorted(gone))} have exited or do not exist; "
                 f"positions:\n" + self.positions([w.cta]) ), inst, at[0])
         for t in at:
-            t.state = COLL
-        if not any(t.state == RUN for t in threads):
+            t.state = State.COLL
+        if not any(t.state == State.RUN for t in threads):
             self._check_convergence(w)
 
     def _check_convergence(self, w):
         threads = w.threads
-        if any(t.state not in (COLL, EXITED) for t in threads):
+        if any(t.state not in (State.COLL, State.EXITED) for t in threads):
             return  # other lanes are blocked and may come later; the deadlock check reports it
-        t0 = next(t for t in threads if t.state == COLL)
+        t0 = next(t for t in threads if t.state == State.COLL)
         inst = self.code[t0.pc]
         parked = {}
         for t in threads:
-            if t.state == COLL:
+            if t.state == State.COLL:
                 parked.setdefault(t.pc, []).append(t.lane)
         desc = "; ".join(f"lanes {_ranges(l)} at line {self.code[pc].line} `{self.code[pc].text}`"
                          for pc, l in sorted(parked.items()))
-        exited = [t.lane for t in threads if t.state == EXITED]
+        exited = [t.lane for t in threads if t.state == State.EXITED]
         if exited:
             desc += f"; lanes {_ranges(exited)} exited"
         raise EmulationError(
@@ -516,7 +443,7 @@ class Machine:
 
     # ------------------------------------------------------------------ thread lifecycle
     def exit_thread(self, t):
-        t.state = EXITED
+        t.state = State.EXITED
         c = t.cta
         c.live -= 1
         self.progress += 1

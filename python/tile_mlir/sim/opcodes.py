@@ -20,6 +20,7 @@ from typing import Callable, NamedTuple
 
 from .errors import EmulationError
 from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, warp
+from .state import DInst
 
 
 class Op(NamedTuple):
@@ -108,8 +109,6 @@ def lookup(parts: list[str]) -> tuple[str, Op] | None:
 
 
 def decode_instruction(dec, inst):
-    from .machine import DInst
-
     dec.inst = inst
     found = lookup(inst.parts)
     if found is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..errors import EmulationError
 from ..memory import MBarrier
+from ..state import State
 from .sync import merge_seen
 
 MAX_COUNT = (1 << 20) - 1
@@ -88,8 +89,8 @@ def check_complete(M, mb):
         ws = mb.waiters
         mb.waiters = []
         for w in ws:
-            if w.state == 3 and w.wait_on is not None and w.wait_on[0] is mb:
-                w.state = 0
+            if w.state == State.MBAR and w.wait_on is not None and w.wait_on[0] is mb:
+                w.state = State.RUN
                 w.wait_on = None
 
 
@@ -123,7 +124,7 @@ def decode_inval(d, inst):
 
 def _inval(M, t, a, space):
     mb = get(M, t, a, space, "mbarrier.inval")
-    if any(w.state == 3 and w.wait_on and w.wait_on[0] is mb for w in mb.waiters):
+    if any(w.state == State.MBAR and w.wait_on and w.wait_on[0] is mb for w in mb.waiters):
         raise EmulationError(f"mbarrier.inval of {mb.describe()} while threads wait on it")
     sm = mb.cta.smem
     del sm.mbarriers[mb.off]
@@ -202,7 +203,7 @@ def wait(M, t, mb, arg, parity):
     if t.timeout:  # the scheduler released this waiter once: report a timed-out try_wait
         t.timeout = False
         return 0
-    t.state = 3  # MBAR
+    t.state = State.MBAR
     t.pc -= 1
     t.wait_on = (mb,)
     mb.waiters.append(t)

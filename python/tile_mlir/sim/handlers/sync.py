@@ -7,6 +7,7 @@ barrier completes, every participant's knowledge of completed mbarrier phases is
 from __future__ import annotations
 
 from ..errors import EmulationError
+from ..state import State
 
 
 def merge_seen(threads, extra=None):
@@ -25,7 +26,7 @@ def release(threads, waiting_state: int) -> None:
     for t in threads:
         t.seen = dict(merged)
         if t.state == waiting_state:
-            t.state = 0
+            t.state = State.RUN
 
 
 # ------------------------------------------------------------------------------- CTA barrier
@@ -62,7 +63,7 @@ def bar_arrive(M, t, bid, cnt, wait):
         st[1] = cnt
     st[0].append(t)
     if wait:
-        t.state = 2  # BAR
+        t.state = State.BAR
     M.progress += 1
     _check_bar(M, c, bid)
 
@@ -72,7 +73,7 @@ def _check_bar(M, c, bid):
     expected = cnt if cnt is not None else c.live
     if len(arr) >= expected and arr:
         del c.bars[bid]
-        release(arr, waiting_state=2)
+        release(arr, waiting_state=State.BAR)
 
 
 def check_bars(M, c):
@@ -107,7 +108,7 @@ def cluster_wait(M, t):
     if t.cl_arrived < 0:
         raise EmulationError("barrier.cluster.wait without a preceding barrier.cluster.arrive")
     if t.cl_arrived == cl.gen:  # current phase not complete yet
-        t.state = 5  # CLUSTER
+        t.state = State.CLUSTER
 
 
 def check_cluster_barrier(M, cl):
@@ -119,7 +120,7 @@ def check_cluster_barrier(M, cl):
         cl.arrived = 0
         arr = cl.waiters
         cl.waiters = []
-        release(arr, waiting_state=5)
+        release(arr, waiting_state=State.CLUSTER)
 
 
 # ------------------------------------------------------------------------------- fences

@@ -19,6 +19,7 @@ import numpy as np
 from .. import memory as mem
 from ..errors import EmulationError
 from ..smem_desc import check_for_cp, decode as decode_desc
+from ..state import State
 from ..swizzle import ROW_PITCH, swizzle_np
 from . import cp_async
 from . import mbarrier as mbar
@@ -145,7 +146,7 @@ def decode_alloc(d, inst):
             if tm.allocs:  # may block until another warp deallocates
                 for t in parts:
                     t.pc -= 1
-                    t.state = 6  # ALLOC
+                    t.state = State.ALLOC
                 return
             raise EmulationError(f"tcgen05.alloc of {n} columns cannot be satisfied")
         if tm.last_ncols is not None and n > tm.last_ncols:
@@ -199,7 +200,7 @@ def decode_dealloc(d, inst):
                         raise EmulationError(f"tcgen05.dealloc of columns [{col}, {col + n}) "
                                              f"while the tcgen05.cp at line {rec.line} writing "
                                              f"them is not committed")
-        if any(t.ld_pending for t in c.threads if t.state != 1):
+        if any(t.ld_pending for t in c.threads if t.state != State.EXITED):
             M.warn(f"line {line}: tcgen05.dealloc while a tcgen05.ld of CTA {c.idx} has not "
                    f"been waited for with tcgen05.wait::ld", key=("ldpend", line))
         tm.snapshot[:, col:col + n] = tm.cells[:, col:col + n]
@@ -207,8 +208,8 @@ def decode_dealloc(d, inst):
         tm.owner[col:col + n] = -1
         M.progress += 1
         for t in c.threads:  # wake warps blocked in tcgen05.alloc
-            if t.state == 6:
-                t.state = 0
+            if t.state == State.ALLOC:
+                t.state = State.RUN
     return f, None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..codegen import mask
 from ..errors import EmulationError
+from ..state import State
 
 
 def _member_req(d, op):
@@ -161,5 +162,5 @@ def decode_activemask(d, inst):
     def f(t):
         pc = t.pc - 1
         t.r[sd] = sum(1 << u.lane for u in t.warp.threads
-                      if u.state == 0 and (u.pc == pc or u.pc == pc + 1)) & mask(32)
+                      if u.state == State.RUN and (u.pc == pc or u.pc == pc + 1)) & mask(32)
     return f
