@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from ..mlir import ir
+from ..mlir import ir, llvm
 
 __all__ = ["Emitter", "ptr_type", "I1", "I8", "I16", "I32", "I64"]
 
@@ -44,7 +44,7 @@ def int_type(bits: int):
 
 
 def ptr_type(addr_space: int):
-    return ir.Type.parse(f"!llvm.ptr<{addr_space}>")
+    return llvm.PointerType.get(addr_space)
 
 
 class Emitter:
@@ -78,7 +78,7 @@ class Emitter:
         return value
 
     def ptr(self, addr_space: int):
-        """!llvm.ptr<addr_space> (parsing a type costs as much as creating an op)."""
+        """!llvm.ptr<addr_space>, cached (getting a type costs about as much as creating an op)."""
         return self._cached(("!llvm.ptr", addr_space), lambda: ptr_type(addr_space))
 
     def attr(self, text: str):

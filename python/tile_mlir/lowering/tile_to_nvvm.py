@@ -6,26 +6,46 @@ i32 address that tcgen05.alloc wrote to their slot. Ops lower to upstream NVVM o
 mbarrier.*, fence.*, elect.sync, barrier) plus arith/scf/llvm, which the upstream passes that follow in
 the pipeline take to LLVM. copy_async must already be lowered (tile-lower-copy-async): what it left
 behind are unrealized casts from our buffers to pointers/addresses, resolved here.
+
+Each tile op has one lowering function, registered with @lowers("tile.<op>") in LOWERINGS and called
+as fn(k, op, em): k is the KernelLowering of the op's kernel, em an Emitter before the op. The fences
+the PTX memory model requires are added by lowering.fences from the kernel's traits.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from ..diagnostics import error
+from ..dialect.ir_utils import iter_ops
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
-from ..dialect.ir_utils import iter_ops
-from ..mlir import ir
+from ..mlir import ir, llvm
 from ..passes import TilePass, chip_option
 from ..target import DEFAULT_ARCH
-from .address import vector_bytes
-from .copy_loop import copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
-from .emitter import I1, I32, I64, Emitter, int_type
+from .address import group_runs, vector_bytes
+from .copy_loop import GROUP, copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
+from .emitter import I1, I8, I32, I64, Emitter, int_type
+from .fences import KernelFences, proxy_fence, tcgen05_fence
 
-__all__ = ["ConvertTileToNVVMPass", "DEFAULT_FEATURES"]
+__all__ = ["ConvertTileToNVVMPass", "DEFAULT_FEATURES", "LOWERINGS", "lowers"]
 
 # PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
 DEFAULT_FEATURES = "+ptx88"
 _STATIC_SMEM_LIMIT = 48 * 1024
 GPU_MODULE = "tile_kernels"
+
+LOWERINGS: dict[str, Callable] = {}  # tile op name -> its lowering function (k, op, em)
+
+
+def lowers(name: str):
+    """Register the decorated function as the lowering of tile op `name`."""
+    def register(fn):
+        if name in LOWERINGS:
+            raise ValueError(f"{name} has two lowerings: {LOWERINGS[name].__name__} and {fn.__name__}")
+        LOWERINGS[name] = fn
+        return fn
+
+    return register
 
 
 class LoweringError(Exception):
@@ -44,7 +64,6 @@ class ConvertTileToNVVMPass(TilePass):
         self.target = chip_option(self)
 
     def run(self, module_op) -> bool:
-        chip = self.target.arch
         features = self.options.get("features") or DEFAULT_FEATURES
         kernels = [op.operation for op in module_op.regions[0].blocks[0].operations
                    if op.operation.name == "tile.kernel"]
@@ -54,11 +73,7 @@ class ConvertTileToNVVMPass(TilePass):
                 error(op, "'tile.copy_async' op lowering: not lowered; run tile-lower-copy-async first")
             return False
         ok = True
-        gmod = None
-        if kernels:  # one gpu.module holds every kernel: one PTX module, one cubin
-            gmod = ir.Operation.parse(f'gpu.module @{GPU_MODULE} [#nvvm.target<chip = "{chip}", '
-                                      f'features = "{features}">] {{\n}}')
-            ir.InsertionPoint(kernels[0]).insert(gmod)  # a detached op is inserted, not moved
+        gmod = _gpu_module(kernels[0], self.target.arch, features) if kernels else None
         for k in kernels:
             try:
                 KernelLowering(gmod, k).run()
@@ -70,7 +85,22 @@ class ConvertTileToNVVMPass(TilePass):
         return ok
 
 
+def _gpu_module(before, chip: str, features: str):
+    """The gpu.module that holds every kernel (one PTX module, one cubin), inserted before op `before`."""
+    # The bindings have no builder for #nvvm.target: its two string parameters are printed by StringAttr
+    # (quoted and escaped), never pasted.
+    target = ir.Attribute.parse(f"#nvvm.target<chip = {ir.StringAttr.get(chip)}, "
+                                f"features = {ir.StringAttr.get(features)}>")
+    gmod = ir.Operation.create("gpu.module", attributes={"sym_name": ir.StringAttr.get(GPU_MODULE),
+                                                         "targets": ir.ArrayAttr.get([target])},
+                               regions=1, ip=ir.InsertionPoint(before))
+    gmod.regions[0].blocks.append()
+    return gmod
+
+
 class KernelLowering:
+    """The lowering of one tile.kernel: what its ops' lowerings share."""
+
     def __init__(self, gmod, kernel):
         self.gmod = gmod
         self.kernel = kernel
@@ -78,54 +108,37 @@ class KernelLowering:
         self.block = attr(kernel, "block")
         self.cluster = attr(kernel, "cluster") or (1, 1, 1)
         self.values: dict = {}  # tile value -> lowered value (pointer / i32 address)
-
-    # -- skeleton ----------------------------------------------------------------------------------
-    def _skeleton(self):
-        body = self.kernel.regions[0].blocks[0]
-        params = []
-        for arg in body.arguments:
-            bt = BufferType.of(arg.type)
-            params.append("!llvm.ptr<1>" if bt is not None else str(arg.type))
-        sig = ", ".join(f"%a{i}: {t}" for i, t in enumerate(params))
-        attrs = ["gpu.kernel", "nvvm.kernel", f"nvvm.reqntid = array<i32: {', '.join(map(str, self.block))}>"]
-        if tuple(self.cluster) != (1, 1, 1):
-            attrs.append(f"nvvm.cluster_dim = array<i32: {', '.join(map(str, self.cluster))}>")
-        self.func = ir.Operation.parse(f'llvm.func @{self.sym}({sig}) attributes {{{", ".join(attrs)}}} {{\n'
-                                       '  llvm.return\n}')
-        ir.InsertionPoint(self.gmod.regions[0].blocks[0]).insert(self.func)
-        return body
+        self.cache: dict = {}  # the emitters' parsed types and attributes
+        self.func = None  # the llvm.func, made by the tile.kernel lowering
+        self.shared: dict = {}  # tile.alloc_shared op -> (global's name, byte offset in it)
+        self.fences: KernelFences | None = None
 
     def run(self):
-        body = self._skeleton()
+        kernel = self.kernel
+        body = kernel.regions[0].blocks[0]
+        LOWERINGS["tile.kernel"](self, kernel, Emitter(ir.InsertionPoint(self.gmod.regions[0].blocks[0]),
+                                                       kernel.location, self.cache))
         entry = self.func.regions[0].blocks[0]
-        for old, new in zip(body.arguments, entry.arguments):
-            if BufferType.of(old.type) is not None:
-                self.values[old] = new
-        ret = entry.operations[0]
-        for op in list(body.operations):
-            if op.name == "tile.return":
-                continue
-            op.move_before(ret)
-        self.loc = self.kernel.location
+        self.fences = KernelFences(self.func)
+        all_ops = self.fences.ops
         # lower tile ops in program order; erase afterwards, users first
-        all_ops, self.neighbours = _program(self.func)
         tile_ops = [op for op in all_ops if op.name.startswith("tile.")]
         self._plan_shared(tile_ops)
-        # tcgen05 state: fences the PTX memory model requires are added where the program lacks them
-        self.uses_tcgen05 = any(op.name in ("tile.tmem.alloc", "tile.tmem.load") or op.name.startswith("nvvm.tcgen05")
-                                for op in all_ops)
-        self.async_proxy_reads = any(op.name == "nvvm.tcgen05.cp" for op in all_ops)
-        attrs: dict = {}
         for op in tile_ops:
-            em = Emitter(ir.InsertionPoint(op), op.location, attrs)
-            getattr(self, "lower_" + op.name[len("tile."):].replace(".", "_"))(op, em)
+            lower = LOWERINGS.get(op.name)
+            if lower is None:
+                raise LoweringError(op, "no lowering for this op (is it a tile op? run tile-verify)")
+            lower(self, op, Emitter(ir.InsertionPoint(op), op.location, self.cache))
         self._resolve_casts([op for op in all_ops if op.name == "builtin.unrealized_conversion_cast"])
         for op in reversed(tile_ops):
             op.erase()
         for old, new in zip(body.arguments, entry.arguments):
             if BufferType.of(old.type) is None:
                 old.replace_all_uses_with(new)
-        self.kernel.erase()
+        kernel.erase()
+
+    def tid(self, em):
+        return linear_tid(em, self.block)
 
     def _resolve_casts(self, casts):
         """Casts of our buffers left by tile-lower-copy-async: replace them with the lowered value. (The
@@ -142,31 +155,6 @@ class KernelLowering:
             result.replace_all_uses_with(new)
             op.erase()
 
-    def _next_to_fence(self, op, step: int, kind: str) -> bool:
-        """Whether the op right before (step -1) or after (+1) `op` in its block is tile.fence {kind}."""
-        n = self.neighbours[op][step > 0]
-        return n is not None and n.name == "tile.fence" and attr(n, "kind") == kind
-
-    # -- ids --------------------------------------------------------------------------------------
-    def _tid(self, em):
-        return linear_tid(em, self.block)
-
-    def lower_thread_id(self, op, em):
-        op.results[0].replace_all_uses_with(self._tid(em))
-
-    def lower_warp_id(self, op, em):
-        op.results[0].replace_all_uses_with(em.shr(self._tid(em), em.i32(5)))
-
-    def lower_lane_id(self, op, em):
-        op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.laneid", I32()))
-
-    def lower_cta_rank(self, op, em):
-        op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32()))
-
-    def lower_elect_one(self, op, em):
-        op.results[0].replace_all_uses_with(em.result("nvvm.elect.sync", I1()))
-
-    # -- buffers ----------------------------------------------------------------------------------
     def _plan_shared(self, tile_ops) -> None:
         """Place every shared buffer: static globals while they fit in 48 KB (the static limit), else all
         of them at aligned offsets of one dynamic `extern .shared` array (the launch then passes
@@ -178,201 +166,246 @@ class KernelLowering:
                 inner = getattr(bt.layout, "inner", bt.layout)
                 nbytes = max(1, bt.storage_bytes(inner.span()))
                 bufs.append((op, nbytes, max(bt.align or 16, 16)))
-        total = sum(n for _, n, _ in bufs)
-        self.shared = {}
-        self.dynamic_smem = 0
-        if total <= _STATIC_SMEM_LIMIT:
+        if sum(n for _, n, _ in bufs) <= _STATIC_SMEM_LIMIT:
             for i, (op, nbytes, align) in enumerate(bufs):
                 name = f"{self.sym}_smem{i}"
-                g = ir.Operation.parse(f"llvm.mlir.global internal @{name}() {{addr_space = 3 : i32, "
-                                       f"alignment = {align} : i64}} : !llvm.array<{nbytes} x i8>")
-                ir.InsertionPoint(self.func).insert(g)
+                self._shared_global(name, "internal", nbytes, align)
                 self.shared[op] = (name, 0)
             return
         name = f"{self.sym}_dynsmem"
-        g = ir.Operation.parse(f"llvm.mlir.global external @{name}() {{addr_space = 3 : i32, alignment = 1024 : i64}}"
-                               " : !llvm.array<0 x i8>")
-        ir.InsertionPoint(self.func).insert(g)
+        self._shared_global(name, "external", 0, 1024)
         off = 0
         for op, nbytes, align in sorted(bufs, key=lambda b: -b[2]):  # largest alignment first: no padding
             off = (off + align - 1) // align * align
             self.shared[op] = (name, off)
             off += nbytes
-        self.dynamic_smem = off
         self.func.attributes["tile.dynamic_smem"] = ir.IntegerAttr.get(I32(), off)
 
-    def lower_alloc_shared(self, op, em):
-        name, off = self.shared[op]
-        self.values[op.results[0]] = em.gep(em.addressof(name, 3), off)
+    def _shared_global(self, name: str, linkage: str, nbytes: int, align: int) -> None:
+        """llvm.mlir.global <linkage> @name() {addr_space = 3, alignment = align} : !llvm.array<nbytes x i8>,
+        before the kernel's function."""
+        ir.Operation.create("llvm.mlir.global", attributes={
+            "sym_name": ir.StringAttr.get(name), "linkage": ir.Attribute.parse(f"#llvm.linkage<{linkage}>"),
+            "global_type": ir.TypeAttr.get(llvm.ArrayType.get(I8(), nbytes)),
+            "addr_space": ir.IntegerAttr.get(I32(), 3), "alignment": ir.IntegerAttr.get(I64(), align),
+            "unnamed_addr": ir.IntegerAttr.get(I64(), 0),  # (none, spelled out as the parser does)
+        }, regions=1, loc=self.kernel.location, ip=ir.InsertionPoint(self.func))
 
-    def lower_tmem_buffer(self, op, em):
-        slot = self.values[op.operands[0]]
-        self.values[op.results[0]] = em.load(I32(), slot, align=4)
 
-    # -- fences and barriers --------------------------------------------------------------------------
-    # (NVVM ops are created generically, like the emitter's: the generated builders cost 2-4x)
-    def _proxy_fence(self, em):
-        em.create("nvvm.fence.proxy", attrs={"kind": em.attr("#nvvm.proxy_kind<async.shared>"),
-                                             "space": em.attr("#nvvm.shared_space<cta>")})
+# -- kernel ------------------------------------------------------------------------------------------
+@lowers("tile.kernel")
+def _kernel(k, op, em):
+    """An llvm.func kernel at em's insertion point (the end of the gpu.module) with op's body moved into
+    its entry block; buffer parameters become !llvm.ptr<1>."""
+    body = op.regions[0].blocks[0]
+    params = [em.ptr(1) if BufferType.of(a.type) is not None else a.type for a in body.arguments]
+    attrs = {"sym_name": ir.StringAttr.get(k.sym),
+             "function_type": ir.TypeAttr.get(llvm.FunctionType.get(ir.Type.parse("!llvm.void"), params)),
+             "gpu.kernel": ir.UnitAttr.get(), "nvvm.kernel": ir.UnitAttr.get(),
+             "nvvm.reqntid": ir.DenseI32ArrayAttr.get(list(k.block)),
+             "unnamed_addr": ir.IntegerAttr.get(I64(), 0)}  # (none, spelled out as the parser does)
+    if tuple(k.cluster) != (1, 1, 1):
+        attrs["nvvm.cluster_dim"] = ir.DenseI32ArrayAttr.get(list(k.cluster))
+    k.func = em.create("llvm.func", attrs=attrs, regions=1)
+    entry = k.func.regions[0].blocks.append(*params)
+    for old, new in zip(body.arguments, entry.arguments):
+        if BufferType.of(old.type) is not None:
+            k.values[old] = new
+    ops = list(body.operations)
+    ret = ops[-1]  # tile.return (verified): first into the entry block, then the rest in order before it
+    ret.detach_from_parent()
+    ir.InsertionPoint(entry).insert(ret)
+    for inner in ops[:-1]:
+        inner.move_before(ret)
 
-    def lower_fence(self, op, em):
-        kind = attr(op, "kind")
-        if kind == "proxy_async":
-            self._proxy_fence(em)
-        elif kind == "mbarrier_init":
-            em.create("nvvm.fence.mbarrier.init")
-        else:
-            self._tcgen05_fence(em, "before" if kind == "tcgen05_before_sync" else "after")
 
-    def _tcgen05_fence(self, em, which: str):
-        em.create("nvvm.tcgen05.fence", attrs={"kind": em.attr(f"#nvvm.tcgen05_fence<{which}>")})
+@lowers("tile.return")
+def _return(k, op, em):
+    em.create("llvm.return")
 
-    def lower_barrier(self, op, em):
-        # PTX memory model: tcgen05 ops before a thread sync need fence::before_thread_sync, those after
-        # it fence::after_thread_sync; added unless the program has them right there
-        fenced = self.uses_tcgen05 and not self._next_to_fence(op, -1, "tcgen05_before_sync")
-        if fenced:
-            self._tcgen05_fence(em, "before")
-        if attr(op, "scope") == "cluster":
-            em.create("nvvm.cluster.arrive", attrs={"aligned": ir.UnitAttr.get()})
-            em.create("nvvm.cluster.wait", attrs={"aligned": ir.UnitAttr.get()})
-        else:
-            em.create("nvvm.barrier0")
-        if self.uses_tcgen05 and not self._next_to_fence(op, +1, "tcgen05_after_sync"):
-            self._tcgen05_fence(em, "after")
 
-    # -- tensor memory ----------------------------------------------------------------------------
-    def _group(self, op, em):
-        return {"group": em.attr(f"#nvvm.cta_group<cta_{attr(op, 'cta_group')}>")}
+# -- ids ---------------------------------------------------------------------------------------------
+@lowers("tile.thread_id")
+def _thread_id(k, op, em):
+    op.results[0].replace_all_uses_with(k.tid(em))
 
-    def lower_tmem_alloc(self, op, em):
-        em.create("nvvm.tcgen05.alloc", (self.values[op.operands[0]], em.i32(attr(op, "num_cols"))),
-                  attrs=self._group(op, em))
 
-    def lower_tmem_dealloc(self, op, em):
-        addr = em.load(I32(), self.values[op.operands[0]], align=4)
-        em.create("nvvm.tcgen05.dealloc", (em.inttoptr(addr, 6), em.i32(attr(op, "num_cols"))),
-                  attrs=self._group(op, em))
+@lowers("tile.warp_id")
+def _warp_id(k, op, em):
+    op.results[0].replace_all_uses_with(em.shr(k.tid(em), em.i32(5)))
 
-    def lower_tmem_relinquish(self, op, em):
-        em.create("nvvm.tcgen05.relinquish_alloc_permit", attrs=self._group(op, em))
 
-    def lower_commit(self, op, em):
-        bar = self.values[op.operands[0]]
-        mask = attr(op, "multicast_mask")
-        operands = (bar,) if mask is None else (bar, em.const(mask, int_type(16)))
-        em.create("nvvm.tcgen05.commit", operands, attrs=self._group(op, em))
+@lowers("tile.lane_id")
+def _lane_id(k, op, em):
+    op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.laneid", I32()))
 
-    def lower_tmem_load(self, op, em):
-        """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction),
-        waits (tcgen05.wait::ld), and stores its lane's row."""
-        dst = self.values[op.operands[0]]
-        base = self.values[op.operands[1]]
-        n = attr(op, "num_cols")
-        tid = self._tid(em)
-        warp_in_group = em.and_(em.shr(tid, em.i32(5)), em.i32(3))
-        lane = em.and_(tid, em.i32(31))
-        # absolute lane field (32 * warp quarter), as CUTLASS passes it; columns are added, never OR-ed
-        quarter = em.add(base, em.shl(warp_in_group, em.i32(21)))
-        row = lane if attr(op, "scope") == "warp" else em.add(em.shl(warp_in_group, em.i32(5)), lane)
-        row_ptr = em.gep(dst, em.mul(row, em.i32(n * 4)))
-        chunk = min(n, 128)
-        vt = ir.VectorType.get([chunk], I32())
-        shape = em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")
-        regs = []
-        for c0 in range(0, n, chunk):
-            taddr = em.add(quarter, em.i32(attr(op, "col_offset") + c0))
-            regs.append(em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
-                                  attrs={"shape": shape}).results[0])
-        em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr("#nvvm.tcgen05_wait<load>")})
-        # global buffers are whole allocations (16-byte aligned, checked by the runtime): rows of n
-        # columns start on min(16, 4n)-byte boundaries, which lets NVPTX use vector stores
-        align = min(16, 4 * n)
-        for i, v in enumerate(regs):
-            em.store(v, em.gep(row_ptr, i * chunk * 4), align=align)
 
-    # -- mbarrier ---------------------------------------------------------------------------------
-    def lower_mbarrier_init(self, op, em):
-        em.create("nvvm.mbarrier.init", operands=[self.values[op.operands[0]], em.i32(attr(op, "count"))],
-                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])})
+@lowers("tile.cta_rank")
+def _cta_rank(k, op, em):
+    op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32()))
 
-    def lower_mbarrier_arrive(self, op, em):
-        em.create("nvvm.mbarrier.arrive", operands=[self.values[op.operands[0]]], results=[I64()],
-                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0])})
 
-    def lower_mbarrier_wait(self, op, em):
-        bar = self.values[op.operands[0]]
-        phase = attr(op, "phase")
+@lowers("tile.elect_one")
+def _elect_one(k, op, em):
+    op.results[0].replace_all_uses_with(em.result("nvvm.elect.sync", I1()))
 
-        def try_wait(e):
-            return e.create("nvvm.mbarrier.try_wait", operands=[bar, e.i32(phase)], results=[I1()],
-                            attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
 
-        em.spin_until(try_wait)
-        if self.uses_tcgen05 and not self._next_to_fence(op, +1, "tcgen05_after_sync"):
-            self._tcgen05_fence(em, "after")  # consumers of the tcgen05 ops the barrier tracked
+# -- buffers -----------------------------------------------------------------------------------------
+@lowers("tile.alloc_shared")
+def _alloc_shared(k, op, em):
+    name, off = k.shared[op]
+    k.values[op.results[0]] = em.gep(em.addressof(name, 3), off)
 
-    def lower_async_wait(self, op, em):
-        em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
-        if self.async_proxy_reads and not self._next_to_fence(op, +1, "proxy_async"):
-            # cp.async writes shared memory through the generic proxy: tcgen05.cp (async proxy)
-            # reads of it need fence.proxy.async after the wait, as for ordinary stores
-            self._proxy_fence(em)
 
-    # -- synchronous copy -------------------------------------------------------------------------
-    def _lower_group_copy(self, op, em, layouts, numel):
-        """6-bit elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32."""
-        from .address import group_runs
-        from .copy_loop import GROUP
+@lowers("tile.tmem.buffer")
+def _tmem_buffer(k, op, em):
+    k.values[op.results[0]] = em.load(I32(), k.values[op.operands[0]], align=4)
 
-        types = copy_types(op)
-        for side, lay, t in zip(("dst", "src"), layouts, types):
-            if getattr(lay, "swizzle", None) is not None and t.packing is None:
-                raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
-                                    "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
-                                    "declare it with packing b6x16_p32")
-            if not group_runs(lay, GROUP):
-                raise LoweringError(op, f"tile.copy of 6-bit elements moves whole groups of {GROUP} "
-                                    f"(12 bytes packed, 16 bytes in packing b6x16_p32): every run of {GROUP} "
-                                    f"elements of the {side} region must be contiguous and start at a multiple "
-                                    f"of {GROUP} elements")
-        rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
-        emit_group_copy(em, (self.values[op.operands[0]], self.values[op.operands[1]]), layouts, types,
-                        numel, rank, n)
-        if self.async_proxy_reads and types[0].scope == "shared" and not self._next_to_fence(op, +1, "proxy_async"):
-            self._proxy_fence(em)
 
-    def lower_copy(self, op, em):
-        dst_l, src_l, bits, numel = sliced_layouts(op)
-        if bits == 6:
-            self._lower_group_copy(op, em, (dst_l, src_l), numel)
-            return
+# -- fences and barriers -----------------------------------------------------------------------------
+# (NVVM ops are created generically, like the emitter's: the generated builders cost 2-4x)
+@lowers("tile.fence")
+def _fence(k, op, em):
+    kind = attr(op, "kind")
+    if kind == "proxy_async":
+        proxy_fence(em)
+    elif kind == "mbarrier_init":
+        em.create("nvvm.fence.mbarrier.init")
+    else:
+        tcgen05_fence(em, "before" if kind == "tcgen05_before_sync" else "after")
+
+
+@lowers("tile.barrier")
+def _barrier(k, op, em):
+    k.fences.before_thread_sync(op, em)
+    if attr(op, "scope") == "cluster":
+        em.create("nvvm.cluster.arrive", attrs={"aligned": ir.UnitAttr.get()})
+        em.create("nvvm.cluster.wait", attrs={"aligned": ir.UnitAttr.get()})
+    else:
+        em.create("nvvm.barrier0")
+    k.fences.after_thread_sync(op, em)
+
+
+# -- tensor memory -----------------------------------------------------------------------------------
+def _group(op, em):
+    return {"group": em.attr(f"#nvvm.cta_group<cta_{attr(op, 'cta_group')}>")}
+
+
+@lowers("tile.tmem.alloc")
+def _tmem_alloc(k, op, em):
+    em.create("nvvm.tcgen05.alloc", (k.values[op.operands[0]], em.i32(attr(op, "num_cols"))), attrs=_group(op, em))
+
+
+@lowers("tile.tmem.dealloc")
+def _tmem_dealloc(k, op, em):
+    addr = em.load(I32(), k.values[op.operands[0]], align=4)
+    em.create("nvvm.tcgen05.dealloc", (em.inttoptr(addr, 6), em.i32(attr(op, "num_cols"))), attrs=_group(op, em))
+
+
+@lowers("tile.tmem.relinquish")
+def _tmem_relinquish(k, op, em):
+    em.create("nvvm.tcgen05.relinquish_alloc_permit", attrs=_group(op, em))
+
+
+@lowers("tile.commit")
+def _commit(k, op, em):
+    bar = k.values[op.operands[0]]
+    mask = attr(op, "multicast_mask")
+    operands = (bar,) if mask is None else (bar, em.const(mask, int_type(16)))
+    em.create("nvvm.tcgen05.commit", operands, attrs=_group(op, em))
+
+
+@lowers("tile.tmem.load")
+def _tmem_load(k, op, em):
+    """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction),
+    waits (tcgen05.wait::ld), and stores its lane's row."""
+    dst = k.values[op.operands[0]]
+    base = k.values[op.operands[1]]
+    n = attr(op, "num_cols")
+    tid = k.tid(em)
+    warp_in_group = em.and_(em.shr(tid, em.i32(5)), em.i32(3))
+    lane = em.and_(tid, em.i32(31))
+    # absolute lane field (32 * warp quarter), as CUTLASS passes it; columns are added, never OR-ed
+    quarter = em.add(base, em.shl(warp_in_group, em.i32(21)))
+    row = lane if attr(op, "scope") == "warp" else em.add(em.shl(warp_in_group, em.i32(5)), lane)
+    row_ptr = em.gep(dst, em.mul(row, em.i32(n * 4)))
+    chunk = min(n, 128)
+    vt = ir.VectorType.get([chunk], I32())
+    shape = em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")
+    regs = []
+    for c0 in range(0, n, chunk):
+        taddr = em.add(quarter, em.i32(attr(op, "col_offset") + c0))
+        regs.append(em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
+                              attrs={"shape": shape}).results[0])
+    em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr("#nvvm.tcgen05_wait<load>")})
+    # global buffers are whole allocations (16-byte aligned, checked by the runtime): rows of n
+    # columns start on min(16, 4n)-byte boundaries, which lets NVPTX use vector stores
+    align = min(16, 4 * n)
+    for i, v in enumerate(regs):
+        em.store(v, em.gep(row_ptr, i * chunk * 4), align=align)
+
+
+# -- mbarrier ----------------------------------------------------------------------------------------
+@lowers("tile.mbarrier.init")
+def _mbarrier_init(k, op, em):
+    em.create("nvvm.mbarrier.init", operands=[k.values[op.operands[0]], em.i32(attr(op, "count"))],
+              attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])})
+
+
+@lowers("tile.mbarrier.arrive")
+def _mbarrier_arrive(k, op, em):
+    em.create("nvvm.mbarrier.arrive", operands=[k.values[op.operands[0]]], results=[I64()],
+              attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0])})
+
+
+@lowers("tile.mbarrier.wait")
+def _mbarrier_wait(k, op, em):
+    bar = k.values[op.operands[0]]
+    phase = attr(op, "phase")
+
+    def try_wait(e):
+        return e.create("nvvm.mbarrier.try_wait", operands=[bar, e.i32(phase)], results=[I1()],
+                        attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+
+    em.spin_until(try_wait)
+    k.fences.after_thread_sync(op, em)  # consumers of the tcgen05 ops the barrier tracked
+
+
+@lowers("tile.async_wait")
+def _async_wait(k, op, em):
+    em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
+    k.fences.after_generic_shared_writes(op, em)  # cp.async writes shared memory through the generic proxy
+
+
+# -- synchronous copy --------------------------------------------------------------------------------
+@lowers("tile.copy")
+def _copy(k, op, em):
+    dst_l, src_l, bits, numel = sliced_layouts(op)
+    if bits == 6:
+        _group_copy(k, op, em, (dst_l, src_l), numel)
+    else:
         if not vector_bytes((dst_l, src_l), bits):
             raise LoweringError(op, f"tile.copy of {bits}-bit elements needs whole bytes: each contiguous run "
                                 "of the copied region must start on a byte and cover whole bytes on both sides")
-        rank, n = scope_rank(em, attr(op, "scope"), self._tid(em), self.block)
-        emit_copy_loop(em, (self.values[op.operands[0]], self.values[op.operands[1]]), (dst_l, src_l), bits,
+        rank, n = scope_rank(em, attr(op, "scope"), k.tid(em), k.block)
+        emit_copy_loop(em, (k.values[op.operands[0]], k.values[op.operands[1]]), (dst_l, src_l), bits,
                        numel, rank, n)
-        if (self.async_proxy_reads and BufferType.of(op.operands[0].type).scope == "shared"
-                and not self._next_to_fence(op, +1, "proxy_async")):
-            # generic-proxy stores that tcgen05.cp (async proxy) may read need fence.proxy.async
-            self._proxy_fence(em)
+    if BufferType.of(op.operands[0].type).scope == "shared":
+        k.fences.after_generic_shared_writes(op, em)
 
 
-def _program(func) -> tuple[list, dict]:
-    """(every op nested in func in pre-order, {tile op: (op before it, op after it) in its block}).
-
-    The neighbours stay those of the program while it is lowered, since each lowering inserts only
-    before the op it lowers (and erasing waits until the end)."""
-    ops = iter_ops(func)
-    blocks: dict = {}  # block -> its ops in order (a pre-order walk lists each block's ops in order)
-    for op in ops:
-        blocks.setdefault(op.block, []).append(op)
-    neighbours: dict = {}
-    for block_ops in blocks.values():
-        for i, op in enumerate(block_ops):
-            if op.name.startswith("tile."):
-                neighbours[op] = (block_ops[i - 1] if i else None,
-                                  block_ops[i + 1] if i + 1 < len(block_ops) else None)
-    return ops, neighbours
-
+def _group_copy(k, op, em, layouts, numel):
+    """6-bit elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32."""
+    types = copy_types(op)
+    for side, lay, t in zip(("dst", "src"), layouts, types):
+        if getattr(lay, "swizzle", None) is not None and t.packing is None:
+            raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
+                                "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
+                                "declare it with packing b6x16_p32")
+        if not group_runs(lay, GROUP):
+            raise LoweringError(op, f"tile.copy of 6-bit elements moves whole groups of {GROUP} "
+                                f"(12 bytes packed, 16 bytes in packing b6x16_p32): every run of {GROUP} "
+                                f"elements of the {side} region must be contiguous and start at a multiple "
+                                f"of {GROUP} elements")
+    rank, n = scope_rank(em, attr(op, "scope"), k.tid(em), k.block)
+    emit_group_copy(em, (k.values[op.operands[0]], k.values[op.operands[1]]), layouts, types, numel, rank, n)

@@ -1,0 +1,50 @@
+"""convert-tile-to-nvvm: one lowering function per tile op, and fences derived from traits."""
+import pytest
+
+from tile_mlir.context import make_context, parse_source
+from tile_mlir.diagnostics import DiagnosticEngine
+from tile_mlir.dialect.ops import OP_SPECS
+from tile_mlir.lowering.tile_to_nvvm import LOWERINGS, lowers
+from tile_mlir.passes import build_pass_manager
+
+
+def test_every_op_but_copy_async_has_one_lowering():
+    """copy_async is lowered by the copy_async dispatch (tile-lower-copy-async), every other op here."""
+    assert sorted(LOWERINGS) == sorted(s.full_name for s in OP_SPECS if s.name != "copy_async")
+
+
+def test_a_second_lowering_is_refused():
+    with pytest.raises(ValueError, match="tile.barrier has two lowerings"):
+        lowers("tile.barrier")(lambda k, op, em: None)
+
+
+def lowered(body: str) -> str:
+    text = ('"tile.kernel"() ({\n' + body + '\n  "tile.return"() : () -> ()\n'
+            '}) {sym_name = "k", block = array<i32: 128, 1, 1>} : () -> ()\n')
+    ctx = make_context()
+    module = parse_source(text, "input.mlir", ctx)
+    with DiagnosticEngine() as engine:
+        pm = build_pass_manager("tile-verify,convert-tile-to-nvvm", ctx)
+        with ctx:
+            pm.run(module)
+    assert not engine.has_errors(), engine.diagnostics
+    return str(module)
+
+
+SLOT = "!tile.buffer<shared, 1xi32>"
+
+
+@pytest.mark.parametrize("op", [
+    f'"tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()',
+    f'"tile.tmem.dealloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()',
+    '"tile.tmem.relinquish"() : () -> ()',
+])
+def test_a_tcgen05_op_brings_tcgen05_fences_around_a_barrier(op):
+    out = lowered(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n  {op}\n  "tile.barrier"() : () -> ()')
+    fences = [line.strip() for line in out.splitlines() if "tcgen05.fence" in line or "barrier0" in line]
+    assert fences == ["nvvm.tcgen05.fence <before>", "nvvm.barrier0", "nvvm.tcgen05.fence <after>"]
+
+
+def test_no_tcgen05_op_no_tcgen05_fences():
+    out = lowered('  "tile.barrier"() : () -> ()')
+    assert "nvvm.barrier0" in out and "tcgen05.fence" not in out
