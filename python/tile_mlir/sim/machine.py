@@ -33,7 +33,7 @@ from .codegen import Decoder, f32_to_bits, f64_to_bits
 from .errors import EmulationError
 from .memory import GlobalMemory
 from .opcodes import decode_instruction
-from .state import CTA, STATE_NAMES, Cluster, DInst, State, Thread, Warp
+from .state import CTA, STATE_NAMES, Cluster, DInst, Hooks, State, Thread, Warp
 
 SLICE = 64
 
@@ -55,8 +55,8 @@ class Machine:
         self.warnings: list[str] = []
         self._warned: set = set()
         self.gmem = GlobalMemory()
-        self.cp_records: dict[int, object] = {}
-        self.cta_group = None  # (value, line) of the first tcgen05 instruction with .cta_group
+        self.hooks = Hooks()  # filled by the handler families as their instructions are decoded
+        self.ext = {}  # the families' machine-wide state (state.Kept)
         self.nthreads = block[0] * block[1] * block[2]
         if self.nthreads < 1 or self.nthreads > 1024:
             raise EmulationError(f"block {block} has {self.nthreads} threads (must be 1..1024)")
@@ -258,12 +258,7 @@ class Machine:
                 w = Warp(c, wi)
                 c.warps.append(w)
             for lin in range(n):
-                t = Thread(dec.nslots)
-                t.lin = lin
-                t.lane = lin % 32
-                t.warp = c.warps[lin // 32]
-                t.cta = c
-                t.gid = c.idx * n + lin
+                t = Thread(dec.nslots, lin, c.warps[lin // 32], c, c.idx * n + lin)
                 r = t.r
                 vals = {
                     "%tid.x": lin % bx, "%tid.y": (lin // bx) % by, "%tid.z": lin // (bx * by),
@@ -325,7 +320,8 @@ class Machine:
                 raise EmulationError("deadlock: no thread can make progress; positions:\n"
                                      + self.positions(ctas))
         for c in ctas:
-            self._cta_finished(c)
+            for f in self.hooks.cta_done:
+                f(self, c)
 
     def _run_warp(self, w, budget):
         code = self.code
@@ -444,29 +440,10 @@ class Machine:
     # ------------------------------------------------------------------ thread lifecycle
     def exit_thread(self, t):
         t.state = State.EXITED
-        c = t.cta
-        c.live -= 1
+        t.cta.live -= 1
         self.progress += 1
-        if t.pending_cp:
-            from .handlers.tcgen05 import retire_pending
-            lines = sorted({rec.line for rec in t.pending_cp})
-            self.warn(f"thread {self.where(t)} exited with tcgen05.cp (line(s) {lines}) never "
-                      f"committed; retired at exit", key=("uncommitted", tuple(lines)))
-            retire_pending(self, t, None)
-        from .handlers.sync import check_bars, check_cluster_barrier
-        check_bars(self, c)
-        check_cluster_barrier(self, c.cluster)
-
-    def _cta_finished(self, c):
-        tm = c.tmem
-        if tm.allocs:
-            ranges = ", ".join(f"[{s}, {s + n}) allocated at line {ln}"
-                               for s, (n, ln) in sorted(tm.allocs.items()))
-            msg = (f"kernel exit with TMEM still allocated in CTA {c.idx}: columns {ranges} "
-                   f"(every tcgen05.alloc needs a tcgen05.dealloc before exit)")
-            for s, (n, _) in tm.allocs.items():
-                tm.snapshot[:, s:s + n] = tm.cells[:, s:s + n]
-            self.violation(msg)
+        for f in self.hooks.thread_exit:
+            f(self, t)
 
     # ------------------------------------------------------------------ address spaces
     def shared_target(self, t, addr: int, space: str):

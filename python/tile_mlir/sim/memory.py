@@ -1,5 +1,6 @@
-"""Memory state of the emulated machine: global allocations, per-CTA shared memory, per-CTA tensor
-memory (TMEM) and per-CTA mbarrier objects.
+"""Memory state of the emulated machine: global allocations, per-CTA shared memory (with the
+mbarrier objects living in it and the generic-proxy writer of each byte), per-CTA tensor memory
+(TMEM).  Threads' observed shared-memory accesses are state.shared_read / shared_write.
 
 Address conventions (documented choices of the emulator):
 
@@ -100,7 +101,7 @@ class MBarrier:
         self.pending = count
         self.tx = 0
         self.completed = 0  # number of completed phases; current phase parity = completed & 1
-        self.carry: dict = {}  # happens-before knowledge carried by arrivals (see machine.py)
+        self.carry: dict = {}  # happens-before knowledge carried by arrivals (handlers/sync.py)
         self.waiters: list = []
         self.init_line = line
 
@@ -118,7 +119,6 @@ class SharedMemory:
         self.wtag = np.zeros(size, dtype=np.int64)
         self.mbar_mask = bytearray(size)  # 1 where a live mbarrier object lives
         self.mbarriers: dict[int, MBarrier] = {}
-        self.inflight: list = []  # (lo, hi, cp record) smem ranges read by not-yet-completed cps
 
     def check(self, off: int, n: int, what="shared"):
         if off < 0 or off + n > self.size:

@@ -12,6 +12,11 @@
 
 A mnemonic is looked up by the longest dotted prefix of the opcode (``tcgen05.cp`` for
 ``tcgen05.cp.cta_group::1.32x128b.warpx4``; ``bar.warp.sync`` before ``bar``).
+
+Adding an instruction is a ``decode_<mnemonic>`` in its family's module under handlers/ and its row
+here: the state a family keeps is declared there (:class:`~tile_mlir.sim.state.Kept`), and what it
+must see of other instructions (thread exit, shared-memory accesses) is registered by its decoders
+on ``d.M.hooks`` (:class:`~tile_mlir.sim.state.Hooks`).
 """
 
 from __future__ import annotations
@@ -60,10 +65,8 @@ TABLE: dict[str, Op] = {
     "cp.async.wait_all": Op(cp_async.decode_wait_all, T),
     "cp.async.mbarrier.arrive": Op(cp_async.decode_mbarrier_arrive, T),
     # ---- control (control.py)
-    "bra": Op(control.decode_bra, T),
-    # a thread may not exit with cp.async copies not waited for (cp_async.wrap_exit)
-    "ret": Op(cp_async.wrap_exit(control.decode_ret), T),
-    "exit": Op(cp_async.wrap_exit(control.decode_exit), T), "trap": Op(control.decode_trap, T),
+    "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
+    "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),
     "brkpt": Op(control.decode_brkpt, T), "call": Op(control.decode_unsupported, T),
     "brx": Op(control.decode_unsupported, T),
     # ---- barriers and fences (sync.py)

@@ -1,9 +1,18 @@
 """The emulated machine's state, at the bottom of tile-sim: threads, warps, CTAs, clusters, the
-decoded instruction and the states of a thread.
+decoded instruction, the states of a thread, the state each handler family keeps, and the hooks
+through which families see what other instructions do.
+
+Nothing here knows an instruction.  A handler family (``handlers/<family>.py``) declares the state
+it keeps with :class:`Kept` (per thread, CTA, cluster or machine, made on first use) and, while its
+instructions are decoded, registers with :class:`Hooks` what it must be told: a thread's exit, a
+CTA's end, or threads' loads and stores of shared memory (race checks).  So a new instruction is
+one handler and one row of the opcodes TABLE; the scheduler (machine.py) and the other families
+stay as they are.
 """
 
 from __future__ import annotations
 
+from .errors import EmulationError
 from .memory import SharedMemory, TensorMemory
 
 
@@ -27,35 +36,43 @@ STATE_NAMES = {State.RUN: "runnable", State.EXITED: "exited", State.BAR: "blocke
 
 
 class Thread:
-    __slots__ = ("r", "pc", "state", "lane", "warp", "cta", "lin", "gid", "fence_count", "seen",
-                 "synced", "pending_cp", "ld_pending", "st_pending", "wait_on", "timeout_at",
-                 "timeout", "cl_arrived", "local", "bar_gen")
+    """One thread.  Besides registers (``r``, slots from the decoder), program counter and state:
 
-    def __init__(self, nslots):
+    * ``wait_on`` (the mbarrier a parked thread waits on), ``timeout_at`` / ``timeout``: the
+      scheduler releases a parked waiter once per progress value with result false (machine.py);
+    * ``seen``: happens-before knowledge (key -> count) that barriers and mbarriers carry between
+      threads (handlers/sync.py);
+    * ``fence_count``: the thread's fence.proxy.async count, tagged on its shared stores;
+    * ``ext``: the state handler families keep for the thread (:class:`Kept`).
+    """
+    __slots__ = ("r", "pc", "state", "lin", "lane", "warp", "cta", "gid", "local", "wait_on",
+                 "timeout_at", "timeout", "seen", "fence_count", "ext")
+
+    def __init__(self, nslots, lin, warp, cta, gid):
         self.r = [0] * nslots
         self.pc = 0
         self.state = State.RUN
-        self.fence_count = 0
-        self.seen = {}
-        self.synced = {}
-        self.pending_cp = []
-        self.ld_pending = False
-        self.st_pending = False
+        self.lin = lin
+        self.lane = lin % 32
+        self.warp = warp
+        self.cta = cta
+        self.gid = gid
+        self.local = None
         self.wait_on = None
         self.timeout_at = -1
         self.timeout = False
-        self.cl_arrived = -1
-        self.local = None
-        self.bar_gen = 0
+        self.seen = {}
+        self.fence_count = 0
+        self.ext = {}
 
 
 class Warp:
-    __slots__ = ("threads", "cta", "idx", "rank", "lanes", "gidx")
+    __slots__ = ("threads", "cta", "idx", "rank", "lanes")
 
     def __init__(self, cta, idx):
         self.cta = cta
         self.idx = idx
-        self.rank = idx % 4
+        self.rank = idx % 4  # rank in its warpgroup: the TMEM lane quarter it may access
         self.threads = []
         self.lanes = frozenset()
 
@@ -71,20 +88,19 @@ class CTA:
         self.warps: list[Warp] = []
         self.threads: list[Thread] = []
         self.live = 0
-        self.bars: dict = {}  # barrier id -> [arrived threads, expected or None]
+        self.ext = {}
 
 
 class Cluster:
     def __init__(self, idx):
         self.idx = idx
         self.ctas: list[CTA] = []
-        self.arrived = 0
-        self.gen = 0
-        self.waiters: list = []
+        self.ext = {}
 
 
 class DInst:
-    """A decoded instruction."""
+    """A decoded instruction: ``fn(thread)``, or with ``warp`` set ``fn(warp, lanes)`` once the
+    lanes ``req(warp, lanes_at_pc)`` names are all at it (opcodes.py)."""
     __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src")
 
     def __init__(self, inst, mnemonic):
@@ -96,3 +112,95 @@ class DInst:
         self.warp = False
         self.req = None
         self.src = inst
+
+
+# ------------------------------------------------------------------------------- family state
+SCOPES = ("thread", "cta", "cluster", "machine")
+KEPT: dict[str, Kept] = {}  # "<family>/<scope>" -> its declaration
+
+
+class Kept:
+    """State a handler family keeps for each owner of ``scope`` (a Thread, CTA, Cluster or the
+    Machine): ``make(owner)`` builds it the first time :meth:`of` asks, into ``owner.ext``.  One
+    declaration per family and scope, named ``"<family>/<scope>"``."""
+    __slots__ = ("name", "scope", "make")
+
+    def __init__(self, family: str, scope: str, make):
+        if scope not in SCOPES:
+            raise ValueError(f"state scope {scope!r} is not one of {SCOPES}")
+        name = f"{family}/{scope}"
+        if name in KEPT:
+            raise ValueError(f"state {name} is declared twice")
+        self.name, self.scope, self.make = name, scope, make
+        KEPT[name] = self
+
+    def of(self, owner):
+        s = owner.ext.get(self)
+        if s is None:
+            s = owner.ext[self] = self.make(owner)
+        return s
+
+    def peek(self, owner):
+        """The owner's state, or None if nothing made it yet."""
+        return owner.ext.get(self)
+
+
+class Hooks:
+    """What handler families ask to be told, registered while their instructions are decoded (each
+    function once; called in the order registered):
+
+    * ``thread_exit``: ``f(M, t)`` after thread ``t`` executed ret / exit;
+    * ``cta_done``: ``f(M, cta)`` once every thread of the CTA's cluster has exited;
+    * ``shared_load`` / ``shared_store``: ``f(M, t, cta, off, n, what)`` / ``f(M, t, cta, off, n)``
+      before thread ``t`` reads or writes bytes [off, off + n) of ``cta``'s shared memory
+      (:func:`shared_read`, :func:`shared_observe_load`, :func:`shared_write`; ``what`` names the
+      reader in messages).
+    """
+    __slots__ = ("thread_exit", "cta_done", "shared_load", "shared_store")
+
+    def __init__(self):
+        self.thread_exit: list = []
+        self.cta_done: list = []
+        self.shared_load: list = []
+        self.shared_store: list = []
+
+    def register(self, **fns):
+        for event, fn in fns.items():
+            registered = getattr(self, event)
+            if fn not in registered:
+                registered.append(fn)
+
+
+# ------------------------------------------------------------------------------- shared memory
+def shared_read(M, t, cta, off, n):
+    """A load of thread ``t``: ``n`` bytes of ``cta``'s shared memory (little-endian), shown first
+    to the load observers."""
+    if M.hooks.shared_load:
+        shared_observe_load(M, t, cta, off, n, "load")
+    return cta.smem.read(off, n)
+
+
+def shared_observe_load(M, t, cta, off, n, what):
+    """Show the load observers a read of shared bytes (by a reader that takes the bytes itself, as
+    tcgen05.cp does with numpy)."""
+    for f in M.hooks.shared_load:
+        f(M, t, cta, off, n, what)
+
+
+def shared_write(M, t, cta, off, n, val):
+    """A generic-proxy store of thread ``t``: bounds and live mbarrier objects checked, the store
+    observers told, then the bytes written and tagged with the writer and its fence.proxy.async
+    count (so an async-proxy reader can tell whether the writer fenced)."""
+    sm = cta.smem
+    if off < 0 or off + n > sm.size:
+        sm.check(off, n)
+    if sm.mbarriers and any(sm.mbar_mask[off:off + n]):
+        mb = next(m for o, m in sm.mbarriers.items() if o < off + n and off < o + 8)
+        raise EmulationError(f"store to shared 0x{off:x} ({n} bytes) overwrites a live "
+                             f"{mb.describe()} (initialised at line {mb.init_line}; use "
+                             f"mbarrier.inval first)")
+    for f in M.hooks.shared_store:
+        f(M, t, cta, off, n)
+    sm.buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+    sm.wtag[off:off + n] = ((t.gid + 1) << 32) | t.fence_count
+    M.progress += 1

@@ -24,6 +24,9 @@ sync.py), is a race: EmulationError under strict, a warning otherwise.  A thread
 copies not yet waited for is an error (their effect is unobservable, and the shared memory they target
 may be reused).  The destination writes are generic-proxy writes of the issuing thread, so a later
 tcgen05.cp reading them needs fence.proxy.async after the wait, as for st.shared.
+
+Kept (state.Kept): per thread its groups, per CTA the destination tags, per kernel the copy records.
+Hooks: shared-memory loads and stores (the races above, tcgen05.cp's reads included) and thread exit.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import EmulationError
+from ..state import Kept, shared_write
+from . import mbarrier as mbar
+from .sync import merge_seen
 
 KNOWN = {"cp", "async", "ca", "cg", "shared", "shared::cta", "global", "L2::cache_hint",
          "L2::64B", "L2::128B", "L2::256B", "L1::evict_last", "L1::evict_normal",
@@ -54,33 +60,21 @@ class CpAsyncRecord:
         self.seq = -1  # issuer's wait sequence number at which the copy was performed
 
 
-class _ThreadState:
+class _Groups:
+    """A thread's copies: issued and not yet committed, then committed groups (oldest first);
+    ``seq`` counts its waits that performed copies."""
     __slots__ = ("cur", "groups", "seq")
 
-    def __init__(self):
-        self.cur = []     # issued, not yet committed
-        self.groups = []  # committed groups, oldest first
+    def __init__(self, t):
+        self.cur = []
+        self.groups = []
         self.seq = 0
 
 
-def _state(M, t, create=True):
-    states = M.__dict__.get("cpa_state")
-    if states is None:
-        if not create:
-            return None
-        states = M.cpa_state = {}
-        M.cpa_records = {}
-    s = states.get(t.gid)
-    if s is None and create:
-        s = states[t.gid] = _ThreadState()
-    return s
-
-
-def _tags(sm):
-    tags = sm.__dict__.get("cpa")
-    if tags is None:
-        tags = sm.cpa = np.zeros(sm.size, dtype=np.int32)
-    return tags
+GROUPS = Kept("cp_async", "thread", _Groups)
+# per shared byte: id of the copy whose destination it is (0: none); ids index RECORDS
+TAGS = Kept("cp_async", "cta", lambda cta: np.zeros(cta.smem.size, dtype=np.int32))
+RECORDS = Kept("cp_async", "machine", lambda M: {})
 
 
 def knowledge_key(t):
@@ -116,6 +110,7 @@ def decode_cp_async(d, inst):
     if len(rest) > 1:
         raise d.error("cp.async: too many operands (ignore-src predicates are not emulated)")
     src_size = d.src(rest[0], 32) if rest else str(cp_size)
+    d.M.hooks.register(shared_load=check_load, shared_store=check_store, thread_exit=check_exit)
     de, _ = d.addr_expr(ops[0])
     se, _ = d.addr_expr(ops[1])
     return d.compile([f"_issue(M, t, {de}, {se}, {cp_size}, {src_size}, {inst.line})"],
@@ -134,14 +129,12 @@ def issue(M, t, dst, src, cp_size, src_size, line):
     t.cta.smem.check(dst, cp_size, "cp.async destination")
     if src_size:
         M.gmem.find(src, src_size)  # bounds now; the bytes are read when the copy is performed
-    st = _state(M, t)
-    rec = CpAsyncRecord(len(M.cpa_records) + 1, line, t, dst, src, cp_size, src_size)
-    M.cpa_records[rec.id] = rec
-    sm = t.cta.smem
-    tags = _tags(sm)
-    _check_access(M, t, sm, dst, cp_size, "cp.async destination of another copy")
-    tags[dst:dst + cp_size] = rec.id
-    st.cur.append(rec)
+    records = RECORDS.of(M)
+    rec = CpAsyncRecord(len(records) + 1, line, t, dst, src, cp_size, src_size)
+    records[rec.id] = rec
+    _check_access(M, t, t.cta, dst, cp_size, "cp.async destination of another copy")
+    TAGS.of(t.cta)[dst:dst + cp_size] = rec.id
+    GROUPS.of(t).cur.append(rec)
     M.progress += 1
 
 
@@ -153,7 +146,7 @@ def decode_commit_group(d, inst):
 
 
 def commit(M, t):
-    st = _state(M, t)
+    st = GROUPS.of(t)
     st.groups.append(st.cur)  # an empty group is legal and completes trivially
     st.cur = []
 
@@ -172,7 +165,7 @@ def decode_wait_all(d, inst):
 
 
 def wait_group(M, t, n):
-    st = _state(M, t)
+    st = GROUPS.of(t)
     k = len(st.groups) - n
     if k <= 0:
         return
@@ -182,8 +175,6 @@ def wait_group(M, t, n):
 
 
 def _perform(M, t, st, recs):
-    from .memory import shared_write
-
     st.seq += 1
     seq = st.seq
     key = knowledge_key(t)
@@ -192,8 +183,7 @@ def _perform(M, t, st, recs):
     for rec in recs:
         rec.done = True
         rec.seq = seq
-    sm = t.cta.smem
-    tags = _tags(sm)
+    tags = TAGS.of(t.cta)
     for rec in recs:  # issue order (overlapping pending copies were flagged at issue)
         val = M.gmem.read(rec.src, rec.src_size) if rec.src_size else 0
         shared_write(M, t, t.cta, rec.dst, rec.cp_size, val)  # zero-fills beyond src-size
@@ -203,8 +193,6 @@ def _perform(M, t, st, recs):
 
 # ------------------------------------------------------------------------------- mbarrier arrive
 def decode_mbarrier_arrive(d, inst):
-    from . import mbarrier as mbar
-
     p = inst.parts
     noinc = "noinc" in p
     if "b64" not in p:
@@ -214,19 +202,15 @@ def decode_mbarrier_arrive(d, inst):
         raise d.error("cp.async.mbarrier.arrive needs `[mbar]`")
     ae, sym = d.addr_expr(ops[0])
     space = "shared" if ("shared" in p or "shared::cta" in p or sym == "shared") else "generic"
-    return d.compile([f"_arr(M, t, {ae}, '{space}', {noinc})"], {"_arr": mbarrier_arrive,
-                                                                 "_mbar": mbar})
+    return d.compile([f"_arr(M, t, {ae}, '{space}', {noinc})"], {"_arr": mbarrier_arrive})
 
 
 def mbarrier_arrive(M, t, a, space, noinc):
     """All prior cp.async of the thread complete (performed now, a legal schedule), then the arrive
     triggers: with .noinc it counts as one of the expected arrivals; without, the pending count was
     incremented by one at issue, so the net effect on the phase is nil but the knowledge is carried."""
-    from . import mbarrier as mbar
-    from .sync import merge_seen
-
     mb = mbar.get(M, t, a, space, "cp.async.mbarrier.arrive")
-    st = _state(M, t)
+    st = GROUPS.of(t)
     recs = [rec for g in st.groups for rec in g] + st.cur
     st.groups, st.cur = [], []
     _perform(M, t, st, recs)
@@ -237,17 +221,18 @@ def mbarrier_arrive(M, t, a, space, noinc):
 
 
 # ------------------------------------------------------------------------------- race checks
-def _check_access(M, t, sm, off, n, what):
-    tags = sm.__dict__.get("cpa")
+def _check_access(M, t, cta, off, n, what):
+    tags = TAGS.peek(cta)
     if tags is None:
         return
     ids = tags[off:off + n]
     if not ids.any():
         return
+    records = RECORDS.of(M)
     for rid in np.unique(ids):
         if rid == 0:
             continue
-        rec = M.cpa_records[int(rid)]
+        rec = records[int(rid)]
         if not rec.done:
             M.violation(f"{what} at shared 0x{off:x} ({n} bytes) by thread {M.where(t)} races "
                         f"with the cp.async issued at line {rec.line} by thread "
@@ -265,38 +250,30 @@ def _check_access(M, t, sm, off, n, what):
                         key=("cpa-sync", what, rec.line))
 
 
-def check_read(M, t, cta, off, n, what: str = "load"):
-    """Called by shared-memory loads (handlers/memory.py) and by tcgen05.cp for the chunks it reads."""
-    _check_access(M, t, cta.smem, off, n, what)
+def check_load(M, t, cta, off, n, what):
+    """Shared-memory load observer (state.Hooks): reading a copy's destination races unless the
+    copy was performed and its issuer's wait happens-before the read."""
+    _check_access(M, t, cta, off, n, what)
 
 
-def check_write(M, t, cta, off, n):
-    """Called by shared-memory stores (handlers/memory.py) before the store; the store then clears
-    the bytes' cp.async tags (they no longer hold cp.async data)."""
-    sm = cta.smem
-    tags = sm.__dict__.get("cpa")
+def check_store(M, t, cta, off, n):
+    """Shared-memory store observer (state.Hooks): as a load, then the bytes no longer hold
+    cp.async data (their tags are cleared)."""
+    tags = TAGS.peek(cta)
     if tags is None:
         return
     if tags[off:off + n].any():
-        _check_access(M, t, sm, off, n, "store")
+        _check_access(M, t, cta, off, n, "store")
         tags[off:off + n] = 0
 
 
 # ------------------------------------------------------------------------------- thread exit
-def wrap_exit(decode):
-    """Wrap the ret/exit decoder: a thread may not exit with cp.async copies not waited for."""
-    def dec(d, inst):
-        f = decode(d, inst)
-        M = d.M
-
-        def g(t):
-            st = _state(M, t, create=False)
-            if st is not None and (st.cur or any(st.groups)):
-                recs = st.cur + [r for gr in st.groups for r in gr]
-                lines = sorted({r.line for r in recs})
-                raise EmulationError(f"thread {M.where(t)} exits with {len(recs)} cp.async "
-                                     f"cop{'y' if len(recs) == 1 else 'ies'} (line(s) {lines}) "
-                                     f"not waited for (cp.async.wait_group / wait_all)")
-            f(t)
-        return g
-    return dec
+def check_exit(M, t):
+    """Thread-exit hook (state.Hooks): a thread may not exit with cp.async copies not waited for."""
+    st = GROUPS.peek(t)
+    if st is not None and (st.cur or any(st.groups)):
+        recs = st.cur + [r for gr in st.groups for r in gr]
+        lines = sorted({r.line for r in recs})
+        raise EmulationError(f"thread {M.where(t)} exits with {len(recs)} cp.async "
+                             f"cop{'y' if len(recs) == 1 else 'ies'} (line(s) {lines}) "
+                             f"not waited for (cp.async.wait_group / wait_all)")

@@ -1,10 +1,9 @@
 """ld / st / ldu / atom / red / mapa / isspacep / getctarank / prefetch and friends.
 
-Shared-memory stores through the generic proxy are tagged per byte with the writer thread and its
-``fence.proxy.async`` count, so that a later ``tcgen05.cp`` (async proxy) can tell whether the
-writer fenced (reference §4.4).  Stores into live mbarrier objects and into shared bytes that an
-in-flight ``tcgen05.cp`` reads are rejected.  Shared loads and stores of bytes that a ``cp.async``
-targets are checked against that copy's completion (cp_async.py).
+Shared-memory loads and stores go through state.shared_read / shared_write: stores are tagged per
+byte with the writer thread and its ``fence.proxy.async`` count, so that a later ``tcgen05.cp``
+(async proxy) can tell whether the writer fenced (reference §4.4); stores into live mbarrier objects
+are rejected; and the families that race-check shared memory (cp.async, tcgen05.cp) observe both.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from .. import memory as mem
 from ..codegen import mask
 from ..errors import EmulationError
 from ..ptx_parser import TYPE_BITS
-from .cp_async import check_read as cpa_check_read, check_write as cpa_check_write
+from ..state import shared_read, shared_write
 
 SPACES = {"global", "shared", "shared::cta", "shared::cluster", "local", "param", "param::entry",
           "param::func", "const"}
@@ -40,47 +39,6 @@ def _vec(inst):
 
 
 # ------------------------------------------------------------------------------- raw access
-def shared_write(M, t, cta, off, n, val):
-    sm = cta.smem
-    if off < 0 or off + n > sm.size:
-        sm.check(off, n)
-    if sm.mbarriers and any(sm.mbar_mask[off:off + n]):
-        mb = next(m for o, m in sm.mbarriers.items() if o < off + n and off < o + 8)
-        raise EmulationError(f"store to shared 0x{off:x} ({n} bytes) overwrites a live "
-                             f"{mb.describe()} (initialised at line {mb.init_line}; use "
-                             f"mbarrier.inval first)")
-    if sm.inflight:
-        check_inflight(M, t, cta, off, n)
-    if "cpa" in sm.__dict__:  # bytes targeted by cp.async copies (cp_async.py)
-        cpa_check_write(M, t, cta, off, n)
-    sm.buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
-    sm.wtag[off:off + n] = ((t.gid + 1) << 32) | t.fence_count
-    M.progress += 1
-
-
-def shared_read(M, t, cta, off, n):
-    sm = cta.smem
-    if "cpa" in sm.__dict__:  # bytes targeted by cp.async copies (cp_async.py)
-        cpa_check_read(M, t, cta, off, n)
-    return sm.read(off, n)
-
-
-def check_inflight(M, t, cta, off, n):
-    from .tcgen05 import cp_completed
-    sm = cta.smem
-    keep = []
-    for lo, hi, rec in sm.inflight:
-        if cp_completed(rec):
-            continue
-        keep.append((lo, hi, rec))
-        if lo < off + n and off < hi:
-            M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
-                        f"tcgen05.cp issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
-                        f"not completed (wait on its commit's mbarrier first)",
-                        key=("war", rec.line))
-    sm.inflight = keep
-
-
 def make_reader(M, space):
     gread = M.gmem.read
     if space in ("global", "const"):

@@ -1,13 +1,31 @@
 """CTA barriers (bar / barrier), cluster barriers, membar / fence.
 
 Happens-before knowledge for the TMEM race check (see tcgen05.py) travels through barriers: when a
-barrier completes, every participant's knowledge of completed mbarrier phases is merged.
+barrier completes, every participant's knowledge of completed mbarrier phases is merged.  A barrier
+that waits for all live threads completes when the last missing one exits (thread-exit hook).
 """
 
 from __future__ import annotations
 
 from ..errors import EmulationError
-from ..state import State
+from ..state import Kept, State
+
+# barrier id -> [arrived threads, expected count or None (all live threads)], for the current phase
+BARS = Kept("sync", "cta", lambda cta: {})
+
+
+class _ClusterBarrier:
+    """``gen``: completed phases; ``waiters``: the threads arrived in the current phase;
+    ``arrived_in``: thread gid -> the phase of its last arrive."""
+    __slots__ = ("gen", "waiters", "arrived_in")
+
+    def __init__(self, cl):
+        self.gen = 0
+        self.waiters = []
+        self.arrived_in = {}
+
+
+CLUSTER_BAR = Kept("sync", "cluster", _ClusterBarrier)
 
 
 def merge_seen(threads, extra=None):
@@ -44,6 +62,7 @@ def decode_bar(d, inst):
     cnt_e = d.src(ops[1], 32) if len(ops) > 1 else "None"
     if not wait and len(ops) < 2:
         raise d.error("bar.arrive needs a thread count")
+    d.M.hooks.register(thread_exit=on_exit)
     return d.compile([f"_bar_arrive(M, t, {bid_e}, {cnt_e}, {wait})"], {"_bar_arrive": bar_arrive})
 
 
@@ -53,9 +72,10 @@ def bar_arrive(M, t, bid, cnt, wait):
     if cnt is not None and (cnt <= 0 or cnt % 32):
         raise EmulationError(f"barrier thread count {cnt} must be a positive multiple of 32")
     c = t.cta
-    st = c.bars.get(bid)
+    bars = BARS.of(c)
+    st = bars.get(bid)
     if st is None:
-        st = c.bars[bid] = [[], cnt]
+        st = bars[bid] = [[], cnt]
     elif cnt is not None and st[1] is not None and st[1] != cnt:
         raise EmulationError(f"barrier {bid} used with thread counts {st[1]} and {cnt} in the "
                              f"same phase")
@@ -65,61 +85,68 @@ def bar_arrive(M, t, bid, cnt, wait):
     if wait:
         t.state = State.BAR
     M.progress += 1
-    _check_bar(M, c, bid)
+    _check_bar(bars, c, bid)
 
 
-def _check_bar(M, c, bid):
-    arr, cnt = c.bars[bid]
+def _check_bar(bars, c, bid):
+    arr, cnt = bars[bid]
     expected = cnt if cnt is not None else c.live
     if len(arr) >= expected and arr:
-        del c.bars[bid]
+        del bars[bid]
         release(arr, waiting_state=State.BAR)
 
 
-def check_bars(M, c):
-    for bid in list(c.bars):
-        if bid in c.bars:
-            _check_bar(M, c, bid)
+def on_exit(M, t):
+    """Thread-exit hook (state.Hooks): barriers that wait for all live threads may now be complete."""
+    bars = BARS.peek(t.cta)
+    if bars:
+        for bid in list(bars):
+            if bid in bars:
+                _check_bar(bars, t.cta, bid)
+    cb = CLUSTER_BAR.peek(t.cta.cluster)
+    if cb is not None:
+        check_cluster_barrier(t.cta.cluster, cb)
 
 
 # ------------------------------------------------------------------------------- cluster barrier
 def decode_barrier_cluster_arrive(d, inst):
+    d.M.hooks.register(thread_exit=on_exit)
     return d.compile(["_cl_arrive(M, t)"], {"_cl_arrive": cluster_arrive})
 
 
 def decode_barrier_cluster_wait(d, inst):
-    return d.compile(["_cl_wait(M, t)"], {"_cl_wait": cluster_wait})
+    d.M.hooks.register(thread_exit=on_exit)
+    return d.compile(["_cl_wait(t)"], {"_cl_wait": cluster_wait})
 
 
 def cluster_arrive(M, t):
     cl = t.cta.cluster
-    if t.cl_arrived == cl.gen:
+    cb = CLUSTER_BAR.of(cl)
+    if cb.arrived_in.get(t.gid) == cb.gen:
         raise EmulationError("barrier.cluster.arrive twice in the same phase without "
                              "barrier.cluster.wait")
-    t.cl_arrived = cl.gen
-    cl.arrived += 1
-    cl.waiters.append(t)
+    cb.arrived_in[t.gid] = cb.gen
+    cb.waiters.append(t)
     M.progress += 1
-    check_cluster_barrier(M, cl)
+    check_cluster_barrier(cl, cb)
 
 
-def cluster_wait(M, t):
-    cl = t.cta.cluster
-    if t.cl_arrived < 0:
+def cluster_wait(t):
+    cb = CLUSTER_BAR.of(t.cta.cluster)
+    phase = cb.arrived_in.get(t.gid)
+    if phase is None:
         raise EmulationError("barrier.cluster.wait without a preceding barrier.cluster.arrive")
-    if t.cl_arrived == cl.gen:  # current phase not complete yet
+    if phase == cb.gen:  # current phase not complete yet
         t.state = State.CLUSTER
 
 
-def check_cluster_barrier(M, cl):
-    if not cl.arrived:
+def check_cluster_barrier(cl, cb):
+    if not cb.waiters:
         return
-    live = sum(c.live for c in cl.ctas)
-    if cl.arrived >= live:
-        cl.gen += 1
-        cl.arrived = 0
-        arr = cl.waiters
-        cl.waiters = []
+    if len(cb.waiters) >= sum(c.live for c in cl.ctas):
+        cb.gen += 1
+        arr = cb.waiters
+        cb.waiters = []
         release(arr, waiting_state=State.CLUSTER)
 
 

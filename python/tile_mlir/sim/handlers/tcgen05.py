@@ -10,6 +10,12 @@ just before the commit's mbarrier arrive.  A ``tcgen05.ld`` of a tagged cell is 
 the reading thread (or a thread it synchronised with through a barrier) observed the completion of
 that commit's mbarrier phase AND the reading thread executed ``tcgen05.fence::after_thread_sync``
 afterwards (reference §4.4, "cross-thread use").
+
+Kept (state.Kept): per thread its uncommitted cps, whether a tcgen05.ld awaits tcgen05.wait::ld and
+its knowledge as of its last fence::after_thread_sync; per CTA the shared ranges that in-flight cps
+read; per kernel the cp records and the .cta_group in use.  Hooks: shared stores into those ranges
+are write-after-read races; a thread's exit retires its uncommitted cps (with a warning); a CTA done
+with TMEM still allocated is a violation.
 """
 
 from __future__ import annotations
@@ -19,9 +25,8 @@ import numpy as np
 from .. import memory as mem
 from ..errors import EmulationError
 from ..smem_desc import check_for_cp, decode as decode_desc
-from ..state import State
+from ..state import Kept, State, shared_observe_load
 from ..swizzle import ROW_PITCH, swizzle_np
-from . import cp_async
 from . import mbarrier as mbar
 
 # shape -> (rows, 16-byte chunks per row)
@@ -44,11 +49,12 @@ def _cta_group(d, inst):
 def check_cta_group(M, cg, line):
     if cg is None:
         return
-    if M.cta_group is None:
-        M.cta_group = (cg, line)
-    elif M.cta_group[0] != cg:
+    k = KERNEL.of(M)
+    if k.cta_group is None:
+        k.cta_group = (cg, line)
+    elif k.cta_group[0] != cg:
         raise EmulationError(f"mixed .cta_group values in one kernel: ::{cg} here, "
-                             f"::{M.cta_group[0]} at line {M.cta_group[1]} (every tcgen05 "
+                             f"::{k.cta_group[0]} at line {k.cta_group[1]} (every tcgen05 "
                              f"instruction of a kernel must use the same value)")
 
 
@@ -73,7 +79,35 @@ def _uniform(parts, fn, what):
     return vals[0]
 
 
-# ------------------------------------------------------------------------------- records
+# ------------------------------------------------------------------------------- state
+class _ThreadState:
+    """``pending``: the thread's cps not yet committed; ``ld_pending``: a tcgen05.ld of it not yet
+    waited for (tcgen05.wait::ld); ``synced``: its knowledge (Thread.seen) as of its last
+    tcgen05.fence::after_thread_sync."""
+    __slots__ = ("pending", "ld_pending", "synced")
+
+    def __init__(self, t):
+        self.pending = []
+        self.ld_pending = False
+        self.synced = {}
+
+
+class _KernelState:
+    """``records``: every cp by id (TMEM cells name the cp that writes them); ``cta_group``:
+    (value, line) of the first tcgen05 instruction with .cta_group."""
+    __slots__ = ("records", "cta_group")
+
+    def __init__(self, M):
+        self.records = {}
+        self.cta_group = None
+
+
+THREAD = Kept("tcgen05", "thread", _ThreadState)
+# (lo, hi, cp record): shared byte ranges that cps not yet completed read
+INFLIGHT = Kept("tcgen05", "cta", lambda cta: [])
+KERNEL = Kept("tcgen05", "machine", _KernelState)
+
+
 class CpRecord:
     __slots__ = ("id", "line", "cg", "writes", "chunks", "retired", "completion", "forced",
                  "issuer")
@@ -97,10 +131,11 @@ def cp_completed(rec) -> bool:
 
 
 def retire_pending(M, t, cg):
+    st = THREAD.of(t)
     keep, done = [], []
-    for rec in t.pending_cp:
+    for rec in st.pending:
         (done if cg is None or rec.cg == cg else keep).append(rec)
-    t.pending_cp = keep
+    st.pending = keep
     for rec in done:
         for cta, lanes, cols, vals in rec.writes:
             tm = cta.tmem
@@ -110,6 +145,35 @@ def retire_pending(M, t, cg):
         if cg is None:
             rec.forced = True
     return done
+
+
+def retire_at_exit(M, t):
+    """Thread-exit hook (state.Hooks): cps the thread never committed are retired, with a warning."""
+    st = THREAD.peek(t)
+    if st is not None and st.pending:
+        lines = sorted({rec.line for rec in st.pending})
+        M.warn(f"thread {M.where(t)} exited with tcgen05.cp (line(s) {lines}) never "
+               f"committed; retired at exit", key=("uncommitted", tuple(lines)))
+        retire_pending(M, t, None)
+
+
+def check_inflight(M, t, cta, off, n):
+    """Shared-memory store observer (state.Hooks): a store into bytes that a cp not yet completed
+    reads is a write-after-read race."""
+    inflight = INFLIGHT.peek(cta)
+    if not inflight:
+        return
+    keep = []
+    for lo, hi, rec in inflight:
+        if cp_completed(rec):
+            continue
+        keep.append((lo, hi, rec))
+        if lo < off + n and off < hi:
+            M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
+                        f"tcgen05.cp issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
+                        f"not completed (wait on its commit's mbarrier first)",
+                        key=("war", rec.line))
+    inflight[:] = keep
 
 
 # ------------------------------------------------------------------------------- alloc / dealloc
@@ -122,6 +186,7 @@ def decode_alloc(d, inst):
     fa = d.compile([f"return {ae}"])
     fn_ = d.compile([f"return {d.src(ncols, 32)}"])
     M = d.M
+    M.hooks.register(cta_done=check_tmem_freed)
     line = inst.line
 
     def f(w, parts):
@@ -194,13 +259,15 @@ def decode_dealloc(d, inst):
             raise EmulationError(f"tcgen05.dealloc nCols={n} differs from the {an} columns "
                                  f"allocated at line {aline}")
         for t in c.threads:
-            for rec in t.pending_cp:
+            st = THREAD.peek(t)
+            for rec in st.pending if st is not None else ():
                 for cta, lanes, cols, _ in rec.writes:
                     if cta is c and ((cols >= col) & (cols < col + n)).any():
                         raise EmulationError(f"tcgen05.dealloc of columns [{col}, {col + n}) "
                                              f"while the tcgen05.cp at line {rec.line} writing "
                                              f"them is not committed")
-        if any(t.ld_pending for t in c.threads if t.state != State.EXITED):
+        if any(st.ld_pending for t in c.threads
+               if t.state != State.EXITED and (st := THREAD.peek(t)) is not None):
             M.warn(f"line {line}: tcgen05.dealloc while a tcgen05.ld of CTA {c.idx} has not "
                    f"been waited for with tcgen05.wait::ld", key=("ldpend", line))
         tm.snapshot[:, col:col + n] = tm.cells[:, col:col + n]
@@ -211,6 +278,20 @@ def decode_dealloc(d, inst):
             if t.state == State.ALLOC:
                 t.state = State.RUN
     return f, None
+
+
+def check_tmem_freed(M, c):
+    """CTA-done hook (state.Hooks): TMEM still allocated when the kernel exits is a violation; the
+    snapshot keeps those columns' final contents."""
+    tm = c.tmem
+    if tm.allocs:
+        ranges = ", ".join(f"[{s}, {s + n}) allocated at line {ln}"
+                           for s, (n, ln) in sorted(tm.allocs.items()))
+        msg = (f"kernel exit with TMEM still allocated in CTA {c.idx}: columns {ranges} "
+               f"(every tcgen05.alloc needs a tcgen05.dealloc before exit)")
+        for s, (n, _) in tm.allocs.items():
+            tm.snapshot[:, s:s + n] = tm.cells[:, s:s + n]
+        M.violation(msg)
 
 
 def decode_relinquish(d, inst):
@@ -262,6 +343,7 @@ def decode_cp(d, inst):
     if len(inst.operands) != 2:
         raise d.error("tcgen05.cp needs `[taddr], s-desc`")
     ta, _ = d.addr_expr(inst.operands[0])
+    d.M.hooks.register(shared_store=check_inflight, thread_exit=retire_at_exit)
     return d.compile([f"_cp(M, t, _spec, {ta}, {d.src(inst.operands[1], 64)})"],
                      {"_cp": exec_cp, "_spec": spec})
 
@@ -341,8 +423,9 @@ def exec_cp(M, t, spec, taddr, desc):
     phys = swizzle_np(lin, mode)  # (rows, nch) byte addresses of 16-byte chunks
     lanes = _dest_lanes(spec.shape, spec.mc, L0, rows)  # (rows, k)
     k = lanes.shape[1]
-    rec = CpRecord(len(M.cp_records) + 1, spec.line, spec.cg, t)
-    M.cp_records[rec.id] = rec
+    records = KERNEL.of(M).records
+    rec = CpRecord(len(records) + 1, spec.line, spec.cg, t)
+    records[rec.id] = rec
     for cta in _pair(M, t, spec.cg):
         sm = cta.smem
         lo, hi = int(phys.min()), int(phys.max()) + 16
@@ -351,8 +434,9 @@ def exec_cp(M, t, spec, taddr, desc):
                                  f"{cta.idx}, outside its {sm.size}-byte shared memory [{dd}]")
         idx = phys[:, :, None] + np.arange(16)[None, None, :]
         _check_proxy(M, t, cta, idx, spec)
-        for off in np.unique(phys):  # bytes a cp.async still (or unsynchronised) targets
-            cp_async.check_read(M, t, cta, int(off), 16, what="tcgen05.cp read")
+        if M.hooks.shared_load:
+            for off in np.unique(phys):
+                shared_observe_load(M, t, cta, int(off), 16, "tcgen05.cp read")
         data = sm.np[idx]  # (rows, nch, 16) uint8
         if spec.decomp:
             data = _DECOMPRESS[spec.decomp](data)
@@ -371,8 +455,8 @@ def exec_cp(M, t, spec, taddr, desc):
         tm.src[Lf, Cf] = rec.id
         ch = np.unique(phys.reshape(-1) // 16)
         rec.chunks.append((cta, ch))
-        sm.inflight.append((lo, hi, rec))
-    t.pending_cp.append(rec)
+        INFLIGHT.of(cta).append((lo, hi, rec))
+    THREAD.of(t).pending.append(rec)
     M.progress += 1
 
 
@@ -538,7 +622,7 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
     for rid in ids:
         if rid == 0:
             continue
-        rec = M.cp_records[int(rid)]
+        rec = KERNEL.of(M).records[int(rid)]
         if not rec.retired:
             M.violation(f"tcgen05.ld reads TMEM being written by the tcgen05.cp at line "
                         f"{rec.line}, which has not been committed and waited for (needs "
@@ -548,7 +632,8 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
         if rec.forced:
             continue
         for t in parts:
-            if not any(t.synced.get(mb.uid, -1) > n for mb, n in rec.completion):
+            synced = THREAD.of(t).synced
+            if not any(synced.get(mb.uid, -1) > n for mb, n in rec.completion):
                 M.violation(
                     f"tcgen05.ld by lane {t.lane} reads TMEM written by the tcgen05.cp at line "
                     f"{rec.line} without a successful mbarrier wait on its commit's phase followed "
@@ -582,7 +667,7 @@ def decode_ld(d, inst):
             for s, v in zip(slots, row):
                 if s is not None:
                     r[s] = v
-            t.ld_pending = True
+            THREAD.of(t).ld_pending = True
     return f, None
 
 
@@ -598,7 +683,6 @@ def decode_st(d, inst):
         vals = np.zeros((32, nregs), dtype=np.int64)
         for t in parts:
             vals[t.lane] = [g(t) for g in getters]
-            t.st_pending = True
         lanes = [t.lane for t in parts]
         if pack:
             M.warn(f"line {line}: .unpack::16b bit placement assumed (low 16 bits -> lower "
@@ -616,21 +700,19 @@ def decode_st(d, inst):
 
 
 def decode_wait(d, inst):
-    kind = inst.parts[1]
+    if inst.parts[1] == "wait::st":  # tcgen05.st writes TMEM at issue: nothing is left to wait for
+        return (lambda w, parts: None), None
 
     def f(w, parts):
         for t in parts:
-            if kind == "wait::ld":
-                t.ld_pending = False
-            else:
-                t.st_pending = False
+            THREAD.of(t).ld_pending = False
     return f, None
 
 
 def decode_fence(d, inst):
     kind = inst.parts[1]
     if kind == "fence::after_thread_sync":
-        return d.compile(["t.synced = dict(t.seen)"])
+        return d.compile(["_state(t).synced = dict(t.seen)"], {"_state": THREAD.of})
     if kind == "fence::before_thread_sync":
         return d.compile([])
     raise d.error(f"unknown tcgen05 fence .{kind}")
