@@ -19,9 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch"]
+__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch", "TMEM_LANES", "TMEM_COLUMNS"]
 
 DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
+# tensor memory of one CTA on the tcgen05 chips: 128 lanes x 512 columns of 32 bits (PTX ISA, Tensor Memory)
+TMEM_LANES, TMEM_COLUMNS = 128, 512
 
 _ARCH_RE = re.compile(r"^sm_(\d+)([af]?)$")
 _TCGEN05_SM = frozenset({100, 101, 103, 110})  # sm_101 is sm_110 from CUDA 13 on: both are accepted

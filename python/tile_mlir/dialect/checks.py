@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..target import TMEM_COLUMNS, TMEM_LANES
 from .types import PACKINGS, BufferType, TypeParseError
 
 __all__ = ["VerifyError", "fail", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
-           "KernelFacts", "same_cta_group", "TMEM_COLS"]
+           "KernelFacts", "same_cta_group"]
 
 
 class VerifyError(Exception):
@@ -22,9 +23,6 @@ class VerifyError(Exception):
 
 def fail(check: str, reason: str):
     raise VerifyError(check, reason)
-
-
-_TMEM_LANES, TMEM_COLS = 128, 512  # one CTA's tensor memory: lanes x 32-bit columns
 
 
 # -- buffer types ------------------------------------------------------------------------------------
@@ -81,10 +79,11 @@ def check_buffer(bt: BufferType, what: str) -> None:
             fail("element-type", f"{what}: tmem holds 4, 6, 8, 16 or 32-bit elements, not {bt.elem}")
         lanes = _span(inner, "TLane")
         cols = _span(inner, "TCol")
-        if lanes > _TMEM_LANES:
-            fail("layout", f"{what}: layout reaches lane {lanes - 1}, beyond the {_TMEM_LANES} tmem lanes")
-        if cols * bt.addr_bits > TMEM_COLS * 32:
-            fail("layout", f"{what}: layout spans {cols} {bt.elem} columns, beyond the {TMEM_COLS} 32-bit tmem columns")
+        if lanes > TMEM_LANES:
+            fail("layout", f"{what}: layout reaches lane {lanes - 1}, beyond the {TMEM_LANES} tmem lanes")
+        if cols * bt.addr_bits > TMEM_COLUMNS * 32:
+            fail("layout", f"{what}: layout spans {cols} {bt.elem} columns, beyond the {TMEM_COLUMNS} 32-bit "
+                 "tmem columns")
     else:
         if not axes <= {"m"}:
             fail("layout", f"{what}: a {bt.scope} layout maps onto memory (axis m), got axes {sorted(axes)}")

@@ -18,7 +18,8 @@ from typing import Callable
 
 from .. import mlir as _mlir
 from ..mlir import ir, register_dialect, register_operation
-from .checks import TMEM_COLS, KernelFacts, buffer_type, check_buffer_once, check_slot, fail, same_cta_group
+from ..target import TMEM_COLUMNS
+from .checks import KernelFacts, buffer_type, check_buffer_once, check_slot, fail, same_cta_group
 from .ir_utils import region_of
 from .types import BufferType, TypeParseError
 
@@ -106,8 +107,8 @@ def _verify_kernel(op, kernel: KernelFacts) -> None:
 
 
 def _pow2_cols(n: int) -> None:
-    if n < 32 or n > TMEM_COLS or n & (n - 1):
-        fail("tmem-alloc", f"num_cols must be a power of two in [32, {TMEM_COLS}] (PTX tcgen05.alloc), got {n}")
+    if n < 32 or n > TMEM_COLUMNS or n & (n - 1):
+        fail("tmem-alloc", f"num_cols must be a power of two in [32, {TMEM_COLUMNS}] (PTX tcgen05.alloc), got {n}")
 
 
 def _verify_tmem_alloc(op, kernel: KernelFacts) -> None:  # and tmem.dealloc
@@ -160,8 +161,8 @@ def _verify_copy_async(op, kernel: KernelFacts) -> None:
 
 def _verify_tmem_load(op, kernel: KernelFacts) -> None:
     n = attr_value(op, "num_cols")
-    if n < 1 or n > TMEM_COLS or n & (n - 1):
-        fail("tmem-load", f"num_cols must be a power of two in [1, {TMEM_COLS}] (tcgen05.ld.32x32b.xN, N <= 128 per "
+    if n < 1 or n > TMEM_COLUMNS or n & (n - 1):
+        fail("tmem-load", f"num_cols must be a power of two in [1, {TMEM_COLUMNS}] (tcgen05.ld.32x32b.xN, N <= 128 per "
              f"instruction), got {n}")
     dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
     if dst_t.elem_bits == 6:

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ...layout import ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane, m
+from ...target import TMEM_COLUMNS
 
 __all__ = ["PlanError", "MiddleIter", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
            "encode_smem_desc", "desc_swizzle_code"]
@@ -383,9 +384,9 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         if col % 4:
             raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem column {col}, "
                                                   f"not a multiple of 4")
-        if col < 0 or col + 4 > 512:
+        if col < 0 or col + 4 > TMEM_COLUMNS:
             raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem columns "
-                                                  f"[{col}, {col + 4}), outside [0, 512)")
+                                                  f"[{col}, {col + 4}), outside [0, {TMEM_COLUMNS})")
         if src < 0 or (mode is not SwizzleMode.NONE and src % atom >= pitch):
             raise PlanError("alignment.middle", f"cp at middle index {idx} starts at source byte {src}, "
                                                 f"outside row 0 of a {atom} B {mode.value} swizzle atom")
