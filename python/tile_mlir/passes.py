@@ -14,9 +14,8 @@ from . import diagnostics
 from .mlir import MLIRError, passmanager
 from .target import DEFAULT_ARCH, ArchInfo, parse_arch
 
-__all__ = ["TilePass", "chip_option", "passes", "pass_class", "PIPELINES", "build_pass_manager", "pipeline_elements", "single_pass_elements",
-           "split_pipeline",
-           "PipelineError", "run_pass_manager"]
+__all__ = ["TilePass", "chip_option", "passes", "pass_class", "PIPELINES", "build_pass_manager", "pipeline_elements",
+           "single_pass_elements", "split_pipeline", "PipelineError", "run_pass_manager"]
 
 
 class PipelineError(ValueError):

@@ -238,11 +238,11 @@ OP_SPECS: tuple[OpSpec, ...] = (
     OpSpec("mbarrier.init", "mbarrier.init with the expected arrival count.",
            operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("count", "i64", required=True),),
            verify=_verify_mbarrier_init),
-    OpSpec("mbarrier.arrive", "mbarrier.arrive by the executing thread.", operands=(OperandSpec("barrier", "buffer:shared"),),
-           verify=_verify_barrier_operand),
+    OpSpec("mbarrier.arrive", "mbarrier.arrive by the executing thread.",
+           operands=(OperandSpec("barrier", "buffer:shared"),), verify=_verify_barrier_operand),
     OpSpec("mbarrier.wait", "Spin on mbarrier.try_wait.parity until the phase with parity `phase` completes.",
-           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("phase", "i64", default=0, choices=(0, 1)),),
-           verify=_verify_barrier_operand),
+           operands=(OperandSpec("barrier", "buffer:shared"),),
+           attrs=(AttrSpec("phase", "i64", default=0, choices=(0, 1)),), verify=_verify_barrier_operand),
     OpSpec("tmem.load", "Read tensor memory back to a global buffer: each warp of `scope` reads the 32 lanes of its "
            "quarter, columns [col_offset, col_offset + num_cols) (32-bit) of `src`, with tcgen05.ld.32x32b and "
            "tcgen05.wait::ld, and stores row (lane) by row into dst (shape [lanes, num_cols * 32 / bits]).",
