@@ -12,23 +12,15 @@ import struct
 import numpy as np
 
 from .errors import EmulationError
-from .ptx_parser import TYPE_BITS
+from .names import Label
+from .ptx_parser import TYPE_BITS, show_operand
 
-#: special registers -> bit width (all read-only, stored in the register file at thread creation)
-SPECIAL_REGS = {
-    **{f"%{n}.{c}": 32 for n in ("tid", "ntid", "ctaid", "nctaid", "clusterid", "nclusterid",
-                                   "cluster_ctaid", "cluster_nctaid") for c in "xyz"},
-    "%laneid": 32, "%warpid": 32, "%nwarpid": 32, "%cluster_ctarank": 32,
-    "%cluster_nctarank": 32, "%dynamic_smem_size": 32, "%total_smem_size": 32,
-    "%aggr_smem_size": 32, "%smid": 32, "%nsmid": 32, "%gridid": 64, "%is_explicit_cluster": 1,
-    "%lanemask_eq": 32, "%lanemask_le": 32, "%lanemask_lt": 32, "%lanemask_ge": 32,
-    "%lanemask_gt": 32,
-}
-#: special registers evaluated at read time (deterministic: derived from the step counter)
-DYNAMIC_SPECIAL = {"%clock": ("(M.steps & 0xffffffff)", 32), "%clock64": ("M.steps", 64),
-                   "%globaltimer": ("(M.steps * 1000)", 64),
-                   "%globaltimer_lo": ("((M.steps * 1000) & 0xffffffff)", 32),
-                   "%globaltimer_hi": ("((M.steps * 1000) >> 32)", 32)}
+#: special registers evaluated at read time (deterministic: derived from the step counter); the
+#: others are stored in the register file at thread creation (machine.py)
+DYNAMIC_SPECIAL = {"%clock": "(M.steps & 0xffffffff)", "%clock64": "M.steps",
+                   "%globaltimer": "(M.steps * 1000)",
+                   "%globaltimer_lo": "((M.steps * 1000) & 0xffffffff)",
+                   "%globaltimer_hi": "((M.steps * 1000) >> 32)"}
 
 
 def mask(bits: int) -> int:
@@ -56,28 +48,25 @@ def type_bits(t: str) -> int:
 
 
 class Decoder:
-    """Per-kernel decoding context: register slots, symbols and closure compilation."""
+    """Per-kernel decoding context: register slots, symbols and closure compilation.
+
+    A register gets its slot in the threads' register files when an instruction first names it,
+    so the files hold the registers the kernel uses, not every one it declares."""
 
     def __init__(self, machine, fn, symbols: dict):
         self.M = machine
         self.fn = fn
-        self.symbols = symbols  # name -> (space, value)
-        self.slots: dict[str, int] = {}
-        self.bits: dict[str, int] = {}
-        for name in SPECIAL_REGS:
-            self._add(name, SPECIAL_REGS[name])
-        self.n_special = len(self.slots)
-        for name, b in fn.regs.items():
-            self._add(name, b)
+        self.symbols = symbols  # VarDecl | Param -> (space, value)
+        self.slots: dict = {}  # Register.key -> slot
         self.inst = None  # instruction being decoded
-
-    def _add(self, name, bits):
-        self.slots[name] = len(self.slots)
-        self.bits[name] = bits
 
     @property
     def nslots(self):
         return len(self.slots)
+
+    def special_slots(self) -> dict[str, int]:
+        """name -> slot of each special register the kernel reads."""
+        return {decl.name: s for (decl, _), s in self.slots.items() if decl.special}
 
     # -- errors -----------------------------------------------------------------------------
     def error(self, msg: str) -> EmulationError:
@@ -87,20 +76,24 @@ class Decoder:
     # -- operand access -----------------------------------------------------------------------
     def slot(self, op) -> int:
         if op[0] != "reg":
-            raise self.error(f"expected a register operand, got {op}")
-        s = self.slots.get(op[1])
+            raise self.error(f"expected a register operand, got `{show_operand(op)}`")
+        key = op[1].key
+        s = self.slots.get(key)
         if s is None:
-            raise self.error(f"undeclared register {op[1]}")
+            s = self.slots[key] = len(self.slots)
         return s
 
     def reg_bits(self, op) -> int:
         self.slot(op)
-        return self.bits[op[1]]
+        return op[1].bits
 
-    def sym(self, name: str):
-        v = self.symbols.get(name)
+    def sym(self, decl):
+        """(space, value) of a symbol: ("label", instruction index) or a variable's address."""
+        if isinstance(decl, Label):
+            return "label", decl.index
+        v = self.symbols.get(decl)
         if v is None:
-            raise self.error(f"unknown symbol {name}")
+            raise self.error(f"`{decl.name}` is not a variable or parameter of this kernel")
         return v
 
     def src(self, op, bits: int, signed: bool = False, ftype: bool = False) -> str:
@@ -108,11 +101,12 @@ class Decoder:
         k = op[0]
         m = mask(bits)
         if k == "reg":
-            if op[1] in DYNAMIC_SPECIAL:
-                e, _ = DYNAMIC_SPECIAL[op[1]]
+            reg = op[1]
+            if reg.decl.special and reg.decl.name in DYNAMIC_SPECIAL:
+                e = DYNAMIC_SPECIAL[reg.decl.name]
             else:
                 s = self.slot(op)
-                e = f"r[{s}]" if self.bits[op[1]] <= bits else f"(r[{s}] & {m:#x})"
+                e = f"r[{s}]" if reg.bits <= bits else f"(r[{s}] & {m:#x})"
         elif k == "imm":
             v = op[1]
             if ftype:  # integer literal used as a float operand: PTX reads it as the value
@@ -130,7 +124,7 @@ class Decoder:
         elif k == "not":
             return f"(1 - {self.src(op[1], 1)})"
         else:
-            raise self.error(f"unsupported source operand {op}")
+            raise self.error(f"unsupported source operand `{show_operand(op)}`")
         if signed and bits > 1:
             sb = 1 << (bits - 1)
             return f"(({e} ^ {sb:#x}) - {sb:#x})"
@@ -141,9 +135,9 @@ class Decoder:
         if op[0] == "sink":
             return lambda e: "pass"
         s = self.slot(op)
-        if op[1] in SPECIAL_REGS:
+        if op[1].decl.special:
             raise self.error(f"special register {op[1]} is read-only")
-        rb = self.bits[op[1]]
+        rb = op[1].bits
         rm = mask(rb)
         if rb > bits and signed:
             m, sb = mask(bits), 1 << (bits - 1)
@@ -154,17 +148,17 @@ class Decoder:
     def addr_expr(self, op) -> tuple[str, str | None]:
         """[base+off] -> (python expression, symbol space or None)."""
         if op[0] != "addr":
-            raise self.error(f"expected an address operand [..], got {op}")
+            raise self.error(f"expected an address operand [..], got `{show_operand(op)}`")
         base, off = op[1], op[2]
         if base[0] == "reg":
-            e = self.src(base, self.bits[base[1]] if base[1] in self.bits else 64)
+            e = self.src(base, base[1].bits)
             return (f"({e} + {off})" if off else e), None
         if base[0] == "imm":
             return str(base[1] + off), None
         if base[0] == "sym":
             space, val = self.sym(base[1])
             return str(val + off), space
-        raise self.error(f"bad address {op}")
+        raise self.error(f"bad address `{show_operand(op)}`")
 
     # -- compilation ------------------------------------------------------------------------------
     def compile(self, lines: list[str], ns: dict | None = None, args: str = "t"):

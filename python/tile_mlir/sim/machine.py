@@ -63,13 +63,11 @@ class Machine:
         for g, c in zip(grid, cluster):
             if c < 1 or g % c:
                 raise EmulationError(f"grid {grid} is not a multiple of cluster {cluster}")
-        self.symbols = {}
+        self.symbols = {}  # VarDecl | Param -> (space, value)
         self._layout_shared()
         self._layout_params()
         self._layout_globals()
         self._layout_local()
-        for lab, idx in fn.labels.items():
-            self.symbols[lab] = ("label", idx)
         self.dec = Decoder(self, fn, self.symbols)
         self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
         self.ctas_all: list[CTA] = []
@@ -89,12 +87,12 @@ class Machine:
                 dyn.append(v)
                 continue
             off = (off + v.align - 1) // v.align * v.align
-            self.symbols[v.name] = ("shared", off)
+            self.symbols[v] = ("shared", off)
             off += v.size
         self.static_smem = off
         dbase = (off + mem.DYN_SMEM_ALIGN - 1) // mem.DYN_SMEM_ALIGN * mem.DYN_SMEM_ALIGN
         for v in dyn:
-            self.symbols[v.name] = ("shared", dbase)
+            self.symbols[v] = ("shared", dbase)
         self.dyn_base = dbase
         self.smem_size = (dbase + self.dynamic_smem) if (dyn or self.dynamic_smem) else off
         if self.smem_size > mem.MAX_SMEM:
@@ -106,7 +104,7 @@ class Machine:
         self.param_layout = []
         for p in self.fn.params:
             off = (off + p.align - 1) // p.align * p.align
-            self.symbols[p.name] = ("param", off)
+            self.symbols[p] = ("param", off)
             self.param_layout.append((p, off))
             off += p.size
         self.param_buf = bytearray(off)
@@ -124,7 +122,7 @@ class Machine:
                         esz, "little")
             base = self.gmem.alloc(v.size, f".{v.space} {v.name}", bytes(data),
                                    align=max(v.align, 16))
-            self.symbols[v.name] = (v.space, base)
+            self.symbols[v] = (v.space, base)
 
     def _layout_local(self):
         off = 0
@@ -132,7 +130,7 @@ class Machine:
             if v.space != "local":
                 continue
             off = (off + v.align - 1) // v.align * v.align
-            self.symbols[v.name] = ("local", off)
+            self.symbols[v] = ("local", off)
             off += v.size
         self.local_size = off
 
@@ -248,7 +246,7 @@ class Machine:
         bx, by, bz = self.block
         n = self.nthreads
         dec = self.dec
-        S = dec.slots
+        special = dec.special_slots()
         gx, gy, gz = self.grid
         cx, cy, cz = self.cluster_dims
         explicit = 1 if self.cluster_dims != (1, 1, 1) else 0
@@ -281,8 +279,9 @@ class Machine:
                     "%lanemask_ge": (0xFFFFFFFF << t.lane) & 0xFFFFFFFF,
                     "%lanemask_gt": (0xFFFFFFFE << t.lane) & 0xFFFFFFFF,
                 }
-                for k, v in vals.items():
-                    r[S[k]] = v
+                for k, s in special.items():
+                    if k in vals:
+                        r[s] = vals[k]
                 if self.local_size:
                     t.local = bytearray(self.local_size)
                 self._by_gid[t.gid] = t

@@ -121,8 +121,8 @@ def decode_instruction(dec, inst):
     key, op = found
     di = DInst(inst, key)
     if inst.guard is not None:
-        name, neg = inst.guard
-        di.guard = (dec.slot(("reg", name)), neg)
+        reg, neg = inst.guard
+        di.guard = (dec.slot(("reg", reg)), neg)
     res = op.decode(dec, inst)
     if op.scope == W:
         di.warp = True

@@ -3,15 +3,18 @@
 It produces a :class:`Module` of :class:`Function` objects holding declarations and a flat list of
 :class:`Instruction` objects whose operands are small tuples:
 
-    ('reg', name)            %r1, %rd2, %p1, %tid.x (special registers are registers too)
-    ('not', ('reg', name))   !%p1 (predicate operand negation)
+    ('reg', Register)        %r1, P1, %tid.x (special registers are registers too; names.Register)
+    ('not', ('reg', r))      !%p1 (predicate operand negation)
     ('imm', int)             42, -1, 0x10, 0x10U
     ('fimm', bits, width)    0f3F800000 (32), 0d3FF0000000000000 (64), 1.5 (64 unless used as f32)
-    ('sym', name, offset)    smem, smem+8, kern_param_0, $L__BB0_1 (labels are symbols too)
+    ('sym', decl, offset)    smem, smem+8, kern_param_0, $L__BB0_1: a VarDecl, Param or names.Label
     ('vec', [operands])      {%r1, %r2}
     ('addr', base, offset)   [%rd1], [%rd1+16], [smem+8], [0x100]; base is a reg, sym or imm tuple
     ('pair', a, b)           %r1|%p1 (elect.sync / shfl.sync destinations)
     ('sink',)                _
+
+Identifiers are parsed as ``('id', name, offset)`` and resolved, in the scope of their instruction,
+once the function's body is parsed (names.py: ``{ }`` blocks, shadowing, ``%r<N>`` ranges).
 
 Line numbers are 1-based in the original text.  Syntax errors raise EmulationError naming the line.
 """
@@ -19,9 +22,12 @@ Line numbers are 1-based in the original text.  Syntax errors raise EmulationErr
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass, field
 
 from .errors import EmulationError
+from .names import (IDENT, IDENT_RE, MAX_BLOCK_DEPTH, MAX_REGISTERS, NAME_RE, Label, RegDecl,
+                    Scope, predefined_scope, resolve_function)
 
 # declaration types -> bit width
 TYPE_BITS = {
@@ -41,11 +47,12 @@ class Instruction:
     opcode: str  # full dotted opcode, e.g. "ld.shared.v2.u32"
     parts: list  # opcode.split('.')
     operands: list
-    guard: tuple | None = None  # (reg_name, negated)
+    guard: tuple | None = None  # (register, negated); a name until resolved
     index: int = 0
+    scope: Scope | None = None  # where its names are resolved (names.resolve_function)
 
 
-@dataclass
+@dataclass(eq=False)  # a declaration is itself: two of one name differ
 class VarDecl:
     space: str  # shared, global, const, local
     name: str
@@ -57,7 +64,7 @@ class VarDecl:
     init: list | None = None
 
 
-@dataclass
+@dataclass(eq=False)  # a declaration is itself: two of one name differ
 class Param:
     name: str
     type: str
@@ -72,12 +79,10 @@ class Function:
     is_entry: bool
     line: int
     params: list = field(default_factory=list)
-    regs: dict = field(default_factory=dict)  # name -> bits
-    reg_types: dict = field(default_factory=dict)  # name -> type string
-    vars: list = field(default_factory=list)
+    vars: list = field(default_factory=list)  # of every scope of the body
     instructions: list = field(default_factory=list)
-    labels: dict = field(default_factory=dict)  # name -> instruction index
     directives: dict = field(default_factory=dict)  # .reqntid, .maxntid, .reqnctapercluster ...
+    nregs: int = 0  # registers declared (names.MAX_REGISTERS)
 
 
 @dataclass
@@ -87,6 +92,7 @@ class Module:
     address_size: int = 64
     vars: list = field(default_factory=list)
     functions: list = field(default_factory=list)
+    scope: Scope = field(default_factory=lambda: Scope(predefined_scope()))
 
     def entry(self, name: str | None) -> Function:
         entries = [f for f in self.functions if f.is_entry]
@@ -104,7 +110,7 @@ class Module:
 # ---------------------------------------------------------------------------------------------
 # statement splitting
 
-_LABEL_RE = re.compile(r"([A-Za-z_$%][\w$.]*)\s*:(?!:)")
+_LABEL_RE = re.compile(rf"({IDENT})\s*:(?!:)")
 
 
 def _strip_comments(text: str) -> list[str]:
@@ -210,7 +216,9 @@ _INT_RE = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)[
 _F32_RE = re.compile(r"^0[fF]([0-9a-fA-F]{8})$")
 _F64_RE = re.compile(r"^0[dD]([0-9a-fA-F]{16})$")
 _DEC_FLOAT_RE = re.compile(r"^[-+]?[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?$|^[-+]?[0-9]+[eE][-+]?[0-9]+$")
-_IDENT_RE = re.compile(r"^[A-Za-z_$%][\w$.]*$")
+#: characters of an integer literal: 64 binary digits and a prefix, sign and suffix; a longer one
+#: is no 64-bit value (and Python refuses to convert very long digit strings)
+MAX_LITERAL = 72
 
 
 def _split_top(s: str, sep: str = ",") -> list[str]:
@@ -231,7 +239,10 @@ def _split_top(s: str, sep: str = ",") -> list[str]:
     return out
 
 
-def parse_int(tok: str) -> int:
+def parse_int(tok: str, line: int | None = None) -> int:
+    if len(tok) > MAX_LITERAL:
+        raise EmulationError(f"line {line}: integer literal `{tok[:24]}...` ({len(tok)} characters) "
+                             f"does not fit in 64 bits", line=line)
     t = tok.rstrip("uU")
     neg = t.startswith("-")
     t = t.lstrip("+-")
@@ -263,10 +274,8 @@ def parse_operand(tok: str, line: int):
         return ("pair", parse_operand(a, line), parse_operand(b, line))
     if tok.startswith("!"):
         return ("not", parse_operand(tok[1:], line))
-    if tok.startswith("%"):
-        if not _IDENT_RE.match(tok):
-            raise EmulationError(f"line {line}: bad register operand `{tok}`", line=line)
-        return ("reg", tok)
+    if NAME_RE.match(tok):
+        return ("id", tok, 0)
     m = _F32_RE.match(tok)
     if m:
         return ("fimm", int(m.group(1), 16), 32)
@@ -274,18 +283,40 @@ def parse_operand(tok: str, line: int):
     if m:
         return ("fimm", int(m.group(1), 16), 64)
     if _INT_RE.match(tok):
-        return ("imm", parse_int(tok))
+        return ("imm", parse_int(tok, line))
     if _DEC_FLOAT_RE.match(tok) and any(ch.isdigit() for ch in tok):
-        import struct
         return ("fimm", struct.unpack("<Q", struct.pack("<d", float(tok)))[0], 64)
     base, off = _split_offset(tok, line)
-    if base[0] == "sym":
-        return ("sym", base[1], off)
+    if base[0] == "id":  # name+offset
+        return ("id", base[1], off)
     raise EmulationError(f"line {line}: cannot parse operand `{tok}`", line=line)
 
 
+def show_operand(op) -> str:
+    """An operand as PTX text (for messages)."""
+    k = op[0]
+    if k == "reg":
+        return str(op[1])
+    if k in ("sym", "id"):
+        name = op[1] if k == "id" else op[1].name
+        return name + (f"{op[2]:+d}" if op[2] else "")
+    if k == "imm":
+        return str(op[1])
+    if k == "fimm":
+        return f"0{'f' if op[2] == 32 else 'd'}{op[1]:0{op[2] // 4}X}"
+    if k == "vec":
+        return "{" + ", ".join(show_operand(o) for o in op[1]) + "}"
+    if k == "addr":
+        return f"[{show_operand(op[1])}" + (f"{op[2]:+d}" if op[2] else "") + "]"
+    if k == "pair":
+        return f"{show_operand(op[1])}|{show_operand(op[2])}"
+    if k == "not":
+        return "!" + show_operand(op[1])
+    return "_"
+
+
 def _split_offset(s: str, line: int):
-    """'%rd1+16' -> (('reg','%rd1'), 16); 'smem' -> (('sym','smem',0), 0); '0x100' -> imm."""
+    """'%rd1+16' -> (('id', '%rd1', 0), 16); 'smem' -> (('id', 'smem', 0), 0); '0x100' -> imm."""
     s = s.replace(" ", "").replace("+-", "-")  # ptxas accepts [%r1+-1024] (NVPTX prints it)
     m = re.match(r"^([^+\-]+|[-+]?[0-9][0-9a-fA-FxX]*)((?:[+\-][^+\-]+)*)$", s)
     if not m:
@@ -295,13 +326,11 @@ def _split_offset(s: str, line: int):
     for sign, num in re.findall(r"([+\-])([^+\-]+)", tail):
         if not _INT_RE.match(num):
             raise EmulationError(f"line {line}: address offset `{num}` is not an integer", line=line)
-        off += parse_int(num) * (1 if sign == "+" else -1)
-    if head.startswith("%"):
-        return ("reg", head), off
+        off += parse_int(num, line) * (1 if sign == "+" else -1)
     if _INT_RE.match(head):
-        return ("imm", parse_int(head)), off
-    if _IDENT_RE.match(head):
-        return ("sym", head, 0), off
+        return ("imm", parse_int(head, line)), off
+    if NAME_RE.match(head):
+        return ("id", head, 0), off
     raise EmulationError(f"line {line}: cannot parse address `{s}`", line=line)
 
 
@@ -309,10 +338,25 @@ def _split_offset(s: str, line: int):
 # declarations
 
 _REG_DECL_RE = re.compile(r"^\.reg\s+((?:\.v\d\s+)?)\.(\w+)\s+(.*)$")
+_REG_RANGE_RE = re.compile(rf"^({IDENT})\s*<\s*([0-9]+)\s*>$")
 _VAR_RE = re.compile(
     r"^((?:\.(?:extern|visible|weak|global|shared|const|local)\s*)+)"  # qualifiers + space
     r"((?:\.(?:align|ptr)\s*\d*\s*)*)"
-    r"\.(\w+)\s+([A-Za-z_$%][\w$]*)\s*((?:\[\s*\d*\s*\])*)\s*(?:=\s*(.*))?$")
+    rf"\.(\w+)\s+({IDENT})\s*((?:\[\s*\d*\s*\])*)\s*(?:=\s*(.*))?$")
+_VAR_STMT_RE = re.compile(r"^(\.(extern|visible|weak)\s+)*\.(shared|global|const|local)\b")
+#: the directives of an entry's header (PTX ISA "Performance-Tuning Directives" and cluster
+#: dimensions) -> how many values each takes
+ENTRY_DIRECTIVES = {"reqntid": (1, 3), "maxntid": (1, 3), "minnctapersm": (1, 1),
+                    "maxnreg": (1, 1), "reqnctapercluster": (1, 3), "maxclusterrank": (1, 1),
+                    "explicitcluster": (0, 0), "blocksareclusters": (0, 0)}
+
+
+def _align(text: str, line: int) -> int:
+    a = parse_int(text, line)
+    if a < 1 or a & (a - 1):
+        raise EmulationError(f"line {line}: .align {text}: the alignment must be a power of 2",
+                             line=line)
+    return a
 
 
 def parse_var(stmt: str, line: int) -> VarDecl:
@@ -328,7 +372,7 @@ def parse_var(stmt: str, line: int) -> VarDecl:
     if typ not in TYPE_BITS:
         raise EmulationError(f"line {line}: unsupported variable type .{typ}", line=line)
     esize = max(1, TYPE_BITS[typ] // 8)
-    align = int(am.group(1)) if am else esize
+    align = _align(am.group(1), line) if am else esize
     dlist = re.findall(r"\[\s*(\d*)\s*\]", dims or "")
     size = esize
     extern = "extern" in qs
@@ -337,14 +381,14 @@ def parse_var(stmt: str, line: int) -> VarDecl:
             size = 0
             extern = True
             break
-        size *= int(d)
+        size *= parse_int(d, line)
     init_vals = None
     if init:
         init_vals = [parse_operand(t, line) for t in _split_top(init.strip().strip("{}"))]
     return VarDecl(space, name, typ, align, size, extern and size == 0, line, init_vals)
 
 
-def _parse_reg_decl(fn: Function, stmt: str, line: int):
+def _parse_reg_decl(fn: Function, scope: Scope, stmt: str, line: int):
     m = _REG_DECL_RE.match(stmt)
     if not m:
         raise EmulationError(f"line {line}: cannot parse register declaration `{stmt}`", line=line)
@@ -355,20 +399,27 @@ def _parse_reg_decl(fn: Function, stmt: str, line: int):
         raise EmulationError(f"line {line}: unsupported register type .{typ}", line=line)
     bits = TYPE_BITS[typ]
     for item in _split_top(names):
-        mm = re.match(r"^(%[\w$]+)<(\d+)>$", item)
+        mm = _REG_RANGE_RE.match(item)
         if mm:
-            for k in range(int(mm.group(2))):
-                fn.regs[f"{mm.group(1)}{k}"] = bits
-                fn.reg_types[f"{mm.group(1)}{k}"] = typ
-        elif re.match(r"^%[\w$]+$", item):
-            fn.regs[item] = bits
-            fn.reg_types[item] = typ
+            count = parse_int(mm.group(2), line)
+            decl = RegDecl(mm.group(1), typ, bits, count, line)
+        elif IDENT_RE.match(item):
+            count = 1
+            decl = RegDecl(item, typ, bits, None, line)
         else:
             raise EmulationError(f"line {line}: bad register name `{item}`", line=line)
+        fn.nregs += count
+        if fn.nregs > MAX_REGISTERS:
+            raise EmulationError(f"line {line}: kernel {fn.name} declares {fn.nregs} registers, "
+                                 f"more than tile-sim's limit of {MAX_REGISTERS}", line=line)
+        if decl.count is None:
+            scope.declare(item, decl, line, "register")
+        else:
+            scope.declare_range(decl, line)
 
 
 def _parse_header(fn_stmt: str, line: int) -> Function:
-    m = re.search(r"\.(entry|func)\s+(?:\(([^)]*)\)\s*)?([A-Za-z_$][\w$]*)\s*(\((.*?)\))?(.*)$",
+    m = re.search(rf"\.(entry|func)\s+(?:\(([^)]*)\)\s*)?({IDENT})\s*(\((.*?)\))?(.*)$",
                   fn_stmt, re.S)
     if not m:
         raise EmulationError(f"line {line}: cannot parse function header", line=line)
@@ -379,7 +430,7 @@ def _parse_header(fn_stmt: str, line: int) -> Function:
             if not p:
                 continue
             pm = re.match(r"^\.param\s+((?:\.\w+(?:::\w+)?\s+|\.align\s+\d+\s+)*)"
-                          r"([A-Za-z_$][\w$]*)\s*((?:\[\s*\d+\s*\])*)$", p.strip())
+                          rf"({IDENT})\s*((?:\[\s*\d+\s*\])*)$", p.strip())
             if not pm:
                 raise EmulationError(f"line {line}: cannot parse parameter `{p}`", line=line)
             quals, pname, dims = pm.groups()
@@ -389,15 +440,42 @@ def _parse_header(fn_stmt: str, line: int) -> Function:
             esize = max(1, TYPE_BITS[types[0]] // 8)
             size = esize
             for d in re.findall(r"\[\s*(\d+)\s*\]", dims):
-                size *= int(d)
+                size *= parse_int(d, line)
             # `.ptr .global .align 1` on a pointer param is the pointee alignment, not the param's
             am = re.search(r"\.align\s+(\d+)", quals)
-            align = int(am.group(1)) if (am and ".ptr" not in quals) else esize
+            align = _align(am.group(1), line) if (am and ".ptr" not in quals) else esize
             fn.params.append(Param(pname, types[0], size, align, line))
-    for dm in re.finditer(r"\.(\w+)((?:\s*,?\s*\d+)*)", rest or ""):
-        nums = [int(x) for x in re.findall(r"\d+", dm.group(2))]
-        fn.directives[dm.group(1)] = nums
+    if fn.is_entry:
+        fn.directives = _parse_directives(fn.name, rest or "", line)
     return fn
+
+
+def _parse_directives(name: str, text: str, line: int) -> dict:
+    """`.reqntid 128, 1, 1 .maxnreg 64 ...` -> {"reqntid": [128, 1, 1], "maxnreg": [64], ...}."""
+    out = {}
+    for chunk in re.split(r"(?=\.[A-Za-z])", text.strip()):
+        if not chunk.strip():
+            continue
+        dm = re.match(r"^\.(\w+)\s*(.*)$", chunk.strip(), re.S)
+        if not dm or dm.group(1) not in ENTRY_DIRECTIVES:
+            raise EmulationError(f"line {line}: unknown directive `{chunk.strip()}` in the header "
+                                 f"of .entry {name}", line=line)
+        d, args = dm.group(1), dm.group(2).strip()
+        lo, hi = ENTRY_DIRECTIVES[d]
+        vals = [v.strip() for v in args.split(",")] if args else []
+        if not lo <= len(vals) <= hi or not all(_INT_RE.match(v) for v in vals):
+            raise EmulationError(f"line {line}: .{d} takes {lo}..{hi} integers, got `{args}`",
+                                 line=line)
+        nums = [parse_int(v, line) for v in vals]
+        if any(v < 1 for v in nums):
+            raise EmulationError(f"line {line}: .{d} {args}: the values must be positive",
+                                 line=line)
+        if d in out:
+            raise EmulationError(f"line {line}: .{d} is given twice", line=line)
+        out[d] = nums
+    if "reqntid" in out and "maxntid" in out:
+        raise EmulationError(f"line {line}: .maxntid and .reqntid cannot both be given", line=line)
+    return out
 
 
 def parse(text: str) -> Module:
@@ -413,63 +491,85 @@ def parse(text: str) -> Module:
         elif s.startswith(".target"):
             mod.target = s.split(None, 1)[1] if len(s.split()) > 1 else None
         elif s.startswith(".address_size"):
-            mod.address_size = int(s.split()[1])
+            mod.address_size = _address_size(s, line)
         elif s.startswith((".loc", ".file", ".section", ".pragma")):
             continue
         elif _is_header(s):
             fn = _parse_header(s, line)
             if i < n and stmts[i][1] == "{":
-                i = _parse_body(fn, stmts, i + 1)
+                i = _parse_body(fn, mod.scope, stmts, i + 1)
             mod.functions.append(fn)
         elif s in ("{", "}"):
             raise EmulationError(f"line {line}: unexpected `{s}` at module scope", line=line)
-        elif re.match(r"^(\.(extern|visible|weak)\s+)*\.(shared|global|const)\b", s):
-            mod.vars.append(parse_var(s, line))
+        elif _VAR_STMT_RE.match(s):
+            v = parse_var(s, line)
+            mod.scope.declare(v.name, v, line, "variable")
+            mod.vars.append(v)
         else:
             raise EmulationError(f"line {line}: unexpected module-scope statement `{s}`", line=line)
     return mod
 
 
-def _parse_body(fn: Function, stmts, i: int) -> int:
-    depth = 1
+def _address_size(s: str, line: int) -> int:
+    args = s.split()[1:]
+    size = parse_int(args[0], line) if len(args) == 1 and _INT_RE.match(args[0]) else None
+    if size not in (32, 64):
+        raise EmulationError(f"line {line}: `{s}`: the address size must be 32 or 64", line=line)
+    return size
+
+
+def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
+    """Parse the body after its `{` into ``fn``, one scope per block; returns the index after
+    its `}`."""
+    scope = Scope(module_scope)
+    for p in fn.params:
+        scope.declare(p.name, p, p.line, "parameter")
+    body = scope
     n = len(stmts)
     while i < n:
         line, s = stmts[i]
         i += 1
         if s == "{":
-            depth += 1
+            if scope.depth - body.depth >= MAX_BLOCK_DEPTH:
+                raise EmulationError(f"line {line}: blocks nested deeper than "
+                                     f"{MAX_BLOCK_DEPTH}", line=line)
+            scope = Scope(scope)
             continue
         if s == "}":
-            depth -= 1
-            if depth == 0:
+            if scope is body:
+                resolve_function(fn)
                 return i
+            scope = scope.parent
             continue
         if s.endswith(":") and " " not in s:
             lab = s[:-1]
-            if lab in fn.labels:
-                raise EmulationError(f"line {line}: duplicate label {lab}", line=line)
-            fn.labels[lab] = len(fn.instructions)
+            scope.declare(lab, Label(lab, len(fn.instructions), line), line, "label")
             continue
         if s.startswith(".reg"):
-            _parse_reg_decl(fn, s, line)
+            _parse_reg_decl(fn, scope, s, line)
             continue
         if s.startswith((".loc", ".file", ".pragma", ".section")):
             continue
-        if re.match(r"^(\.(extern|visible|weak)\s+)*\.(shared|global|const|local)\b", s):
-            fn.vars.append(parse_var(s, line))
+        if _VAR_STMT_RE.match(s):
+            v = parse_var(s, line)
+            scope.declare(v.name, v, line, "variable")
+            fn.vars.append(v)
             continue
         if s.startswith("."):
             raise EmulationError(f"line {line}: unsupported directive `{s}`", line=line)
-        fn.instructions.append(parse_instruction(s, line, len(fn.instructions)))
+        fn.instructions.append(parse_instruction(s, line, len(fn.instructions), scope))
     raise EmulationError(f"line {fn.line}: function {fn.name} body is not closed", line=fn.line)
 
 
-def parse_instruction(s: str, line: int, index: int) -> Instruction:
+_GUARD_RE = re.compile(rf"^@(!?)({IDENT})\s+(.*)$")
+
+
+def parse_instruction(s: str, line: int, index: int, scope: Scope) -> Instruction:
     guard = None
     text = " ".join(s.split())
     body = text
     if body.startswith("@"):
-        m = re.match(r"^@(!?)(%[\w$]+)\s+(.*)$", body)
+        m = _GUARD_RE.match(body)
         if not m:
             raise EmulationError(f"line {line}: bad guard in `{text}`", line=line)
         guard = (m.group(2), m.group(1) == "!")
@@ -478,4 +578,4 @@ def parse_instruction(s: str, line: int, index: int) -> Instruction:
     opcode = parts[0]
     ops = [parse_operand(t, line) for t in _split_top(parts[1])] if len(parts) > 1 else []
     return Instruction(line=line, text=text, opcode=opcode, parts=opcode.split("."),
-                       operands=ops, guard=guard, index=index)
+                       operands=ops, guard=guard, index=index, scope=scope)
