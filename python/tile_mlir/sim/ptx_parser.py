@@ -36,7 +36,10 @@ TYPE_BITS = {
     "s64": 64, "f64": 64, "b128": 128,
 }
 
-LINE_DIRECTIVES = (".version", ".target", ".address_size", ".loc", ".file", ".section")
+#: directives that end at the end of their line (whole words: `.local` is no `.loc`)
+LINE_DIRECTIVES = re.compile(r"\.(version|target|address_size|loc|file|section)\b")
+#: directives tile-sim skips: debug information and pragmas
+SKIPPED = re.compile(r"\.(loc|file|section|pragma)\b")
 FUNC_KEYWORDS = (".entry", ".func")
 
 
@@ -168,7 +171,7 @@ def split_statements(text: str) -> list[tuple[int, str]]:
                 continue
             if not buf:
                 rest = line[i:]
-                if rest.startswith(LINE_DIRECTIVES):
+                if LINE_DIRECTIVES.match(rest):
                     stmts.append((lineno, rest.strip().rstrip(";").strip()))
                     break
                 m = _LABEL_RE.match(line, i)
@@ -492,7 +495,7 @@ def parse(text: str) -> Module:
             mod.target = s.split(None, 1)[1] if len(s.split()) > 1 else None
         elif s.startswith(".address_size"):
             mod.address_size = _address_size(s, line)
-        elif s.startswith((".loc", ".file", ".section", ".pragma")):
+        elif SKIPPED.match(s):
             continue
         elif _is_header(s):
             fn = _parse_header(s, line)
@@ -548,7 +551,7 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
         if s.startswith(".reg"):
             _parse_reg_decl(fn, scope, s, line)
             continue
-        if s.startswith((".loc", ".file", ".pragma", ".section")):
+        if SKIPPED.match(s):
             continue
         if _VAR_STMT_RE.match(s):
             v = parse_var(s, line)

@@ -158,3 +158,15 @@ def test_deep_block_nesting_is_bounded():
     ptx = kernel("{" * 300 + "}" * 300 + "\n")
     with pytest.raises(EmulationError, match=r"blocks nested deeper than 256"):
         run(ptx)
+
+
+def test_block_local_variables_are_distinct(assemble):
+    """Two blocks declare `.local .b32 s`: two variables (and `.local` is no `.loc` directive,
+    which dropped the declaration)."""
+    body = ("\t{\n\t.local .align 4 .b32 s;\n\tst.local.u32 [s], 3;\n\t}\n"
+            "\t{\n\t.local .align 4 .b32 s;\n\tst.local.u32 [s], 4;\n\t}\n"
+            "\t{\n\t.local .align 4 .b32 s;\n\tld.local.u32 %r1, [s];\n"
+            "\tst.global.u32 [%rd1], %r1;\n\t}\n")
+    ptx = kernel(body)
+    assemble(ptx)
+    assert run(ptx)[0] == 0  # the third block's s was never written
