@@ -56,7 +56,7 @@ FAILURE_CLASSES = frozenset(CLASSES) - {"diagnostic", "accepted"}
 CAMPAIGNS = ("ir", "ptx")
 MEMORY_LIMIT = 3 << 30  # bytes of address space per child process
 SIM_MAX_STEPS = 100_000  # warp-instructions; the largest seed (fill_tmem) takes 2,331
-SIM_BUFFER_BYTES = 1 << 16  # a pointer parameter without a manifest shape
+SIM_BUFFER_BYTES = 1 << 20  # every buffer parameter: more than any seed's (fill_tmem's 256 KiB)
 
 # ----------------------------------------------------------------------------- corpus
 
@@ -128,8 +128,8 @@ def _compiled_seeds(root):
                 art = tile_mlir.compile(text, _chip(text) or "sm_100a", kernel=kernel, emit=("ptx",))
             except TileError:  # a kernel the pipeline rejects gives no PTX seed
                 continue
-            params = tuple(("buffer", _nbytes(p.dtype, p.shape)) if p.kind == "buffer" else
-                           ("scalar", 16) for p in art.params)
+            params = tuple(("buffer", SIM_BUFFER_BYTES) if p.kind == "buffer" else ("scalar", 16)
+                           for p in art.params)
             yield PTXSeed(f"{os.path.relpath(path, root)}:{kernel}", art.ptx.encode(), kernel, params,
                           _grid(art.grid, art.cluster), art.block, art.cluster, art.dynamic_smem)
 
@@ -140,7 +140,8 @@ def _chip(text):
 
 
 def _file_seed(path, root):
-    """A .ptx file's seed: its manifest's launch shape (and inputs' scalars) when <stem>.json exists."""
+    """A .ptx file's seed: its manifest's parameters and launch shape (scalars from its inputs)
+    when <stem>.json exists, else buffers for all parameters and one CTA of 128 threads."""
     import numpy as np
 
     ptx = open(path, "rb").read()
@@ -152,21 +153,12 @@ def _file_seed(path, root):
                        (1, 1, 1), (128, 1, 1), (1, 1, 1))
     man = json.load(open(stem + ".json"))
     inputs = np.load(stem + ".inputs.npz") if os.path.exists(stem + ".inputs.npz") else {}
-    params = tuple(("buffer", _nbytes(p["dtype"], p["shape"])) if p["kind"] == "buffer" else
+    params = tuple(("buffer", SIM_BUFFER_BYTES) if p["kind"] == "buffer" else
                    ("scalar", int(inputs[p["name"]]) if p["name"] in inputs else 16)
                    for p in man["params"])
     return PTXSeed(os.path.relpath(path, root), ptx, kernel, params,
                    _grid(man["grid"], man["cluster"]), tuple(man["block"]), tuple(man["cluster"]),
                    man["dynamic_smem"])
-
-
-def _nbytes(dtype, shape):
-    import numpy as np
-
-    n = 1
-    for d in shape:
-        n *= d
-    return n * (2 if dtype == "bfloat16" else np.dtype(dtype).itemsize)
 
 
 def _grid(grid, cluster):
