@@ -20,7 +20,7 @@ import types
 
 __all__ = [
     "BINDINGS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
-    "register_dialect", "register_operation", "MLIRError", "ObjectAttr",
+    "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
 ]
 
 
@@ -124,6 +124,25 @@ _ods = _mods["dialects._ods_common"]
 register_dialect = _ods._cext.register_dialect
 register_operation = _ods._cext.register_operation
 MLIRError = ir.MLIRError
+
+
+def registered_dialects(context) -> list[str]:
+    """Namespaces of the dialects registered with `context` (what mlir-opt --show-dialects lists). The
+    bindings cannot enumerate a registry, so candidates come from their generated op modules
+    (`_<namespace>_ops_gen.py`), each confirmed with the context."""
+    import re
+
+    found = set()
+    for folder in importlib.import_module(f"{_ROOT}.dialects").__path__:
+        for entry in os.listdir(folder):
+            m = re.fullmatch(r"_(\w+?)_ops_gen\.py", entry)
+            if m:
+                try:
+                    context.get_dialect_descriptor(m.group(1))
+                except ValueError:
+                    continue
+                found.add(m.group(1))
+    return sorted(found)
 
 
 def __getattr__(name: str):

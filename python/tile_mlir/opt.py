@@ -1,21 +1,86 @@
 """tile-opt: an mlir-opt for tile IR (our Python passes mixed with upstream ones).
 
-    tile-opt [file|-] [-o out] [--pass-pipeline=PIPELINE | --<pass-or-pipeline>[=opts] ...]
-             [--split-input-file] [--verify-diagnostics] [--mlir-print-ir-after-all]
-             [--list-passes] [--version]
-    tile-opt --emit-irdl [-o lib/TileOps.irdl]
+    tile-opt [file|-] [-o out] [--pass-pipeline=PIPELINE | --<pass-or-pipeline>[=opts] ...] [flags]
+
+As mlir-opt: the input is verified when parsed (tile-verify runs even without a pipeline, unless
+--no-implicit-verify), unregistered dialects are refused unless --allow-unregistered-dialect, flags
+may be written with one dash or two (`-split-input-file`), and an unknown flag is reported as such.
+`tile-opt --help` lists the flags, our passes and pipelines.
+
+The bindings' own IR-printing instrumentation prints nothing (checked with the bundled LLVM 23 build)
+and their timing report goes to the C++ stderr, out of reach of a caller's streams; so the
+--mlir-print-ir-* and --mlir-timing flags run the pipeline one pass at a time, printing and timing
+between passes here.
 
 Exit status: 0 on success, 1 on any error (or any unmet expectation with --verify-diagnostics).
 """
 from __future__ import annotations
 
 import argparse
+import difflib
+import io
 import os
 import sys
+import time
 
 __all__ = ["TileOptMain", "main"]
 
 VERSION = "0.1.0"
+# An input beyond this is refused before it is read into memory (mlir-opt has no limit; ours keeps a
+# mistyped path to a huge binary from exhausting the machine).
+MAX_INPUT_BYTES = 512 << 20
+
+# (flags, argparse keywords): the one list of tile-opt's options; anything else starting with `--` must
+# name a pass or a pipeline.
+_OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
+    (("-o",), dict(dest="output", default="-", help="output file (default: stdout)")),
+    (("-p", "--pass-pipeline"), dict(dest="pipeline", default=None,
+                                     help="textual pipeline, e.g. 'builtin.module(tile-verify,canonicalize)'")),
+    (("--split-input-file",), dict(action="store_true",
+                                   help="process each chunk between '// -----' lines separately")),
+    (("--verify-diagnostics",), dict(action="store_true",
+                                     help="check diagnostics against expected-* comments in the input")),
+    (("--no-implicit-verify",), dict(action="store_true",
+                                     help="do not run tile-verify on parse or before a pipeline that lacks it")),
+    (("--allow-unregistered-dialect",), dict(action="store_true",
+                                             help="accept operations of dialects the bindings do not register")),
+    (("--mlir-print-ir-before-all",), dict(action="store_true", help="print IR before every pass")),
+    (("--mlir-print-ir-after-all",), dict(action="store_true", help="print IR after every pass")),
+    (("--mlir-print-ir-before",), dict(action="append", default=[], metavar="PASS",
+                                       help="print IR before each pass of this argument name (repeatable, "
+                                            "comma-separated)")),
+    (("--mlir-print-ir-after",), dict(action="append", default=[], metavar="PASS",
+                                      help="print IR after each pass of this argument name (repeatable, "
+                                           "comma-separated)")),
+    (("--mlir-print-ir-after-failure",), dict(action="store_true", help="print IR after a pass that failed")),
+    (("--mlir-print-debuginfo",), dict(action="store_true", help="print locations with the IR")),
+    (("--mlir-print-op-generic",), dict(action="store_true", help="print every op in generic form")),
+    (("--mlir-timing",), dict(action="store_true", help="print the wall time of parsing, each pass and output")),
+    (("--mlir-disable-threading",), dict(action="store_true",
+                                         help="accepted for mlir-opt compatibility: tile_mlir's contexts are "
+                                              "single-threaded already")),
+    (("--dump-pass-pipeline",), dict(action="store_true", help="print the pipeline that will run, to stderr")),
+    (("--emit-bytecode",), dict(action="store_true", help="write MLIR bytecode instead of text")),
+    (("--show-dialects",), dict(action="store_true", help="list the dialects tile-opt can parse")),
+    (("--list-passes",), dict(action="store_true", help="list our passes and pipelines")),
+    (("--emit-irdl",), dict(action="store_true",
+                            help="print the tile dialect in IRDL, generated from OP_SPECS (lib/TileOps.irdl)")),
+    (("--version",), dict(action="store_true", help="print version and bindings")),
+)
+_TAKES_VALUE = frozenset(f for flags, kw in _OPTIONS if kw.get("action") not in ("store_true",) for f in flags)
+_KNOWN = frozenset(f for flags, _ in _OPTIONS for f in flags) | {"-h", "--help"}
+
+
+_BYTECODE_MAGIC = b"ML\xefR"  # what MLIR bytecode starts with (mlir/docs/BytecodeFormat.md)
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # a usage problem is one line, never argparse's exit
+        raise _UsageError(message)
 
 
 class TileOptMain:
@@ -26,128 +91,209 @@ class TileOptMain:
 
     # -- arguments --------------------------------------------------------------------------------------
     def _parser(self) -> argparse.ArgumentParser:
-        p = argparse.ArgumentParser(prog="tile-opt", description="Run pass pipelines over tile IR.")
+        p = _Parser(prog="tile-opt", description="Run pass pipelines over tile IR, as mlir-opt does.",
+                    allow_abbrev=False, add_help=False, formatter_class=argparse.RawDescriptionHelpFormatter)
         p.add_argument("input", nargs="?", default="-", help="input file (default: stdin)")
-        p.add_argument("-o", dest="output", default="-", help="output file (default: stdout)")
-        p.add_argument("-p", "--pass-pipeline", dest="pipeline", default=None,
-                       help="textual pipeline, e.g. 'builtin.module(tile-verify,canonicalize)'")
-        p.add_argument("--split-input-file", action="store_true",
-                       help="process each chunk between '// -----' lines separately")
-        p.add_argument("--verify-diagnostics", action="store_true",
-                       help="check diagnostics against expected-* comments in the input")
-        p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print IR after every pass")
-        p.add_argument("--list-passes", action="store_true", help="list our passes and pipelines")
-        p.add_argument("--version", action="store_true", help="print version and bindings")
-        p.add_argument("--emit-irdl", action="store_true",
-                       help="print the tile dialect in IRDL (lib/TileOps.irdl), generated from OP_SPECS")
-        p.add_argument("--no-implicit-verify", action="store_true",
-                       help="do not run tile-verify before a pipeline that lacks it")
+        p.add_argument("-h", "--help", action="store_true", help="show this help, with the passes, and exit")
+        for flags, kw in _OPTIONS:
+            p.add_argument(*flags, **kw)
         return p
 
     def _split_pass_flags(self) -> tuple[list[str], list[str]]:
-        """Pull `--<pass>[=options]` flags (ours, aliases or upstream) out of argv, in order."""
-        known = {"-o", "-p", "--pass-pipeline", "--split-input-file", "--verify-diagnostics",
-                 "--mlir-print-ir-after-all", "--list-passes", "--version", "--no-implicit-verify", "-h", "--help",
-                 "--emit-irdl"}
+        """Pull `--<pass>[=options]` flags out of argv, in order; `-flag` is read as `--flag`, as LLVM's
+        command-line parser does."""
         rest, flags = [], []
         it = iter(self.argv)
         for a in it:
-            if a in ("-o", "-p", "--pass-pipeline"):
+            if a.startswith("-") and not a.startswith("--") and len(a) > 2 and a[:2] not in ("-o", "-p"):
+                a = "-" + a
+            name = a.split("=", 1)[0]
+            if name in _TAKES_VALUE and "=" not in a:
                 rest += [a, next(it, "")]
-            elif a.startswith("--") and a.split("=", 1)[0] not in known:
-                name, eq, opts = a[2:].partition("=")
-                flags.append(f"{name}{{{opts.strip(chr(34))}}}" if eq else name)
+            elif a.startswith("--") and name not in _KNOWN:
+                pass_name, eq, opts = a[2:].partition("=")
+                flags.append(f"{pass_name}{{{opts.strip(chr(34))}}}" if eq else pass_name)
             else:
                 rest.append(a)
         return rest, flags
 
+    def _fail(self, message: str) -> int:
+        print(f"tile-opt: error: {message}", file=self.err)
+        return 1
+
     # -- running ----------------------------------------------------------------------------------------
     def run(self) -> int:
         rest, flags = self._split_pass_flags()
-        args = self._parser().parse_args(rest)
+        try:
+            args = self._parser().parse_args(rest)
+        except _UsageError as e:
+            return self._fail(f"{e}; try 'tile-opt --help'")
+        if args.help:
+            return self._help()
         if args.version:
             from .mlir import BINDINGS
 
             print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS})", file=self.out)
             return 0
         if args.list_passes:
-            return self._list_passes()
+            self._list_passes()
+            return 0
+        if args.show_dialects:
+            return self._show_dialects()
         if args.emit_irdl:
             return self._emit_irdl(args.output)
         if args.pipeline and flags:
-            print("tile-opt: error: use either --pass-pipeline or pass flags, not both", file=self.err)
-            return 1
+            return self._fail("use either --pass-pipeline or pass flags, not both")
+        unknown = self._unknown_flag(flags)
+        if unknown:
+            return self._fail(unknown)
+        if args.emit_bytecode and args.split_input_file:
+            return self._fail("--emit-bytecode writes one module; it cannot be combined with --split-input-file")
         pipeline = args.pipeline if args.pipeline is not None else ",".join(flags)
-        try:
-            text = sys.stdin.read() if args.input == "-" else open(args.input, encoding="utf-8").read()
-        except OSError as e:
-            print(f"tile-opt: error: cannot read '{args.input}': {e.strerror}", file=self.err)
-            return 1
+        if not pipeline and not args.no_implicit_verify:
+            pipeline = "tile-verify"  # verify on parse, as mlir-opt does
+        text, why = self._read(args.input)
+        if text is None:
+            return self._fail(why)
         filename = "<stdin>" if args.input == "-" else args.input
+        if isinstance(text, bytes) and (args.split_input_file or args.verify_diagnostics):
+            return self._fail(f"'{filename}' is MLIR bytecode: --split-input-file and --verify-diagnostics "
+                              "read text")
 
         from .context import split_input
 
-        chunks = split_input(text) if args.split_input_file else [(0, text)]
+        chunks = split_input(text) if args.split_input_file and isinstance(text, str) else [(0, text)]
         outputs, failed = [], False
         for _, chunk in chunks:
             ok, out = self._process(chunk, filename, pipeline, args)
             failed |= not ok
             if out is not None:
                 outputs.append(out)
-        result = "\n// -----\n".join(o.rstrip("\n") for o in outputs)
-        if result and not args.verify_diagnostics:
-            if args.output == "-":
-                print(result, file=self.out)
-            else:
-                with open(args.output, "w", encoding="utf-8") as f:
-                    f.write(result + "\n")
+        if outputs and not args.verify_diagnostics:
+            if not self._write(outputs, args.output):
+                return 1
         return 1 if failed else 0
 
-    def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, str | None]:
+    def _read(self, path: str) -> tuple[str | None, str]:
+        """(text, "") or (None, why): bytes decoded as UTF-8, with the offset of the first bad byte."""
+        name = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                stream = getattr(sys.stdin, "buffer", sys.stdin)
+                data = stream.read(MAX_INPUT_BYTES + 1)
+            else:
+                with open(path, "rb") as f:
+                    data = f.read(MAX_INPUT_BYTES + 1)
+        except OSError as e:
+            return None, f"cannot read '{name}': {e.strerror or e}"
+        if len(data) > MAX_INPUT_BYTES:
+            return None, f"'{name}' is larger than {MAX_INPUT_BYTES >> 20} MiB"
+        if isinstance(data, str):  # a text stream (tests replace sys.stdin)
+            return data, ""
+        if data.startswith(_BYTECODE_MAGIC):
+            return data, ""
+        try:
+            return data.decode("utf-8"), ""
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+            return None, (f"'{name}' is not UTF-8 text: byte 0x{data[e.start]:02x} at {name}:{line}:{col} "
+                          f"(offset {e.start})")
+
+    def _write(self, outputs: list, path: str) -> bool:
+        if isinstance(outputs[0], bytes):
+            data = outputs[0]
+            if path == "-":
+                stream = getattr(self.out, "buffer", None)
+                if stream is None:
+                    self._fail("--emit-bytecode needs -o FILE or a binary stdout")
+                    return False
+                stream.write(data)
+                stream.flush()
+                return True
+            mode, kw = "wb", {}
+        else:
+            data = "\n// -----\n".join(o.rstrip("\n") for o in outputs) + "\n"
+            if path == "-":
+                self.out.write(data)
+                return True
+            mode, kw = "w", {"encoding": "utf-8", "newline": "\n"}
+        try:
+            with open(path, mode, **kw) as f:
+                f.write(data)
+        except OSError as e:
+            self._fail(f"cannot write '{path}': {e.strerror or e}")
+            return False
+        return True
+
+    def _unknown_flag(self, flags: list[str]) -> str | None:
+        """The message for the first pass flag that names no pass or pipeline, or None."""
+        from .passes import PIPELINES, pass_class
+
+        for element in flags:
+            name = element.partition("{")[0]
+            if pass_class(name) is not None or name in PIPELINES or _is_upstream_pass(name):
+                continue
+            message = (f"unknown command line argument '--{name}': not a tile-opt option, nor a pass or "
+                       "pipeline; try 'tile-opt --help'")
+            near = difflib.get_close_matches(f"--{name}", sorted(_candidates()), n=1)
+            return message + (f"; did you mean '{near[0]}'?" if near else "")
+        return None
+
+    def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, object]:
         from .context import make_context, parse_source
-        from .diagnostics import DiagnosticEngine
+        from .diagnostics import Diagnostic, DiagnosticEngine, _from_mlir
         from .mlir import MLIRError
-        from .passes import (PipelineError, build_pass_manager, pipeline_elements, run_pass_manager,
-                             single_pass_elements)
+        from .passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
 
         ctx = make_context()
         engine = DiagnosticEngine()
         engine.attach(ctx)
+        timer = _Timer() if args.mlir_timing else None
         out = None
         with engine:
+            start = time.perf_counter()
             try:
-                module = parse_source(text, filename, ctx)
+                module = _parse_bytecode(text, ctx) if isinstance(text, bytes) else parse_source(text, filename, ctx)
             except MLIRError as e:
                 module = None
                 if not engine.diagnostics:  # the handler saw nothing: take them from the exception
-                    from .diagnostics import _from_mlir
-
                     for d in e.error_diagnostics:
                         engine.emit(_from_mlir(d))
-            if module is not None:
+            if timer:
+                timer.add("Parser", time.perf_counter() - start)
+            if module is not None and not args.allow_unregistered_dialect:
+                op = _first_unregistered(module, ctx)
+                if op is not None:
+                    engine.emit(Diagnostic.at("error", op, f"operation '{op.name}' belongs to an unregistered "
+                                              "dialect; if this is intended, use --allow-unregistered-dialect"))
+            if module is not None and not engine.has_errors():
                 with ctx:
-                    module_ok = module.verify() if not engine.has_errors() else False
+                    module_ok = module.verify()
                 if module_ok and pipeline:
                     try:
                         elements = pipeline_elements(pipeline)
                         if not args.no_implicit_verify and "tile-verify" not in elements:
                             elements.insert(0, "tile-verify")
                         full = ",".join(elements)
-                        steps = (single_pass_elements(full) if args.mlir_print_ir_after_all else [(None, full)])
-                        pms = [(label, build_pass_manager(e, ctx)) for label, e in steps]
+                        if args.dump_pass_pipeline:
+                            print(f"Pass Manager with {len(elements)} passes:\nbuiltin.module({full})\n",
+                                  file=self.err)
+                        stepwise = timer is not None or _prints_ir(args)
+                        steps = single_pass_elements(full) if stepwise else [(None, full)]
+                        pms = [(label, e, build_pass_manager(e, ctx)) for label, e in steps]
                     except PipelineError as e:
-                        print(f"tile-opt: error: {e}", file=self.err)
                         engine.detach()
-                        return False, None
-                    for label, pm in pms:
-                        if not run_pass_manager(pm, module, ctx, engine):
-                            break
-                        if label is not None:
-                            print(f"// -----// IR Dump After {label} //----- //", file=self.err)
-                            print(str(module), file=self.err)
+                        return self._fail(str(e)) == 0, None
+                    self._run_steps(pms, module, ctx, engine, args, timer)
                 if not engine.has_errors():
-                    out = _render(module)
+                    start = time.perf_counter()
+                    out = _render(module, args)
+                    if timer:
+                        timer.add("Output", time.perf_counter() - start)
         engine.detach()
+        if timer:
+            timer.report(self.err)
         if args.verify_diagnostics:
             from .verify_diagnostics import check, parse_expectations
 
@@ -160,22 +306,37 @@ class TileOptMain:
             print(d.format(), file=self.err)
         return not engine.has_errors(), out
 
-    def _emit_irdl(self, output: str) -> int:
-        from .dialect.irdl import IRDLError, emit_irdl
+    def _run_steps(self, pms, module, ctx, engine, args, timer) -> None:
+        from .passes import run_pass_manager
 
-        try:
-            text = emit_irdl()
-        except IRDLError as e:
-            print(f"tile-opt: error: {e}", file=self.err)
-            return 1
-        if output == "-":
-            self.out.write(text)
-        else:
-            with open(output, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
+        before = {n for v in args.mlir_print_ir_before for n in v.split(",")}
+        after = {n for v in args.mlir_print_ir_after for n in v.split(",")}
+        for label, element, pm in pms:
+            arg = _pass_argument(element)
+            if label is not None and (args.mlir_print_ir_before_all or arg in before):
+                self._dump(f"Before {label}", module, args)
+            start = time.perf_counter()
+            ok = run_pass_manager(pm, module, ctx, engine)
+            if timer:
+                timer.add(label or "pipeline", time.perf_counter() - start)
+            if not ok:
+                if label is not None and args.mlir_print_ir_after_failure:
+                    self._dump(f"After {label} Failed", module, args)
+                return
+            if label is not None and (args.mlir_print_ir_after_all or arg in after):
+                self._dump(f"After {label}", module, args)
+
+    def _dump(self, what: str, module, args) -> None:
+        print(f"// -----// IR Dump {what} //----- //", file=self.err)
+        print(_asm(module, args), file=self.err)
+
+    def _help(self) -> int:
+        self._parser().print_help(self.out)
+        print(file=self.out)
+        self._list_passes()
         return 0
 
-    def _list_passes(self) -> int:
+    def _list_passes(self) -> None:
         from .passes import PIPELINES, passes
 
         print("Passes (tile_mlir):", file=self.out)
@@ -187,17 +348,113 @@ class TileOptMain:
             print(f"  {'':<28} = {text}", file=self.out)
         print("Any upstream MLIR pass of the bindings may be named too (e.g. --canonicalize, --cse).",
               file=self.out)
+
+    def _show_dialects(self) -> int:
+        from .context import make_context
+        from .mlir import registered_dialects
+
+        names = sorted(set(registered_dialects(make_context())) | {"tile"})
+        print("Available Dialects: " + ", ".join(names), file=self.out)
         return 0
 
+    def _emit_irdl(self, output: str) -> int:
+        from .dialect.irdl import IRDLError, emit_irdl
 
-def _render(module) -> str:
-    """The module's text, or its PTX when the pipeline ended in gpu-module-to-binary{format=isa}."""
+        try:
+            text = emit_irdl()
+        except IRDLError as e:
+            return self._fail(str(e))
+        return 0 if self._write([text], output) else 1
+
+
+class _Timer:
+    """--mlir-timing: wall time per step, printed as mlir-opt's execution time report."""
+
+    def __init__(self):
+        self.rows: list[tuple[str, float]] = []
+
+    def add(self, name: str, seconds: float) -> None:
+        self.rows.append((name, seconds))
+
+    def report(self, stream) -> None:
+        total = sum(s for _, s in self.rows) or 1e-9
+        bar = "===" + "-" * 73 + "==="
+        print(f"{bar}\n{'... Execution time report ...':^79}".rstrip() + f"\n{bar}", file=stream)
+        print(f"  Total Execution Time: {total:.4f} seconds\n\n  ----Wall Time----  ----Name----", file=stream)
+        for name, s in self.rows + [("Total", total)]:
+            print(f"  {s:8.4f} ({100 * s / total:5.1f}%)  {name}", file=stream)
+
+
+def _prints_ir(args) -> bool:
+    return bool(args.mlir_print_ir_before_all or args.mlir_print_ir_after_all or args.mlir_print_ir_before
+                or args.mlir_print_ir_after or args.mlir_print_ir_after_failure)
+
+
+def _pass_argument(element: str) -> str:
+    """The pass argument of a single-pass element: `gpu.module(convert-scf-to-cf)` -> convert-scf-to-cf."""
+    name = element.partition("{")[0]
+    while "(" in name:
+        name = name.partition("(")[2]
+    return name.rstrip(")").strip()
+
+
+def _is_upstream_pass(name: str) -> bool:
+    """Whether the bindings register a pass or pipeline `name` (whatever it nests on)."""
+    from .context import make_context
+    from .mlir import passmanager
+
+    with make_context():
+        try:
+            passmanager.PassManager.parse(f"builtin.module({name})")
+        except ValueError as e:
+            return "does not refer to a registered pass" not in str(e)
+    return True
+
+
+def _candidates() -> set[str]:
+    from .passes import PIPELINES, passes
+
+    return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
+
+
+def _first_unregistered(module, context):
+    """The first op (pre-order) of a dialect the context does not register; tile ops are ours."""
+    from .dialect.ir_utils import iter_ops
+
+    for op in iter_ops(module):
+        name = op.name
+        if not name.startswith("tile.") and not context.is_registered_operation(name):
+            return op
+    return None
+
+
+def _parse_bytecode(data: bytes, context):
+    from .mlir import ir
+
+    with context:
+        return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
+
+
+def _asm(module, args) -> str:
+    if args.mlir_print_debuginfo or args.mlir_print_op_generic:
+        return module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
+                              print_generic_op_form=args.mlir_print_op_generic)
+    return str(module)
+
+
+def _render(module, args):
+    """The module's text (bytes with --emit-bytecode), or its PTX when the pipeline ended in
+    gpu-module-to-binary{format=isa}."""
+    if args.emit_bytecode:
+        buf = io.BytesIO()
+        module.write_bytecode(buf)
+        return buf.getvalue()
     from .compiler import binaries_of
 
     bins = binaries_of(module)
     if bins and all(fmt == "isa" for _, fmt, _ in bins):
         return "\n".join(data.decode() if isinstance(data, bytes) else data for _, _, data in bins)
-    return str(module)
+    return _asm(module, args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -236,3 +236,124 @@ def test_verify_diagnostics_parse_error_expected(write):
     path = write('// expected-error@+1 {{expected non-function type}}\nfunc.func @f( {\n')
     rc, out, err = tile_opt([path, "--verify-diagnostics"])
     assert (rc, out, err) == (0, "", "")
+
+
+# -- mlir-opt habits (issue 10) ----------------------------------------------------------------------
+def test_verifies_on_parse_without_a_pipeline(write):
+    rc, out, err = tile_opt([write(BAD_LINE_2)])
+    assert (rc, out) == (1, "") and FENCE_ERROR in err
+
+
+def test_no_implicit_verify_skips_the_tile_verifier(write):
+    rc, out, _ = tile_opt([write(BAD_LINE_2), "--no-implicit-verify"])
+    assert rc == 0 and '"tile.fence"' in out
+
+
+def test_invalid_suite_needs_no_pass_flag():
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    for path in sorted((root / "test" / "Dialect" / "tile").glob("*invalid.mlir")):
+        rc, _, err = tile_opt([str(path), "--split-input-file", "--verify-diagnostics"])
+        assert rc == 0, (path.name, err)
+
+
+@pytest.mark.parametrize("op", ['"tiel.copy_async"() : () -> ()', '"foo.bar"() : () -> ()'])
+def test_unregistered_dialect_is_refused(write, op):
+    path = write(_kernel("  " + op))
+    rc, out, err = tile_opt([path])
+    assert (rc, out) == (1, "")
+    assert f"{path}:2:3: error: operation '{op[1:op.index(chr(34), 1)]}' belongs to an unregistered dialect" in err
+
+
+def test_allow_unregistered_dialect(write):
+    rc, out, err = tile_opt([write(_kernel('  "foo.bar"() : () -> ()')), "--allow-unregistered-dialect"])
+    assert (rc, err) == (0, "") and '"foo.bar"' in out
+
+
+def test_unknown_flag_is_reported_as_an_unknown_argument(write):
+    rc, out, err = tile_opt([write(GOOD), "--tile-verfy"])
+    assert (rc, out) == (1, "")
+    assert err == ("tile-opt: error: unknown command line argument '--tile-verfy': not a tile-opt option, nor a "
+                   "pass or pipeline; try 'tile-opt --help'; did you mean '--tile-verify'?\n")
+
+
+def test_single_dash_long_flags_as_llvm_reads_them(write):
+    rc, out, err = tile_opt([write(GOOD + "// -----\n" + GOOD), "-split-input-file", "-tile-verify", "-canonicalize"])
+    assert (rc, err) == (0, "") and out.count("module {") == 2
+
+
+def test_help_lists_flags_and_passes():
+    rc, out, _ = tile_opt(["--help"])
+    assert rc == 0
+    for flag in ("--allow-unregistered-dialect", "--mlir-print-ir-before-all", "--mlir-timing", "--emit-bytecode",
+                 "--show-dialects", "--dump-pass-pipeline", "--mlir-disable-threading", "--mlir-print-debuginfo"):
+        assert flag in out
+    assert "Passes (tile_mlir):" in out and "  --tile-lower-copy-async " in out and "  --tile-to-ptx " in out
+
+
+def test_show_dialects():
+    rc, out, _ = tile_opt(["--show-dialects"])
+    names = out.removeprefix("Available Dialects: ").strip().split(", ")
+    assert rc == 0 and {"tile", "nvvm", "llvm", "gpu", "arith", "scf", "func"} <= set(names)
+
+
+def test_print_ir_before_all_and_after_one_pass(write):
+    rc, _, err = tile_opt([write(GOOD), "--tile-verify", "--canonicalize", "--mlir-print-ir-before-all",
+                           "--mlir-print-ir-after=canonicalize"])
+    banners = [line for line in err.splitlines() if "IR Dump" in line]
+    assert rc == 0 and len(banners) == 3, err
+    assert "Before TileVerifyPass (tile-verify)" in banners[0] and "Before canonicalize" in banners[1]
+    assert "After canonicalize" in banners[2]
+
+
+def test_print_ir_after_failure(write):
+    rc, _, err = tile_opt([write(BAD_LINE_2), "--tile-verify", "--mlir-print-ir-after-failure"])
+    assert rc == 1 and "// -----// IR Dump After TileVerifyPass (tile-verify) Failed //----- //" in err
+    assert FENCE_ERROR in err
+
+
+def test_print_debuginfo(write):
+    path = write(GOOD)
+    rc, out, _ = tile_opt([path, "--mlir-print-debuginfo"])
+    assert rc == 0 and f'loc("{path}":2:3)' in out
+
+
+def test_timing_report(write):
+    rc, _, err = tile_opt([write(GOOD), "--tile-verify", "--mlir-timing"])
+    assert rc == 0 and "... Execution time report ..." in err
+    for row in ("Parser", "TileVerifyPass (tile-verify)", "Output", "Total"):
+        assert f"  {row}\n" in err
+
+
+def test_dump_pass_pipeline(write):
+    rc, _, err = tile_opt([write(GOOD), "--canonicalize", "--dump-pass-pipeline"])
+    assert rc == 0 and "Pass Manager with 2 passes:\nbuiltin.module(tile-verify,canonicalize)\n" in err
+
+
+def test_bytecode_round_trip(write, tmp_path):
+    bc = tmp_path / "k.mlirbc"
+    rc, out, err = tile_opt([write(GOOD), "--emit-bytecode", "-o", str(bc)])
+    assert (rc, out, err) == (0, "", "") and bc.read_bytes().startswith(b"ML\xefR")
+    rc, out, err = tile_opt([str(bc)])
+    assert (rc, err) == (0, "") and '"tile.barrier"' in out
+
+
+def test_disable_threading_is_accepted(write):
+    rc, out, _ = tile_opt([write(GOOD), "--mlir-disable-threading"])
+    assert rc == 0 and '"tile.barrier"' in out
+
+
+def test_non_utf8_input_is_a_clear_error(tmp_path):
+    path = tmp_path / "bad.mlir"
+    path.write_bytes(b'"tile.kernel"() ({\n  \xff\n')
+    rc, out, err = tile_opt([str(path)])
+    assert (rc, out) == (1, "")
+    assert err == f"tile-opt: error: '{path}' is not UTF-8 text: byte 0xff at {path}:2:3 (offset 21)\n"
+
+
+@pytest.mark.parametrize("where", ["missing/out.mlir", "."])
+def test_unwritable_output_is_a_clear_error(write, tmp_path, where):
+    rc, _, err = tile_opt([write(GOOD), "-o", str(tmp_path / where)])
+    assert rc == 1 and err.startswith(f"tile-opt: error: cannot write '{tmp_path / where}': ")
+    assert "Traceback" not in err

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify --convert-tile-to-nvvm | FileCheck %s
+// RUN: tile-opt %s --allow-unregistered-dialect --tile-verify --convert-tile-to-nvvm | FileCheck %s
 //
 // Index ops: tid.x (linear in a 1-D block), warp = tid >> 5, %laneid, %cluster_ctarank, elect.sync.
 
