@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
-
+from . import launch
 from .errors import EmulationError
 from .ptx_parser import parse
 
@@ -29,16 +28,24 @@ __all__ = ["run_ptx", "EmulationError", "SimResult"]
 
 @dataclass
 class SimResult:
-    tmem: list  # per CTA: (128, 512) uint32, contents as of the last dealloc of each column range
+    #: per CTA: (128, 512) uint32, contents as of the last dealloc of each column range (a CTA that
+    #: never used tensor memory shares one read-only array of the poison pattern)
+    tmem: list
     steps: int  # warp-instructions executed
     warnings: list = field(default_factory=list)
     shared: list = field(default_factory=list)  # per CTA: final shared memory bytes (uint8)
 
 
 def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
-            cluster=(1, 1, 1), dynamic_smem: int = 0, trace: bool = False,
-            max_steps: int = 5_000_000, strict: bool = True) -> SimResult:
+            cluster=None, dynamic_smem: int = 0, trace: bool = False,
+            max_steps: int = launch.DEFAULT_MAX_STEPS, max_seconds: float | None = None,
+            strict: bool = True) -> SimResult:
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
+
+    The launch is checked as the driver checks it: the block against the kernel's ``.reqntid`` /
+    ``.maxntid``, the cluster (the kernel's ``.reqnctapercluster`` when None) against its cluster
+    directives; and against tile-sim's caps (``launch.py``: CTAs, shared and local memory,
+    registers, memory in all).
 
     ``args``: one per ``.param`` in order.  A numpy array binds a 64-bit pointer parameter to a
     fresh global allocation holding a copy of its bytes; after the run the array is updated in
@@ -49,31 +56,22 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     tcgen05.fence::after_thread_sync, stores into smem an in-flight cp reads, kernel exit with TMEM
     allocated) raise EmulationError; with ``strict=False`` they become warnings.
 
-    ``max_steps`` bounds the number of warp-instructions (deadlocks are detected exactly; this
-    bounds livelocks).  ``trace`` (or env TILE_EMU_TRACE=1) prints every step to stderr.
+    ``max_steps`` bounds the number of warp-instructions and ``max_seconds`` (default 20, or env
+    TILE_SIM_MAX_SECONDS) the wall-clock time: deadlocks are detected exactly, these bound
+    livelocks, and the error says where the warps spin.  ``trace`` (or env TILE_EMU_TRACE=1)
+    prints every step to stderr.
     """
     from .machine import Machine
 
-    grid, block, cluster = (_dim3(x, n) for x, n in ((grid, "grid"), (block, "block"),
-                                                    (cluster, "cluster")))
+    grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     module = parse(ptx)
     fn = module.entry(kernel)
-    m = Machine(module, fn, grid=grid, block=block, cluster=cluster,
-                dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps)
-    m.bind_args(list(args))
+    args = list(args)
+    m = Machine(module, fn, grid=grid, block=block, cluster=launch.cluster_of(fn, cluster),
+                dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
+                max_seconds=max_seconds, args=args)
+    m.bind_args(args)
     m.run()
     m.copy_back()
-    tm = []
-    for c in m.ctas_all:
-        tm.append(c.tmem.snapshot.copy())
-    shared = [np.frombuffer(bytes(c.smem.buf), dtype=np.uint8).copy() for c in m.ctas_all]
-    return SimResult(tmem=tm, steps=m.steps, warnings=list(m.warnings), shared=shared)
-
-
-def _dim3(x, name):
-    if isinstance(x, int):
-        x = (x,)
-    x = tuple(int(v) for v in x) + (1,) * (3 - len(tuple(x)))
-    if len(x) != 3 or any(v < 1 for v in x):
-        raise EmulationError(f"bad {name} dimensions {x}")
-    return x
+    return SimResult(tmem=m.tmem_out, steps=m.steps, warnings=list(m.warnings),
+                     shared=m.shared_out)

@@ -18,16 +18,22 @@ Execution model
   (a legal schedule: the thread was simply not scheduled until the phase completed).  When no
   thread at all can run, parked waiters are released once with result false (try_wait's time
   limit); if that changes nothing either, the kernel is deadlocked and EmulationError reports the
-  position of every warp.  A step budget bounds everything else.
+  position of every warp.
+* A budget of warp-instructions and one of wall-clock seconds bound everything else: past either,
+  EmulationError reports where each warp spins and how long ago a thread last stored, arrived or
+  exited.  The launch is checked first against the kernel's directives and tile-sim's caps
+  (launch.py), so that no input takes unbounded memory.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 
 import numpy as np
 
+from . import launch
 from . import memory as mem
 from .codegen import Decoder, f32_to_bits, f64_to_bits
 from .errors import EmulationError
@@ -40,7 +46,10 @@ SLICE = 64
 
 class Machine:
     def __init__(self, module, fn, *, grid, block, cluster, dynamic_smem, strict, trace,
-                 max_steps):
+                 max_steps, max_seconds=None, args=()):
+        launch.check_launch(fn, grid, block, cluster)
+        if dynamic_smem < 0:
+            raise EmulationError(f"dynamic shared memory of {dynamic_smem} bytes")
         self.module = module
         self.fn = fn
         self.grid = grid
@@ -50,6 +59,7 @@ class Machine:
         self.strict = strict
         self.trace = trace or bool(os.environ.get("TILE_EMU_TRACE"))
         self.max_steps = max_steps
+        self.max_seconds = launch.max_seconds_default() if max_seconds is None else max_seconds
         self.steps = 0
         self.progress = 0
         self.warnings: list[str] = []
@@ -58,20 +68,20 @@ class Machine:
         self.hooks = Hooks()  # filled by the handler families as their instructions are decoded
         self.ext = {}  # the families' machine-wide state (state.Kept)
         self.nthreads = block[0] * block[1] * block[2]
-        if self.nthreads < 1 or self.nthreads > 1024:
-            raise EmulationError(f"block {block} has {self.nthreads} threads (must be 1..1024)")
-        for g, c in zip(grid, cluster):
-            if c < 1 or g % c:
-                raise EmulationError(f"grid {grid} is not a multiple of cluster {cluster}")
         self.symbols = {}  # VarDecl | Param -> (space, value)
         self._layout_shared()
         self._layout_params()
-        self._layout_globals()
         self._layout_local()
+        self._check_memory(args, slots=0, tmem=False)  # before global variables take memory
+        self._layout_globals()
         self.dec = Decoder(self, fn, self.symbols)
         self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
-        self.ctas_all: list[CTA] = []
-        self._by_gid: dict = {}
+        self._check_memory(args, slots=self.dec.nslots,
+                           tmem=any(i.mnemonic.startswith("tcgen05") for i in self.code))
+        self.tmem_out: list = []  # per CTA, in CTA order, after run()
+        self.shared_out: list = []
+        self._by_gid: dict = {}  # the threads of the cluster running
+        self._spin = None  # warp -> pcs executed, while a budget report probes the warps
 
     def thread_by_gid(self, gid):
         return self._by_gid[gid]
@@ -95,9 +105,9 @@ class Machine:
             self.symbols[v] = ("shared", dbase)
         self.dyn_base = dbase
         self.smem_size = (dbase + self.dynamic_smem) if (dyn or self.dynamic_smem) else off
-        if self.smem_size > mem.MAX_SMEM:
+        if self.smem_size > launch.MAX_SMEM:
             raise EmulationError(f"shared memory of {self.smem_size} bytes exceeds the "
-                                 f"{mem.MAX_SMEM}-byte limit per CTA")
+                                 f"{launch.MAX_SMEM}-byte limit per CTA")
 
     def _layout_params(self):
         off = 0
@@ -107,12 +117,24 @@ class Machine:
             self.symbols[p] = ("param", off)
             self.param_layout.append((p, off))
             off += p.size
+        if off > launch.MAX_PARAM_BYTES:
+            raise EmulationError(f"the parameters of {self.fn.name} take {off} bytes, more than "
+                                 f"the {launch.MAX_PARAM_BYTES} a kernel may have")
         self.param_buf = bytearray(off)
 
+    def _global_vars(self):
+        return [v for v in self.module.vars + self.fn.vars if v.space in ("global", "const")]
+
+    def _check_memory(self, args, *, slots, tmem):
+        gbytes = sum(v.size for v in self._global_vars()) + sum(getattr(a, "nbytes", 0)
+                                                                 for a in args)
+        cx, cy, cz = self.cluster_dims
+        launch.check_memory(self.fn.name, ctas=self.grid[0] * self.grid[1] * self.grid[2],
+                            cluster_ctas=cx * cy * cz, threads=self.nthreads, smem=self.smem_size,
+                            slots=slots, local=self.local_size, global_bytes=gbytes, tmem=tmem)
+
     def _layout_globals(self):
-        for v in self.module.vars + self.fn.vars:
-            if v.space not in ("global", "const"):
-                continue
+        for v in self._global_vars():
             data = bytearray(v.size)
             if v.init:
                 esz = max(1, int(v.type[1:]) // 8 if v.type[1:].isdigit() else 4)
@@ -132,6 +154,9 @@ class Machine:
             off = (off + v.align - 1) // v.align * v.align
             self.symbols[v] = ("local", off)
             off += v.size
+        if off > launch.MAX_LOCAL_PER_THREAD:
+            raise EmulationError(f"local memory of {off} bytes per thread exceeds the "
+                                 f"{launch.MAX_LOCAL_PER_THREAD}-byte limit")
         self.local_size = off
 
     # ------------------------------------------------------------------ arguments
@@ -220,10 +245,12 @@ class Machine:
 
     # ------------------------------------------------------------------ run
     def run(self):
+        """Run every cluster, one after another; keep of each CTA what a SimResult reports."""
         gx, gy, gz = self.grid
         cx, cy, cz = self.cluster_dims
-        bx, by, bz = self.block
         ncl = (gx // cx) * (gy // cy) * (gz // cz)
+        self.deadline = time.monotonic() + self.max_seconds
+        self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         ctas_by_idx = {}
         for clz in range(gz // cz):
             for cly in range(gy // cy):
@@ -237,16 +264,19 @@ class Machine:
                                 rank = i + j * cx + k * cx * cy
                                 c = CTA(idx, (x, y, z), rank, cl, self.smem_size)
                                 cl.ctas.append(c)
-                                ctas_by_idx[idx] = c
                     self._make_threads(cl, (clx, cly, clz), ncl)
                     self._run_cluster(cl)
-        self.ctas_all = [ctas_by_idx[i] for i in range(gx * gy * gz)]
+                    for c in cl.ctas:  # the rest of the cluster's state goes with it
+                        ctas_by_idx[c.idx] = (c.tmem_snapshot(), c.smem.np)
+        self.tmem_out = [ctas_by_idx[i][0] for i in range(gx * gy * gz)]
+        self.shared_out = [ctas_by_idx[i][1] for i in range(gx * gy * gz)]
 
     def _make_threads(self, cl, clid, ncl):
         bx, by, bz = self.block
         n = self.nthreads
         dec = self.dec
         special = dec.special_slots()
+        self._by_gid = {}
         gx, gy, gz = self.grid
         cx, cy, cz = self.cluster_dims
         explicit = 1 if self.cluster_dims != (1, 1, 1) else 0
@@ -299,9 +329,14 @@ class Machine:
             for w in warps:
                 executed += self._run_warp(w, SLICE)
                 if self.steps > self.max_steps:
-                    raise EmulationError(
-                        f"step budget of {self.max_steps} warp-instructions exceeded "
-                        f"(livelock or a very long kernel); positions:\n" + self.positions(ctas))
+                    raise self._over_budget(
+                        f"step budget of {self.max_steps} warp-instructions exceeded", cl)
+                if time.monotonic() > self.deadline:
+                    raise self._over_budget(
+                        f"time budget of {self.max_seconds:g} s exceeded after {self.steps} "
+                        f"warp-instructions", cl)
+            if self.progress != self.last_progress[0]:
+                self.last_progress = (self.progress, self.steps)
             if all(c.live == 0 for c in ctas):
                 break
             if executed:
@@ -329,7 +364,7 @@ class Machine:
         n = 0
         BIG = 1 << 60
         RUN = State.RUN
-        trace = self.trace
+        trace = self.trace or self._spin is not None
         while n < budget:
             minpc = BIG
             for t in threads:
@@ -346,9 +381,7 @@ class Machine:
             inst = code[minpc]
             n += 1
             if trace:
-                lanes = [t.lane for t in threads if t.state == RUN and t.pc == minpc]
-                print(f"[tile-sim] CTA {w.cta.idx} warp {w.idx} lanes {_ranges(lanes)} "
-                      f"line {inst.line}: {inst.text}", file=sys.stderr)
+                self._trace_step(w, minpc, inst)
             if inst.warp:
                 self._exec_warp(w, inst, minpc)
                 continue
@@ -373,6 +406,39 @@ class Machine:
                 raise self._locate(e, inst, t) from None
         self.steps += n
         return n
+
+    def _trace_step(self, w, pc, inst):
+        if self._spin is not None:
+            self._spin.setdefault(w, set()).add(pc)
+        if self.trace:
+            lanes = [t.lane for t in w.threads if t.state == State.RUN and t.pc == pc]
+            print(f"[tile-sim] CTA {w.cta.idx} warp {w.idx} lanes {_ranges(lanes)} "
+                  f"line {inst.line}: {inst.text}", file=sys.stderr)
+
+    def _over_budget(self, what: str, cl) -> EmulationError:
+        """The error of a run past its budget: where each warp spins (the lines it runs in one
+        more slice), how long no thread stored, arrived or exited, and every warp's position."""
+        since = self.steps - self.last_progress[1]
+        self._spin = {}
+        try:
+            for c in cl.ctas:
+                for w in c.warps:
+                    self._run_warp(w, SLICE)
+        except EmulationError:
+            pass  # the probe only looks: what it ran into is past the budget
+        spin, self._spin = self._spin, None
+        loops = []
+        for w, pcs in spin.items():
+            lines = sorted({self.code[pc].line for pc in pcs})
+            first, last = self.code[min(pcs)], self.code[max(pcs)]
+            loops.append(f"  CTA {w.cta.idx} warp {w.idx}: lines {_ranges(lines)} "
+                         f"(`{first.text}` .. `{last.text}`)")
+        quiet = (f"no thread stored, arrived or exited in the last {since} warp-instructions; "
+                 if since else "")
+        return EmulationError(
+            f"{what} (a livelock, or a kernel longer than the budget: pass max_steps= / "
+            f"max_seconds=, or set TILE_SIM_MAX_SECONDS); {quiet}where the warps run:\n"
+            + ("\n".join(loops) or "  nowhere") + "\npositions:\n" + self.positions(cl.ctas))
 
     def _exec_warp(self, w, inst, pc):
         threads = w.threads

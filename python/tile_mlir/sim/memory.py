@@ -30,10 +30,14 @@ LOCAL_WINDOW_SIZE = 1 << 24
 GLOBAL_BASE = 0x0000_7F00_0000_0000
 CLUSTER_SHIFT = 24
 DYN_SMEM_ALIGN = 1024
-MAX_SMEM = 232448  # 227 KiB per CTA on sm_100a
 POISON = 0xDEADBEEF
 TMEM_LANES = 128
 TMEM_COLS = 512
+#: host bytes per byte of shared memory: the byte, its writer tag (int64) and its mbarrier mark
+SMEM_BYTES_PER_BYTE = 10
+#: host bytes of one CTA's tensor memory: cells, snapshot and cp record ids (4 bytes each per
+#: cell), the written flags (1 byte)
+TMEM_BYTES = TMEM_LANES * TMEM_COLS * 13
 
 
 class Allocation:
@@ -133,7 +137,10 @@ class SharedMemory:
 
 
 class TensorMemory:
-    """128 lanes x 512 columns x 32-bit cells, with column allocation state."""
+    """128 lanes x 512 columns x 32-bit cells, with column allocation state.  ``UNUSED`` is the
+    snapshot of every CTA that never touched its tensor memory (read-only, shared)."""
+    UNUSED = np.full((TMEM_LANES, TMEM_COLS), POISON, dtype=np.uint32)
+    UNUSED.flags.writeable = False
 
     def __init__(self):
         self.cells = np.full((TMEM_LANES, TMEM_COLS), POISON, dtype=np.uint32)

@@ -84,11 +84,21 @@ class CTA:
         self.rank = rank
         self.cluster = cluster
         self.smem = SharedMemory(smem_size)
-        self.tmem = TensorMemory()
+        self._tmem = None
         self.warps: list[Warp] = []
         self.threads: list[Thread] = []
         self.live = 0
         self.ext = {}
+
+    @property
+    def tmem(self) -> TensorMemory:
+        """The CTA's tensor memory, made when first used (most kernels never touch it)."""
+        if self._tmem is None:
+            self._tmem = TensorMemory()
+        return self._tmem
+
+    def tmem_snapshot(self):
+        return self._tmem.snapshot if self._tmem is not None else TensorMemory.UNUSED
 
 
 class Cluster:
