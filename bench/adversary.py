@@ -693,11 +693,20 @@ def write_log(path: str, argv: list[str], results, seconds: float) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         f.write(f"# bench/adversary.py {' '.join(argv)}\n# {time.strftime('%Y-%m-%d %H:%M:%S')}, "
-                f"{seconds:.0f} s; corpus: {len(ir_corpus())} IR seeds, {len(ptx_corpus())} PTX seeds\n")
+                f"{seconds:.0f} s, at {_revision()}; corpus: {len(ir_corpus())} IR seeds, "
+                f"{len(ptx_corpus())} PTX seeds\n")
         f.write("# key  class  mutators  seed  first line of the error\n")
         for r in failures(results):
             f.write(f"{r.key}  {r.cls}  {r.mutators}  {r.source}  {r.first_line}\n")
         f.write("\n" + table(results) + "\n\nfailure signatures:\n" + signatures(results) + "\n")
+
+
+def _revision() -> str:
+    """The checkout's commit, marked when the working tree differs from it."""
+    def git(*args):
+        return subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True).stdout.strip()
+    head = git("rev-parse", "--short", "HEAD") or "an unknown commit"
+    return head + (" with uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def replay(key: str, timeout: float, save: str | None) -> int:
