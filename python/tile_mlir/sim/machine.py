@@ -18,7 +18,7 @@ Execution model
   (a legal schedule: the thread was simply not scheduled until the phase completed).  When no
   thread at all can run, parked waiters are released once with result false (try_wait's time
   limit); if that changes nothing either, the kernel is deadlocked and EmulationError reports the
-  position of every warp.
+  position of every warp, at the instruction that blocks it.
 * A budget of warp-instructions and one of wall-clock seconds bound everything else: past either,
   EmulationError reports where each warp spins and how long ago a thread last stored, arrived or
   exited.  The launch is checked first against the kernel's directives and tile-sim's caps
@@ -39,7 +39,7 @@ from .codegen import Decoder, f32_to_bits, f64_to_bits
 from .errors import EmulationError
 from .memory import GlobalMemory
 from .opcodes import decode_instruction
-from .state import CTA, STATE_NAMES, Cluster, DInst, Hooks, State, Thread, Warp
+from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, DInst, Hooks, State, Thread, Warp
 
 SLICE = 64
 
@@ -228,7 +228,8 @@ class Machine:
             for w in c.warps:
                 groups: dict = {}
                 for t in w.threads:
-                    groups.setdefault((t.pc, t.state), []).append(t.lane)
+                    pc = t.pc - 1 if t.state in BLOCKED_AFTER else t.pc
+                    groups.setdefault((pc, t.state), []).append(t.lane)
                 for (pc, st), lanes in sorted(groups.items()):
                     if st == State.EXITED:
                         pos = "exited"

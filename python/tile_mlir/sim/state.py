@@ -28,6 +28,10 @@ class State:
     ALLOC = 6  # blocked in tcgen05.alloc until another warp deallocates
 
 
+#: states a thread enters by an instruction that retired: its pc is already past that instruction
+#: (the others keep the pc at the instruction that blocks, to run it again)
+BLOCKED_AFTER = frozenset({State.BAR, State.CLUSTER})
+
 STATE_NAMES = {State.RUN: "runnable", State.EXITED: "exited", State.BAR: "blocked in bar.sync",
                State.MBAR: "waiting in mbarrier wait",
                State.COLL: "parked at a warp-collective instruction",

@@ -253,3 +253,19 @@ def test_store_into_smem_read_by_inflight_cp(assemble):
     ptx = base.replace("\ttcgen05.commit.", "\tst.shared.u32 [buf+32], %r1;\n\ttcgen05.commit.")
     assemble(ptx)
     expect(ptx, "st.shared.u32 [buf+32]", r"write-after-read race.*tcgen05.cp issued at line \d+")
+
+
+def test_deadlock_report_names_the_blocking_bar_sync(assemble):
+    """Threads blocked in bar.sync were reported at the instruction after it."""
+    body = ("\tmov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+            "\t@%p1 mbarrier.init.shared::cta.b64 [sm], 1;\n\t@%p1 bra $L__w;\n"
+            "\tbar.sync 0;\n\tmov.u32 %r2, 1;\n$L__w:\n\tmov.u32 %r3, 0;\n"
+            "\tmbarrier.try_wait.parity.shared::cta.b64 %p2, [sm], %r3;\n\t@!%p2 bra $L__w;")
+    ptx = _one_thread(body)
+    assemble(ptx)
+    with pytest.raises(EmulationError) as ei:
+        run_ptx(ptx, "k", [np.zeros(4, np.uint32)], block=(32, 1, 1))
+    msg = str(ei.value)
+    assert msg.startswith("deadlock")
+    bar = line_of(ptx, "bar.sync 0")
+    assert f"CTA 0 warp 0 lanes 1-31: line {bar} `bar.sync 0`: blocked in bar.sync" in msg, msg
