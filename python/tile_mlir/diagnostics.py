@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 from dataclasses import dataclass, field
 
+from .errors import TileMLIRError
 from .mlir import ir
 
 __all__ = ["Diagnostic", "DiagnosticEngine", "TileError", "emit", "error", "warning", "remark", "active"]
@@ -77,7 +78,7 @@ def _file_line_col(loc) -> tuple[str, int, int]:
     return "", 0, 0
 
 
-class TileError(Exception):
+class TileError(TileMLIRError):
     """Raised by library entry points (compile, jit) when diagnostics with errors were emitted."""
 
     def __init__(self, diagnostics: list[Diagnostic], what: str = "tile_mlir"):

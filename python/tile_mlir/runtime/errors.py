@@ -1,12 +1,15 @@
-"""Exceptions raised by the tile_mlir runtime (no CUDA import here)."""
+"""Exceptions raised by the tile_mlir runtime (no CUDA import here); the hierarchy they belong to
+is described in tile_mlir/errors.py, whose argument errors are re-exported here."""
 from __future__ import annotations
 
-__all__ = ["TileRuntimeError", "CudaError", "ArgumentError", "IncompatibleDeviceError",
-           "BackendUnavailableError", "ContextLostError"]
+from ..errors import ArgumentError, ArgumentTypeError, TileMLIRError
+
+__all__ = ["TileRuntimeError", "CudaError", "ArgumentError", "ArgumentTypeError",
+           "IncompatibleDeviceError", "BackendUnavailableError", "ContextLostError"]
 
 
-class TileRuntimeError(RuntimeError):
-    """Base class of every runtime error."""
+class TileRuntimeError(TileMLIRError, RuntimeError):
+    """Base class of the errors of running a kernel (not of its arguments: ArgumentError)."""
 
 
 class CudaError(TileRuntimeError):
@@ -65,10 +68,6 @@ class CudaError(TileRuntimeError):
 
     def __str__(self) -> str:  # keep str() in step with mark_reset()
         return self._text()
-
-
-class ArgumentError(TileRuntimeError, TypeError):
-    """Wrong argument count, kind, dtype, shape or launch dimensions for a kernel call."""
 
 
 class IncompatibleDeviceError(TileRuntimeError):
