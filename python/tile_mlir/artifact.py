@@ -2,41 +2,110 @@
 
 An Artifact imports no MLIR: it can be saved next to its cubin and loaded on a machine that has only
 numpy and cuda-bindings (the H200 used for Hopper runs has no nvidia-cutlass-dsl).
+
+Names in an Artifact become Python names and file names, so they are checked wherever an Artifact
+is made, from the compiler or from a manifest: a parameter name is a Python identifier that is
+not a keyword nor one of a kernel call's own keywords (``RESERVED_NAMES``); a kernel name follows
+the PTX identifier grammar (no path separators, no dots); :meth:`Artifact.save` writes only inside
+its directory.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
 import json
+import keyword
+import math
 import os
+import re
 from dataclasses import dataclass, field
 
-__all__ = ["Param", "Artifact"]
+from .errors import ArgumentError, ArgumentTypeError
+
+__all__ = ["Param", "Artifact", "RESERVED_NAMES", "is_param_name"]
+
+#: a kernel call's keyword-only launch options (runtime/jit.py), which no parameter may be named
+RESERVED_NAMES = ("grid", "block", "stream")
+KINDS = ("buffer", "scalar")
+# PTX ISA, "Identifiers": followsym [a-zA-Z0-9_$]; [a-zA-Z]{followsym}* | [_$%]{followsym}+
+_PTX_IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+")
+
+
+def is_param_name(name) -> bool:
+    """Whether ``name`` can name a kernel parameter (a keyword argument of the kernel call)."""
+    return (isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)
+            and name not in RESERVED_NAMES)
 
 
 @dataclass(frozen=True)
 class Param:
     """One kernel parameter, in PTX .param order.
 
-    kind "buffer": a global-memory buffer, passed as a 64-bit device pointer; dtype/shape describe the
-    array the caller must pass. kind "scalar": passed by value; dtype is its numpy dtype name.
+    kind "buffer": a global-memory buffer, passed as a 64-bit device pointer; ``dtype`` and
+    ``shape`` are those of its elements (a numpy dtype name: "uint8", "float32", and through
+    ml_dtypes "bfloat16", "float8_e4m3fn", ..., see runtime/dtypes.py). ``bits`` (1 to 7) marks
+    elements narrower than a byte, which the buffer holds packed (:attr:`packed_shape`); 0 for
+    the others. kind "scalar": passed by value; ``dtype`` is its numpy dtype name.
     """
 
     name: str
     kind: str  # "buffer" | "scalar"
-    dtype: str  # numpy dtype name, e.g. "uint8", "int32", "float32"
+    dtype: str  # numpy dtype name, e.g. "uint8", "int32", "float32", "bfloat16"
     shape: tuple[int, ...] = ()
+    bits: int = 0  # element width when under 8 bits (packed), else 0
+
+    def __post_init__(self):
+        if not is_param_name(self.name):
+            raise ArgumentError(f"parameter name {self.name!r} is not a Python identifier, or is a "
+                                f"keyword or one of {RESERVED_NAMES}")
+        if self.kind not in KINDS:
+            raise ArgumentError(f"parameter '{self.name}': kind must be one of {KINDS}, got "
+                                f"{self.kind!r}")
+        if not isinstance(self.dtype, str) or not self.dtype:
+            raise ArgumentTypeError(f"parameter '{self.name}': dtype must be a dtype name, got "
+                                    f"{self.dtype!r}")
+        if not isinstance(self.shape, tuple) or not all(_is_count(s) for s in self.shape):
+            raise ArgumentError(f"parameter '{self.name}': shape must be a tuple of ints >= 0, "
+                                f"got {self.shape!r}")
+        if not (_is_count(self.bits) and self.bits < 8) or (self.bits and self.kind != "buffer"):
+            raise ArgumentError(f"parameter '{self.name}': bits must be 0, or 1 to 7 for a "
+                                f"buffer, got {self.bits!r}")
+
+    @property
+    def packed_shape(self) -> tuple[int, ...]:
+        """The shape of the buffer's bytes: rows of packed elements, or one flat byte array when
+        rows end mid-byte (they then run on into the next byte); ``shape`` when not packed."""
+        if not self.bits or not self.shape:
+            return self.shape
+        row_bits = self.shape[-1] * self.bits
+        if row_bits % 8 == 0:
+            return self.shape[:-1] + (row_bits // 8,)
+        return (-(-math.prod(self.shape) * self.bits // 8),)
 
     def to_json(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "dtype": self.dtype, "shape": list(self.shape)}
+        d = {"name": self.name, "kind": self.kind, "dtype": self.dtype, "shape": list(self.shape)}
+        if self.bits:
+            d["bits"] = self.bits
+        return d
 
     @staticmethod
     def from_json(d: dict) -> "Param":
-        return Param(d["name"], d["kind"], d["dtype"], tuple(d.get("shape", ())))
+        if not isinstance(d, dict):
+            raise ArgumentError(f"a parameter must be a JSON object, got {d!r}")
+        shape = _get(d, "shape", list, [], "parameter")
+        return Param(_get(d, "name", str, None, "parameter"), _get(d, "kind", str, None, "parameter"),
+                     _get(d, "dtype", str, None, "parameter"), tuple(shape),
+                     _get(d, "bits", int, 0, "parameter"))
 
 
 @dataclass(frozen=True)
 class Artifact:
+    """A compiled kernel: its PTX and cubin, parameters, target and launch shape.
+
+    ``meta["outputs"]`` (when recorded, as compile() does) names the buffer parameters the kernel
+    writes; :attr:`outputs` is every buffer when it is not recorded.
+    """
+
     kernel_name: str
     arch: str  # e.g. "sm_100a", "sm_90a"
     ptx: str
@@ -49,6 +118,18 @@ class Artifact:
     key: str = ""  # cache key of the source (IR hash, arch, options)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
+    def __post_init__(self):
+        if not isinstance(self.kernel_name, str) or not _PTX_IDENTIFIER.fullmatch(self.kernel_name):
+            raise ArgumentError(f"kernel name {self.kernel_name!r} is not a PTX identifier "
+                                "([a-zA-Z][a-zA-Z0-9_$]* or [_$%][a-zA-Z0-9_$]+)")
+        names = [p.name for p in self.params]
+        if len(set(names)) != len(names):
+            raise ArgumentError(f"{self.kernel_name}: parameter names repeat: {names}")
+        outs = self.meta.get("outputs")
+        if outs is not None and not (isinstance(outs, list) and set(outs) <= set(names)):
+            raise ArgumentError(f"{self.kernel_name}: meta['outputs'] must list parameter names, "
+                                f"got {outs!r}")
+
     @property
     def sm(self) -> int:
         """The SM number the cubin targets (100 for sm_100a)."""
@@ -58,16 +139,28 @@ class Artifact:
     def digest(self) -> str:
         return hashlib.sha256(self.cubin).hexdigest()[:16]
 
+    @property
+    def outputs(self) -> tuple[str, ...]:
+        """Names of the buffer parameters the kernel may write (every buffer if not recorded)."""
+        outs = self.meta.get("outputs")
+        return tuple(p.name for p in self.params
+                     if p.kind == "buffer" and (outs is None or p.name in outs))
+
     def manifest(self) -> dict:
         d = dataclasses.asdict(self)
         d.pop("ptx"), d.pop("cubin")
         d["params"] = [p.to_json() for p in self.params]
         return d
 
-    def save(self, directory: str) -> str:
-        """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory; return the manifest path."""
-        os.makedirs(directory, exist_ok=True)
-        base = os.path.join(directory, self.kernel_name)
+    def save(self, directory) -> str:
+        """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory; return the manifest
+        path. Refuses (ArgumentError) a path that resolves outside the directory (a symbolic link)."""
+        root = os.path.realpath(_fspath(directory, "directory"))
+        os.makedirs(root, exist_ok=True)
+        base = os.path.join(root, self.kernel_name)
+        for ext in (".ptx", ".cubin", ".json"):
+            if os.path.dirname(os.path.realpath(base + ext)) != root:
+                raise ArgumentError(f"{base + ext} resolves outside {root}: not written")
         with open(base + ".ptx", "w") as f:
             f.write(self.ptx)
         with open(base + ".cubin", "wb") as f:
@@ -77,23 +170,76 @@ class Artifact:
         return base + ".json"
 
     @staticmethod
-    def load(manifest_path: str) -> "Artifact":
-        base = manifest_path[: -len(".json")] if manifest_path.endswith(".json") else manifest_path
-        with open(base + ".json") as f:
-            d = json.load(f)
+    def load(manifest_path) -> "Artifact":
+        """The Artifact saved as ``manifest_path`` (<kernel>.json, beside its .ptx and .cubin)."""
+        path = _fspath(manifest_path, "manifest_path")
+        base = path[: -len(".json")] if path.endswith(".json") else path
+        with open(base + ".json", "rb") as f:
+            try:
+                d = json.loads(f.read())
+            except ValueError as e:  # bad JSON or bad UTF-8
+                raise ArgumentError(f"{base}.json: not a JSON manifest ({e})") from None
         with open(base + ".ptx") as f:
             ptx = f.read()
         with open(base + ".cubin", "rb") as f:
             cubin = f.read()
-        return Artifact.from_manifest(d, ptx, cubin)
+        try:
+            return Artifact.from_manifest(d, ptx, cubin)
+        except ArgumentError as e:
+            raise type(e)(f"{base}.json: {e}") from None
 
     @staticmethod
     def from_manifest(manifest: dict, ptx: str, cubin: bytes) -> "Artifact":
-        """The Artifact of a manifest (as manifest() makes it, e.g. read back from JSON) and its code."""
+        """The Artifact of a manifest (as manifest() makes it, e.g. read back from JSON) and its
+        code; ArgumentError names a missing or malformed field."""
+        if not isinstance(manifest, dict):
+            raise ArgumentTypeError(f"an artifact manifest is a JSON object, got "
+                                    f"{type(manifest).__name__}")
+        if not isinstance(ptx, str) or not isinstance(cubin, (bytes, bytearray)):
+            raise ArgumentTypeError("an artifact's ptx is str and its cubin bytes")
         d = manifest
         return Artifact(
-            kernel_name=d["kernel_name"], arch=d["arch"], ptx=ptx, cubin=cubin,
-            params=tuple(Param.from_json(p) for p in d["params"]),
-            block=tuple(d["block"]), grid=tuple(d["grid"]), cluster=tuple(d["cluster"]),
-            dynamic_smem=d["dynamic_smem"], key=d.get("key", ""), meta=d.get("meta", {}),
+            kernel_name=_get(d, "kernel_name", str), arch=_get(d, "arch", str), ptx=ptx,
+            cubin=bytes(cubin), params=tuple(Param.from_json(p) for p in _get(d, "params", list)),
+            block=_dim3(d, "block"), grid=_dim3(d, "grid"), cluster=_dim3(d, "cluster"),
+            dynamic_smem=_get(d, "dynamic_smem", int), key=_get(d, "key", str, ""),
+            meta=_get(d, "meta", dict, {}),
         )
+
+
+def _is_count(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+_REQUIRED = object()
+
+
+def _get(d: dict, key: str, tp: type, default=_REQUIRED, what: str = "manifest"):
+    """d[key], checked to be a ``tp`` (ints are not bools)."""
+    if key not in d:
+        if default is _REQUIRED:
+            raise ArgumentError(f"{what} has no field {key!r}")
+        return default
+    v = d[key]
+    if tp is list:
+        tp = (list, tuple)  # as JSON reads it, or as manifest() makes it
+    if not isinstance(v, tp) or (tp is int and isinstance(v, bool)):
+        want = "a list" if isinstance(tp, tuple) else tp.__name__
+        raise ArgumentError(f"{what} field {key!r} must be {want}, got {v!r}")
+    return v
+
+
+def _dim3(d: dict, key: str) -> tuple[int, int, int]:
+    v = _get(d, key, list)
+    if len(v) != 3 or not all(_is_count(x) and x >= 1 for x in v):
+        raise ArgumentError(f"manifest field {key!r} must be 3 ints >= 1, got {v!r}")
+    return tuple(v)
+
+
+def _fspath(path, what: str) -> str:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ArgumentTypeError(f"{what} must be a str or os.PathLike, got {type(path).__name__}")
+    path = os.fspath(path)
+    if not isinstance(path, str):
+        raise ArgumentTypeError(f"{what} must name a path as str, got {type(path).__name__}")
+    return path
