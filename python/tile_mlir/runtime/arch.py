@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from ..errors import ArgumentError, ArgumentTypeError
 from ..target import DEFAULT_ARCH, ArchInfo, parse_arch  # one home for chips: tile_mlir.target
 
 __all__ = ["ArchInfo", "parse_arch", "can_run", "refusal_message", "resolve_arch", "DEFAULT_ARCH"]
@@ -55,5 +56,10 @@ def resolve_arch(arch: str | None) -> str:
     """"auto"/None -> $TILE_MLIR_ARCH if set, else sm_100a; otherwise the validated name."""
     if arch is None or arch == "auto":
         arch = os.environ.get("TILE_MLIR_ARCH") or DEFAULT_ARCH
-    parse_arch(arch)
+    if not isinstance(arch, str):
+        raise ArgumentTypeError(f"arch must be a str such as 'sm_100a', got {type(arch).__name__}")
+    try:
+        parse_arch(arch)
+    except ValueError as e:
+        raise ArgumentError(str(e)) from None
     return arch.strip()

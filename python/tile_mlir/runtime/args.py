@@ -1,5 +1,7 @@
 """Argument marshalling, shared by every backend: recognise buffers and scalars, check them against
-Artifact.params (:class:`Signature`), pack the cuLaunchKernel ``kernelParams`` array.
+Artifact.params (:class:`Signature`), stage host arrays (:class:`HostBuffer`), pack the
+cuLaunchKernel ``kernelParams`` array. Every refusal is an ArgumentError naming the kernel's
+parameter (ArgumentTypeError for a wrong type, dtype or count).
 
 Buffers may be
 
@@ -9,6 +11,15 @@ Buffers may be
   DLPack (``__dlpack__`` + ``__dlpack_device__`` on a CUDA device: torch CUDA tensors, jax):
   *device* arrays, passed by pointer without copies (they must be C-contiguous);
 * plain ints / ``CUdeviceptr``: raw device pointers, passed unchecked.
+
+A buffer's dtype is the parameter's (runtime/dtypes.py: ml_dtypes names such as "bfloat16" for
+bf16), or the unsigned integers of its width as bit patterns (uint16 for bfloat16). A parameter of
+packed sub-byte elements (Param.bits) takes its packed bytes (uint8 of Param.packed_shape) or, for a
+host array, its elements one per byte (Param.shape), which are packed for the kernel and unpacked
+after it. Host arrays that are not C-contiguous (Fortran order, strided views) are run on through a
+C-contiguous copy written back after the call. A buffer the kernel writes (Artifact.outputs: every
+buffer when the artifact does not record them) must be writeable; read-only arrays are refused for
+it, never silently left unwritten.
 
 Scalars are Python or numpy numbers; they are range-checked against the parameter dtype and
 passed by value (float16/bfloat16 as their 16-bit patterns).
@@ -25,10 +36,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .errors import ArgumentError
+from .dtypes import BIT_PATTERNS, dlpack_dtype, pack, unpack
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["BufferView", "buffer_view", "scalar_value", "ParamPack", "normalize_dtype",
-           "check_count", "check_buffer", "SCALAR_CTYPES", "is_device_array", "Signature"]
+           "check_count", "check_buffer", "SCALAR_CTYPES", "is_device_array", "Signature",
+           "HostBuffer"]
 
 # --------------------------------------------------------------------------- dtypes
 
@@ -69,6 +82,7 @@ class BufferView:
     dtype: str | None
     contiguous: bool = True
     host: np.ndarray | None = None  # the numpy array for kind "host"
+    readonly: bool = False  # a device array its producer marks read-only
 
 
 def _c_strides(shape: Sequence[int], itemsize: int) -> tuple[int, ...]:
@@ -109,7 +123,8 @@ def _from_cai(obj) -> BufferView:
     dt = np.dtype(cai["typestr"])
     ptr = cai["data"][0] or 0
     return BufferView("device", ptr, shape, dt.name,
-                      _is_c_contiguous(shape, cai.get("strides"), dt.itemsize))
+                      _is_c_contiguous(shape, cai.get("strides"), dt.itemsize),
+                      readonly=bool(cai["data"][1]))
 
 
 # DLPack C structures (dlpack.h, v0.8 legacy and v1.x versioned).
@@ -147,59 +162,81 @@ _capsule_ptr = ctypes.pythonapi.PyCapsule_GetPointer
 _capsule_ptr.restype, _capsule_ptr.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
 
 DL_CPU, DL_CUDA, DL_CUDA_HOST, DL_CUDA_MANAGED = 1, 2, 3, 13
-_DL_CODES = {0: "int", 1: "uint", 2: "float", 4: "bfloat", 6: "bool"}
+DL_READ_ONLY = 1  # DLPACK_FLAG_BITMASK_READ_ONLY of a versioned capsule's flags
 
 #: stream passed to ``__dlpack__``: 1 is CUDA's legacy default stream, on which we launch unless
 #: told otherwise (the producer then orders its pending work before ours).
 DLPACK_STREAM = 1
 
 
-def _dl_dtype(dt: _DLDataType) -> str:
-    code = _DL_CODES.get(dt.code, f"dlpack-code{dt.code}")
-    if code == "bool":
-        return "bool"
-    name = f"{code}{dt.bits}"
-    return name if dt.lanes == 1 else f"{name}x{dt.lanes}"
-
-
 def read_dlpack_capsule(capsule) -> tuple[int, int, int, tuple, str, tuple | None, int]:
-    """(device_type, device_id, ptr, shape, dtype, strides-in-bytes, itemsize) of a DLPack capsule.
+    """(device_type, device_id, ptr, shape, dtype, strides-in-bytes, itemsize) of a DLPack capsule
+    (dtype named as numpy/ml_dtypes name it: torch.bfloat16 is "bfloat16").
 
     The capsule is only read, not consumed: when it is garbage-collected its destructor calls the
     producer's deleter, while the producer's tensor object (held by the caller) keeps the memory.
     """
+    return _read_capsule(capsule)[:7]
+
+
+def _read_capsule(capsule) -> tuple:
+    """read_dlpack_capsule's fields and whether the producer marks the tensor read-only."""
     name = _capsule_name(capsule)
+    readonly = False
     if name == b"dltensor":
         t = _DLManagedTensor.from_address(_capsule_ptr(capsule, name)).dl_tensor
     elif name == b"dltensor_versioned":
-        t = _DLManagedTensorVersioned.from_address(_capsule_ptr(capsule, name)).dl_tensor
+        m = _DLManagedTensorVersioned.from_address(_capsule_ptr(capsule, name))
+        t, readonly = m.dl_tensor, bool(m.flags & DL_READ_ONLY)
     else:
-        raise ArgumentError(f"not a fresh DLPack capsule (name {name!r})")
+        raise ArgumentTypeError(f"not a fresh DLPack capsule (name {name!r})")
     nd = t.ndim
     shape = tuple(t.shape[i] for i in range(nd))
-    dtype = _dl_dtype(t.dtype)
+    dtype = dlpack_dtype(t.dtype.code, t.dtype.bits, t.dtype.lanes)
     itemsize = max(t.dtype.bits * t.dtype.lanes // 8, 1)
     strides = None
     if t.strides:
         strides = tuple(t.strides[i] * itemsize for i in range(nd))
     ptr = (t.data or 0) + t.byte_offset
-    return t.device.device_type, t.device.device_id, ptr, shape, dtype, strides, itemsize
+    return t.device.device_type, t.device.device_id, ptr, shape, dtype, strides, itemsize, readonly
 
 
 def _from_dlpack(obj) -> BufferView:
     dev_type, _dev_id = obj.__dlpack_device__()[:2]
     dev_type = int(dev_type)
     if dev_type in (DL_CPU, DL_CUDA_HOST):
-        arr = _writable(np.from_dlpack(obj))  # zero-copy view: updates land in the caller's object
+        try:
+            arr = np.from_dlpack(obj)
+        except (BufferError, TypeError, ValueError):  # a dtype numpy cannot import (bfloat16)
+            return _host_bit_patterns(obj)
+        arr = _writable(arr)  # zero-copy view: updates land in the caller's object
         return BufferView("host", 0, arr.shape, arr.dtype.name, True, arr)
     if dev_type not in (DL_CUDA, DL_CUDA_MANAGED):
-        raise ArgumentError(f"DLPack device type {dev_type} is neither CUDA nor CPU")
+        raise ArgumentTypeError(f"DLPack device type {dev_type} is neither CUDA nor CPU")
     try:
         capsule = obj.__dlpack__(stream=DLPACK_STREAM)
     except TypeError:
         capsule = obj.__dlpack__()
-    _, _, ptr, shape, dtype, strides, itemsize = read_dlpack_capsule(capsule)
-    return BufferView("device", ptr, shape, dtype, _is_c_contiguous(shape, strides, itemsize))
+    _, _, ptr, shape, dtype, strides, itemsize, readonly = _read_capsule(capsule)
+    return BufferView("device", ptr, shape, dtype, _is_c_contiguous(shape, strides, itemsize),
+                      readonly=readonly)
+
+
+def _host_bit_patterns(obj) -> BufferView:
+    """A host DLPack tensor of a dtype numpy has only through ml_dtypes (a torch.bfloat16 CPU
+    tensor), viewed as its bit patterns (BIT_PATTERNS) over the producer's memory."""
+    capsule = obj.__dlpack__()
+    _, _, ptr, shape, dtype, strides, itemsize, _ = _read_capsule(capsule)
+    storage = BIT_PATTERNS.get(dtype)
+    if storage is None:
+        raise ArgumentTypeError(f"cannot read a host DLPack tensor of dtype {dtype}")
+    if not _is_c_contiguous(shape, strides, itemsize):
+        raise ArgumentError(f"host DLPack tensor of dtype {dtype} must be C-contiguous")
+    n = math.prod(shape)
+    buf = (ctypes.c_char * max(n * itemsize, 1)).from_address(ptr)
+    buf._keep = capsule  # unconsumed, so the producer's memory lives while the view does
+    arr = np.frombuffer(buf, storage, count=n).reshape(shape)
+    return BufferView("host", 0, shape, dtype, True, arr)
 
 
 def _writable(arr: np.ndarray) -> np.ndarray:
@@ -217,7 +254,7 @@ def _from_raw(obj) -> BufferView:
 
 
 def _reject(obj) -> BufferView:
-    raise ArgumentError(f"expected an array (numpy, __cuda_array_interface__ or DLPack), got "
+    raise ArgumentTypeError(f"expected an array (numpy, __cuda_array_interface__ or DLPack), got "
                         f"{type(obj).__name__}")
 
 
@@ -274,21 +311,52 @@ def _label(kernel: str, index: int, name: str) -> str:
 def check_count(kernel: str, params, nargs: int) -> None:
     if nargs != len(params):
         names = ", ".join(p.name for p in params)
-        raise ArgumentError(f"{kernel}() takes {len(params)} argument"
-                            f"{'s' if len(params) != 1 else ''} ({names}), got {nargs}")
+        raise ArgumentTypeError(f"{kernel}() takes {len(params)} argument"
+                                f"{'s' if len(params) != 1 else ''} ({names}), got {nargs}")
 
 
-def check_buffer(kernel: str, index: int, param, view: BufferView, want_dtype: str) -> None:
-    """Raise ArgumentError naming the parameter when dtype, shape or layout do not match."""
+def _forms(param, want_dtype: str) -> list[tuple[tuple[str, ...], tuple, int]]:
+    """(dtypes, shape, bits to pack) of each form a buffer argument of ``param`` may take."""
+    dtypes = (want_dtype,) + ((BIT_PATTERNS[want_dtype],) if want_dtype in BIT_PATTERNS else ())
+    if not param.bits:
+        return [(dtypes, param.shape, 0)]
+    if "uint8" not in dtypes:  # elements of i1 (bool) as bytes 0/1
+        dtypes += ("uint8",)
+    return [(dtypes, param.shape, param.bits), (("uint8",), param.packed_shape, 0)]
+
+
+def _describe(forms) -> str:
+    out = []
+    for dtypes, shape, bits in forms:
+        text = f"{dtypes[0]} buffer" + (f" of shape {_fmt_shape(shape)}" if shape else "")
+        if len(dtypes) > 1:
+            text += f" (or its {'/'.join(dtypes[1:])} bit patterns)"
+        out.append(text if not out else f"its packed bytes ({text})")
+    return ", or ".join(out)
+
+
+def check_buffer(kernel: str, index: int, param, view: BufferView, want_dtype: str) -> int:
+    """Raise ArgumentError naming the parameter when dtype, shape or layout do not match; return
+    the element bits to pack for an argument holding packed elements one per byte, else 0."""
     if view.kind == "raw":
-        return
-    if view.dtype != want_dtype or (param.shape and tuple(view.shape) != tuple(param.shape)):
-        want = f"{want_dtype} buffer" + (f" of shape {_fmt_shape(param.shape)}" if param.shape else "")
+        return 0
+    label = _label(kernel, index, param.name)
+    forms = _forms(param, want_dtype)
+    for dtypes, shape, bits in forms:
+        if view.dtype in dtypes and (not shape or tuple(view.shape) == tuple(shape)):
+            break
+    else:
         got = f"{view.dtype} array of shape {_fmt_shape(view.shape)}"
-        raise ArgumentError(f"{_label(kernel, index, param.name)}: expected {want}, got {got}")
-    if not view.contiguous:
-        raise ArgumentError(f"{_label(kernel, index, param.name)}: device array must be "
-                            "C-contiguous (pass a contiguous copy)")
+        error = ArgumentError if any(view.dtype in f[0] for f in forms) else ArgumentTypeError
+        raise error(f"{label}: expected {_describe(forms)}, got {got}")
+    if view.kind == "device":
+        if not view.contiguous:
+            raise ArgumentError(f"{label}: device array must be C-contiguous (pass a contiguous "
+                                "copy)")
+        if bits:
+            raise ArgumentError(f"{label}: a device array must hold the packed bytes "
+                                f"({_describe(forms[1:])})")
+    return bits
 
 
 _INT_RANGES = {n: (int(np.iinfo(n).min), int(np.iinfo(n).max))
@@ -304,7 +372,7 @@ def scalar_value(kernel: str, index: int, param, value, want_dtype: str):
         value = value.item()
     if want_dtype in _INT_RANGES or want_dtype == "bool":
         if isinstance(value, float) or not isinstance(value, int):
-            raise ArgumentError(f"{label}: expected a {want_dtype} scalar, got "
+            raise ArgumentTypeError(f"{label}: expected a {want_dtype} scalar, got "
                                 f"{type(value).__name__} {value!r}")
         lo, hi = _INT_RANGES.get(want_dtype, (0, 1))
         if not lo <= value <= hi:
@@ -312,7 +380,7 @@ def scalar_value(kernel: str, index: int, param, value, want_dtype: str):
         return int(value)
     if want_dtype in ("float32", "float64", "float16", "bfloat16"):
         if not isinstance(value, (int, float)):
-            raise ArgumentError(f"{label}: expected a {want_dtype} scalar, got "
+            raise ArgumentTypeError(f"{label}: expected a {want_dtype} scalar, got "
                                 f"{type(value).__name__} {value!r}")
         if want_dtype == "float16":
             return int(np.array(value, np.float16).view(np.uint16))
@@ -322,19 +390,60 @@ def scalar_value(kernel: str, index: int, param, value, want_dtype: str):
                 return (bits >> 16) | 0x40
             return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
         return float(value)
-    raise ArgumentError(f"{label}: unsupported scalar dtype {want_dtype!r}")
+    raise ArgumentTypeError(f"{label}: unsupported scalar dtype {want_dtype!r}")
+
+
+class HostBuffer:
+    """A host array argument as the kernel's memory holds it: ``data`` is C-contiguous (the
+    caller's array itself when it can be, else a copy; packed when the caller passed elements of a
+    packed parameter). :meth:`write_back` stores the kernel's result into the caller's array."""
+
+    __slots__ = ("user", "data", "output", "bits")
+
+    def __init__(self, user: np.ndarray, output: bool, bits: int, writable: bool):
+        self.user, self.output, self.bits = user, output, bits
+        if bits:
+            data = pack(user, bits)
+        elif user.flags.c_contiguous and (user.flags.writeable or not writable):
+            data = user
+        else:
+            data = np.array(user, order="C")  # a writeable C-contiguous copy
+        self.data = data
+
+    def write_back(self, result: np.ndarray | None = None) -> None:
+        """Store ``result`` (default: ``data``, as the kernel left it) into the caller's array,
+        for an output buffer."""
+        if not self.output:
+            return
+        result = self.data if result is None else result
+        if self.bits:
+            u = self.user
+            u.view(np.uint8)[...] = unpack(result, self.bits, u.size).reshape(u.shape)
+        elif result is not self.user:
+            self.user[...] = result
 
 
 class Signature:
-    """One kernel's parameters as the backends check its arguments (errors name the parameter)."""
+    """One kernel's parameters as the backends check its arguments (errors name the parameter).
 
-    __slots__ = ("kernel", "params", "dtypes", "buffers")
+    ``written``: indices of the buffers the kernel may write (Artifact.outputs).
+    """
 
-    def __init__(self, kernel: str, params):
+    __slots__ = ("kernel", "params", "dtypes", "buffers", "written", "_known")
+
+    def __init__(self, kernel: str, params, outputs=None):
         self.kernel = kernel
         self.params = tuple(params)
         self.dtypes = tuple(normalize_dtype(p.dtype) for p in self.params)
         self.buffers = tuple(i for i, p in enumerate(self.params) if p.kind == "buffer")
+        self._known = outputs is not None
+        self.written = frozenset(i for i in self.buffers
+                                 if outputs is None or self.params[i].name in outputs)
+
+    @staticmethod
+    def of(artifact) -> "Signature":
+        return Signature(artifact.kernel_name, artifact.params,
+                         artifact.meta.get("outputs") if isinstance(artifact.meta, dict) else None)
 
     def label(self, index: int) -> str:
         return _label(self.kernel, index, self.params[index].name)
@@ -342,20 +451,47 @@ class Signature:
     def check_count(self, nargs: int) -> None:
         check_count(self.kernel, self.params, nargs)
 
+    def unexpected(self, keywords) -> None:
+        """Raise for keyword arguments that name no parameter."""
+        names = ", ".join(p.name for p in self.params) or "none"
+        raise ArgumentTypeError(f"{self.kernel}() got unexpected keyword argument(s) "
+                                f"{', '.join(map(repr, keywords))} (parameters: {names})")
+
+    def missing(self, indices) -> None:
+        """Raise for parameters a call left out."""
+        raise ArgumentTypeError(f"{self.kernel}() missing argument(s) "
+                                f"{', '.join(repr(self.params[i].name) for i in indices)}")
+
     def buffer(self, index: int, obj) -> BufferView:
         """The checked view of buffer argument ``index``."""
+        view, _ = self.checked(index, obj)
+        return view
+
+    def checked(self, index: int, obj) -> tuple[BufferView, int]:
+        """(the checked view of buffer argument ``index``, element bits to pack: check_buffer)."""
         try:
             view = buffer_view(obj)
         except ArgumentError as e:
-            raise ArgumentError(f"{self.label(index)}: {e}") from None
-        check_buffer(self.kernel, index, self.params[index], view, self.dtypes[index])
-        return view
+            raise type(e)(f"{self.label(index)}: {e}") from None
+        bits = check_buffer(self.kernel, index, self.params[index], view, self.dtypes[index])
+        if index in self.written and (view.readonly or (view.kind == "host"
+                                                         and not view.host.flags.writeable)):
+            why = "the kernel writes it" if self._known else \
+                "the kernel may write it (its artifact does not record which buffers it writes)"
+            raise ArgumentError(f"{self.label(index)}: the array is read-only, but {why}; pass a "
+                                "writeable array")
+        return view, bits
+
+    def host(self, index: int, view: BufferView, bits: int, writable: bool = False) -> HostBuffer:
+        """The HostBuffer of host buffer argument ``index`` (``writable``: ``data`` must be
+        writeable even for an input, as the emulator writes every buffer back)."""
+        return HostBuffer(view.host, index in self.written, bits, writable)
 
     def scalar(self, index: int, value):
         """The checked value of scalar argument ``index`` (see scalar_value)."""
         return scalar_value(self.kernel, index, self.params[index], value, self.dtypes[index])
 
-    def outputs(self, args) -> dict:
+    def by_name(self, args) -> dict:
         """Buffer arguments by parameter name (LaunchResult.outputs)."""
         return {self.params[i].name: args[i] for i in self.buffers}
 

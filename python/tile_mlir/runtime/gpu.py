@@ -5,17 +5,15 @@ function into its dynamic shared memory and cluster size, and builds the paramet
 (args.ParamPack) and the default launch (launch.Launcher); a call then only fills the pack's slots.
 
 Buffers that are device arrays or raw pointers are passed by pointer, asynchronously on ``stream``.
-Host arrays are staged: copied into fresh device memory, launched, copied back (every buffer: the
-runtime cannot know which the kernel writes, read-only arrays excepted) and synchronised, then the
-device memory is freed.
+Host arrays are staged (args.HostBuffer: C-contiguous, packed for elements of a packed parameter):
+copied into fresh device memory, launched, copied back (the buffers the kernel writes,
+Artifact.outputs) and synchronised, then the device memory is freed.
 
 After a launch of device arrays, ``replay`` is the default launcher, whose pack holds those
 arguments: the caller's fast path may repeat it (fast_path.py). A context reset (device.py) drops
 the binding, so the next call binds again.
 """
 from __future__ import annotations
-
-import numpy as np
 
 from . import device as _device
 from . import driver as _d
@@ -84,15 +82,15 @@ class GpuBackend(Backend):
         host = []
         for i, p in enumerate(sig.params):
             if p.kind == "buffer":
-                v = sig.buffer(i, args[i])
+                v, bits = sig.checked(i, args[i])
                 if v.kind == "host":
-                    host.append((i, v.host))
+                    host.append((i, sig.host(i, v, bits)))
                 else:
                     slots[i].value = v.ptr
             else:
                 slots[i].value = sig.scalar(i, args[i])
         ln = self._launcher(b, grid, block, stream)
-        result = LaunchResult("gpu", sig.outputs(args), sig.kernel)
+        result = LaunchResult("gpu", sig.by_name(args), sig.kernel)
         if host:
             self._staged_launch(b, ln, host, stream)
         else:
@@ -142,23 +140,21 @@ class GpuBackend(Backend):
         drv = _d.drv()
         hs = drv.CUstream(stream_handle(stream))
         gen = b.device.generation
-        staged = []  # (user array, contiguous array, device pointer)
+        staged = []  # (HostBuffer, device pointer)
         try:
-            for i, arr in host:
-                c = arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
-                ptr = int(_d.call("cuMemAlloc", max(c.nbytes, 1)))
-                staged.append((arr, c, ptr))
+            for i, hb in host:
+                ptr = int(_d.call("cuMemAlloc", max(hb.data.nbytes, 1)))
+                staged.append((hb, ptr))
                 b.pack.slots[i].value = ptr
-                copy_to_device(ptr, c, hs)
+                copy_to_device(ptr, hb.data, hs)
             self._launch(ln)
-            for arr, c, ptr in staged:  # c is arr, or a fresh contiguous (writeable) copy
-                if arr.flags.writeable:
-                    copy_to_host(c, ptr, hs)
+            for hb, ptr in staged:
+                if hb.output:  # data is writeable: the caller's array (checked) or a copy
+                    copy_to_host(hb.data, ptr, hs)
             _d.call("cuStreamSynchronize", hs, detail=f"after kernel {self.sig.kernel}")
-            for arr, c, ptr in staged:
-                if c is not arr and arr.flags.writeable:
-                    arr[...] = c
+            for hb, _ in staged:
+                hb.write_back()
         finally:
             if b.device.generation == gen:
-                for _, _, ptr in staged:
+                for _, ptr in staged:
                     drv.cuMemFree(ptr)

@@ -1,19 +1,31 @@
 """``jit()``: compile (cached), pick a backend, run.
 
-    kernel = jit(module_or_text_or_artifact, arch="auto", backend="auto", **compile_options)
-    result = kernel(*args, grid=None, block=None, stream=None)
+    kernel = jit(source_or_artifact, arch="auto", backend="auto", **compile_options)
+    result = kernel(*args, grid=None, block=None, stream=None)   # or kernel(A=a, out=o)
 
-Arguments, in ``artifact.params`` order (count, dtype and shape are checked against the params,
-errors name the parameter; args.py):
+``source_or_artifact``: tile IR as text, a path to a .mlir file (a ``str`` naming an existing file,
+or an ``os.PathLike``), bytes of UTF-8 text, an MLIR module, or a compiled Artifact (source.py
+says how a ``str`` is told apart).
 
-* numpy arrays: copied to device memory before the launch and copied back after it, for every
-  buffer (the runtime cannot know which buffers the kernel writes); the call then synchronises the
-  stream, and the arrays are updated in place (read-only arrays are not written back).
+Arguments, in ``artifact.params`` order or by the names the program gives its kernel's arguments
+(``%A`` is ``A``; ``inspect.signature(kernel)`` shows them); count, dtype and shape are checked
+against the params, and errors name the parameter (args.py; every refusal is an ArgumentError):
+
+* numpy arrays: copied to device memory before the launch and copied back after it, for the
+  buffers the kernel writes (``artifact.outputs``: every buffer when the artifact does not record
+  them); the call then synchronises the stream, and the arrays are updated in place. An output
+  array must be writeable (a read-only one is refused before anything runs); inputs may be
+  read-only. Fortran-order and strided arrays go through C-contiguous copies.
 * device arrays (``__cuda_array_interface__``: cupy, numba; DLPack: torch CUDA tensors): passed by
   pointer, no copy, no synchronisation (the launch is asynchronous on ``stream``, default the
   legacy default stream; call ``tile_mlir.runtime.synchronize()`` or your framework's sync).
 * Python/numpy scalars for scalar params (range-checked); plain ints for buffer params are taken
   as raw device pointers, unchecked.
+
+Element dtypes are numpy's, with ml_dtypes for the narrow floats (bf16 is ``ml_dtypes.bfloat16``,
+f8E4M3FN ``float8_e4m3fn``, ...; torch tensors by their DLPack dtype, e.g. ``torch.bfloat16``);
+the unsigned integers of the same width are taken as bit patterns. Sub-byte elements travel
+packed: pass the packed bytes, or a host array of the elements (runtime/dtypes.py).
 
 The call returns a :class:`LaunchResult` (``backend`` "gpu" or "sim", ``outputs`` name -> the
 buffer objects passed). ``kernel.last_backend`` says which backend ran; the choice is also logged
@@ -54,13 +66,15 @@ so after a fault each call goes through ``_Runner.call``, which checks one flag.
 """
 from __future__ import annotations
 
+import inspect
 import logging
 from operator import attrgetter
 
-from ..artifact import Artifact
+from ..artifact import RESERVED_NAMES, Artifact
 from . import cache as _cache
 from . import device as _device
 from . import module as _module
+from ..errors import ArgumentError, ArgumentTypeError
 from .args import Signature
 from .backend import BACKENDS, Backend, LaunchResult, choose
 from .cache import compile_cached
@@ -89,7 +103,7 @@ class _Runner:
     def __init__(self, artifact: Artifact, requested: str):
         self.last = self.result = self.fn = self.args = None
         self.artifact = artifact
-        self.sig = Signature(artifact.kernel_name, artifact.params)
+        self.sig = Signature.of(artifact)
         self.requested = requested
         self.chosen: Backend | None = None  # GpuBackend or SimBackend, once resolved
         self.worker: WorkerBackend | None = None
@@ -136,27 +150,39 @@ class _Runner:
 
 
 class JitKernel:
-    """A compiled kernel, callable: ``kernel(*args, grid=None, block=None, stream=None)``;
-    ``kernel.launch(*args)`` is the same call with the default grid/block/stream that builds no
-    result (the cheapest launch)."""
+    """A compiled kernel, callable as a Python function of the kernel's parameters.
+
+    ``kernel(A, out)`` or ``kernel(A=a, out=o)``, with the parameter names of the program
+    (``inspect.signature(kernel)``), plus the keyword-only launch options ``grid``, ``block``
+    (an int, up to 3 ints or "X,Y,Z"; default the artifact's) and ``stream`` (default the legacy
+    default stream), returns a :class:`LaunchResult`. ``kernel.launch(...)`` is the same call with
+    the default grid/block/stream that builds no result (the cheapest launch). What arguments are
+    taken and how they are staged: the module docstring of tile_mlir.runtime.jit.
+
+    Attributes: ``artifact`` (the Artifact), ``name``, ``params`` (its Params), ``backend`` (as
+    requested), ``last_backend``, ``backend_reason``.
+    """
 
     # Python looks a call up on the class; this property hands back the kernel's own call, generated
-    # for its parameter count (fast_path.py), so that no class is made per kernel.
+    # for its parameter names (fast_path.py), so that no class is made per kernel.
     __call__ = property(attrgetter("_fast_call"), doc="kernel(*args, grid=None, block=None, "
-                        "stream=None) -> LaunchResult (see the module docstring)")
+                        "stream=None) -> LaunchResult (see the class docstring)")
     last_backend = property(attrgetter("_runner.last_backend"),
                             doc='"gpu" or "sim": where the last call ran (None before the first)')
     backend_reason = property(attrgetter("_runner.reason"), doc="why the backend was chosen")
 
     def __init__(self, artifact: Artifact, backend: str = "auto"):
-        if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        if not isinstance(artifact, Artifact):
+            raise ArgumentTypeError(f"JitKernel takes an Artifact, got {type(artifact).__name__}")
+        _check_backend(backend)
         self.artifact = artifact
         self.name = artifact.kernel_name
         self.params = tuple(artifact.params)
         self.backend = backend
         self._runner = _Runner(artifact, backend)
-        self._fast_call, self.launch = fast_path(len(self.params), self._runner)
+        names = [p.name for p in self.params]
+        self._fast_call, self.launch = fast_path(names, self._runner)
+        self.__signature__ = _call_signature(names)
 
     def __repr__(self) -> str:
         return f"JitKernel({self.name!r}, arch={self.artifact.arch!r}, backend={self.backend!r})"
@@ -187,17 +213,37 @@ def cache_stats() -> dict:
 
 
 def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> JitKernel:
-    """A callable kernel from an MLIR module, its text, a path to it, or an Artifact.
+    """A callable kernel (:class:`JitKernel`) from tile IR or an Artifact.
 
-    arch "auto" is $TILE_MLIR_ARCH or "sm_100a" (tcgen05 needs it); pass "sm_90a" for Hopper.
-    For an Artifact, arch must be "auto" or the artifact's own.
+    ``src``: IR text, a path (a ``str`` naming an existing file, or an ``os.PathLike``), UTF-8
+    bytes, an MLIR module, or an Artifact (tile_mlir.source.read_source). ``arch`` "auto" is
+    $TILE_MLIR_ARCH or "sm_100a" (tcgen05 needs it); pass "sm_90a" for Hopper; for an Artifact,
+    arch must be "auto" or the artifact's own. ``backend``: "auto" (the GPU when one can run the
+    cubin, else the emulator), "gpu" or "sim". ``compile_options`` go to tile_mlir.compile.
+    Raises ArgumentError (ArgumentTypeError) for a bad argument, TileError when compiling fails.
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    _check_backend(backend)
+    if arch is not None and not isinstance(arch, str):
+        raise ArgumentTypeError(f"arch must be a str such as 'sm_100a', got {type(arch).__name__}")
     if isinstance(src, Artifact):
         if arch not in (None, "auto") and arch != src.arch:
-            raise ValueError(f"artifact {src.kernel_name!r} is built for {src.arch}, not {arch}")
+            raise ArgumentError(f"artifact {src.kernel_name!r} is built for {src.arch}, not {arch}")
         if compile_options:
-            raise ValueError("compile options cannot apply to an already compiled Artifact")
+            raise ArgumentError("compile options cannot apply to an already compiled Artifact")
         return JitKernel(src, backend)
     return JitKernel(compile_cached(src, arch, **compile_options), backend)
+
+
+def _check_backend(backend) -> None:
+    if not isinstance(backend, str):
+        raise ArgumentTypeError(f"backend must be one of {BACKENDS}, got {type(backend).__name__}")
+    if backend not in BACKENDS:
+        raise ArgumentError(f"backend must be one of {BACKENDS}, got {backend!r}")
+
+
+def _call_signature(names) -> inspect.Signature:
+    """kernel(<params>, *, grid=None, block=None, stream=None) -> LaunchResult."""
+    P = inspect.Parameter
+    params = [P(n, P.POSITIONAL_OR_KEYWORD) for n in names]
+    params += [P(n, P.KEYWORD_ONLY, default=None) for n in RESERVED_NAMES]
+    return inspect.Signature(params, return_annotation=LaunchResult)

@@ -8,28 +8,40 @@ costs plus one tuple splat.
 """
 from __future__ import annotations
 
+import operator
+
 from . import driver as _d
-from .errors import ArgumentError
+from .errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["dim3", "stream_handle", "Launcher", "check_launch_dims"]
 
 
 def dim3(value, what: str) -> tuple[int, int, int]:
-    """(x, y, z) from an int, a 1-3 sequence or "X,Y,Z"/"XxYxZ"."""
+    """(x, y, z) from an int, a sequence of 1-3 ints or "X,Y,Z"/"XxYxZ"."""
     if isinstance(value, str):
         value = [v for v in value.replace("x", ",").split(",") if v.strip()]
+        try:
+            value = [int(v) for v in value]
+        except ValueError:
+            raise ArgumentError(f"{what} must be X[,Y[,Z]] with integers, got {value!r}") from None
     if isinstance(value, int):
         value = (value,)
     try:
-        dims = tuple(int(v) for v in value)
-    except (TypeError, ValueError):
-        raise ArgumentError(f"{what} must be an int or up to 3 ints, got {value!r}") from None
+        dims = tuple(_dim(v) for v in value)
+    except TypeError:
+        raise ArgumentTypeError(f"{what} must be an int or up to 3 ints, got {value!r}") from None
     if not 1 <= len(dims) <= 3:
         raise ArgumentError(f"{what} must have 1 to 3 dimensions, got {dims}")
     dims = dims + (1,) * (3 - len(dims))
     if any(d < 1 for d in dims):
         raise ArgumentError(f"{what} dimensions must be >= 1, got {dims}")
     return dims  # type: ignore[return-value]
+
+
+def _dim(v) -> int:
+    if isinstance(v, bool):
+        raise TypeError(v)
+    return operator.index(v)  # ints, numpy ints; not floats
 
 
 def check_launch_dims(kernel: str, grid, block, cluster, max_threads: int = 1024) -> None:
@@ -67,7 +79,7 @@ def stream_handle(stream) -> int:
     try:
         return int(stream)  # CUstream
     except (TypeError, ValueError):
-        raise ArgumentError(f"cannot use {type(stream).__name__} as a CUDA stream") from None
+        raise ArgumentTypeError(f"cannot use {type(stream).__name__} as a CUDA stream") from None
 
 
 class Launcher:

@@ -14,12 +14,13 @@ Protocol over a multiprocessing Pipe, one request at a time:
     parent -> child  ("run", key, (manifest, ptx, cubin), args, grid, block, want)
     child -> parent  ("ok", [array for each index in want])
                      ("cuda", (call, code, name, detail, sticky))   re-raised as CudaError
-                     ("error", class name, message)                 re-raised as that runtime error
+                     ("error", class name, message)                 re-raised as that error
     parent -> child  ("exit",)
 
-``args`` are the call's arguments with every buffer a C-contiguous numpy array and every scalar as
-the caller passed it; the child runs the kernel, synchronises, and sends back the buffers listed
-in ``want`` (the writeable ones), which the parent copies into the caller's arrays. ``key``
+``args`` are the call's arguments with every buffer a C-contiguous numpy array (args.HostBuffer's
+data) and every scalar as the caller passed it; the child runs the kernel, synchronises, and sends
+back the buffers listed in ``want`` (those the kernel writes), which the parent writes back into
+the caller's arrays. ``key``
 identifies the artifact; the child keeps one GpuBackend per key (modules load once per worker).
 
 Faults: the child reports a sticky error and exits (its own in-process reset is not tried); the
@@ -53,7 +54,7 @@ from . import driver as _d
 from . import errors as _errors
 from .args import Signature
 from .backend import Backend, LaunchResult
-from .errors import ArgumentError, CudaError, TileRuntimeError
+from .errors import ArgumentError, CudaError, TileMLIRError, TileRuntimeError
 from .gpu import GpuBackend
 from .launch import dim3
 
@@ -90,7 +91,7 @@ class WorkerBackend(Backend):
                 sig.scalar(i, args[i])  # checked here, sent as passed
                 continue
             try:
-                v = sig.buffer(i, args[i])
+                v, bits = sig.checked(i, args[i])
             except ArgumentError:
                 raise
             except Exception as e:  # a CUDA library refusing after the fault
@@ -102,10 +103,10 @@ class WorkerBackend(Backend):
                                            f"a device array ({type(args[i]).__name__})")
             if v.kind == "raw":
                 raise _device.context_lost(sig.label(i), "a raw device pointer")
-            arr = v.host
-            wargs[i] = arr if arr.flags.c_contiguous else np.ascontiguousarray(arr)
-            if arr.flags.writeable:
-                back.append((i, arr))
+            hb = sig.host(i, v, bits)
+            wargs[i] = hb.data
+            if hb.output:
+                back.append((i, hb))
         global _warned
         if not _warned:
             _warned = True
@@ -118,9 +119,9 @@ class WorkerBackend(Backend):
         bl = None if block is None else dim3(block, "block")
         outs = get_worker().run(sig.kernel, self.key, (art.manifest(), art.ptx, art.cubin), wargs,
                                 g, bl, [i for i, _ in back])
-        for (_, arr), out in zip(back, outs):
-            arr[...] = out
-        return LaunchResult("gpu", sig.outputs(args), sig.kernel, worker=True)
+        for (_, hb), out in zip(back, outs):
+            hb.write_back(out)
+        return LaunchResult("gpu", sig.by_name(args), sig.kernel, worker=True)
 
 
 class WorkerDiedError(TileRuntimeError):
@@ -236,7 +237,7 @@ class GpuWorker:
                     self._stop()  # its context is as dead as ours was
                 raise err
             cls = getattr(_errors, reply[1], None)
-            if not (isinstance(cls, type) and issubclass(cls, TileRuntimeError)) or cls is CudaError:
+            if not (isinstance(cls, type) and issubclass(cls, TileMLIRError)) or cls is CudaError:
                 raise TileRuntimeError(f"{kernel}: GPU worker process: {reply[1]}: {reply[2]}")
             raise cls(reply[2])
 
@@ -279,7 +280,7 @@ def _install_driver(spec: str) -> None:
 
 def _backend(payload) -> GpuBackend:
     art = Artifact.from_manifest(*payload)
-    return GpuBackend(art, Signature(art.kernel_name, art.params))
+    return GpuBackend(art, Signature.of(art))
 
 
 def _main(conn) -> None:
@@ -308,7 +309,7 @@ def _main(conn) -> None:
             reply = ("ok", [args[i] for i in want])
         except CudaError as e:
             reply = ("cuda", (e.call, e.code, e.name, e.detail, e.sticky))
-        except TileRuntimeError as e:
+        except TileMLIRError as e:
             reply = ("error", type(e).__name__, str(e))
         except Exception as e:  # noqa: BLE001 - report anything, keep serving
             reply = ("error", type(e).__name__, traceback.format_exc().rstrip())

@@ -144,3 +144,46 @@ def test_param_pack_layout():
     assert ParamPack((), []).address == 0
     with pytest.raises(ArgumentError, match="unsupported scalar dtype"):
         ParamPack((Param("z", "scalar", "complex64"),), ["complex64"])
+
+
+def test_dtype_names_from_dlpack_codes():
+    from tile_mlir.runtime.dtypes import dlpack_dtype
+
+    assert [dlpack_dtype(*c) for c in [(4, 16, 1), (2, 16, 1), (10, 8, 1), (12, 8, 1),
+                                       (15, 6, 1), (17, 4, 1), (1, 8, 4), (6, 8, 1), (99, 8, 1)]] \
+        == ["bfloat16", "float16", "float8_e4m3fn", "float8_e5m2", "float6_e2m3fn",
+            "float4_e2m1fn", "uint8x4", "bool", "dlpack-code99-8bit"]
+
+
+@pytest.mark.parametrize("bits", [1, 4, 6])
+def test_pack_is_low_bits_first_and_unpack_inverts_it(bits):
+    from tile_mlir.runtime.dtypes import pack, unpack
+
+    v = np.random.default_rng(bits).integers(0, 1 << bits, 40).astype(np.uint8)
+    stream = sum(int(x) << (bits * i) for i, x in enumerate(v))
+    want = stream.to_bytes(-(-40 * bits // 8), "little")
+    assert pack(v, bits).tobytes() == want
+    assert np.array_equal(unpack(np.frombuffer(want, np.uint8), bits, 40), v)
+
+
+def test_packed_param_forms():
+    p = Param("a", "buffer", "float6_e3m2fn", (4, 16), bits=6)
+    assert check_buffer("k", 0, p, buffer_view(np.zeros((4, 12), np.uint8)), p.dtype) == 0
+    assert check_buffer("k", 0, p, buffer_view(np.zeros((4, 16), np.uint8)), p.dtype) == 6
+    with pytest.raises(ArgumentError, match=r"expected float6_e3m2fn buffer of shape \(4, 16\) "
+                                            r"\(or its uint8 bit patterns\), or its packed bytes "
+                                            r"\(uint8 buffer of shape \(4, 12\)\), got uint8 array "
+                                            r"of shape \(4, 13\)"):
+        check_buffer("k", 0, p, buffer_view(np.zeros((4, 13), np.uint8)), p.dtype)
+    with pytest.raises(ArgumentError, match="a device array must hold the packed bytes"):
+        check_buffer("k", 0, p, buffer_view(FakeCAI(np.zeros((4, 16), np.uint8))), p.dtype)
+
+
+def test_wrong_dtype_is_a_type_error_wrong_shape_a_value_error():
+    from tile_mlir.errors import ArgumentTypeError
+
+    with pytest.raises(ArgumentTypeError):
+        check_buffer("k", 0, P_SRC, buffer_view(np.zeros(64, np.int8)), "uint8")
+    with pytest.raises(ArgumentError) as e:
+        check_buffer("k", 0, P_SRC, buffer_view(np.zeros(8, np.uint8)), "uint8")
+    assert not isinstance(e.value, TypeError)

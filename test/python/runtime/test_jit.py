@@ -396,3 +396,57 @@ def test_launch_outlives_its_kernel_object(fake_cuda, copy_art):
     assert (dst == 5).all()
     jit(copy_art, backend="gpu").launch(src, dst, 1)  # the JitKernel is dropped before the call
     assert fake_cuda.calls["launch"] == 2
+
+
+def test_keyword_calls_take_the_fast_path(fake_cuda, copy_art):
+    k = jit(copy_art, backend="gpu")
+    src, dst = FakeCAI(np.full(4096, 3, np.uint8)), FakeCAI(np.zeros(4096, np.uint8))
+    r = k(n=4096, dst=dst, src=src)
+    assert (dst.arr == 3).all()
+    assert k(src, dst, n=4096) is r and k(src=src, dst=dst, n=4096) is r  # repeated: fast path
+    k.launch(src, dst=dst, n=4096)
+    assert fake_cuda.calls["launch"] == 4
+    with pytest.raises(ArgumentError, match=r"missing argument\(s\) 'dst'"):
+        k(src, n=4096)
+    with pytest.raises(ArgumentError, match=r"unexpected keyword argument\(s\) 'm'"):
+        k.launch(src, dst, 4096, m=1)
+    with pytest.raises(TypeError, match="multiple values"):  # as Python says it
+        k(src, src=src, dst=dst, n=1)
+
+
+def test_read_only_outputs_are_refused(fake_cuda, copy_art):
+    k = jit(copy_art, backend="gpu")
+    src, dst = np.full(4096, 3, np.uint8), np.zeros(4096, np.uint8)
+    dst.flags.writeable = False
+    with pytest.raises(ArgumentError, match=r"argument 1 \('dst'\): the array is read-only, but "
+                                            r"the kernel writes it"):
+        k(src, dst, 4096)
+    ro_dev = FakeCAI(np.zeros(4096, np.uint8))
+    ro_dev.__cuda_array_interface__["data"] = (ro_dev.arr.ctypes.data, True)
+    with pytest.raises(ArgumentError, match="read-only"):
+        k(FakeCAI(src), ro_dev, 4096)
+    assert fake_cuda.calls["launch"] == 0
+    # an artifact that does not record its outputs: every buffer may be written
+    k2 = jit(fake_artifact(meta={}), backend="gpu")
+    src = np.zeros(64, np.uint8)
+    src.flags.writeable = False
+    with pytest.raises(ArgumentError, match="'src'.*may write it"):
+        k2(src, np.zeros(64, np.uint8), 64)
+
+
+def test_inputs_are_not_copied_back(fake_cuda, copy_art):
+    k = jit(copy_art, backend="gpu")
+    back = []
+    copy = fake_cuda.cuMemcpyDtoHAsync
+    fake_cuda.cuMemcpyDtoHAsync = lambda host, dev, n, s: back.append(n) or copy(host, dev, n, s)
+    src, dst = np.full(4096, 3, np.uint8), np.zeros(4096, np.uint8)
+    k(src, dst, 4096)
+    assert back == [4096] and (dst == 3).all()  # dst only
+
+
+def test_kernel_signature_and_docstring(copy_art):
+    import inspect
+
+    k = jit(copy_art, backend="sim")
+    assert list(inspect.signature(k).parameters) == ["src", "dst", "n", "grid", "block", "stream"]
+    assert "keyword" in type(k).__doc__ and inspect.signature(type(k))  # the class has its own
