@@ -13,7 +13,9 @@ import hashlib
 from .artifact import Artifact, Param
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError, _from_mlir
 from .mlir import MLIRError, ObjectAttr, ir
-from .target import DEFAULT_ARCH
+from .errors import ArgumentError, ArgumentTypeError
+from .source import Source, read_source
+from .target import DEFAULT_ARCH, parse_arch
 
 __all__ = ["compile", "binaries_of", "kernel_signature", "lower_to_nvvm", "DEFAULT_ARCH"]
 
@@ -35,10 +37,14 @@ def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
     return out
 
 
-def kernel_signature(module_op) -> list[dict]:
-    """For each tile.kernel: name, Params in order, block, cluster (read before lowering)."""
+def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict]:
+    """For each tile.kernel: name, Params in order, block, cluster (read before lowering).
+
+    Params are named as ``text`` (the source parsed as ``filename``) names the kernel's block
+    arguments, else arg<i> (source.arg_names); sub-byte elements are packed (Param.bits)."""
     from .dialect.ops import read_attr, spec_of
     from .dialect.types import BufferType
+    from .source import arg_names
 
     out = []
     for op in module_op.regions[0].blocks[0].operations:
@@ -47,17 +53,15 @@ def kernel_signature(module_op) -> list[dict]:
             continue
         spec = {a.name: a for a in spec_of("tile.kernel").attrs}
         params = []
-        for i, arg in enumerate(op.regions[0].blocks[0].arguments):
+        args = op.regions[0].blocks[0].arguments
+        names = arg_names(args, text, filename)
+        for i, arg in enumerate(args):
             bt = BufferType.of(arg.type)
             if bt is not None:
-                shape = tuple(bt.shape)
-                if bt.elem_bits < 8:  # sub-byte elements travel packed, low bits first: rows in bytes
-                    row_bits = shape[-1] * bt.elem_bits
-                    # (rows that end mid-byte run on into the next: then one flat byte array)
-                    shape = shape[:-1] + (row_bits // 8,) if row_bits % 8 == 0 else (bt.nbytes,)
-                params.append(Param(f"arg{i}", "buffer", bt.numpy_dtype, shape))
+                bits = bt.elem_bits if bt.elem_bits < 8 else 0
+                params.append(Param(names[i], "buffer", bt.numpy_dtype, tuple(bt.shape), bits))
             else:
-                params.append(Param(f"arg{i}", "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
+                params.append(Param(names[i], "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
         written = _written_params(op)
         out.append({
             "name": read_attr(op, spec["sym_name"]),
@@ -111,18 +115,39 @@ def lower_to_nvvm(module_op, ctx, engine, arch: str) -> bool:
     return _run(pipeline, module_op, ctx, engine)
 
 
-def compile(source, arch: str = DEFAULT_ARCH, *, filename: str = "<tile>", kernel: str | None = None,
+def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, kernel: str | None = None,
             emit: tuple[str, ...] = ("ptx", "cubin")) -> Artifact:
-    """Compile a tile module (MLIR text or a parsed builtin.module) to an Artifact for `arch`.
+    """Compile a tile module to an Artifact for `arch`.
 
+    `source`: IR text, a path to a file of it (a str naming an existing file, or an os.PathLike),
+    UTF-8 bytes, or a parsed ir.Module / ir.Operation (source.read_source says how a str is told
+    apart). `filename` names the source in diagnostics (default: the path, else "<tile>"); `kernel`
+    picks the tile.kernel when the module has several.
     `emit` chooses the outputs: the PTX (what the emulator runs) and/or the cubin (what a GPU runs).
     Each is a separate gpu-module-to-binary run (libNVVM, plus ptxas for the cubin), so asking for one
-    halves the work: the JIT asks only for what its backend needs."""
+    halves the work: the JIT asks only for what its backend needs.
+    A bad argument raises ArgumentError (ArgumentTypeError for a wrong type); bad IR, TileError."""
+    src = read_source(source)
+    if src.module is not None and not isinstance(src.module, (ir.Module, ir.Operation, ir.OpView)):
+        raise ArgumentTypeError(f"source must be IR text, a path or an MLIR module, got "
+                                f"{type(src.module).__name__}")
+    for name, value in (("arch", arch), ("filename", filename), ("kernel", kernel)):
+        if not isinstance(value, str) and (value is not None or name == "arch"):
+            raise ArgumentTypeError(f"{name} must be a str, got {type(value).__name__}")
+    try:
+        parse_arch(arch)
+    except ValueError as e:
+        raise ArgumentError(str(e)) from None
+    if isinstance(emit, str) or not isinstance(emit, (tuple, list)) \
+            or not all(isinstance(e, str) for e in emit):
+        raise ArgumentTypeError(f"emit must be a tuple naming 'ptx' and/or 'cubin', got {emit!r}")
     unknown = set(emit) - {"ptx", "cubin"}
     if unknown or not emit:
-        raise ValueError(f"emit must name 'ptx' and/or 'cubin', got {emit!r}")
+        raise ArgumentError(f"emit must name 'ptx' and/or 'cubin', got {emit!r}")
+    if filename is None:
+        filename = src.path or "<tile>"
     with _gc_paused():
-        return _compile(source, arch, filename, kernel, emit)
+        return _compile(src, arch, filename, kernel, tuple(emit))
 
 
 @contextlib.contextmanager
@@ -138,16 +163,17 @@ def _gc_paused():
             gc.enable()
 
 
-def _compile(source, arch: str, filename: str, kernel: str | None, emit: tuple[str, ...]) -> Artifact:
+def _compile(source: Source, arch: str, filename: str, kernel: str | None,
+             emit: tuple[str, ...]) -> Artifact:
     from .context import make_context, parse_source
 
     engine = DiagnosticEngine()
-    if isinstance(source, str):
+    if source.module is None:
         ctx = make_context()
-        text = source
+        text = source.text
     else:
-        ctx = source.context
-        text = str(source)
+        ctx = source.module.context
+        text = str(source.module)
     engine.attach(ctx)
     try:
         with engine:
@@ -157,7 +183,7 @@ def _compile(source, arch: str, filename: str, kernel: str | None, emit: tuple[s
                 for d in e.error_diagnostics:
                     engine.emit(_from_mlir(d))
                 raise TileError(engine.diagnostics, "parsing") from None
-            sigs = kernel_signature(module_op)
+            sigs = kernel_signature(module_op, text, filename)
             if kernel is not None:
                 sigs = [s for s in sigs if s["name"] == kernel]
             if len(sigs) != 1:

@@ -11,9 +11,9 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pa
 
 # CHECK-LABEL: TEST: demo_artifact
 # CHECK: kernel demo arch sm_100a block (128, 1, 1) cluster (1, 1, 1) dynamic_smem 0
-# CHECK: param arg0 buffer uint8 (32, 16)
-# CHECK: param arg1 buffer uint8 (128, 16)
-# CHECK: outputs ['arg1']
+# CHECK: param A buffer uint8 (32, 16)
+# CHECK: param out buffer uint8 (128, 16)
+# CHECK: outputs ['out']
 # CHECK: ptx .target sm_100a
 # CHECK: cubin ELF True
 # CHECK: tcgen05.cp.cta_group::1.32x128b.warpx4
@@ -35,18 +35,18 @@ def demo_artifact():
 # Sub-byte parameters travel packed: 6-bit rows of 128 elements are 96 bytes; a 10-element 6-bit row
 # ends mid-byte, so that buffer is one flat byte array (32 x 10 x 6 bits = 240 bytes).
 # CHECK-LABEL: TEST: sub_byte_params
-# CHECK: fp6_to_tmem arg0 uint8 (32, 96) arg1 uint8 (128, 128)
-# CHECK: odd arg0 uint8 (240,)
+# CHECK: fp6_to_tmem A float6_e3m2fn (32, 96) out uint8 (128, 128)
+# CHECK: odd a uint8 (240,)
 @run
 def sub_byte_params():
     import tile_mlir
 
     art = tile_mlir.compile(open(os.path.join(ROOT, "examples", "fp6_to_tmem.mlir")).read(), emit=("ptx",))
-    print(art.kernel_name, " ".join(f"{p.name} {p.dtype} {p.shape}" for p in art.params))
+    print(art.kernel_name, " ".join(f"{p.name} {p.dtype} {p.packed_shape}" for p in art.params))
     odd = ('"tile.kernel"() ({\n^bb0(%a: !tile.buffer<global, 32x10xi6>):\n  "tile.return"() : () -> ()\n'
            '}) {sym_name = "odd", block = array<i32: 32, 1, 1>} : () -> ()\n')
     art = tile_mlir.compile(odd, emit=("ptx",))
-    print(art.kernel_name, " ".join(f"{p.name} {p.dtype} {p.shape}" for p in art.params))
+    print(art.kernel_name, " ".join(f"{p.name} {p.dtype} {p.packed_shape}" for p in art.params))
 
 
 # CHECK-LABEL: TEST: bad_input_is_a_diagnostic

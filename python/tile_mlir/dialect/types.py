@@ -34,15 +34,17 @@ __all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtyp
 
 SCOPES = ("global", "shared", "tmem")
 
-# element type spelling -> (bits, numpy dtype name used to pass such a buffer from Python)
+# element type spelling -> (bits, numpy dtype name of its elements in Python; the narrow floats are
+# ml_dtypes' dtypes, see runtime/dtypes.py)
 _ELEMENTS = {
     "i1": (1, "bool"),
-    "i4": (4, "uint8"), "ui4": (4, "uint8"), "si4": (4, "uint8"), "f4E2M1FN": (4, "uint8"),
-    "i6": (6, "uint8"), "f6E2M3FN": (6, "uint8"), "f6E3M2FN": (6, "uint8"),
+    "i4": (4, "uint8"), "ui4": (4, "uint8"), "si4": (4, "uint8"), "f4E2M1FN": (4, "float4_e2m1fn"),
+    "i6": (6, "uint8"), "f6E2M3FN": (6, "float6_e2m3fn"), "f6E3M2FN": (6, "float6_e3m2fn"),
     "i8": (8, "int8"), "si8": (8, "int8"), "ui8": (8, "uint8"),
-    "f8E4M3FN": (8, "uint8"), "f8E5M2": (8, "uint8"), "f8E8M0FNU": (8, "uint8"),
+    "f8E4M3FN": (8, "float8_e4m3fn"), "f8E5M2": (8, "float8_e5m2"),
+    "f8E8M0FNU": (8, "float8_e8m0fnu"),
     "i16": (16, "int16"), "si16": (16, "int16"), "ui16": (16, "uint16"),
-    "f16": (16, "float16"), "bf16": (16, "uint16"),
+    "f16": (16, "float16"), "bf16": (16, "bfloat16"),
     "i32": (32, "int32"), "si32": (32, "int32"), "ui32": (32, "uint32"), "f32": (32, "float32"),
     "i64": (64, "int64"), "si64": (64, "int64"), "ui64": (64, "uint64"), "f64": (64, "float64"),
 }

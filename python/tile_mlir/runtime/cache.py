@@ -1,6 +1,8 @@
 """The JIT's compile cache: tile IR -> Artifact once per process (memory) and once per machine (disk).
 
-    art = compile_cached(module_or_text_or_path, arch="auto", **compile_options)
+    art = compile_cached(source, arch="auto", **compile_options)
+
+``source`` is what tile_mlir.source.read_source takes: IR text, a path, bytes, an MLIR module.
 
 In memory, artifacts are kept by (IR hash, arch, options) for the life of the process. On disk, each
 is one file ``<key>.json`` in the cache directory, ``key`` the sha256 of
@@ -41,6 +43,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..artifact import Artifact
+from ..source import read_source
 from .arch import resolve_arch
 from .errors import BackendUnavailableError
 
@@ -59,11 +62,11 @@ _stats = {"compiles": 0, "hits": 0, "disk_hits": 0}
 
 def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
+    source = read_source(src)
     arch = resolve_arch(arch)
-    if isinstance(src, os.PathLike):
-        with open(src) as f:
-            src = f.read()
-    text = src if isinstance(src, str) else str(src)  # an MLIR Module prints its IR
+    text = source.text if source.module is None else str(source.module)  # a module prints its IR
+    if source.module is None:
+        src = text
     mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
     art = _memory.get(mkey)
     if art is not None:
@@ -75,7 +78,7 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     if art is not None:
         _stats["disk_hits"] += 1
     else:
-        art = _compile(src, arch, options)
+        art = _compile(src, arch, options, source.path)
         if not art.key:
             art = dataclasses.replace(art, key=":".join(mkey[:2]))
         _stats["compiles"] += 1
@@ -162,13 +165,15 @@ def _binding_libraries() -> list[Path]:
 # ----------------------------------------------------------------------------- entries
 
 
-def _compile(src, arch: str, options: dict) -> Artifact:
+def _compile(src, arch: str, options: dict, path: str | None) -> Artifact:
     try:
         import tile_mlir.compiler as compiler  # lazy: needs the MLIR bindings
     except ImportError as e:
         raise BackendUnavailableError(
             f"cannot compile: tile_mlir.compiler is unavailable ({e}); pass a saved Artifact "
             "(Artifact.load(manifest)) instead") from e
+    if path is not None and "filename" not in options:  # diagnostics name the file
+        options = {**options, "filename": path}
     return compiler.compile(src, arch=arch, **options)
 
 

@@ -9,19 +9,23 @@ its outputs -- in the spirit of mlir-runner.
 INPUT is a .mlir tile file (compiled with tile_mlir.compiler.compile, which needs the MLIR
 bindings) or an artifact manifest .json written by Artifact.save (runs where MLIR is absent).
 
-Argument values, per kernel parameter:
+Argument values, per kernel parameter (named as the program names its kernel's arguments: ``%A``
+is ``A``):
   * positional VALUEs after INPUT, in parameter order, or ``--input NAME=VALUE``; a VALUE is a
     .npy file or, for scalars, a number (``0x`` hex allowed);
   * otherwise buffers are generated: *output* buffers are zeros, the others random data of the
     parameter's dtype/shape from ``--seed`` (default 0; integers uniform in the dtype's range for
-    8-bit types, else in [-1000, 1000] / [0, 1000]; floats standard normal; bfloat16 as bit
-    patterns of normal floats). Output buffers are those named in ``artifact.meta["outputs"]``;
-    without that list, buffers whose name starts with out, dst, res or output; ``--zeros NAME``
-    marks more. Scalars have no default: a missing scalar is an error.
+    8-bit types, else in [-1000, 1000] / [0, 1000]; floats standard normal, rounded to the narrow
+    floats (bfloat16, float8_*) through ml_dtypes; sub-byte elements uniform over their bit
+    patterns, one element per byte). Output buffers are those named in
+    ``artifact.meta["outputs"]``; without that list, buffers whose name starts with out, dst, res or
+    output; ``--zeros NAME`` marks more. Scalars have no default: a missing scalar is an error.
 Printed (``--print full``, the default: numpy repr; ``summary``: shape/dtype/min/max/mean/sha256;
 ``none``) and saved (``--output-dir DIR``: NAME.npy) are the output buffers, or every buffer when
-none is known to be an output. Errors print one line ``tile-run: error: ...`` (followed by the
-compiler's diagnostics when compiling failed) and exit with 1; -v adds the traceback.
+none is known to be an output. ``--emit-artifact DIR`` writes DIR/<kernel>.{json,ptx,cubin}, the
+kernel name checked to be a PTX identifier and the paths to stay inside DIR. Errors print one line
+``tile-run: error: ...`` (followed by the compiler's diagnostics when compiling failed) and exit
+with 1; -v adds the traceback.
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ import os
 import sys
 
 import numpy as np
+
+from .dtypes import BIT_PATTERNS, numpy_dtype
 
 __all__ = ["main", "build_parser"]
 
@@ -97,22 +103,15 @@ def _load_artifact(path: str, arch: str, options: dict):
         return art
     if not path.endswith(".mlir"):
         raise UsageError(f"{path}: expected a .mlir file or an artifact manifest .json")
-    with open(path) as f:
-        text = f.read()
     try:
-        import tile_mlir.compiler as compiler  # lazy: needs the MLIR bindings
+        import tile_mlir.compiler  # noqa: F401  (lazy: needs the MLIR bindings)
     except ImportError as e:
         raise UsageError(f"cannot compile {path}: tile_mlir.compiler is unavailable ({e}); "
                          "run an artifact manifest (.json) instead")
-    import inspect
+    from pathlib import Path
 
     from tile_mlir.runtime.cache import compile_cached
-    try:  # diagnostics name the file when the compiler takes a filename
-        if "filename" in inspect.signature(compiler.compile).parameters:
-            options.setdefault("filename", path)
-    except (TypeError, ValueError):
-        pass
-    return compile_cached(text, arch, **options)
+    return compile_cached(Path(path), arch, **options)  # diagnostics name the file
 
 
 def _parse_kv(item: str, what: str) -> tuple[str, str]:
@@ -172,17 +171,23 @@ def output_names(art, extra=()) -> list[str]:
 
 
 def generate(param, rng: np.random.Generator, zeros: bool):
-    """Random (or zero) data of the parameter's dtype and shape."""
+    """Random (or zero) data of the parameter's dtype and shape (elements, for a packed one)."""
     dt = param.dtype
     shape = tuple(param.shape)
     if not shape:
         raise UsageError(f"buffer '{param.name}' has no static shape: pass it with "
                          f"--input {param.name}=FILE.npy")
-    if dt == "bfloat16":
+    if param.bits:  # sub-byte elements, one per byte: every bit pattern is a value
+        data = np.zeros(shape, np.uint8) if zeros else \
+            rng.integers(0, 1 << param.bits, shape).astype(np.uint8)
+        return data.astype(bool) if dt == "bool" else data.view(_numpy_dtype(param))
+    if dt in BIT_PATTERNS:
+        dtype = _numpy_dtype(param)
         if zeros:
-            return np.zeros(shape, np.uint16)
-        bits = rng.standard_normal(shape).astype(np.float32).view(np.uint32)
-        return (bits >> 16).astype(np.uint16)
+            return np.zeros(shape, dtype)
+        if dt == "float8_e8m0fnu":  # exponents only: any pattern but 0xff (NaN)
+            return rng.integers(0, 255, shape).astype(np.uint8).view(dtype)
+        return rng.standard_normal(shape).astype(np.float32).astype(dtype)
     dtype = np.dtype(dt)
     if zeros:
         return np.zeros(shape, dtype)
@@ -197,6 +202,14 @@ def generate(param, rng: np.random.Generator, zeros: bool):
     if dtype.kind == "f":
         return rng.standard_normal(shape).astype(dtype)
     raise UsageError(f"cannot generate data of dtype {dt} for '{param.name}'")
+
+
+def _numpy_dtype(param) -> np.dtype:
+    try:
+        return numpy_dtype(param.dtype)
+    except ImportError as e:
+        raise UsageError(f"cannot generate '{param.name}': {e}; or pass it with "
+                         f"--input {param.name}=FILE.npy")
 
 
 def build_args(art, positional, named, seed: int, zeros) -> list:
@@ -233,8 +246,9 @@ def build_args(art, positional, named, seed: int, zeros) -> list:
 
 def summary(name: str, a: np.ndarray) -> str:
     s = f"{name}: shape={tuple(a.shape)} dtype={a.dtype.name}"
-    if a.size and a.dtype.kind in "biuf":
-        s += f" min={a.min()} max={a.max()} mean={float(a.astype(np.float64).mean()):.6g}"
+    v = a.astype(np.float32) if a.dtype.name in BIT_PATTERNS else a  # ml_dtypes' narrow floats
+    if a.size and v.dtype.kind in "biuf":
+        s += f" min={v.min()} max={v.max()} mean={float(v.astype(np.float64).mean()):.6g}"
     return s + f" sha256={hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]}"
 
 
