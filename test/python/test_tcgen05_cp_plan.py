@@ -2,7 +2,7 @@
 
 Expected values are derived by hand in the comments (bytes unless said otherwise; tmem columns are 32-bit
 columns). The seed cases are TVM's test_smem_tmem.py at bb6f8aec55. A last test replays every accepted
-plan through a model of the instruction written from tcgen05-reference.md §3.3/§4.2, with its own swizzle,
+plan through a model of the instruction written from docs/tcgen05.md §6/§7, with its own swizzle,
 and compares with the two layouts element by element.
 """
 
@@ -227,7 +227,8 @@ def test_desc_swizzle_codes():
 
 
 @pytest.mark.parametrize("start,lbo,sbo,mode,expected", [
-    # reference §2 worked example: 0x400 >> 4 = 0x40, LBO 16 -> 1, SBO 1024 -> 64, bit 46, 128B = 2 << 61.
+    # docs/tcgen05.md §4 worked example: 0x400 >> 4 = 0x40, LBO 16 -> 1, SBO 1024 -> 64, bit 46,
+    # 128B = 2 << 61.
     (0x400, 16, 1024, SW.B128, 0x4000_4040_0001_0040),
     (0, 0, 128, SW.NONE, (8 << 32) | (1 << 46)),
     (2048, 0, 512, SW.B64, 128 | (32 << 32) | (1 << 46) | (4 << 61)),
@@ -254,7 +255,7 @@ def test_descriptor_template():
 _MASK = {SW.NONE: 0, SW.B32: 1, SW.B64: 3, SW.B128: 7}
 
 
-def _swz(mode, a):  # reference §3.1 compact form, independent of tile_mlir.layout.swizzle_bytes
+def _swz(mode, a):  # docs/tcgen05.md §5 compact form, independent of tile_mlir.layout.swizzle_bytes
     return a ^ (((a >> 7) & _MASK[mode]) << 4)
 
 

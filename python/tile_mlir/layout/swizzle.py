@@ -12,7 +12,7 @@ Swizzles act on BYTE addresses of axis `m` (CuTe `Swizzle<B, M, S>`: bits [M, M+
 `atom_bytes` is the swizzle's repeat (the alignment a swizzled buffer needs); NONE's "atom" is one 16-byte
 chunk. `row_pitch` is the byte step between the 8 rows of a K-major atom. 128B_base32B has rows of 128 B
 too, but it XORs 32-byte granules and repeats every 4 rows (512 B); it is an MN-major MMA mode
-(tcgen05-reference.md §3.1), so `kmajor_layout` refuses it.
+(docs/tcgen05.md §5), so `kmajor_layout` refuses it.
 
 `ComposedLayout(swizzle, inner)` is `swizzle o inner`: a logical coordinate maps through `inner` to an
 element offset on m, that offset becomes a byte address (offset * bits / 8) and the swizzle permutes it.

@@ -12,7 +12,7 @@ Usage::
     out_array          # updated in place from the emulated global memory
 
 Independence: this package imports nothing from tile_mlir.layout / dialect / lowering / mlir; its
-swizzle and descriptor decode are written from the PTX ISA on their own (design.md).
+swizzle and descriptor decode are written from the PTX ISA on their own (docs/emulator.md §2).
 """
 
 from __future__ import annotations

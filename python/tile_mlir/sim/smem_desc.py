@@ -76,9 +76,10 @@ def encode(start: int, lbo: int, sbo: int, swizzle: int = 0, base_offset: int = 
 def check_for_cp(d: SmemDescriptor) -> list[str]:
     """Reasons why ``tcgen05.cp`` on sm_100a cannot use descriptor ``d`` (empty list: usable).
 
-    Policy (reference §9 Q1/Q8): base offset must be 0 and a swizzled pattern must start with zero
-    swizzle-phase bits (address bits 7.. inside the repeat), because the hardware's use of the base
-    offset field is undocumented; mode 1 (128B_base32B) is undocumented for cp.
+    Policy (docs/emulator.md A7 and A8; docs/tcgen05.md §4, §5): base offset must be 0 and a
+    swizzled pattern must start with zero swizzle-phase bits (address bits 7.. inside the repeat),
+    because the hardware's use of the base offset field is undocumented; mode 1 (128B_base32B) is
+    undocumented for cp.
     """
     errs = []
     if d.fixed_46_48 != 1:
@@ -94,12 +95,12 @@ def check_for_cp(d: SmemDescriptor) -> list[str]:
     if d.swizzle in (2, 4, 6):
         if d.base_offset:
             errs.append(f"non-zero base offset {d.base_offset} with swizzle {d.swizzle_name}: "
-                        "hardware use of the field is undefined/unverified (reference §9 Q1)")
+                        "hardware use of the field is undefined/unverified (docs/emulator.md A7)")
         phase = d.start % REPEAT[d.swizzle]
         if phase // 128:
             errs.append(f"start address 0x{d.start:x} is not at a row-0 position of its "
                         f"{d.swizzle_name} swizzle repeat ({REPEAT[d.swizzle]} B) and base offset "
-                        "is 0: undefined/unverified (reference §9 Q1)")
+                        "is 0: undefined/unverified (docs/emulator.md A7)")
     return errs
 
 

@@ -11,8 +11,8 @@ repeat of the pattern, the chunk index (address bits 4..) is XORed with the row 
     2 128B          bits 4..6  ^= bits 7..9      repeat 1024 B
     1 128B_base32B  bits 5..6  ^= bits 7..8      (32-byte granules; MN-major MMA only)
 
-This module deliberately depends on nothing else in tile_mlir (see design.md, "three independent
-oracles").
+This module deliberately depends on nothing else in tile_mlir (see docs/emulator.md §2, the
+independence rule; the oracles are docs/design.md §7).
 """
 
 from __future__ import annotations

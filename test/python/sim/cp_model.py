@@ -1,5 +1,5 @@
-"""An independent numpy model of tcgen05.cp, written from the tables of tcgen05-reference.md
-(§3.1 CuTe Swizzle<B,4,3>, §3.3 address formula, §4.2 lane table) -- not from tile_mlir.sim."""
+"""An independent numpy model of tcgen05.cp, written from the tables of docs/tcgen05.md
+(§5 swizzle modes, §6 address formula, §7 lane table) -- not from tile_mlir.sim."""
 
 import numpy as np
 

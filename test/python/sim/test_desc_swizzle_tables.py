@@ -62,7 +62,7 @@ def test_swizzle_none_is_identity_and_all_are_involutions():
 
 # (raw descriptor, start bytes, LBO bytes, SBO bytes, base offset, lbo mode, layout)
 DESC_TABLE = [
-    (0x4000404000010040, 0x400, 16, 1024, 0, 0, 2),   # reference §2 worked example
+    (0x4000404000010040, 0x400, 16, 1024, 0, 0, 2),   # docs/tcgen05.md §4 worked example
     (0x4000404010002040, 0x20400, 65536, 1024, 0, 0, 2),  # the pipeline's toy-sample constant
     (0x0000400800000000, 0, 0, 128, 0, 0, 0),
     (0x0000400800800040, 0x400, 2048, 128, 0, 0, 0),

@@ -1,5 +1,5 @@
 """tile_mlir.sim must stay an independent oracle: numpy + stdlib only, nothing from the layout
-algebra, the dialect, the lowering or the MLIR bindings (design.md, "three independent oracles")."""
+algebra, the dialect, the lowering or the MLIR bindings (docs/emulator.md §2; docs/design.md §7)."""
 
 import ast
 import pathlib

@@ -106,7 +106,8 @@ def test_elect_sync_partial_warp_is_a_convergence_error(assemble):
 
 # ----------------------------------------------------------------------------- tcgen05.ld / st
 def ref_map(shape, t, i, imm=0):
-    """Reference §5 per-thread map table, (row, column) of register i of thread t."""
+    """(row, column) of register i of thread t: the per-thread maps of docs/tcgen05.md §11
+    (docs/emulator.md A15)."""
     if shape == "32x32b":
         return t, i
     if shape == "16x64b":

@@ -86,7 +86,7 @@ def test_decompress_b4x16_p64(assemble):
 
 
 def test_decompress_b4_measured_example():
-    # reference §4.3 GB300 probe: bytes 00 01 .. 0f read back as 0,0,4,0,8,0,...,28,0
+    # docs/emulator.md A2 (GB300 probe): bytes 00 01 .. 0f read back as 0,0,4,0,8,0,...,28,0
     from tile_mlir.sim.handlers.tcgen05 import _decompress_b4
     out = _decompress_b4(np.arange(16, dtype=np.uint8)[None, :])[0]
     assert list(out) == [0, 0, 4, 0, 8, 0, 12, 0, 16, 0, 20, 0, 24, 0, 28, 0]

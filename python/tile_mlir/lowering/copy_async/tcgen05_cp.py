@@ -8,8 +8,9 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
   - J. the descriptor template is encoded once per (buffer, LBO, SBO, swizzle) right after the shared
     buffer's allocation, with the buffer's address in its start field;
   - K. each cp adds its 16-byte start offset to the descriptor's low 32-bit word (CUTLASS's
-    DescriptorIterator does the same: a 64-bit add once miscompiled, reference §8.6) and adds its
-    column to the tmem address (add, never OR: the base column is not aligned, reference §8.6).
+    DescriptorIterator does the same: a 64-bit add once miscompiled, docs/tcgen05.md §4, per-copy
+    start address) and adds its column to the tmem address (add, never OR: the base column is not
+    aligned, docs/tcgen05.md §2).
 """
 from __future__ import annotations
 

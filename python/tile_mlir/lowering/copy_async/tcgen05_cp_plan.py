@@ -3,7 +3,7 @@
 Each instruction, issued by one thread, reads 32 rows x 128 bits from shared memory through a matrix
 descriptor (rows in 8-row groups SBO bytes apart, row pitch P inside a group, swizzle given by P) and
 writes row r to TMEM lanes r + 32k (k = 0..3, the warpx4 multicast), 4 columns from `taddr`'s column C0
-(tcgen05-reference.md §4.2). The copy is asynchronous: the caller issues `tcgen05.commit` and waits.
+(docs/tcgen05.md §7). The copy is asynchronous: the caller issues `tcgen05.commit` and waits.
 
 This module only plans: it does all layout analysis and validation, and the emitter turns the plan into
 ops. It imports no MLIR. Reimplements the algorithm of TVM TIRx's tcgen05_cp variant (apache/tvm at
@@ -32,13 +32,14 @@ G. align middles: sub-group both middles by the union of their cumulative extent
    iters correspond 1-1 (the nvfp4 scale-factor case); paired extents are equal and tmem middle iters
    are on TCol ("middle").
 H. alignment: the tmem column offset is a whole number of 32-bit columns and every cp's column is a
-   multiple of 4 ("alignment.tmem_col"; PTX says nothing, TVM and a GB300 probe require it, reference
-   §4.2); SBO is 16 B aligned, and a multiple of the 8-row atom (8 * P) when swizzled
-   ("alignment.sbo"); the first cp's source start is 16 B aligned without swizzle and atom aligned
-   (8 * P bytes) with it ("alignment.src_start"; TVM's hardware-validated policy: the descriptor's base
-   offset stays 0, reference §2 and §9 Q1); middle source steps are 16 B aligned and, when swizzled,
-   every later cp starts in row 0 of an atom, so only address bits below 7 differ from an atom-aligned
-   start, the K-step form that CUTLASS's DescriptorIterator uses ("alignment.middle").
+   multiple of 4 ("alignment.tmem_col"; PTX says nothing, TVM and a GB300 probe require it,
+   docs/emulator.md A3, docs/tcgen05.md §7); SBO is 16 B aligned, and a multiple of the 8-row atom
+   (8 * P) when swizzled ("alignment.sbo"); the first cp's source start is 16 B aligned without swizzle
+   and atom aligned (8 * P bytes) with it ("alignment.src_start"; TVM's hardware-validated policy: the
+   descriptor's base offset stays 0, docs/tcgen05.md §4 base-offset policy, docs/emulator.md A7);
+   middle source steps are 16 B aligned and, when swizzled, every later cp starts in row 0 of an atom,
+   so only address bits below 7 differ from an atom-aligned start, the K-step form that CUTLASS's
+   DescriptorIterator uses ("alignment.middle").
 I. result: a Tcgen05CpPlan with the descriptor fields in bytes (LBO is 0: a 128-bit shape reads one
    chunk per row) and every cp unrolled, row-major over the middle iters, outer first.
 """
@@ -105,7 +106,7 @@ class Tcgen05CpPlan:
 
 
 # -----------------------------------------------------------------------------------------------------
-# Descriptor encoding (tcgen05-reference.md §2)
+# Descriptor encoding (docs/tcgen05.md §4)
 # -----------------------------------------------------------------------------------------------------
 _DESC_SWIZZLE_CODE = {
     SwizzleMode.NONE: 0,

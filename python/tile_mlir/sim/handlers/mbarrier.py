@@ -1,4 +1,4 @@
-"""mbarrier.* with the state machine of PTX ISA "mbarrier" (reference §6):
+"""mbarrier.* with the state machine of PTX ISA "mbarrier" (docs/tcgen05.md §9):
 
     state {phase (completed-phase count), pending, expected, tx}
     init(n): phase 0, pending = expected = n, tx 0

@@ -2,8 +2,8 @@
 
 Shared-memory loads and stores go through state.shared_read / shared_write: stores are tagged per
 byte with the writer thread and its ``fence.proxy.async`` count, so that a later ``tcgen05.cp``
-(async proxy) can tell whether the writer fenced (reference §4.4); stores into live mbarrier objects
-are rejected; and the families that race-check shared memory (cp.async, tcgen05.cp) observe both.
+(async proxy) can tell whether the writer fenced (docs/tcgen05.md §10); stores into live mbarrier
+objects are rejected; and the families that race-check shared memory (cp.async, tcgen05.cp) observe both.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """tcgen05.{alloc, dealloc, relinquish_alloc_permit, cp, commit, ld, st, wait, fence}.
 
-Semantics follow the PTX ISA as collected in /work/shared/tcgen05-reference.md (§1 TMEM model, §2
-descriptor, §3.3 address formula, §4.2 cp table, §4.4 ordering, §5 ld/st per-thread map).
+Semantics follow the PTX ISA as collected in docs/tcgen05.md (§1 tensor memory, §4 descriptor, §6
+address formula, §7 cp table, §10 ordering, §11 ld/st); where PTX is silent, the assumptions are
+docs/emulator.md Table A.
 
 Asynchrony model of tcgen05.cp: the copy reads shared memory and computes its result at issue
 time into a pending record; the destination TMEM cells are tagged with the record at issue and
@@ -9,7 +10,7 @@ written when the issuing thread's ``tcgen05.commit`` retires every prior cp of t
 just before the commit's mbarrier arrive.  A ``tcgen05.ld`` of a tagged cell is legal only after
 the reading thread (or a thread it synchronised with through a barrier) observed the completion of
 that commit's mbarrier phase AND the reading thread executed ``tcgen05.fence::after_thread_sync``
-afterwards (reference §4.4, "cross-thread use").
+afterwards (docs/tcgen05.md §10; the model is docs/emulator.md A14).
 
 Kept (state.Kept): per thread its uncommitted cps, whether a tcgen05.ld awaits tcgen05.wait::ld and
 its knowledge as of its last fence::after_thread_sync; per CTA the shared ranges that in-flight cps
@@ -366,7 +367,7 @@ def _dest_lanes(shape, mc, L0, rows):
 def _decompress_b4(chunks):
     """b4x16_p64 -> b8x16: element i is nibble i of the first 8 bytes (low nibble first) and the
     output byte is nibble << 2.  This placement was measured on sm_103 (GB300) only, by a public
-    probe log (reference §4.3); PTX shows it only in a figure."""
+    probe log (docs/emulator.md A2); PTX shows it only in a figure."""
     lo = chunks[..., :8] & 0x0F
     hi = chunks[..., :8] >> 4
     nib = np.stack([lo, hi], axis=-1).reshape(chunks.shape[:-1] + (16,))
@@ -382,7 +383,7 @@ def _decompress_b6(chunks):
     (.b6p2x16: "6-bits of data at the LSB and 2-bits of padding at the MSB") and the packed source
     order (sixteen contiguous elements, as .b4x16_p64's measured low-nibble-first order); the sign
     then sits at bit 5 as in the measured b4 placement (nibble << 2). Unverified on silicon: an
-    sm_100a measurement overrides this function."""
+    sm_100a measurement overrides this function (docs/emulator.md A1)."""
     b = chunks[..., :12].astype(np.uint32)
     words = b[..., 0::3] | (b[..., 1::3] << 8) | (b[..., 2::3] << 16)  # 4 x 24 bits = 4 elements each
     shifts = np.arange(4, dtype=np.uint32) * 6
@@ -403,7 +404,7 @@ def exec_cp(M, t, spec, taddr, desc):
                              + f" [{dd}]")
     if C0 % 4:
         raise EmulationError(f"tcgen05.cp column offset {C0} (taddr 0x{taddr:08x}) is not a "
-                             f"multiple of 4 (128-bit aligned; reference §4.2 column alignment)")
+                             f"multiple of 4 (128-bit aligned; docs/emulator.md A3)")
     rows, nch = CP_SHAPES[spec.shape]
     if spec.shape == "4x256b":
         if L0 > 31:
@@ -475,7 +476,7 @@ def _check_proxy(M, t, cta, idx, spec):
             M.violation(
                 f"tcgen05.cp (async proxy) reads shared byte 0x{addr:x} of CTA {cta.idx} written "
                 f"by a generic-proxy store of thread {M.where(w)} that was not followed by "
-                f"fence.proxy.async(.shared::cta) by the writer (reference §4.4)",
+                f"fence.proxy.async(.shared::cta) by the writer (docs/tcgen05.md §10)",
                 key=("proxy", spec.line, gid))
 
 
@@ -529,7 +530,7 @@ REGS_PER_X = {"32x32b": 1, "16x64b": 1, "16x128b": 2, "16x256b": 4, "16x32bx2": 
 
 def thread_map(shape, nregs, imm=0):
     """(rows, cols) arrays of shape (32, nregs): TMEM position of register i of thread t relative
-    to taddr (reference §5 table)."""
+    to taddr (docs/emulator.md A15; docs/tcgen05.md §11)."""
     t = np.arange(32)[:, None]
     i = np.arange(nregs)[None, :]
     if shape == "32x32b":
@@ -592,8 +593,8 @@ def _region(M, w, parts, fa, rows, cols, pack, line, what):
     if L // 32 != q:
         M.warn(f"line {line}: {what} taddr lane field {L} is not inside warp {w.idx}'s lane quarter "
                f"{32 * q}..{32 * q + 31} (warp rank {q} in its warpgroup); accepted as relative "
-               f"lane {L % 32} of that quarter (hardware behaviour inferred, reference §5 "
-               f"\"Absolute lane\")", key=("lanefield", line, w.cta.idx, w.idx))
+               f"lane {L % 32} of that quarter (hardware behaviour inferred, "
+               f"docs/emulator.md A13)", key=("lanefield", line, w.cta.idx, w.idx))
     base = 32 * q + (L % 32)
     R = base + rows
     if R.max() >= 32 * q + 32:
@@ -637,7 +638,7 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
                 M.violation(
                     f"tcgen05.ld by lane {t.lane} reads TMEM written by the tcgen05.cp at line "
                     f"{rec.line} without a successful mbarrier wait on its commit's phase followed "
-                    f"by tcgen05.fence::after_thread_sync in this thread (reference §4.4)",
+                    f"by tcgen05.fence::after_thread_sync in this thread (docs/tcgen05.md §10)",
                     key=("ldrace", line, rec.line))
                 break
 
