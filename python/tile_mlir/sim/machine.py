@@ -68,6 +68,9 @@ class Machine:
         self.hooks = Hooks()  # filled by the handler families as their instructions are decoded
         self.ext = {}  # the families' machine-wide state (state.Kept)
         self.nthreads = block[0] * block[1] * block[2]
+        if "maxnreg" in fn.directives:
+            self.warn(f".maxnreg {fn.directives['maxnreg'][0]} of {fn.name} has no effect on "
+                      f"tile-sim: its registers are virtual, one slot per PTX register")
         self.symbols = {}  # VarDecl | Param -> (space, value)
         self._layout_shared()
         self._layout_params()
@@ -252,7 +255,7 @@ class Machine:
         ncl = (gx // cx) * (gy // cy) * (gz // cz)
         self.deadline = time.monotonic() + self.max_seconds
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
-        ctas_by_idx = {}
+        kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
         for clz in range(gz // cz):
             for cly in range(gy // cy):
                 for clx in range(gx // cx):
@@ -268,9 +271,9 @@ class Machine:
                     self._make_threads(cl, (clx, cly, clz), ncl)
                     self._run_cluster(cl)
                     for c in cl.ctas:  # the rest of the cluster's state goes with it
-                        ctas_by_idx[c.idx] = (c.tmem_snapshot(), c.smem.np)
-        self.tmem_out = [ctas_by_idx[i][0] for i in range(gx * gy * gz)]
-        self.shared_out = [ctas_by_idx[i][1] for i in range(gx * gy * gz)]
+                        kept[c.idx] = (c.tmem_snapshot(), c.smem.np)
+        self.tmem_out = [kept[i][0] for i in range(gx * gy * gz)]
+        self.shared_out = [kept[i][1] for i in range(gx * gy * gz)]
 
     def _make_threads(self, cl, clid, ncl):
         bx, by, bz = self.block

@@ -47,8 +47,10 @@ def test_launch_refused(directives, launch_kw, match, assemble):
 
 
 def test_launch_matching_the_directives_runs():
-    run(kernel(directives=".reqntid 64, 2"), block=(64, 2, 1))
-    run(kernel(directives=".maxntid 256 .maxnreg 32 .minnctapersm 1"), block=100)  # maxnreg: no effect
+    assert run(kernel(directives=".reqntid 64, 2"), block=(64, 2, 1)).warnings == []
+    res = run(kernel(directives=".maxntid 256 .maxnreg 32 .minnctapersm 1"), block=100)
+    assert res.warnings == [".maxnreg 32 of k has no effect on tile-sim: its registers are "
+                            "virtual, one slot per PTX register"]
 
 
 def test_cluster_defaults_to_reqnctapercluster():
