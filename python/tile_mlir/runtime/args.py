@@ -207,7 +207,7 @@ def _from_dlpack(obj) -> BufferView:
     if dev_type in (DL_CPU, DL_CUDA_HOST):
         try:
             arr = np.from_dlpack(obj)
-        except (BufferError, TypeError, ValueError):  # a dtype numpy cannot import (bfloat16)
+        except (BufferError, RuntimeError, TypeError, ValueError):  # a dtype numpy lacks (bf16)
             return _host_bit_patterns(obj)
         arr = _writable(arr)  # zero-copy view: updates land in the caller's object
         return BufferView("host", 0, arr.shape, arr.dtype.name, True, arr)

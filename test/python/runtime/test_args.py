@@ -187,3 +187,34 @@ def test_wrong_dtype_is_a_type_error_wrong_shape_a_value_error():
     with pytest.raises(ArgumentError) as e:
         check_buffer("k", 0, P_SRC, buffer_view(np.zeros(8, np.uint8)), "uint8")
     assert not isinstance(e.value, TypeError)
+
+
+class BF16DLPack:
+    """A tensor exporting DLPack as torch.bfloat16 does (kDLBfloat, 16 bits): numpy's capsule of a
+    uint16 array with its type code set to 4. ``device`` 1 is the CPU, 2 CUDA."""
+
+    def __init__(self, bits: np.ndarray, device: int):
+        self.bits, self.device = bits, device
+
+    def __dlpack__(self, stream=None, **kw):
+        from tile_mlir.runtime.args import _capsule_name, _capsule_ptr, _DLManagedTensor
+
+        cap = self.bits.__dlpack__()
+        _DLManagedTensor.from_address(_capsule_ptr(cap, _capsule_name(cap))).dl_tensor.dtype.code = 4
+        return cap
+
+    def __dlpack_device__(self):
+        return (self.device, 0)
+
+
+def test_dlpack_bfloat16_host_and_device():
+    bits = np.arange(12, dtype=np.uint16).reshape(3, 4)
+    host = buffer_view(BF16DLPack(bits, 1))  # numpy cannot import it: viewed as bit patterns
+    assert (host.kind, host.dtype, host.shape) == ("host", "bfloat16", (3, 4))
+    host.host[0, 0] = 99
+    assert bits[0, 0] == 99 and host.host.dtype == np.uint16
+    dev = buffer_view(BF16DLPack(bits, 2))
+    assert (dev.kind, dev.dtype, dev.ptr) == ("device", "bfloat16", bits.ctypes.data)
+    p = Param("x", "buffer", "bfloat16", (3, 4))
+    check_buffer("k", 0, p, host, "bfloat16")
+    check_buffer("k", 0, p, dev, "bfloat16")
