@@ -4,8 +4,9 @@ from __future__ import annotations
 import re
 
 from .mlir import MLIRError, ir
+from .text_checks import TextProblem, check_text, decode
 
-__all__ = ["make_context", "parse_source", "split_input"]
+__all__ = ["make_context", "parse_source", "split_input", "SourceError"]
 
 _SINGLE_TOP = re.compile(r"single top-level operation, found: \d+")
 
@@ -32,11 +33,33 @@ def make_context():
     return ctx
 
 
-def parse_source(text: str, filename: str, context) -> "ir.Operation":
-    """Parse `text` into a builtin.module, as mlir-opt does: several top-level ops are wrapped in one.
+class SourceError(MLIRError):
+    """Text refused before parsing (not UTF-8, nested too deep), raised as the parser's errors are: an
+    MLIRError whose error_diagnostics hold one error at the offending line and column."""
 
-    Raises MLIRError with the parser's diagnostics (locations name `filename`).
+    def __init__(self, message: str, diagnostics: list):
+        super().__init__(message)
+        self._tile_message, self._tile_diagnostics = message, diagnostics
+
+    message = property(lambda self: self._tile_message)
+    error_diagnostics = property(lambda self: self._tile_diagnostics)
+
+    def __str__(self) -> str:
+        return self._tile_message
+
+
+def parse_source(text: str | bytes, filename: str, context) -> "ir.Operation":
+    """Parse `text` (bytes are UTF-8) into a builtin.module, as mlir-opt does: several top-level ops
+    are wrapped in one.
+
+    Raises MLIRError with the parser's diagnostics (locations name `filename`); text the parser must
+    not see (text_checks: not UTF-8, nested too deep) raises SourceError, an MLIRError, instead.
     """
+    if isinstance(text, (bytes, bytearray)):
+        text = decode(bytes(text))
+    problem = text if isinstance(text, TextProblem) else check_text(text)
+    if problem is not None:
+        raise _source_error(problem, filename, context)
     with context:
         try:
             op = ir.Operation.parse(text, source_name=filename)
@@ -51,6 +74,24 @@ def parse_source(text: str, filename: str, context) -> "ir.Operation":
         module = ir.Module.create(loc=ir.Location.file(filename, 1, 1))
         module.body.append(op)
         return module.operation
+
+
+def _source_error(problem, filename: str, context) -> SourceError:
+    """A SourceError holding the problem as an MLIR diagnostic (emitted into a handler of our own, so
+    the context's other handlers do not see it twice)."""
+    infos = []
+
+    def keep(d) -> bool:
+        infos.append(ir.DiagnosticInfo(d))
+        return True
+
+    with context:
+        handler = context.attach_diagnostic_handler(keep)
+        try:
+            ir.Location.file(filename, problem.line, problem.col).emit_error(problem.message)
+        finally:
+            handler.detach()
+    return SourceError(f"{filename}:{problem.line}:{problem.col}: error: {problem.message}", infos)
 
 
 def split_input(text: str, marker: str = "// -----") -> list[tuple[int, str]]:

@@ -1,0 +1,116 @@
+"""What tile IR text must satisfy before MLIR's parser sees it: UTF-8, and bounded bracket nesting.
+
+MLIR's parser recurses once or more per nesting level (regions, attributes, types, locations) and
+has no depth limit of its own, so deep input overflows the C++ stack and kills the process. Depth is
+counted as MLIR's lexer would: `{`, `(`, `[` and `<` open, their partners close, and nothing inside
+`"..."` strings (with backslash escapes; a string ends at the end of its line, as the lexer's does)
+or `//` comments counts; the `>` of `->` closes nothing, and `>=` / `<=` (affine constraints) are
+operators. Pure Python, no MLIR: context.parse_source turns a TextProblem into a diagnostic.
+"""
+from __future__ import annotations
+
+import re
+from array import array
+from dataclasses import dataclass
+from itertools import accumulate
+
+__all__ = ["MAX_NESTING", "TextProblem", "decode", "check_text"]
+
+# The deepest bracket nesting accepted. Measured with the bundled bindings (LLVM 23): parsing,
+# verifying and printing nested generic ops (two brackets a level) overflows a 1 MiB thread stack
+# between 200 and 400 levels and the 8 MiB main-thread stack between 1,600 and 3,200; nested scf.if
+# (one bracket a level) at twice those. 256 brackets is half the smallest failure on a 1 MiB stack,
+# leaving room for the passes that recurse over the same nesting, and far above real programs
+# (the demo nests 5 deep).
+MAX_NESTING = 256
+
+_OPEN, _CLOSE = b"{([<", b"})]>"
+# bytes.translate table: an opening bracket -> 0x01, a closing one -> 0xff (-1 as a signed byte)
+_SIGNS = bytes(1 if i in _OPEN else 0xFF if i in _CLOSE else 0 for i in range(256))
+_NOT_BRACKETS = bytes(i for i in range(256) if i not in _OPEN + _CLOSE)
+_STRINGS_AND_COMMENTS = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//[^\n]*')
+
+
+@dataclass(frozen=True)
+class TextProblem:
+    """What is wrong with the text, at 1-based line and column (MLIR's: bytes of UTF-8)."""
+
+    line: int
+    col: int
+    message: str
+
+
+def decode(data: bytes) -> str | TextProblem:
+    """`data` as UTF-8 text, or the TextProblem at its first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = data.rfind(b"\n", 0, e.start) + 1
+        return TextProblem(data.count(b"\n", 0, e.start) + 1, e.start - start + 1,
+                           f"invalid UTF-8 byte 0x{data[e.start]:02x}: tile IR text must be UTF-8")
+
+
+def check_text(text: str) -> TextProblem | None:
+    """The first problem of `text` as parser input: a character UTF-8 cannot encode (a lone surrogate,
+    as `errors="surrogateescape"` leaves for a bad byte), or the first bracket nested deeper than
+    MAX_NESTING. None when it has none."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        line, col = _line_col(text, e.start)
+        cp = ord(text[e.start])
+        what = f"byte 0x{cp - 0xDC00:02x}" if 0xDC80 <= cp <= 0xDCFF else f"character U+{cp:04X}"
+        return TextProblem(line, col, f"invalid UTF-8 {what}: tile IR text must be UTF-8")
+    if _deepest(text, data) <= MAX_NESTING:
+        return None
+    pos = _first_too_deep(text)
+    if pos is None:  # (_deepest may miscount past an unterminated string, where parsing stops anyway)
+        return None
+    line, col = _line_col(text, pos)
+    return TextProblem(line, col, f"bracket nested {MAX_NESTING + 1} deep: tile IR nests '{{', '(', '[' "
+                                  f"and '<' at most {MAX_NESTING} deep (deeper input would overflow the "
+                                  "parser's stack)")
+
+
+def _deepest(text: str, data: bytes) -> int:
+    """An upper bound of the deepest nesting of `text` (`data` in UTF-8), by C-speed string and bytes
+    operations: no Python code runs per character (about 5 ms a megabyte, a tenth of parsing it)."""
+    if b"\\" in data or b"//" in data:
+        data = _STRINGS_AND_COMMENTS.sub("", text).encode("utf-8")
+    else:  # no escapes and no comments: strings are the odd pieces between quotes
+        data = b"".join(data.split(b'"')[0::2])
+    data = data.replace(b"->", b"")
+    for operator in (b">=", b"<="):
+        if operator in data:
+            data = data.replace(operator, b"")
+    return max(accumulate(array("b", data.translate(_SIGNS, _NOT_BRACKETS))), default=0)
+
+
+def _first_too_deep(text: str) -> int | None:
+    """Index of the first bracket nested deeper than MAX_NESTING, lexing as MLIR does."""
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+        elif c == "/" and text.startswith("//", i):
+            i = text.find("\n", i)
+            if i < 0:
+                return None
+        elif c in "{([<":
+            if not (c == "<" and text.startswith("<=", i)):
+                depth += 1
+                if depth > MAX_NESTING:
+                    return i
+        elif c in "})]>":
+            if not (c == ">" and (text.startswith(">=", i) or text[i - 1:i] == "-")):
+                depth -= 1
+        i += 1
+    return None
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    start = text.rfind("\n", 0, pos) + 1
+    return text.count("\n", 0, pos) + 1, len(text[start:pos].encode("utf-8", "surrogatepass")) + 1
