@@ -462,12 +462,7 @@ class Signature:
         raise ArgumentTypeError(f"{self.kernel}() missing argument(s) "
                                 f"{', '.join(repr(self.params[i].name) for i in indices)}")
 
-    def buffer(self, index: int, obj) -> BufferView:
-        """The checked view of buffer argument ``index``."""
-        view, _ = self.checked(index, obj)
-        return view
-
-    def checked(self, index: int, obj) -> tuple[BufferView, int]:
+    def buffer(self, index: int, obj) -> tuple[BufferView, int]:
         """(the checked view of buffer argument ``index``, element bits to pack: check_buffer)."""
         try:
             view = buffer_view(obj)

@@ -42,7 +42,7 @@ class SimBackend(Backend):
             if p.kind != "buffer":
                 sim_args.append(sig.scalar(i, args[i]))
                 continue
-            v, bits = sig.checked(i, args[i])
+            v, bits = sig.buffer(i, args[i])
             if v.kind == "host":
                 hb = sig.host(i, v, bits, writable=True)
                 back_host.append(hb)

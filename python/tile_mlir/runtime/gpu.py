@@ -82,7 +82,7 @@ class GpuBackend(Backend):
         host = []
         for i, p in enumerate(sig.params):
             if p.kind == "buffer":
-                v, bits = sig.checked(i, args[i])
+                v, bits = sig.buffer(i, args[i])
                 if v.kind == "host":
                     host.append((i, sig.host(i, v, bits)))
                 else:

@@ -91,7 +91,7 @@ class WorkerBackend(Backend):
                 sig.scalar(i, args[i])  # checked here, sent as passed
                 continue
             try:
-                v, bits = sig.checked(i, args[i])
+                v, bits = sig.buffer(i, args[i])
             except ArgumentError:
                 raise
             except Exception as e:  # a CUDA library refusing after the fault
