@@ -17,7 +17,7 @@ from .errors import ArgumentError, ArgumentTypeError
 from .source import Source, read_source
 from .target import DEFAULT_ARCH, parse_arch
 
-__all__ = ["compile", "binaries_of", "kernel_signature", "lower_to_nvvm", "DEFAULT_ARCH"]
+__all__ = ["compile", "binaries_of", "kernel_signature", "verify", "lower_to_nvvm", "DEFAULT_ARCH"]
 
 
 def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
@@ -109,8 +109,16 @@ def _check_targets(module_op, engine) -> bool:
     return ok
 
 
+def verify(module_op, ctx, engine) -> bool:
+    """tile-verify: what must hold before anything reads a kernel's attributes or lowers it."""
+    return _run("tile-verify", module_op, ctx, engine)
+
+
 def lower_to_nvvm(module_op, ctx, engine, arch: str) -> bool:
-    pipeline = (f"tile-verify,tile-lower-copy-async{{chip={arch}}},convert-tile-to-nvvm{{chip={arch}}},"
+    """Tile IR that verify() accepted -> NVVM/LLVM in a gpu.module for `arch` (ValueError unless
+    target.parse_arch knows it: the pipeline text holds only the chip token it returns)."""
+    chip = parse_arch(arch).arch
+    pipeline = (f"tile-lower-copy-async{{chip={chip}}},convert-tile-to-nvvm{{chip={chip}}},"
                 "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts")
     return _run(pipeline, module_op, ctx, engine)
 
@@ -183,6 +191,8 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 for d in e.error_diagnostics:
                     engine.emit(_from_mlir(d))
                 raise TileError(engine.diagnostics, "parsing") from None
+            if not verify(module_op, ctx, engine):
+                raise TileError(engine.diagnostics, "verification")
             sigs = kernel_signature(module_op, text, filename)
             if kernel is not None:
                 sigs = [s for s in sigs if s["name"] == kernel]

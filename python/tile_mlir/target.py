@@ -19,13 +19,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch", "TMEM_LANES", "TMEM_COLUMNS"]
+__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch", "check_ptx_features", "TMEM_LANES", "TMEM_COLUMNS"]
 
 DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
 # tensor memory of one CTA on the tcgen05 chips: 128 lanes x 512 columns of 32 bits (PTX ISA, Tensor Memory)
 TMEM_LANES, TMEM_COLUMNS = 128, 512
 
-_ARCH_RE = re.compile(r"^sm_(\d+)([af]?)$")
+# ASCII digits only (\d would take any Unicode digit); two or three of them, no leading zero
+_ARCH_RE = re.compile(r"sm_([1-9][0-9]{1,2})([af]?)", re.ASCII)
+# the features string of #nvvm.target: a PTX ISA version for LLVM's NVPTX backend, e.g. +ptx88 (PTX 8.8)
+_FEATURES_RE = re.compile(r"\+ptx[1-9][0-9]{1,2}", re.ASCII)
 _TCGEN05_SM = frozenset({100, 101, 103, 110})  # sm_101 is sm_110 from CUDA 13 on: both are accepted
 
 
@@ -62,10 +65,20 @@ class ArchInfo:
 
 
 def parse_arch(arch: str) -> ArchInfo:
-    """The chip `arch` names; ValueError when it names none."""
-    m = _ARCH_RE.match(arch.strip())
-    if not m or len(m.group(1)) < 2:
+    """The chip `arch` names (surrounding blanks ignored); ValueError when it names none. ArchInfo.arch
+    is then a token of the grammar sm_XY[a|f], safe to put in pass-pipeline text."""
+    if not isinstance(arch, str):
+        raise TypeError(f"a GPU architecture is a str such as 'sm_100a', got {type(arch).__name__}")
+    m = _ARCH_RE.fullmatch(arch.strip())
+    if not m:
         raise ValueError(f"unknown GPU architecture {arch!r}: expected sm_XY, sm_XYa or sm_XYf "
                          "(e.g. sm_100a, sm_90a)")
     digits = m.group(1)
-    return ArchInfo(arch.strip(), int(digits[:-1]), int(digits[-1]), m.group(2))
+    return ArchInfo(m.group(0), int(digits[:-1]), int(digits[-1]), m.group(2))
+
+
+def check_ptx_features(features: str) -> str:
+    """`features` (the PTX ISA version LLVM emits, +ptxXY) when it is well formed; else ValueError."""
+    if not isinstance(features, str) or not _FEATURES_RE.fullmatch(features):
+        raise ValueError(f"PTX features {features!r}: expected a PTX ISA version such as +ptx88")
+    return features

@@ -20,8 +20,8 @@ from ..dialect.ir_utils import iter_ops
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType
 from ..mlir import ir, llvm
-from ..passes import TilePass, chip_option
-from ..target import DEFAULT_ARCH
+from ..passes import PipelineError, TilePass, chip_option
+from ..target import DEFAULT_ARCH, check_ptx_features
 from .address import group_runs, vector_bytes
 from .copy_loop import GROUP, copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I8, I32, I64, Emitter, int_type
@@ -62,9 +62,12 @@ class ConvertTileToNVVMPass(TilePass):
     def __init__(self, options: dict[str, str] | None = None):
         super().__init__(options)
         self.target = chip_option(self)
+        try:  # (chip and features go into #nvvm.target, and on to libNVVM: both checked tokens)
+            self.features = check_ptx_features(self.options.get("features") or DEFAULT_FEATURES)
+        except ValueError as e:
+            raise PipelineError(f"pass '{self.name}': option features: {e}") from None
 
     def run(self, module_op) -> bool:
-        features = self.options.get("features") or DEFAULT_FEATURES
         kernels = [op.operation for op in module_op.regions[0].blocks[0].operations
                    if op.operation.name == "tile.kernel"]
         leftovers = [op for op in iter_ops(module_op) if op.name == "tile.copy_async"]
@@ -73,7 +76,7 @@ class ConvertTileToNVVMPass(TilePass):
                 error(op, "'tile.copy_async' op lowering: not lowered; run tile-lower-copy-async first")
             return False
         ok = True
-        gmod = _gpu_module(kernels[0], self.target.arch, features) if kernels else None
+        gmod = _gpu_module(kernels[0], self.target.arch, self.features) if kernels else None
         for k in kernels:
             try:
                 KernelLowering(gmod, k).run()
@@ -87,8 +90,8 @@ class ConvertTileToNVVMPass(TilePass):
 
 def _gpu_module(before, chip: str, features: str):
     """The gpu.module that holds every kernel (one PTX module, one cubin), inserted before op `before`."""
-    # The bindings have no builder for #nvvm.target: its two string parameters are printed by StringAttr
-    # (quoted and escaped), never pasted.
+    # The bindings have no builder for #nvvm.target: its two parameters, tokens of target.py's grammars
+    # (chip_option, check_ptx_features), are printed by StringAttr (quoted and escaped), never pasted.
     target = ir.Attribute.parse(f"#nvvm.target<chip = {ir.StringAttr.get(chip)}, "
                                 f"features = {ir.StringAttr.get(features)}>")
     gmod = ir.Operation.create("gpu.module", attributes={"sym_name": ir.StringAttr.get(GPU_MODULE),
