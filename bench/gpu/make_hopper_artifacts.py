@@ -45,7 +45,7 @@ def main():
     kernels.append((name, np.uint8, fp6_round_trip_kernel(name)))
     for name, dt, text in kernels:
         art = compile(text, arch="sm_90a", filename=f"{name}.mlir")
-        shape = art.params[0].shape
+        shape = art.params[0].packed_shape  # the bytes of packed 6-bit data
         a = rng.integers(0, 2**15, size=shape).astype(dt) if dt != np.float32 else rng.standard_normal(shape).astype(dt)
         out = np.zeros(shape, dt)
         run_ptx(art.ptx, art.kernel_name, [a.copy(), out], block=art.block)

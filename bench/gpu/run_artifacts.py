@@ -55,7 +55,7 @@ def _args(art: Artifact, inputs: dict, expected: dict) -> list:
             v = inputs[p.name]
             args.append(v.reshape(()).item() if p.kind == "scalar" else np.ascontiguousarray(v))
         elif p.kind == "buffer" and p.name in expected:
-            args.append(np.zeros(p.shape or expected[p.name].shape, expected[p.name].dtype))
+            args.append(np.zeros_like(expected[p.name]))
         else:
             raise ValueError(f"no input for parameter '{p.name}'")
     return args
