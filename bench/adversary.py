@@ -8,8 +8,9 @@ IR campaign: the seeds are every .mlir under examples/ and test/, split at tile-
 --split-input-file marker. A case takes one seed, applies one to three mutators (bytes, tokens, lines,
 nesting, non-UTF-8, long lines, `expected-*` noise, splices from a second seed; IR_MUTATORS) and runs
 `tile-opt FILE --tile-to-ptx` (chip=sm_90a when the seed's file targets Hopper; the `expected-*` noise
-adds --split-input-file --verify-diagnostics) in a subprocess. PTX that tile-opt accepts goes through
-ptxas for the `.target` it names.
+adds --split-input-file --verify-diagnostics; a quarter of the cases add --allow-unregistered-dialect, so
+that ops outside the known dialects reach the passes) in a subprocess. PTX that tile-opt accepts goes
+through ptxas for the `.target` it names.
 
 PTX campaign: the seeds are the PTX our pipeline emits for the kernels of examples/ and
 test/Target/PTX/ (compiled once per process) and every .ptx under test/ and bench/gpu, with the
@@ -56,6 +57,7 @@ FAILURE_CLASSES = frozenset(CLASSES) - {"diagnostic", "accepted"}
 CAMPAIGNS = ("ir", "ptx")
 MEMORY_LIMIT = 3 << 30  # bytes of address space per child process
 SIM_MAX_STEPS = 100_000  # warp-instructions; the largest seed (fill_tmem) takes 2,331
+UNREGISTERED_FRACTION = 0.25  # of IR cases run with --allow-unregistered-dialect
 SIM_BUFFER_BYTES = 1 << 20  # every buffer parameter: more than any seed's (fill_tmem's 256 KiB)
 
 # ----------------------------------------------------------------------------- corpus
@@ -472,10 +474,15 @@ class Case:
     source: str  # the seed's name
     mutators: tuple[str, ...]
     data: bytes
+    flags: tuple[str, ...] = ()  # tile-opt options besides --tile-to-ptx
 
     @property
     def key(self) -> str:
         return f"{self.campaign}:{self.seed}:{self.index}"
+
+    @property
+    def label(self) -> str:
+        return " ".join(("+".join(self.mutators), *self.flags))
 
 
 def make_case(campaign: str, seed: int, index: int, root: str = ROOT) -> Case:
@@ -488,7 +495,14 @@ def make_case(campaign: str, seed: int, index: int, root: str = ROOT) -> Case:
     names = tuple(rng.choice(sorted(table)) for _ in range(rng.choices((1, 2, 3), (6, 3, 1))[0]))
     for name in names:
         data = table[name](rng, data, _text(rng.choice(corpus)))
-    return Case(campaign, seed, index, base.name, names, data)
+    flags = ()
+    if campaign == "ir":
+        if "expected_noise" in names:
+            flags += ("--split-input-file", "--verify-diagnostics")
+        # drawn apart from the mutations: a case's text does not depend on its flags
+        if random.Random(f"{campaign}:{seed}:{index}:flags").random() < UNREGISTERED_FRACTION:
+            flags += ("--allow-unregistered-dialect",)
+    return Case(campaign, seed, index, base.name, names, data, flags)
 
 
 def _text(seed):
@@ -506,7 +520,7 @@ def _seed_of(case: Case, root: str = ROOT):
 class Result:
     key: str
     source: str
-    mutators: str
+    mutators: str  # and flags (Case.label)
     cls: str
     first_line: str  # of the error
     signature: str  # what groups failures of one cause: exception type and innermost frame, ...
@@ -521,8 +535,7 @@ def commands(case: Case, workdir: str, root: str = ROOT) -> list[str]:
         with open(path, "wb") as f:
             f.write(case.data)
         flag = "--tile-to-ptx" + (f"=chip={seed.chip}" if seed.chip else "")
-        extra = ["--split-input-file", "--verify-diagnostics"] if "expected_noise" in case.mutators else []
-        return [sys.executable, TILE_OPT, path, flag, *extra]
+        return [sys.executable, TILE_OPT, path, flag, *case.flags]
     path = os.path.join(workdir, "case.ptx")
     with open(path, "wb") as f:
         f.write(case.data)
@@ -599,7 +612,7 @@ def run_case(case: Case, timeout: float, root: str = ROOT) -> Result:
         if cls == "accepted" and case.campaign == "ir" and ".version" in out:
             rc, err, cls = _assemble(out, d, timeout)
     first, sig = describe(cls, rc, err)
-    return Result(case.key, case.source, "+".join(case.mutators), cls, first[:240], sig[:240],
+    return Result(case.key, case.source, case.label, cls, first[:240], sig[:240],
                   time.perf_counter() - t0)
 
 
@@ -719,7 +732,7 @@ def replay(key: str, timeout: float, save: str | None) -> int:
         workdir = tempfile.mkdtemp(prefix="adversary-") if save is None else save
         os.makedirs(workdir, exist_ok=True)
         cmd = commands(case, workdir)
-        print(f"{case.key}: seed {case.source}, mutators {'+'.join(case.mutators)}\n$ {' '.join(cmd)}")
+        print(f"{case.key}: seed {case.source}, mutators {case.label}\n$ {' '.join(cmd)}")
         t0 = time.perf_counter()
         rc, out, err = run_limited(cmd, timeout)
         cls = classify(rc, err)
