@@ -620,12 +620,15 @@ def _assemble(ptx: str, workdir: str, timeout: float) -> tuple[int | None, str, 
     """ptxas on tile-opt's PTX for the .target it names: (rc, stderr, class)."""
     from tile_mlir.toolchain import find_tool
 
+    ptxas = find_tool("ptxas")
+    if ptxas is None:
+        raise RuntimeError("ptxas not found (pip install nvidia-cuda-nvcc, or put it on PATH)")
     path = os.path.join(workdir, "out.ptx")
     with open(path, "w") as f:
         f.write(ptx)
     target = re.search(r"^\s*\.target\s+(sm_\w+)", ptx, re.M)
-    rc, _, err = run_limited([find_tool("ptxas"), f"-arch={target.group(1) if target else 'sm_100a'}",
-                              path, "-o", os.path.join(workdir, "out.cubin")], timeout)
+    rc, _, err = run_limited([ptxas, f"-arch={target.group(1) if target else 'sm_100a'}", path, "-o",
+                              os.path.join(workdir, "out.cubin")], timeout)
     if rc is None:
         return rc, "ptxas timed out", "hang"
     return rc, err if rc else "", "accepted" if rc == 0 else "bad-ptx"
@@ -653,6 +656,7 @@ def sim_child(spec_path: str) -> int:
 
 
 def exec_limited(cmd: list[str]) -> None:
+    """Become cmd under MEMORY_LIMIT (the limit survives exec; no preexec_fn in a threaded parent)."""
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
     os.execv(cmd[0], cmd)
 
@@ -699,7 +703,7 @@ def signatures(results: dict[str, list[Result]]) -> str:
     for r in failures(results):
         groups[(r.key.split(":")[0], r.cls, r.signature)].append(r)
     return "\n".join(f"{len(rs):>5}  {c:<4} {cls:<15} {sig}  (e.g. {rs[0].key})"
-                     for (c, cls, sig), rs in sorted(groups.items(), key=lambda kv: -len(kv[1])))
+                     for (c, cls, sig), rs in sorted(groups.items(), key=lambda kv: -len(kv[1]))) or "    none"
 
 
 def write_log(path: str, argv: list[str], results, seconds: float) -> None:
