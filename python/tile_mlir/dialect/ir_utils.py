@@ -6,7 +6,11 @@ from ..mlir import ir
 from .checks import fail
 from .types import BufferType
 
-__all__ = ["iter_ops", "op_name", "enclosing_kernel", "Region", "region_of"]
+__all__ = ["iter_ops", "op_name", "enclosing_kernel", "BUFFER_CAST", "takes_tile_buffers", "Region", "region_of"]
+
+# tile-lower-copy-async hands buffers to the code it emits as casts to pointers or tmem addresses,
+# which convert-tile-to-nvvm resolves
+BUFFER_CAST = "builtin.unrealized_conversion_cast"
 
 
 def iter_ops(op) -> list:
@@ -36,6 +40,11 @@ def enclosing_kernel(op):
             return p.operation
         p = p.parent
     return None
+
+
+def takes_tile_buffers(name: str) -> bool:
+    """Whether ops named `name` may take tile buffers: tile ops, and the casts of copy_async lowerings."""
+    return name.startswith("tile.") or name == BUFFER_CAST
 
 
 class Region(tuple):

@@ -12,6 +12,7 @@ Operand order and attribute names are stable; FileCheck tests depend on them.
 from __future__ import annotations
 
 import enum
+import re
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -79,13 +80,29 @@ class OpSpec:
 
 
 # -- op verifiers ---------------------------------------------------------------------------------------
+# A kernel's name is its llvm.func symbol and its PTX .entry: an identifier of both PTX
+# ([a-zA-Z][a-zA-Z0-9_$]* | [_$%][a-zA-Z0-9_$]+) and libNVVM ([a-zA-Z$_][a-zA-Z$_0-9]*), without '$'
+# and '%' (which need quoting in MLIR). PTX asks every implementation to take identifiers of at least
+# 1024 characters; 1000 leaves room for the suffixes of the kernel's shared buffers (_smem<i>).
+KERNEL_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*|_[A-Za-z0-9_]+", re.ASCII)
+KERNEL_NAME_MAX = 1000
+
+
 def _verify_kernel(op, kernel: KernelFacts) -> None:
+    name = attr_value(op, "sym_name")
+    if len(name) > KERNEL_NAME_MAX or not KERNEL_NAME.fullmatch(name):
+        shown = name if len(name) <= 40 else name[:40] + "..."
+        fail("kernel-name", f"sym_name {shown!r} must be a PTX identifier of at most {KERNEL_NAME_MAX} "
+             "characters: a letter or '_' first, then letters, digits and '_' ('_' alone is none)")
     block = attr_value(op, "block")
     if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > 1024:
         fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
     cluster = attr_value(op, "cluster") or (1, 1, 1)
     if any(c <= 0 for c in cluster) or cluster[0] * cluster[1] * cluster[2] > 16:
         fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
+    grid = attr_value(op, "grid") or (1, 1, 1)
+    if any(g <= 0 for g in grid) or grid[1] > 65535 or grid[2] > 65535:
+        fail("launch-shape", f"grid {list(grid)} must be positive, with y and z at most 65535 (CUDA's limits)")
     blocks = list(op.regions[0].blocks)
     if len(blocks) != 1:
         fail("body", f"expects a single-block body, got {len(blocks)} blocks")
@@ -124,6 +141,13 @@ def _verify_tmem_buffer(op, kernel: KernelFacts) -> None:
 
 def _verify_barrier_operand(op, kernel: KernelFacts) -> None:
     check_slot(op.operands[0], 64, "operand #0 (barrier)")
+
+
+def _verify_commit(op, kernel: KernelFacts) -> None:
+    _verify_barrier_operand(op, kernel)
+    mask = attr_value(op, "multicast_mask")
+    if mask is not None and not 0 <= mask < (1 << 16):
+        fail("multicast", f"multicast_mask must be a 16-bit mask of CTA ranks (PTX ctaMask), got {mask}")
 
 
 def _verify_mbarrier_init(op, kernel: KernelFacts) -> None:
@@ -172,8 +196,11 @@ def _verify_tmem_load(op, kernel: KernelFacts) -> None:
     if len(dst_t.shape) != 2 or dst_t.shape[0] != lanes or dst_t.shape[1] * dst_t.elem_bits != n * 32:
         fail("tmem-load", f"dst must be [{lanes}, {n * 32 // max(dst_t.elem_bits, 1)}] of {dst_t.elem} "
              f"({lanes} lanes x {n} 32-bit columns), got {'x'.join(map(str, dst_t.shape))}")
-    if attr_value(op, "col_offset") < 0:
+    col = attr_value(op, "col_offset")
+    if col < 0:
         fail("tmem-load", "col_offset must be non-negative")
+    if col + n > TMEM_COLUMNS:
+        fail("tmem-load", f"columns [{col}, {col + n}) reach beyond the {TMEM_COLUMNS} tmem columns")
 
 
 SCOPE_CHOICES = ("thread", "warp", "warpgroup", "cta")
@@ -233,7 +260,7 @@ OP_SPECS: tuple[OpSpec, ...] = (
            "complete (multicast to the CTAs of multicast_mask when given).",
            operands=(OperandSpec("barrier", "buffer:shared"),),
            attrs=(_CTA_GROUP, AttrSpec("multicast_mask", "i64")),
-           verify=_verify_barrier_operand, traits=_TCGEN05),
+           verify=_verify_commit, traits=_TCGEN05),
     OpSpec("async_wait", "Wait for this thread's cp.async copies (cp.async.wait_all).", attrs=()),
     OpSpec("mbarrier.init", "mbarrier.init with the expected arrival count.",
            operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("count", "i64", required=True),),
@@ -296,7 +323,8 @@ def attr_value(op, name: str):
 
 
 def read_attr(op, a: AttrSpec):
-    """The Python value of attribute `a` on op (its default when absent). Kinds are verified first."""
+    """The Python value of attribute `a` on op (its default when absent); VerifyError when the
+    attribute is not of a's kind."""
     return read_attr_in(op.attributes, a)
 
 
@@ -304,12 +332,27 @@ def read_attr_in(attrs, a: AttrSpec):
     """read_attr on an op's attribute map (`op.attributes`), for callers that already hold it."""
     if a.name not in attrs:  # (a KeyError from the bindings costs ~15x a membership test)
         return a.default
-    return _READERS[a.kind](attrs[a.name])
+    try:
+        raw = attrs[a.name]
+    except TypeError:  # an attribute the bindings cannot downcast, e.g. array<si32: ...>
+        raw = None
+    if raw is None or not _KIND_OK[a.kind](raw):
+        fail("attributes", f"attribute '{a.name}' must be {KIND_NAMES[a.kind]}"
+             + (f", got {raw}" if raw is not None else ""))
+    return _READERS[a.kind](raw)
 
 
 # Attributes come back already downcast to their concrete class (StringAttr, IntegerAttr, ...).
+_KIND_OK = {
+    "str": lambda x: isinstance(x, ir.StringAttr),
+    "i64": lambda x: isinstance(x, ir.IntegerAttr),
+    "i64_array": lambda x: isinstance(x, ir.DenseI64ArrayAttr),
+    "i32_array3": lambda x: isinstance(x, ir.DenseI32ArrayAttr) and len(x) == 3,
+}
+KIND_NAMES = {"str": "a string", "i64": "an integer", "i64_array": "array<i64: ...>",
+              "i32_array3": "array<i32: x, y, z>"}
 _READERS = {
-    "str": lambda v: v.value,
+    "str": lambda v: v.value_bytes.decode("utf-8", "replace"),  # (.value raises on bytes not UTF-8)
     "i64": lambda v: v.value,
     "i64_array": tuple,
     "i32_array3": tuple,

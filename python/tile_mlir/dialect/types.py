@@ -30,7 +30,7 @@ from functools import cached_property
 
 from ..mlir import ir
 
-__all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype"]
+__all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
 
 SCOPES = ("global", "shared", "tmem")
 
@@ -208,6 +208,11 @@ class BufferType:
         if self.layout_text is None:
             return S[tuple(self.shape)]
         return parse_layout(self.layout_text)
+
+
+def is_tile_type(t) -> bool:
+    """Whether MLIR type t is of the tile namespace: a !tile.buffer, or what a misspelt one parses as."""
+    return isinstance(t, ir.OpaqueType) and t.dialect_namespace == "tile"
 
 
 _cache: dict[str, BufferType] = {}

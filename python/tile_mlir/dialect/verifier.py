@@ -5,29 +5,28 @@ It checks what ODS would for a registered dialect: operands, results and attribu
 bounds, tensor memory allocation sizes, ...), then one cta_group for the tcgen05 ops of a kernel (by
 trait), and where tile ops may be placed. Every failure is one error diagnostic at the op's location,
 written `'tile.<op>' op <check>: <reason>` so tests and users can see which check failed.
+Beyond the tile ops: in a kernel every operand must be defined before its use (dominance.py: MLIR
+does not check the region of an unregistered op), and no other op may take or make tile buffers,
+which only the tile lowerings understand (a misspelt `"tiel.copy_async"` gets a did-you-mean).
 """
 from __future__ import annotations
 
+import difflib
+
 from ..diagnostics import error
-from ..mlir import ir
 from .checks import KernelFacts, VerifyError, buffer_type, check_buffer_once, fail, same_cta_group
-from .ir_utils import enclosing_kernel, iter_ops, op_name
-from .ops import OP_SPECS, OperandSpec, Trait, read_attr, spec_of
+from .dominance import defined_inside, undominated_uses
+from .ir_utils import enclosing_kernel, iter_ops, op_name, takes_tile_buffers
+from .ops import OP_SPECS, OperandSpec, Trait, read_attr, read_attr_in, spec_of
+from .types import is_tile_type
 
 __all__ = ["verify_module"]
 
 _ATTR_NAMES = {s.full_name: frozenset(a.name for a in s.attrs) for s in OP_SPECS}
-_KIND_OK = {
-    "str": lambda x: isinstance(x, ir.StringAttr),
-    "i64": lambda x: isinstance(x, ir.IntegerAttr),
-    "i64_array": lambda x: isinstance(x, ir.DenseI64ArrayAttr),
-    "i32_array3": lambda x: isinstance(x, ir.DenseI32ArrayAttr) and len(x) == 3,
-}
-_KIND_WANT = {"str": "a string", "i64": "an integer", "i64_array": "array<i64: ...>",
-              "i32_array3": "array<i32: x, y, z>"}
 # the cta_group attribute of each tcgen05 op that has one (copy_async: its verifier decides, by destination)
 _CTA_GROUP = {s.full_name: a for s in OP_SPECS if Trait.TCGEN05 in s.traits for a in s.attrs if a.name == "cta_group"}
-
+_CLUSTER = spec_of("tile.kernel").attr("cluster")
+_TILE_OPS = [s.full_name for s in OP_SPECS]
 
 
 def _check_operand(v, o: OperandSpec, idx: int) -> None:
@@ -74,12 +73,10 @@ def _check_generic(op, spec) -> None:
             if a.required:
                 fail("attributes", f"requires attribute '{a.name}'")
             continue
-        raw = attrs[a.name]
-        if not _KIND_OK[a.kind](raw):
-            fail("attributes", f"attribute '{a.name}' must be {_KIND_WANT[a.kind]}, got {raw}")
-        if a.choices and read_attr(op, a) not in a.choices:
+        value = read_attr_in(attrs, a)  # (checks its kind)
+        if a.choices and value not in a.choices:
             fail("attributes", f"attribute '{a.name}' must be one of {', '.join(map(str, a.choices))}, "
-                 f"got {read_attr(op, a)!r}")
+                 f"got {value!r}")
 
 
 def verify_op(op, kernel: KernelFacts) -> bool:
@@ -115,24 +112,54 @@ def verify_module(module_op) -> bool:
         body = iter_ops(op)
         in_kernels.update(body)
         ok &= _verify_kernel(op, body)
-    # tile ops outside any kernel
+    # tile ops outside any kernel, and other ops that take or make tile buffers
     for op in ops:
-        if op.name.startswith("tile.") and op.name != "tile.kernel":
-            if op not in in_kernels:
+        name = op.name
+        if name.startswith("tile."):
+            if name != "tile.kernel" and op not in in_kernels:
                 ok = False
-                error(op, f"'{op.name}' op placement: must be nested in a tile.kernel")
+                error(op, f"'{name}' op placement: must be nested in a tile.kernel")
+        elif _uses_tile_types(op):
+            ok = False
+            error(op, _foreign_use(op))
     return ok
+
+
+def _uses_tile_types(op) -> bool:
+    """Whether a non-tile op makes tile-typed values, or takes them without being allowed to (ir_utils.
+    takes_tile_buffers): no lowering handles them."""
+    if any(is_tile_type(r.type) for r in op.results):
+        return True
+    return not takes_tile_buffers(op.name) and any(is_tile_type(v.type) for v in op.operands)
+
+
+def _foreign_use(op) -> str:
+    name = op.name
+    if op.context.is_registered_operation(name):
+        return f"op '{name}' uses tile buffers, which only tile ops take or make"
+    suffix = name.partition(".")[2]
+    guess = (f"tile.{suffix}" if spec_of(f"tile.{suffix}") is not None
+             else next(iter(difflib.get_close_matches(name, _TILE_OPS, n=1, cutoff=0.75)), None))
+    return (f"op '{name}' of an unknown dialect uses tile buffers"
+            + (f"; did you mean '{guess}'?" if guess else ""))
 
 
 def _verify_kernel(kernel, body: list) -> bool:
     """Verify the kernel, then the tile ops of `body` (the ops nested in it) that are its own."""
     info = KernelFacts()
-    cl = kernel.attributes["cluster"] if "cluster" in kernel.attributes else None
-    if cl is not None and isinstance(cl, ir.DenseI32ArrayAttr) and len(cl) == 3:  # else reported below
+    try:
+        cl = read_attr(kernel, _CLUSTER) or (1, 1, 1)
         info.cluster_size = cl[0] * cl[1] * cl[2]
+    except VerifyError:
+        pass  # reported by verify_op below
     ok = verify_op(kernel, info)
     if not ok:
         return False
+    for op, i in undominated_uses(kernel):
+        where = ("used before its definition" if defined_inside(kernel, op.operands[i])
+                 else "defined outside the tile.kernel, which is isolated from above")
+        error(op, f"operand #{i} of '{op.name}' is {where}")
+        ok = False
     nested = any(op.name == "tile.kernel" for op in body)
     for op in body:
         if not op.name.startswith("tile.") or (nested and enclosing_kernel(op) != kernel):

@@ -16,9 +16,9 @@ from __future__ import annotations
 from typing import Callable
 
 from ..diagnostics import error
-from ..dialect.ir_utils import iter_ops
+from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
 from ..dialect.ops import attr_value as attr
-from ..dialect.types import BufferType
+from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm
 from ..passes import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
@@ -126,13 +126,14 @@ class KernelLowering:
         all_ops = self.fences.ops
         # lower tile ops in program order; erase afterwards, users first
         tile_ops = [op for op in all_ops if op.name.startswith("tile.")]
+        _check_buffer_users(body, tile_ops)
         self._plan_shared(tile_ops)
         for op in tile_ops:
             lower = LOWERINGS.get(op.name)
             if lower is None:
                 raise LoweringError(op, "no lowering for this op (is it a tile op? run tile-verify)")
             lower(self, op, Emitter(ir.InsertionPoint(op), op.location, self.cache))
-        self._resolve_casts([op for op in all_ops if op.name == "builtin.unrealized_conversion_cast"])
+        self._resolve_casts([op for op in all_ops if op.name == BUFFER_CAST])
         for op in reversed(tile_ops):
             op.erase()
         for old, new in zip(body.arguments, entry.arguments):
@@ -193,6 +194,19 @@ class KernelLowering:
             "addr_space": ir.IntegerAttr.get(I32(), 3), "alignment": ir.IntegerAttr.get(I64(), align),
             "unnamed_addr": ir.IntegerAttr.get(I64(), 0),  # (none, spelled out as the parser does)
         }, regions=1, loc=self.kernel.location, ip=ir.InsertionPoint(self.func))
+
+
+def _check_buffer_users(body, tile_ops) -> None:
+    """Only the ops allowed to (ir_utils.takes_tile_buffers) may use tile buffers: the tile ops are
+    erased once lowered, and another op still using their buffers would dangle (and crash the
+    process). tile-verify reports these; this guards pipelines run without it."""
+    buffers = [a for a in body.arguments if is_tile_type(a.type)]
+    buffers += [r for op in tile_ops for r in op.results if is_tile_type(r.type)]
+    for v in buffers:
+        for use in v.uses:
+            user = use.owner.operation
+            if not takes_tile_buffers(user.name):
+                raise LoweringError(user, "uses a tile buffer, which only tile ops take (run tile-verify)")
 
 
 # -- kernel ------------------------------------------------------------------------------------------

@@ -109,3 +109,38 @@
 "tile.kernel"() ({
   "tile.return"() : () -> ()
 }) {sym_name = "cluster_rank_2", block = array<i32: 32, 1, 1>, cluster = array<i32: 2, 1>} : () -> ()
+
+// -----
+
+// Dense arrays of signed or unsigned elements are of no kind the bindings can read (their read was a
+// TypeError, an internal error of tile-verify): the kind check says what is expected.
+// expected-error@+1 {{'tile.kernel' op attributes: attribute 'block' must be array<i32: x, y, z>}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "block_si32", block = array<si32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op attributes: attribute 'cluster' must be array<i32: x, y, z>}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "cluster_ui32", block = array<i32: 32, 1, 1>, cluster = array<ui32: 2, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%g: !tile.buffer<global, 32x16xui8>):
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8>
+  // expected-error@+1 {{'tile.copy' op attributes: attribute 'src_sizes' must be array<i64: ...>}}
+  "tile.copy"(%s, %g) {src_sizes = array<ui64: 32, 16>} : (!tile.buffer<shared, 32x16xui8>, !tile.buffer<global, 32x16xui8>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "region_ui64", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// A string of bytes that are not UTF-8 reads with U+FFFD for them (reading it was a RuntimeError).
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.barrier' op attributes: attribute 'scope' must be one of cta, cluster, got 'c}}
+  "tile.barrier"() {scope = "c\FFta"} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "scope_not_utf8", block = array<i32: 32, 1, 1>} : () -> ()

@@ -108,3 +108,54 @@ func.func @outside() {
 
 // expected-error@+1 {{'tile.thread_id' op placement: must be nested in a tile.kernel}}
 %t = "tile.thread_id"() : () -> i32
+
+// -----
+
+// The name becomes the llvm.func symbol and the PTX .entry: '.' or '#' in it ended in a libNVVM error
+// with a module dump, and quotes and braces in it once reached the IR's text.
+// expected-error@+1 {{'tile.kernel' op kernel-name: sym_name 'a.b' must be a PTX identifier of at most 1000 characters}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "a.b", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op kernel-name: sym_name 'k"() {nvvm.reqntid = array<i32: 1, 1, 1>...' must be a PTX identifier}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "k\"() {nvvm.reqntid = array<i32: 1, 1, 1>} : () -> ()", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op kernel-name: sym_name '9lives' must be a PTX identifier}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "9lives", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op kernel-name: sym_name '_' must be a PTX identifier}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "_", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op kernel-name: sym_name '' must be a PTX identifier}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op launch-shape: grid [4, 0, 1] must be positive, with y and z at most 65535}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "zero_grid", block = array<i32: 32, 1, 1>, grid = array<i32: 4, 0, 1>} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op launch-shape: grid [1, 65536, 1] must be positive, with y and z at most 65535}}
+"tile.kernel"() ({
+  "tile.return"() : () -> ()
+}) {sym_name = "tall_grid", block = array<i32: 32, 1, 1>, grid = array<i32: 1, 65536, 1>} : () -> ()

@@ -63,3 +63,13 @@
   "tile.commit"(%bar) {cta_group = 2, multicast_mask = 3} : (!tile.buffer<shared, 1xi64>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "commit_group_mismatch", block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()
+
+// -----
+
+// (a mask beyond 16 bits was truncated to its low 16: here to 0, multicasting to no CTA)
+"tile.kernel"() ({
+  %bar = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  // expected-error@+1 {{'tile.commit' op multicast: multicast_mask must be a 16-bit mask of CTA ranks (PTX ctaMask), got 1099511627776}}
+  "tile.commit"(%bar) {multicast_mask = 1099511627776} : (!tile.buffer<shared, 1xi64>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "commit_wide_mask", block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()

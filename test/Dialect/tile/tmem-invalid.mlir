@@ -149,6 +149,19 @@
 
 // -----
 
+// (an offset past the columns was truncated to 32 bits and read some other column)
+"tile.kernel"() ({
+^bb0(%out: !tile.buffer<global, 128x16xui8>):
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
+  %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+  // expected-error@+1 {{'tile.tmem.load' op tmem-load: columns [100000000000000, 100000000000004) reach beyond the 512 tmem columns}}
+  "tile.tmem.load"(%out, %t) {num_cols = 4, col_offset = 100000000000000} : (!tile.buffer<global, 128x16xui8>, !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "load_beyond_the_columns", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
 "tile.kernel"() ({
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   "tile.tmem.alloc"(%slot) {num_cols = 32, cta_group = 2} : (!tile.buffer<shared, 1xi32>) -> ()

@@ -13,6 +13,7 @@ other threads read the shared tile. Hopper runs this variant, so it is the one t
 """
 from __future__ import annotations
 
+from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
@@ -51,8 +52,8 @@ def copy_async_cp_async(op, ctx):
         raise DispatchFail(f"contiguous runs allow {width}-byte accesses; cp.async moves 4, 8 or 16 bytes",
                            check="width")
     block = kernel_block(op)
-    dst = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[ptr_type(3)]).results[0]
-    src = em.create("builtin.unrealized_conversion_cast", operands=[ctx.src], results=[ptr_type(1)]).results[0]
+    dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(3)]).results[0]
+    src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(1)]).results[0]
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async)
     em.create("nvvm.cp.async.commit.group")

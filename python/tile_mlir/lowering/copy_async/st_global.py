@@ -6,6 +6,7 @@ asynchronous form; this variant is the portable one, and the one Hopper runs in 
 """
 from __future__ import annotations
 
+from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
@@ -27,8 +28,8 @@ def copy_async_st_global(op, ctx):
     dst_l, src_l, bits, numel = sliced_layouts(op)
     em = Emitter(ir.InsertionPoint(op), op.location)
     block = kernel_block(op)
-    dst = em.create("builtin.unrealized_conversion_cast", operands=[ctx.dst], results=[ptr_type(1)]).results[0]
-    src = em.create("builtin.unrealized_conversion_cast", operands=[ctx.src], results=[ptr_type(3)]).results[0]
+    dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(1)]).results[0]
+    src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(3)]).results[0]
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     return emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n)
 

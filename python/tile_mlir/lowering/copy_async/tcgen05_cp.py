@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 
+from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...layout import R, TLane
 from ...mlir import ir
@@ -81,7 +82,7 @@ def _descriptor(ctx, plan):
         return desc
     owner = ctx.src.owner
     em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-    ptr = em.result("builtin.unrealized_conversion_cast", em.ptr(3), (ctx.src,))
+    ptr = em.result(BUFFER_CAST, em.ptr(3), (ctx.src,))
     addr = em.zext(em.ptrtoint(ptr, I32()), I64())
     start = em.shr(em.and_(addr, em.i64(0x3FFFF)), em.i64(4))
     desc = em.or_(em.i64(_signed64(plan.descriptor_template())), start)
@@ -97,7 +98,7 @@ def _tmem_address(ctx):
     if taddr is None:
         owner = ctx.dst.owner
         em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-        taddr = ctx.cache[key] = em.result("builtin.unrealized_conversion_cast", I32(), (ctx.dst,))
+        taddr = ctx.cache[key] = em.result(BUFFER_CAST, I32(), (ctx.dst,))
     return taddr
 
 
