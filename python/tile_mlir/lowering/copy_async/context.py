@@ -18,12 +18,12 @@ _REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", 
 
 
 class CopyAsyncCtx:
-    """op, target (the chip's ArchInfo), rewriter, cache; dst and src (the operand values), dst_t and src_t
-    (their BufferTypes), dst_region and src_region, cta_group, scope, and pinned (the `dispatch` attribute,
-    or None)."""
+    """op, target (the chip's ArchInfo), cache; dst and src (the operand values), dst_t and src_t (their
+    BufferTypes), dst_region and src_region, cta_group, scope, and pinned (the `dispatch` attribute, or
+    None)."""
 
-    def __init__(self, op, target: ArchInfo, rewriter, cache: dict | None = None):
-        self.op, self.target, self.rewriter = op, target, rewriter
+    def __init__(self, op, target: ArchInfo, cache: dict | None = None):
+        self.op, self.target = op, target
         self.cache = {} if cache is None else cache  # per pass run: e.g. smem descriptors per (buffer, ...)
         operands = op.operands
         types, regions = _memo(self.cache, _TYPES), _memo(self.cache, _REGIONS)

@@ -1,10 +1,15 @@
-"""Pass `tile-lower-copy-async`: a rewrite pattern on tile.copy_async, applied by the greedy driver,
-asks the dispatch registry for a variant and lets it emit the instructions."""
+"""Pass `tile-lower-copy-async`: each tile.copy_async, in program order, asks the dispatch registry for
+a variant, which emits the instructions before it; the op is then erased.
+
+A walk, not a rewrite-pattern driver: the greedy driver revisits an op it failed on whenever an
+iteration changed something, so one failing copy next to a succeeding one was reported twice, and its
+worklist reported several failures in reverse line order. Here each op is visited once, in order.
+"""
 from __future__ import annotations
 
 from ...diagnostics import error
+from ...dialect.ir_utils import iter_ops
 from ...dispatch import DispatchError, dispatch
-from ...mlir import rewrite
 from ...passes import TilePass, chip_option
 from ...target import DEFAULT_ARCH
 from . import load_variants
@@ -26,38 +31,15 @@ class LowerCopyAsyncPass(TilePass):
 
     def run(self, module_op) -> bool:
         load_variants()
-        failed: list = []
+        ok = True
         cache: dict = {}
-
-        def lower_copy_async(op, rewriter):
-            """Match every tile.copy_async; a dispatch failure is reported once and left unmatched."""
+        for op in [op for op in iter_ops(module_op) if op.name == "tile.copy_async"]:
             try:
-                ctx = CopyAsyncCtx(op, self.target, rewriter, cache=cache)
+                ctx = CopyAsyncCtx(op, self.target, cache=cache)
                 dispatch("copy_async", TARGET, op, ctx, pinned=ctx.pinned)
             except DispatchError as e:
-                failed.append(op)
+                ok = False
                 error(op, f"'tile.copy_async' op dispatch: {e.message()}")
-                return True  # no match: the op stays, the pass fails below
-            except Exception as e:  # noqa: BLE001
-                # An exception must not cross the C++ rewrite driver (it would abort the process):
-                # report it as an internal error at the op instead.
-                failed.append(op)
-                notes = "; ".join(getattr(e, "__notes__", []))
-                error(op, f"'tile.copy_async' op internal error: {type(e).__name__}: {e}"
-                          f"{' (' + notes + ')' if notes else ''}; please report this")
-                return True
-            rewriter.erase_op(op)
-            return False
-
-        patterns = rewrite.RewritePatternSet(module_op.context)
-        patterns.add("tile.copy_async", lower_copy_async)
-        config = rewrite.GreedyRewriteConfig()
-        config.strictness = rewrite.GreedyRewriteStrictness.EXISTING_OPS
-        # rewrite only copy_async: no folding, constant CSE or region simplification (the default,
-        # AGGRESSIVE, would merge blocks of the user's program). The driver still erases trivially dead
-        # ops it visits (unused pure values): MLIR's greedy driver has no switch for that.
-        config.enable_folding = False
-        config.enable_constant_cse = False
-        config.region_simplification_level = rewrite.GreedySimplifyRegionLevel.DISABLED
-        rewrite.apply_patterns_and_fold_greedily(module_op, patterns.freeze(), config)
-        return not failed
+                continue  # the op stays; the pass fails
+            op.erase()
+        return ok
