@@ -1,0 +1,66 @@
+"""The static import graph of a package tree, for the structure tests (test_layering.py,
+sim/test_structure.py). An import anywhere in a file counts, a late one inside a function too: a late
+import that exists only to dodge a cycle is still a cycle in the design."""
+from __future__ import annotations
+
+import ast
+import pathlib
+
+
+def module_name(root: pathlib.Path, path: pathlib.Path) -> str:
+    """Dotted name of `path` in the package whose directory is `root` (root.name is the top package)."""
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(root: pathlib.Path) -> dict[str, set[str]]:
+    """{module: the modules of the same tree it imports}. A package's __init__ is not counted as a
+    dependency of its own submodules."""
+    files = {module_name(root, p): p for p in root.rglob("*.py")}
+    graph = {}
+    for mod, path in files.items():
+        pkg = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        out = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                names = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            else:
+                continue
+            for n in names:
+                while n and n not in files:
+                    n = n.rpartition(".")[0]
+                if n and n != mod and not mod.startswith(n + "."):
+                    out.add(n)
+        graph[mod] = out
+    return graph
+
+
+def first_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as [a, b, ..., a], or None."""
+    done, path = set(), []
+
+    def visit(m):
+        if m in path:
+            return path[path.index(m):] + [m]
+        if m in done:
+            return None
+        path.append(m)
+        for n in sorted(graph.get(m, ())):
+            found = visit(n)
+            if found:
+                return found
+        path.pop()
+        done.add(m)
+        return None
+
+    for m in sorted(graph):
+        found = visit(m)
+        if found:
+            return found
+    return None
