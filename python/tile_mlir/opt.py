@@ -273,8 +273,8 @@ class TileOptMain:
                 if module_ok and pipeline:
                     try:
                         elements = pipeline_elements(pipeline)
-                        if not args.no_implicit_verify and "tile-verify" not in elements:
-                            elements.insert(0, "tile-verify")
+                        if not args.no_implicit_verify and elements[:1] != ["tile-verify"]:
+                            elements.insert(0, "tile-verify")  # no pass sees IR our verifier did not accept
                         full = ",".join(elements)
                         if args.dump_pass_pipeline:
                             print(f"Pass Manager with {len(elements)} passes:\nbuiltin.module({full})\n",

@@ -54,7 +54,7 @@ def chip_option(p: TilePass) -> ArchInfo:
     """The target chip of pass `p`: its `chip` option (default DEFAULT_ARCH), checked when the pipeline is
     built, so that a misspelt chip is one pipeline error and never reaches a dispatch predicate."""
     try:
-        return parse_arch(p.options.get("chip") or DEFAULT_ARCH)
+        return parse_arch(p.options.get("chip", DEFAULT_ARCH))  # an explicit `chip=` is an error, not the default
     except ValueError as e:
         raise PipelineError(f"pass '{p.name}': option chip: {e}") from None
 

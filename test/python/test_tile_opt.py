@@ -357,3 +357,13 @@ def test_unwritable_output_is_a_clear_error(write, tmp_path, where):
     rc, _, err = tile_opt([write(GOOD), "-o", str(tmp_path / where)])
     assert rc == 1 and err.startswith(f"tile-opt: error: cannot write '{tmp_path / where}': ")
     assert "Traceback" not in err
+
+
+def test_implicit_verify_runs_first_even_when_the_pipeline_verifies_later(write):
+    rc, _, err = tile_opt([write(GOOD), "--canonicalize", "--tile-verify", "--dump-pass-pipeline"])
+    assert rc == 0 and "builtin.module(tile-verify,canonicalize,tile-verify)" in err
+
+
+def test_empty_chip_option_is_an_error(write):
+    rc, _, err = tile_opt([write(GOOD), "--convert-tile-to-nvvm=chip="])
+    assert rc == 1 and "option chip: unknown GPU architecture ''" in err

@@ -33,6 +33,9 @@ from ..mlir import ir
 __all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
 
 SCOPES = ("global", "shared", "tmem")
+# Far above any alignment PTX asks of a buffer (a 128B swizzle repeats every 1024 bytes) and within
+# what LLVM globals can carry (2^32): a larger `align N` is a typo, not a request.
+MAX_ALIGN = 1 << 16
 
 # element type spelling -> (bits, numpy dtype name of its elements in Python; the narrow floats are
 # ml_dtypes' dtypes, see runtime/dtypes.py)
@@ -126,6 +129,8 @@ class BufferType:
                     raise TypeParseError(f"expected 'align <bytes>', got '{p}'") from None
                 if align <= 0 or align & (align - 1):
                     raise TypeParseError(f"alignment must be a power of two, got {align}")
+                if align > MAX_ALIGN:
+                    raise TypeParseError(f"alignment must be at most {MAX_ALIGN} bytes, got {align}")
             elif p.startswith("packing ") and packing is None:
                 packing = p[len("packing "):].strip()
                 if packing not in PACKINGS:

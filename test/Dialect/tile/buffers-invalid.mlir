@@ -159,3 +159,11 @@
 ^bb0(%g: !tile.buffer<global, 32x16xf6E2M3FN, packing b6x16_p32>):
   "tile.return"() : () -> ()
 }) {sym_name = "packing_in_global_memory", block = array<i32: 32, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: alignment must be at most 65536 bytes, got 18446744073709551616}}
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 64xui8, align 18446744073709551616>
+  "tile.return"() : () -> ()
+}) {sym_name = "align_beyond_any_use", block = array<i32: 32, 1, 1>} : () -> ()
