@@ -143,7 +143,7 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
         if not isinstance(value, str) and (value is not None or name == "arch"):
             raise ArgumentTypeError(f"{name} must be a str, got {type(value).__name__}")
     try:
-        parse_arch(arch)
+        arch = parse_arch(arch).arch  # the canonical spelling, in the Artifact and the cache key
     except ValueError as e:
         raise ArgumentError(str(e)) from None
     if isinstance(emit, str) or not isinstance(emit, (tuple, list)) \
@@ -173,7 +173,7 @@ def _gc_paused():
 
 def _compile(source: Source, arch: str, filename: str, kernel: str | None,
              emit: tuple[str, ...]) -> Artifact:
-    from .context import make_context, parse_source
+    from .context import first_unregistered_op, make_context, parse_source, unregistered_dialect_error
 
     engine = DiagnosticEngine()
     if source.module is None:
@@ -191,6 +191,10 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 for d in e.error_diagnostics:
                     engine.emit(_from_mlir(d))
                 raise TileError(engine.diagnostics, "parsing") from None
+            foreign = first_unregistered_op(module_op, ctx)
+            if foreign is not None:
+                engine.emit(unregistered_dialect_error(foreign))
+                raise TileError(engine.diagnostics, "parsing")
             if not verify(module_op, ctx, engine):
                 raise TileError(engine.diagnostics, "verification")
             sigs = kernel_signature(module_op, text, filename)

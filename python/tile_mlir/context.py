@@ -6,7 +6,8 @@ import re
 from .mlir import MLIRError, ir
 from .text_checks import TextProblem, check_text, decode
 
-__all__ = ["make_context", "parse_source", "split_input", "SourceError"]
+__all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_unregistered_op",
+           "unregistered_dialect_error"]
 
 _SINGLE_TOP = re.compile(r"single top-level operation, found: \d+")
 
@@ -92,6 +93,27 @@ def _source_error(problem, filename: str, context) -> SourceError:
         finally:
             handler.detach()
     return SourceError(f"{filename}:{problem.line}:{problem.col}: error: {problem.message}", infos)
+
+
+def first_unregistered_op(module_op, context):
+    """The first op (pre-order) of a dialect the context does not register, or None. Our contexts must
+    accept unregistered dialects for the `tile` namespace to parse at all, so this is how the tools and
+    compile() refuse the rest, as a registered-only MLIR context would (tile ops are the verifier's)."""
+    from .dialect.ir_utils import iter_ops
+
+    for op in iter_ops(module_op):
+        name = op.name
+        if not name.startswith("tile.") and not context.is_registered_operation(name):
+            return op
+    return None
+
+
+def unregistered_dialect_error(op):
+    """The diagnostic for first_unregistered_op's answer (mlir-opt's, with our flag)."""
+    from .diagnostics import Diagnostic
+
+    return Diagnostic.at("error", op, f"operation '{op.name}' belongs to an unregistered dialect; if this is "
+                         "intended, use --allow-unregistered-dialect (tile-opt) or a tile op")
 
 
 def split_input(text: str, marker: str = "// -----") -> list[tuple[int, str]]:

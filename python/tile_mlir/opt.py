@@ -241,8 +241,8 @@ class TileOptMain:
         return None
 
     def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, object]:
-        from .context import make_context, parse_source
-        from .diagnostics import Diagnostic, DiagnosticEngine, _from_mlir
+        from .context import first_unregistered_op, make_context, parse_source, unregistered_dialect_error
+        from .diagnostics import DiagnosticEngine, _from_mlir
         from .mlir import MLIRError
         from .passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
 
@@ -263,10 +263,9 @@ class TileOptMain:
             if timer:
                 timer.add("Parser", time.perf_counter() - start)
             if module is not None and not args.allow_unregistered_dialect:
-                op = _first_unregistered(module, ctx)
+                op = first_unregistered_op(module, ctx)
                 if op is not None:
-                    engine.emit(Diagnostic.at("error", op, f"operation '{op.name}' belongs to an unregistered "
-                                              "dialect; if this is intended, use --allow-unregistered-dialect"))
+                    engine.emit(unregistered_dialect_error(op))
             if module is not None and not engine.has_errors():
                 with ctx:
                     module_ok = module.verify()
@@ -415,17 +414,6 @@ def _candidates() -> set[str]:
     from .passes import PIPELINES, passes
 
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
-
-
-def _first_unregistered(module, context):
-    """The first op (pre-order) of a dialect the context does not register; tile ops are ours."""
-    from .dialect.ir_utils import iter_ops
-
-    for op in iter_ops(module):
-        name = op.name
-        if not name.startswith("tile.") and not context.is_registered_operation(name):
-            return op
-    return None
 
 
 def _parse_bytecode(data: bytes, context):

@@ -286,3 +286,20 @@ def test_runtime_runs_without_ml_dtypes():
             "assert 'ml_dtypes' not in [m for m in sys.modules if sys.modules[m] is not None]\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT,
                    env={**os.environ, "PYTHONPATH": os.path.join(ROOT, "python")})
+
+
+def test_compile_refuses_an_unregistered_dialect():
+    import tile_mlir
+    from tile_mlir.diagnostics import TileError
+
+    text = ('"tile.kernel"() ({\n  "foo.bar"() : () -> ()\n  "tile.return"() : () -> ()\n'
+            '}) {sym_name = "k", block = array<i32: 32, 1, 1>} : () -> ()\n')
+    with pytest.raises(TileError, match=r"<tile>:2:3: error: operation 'foo.bar' belongs to an unregistered dialect"):
+        tile_mlir.compile(text)
+
+
+def test_artifact_names_the_canonical_arch():
+    import tile_mlir
+
+    text = '"tile.kernel"() ({\n  "tile.return"() : () -> ()\n}) {sym_name = "k", block = array<i32: 32, 1, 1>} : () -> ()\n'
+    assert tile_mlir.compile(text, arch=" sm_90a ", emit=("ptx",)).arch == "sm_90a"
