@@ -74,6 +74,16 @@ class Decoder:
         return EmulationError(f"line {i.line}: `{i.text}`: {msg}", line=i.line, located=True)
 
     # -- operand access -----------------------------------------------------------------------
+    def operands(self, lo: int, hi: int | None = None) -> list:
+        """The operands of the instruction being decoded, refused unless there are ``lo`` (to
+        ``hi``) of them."""
+        ops = self.inst.operands
+        hi = lo if hi is None else hi
+        if not lo <= len(ops) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            raise self.error(f"expected {want} operands, got {len(ops)}")
+        return ops
+
     def slot(self, op) -> int:
         if op[0] != "reg":
             raise self.error(f"expected a register operand, got `{show_operand(op)}`")

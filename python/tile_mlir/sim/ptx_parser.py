@@ -267,7 +267,10 @@ def parse_operand(tok: str, line: int):
     if tok == "_":
         return ("sink",)
     if tok.startswith("{") and tok.endswith("}"):
-        return ("vec", [parse_operand(t, line) for t in _split_top(tok[1:-1])])
+        elems = _split_top(tok[1:-1])
+        if not elems:
+            raise EmulationError(f"line {line}: empty vector operand `{tok}`", line=line)
+        return ("vec", [parse_operand(t, line) for t in elems])
     if tok.startswith("[") and tok.endswith("]"):
         inner = tok[1:-1].strip()
         base, off = _split_offset(inner, line)

@@ -269,3 +269,24 @@ def test_deadlock_report_names_the_blocking_bar_sync(assemble):
     assert msg.startswith("deadlock")
     bar = line_of(ptx, "bar.sync 0")
     assert f"CTA 0 warp 0 lanes 1-31: line {bar} `bar.sync 0`: blocked in bar.sync" in msg, msg
+
+
+@pytest.mark.parametrize("inst,match", [
+    # found by bench/adversary.py and an operand-shape fuzz: IndexError / ValueError in decoders
+    ("setp.ne.b32 %p1, %r2;", r"expected 3 to 4 operands, got 2"),
+    ("mov.u32 %r1, {};", r"empty vector operand `\{\}`"),
+    ("st.shared.v4.b32 [sm];", r"expected 2 to 3 operands, got 1"),
+    ("mbarrier.init.shared.b64 [sm];", r"expected 2 operands, got 1"),
+    ("mbarrier.arrive.shared.b64 %rd2;", r"expected 2 to 3 operands, got 1"),
+    ("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [sm];", r"expected 2 operands"),
+    ("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2;", r"expected 2 operands, got 1"),
+    ("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64;",
+     r"expected 1 to 2 operands, got 0"),
+    ("tcgen05.ld.sync.aligned.32x32b.x4.b32 {%r1, %r2, %r3, %r4};", r"expected 2 to 3 operands"),
+    ("vote.sync.any.pred %p1, %p2;", r"expected 3 operands, got 2"),
+])
+def test_wrong_operand_counts_name_the_line(inst, match):
+    ptx = _one_thread("\t" + inst)
+    with pytest.raises(EmulationError, match=match) as ei:
+        run_ptx(ptx, "k", [np.zeros(4, np.uint32)], block=(32, 1, 1))
+    assert ei.value.line == line_of(ptx, inst)

@@ -29,9 +29,7 @@ def _type(d, inst, allowed=None):
 
 
 def _ops(d, inst, n):
-    if len(inst.operands) != n:
-        raise d.error(f"expected {n} operands, got {len(inst.operands)}")
-    return inst.operands
+    return d.operands(n)
 
 
 def _fl(t):
@@ -400,7 +398,7 @@ def decode_setp(d, inst):
     p = inst.parts
     cmp = p[1]
     boolop = p[2] if len(p) > 3 and p[2] in ("and", "or", "xor") else None
-    ops = inst.operands
+    ops = d.operands(3, 4)
     dst = ops[0]
     a, b = ops[1], ops[2]
     c = ops[3] if len(ops) > 3 else None

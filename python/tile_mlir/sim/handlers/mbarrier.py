@@ -96,7 +96,7 @@ def check_complete(M, mb):
 
 # ------------------------------------------------------------------------------- decoders
 def decode_init(d, inst):
-    dst, cnt = inst.operands
+    dst, cnt = d.operands(2)
     ae, space = _addr(d, inst, dst)
     return d.compile([f"_init(M, t, {ae}, '{space}', {d.src(cnt, 32)}, {inst.line})"],
                      {"_init": _init})
@@ -118,7 +118,7 @@ def _init(M, t, a, space, count, line):
 
 
 def decode_inval(d, inst):
-    ae, space = _addr(d, inst, inst.operands[0])
+    ae, space = _addr(d, inst, d.operands(1)[0])
     return d.compile([f"_inval(M, t, {ae}, '{space}')"], {"_inval": _inval})
 
 
@@ -136,7 +136,7 @@ def decode_arrive(d, inst):
     drop = p[1] == "arrive_drop"
     expect = "expect_tx" in p
     no_complete = "noComplete" in p
-    ops = inst.operands
+    ops = d.operands(2, 3)
     state, addr = ops[0], ops[1]
     ae, space = _addr(d, inst, addr)
     if space == "cluster" and state[0] != "sink":
@@ -155,14 +155,14 @@ def decode_arrive(d, inst):
 
 
 def decode_expect_tx(d, inst):
-    addr, tx = inst.operands
+    addr, tx = d.operands(2)
     ae, space = _addr(d, inst, addr)
     return d.compile([f"_mb = _get(M, t, {ae}, '{space}', 'mbarrier.expect_tx')",
                       f"_mb.tx += {d.src(tx, 32)}"], {"_get": get})
 
 
 def decode_complete_tx(d, inst):
-    addr, tx = inst.operands
+    addr, tx = d.operands(2)
     ae, space = _addr(d, inst, addr)
     return d.compile([f"_mb = _get(M, t, {ae}, '{space}', 'mbarrier.complete_tx')",
                       f"_ctx(M, _mb, {d.src(tx, 32)})"], {"_get": get, "_ctx": complete_tx})

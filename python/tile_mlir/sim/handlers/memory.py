@@ -132,9 +132,7 @@ def decode_ld(d, inst):
     space = _space(inst)
     nv = _vec(inst)
     t, w = _ld_type(d, inst)
-    ops = inst.operands
-    if len(ops) < 2:
-        raise d.error("ld needs a destination and an address")
+    ops = d.operands(2, 3)  # d, [a]{, cache-policy}
     dst, addr = ops[0], ops[1]
     ae, symspace = d.addr_expr(addr)
     if symspace == "param" and space == "generic":
@@ -161,7 +159,7 @@ def decode_st(d, inst):
     space = _space(inst)
     nv = _vec(inst)
     t, w = _ld_type(d, inst)
-    ops = inst.operands
+    ops = d.operands(2, 3)  # [a], b{, cache-policy}
     addr, src = ops[0], ops[1]
     ae, symspace = d.addr_expr(addr)
     eb = w // 8
@@ -192,7 +190,7 @@ def decode_atom(d, inst, red=False):
     op = next((p for p in inst.parts[1:] if p in _ATOM_OPS), None)
     if op is None:
         raise d.error("unknown atomic operation")
-    ops = list(inst.operands)
+    ops = list(d.operands(2, 4) if red else d.operands(3, 5))  # {d,} [a], b{, c}{, cache-policy}
     if red:
         ops = [("sink",)] + ops
     dst, addr = ops[0], ops[1]
@@ -241,7 +239,7 @@ def decode_mapa(d, inst):
     p = inst.parts
     t = p[-1]
     w = TYPE_BITS[t]
-    dd, a, b = inst.operands
+    dd, a, b = d.operands(3)
     generic = "shared::cluster" not in p
     lines = [f"_a = {d.src(a, 64)}", f"_k = {d.src(b, 32)}",
              "_n = len(t.cta.cluster.ctas)",
@@ -261,7 +259,7 @@ def decode_mapa(d, inst):
 
 def decode_getctarank(d, inst):
     p = inst.parts
-    dd, a = inst.operands
+    dd, a = d.operands(2)
     space = "cluster" if "shared::cluster" in p else "generic"
     return d.compile([f"_c, _o = M.shared_target(t, {d.src(a, 64)}, '{space}')",
                       d.dst(dd, 32)("_c.rank")])
@@ -269,7 +267,7 @@ def decode_getctarank(d, inst):
 
 def decode_isspacep(d, inst):
     sp = inst.parts[1]
-    dd, a = inst.operands
+    dd, a = d.operands(2)
     if sp.startswith("shared"):
         e = f"M.classify_generic({d.src(a, 64)}) == 'generic_shared'"
     elif sp in ("global", "const", "local"):
@@ -286,5 +284,5 @@ def decode_nop(d, inst):
 
 
 def decode_createpolicy(d, inst):
-    dd = inst.operands[0]
+    dd = d.operands(1, 4)[0]
     return d.compile([d.dst(dd, 64)("0")])

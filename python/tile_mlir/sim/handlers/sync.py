@@ -55,7 +55,7 @@ def decode_bar(d, inst):
     wait = "sync" in p
     if not wait and "arrive" not in p:
         raise d.error("unknown barrier form")
-    ops = inst.operands
+    ops = d.operands(0, 2)
     if not ops:
         ops = [("imm", 0)]
     bid_e = d.src(ops[0], 32)

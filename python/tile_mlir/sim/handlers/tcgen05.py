@@ -180,7 +180,7 @@ def check_inflight(M, t, cta, off, n):
 # ------------------------------------------------------------------------------- alloc / dealloc
 def decode_alloc(d, inst):
     cg = _cta_group(d, inst)
-    dst, ncols = inst.operands
+    dst, ncols = d.operands(2)
     ae, sym = d.addr_expr(dst)
     space = "shared" if ("shared::cta" in inst.parts or "shared" in inst.parts or sym == "shared") \
         else "generic"
@@ -232,7 +232,7 @@ def decode_alloc(d, inst):
 
 def decode_dealloc(d, inst):
     cg = _cta_group(d, inst)
-    taddr, ncols = inst.operands
+    taddr, ncols = d.operands(2)
     fa = d.compile([f"return {d.src(taddr, 32)}"])
     fn_ = d.compile([f"return {d.src(ncols, 32)}"])
     M = d.M
@@ -487,7 +487,7 @@ def decode_commit(d, inst):
     if "mbarrier::arrive::one" not in p:
         raise d.error("tcgen05.commit needs .mbarrier::arrive::one")
     multicast = "multicast::cluster" in p
-    ops = inst.operands
+    ops = d.operands(1, 2)
     ae, sym = d.addr_expr(ops[0])
     space = "cluster" if "shared::cluster" in p else ("shared" if sym == "shared" else "generic")
     if multicast and len(ops) != 2:
@@ -564,7 +564,7 @@ def _ldst_decode(d, inst, is_ld):
     if nregs > 128:
         raise d.error(f".{shape}.x{num} needs {nregs} registers per thread (> 128): invalid")
     pack = ("pack::16b" in p) if is_ld else ("unpack::16b" in p)
-    ops = inst.operands
+    ops = d.operands(2, 3)
     if is_ld:
         regs, addr = ops[0], ops[1]
     else:

@@ -48,7 +48,7 @@ def decode_elect(d, inst):
 
 
 def decode_bar_warp_sync(d, inst):
-    return (lambda w, parts: None), _member_req(d, inst.operands[0])
+    return (lambda w, parts: None), _member_req(d, d.operands(1)[0])
 
 
 def decode_shfl(d, inst):
@@ -109,7 +109,7 @@ def decode_vote(d, inst):
     mode = next((x for x in p if x in ("all", "any", "uni", "ballot")), None)
     if mode is None:
         raise d.error("unknown vote mode")
-    dst, a, mm = inst.operands
+    dst, a, mm = d.operands(3)
     ea = d.compile([f"return {d.src(a, 1)}"])
     sd = d.slot(dst)
 
@@ -134,7 +134,7 @@ def decode_redux(d, inst):
     typ = p[-1]
     if op not in ("add", "min", "max", "and", "or", "xor") or typ not in ("u32", "s32", "b32"):
         raise d.error("only redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} is supported")
-    dst, a, mm = inst.operands
+    dst, a, mm = d.operands(3)
     ea = d.compile([f"return {d.src(a, 32, typ == 's32')}"])
     sd = d.slot(dst)
 
@@ -156,7 +156,7 @@ def decode_redux(d, inst):
 
 
 def decode_activemask(d, inst):
-    dst = inst.operands[0]
+    dst = d.operands(1)[0]
     sd = d.slot(dst)
 
     def f(t):
