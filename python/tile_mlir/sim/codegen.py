@@ -27,7 +27,14 @@ def mask(bits: int) -> int:
     return (1 << bits) - 1
 
 
+#: the doubles from this magnitude on round to infinity in f32 (FLT_MAX + half an ulp, a tie that
+#: goes to the even neighbour, infinity)
+F32_OVERFLOW = 2.0 ** 128 - 2.0 ** 103
+
+
 def f32_to_bits(x: float) -> int:
+    if abs(x) >= F32_OVERFLOW:  # infinity, which numpy also gives, with an overflow warning
+        return 0xFF800000 if x < 0 else 0x7F800000
     return int(np.array(x, dtype=np.float32).view(np.uint32))
 
 

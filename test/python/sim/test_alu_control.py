@@ -1,5 +1,7 @@
 """Integer/bitwise/float ALU, conversions, predicates, branches, loops, vector memory, params."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -125,6 +127,21 @@ def test_float_ops(assemble):
     run_ptx(kernel(body), "k", [out], block=(1, 1, 1))
     assert list(out[:4]) == [4.0, 3.75, 5.25, 5.0]
     assert list(out[4:].view(np.int32)) == [5, 1]
+
+
+def test_float_overflow_rounds_to_infinity_without_numpy_warnings(assemble):
+    """f32 / f16 results past the largest finite value are infinity; numpy's cast printed an
+    overflow RuntimeWarning for each."""
+    body = ("\tmov.f32 %f1, 0f7F7FFFFF;\n\tmul.rn.f32 %f2, %f1, %f1;\n"  # FLT_MAX squared
+            "\tneg.f32 %f3, %f2;\n\tcvt.rn.f16.f32 %rs1, 0f47800000;\n"  # 65536 -> inf in f16
+            "\tcvt.u32.u16 %r10, %rs1;\n\tst.global.v2.f32 [%rd1], {%f2, %f3};\n"
+            "\tst.global.u32 [%rd1+8], %r10;\n")
+    assemble(kernel(body))
+    out = np.zeros(3, np.uint32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_ptx(kernel(body), "k", [out], block=(1, 1, 1))
+    assert list(out) == [0x7F800000, 0xFF800000, 0x7C00]
 
 
 def test_loop_with_labels_vector_memory_and_scalar_params(assemble):

@@ -17,6 +17,7 @@ from ..ptx_parser import TYPE_BITS
 INT_TYPES = {"u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64",
              "pred", "b128"}
 FLOAT_TYPES = {"f32", "f64", "f16", "bf16", "f16x2", "bf16x2"}
+F16_OVERFLOW = 65520.0  # from here on a value rounds to infinity in f16 (65504 + half an ulp)
 
 
 def _type(d, inst, allowed=None):
@@ -550,6 +551,8 @@ def _cvt(v, st, dt, rnd, sat, M):
         if dt == "f64":
             return f64_to_bits(x)
         if dt == "f16":
+            if abs(x) >= F16_OVERFLOW:  # infinity (numpy warns of the overflow)
+                return 0xFC00 if x < 0 else 0x7C00
             return int(np.array(x, dtype=np.float16).view(np.uint16))
         if dt == "bf16":
             b = f32_to_bits(x)
