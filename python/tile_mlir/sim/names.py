@@ -121,7 +121,7 @@ class Scope:
         found = self.names.get(name)
         if found is not None:
             return found
-        m = _INDEXED_RE.match(name)
+        m = _INDEXED_RE.match(name) if self.ranges and name[-1].isdigit() else None
         if m:
             r = self.ranges.get(m.group(1))
             if r is not None and int(m.group(2)) < r.count:
