@@ -121,17 +121,17 @@ class Scope:
         found = self.names.get(name)
         if found is not None:
             return found
-        m = _INDEXED_RE.match(name) if self.ranges and name[-1].isdigit() else None
-        if m:
-            r = self.ranges.get(m.group(1))
-            if r is not None and int(m.group(2)) < r.count:
-                return Register(name, r, int(m.group(2)))
+        ix = _indexed(name) if self.ranges else None
+        if ix:
+            r = self.ranges.get(ix[0])
+            if r is not None and ix[1] < r.count:
+                return Register(name, r, ix[1])
         return None
 
     @staticmethod
     def _covered(name, decl):
-        m = _INDEXED_RE.match(name)
-        return bool(m) and m.group(1) == decl.name and int(m.group(2)) < decl.count
+        ix = _indexed(name)
+        return bool(ix) and ix[0] == decl.name and ix[1] < decl.count
 
     def lookup(self, name: str):
         """The innermost declaration of ``name`` (a Register for registers), or None."""
@@ -142,6 +142,15 @@ class Scope:
                 return Register(name, found, None) if isinstance(found, RegDecl) else found
             s = s.parent
         return None
+
+
+def _indexed(name: str):
+    """``%r12`` -> ("%r", 12): how ptxas reads a name of a ``%r<N>`` range; None for a name
+    without trailing digits, or with more than a count can have."""
+    if not name[-1].isdigit():
+        return None
+    m = _INDEXED_RE.match(name)
+    return (m.group(1), int(m.group(2))) if len(m.group(2)) <= 18 else None
 
 
 def predefined_scope() -> Scope:

@@ -260,26 +260,31 @@ def parse_int(tok: str, line: int | None = None) -> int:
     return -v if neg else v
 
 
-def parse_operand(tok: str, line: int):
+def parse_operand(tok: str, line: int, nested: bool = False):
+    """One operand; a vector's elements, a pair's halves and a negated predicate are ``nested``
+    and hold no operand of those forms again (PTX nests them no deeper)."""
     tok = tok.strip()
     if not tok:
         raise EmulationError(f"line {line}: empty operand", line=line)
     if tok == "_":
         return ("sink",)
+    if nested and (tok[0] in "{!" or "|" in tok):
+        raise EmulationError(f"line {line}: operand `{tok[:40]}` nests vectors, pairs or `!`",
+                             line=line)
     if tok.startswith("{") and tok.endswith("}"):
         elems = _split_top(tok[1:-1])
         if not elems:
             raise EmulationError(f"line {line}: empty vector operand `{tok}`", line=line)
-        return ("vec", [parse_operand(t, line) for t in elems])
+        return ("vec", [parse_operand(t, line, True) for t in elems])
     if tok.startswith("[") and tok.endswith("]"):
         inner = tok[1:-1].strip()
         base, off = _split_offset(inner, line)
         return ("addr", base, off)
     if "|" in tok:
         a, b = tok.split("|", 1)
-        return ("pair", parse_operand(a, line), parse_operand(b, line))
+        return ("pair", parse_operand(a, line, True), parse_operand(b, line, True))
     if tok.startswith("!"):
-        return ("not", parse_operand(tok[1:], line))
+        return ("not", parse_operand(tok[1:], line, True))
     if NAME_RE.match(tok):
         return ("id", tok, 0)
     m = _F32_RE.match(tok)

@@ -170,3 +170,14 @@ def test_block_local_variables_are_distinct(assemble):
     ptx = kernel(body)
     assemble(ptx)
     assert run(ptx)[0] == 0  # the third block's s was never written
+
+
+@pytest.mark.parametrize("operand,match", [
+    ("{" * 5000 + "%r1" + "}" * 5000, r"nests vectors, pairs or `!`"),  # was a RecursionError
+    ("!" * 5000 + "%r1", r"nests vectors, pairs or `!`"),
+    ("%r1|" * 5000 + "%r1", r"nests vectors, pairs or `!`"),
+    ("%r" + "1" * 5000, r"unknown identifier"),  # int() refuses 5000 digits: was a ValueError
+])
+def test_pathological_operands(operand, match):
+    with pytest.raises(EmulationError, match=match):
+        run(kernel(f"\tmov.u32 %r1, {operand};\n"))
