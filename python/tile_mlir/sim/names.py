@@ -147,7 +147,7 @@ class Scope:
 def _indexed(name: str):
     """``%r12`` -> ("%r", 12): how ptxas reads a name of a ``%r<N>`` range; None for a name
     without trailing digits, or with more than a count can have."""
-    if not name[-1].isdigit():
+    if name[-1] not in "0123456789":
         return None
     m = _INDEXED_RE.match(name)
     return (m.group(1), int(m.group(2))) if len(m.group(2)) <= 18 else None
