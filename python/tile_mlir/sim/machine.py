@@ -175,6 +175,8 @@ class Machine:
                     raise EmulationError(f"numpy array bound to non-64-bit parameter {p.name}")
                 if not a.flags.c_contiguous:
                     raise EmulationError(f"array for {p.name} must be C-contiguous")
+                if a.dtype.hasobject:
+                    raise EmulationError(f"array for {p.name} holds Python objects, not bytes")
                 base = self.gmem.alloc(a.nbytes, f"global buffer for {p.name}",
                                        a.view(np.uint8).reshape(-1).tobytes())
                 self.bound_arrays.append((a, base))

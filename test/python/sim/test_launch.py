@@ -125,3 +125,8 @@ def test_time_budget_from_the_environment(monkeypatch):
 def test_caps_are_documented_constants():
     assert launch.MAX_SMEM == 227 * 1024 and launch.MAX_THREADS_PER_CTA == 1024
     assert launch.DEFAULT_MAX_SECONDS == 20.0
+
+
+def test_object_array_argument():
+    with pytest.raises(EmulationError, match=r"holds Python objects"):
+        run_ptx(kernel(), "k", [np.array([None, 1])])
