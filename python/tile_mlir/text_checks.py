@@ -1,4 +1,5 @@
-"""What tile IR text must satisfy before MLIR's parser sees it: UTF-8, and bounded bracket nesting.
+"""What tile IR text must satisfy before MLIR's parser sees it: UTF-8, bounded bracket nesting and
+number literals of bounded length.
 
 MLIR's parser recurses once or more per nesting level (regions, attributes, types, locations) and
 has no depth limit of its own, so deep input overflows the C++ stack and kills the process. Depth is
@@ -14,7 +15,7 @@ from array import array
 from dataclasses import dataclass
 from itertools import accumulate
 
-__all__ = ["MAX_NESTING", "TextProblem", "decode", "check_text"]
+__all__ = ["MAX_NESTING", "MAX_NUMBER_LENGTH", "TextProblem", "decode", "check_text"]
 
 # The deepest bracket nesting accepted. Measured with the bundled bindings (LLVM 23): parsing,
 # verifying and printing nested generic ops (two brackets a level) overflows a 1 MiB thread stack
@@ -23,6 +24,12 @@ __all__ = ["MAX_NESTING", "TextProblem", "decode", "check_text"]
 # leaving room for the passes that recurse over the same nesting, and far above real programs
 # (the demo nests 5 deep).
 MAX_NESTING = 256
+
+# The longest run of digits accepted in a number literal. MLIR's parser takes time polynomial in a
+# literal's length (measured with the bundled bindings: 5,000 digits 0.4 s, 10,000 1.4 s, 20,000 9 s,
+# before it says "integer constant out of range"); 1,024 digits holds any integer of up to 3,400 bits.
+MAX_NUMBER_LENGTH = 1024
+_LONG_NUMBER = re.compile(r"[0-9a-fA-F]{%d,}" % (MAX_NUMBER_LENGTH + 1))
 
 _OPEN, _CLOSE = b"{([<", b"})]>"
 # bytes.translate table: an opening bracket -> 0x01, a closing one -> 0xff (-1 as a signed byte)
@@ -61,6 +68,11 @@ def check_text(text: str) -> TextProblem | None:
         cp = ord(text[e.start])
         what = f"byte 0x{cp - 0xDC00:02x}" if 0xDC80 <= cp <= 0xDCFF else f"character U+{cp:04X}"
         return TextProblem(line, col, f"invalid UTF-8 {what}: tile IR text must be UTF-8")
+    long_number = _long_number(text)
+    if long_number is not None:
+        line, col = _line_col(text, long_number)
+        return TextProblem(line, col, f"number literal longer than {MAX_NUMBER_LENGTH} digits: MLIR's parser "
+                                      "takes minutes over such literals")
     if _deepest(text, data) <= MAX_NESTING:
         return None
     pos = _first_too_deep(text)
@@ -70,6 +82,15 @@ def check_text(text: str) -> TextProblem | None:
     return TextProblem(line, col, f"bracket nested {MAX_NESTING + 1} deep: tile IR nests '{{', '(', '[' "
                                   f"and '<' at most {MAX_NESTING} deep (deeper input would overflow the "
                                   "parser's stack)")
+
+
+def _long_number(text: str) -> int | None:
+    """Index of the first run of more than MAX_NUMBER_LENGTH digits (hex digits count, for 0x literals)
+    outside strings and comments, or None."""
+    if _LONG_NUMBER.search(text) is None:  # the common case, at C speed
+        return None
+    m = _LONG_NUMBER.search(_STRINGS_AND_COMMENTS.sub(lambda piece: " " * len(piece.group()), text))
+    return m.start() if m else None
 
 
 def _deepest(text: str, data: bytes) -> int:

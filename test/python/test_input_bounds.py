@@ -139,3 +139,15 @@ def test_ptx_features_outside_the_grammar_are_refused(features):
 def test_features_option_is_checked_when_the_pipeline_is_built():
     with pytest.raises(PipelineError, match="option features"):
         build_pass_manager("convert-tile-to-nvvm{features=+ptx88,+x}", make_context())
+
+
+def test_long_number_literals_are_refused_before_parsing():
+    from tile_mlir.text_checks import MAX_NUMBER_LENGTH
+
+    head = '"tile.kernel"() ({\n  "tile.return"() : () -> ()\n}) {sym_name = "k", block = array<i32: 32, '
+    problem = check_text(head + "9" * 100_000 + ', 1>} : () -> ()\n')  # minutes in MLIR's parser
+    assert (problem.line, problem.col) == (3, len('}) {sym_name = "k", block = array<i32: 32, ') + 1)
+    assert f"longer than {MAX_NUMBER_LENGTH} digits" in problem.message
+    assert check_text(head + "9" * MAX_NUMBER_LENGTH + ', 1>} : () -> ()\n') is None
+    # digits inside a string or a comment are no number literal
+    assert check_text(f'// {"1" * 5000}\n"x"() {{s = "{"2" * 5000}"}} : () -> ()\n') is None
