@@ -22,7 +22,6 @@ TIMEOUT = 10.0  # seconds per subprocess; a case that is no hang takes about 1 s
 
 
 @pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found")
-@pytest.mark.xfail(strict=False, reason="issue 10: known crash classes, see bench/adversary.py")
 @pytest.mark.parametrize("campaign", adversary.CAMPAIGNS)
 def test_smoke(campaign):
     counts = {"ir_cases": CASES if campaign == "ir" else 0, "ptx_cases": CASES if campaign == "ptx" else 0}
