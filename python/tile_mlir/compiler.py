@@ -191,11 +191,12 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 for d in e.error_diagnostics:
                     engine.emit(_from_mlir(d))
                 raise TileError(engine.diagnostics, "parsing") from None
+            # (verified first: the verifier explains an unknown op that uses tile buffers best)
+            if not verify(module_op, ctx, engine):
+                raise TileError(engine.diagnostics, "verification")
             foreign = first_unregistered_op(module_op, ctx)
             if foreign is not None:
                 engine.emit(unregistered_dialect_error(foreign))
-                raise TileError(engine.diagnostics, "parsing")
-            if not verify(module_op, ctx, engine):
                 raise TileError(engine.diagnostics, "verification")
             sigs = kernel_signature(module_op, text, filename)
             if kernel is not None:

@@ -111,9 +111,11 @@ def first_unregistered_op(module_op, context):
 def unregistered_dialect_error(op):
     """The diagnostic for first_unregistered_op's answer (mlir-opt's, with our flag)."""
     from .diagnostics import Diagnostic
+    from .dialect.ops import nearest_tile_op
 
-    return Diagnostic.at("error", op, f"operation '{op.name}' belongs to an unregistered dialect; if this is "
-                         "intended, use --allow-unregistered-dialect (tile-opt) or a tile op")
+    guess = nearest_tile_op(op.name)
+    hint = f"did you mean '{guess}'?" if guess else "if this is intended, use --allow-unregistered-dialect (tile-opt)"
+    return Diagnostic.at("error", op, f"operation '{op.name}' belongs to an unregistered dialect; {hint}")
 
 
 def split_input(text: str, marker: str = "// -----") -> list[tuple[int, str]]:

@@ -294,7 +294,7 @@ def test_compile_refuses_an_unregistered_dialect():
 
     text = ('"tile.kernel"() ({\n  "foo.bar"() : () -> ()\n  "tile.return"() : () -> ()\n'
             '}) {sym_name = "k", block = array<i32: 32, 1, 1>} : () -> ()\n')
-    with pytest.raises(TileError, match=r"<tile>:2:3: error: operation 'foo.bar' belongs to an unregistered dialect"):
+    with pytest.raises(TileError, match=r"<tile>:2:3: error: operation 'foo.bar' belongs to an unregistered dialect; if this is intended"):
         tile_mlir.compile(text)
 
 

@@ -367,3 +367,10 @@ def test_implicit_verify_runs_first_even_when_the_pipeline_verifies_later(write)
 def test_empty_chip_option_is_an_error(write):
     rc, _, err = tile_opt([write(GOOD), "--convert-tile-to-nvvm=chip="])
     assert rc == 1 and "option chip: unknown GPU architecture ''" in err
+
+
+def test_misspelt_tile_op_gets_a_did_you_mean(write):
+    path = write(_kernel('  "tiel.barrier"() : () -> ()'))
+    rc, _, err = tile_opt([path])
+    assert rc == 1 and err == (f"{path}:2:3: error: operation 'tiel.barrier' belongs to an unregistered dialect; "
+                               "did you mean 'tile.barrier'?\n")

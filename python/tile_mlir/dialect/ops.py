@@ -286,6 +286,16 @@ def spec_of(name: str) -> OpSpec | None:
     return _BY_NAME.get(name)
 
 
+def nearest_tile_op(name: str) -> str | None:
+    """The tile op a misspelt op name most likely meant (`tiel.copy` -> `tile.copy`), or None."""
+    import difflib
+
+    suffix = name.partition(".")[2]
+    if f"tile.{suffix}" in _BY_NAME:
+        return f"tile.{suffix}"
+    return next(iter(difflib.get_close_matches(name, list(_BY_NAME), n=1, cutoff=0.75)), None)
+
+
 @register_dialect
 class _TileDialect(ir.Dialect):
     DIALECT_NAMESPACE = "tile"

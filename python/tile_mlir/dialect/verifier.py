@@ -11,13 +11,11 @@ which only the tile lowerings understand (a misspelt `"tiel.copy_async"` gets a 
 """
 from __future__ import annotations
 
-import difflib
-
 from ..diagnostics import error
 from .checks import KernelFacts, VerifyError, buffer_type, check_buffer_once, fail, same_cta_group
 from .dominance import defined_inside, undominated_uses
 from .ir_utils import enclosing_kernel, iter_ops, op_name, takes_tile_buffers
-from .ops import OP_SPECS, OperandSpec, Trait, read_attr, read_attr_in, spec_of
+from .ops import OP_SPECS, OperandSpec, Trait, nearest_tile_op, read_attr, read_attr_in, spec_of
 from .types import is_tile_type
 
 __all__ = ["verify_module"]
@@ -26,7 +24,6 @@ _ATTR_NAMES = {s.full_name: frozenset(a.name for a in s.attrs) for s in OP_SPECS
 # the cta_group attribute of each tcgen05 op that has one (copy_async: its verifier decides, by destination)
 _CTA_GROUP = {s.full_name: a for s in OP_SPECS if Trait.TCGEN05 in s.traits for a in s.attrs if a.name == "cta_group"}
 _CLUSTER = spec_of("tile.kernel").attr("cluster")
-_TILE_OPS = [s.full_name for s in OP_SPECS]
 
 
 def _check_operand(v, o: OperandSpec, idx: int) -> None:
@@ -137,9 +134,7 @@ def _foreign_use(op) -> str:
     name = op.name
     if op.context.is_registered_operation(name):
         return f"op '{name}' uses tile buffers, which only tile ops take or make"
-    suffix = name.partition(".")[2]
-    guess = (f"tile.{suffix}" if spec_of(f"tile.{suffix}") is not None
-             else next(iter(difflib.get_close_matches(name, _TILE_OPS, n=1, cutoff=0.75)), None))
+    guess = nearest_tile_op(name)
     return (f"op '{name}' of an unknown dialect uses tile buffers"
             + (f"; did you mean '{guess}'?" if guess else ""))
 
