@@ -2,10 +2,10 @@
 handlers, every handler family declares its state under its own name, and the hooks a family
 registers come with the instructions that need them."""
 
-import ast
 import importlib
 import pathlib
 import pkgutil
+import sys
 
 import pytest
 
@@ -16,70 +16,25 @@ from tile_mlir.sim.handlers import cp_async
 from tile_mlir.sim.machine import Machine
 from tile_mlir.sim.ptx_parser import parse
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))  # test/python, for import_graph
+from import_graph import first_cycle, imports  # noqa: E402
+
 ROOT = pathlib.Path(sim.__file__).parent
+GRAPH = imports(ROOT.parent)  # the whole tile_mlir package (an import anywhere in a file counts)
 FAMILIES = [importlib.import_module(f"tile_mlir.sim.handlers.{m.name}")
             for m in pkgutil.iter_modules(handlers.__path__)]
 
 
-def _module(path):
-    rel = path.relative_to(ROOT.parent).with_suffix("")
-    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
-    return "tile_mlir." + ".".join(parts)
-
-
-def _imports(path, mods):
-    """Modules of the sim package that `path` imports, anywhere in the file (a late import inside a
-    function is still a dependency)."""
-    mod = _module(path)
-    pkg = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-    out = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)]
-                base = ".".join(up + ([node.module] if node.module else []))
-            names = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base
-                     for a in node.names]
-        else:
-            continue
-        for n in names:
-            while n and n not in mods:
-                n = n.rpartition(".")[0]
-            if n and n != mod and not mod.startswith(n + "."):  # not its own package's __init__
-                out.add(n)
-    return out
-
-
 def test_no_import_cycles_in_sim():
-    files = {_module(p): p for p in ROOT.rglob("*.py")}
-    graph = {m: _imports(p, files) for m, p in files.items()}
-    done, path = set(), []
-
-    def visit(m):
-        if m in path:
-            cycle = path[path.index(m):] + [m]
-            pytest.fail("import cycle: " + " -> ".join(cycle))
-        if m in done:
-            return
-        path.append(m)
-        for n in sorted(graph[m]):
-            visit(n)
-        path.pop()
-        done.add(m)
-
-    for m in sorted(graph):
-        visit(m)
+    sim_graph = {m: deps for m, deps in GRAPH.items() if m.startswith("tile_mlir.sim")}
+    cycle = first_cycle(sim_graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
 def test_state_module_is_at_the_bottom():
-    files = {_module(p): p for p in ROOT.rglob("*.py")}
-    assert _imports(files["tile_mlir.sim.state"], files) <= {"tile_mlir.sim.errors",
-                                                             "tile_mlir.sim.memory"}
+    assert GRAPH["tile_mlir.sim.state"] <= {"tile_mlir.sim.errors", "tile_mlir.sim.memory"}
     for m in FAMILIES:  # handlers reach the machine only through the M they are given
-        assert "tile_mlir.sim.machine" not in _imports(pathlib.Path(m.__file__), files), m.__name__
+        assert "tile_mlir.sim.machine" not in GRAPH[m.__name__], m.__name__
 
 
 @pytest.mark.parametrize("mnemonic", sorted(opcodes.TABLE))
