@@ -192,13 +192,12 @@ class TileOptMain:
             return data, ""
         if data.startswith(_BYTECODE_MAGIC):
             return data, ""
-        try:
-            return data.decode("utf-8"), ""
-        except UnicodeDecodeError as e:
-            line = data.count(b"\n", 0, e.start) + 1
-            col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
-            return None, (f"'{name}' is not UTF-8 text: byte 0x{data[e.start]:02x} at {name}:{line}:{col} "
-                          f"(offset {e.start})")
+        from .text_checks import TextProblem, decode
+
+        text = decode(data)
+        if isinstance(text, TextProblem):
+            return None, f"{name}:{text.line}:{text.col}: {text.message}"
+        return text, ""
 
     def _write(self, outputs: list, path: str) -> bool:
         if isinstance(outputs[0], bytes):

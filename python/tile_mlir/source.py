@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .artifact import is_param_name
 from .errors import ArgumentError, ArgumentTypeError
+from .text_checks import TextProblem, decode
 
 __all__ = ["Source", "read_source", "arg_names"]
 
@@ -86,11 +87,10 @@ def _read_file(path: str, what: str) -> Source:
 
 
 def _decode(data: bytes, where: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ArgumentError(f"{where}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
-                            f"{e.start})") from None
+    text = decode(data)
+    if isinstance(text, TextProblem):
+        raise ArgumentError(f"{where}:{text.line}:{text.col}: {text.message}")
+    return text
 
 
 def arg_names(arguments, text: str, filename: str) -> list[str]:

@@ -74,10 +74,10 @@ def test_one_line_ir_text_is_text():
         tile_mlir.compile('"tile.x"(%q) : (i32) -> ()')
 
 
-def test_file_that_is_not_utf8_names_file_and_offset(tmp_path):
+def test_file_that_is_not_utf8_names_file_and_position(tmp_path):
     p = tmp_path / "bad.mlir"
     p.write_bytes(b"// ok\n\xff\xfe")
-    with pytest.raises(ArgumentError, match=r"bad.mlir: not UTF-8 text \(byte 0xff at offset 6\)"):
+    with pytest.raises(ArgumentError, match=r"bad.mlir:2:1: invalid UTF-8 byte 0xff: tile IR text must be UTF-8"):
         tile_mlir.compile(p)
 
 

@@ -349,7 +349,7 @@ def test_non_utf8_input_is_a_clear_error(tmp_path):
     path.write_bytes(b'"tile.kernel"() ({\n  \xff\n')
     rc, out, err = tile_opt([str(path)])
     assert (rc, out) == (1, "")
-    assert err == f"tile-opt: error: '{path}' is not UTF-8 text: byte 0xff at {path}:2:3 (offset 21)\n"
+    assert err == f"tile-opt: error: {path}:2:3: invalid UTF-8 byte 0xff: tile IR text must be UTF-8\n"
 
 
 @pytest.mark.parametrize("where", ["missing/out.mlir", "."])
