@@ -1,0 +1,199 @@
+"""Operands and numpy references of the GEMMs of examples/gemm_blockscaled.py (docs/gemm-walkthrough.md §1).
+
+Pure numpy + ml_dtypes, no MLIR, so the GPU machine (bench/gemm.py, bench/gpu) imports it too.
+
+Conventions, the kernels' and cuBLAS's "TN" GEMM: D[m, n] = sum_k A[m, k] * B[n, k], A is M x K and B is
+N x K, both K-major (row-major with k innermost); D is M x N row-major bf16.
+
+Block-scaled formats (PTX ISA #tcgen05-block-scaling; OCP MX spec):
+  mxfp8  e4m3 elements, one UE8M0 scale (2^(code - 127)) per 32 consecutive k of a row of A / B
+  nvfp4  e2m1 elements, one UE4M3 scale (unsigned e4m3) per 16 consecutive k
+D = sum_k (A[m, k] * SFA[m, k // V]) * (B[n, k] * SFB[n, k // V]).
+
+`exact_blockscaled` computes that sum exactly (integers: every element and scale is an integer times a
+power of two) and rounds it once to float64; `mmasim_blockscaled` is MMA-Sim's Blackwell model of the
+kernel's instruction sequence (one tcgen05.mma per K step, D kept in fp32 between them), the bit-exact
+expectation of tile-sim's output.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+
+@dataclass(frozen=True)
+class BlockFormat:
+    name: str
+    elem: np.dtype  # ml_dtypes element type (one element per byte as numpy holds it)
+    elem_ptx: str  # the element's PTX / MMA-Sim name
+    scale_ptx: str  # "ue8m0" | "ue4m3"
+    vec: int  # elements per scale factor
+    kind: str  # tcgen05.mma .kind
+    mma_k: int  # K of one tcgen05.mma of this kind (256 bits of A per row)
+    elem_bits: int  # bits per element in memory (4: two e2m1 per byte, low nibble first)
+
+
+MXFP8 = BlockFormat("mxfp8", np.dtype(ml_dtypes.float8_e4m3fn), "e4m3", "ue8m0", 32, "mxf8f6f4", 32, 8)
+NVFP4 = BlockFormat("nvfp4", np.dtype(ml_dtypes.float4_e2m1fn), "e2m1", "ue4m3", 16, "mxf4nvf4", 64, 4)
+FORMATS = {f.name: f for f in (MXFP8, NVFP4)}
+
+
+# ---------------------------------------------------------------- exact values as integer * 2^exponent
+def _int_exp(values: np.ndarray, frac_bits: int) -> np.ndarray:
+    """Finite floats whose every value is an integer multiple of 2^-frac_bits -> those integers (int64)."""
+    scaled = np.ldexp(values.astype(np.float64), frac_bits)
+    ints = scaled.astype(np.int64)
+    assert np.array_equal(ints, scaled), "value not a multiple of the format's smallest step"
+    return ints
+
+
+# e4m3: smallest subnormal 2^-9, largest 448 (< 2^9 * 2^9); e2m1: smallest 0.5, largest 6.
+_ELEM_FRAC_BITS = {"e4m3": 9, "e2m1": 1, "bf16": 133}
+
+
+def scale_values(codes: np.ndarray, fmt: BlockFormat) -> np.ndarray:
+    """Scale-factor bytes -> their values (float64). UE8M0 0xFF (NaN) is not generated here."""
+    codes = np.asarray(codes, np.uint8)
+    if fmt.scale_ptx == "ue8m0":
+        return np.ldexp(1.0, codes.astype(np.int64) - 127)
+    return codes.view(ml_dtypes.float8_e4m3fn).astype(np.float64)  # UE4M3: sign bit is 0
+
+
+def _scale_int_exp(codes: np.ndarray, fmt: BlockFormat):
+    """Scale bytes -> (integer, exponent) with value = integer * 2^exponent, exponent per element."""
+    codes = np.asarray(codes, np.uint8)
+    if fmt.scale_ptx == "ue8m0":
+        return np.ones(codes.shape, np.int64), codes.astype(np.int64) - 127
+    return _int_exp(scale_values(codes, fmt), 9), np.full(codes.shape, -9, np.int64)
+
+
+def exact_blockscaled(a, sfa, b, sfb, fmt: BlockFormat) -> np.ndarray:
+    """The exact block-scaled product, rounded once to float64 (M x N).
+
+    Per scale block the partial sum is an int64 (|elem int| < 2^18, V <= 32 products, UE4M3 integer
+    < 2^18); blocks differ in exponent (UE8M0), so they are added as Python integers."""
+    fb = _ELEM_FRAC_BITS[fmt.elem_ptx]
+    ai, bi = _int_exp(a.astype(np.float64), fb), _int_exp(b.astype(np.float64), fb)
+    m, k = ai.shape
+    n = bi.shape[0]
+    nb = k // fmt.vec
+    # partial[m, n, blk] = sum over the block's k of ai * bi  (exact: < 2^36 * 32)
+    part = np.einsum("mbv,nbv->mnb", ai.reshape(m, nb, fmt.vec), bi.reshape(n, nb, fmt.vec))
+    sai, sae = _scale_int_exp(sfa, fmt)
+    sbi, sbe = _scale_int_exp(sfb, fmt)
+    mant = part.astype(object) * sai[:, None, :].astype(object) * sbi[None, :, :].astype(object)
+    exp = sae[:, None, :] + sbe[None, :, :] - 2 * fb
+    e0 = int(exp.min())
+    total = (mant << (exp - e0).astype(object)).sum(axis=-1)  # Python ints: exact
+    # int / int is correctly rounded in Python, so each sum is rounded once.
+    scale = 1 << -e0 if e0 < 0 else None
+    return np.vectorize(lambda v: v / scale if scale else float(v << e0), otypes=[np.float64])(total)
+
+
+def dequantize(x, sf, fmt: BlockFormat) -> np.ndarray:
+    """Elements times their block's scale, float64 (exact: at most 4 + 4 significant bits each)."""
+    return x.astype(np.float64) * np.repeat(scale_values(sf, fmt), fmt.vec, axis=1)
+
+
+# ---------------------------------------------------------------- random operands
+def random_blockscaled(fmt: BlockFormat, m: int, n: int, k: int, seed: int = 0):
+    """A (m x k), SFA (m x k/V codes), B (n x k), SFB (n x k/V codes): every element code of the format
+    but NaN; scales spread over 2^-4 .. 2^4 (UE8M0) or 1/8 .. 8 (UE4M3) so products stay normal fp32."""
+    assert k % fmt.vec == 0, f"K={k} must be a multiple of the scale block {fmt.vec}"
+    rng = np.random.default_rng(seed)
+
+    def elems(shape):
+        if fmt.elem_ptx == "e2m1":
+            return rng.integers(0, 16, shape, dtype=np.uint8).view(fmt.elem)  # (e2m1fn has no NaN)
+        codes = rng.integers(0, 256, shape, dtype=np.uint8)
+        codes[(codes & 0x7F) == 0x7F] = 0x38  # e4m3fn NaN -> 1.0
+        return codes.view(fmt.elem)
+
+    def scales(shape):
+        if fmt.scale_ptx == "ue8m0":
+            return rng.integers(127 - 4, 127 + 5, shape, dtype=np.uint8)
+        vals = rng.uniform(0.125, 8.0, shape).astype(ml_dtypes.float8_e4m3fn)
+        return vals.view(np.uint8)
+
+    return elems((m, k)), scales((m, k // fmt.vec)), elems((n, k)), scales((n, k // fmt.vec))
+
+
+def random_dense(dtype, m: int, n: int, k: int, seed: int = 0):
+    """A (m x k), B (n x k) of bf16 or e4m3 (ml_dtypes), values ~ U(-1, 1) rounded to the type."""
+    rng = np.random.default_rng(seed)
+    return (rng.uniform(-1, 1, (m, k)).astype(dtype), rng.uniform(-1, 1, (n, k)).astype(dtype))
+
+
+# ---------------------------------------------------------------- memory images the kernels read
+def pack_e2m1(x: np.ndarray) -> np.ndarray:
+    """e2m1 elements (one per byte) -> two per byte along the last axis, element 2i in the low nibble
+    (PTX ISA "Packing formats ...": mxf4 operands are packed, no padding)."""
+    codes = x.view(np.uint8) & 0xF
+    return (codes[..., 0::2] | (codes[..., 1::2] << 4)).astype(np.uint8)
+
+
+def operand_bytes(x: np.ndarray, fmt: BlockFormat) -> np.ndarray:
+    """A or B as the bytes in global memory (rows of k, K-major)."""
+    return pack_e2m1(x) if fmt.elem_bits == 4 else x.view(np.uint8)
+
+
+def sf_atoms(sf: np.ndarray) -> np.ndarray:
+    """Scale-factor codes (MN x KB) -> the 128x4 atom image cuBLAS and CUTLASS use (CUTLASS-SF in
+    ../shared/mma-tma-reference.md §2.5): atoms of 128 MN rows x 4 scale blocks, 512 bytes each, the
+    byte of (r, kb) at (r % 32) * 16 + (r // 32 % 4) * 4 + kb % 4; atoms K-first. MN is padded to 128
+    and KB to 4 with zero bytes. Returns a (MN/128, KB/4, 512) uint8 array."""
+    mn, kb = sf.shape
+    mnp, kbp = -(-mn // 128) * 128, -(-kb // 4) * 4
+    full = np.zeros((mnp, kbp), np.uint8)
+    full[:mn, :kb] = sf
+    t = full.reshape(mnp // 128, 4, 32, kbp // 4, 4)  # (mt, r//32, r%32, kt, kb%4)
+    return np.ascontiguousarray(t.transpose(0, 3, 2, 1, 4)).reshape(mnp // 128, kbp // 4, 512)
+
+
+# ---------------------------------------------------------------- MMA-Sim: what the tensor core computes
+def mmasim_blockscaled(a, sfa, b, sfb, fmt: BlockFormat) -> np.ndarray:
+    """D (fp32, M x N) as the kernel computes it: one tcgen05.mma m128nNk(mma_k) per K step in order,
+    D in fp32 tensor memory between steps (first step without input D), each step on MMA-Sim's
+    Blackwell model. M and N are padded to 128 / a multiple of 8 with zeros, as TMA fills edge tiles."""
+    import torch
+    from mmasim.nv_ptx import TCGen05MMABlockScale
+
+    m, k = a.shape
+    n = b.shape[0]
+    mp, np_ = -(-m // 128) * 128, -(-n // 8) * 8
+    nt = min(np_, 256)
+
+    def tensor(x, rows, dtype_name):
+        full = np.zeros((rows, x.shape[1]), x.dtype)
+        full[: x.shape[0]] = x
+        if dtype_name == "e2m1":
+            return torch.from_numpy(full.view(np.uint8) & 0xF)
+        if dtype_name == "e4m3":
+            return torch.from_numpy(full.view(np.uint8)).view(torch.float8_e4m3fn)
+        if dtype_name == "ue8m0":
+            return torch.from_numpy(full.view(np.uint8)).view(torch.float8_e8m0fnu)
+        return torch.from_numpy(full.view(np.uint8)).view(torch.float8_e4m3fn)  # ue4m3
+
+    ta, tb = tensor(a, mp, fmt.elem_ptx), tensor(b, np_, fmt.elem_ptx)
+    tsa, tsb = tensor(sfa, mp, fmt.scale_ptx), tensor(sfb, np_, fmt.scale_ptx)
+    d = torch.zeros((mp, np_), dtype=torch.float32)
+    spv = fmt.mma_k // fmt.vec
+    for n0 in range(0, np_, nt):
+        nn = min(nt, np_ - n0)
+        op = TCGen05MMABlockScale("Blackwell", f"m128n{nn}k{fmt.mma_k}.kind::{fmt.kind}.block{fmt.vec}"
+                                  f".f32.{fmt.elem_ptx}.{fmt.elem_ptx}.{fmt.scale_ptx}")
+        for m0 in range(0, mp, 128):
+            c = torch.zeros((128, nn), dtype=torch.float32)
+            for k0 in range(0, k, fmt.mma_k):
+                kb = k0 // fmt.vec
+                c = op(ta[m0:m0 + 128, k0:k0 + fmt.mma_k], tb[n0:n0 + nn, k0:k0 + fmt.mma_k].T, c,
+                       tsa[m0:m0 + 128, kb:kb + spv], tsb[n0:n0 + nn, kb:kb + spv].T)
+            d[m0:m0 + 128, n0:n0 + nn] = c
+    return d[:m, :n].numpy()
+
+
+def to_bf16(d: np.ndarray) -> np.ndarray:
+    """fp32 -> bf16 round to nearest even, as cvt.rn.bf16.f32 (ml_dtypes rounds RNE)."""
+    return np.asarray(d, np.float32).astype(ml_dtypes.bfloat16)
