@@ -182,6 +182,11 @@ VALID = {
                         f'  "tile.tmem.load"(%o, %t) {{num_cols = 4, col_offset = 0, scope = "warpgroup"}} : '
                         f'(!tile.buffer<global, 128x16xui8>, {TMEM}) -> ()',
                         params="%o: !tile.buffer<global, 128x16xui8>"),
+    "alloc_reg": kernel('  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">'),
+    "convert": kernel('  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">\n'
+                      '  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xbf16, "S[(32, 8) : (1@laneid, 1@reg)]">\n'
+                      '  "tile.convert"(%b, %a) {rounding = "rn"} : (!tile.buffer<reg, 32x8xbf16, "S[(32, 8) : (1@laneid, 1@reg)]">, '
+                      '!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()'),
 }
 
 

@@ -21,7 +21,7 @@ from .types import BufferType
 __all__ = ["buffer_t", "build", "kernel", "ret", "thread_id", "warp_id", "lane_id", "cta_rank", "elect_one",
            "alloc_shared", "copy", "fence", "barrier", "tmem_alloc", "tmem_relinquish", "tmem_dealloc",
            "tmem_buffer", "copy_async", "commit", "async_wait", "mbarrier_init", "mbarrier_arrive",
-           "mbarrier_wait", "tmem_load"]
+           "mbarrier_wait", "tmem_load", "alloc_reg", "convert"]
 
 
 def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: int | None = None):
@@ -152,3 +152,11 @@ def mbarrier_wait(barrier_buf, phase: int = 0, *, loc=None, ip=None):
 
 def tmem_load(dst, src, *, num_cols: int, col_offset: int = 0, scope: str = "warpgroup", loc=None, ip=None):
     return build("tmem.load", [dst, src], num_cols=num_cols, col_offset=col_offset, scope=scope, loc=loc, ip=ip)
+
+
+def alloc_reg(t, *, loc=None, ip=None):
+    return _result(build("alloc_reg", results=[t], loc=loc, ip=ip))
+
+
+def convert(dst, src, *, rounding: str = "rn", loc=None, ip=None):
+    return build("convert", [dst, src], rounding=rounding, loc=loc, ip=ip)

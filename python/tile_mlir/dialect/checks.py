@@ -70,7 +70,9 @@ def check_buffer(bt: BufferType, what: str) -> None:
         bits = PACKINGS[bt.packing][0]
         if bt.elem_bits != bits:
             fail("packing", f"{what}: packing {bt.packing} holds {bits}-bit elements, not {bt.elem}")
-    if bt.scope == "tmem":
+    if bt.scope == "reg":
+        _check_register_buffer(bt, what)
+    elif bt.scope == "tmem":
         if swz is not None:
             fail("layout", f"{what}: a tmem layout cannot be swizzled")
         if not axes <= {"TLane", "TCol"}:
@@ -101,6 +103,30 @@ def check_buffer(bt: BufferType, what: str) -> None:
         span = _span(inner, "m")
         if span > bt.numel * (1 << 20):
             fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
+
+
+# A thread has at most 255 32-bit registers (PTX ISA "Registers"; ptxas's limit per thread)
+MAX_REGISTERS = 255
+REGISTER_ELEM_BITS = (8, 16, 32)
+
+
+def _check_register_buffer(bt: BufferType, what: str) -> None:
+    """A register tile (docs/registers.md §1): an explicit fragment layout that fits a thread's registers."""
+    from ..layout import FragmentError, fragment_of
+
+    if bt.layout_text is None:
+        fail("layout", f"{what}: a reg buffer needs a layout saying which thread holds each element "
+             "(axes warpid, laneid, reg)")
+    if bt.elem_bits not in REGISTER_ELEM_BITS:
+        fail("element-type", f"{what}: registers hold 8, 16 or 32-bit elements here, not {bt.elem}")
+    try:
+        frag = fragment_of(bt.layout)
+    except FragmentError as e:
+        fail("layout", f"{what}: {e}")
+    words = -(-frag.slots_per_thread * bt.elem_bits // 32)
+    if words > MAX_REGISTERS:
+        fail("layout", f"{what}: a thread holds {words} 32-bit registers of it, more than the "
+             f"{MAX_REGISTERS} a thread has")
 
 
 def _span(layout, axis_name: str) -> int:

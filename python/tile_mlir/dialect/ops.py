@@ -179,8 +179,39 @@ def _verify_copy(op, kernel: KernelFacts) -> None:
 
 def _verify_copy_async(op, kernel: KernelFacts) -> None:
     dst_t, _, _ = _copy_regions(op)
-    if dst_t.scope == "tmem":  # a copy into tensor memory is a tcgen05 instruction
+    src_scope = buffer_type(op.operands[1], "operand #1 (src)").scope
+    if dst_t.scope == "tmem" and src_scope != "reg":  # tcgen05.cp; tcgen05.st has no cta_group
         same_cta_group(op, attr_value(op, "cta_group"), kernel)
+    if "reg" in (dst_t.scope, src_scope) and {dst_t.scope, src_scope} != {"reg", "tmem"}:
+        fail("operand-scope", f"tile.copy_async moves registers only to or from tmem (tcgen05.ld / tcgen05.st), "
+             f"got {src_scope} -> {dst_t.scope}; use tile.copy to store registers to global or shared memory")
+
+
+# (src element type, dst element type) -> the roundings cvt has for it (PTX ISA "cvt": f8 needs .satfinite)
+CONVERSIONS = {
+    ("f32", "bf16"): ("rn", "rz"), ("f32", "f16"): ("rn", "rz"),
+    ("f32", "f8E4M3FN"): ("rn_satfinite",), ("f32", "f8E5M2"): ("rn_satfinite",),
+}
+
+
+def _verify_convert(op, kernel: KernelFacts) -> None:
+    dst_t = buffer_type(op.operands[0], "operand #0 (dst)")
+    src_t = buffer_type(op.operands[1], "operand #1 (src)")
+    if dst_t.shape != src_t.shape:
+        fail("shape", f"dst shape {list(dst_t.shape)} and src shape {list(src_t.shape)} differ")
+    roundings = CONVERSIONS.get((src_t.elem, dst_t.elem))
+    if roundings is None:
+        known = ", ".join(f"{a} -> {b}" for a, b in CONVERSIONS)
+        fail("element-type", f"no conversion {src_t.elem} -> {dst_t.elem} (known: {known})")
+    rounding = attr_value(op, "rounding")
+    if rounding not in roundings:
+        fail("rounding", f"{src_t.elem} -> {dst_t.elem} rounds {' or '.join(roundings)}, got {rounding!r}")
+    from ..layout import THREAD_AXES, fragment_of  # (on first use, as check_buffer)
+
+    d, s = fragment_of(dst_t.layout), fragment_of(src_t.layout)
+    if not ((d.warp == s.warp).all() and (d.lane == s.lane).all()):
+        fail("layout", "dst and src must put every element in the same thread "
+             f"({', '.join(a.name for a in THREAD_AXES)} equal): a conversion moves no data between threads")
 
 
 def _verify_tmem_load(op, kernel: KernelFacts) -> None:
@@ -226,8 +257,9 @@ OP_SPECS: tuple[OpSpec, ...] = (
            results=(OperandSpec("result", "i1"),)),
     OpSpec("alloc_shared", "A static shared-memory buffer, aligned as its type says.",
            results=(OperandSpec("result", "buffer:shared"),)),
-    OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`.",
-           operands=(OperandSpec("dst", "buffer:global|shared"), OperandSpec("src", "buffer:global|shared")),
+    OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`; from a "
+           "reg buffer, each thread stores the elements it holds (vectorised st.global / st.shared).",
+           operands=(OperandSpec("dst", "buffer:global|shared"), OperandSpec("src", "buffer:global|shared|reg")),
            attrs=_REGION_ATTRS + (AttrSpec("scope", "str", default="cta", choices=SCOPE_CHOICES),),
            verify=_verify_copy),
     OpSpec("fence", "A memory fence: proxy_async (fence.proxy.async.shared::cta, after generic stores that an "
@@ -251,8 +283,10 @@ OP_SPECS: tuple[OpSpec, ...] = (
            operands=(OperandSpec("slot", "buffer:shared"),), results=(OperandSpec("result", "buffer:tmem"),),
            verify=_verify_tmem_buffer),
     OpSpec("copy_async", "Asynchronous copy of src[region] to dst[region], lowered by the copy_async dispatch "
-           "(tcgen05.cp for shared -> tmem). It emits no completion: commit to an mbarrier.",
-           operands=(OperandSpec("dst", "buffer:global|shared|tmem"), OperandSpec("src", "buffer:global|shared|tmem")),
+           "(tcgen05.cp for shared -> tmem: commit to an mbarrier; tcgen05.ld / tcgen05.st between tmem and "
+           "registers, completed by the tcgen05.wait::ld / wait::st the lowering places before their first use).",
+           operands=(OperandSpec("dst", "buffer:global|shared|tmem|reg"),
+                     OperandSpec("src", "buffer:global|shared|tmem|reg")),
            attrs=_REGION_ATTRS + (_CTA_GROUP, AttrSpec("scope", "str", default="thread", choices=SCOPE_CHOICES),
                                   AttrSpec("dispatch", "str")),
            verify=_verify_copy_async),
@@ -270,6 +304,13 @@ OP_SPECS: tuple[OpSpec, ...] = (
     OpSpec("mbarrier.wait", "Spin on mbarrier.try_wait.parity until the phase with parity `phase` completes.",
            operands=(OperandSpec("barrier", "buffer:shared"),),
            attrs=(AttrSpec("phase", "i64", default=0, choices=(0, 1)),), verify=_verify_barrier_operand),
+    OpSpec("alloc_reg", "A register tile: every thread holds the elements its layout gives it (axes warpid, "
+           "laneid, reg; docs/registers.md).", results=(OperandSpec("result", "buffer:reg"),)),
+    OpSpec("convert", "Element-type conversion between register tiles that put each element in the same thread, "
+           "with PTX cvt's rounding (rn, rz; rn_satfinite for f8).",
+           operands=(OperandSpec("dst", "buffer:reg"), OperandSpec("src", "buffer:reg")),
+           attrs=(AttrSpec("rounding", "str", default="rn", choices=("rn", "rz", "rn_satfinite")),),
+           verify=_verify_convert),
     OpSpec("tmem.load", "Read tensor memory back to a global buffer: each warp of `scope` reads the 32 lanes of its "
            "quarter, columns [col_offset, col_offset + num_cols) (32-bit) of `src`, with tcgen05.ld.32x32b and "
            "tcgen05.wait::ld, and stores row (lane) by row into dst (shape [lanes, num_cols * 32 / bits]).",

@@ -6,6 +6,10 @@ whose body we parse and print here. Examples:
     !tile.buffer<global, 32x16xui8>
     !tile.buffer<shared, 32x128xui8, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024>
     !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+    !tile.buffer<reg, 128x64xf32, "S[(4, 32, 64) : (1@warpid, 1@laneid, 1@reg)]">
+
+A `reg` buffer is a register tile: its layout (required) says which thread (warpid, laneid) holds each
+element and in which register slot (`reg`), docs/registers.md §1.
 
 The layout text is the seed's notation (see tile_mlir.layout); a global or shared buffer without one is
 row-major over its shape. The element type is spelled as in MLIR (ui8, i32, bf16, f8E4M3FN, ...).
@@ -32,7 +36,7 @@ from ..mlir import ir
 
 __all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
 
-SCOPES = ("global", "shared", "tmem")
+SCOPES = ("global", "shared", "tmem", "reg")
 # Far above any alignment PTX asks of a buffer (a 128B swizzle repeats every 1024 bytes) and within
 # what LLVM globals can carry (2^32): a larger `align N` is a typo, not a request.
 MAX_ALIGN = 1 << 16

@@ -4,14 +4,16 @@ A reimplementation of the model of TVM TIRx's TileLayout. See `tile_layout` for 
 notation, `swizzle` for swizzle composition and `kmajor_layout`, `text` for the grammar.
 """
 
-from .axis import Axis, AxisValue, LayoutError, TCol, TLane, m
+from .axis import THREAD_AXES, Axis, AxisValue, LayoutError, TCol, TLane, laneid, m, reg, warpid
+from .fragment import Fragment, FragmentError, fragment_of
 from .swizzle import (ComposedLayout, SwizzleMode, atom_bytes, kmajor_layout, row_pitch, swizzle_bytes,
                       swizzle_params)
 from .text import parse_layout, parse_tile_layout
 from .tile_layout import AxisOffsets, Iter, O, R, S, TileLayout, from_iters
 
 __all__ = [
-    "Axis", "AxisValue", "LayoutError", "m", "TLane", "TCol",
+    "Axis", "AxisValue", "LayoutError", "m", "TLane", "TCol", "laneid", "warpid", "reg", "THREAD_AXES",
+    "Fragment", "FragmentError", "fragment_of",
     "AxisOffsets", "Iter", "TileLayout", "S", "R", "O", "from_iters",
     "SwizzleMode", "swizzle_bytes", "swizzle_params", "atom_bytes", "row_pitch", "ComposedLayout",
     "kmajor_layout",

@@ -1,11 +1,20 @@
 """Named axes of the layout algebra, and the `value@axis` quantities built from them.
 
-An axis is a named, interned object: `Axis.get("TLane") is TLane`. Three axes are predefined:
+An axis is a named, interned object: `Axis.get("TLane") is TLane`. Six axes are predefined:
 
 - `m`     memory; unit = one element of the buffer's dtype (shared or global memory).
 - `TLane` tensor-memory lane (a TMEM row); unit = one lane.
 - `TCol`  tensor-memory column; unit = one element of the buffer's dtype, as in TVM: a 32-bit TMEM
           column holds 32 / bits elements, so a uint8 buffer steps 4 `TCol` units per physical column.
+
+and the three of register fragments (docs/registers.md §1), named as TVM TIRx's fragment layouts and
+PTX's %laneid:
+
+- `laneid` the thread's lane in its warp (0..31).
+- `warpid` the thread's warp in the CTA: linear thread index / 32 (tile.warp_id; not PTX's %warpid,
+          which names a physical warp slot and may change).
+- `reg`    the thread's register slot; unit = one element of the buffer's dtype, as `TCol`: a 32-bit
+          register holds 32 / bits elements.
 
 New axes are registered on first use (`Axis.get("warp")`, or by the text parser). `int @ axis` builds an
 `AxisValue`, the spelling of strides and offsets on a non-memory axis: `1 @ TLane` prints as `1@TLane`.
@@ -17,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-__all__ = ["Axis", "AxisValue", "LayoutError", "m", "TLane", "TCol"]
+__all__ = ["Axis", "AxisValue", "LayoutError", "m", "TLane", "TCol", "laneid", "warpid", "reg", "THREAD_AXES"]
 
 
 class LayoutError(ValueError):
@@ -87,6 +96,10 @@ class Axis:
 m = Axis("m", "elements")
 TLane = Axis("TLane", "lanes")
 TCol = Axis("TCol", "elements (32/bits per 32-bit column)")
+laneid = Axis("laneid", "lanes of a warp")
+warpid = Axis("warpid", "warps of the CTA")
+reg = Axis("reg", "elements (32/bits per 32-bit register)")
+THREAD_AXES = (warpid, laneid)  # which thread holds an element; `reg` says where in that thread
 
 
 @dataclass(frozen=True)

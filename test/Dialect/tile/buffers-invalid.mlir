@@ -3,7 +3,7 @@
 // !tile.buffer parse errors, layouts that do not fit their buffer or scope, and result checks.
 
 "tile.kernel"() ({
-  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unknown buffer scope 'local' (expected one of global, shared, tmem)}}
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unknown buffer scope 'local' (expected one of global, shared, tmem, reg)}}
   %0 = "tile.alloc_shared"() : () -> !tile.buffer<local, 4xi32>
   "tile.return"() : () -> ()
 }) {sym_name = "unknown_scope", block = array<i32: 32, 1, 1>} : () -> ()

@@ -1,0 +1,67 @@
+"""Register fragments in the layout algebra (layout/fragment.py) and the reg buffer type (docs/registers.md §1).
+
+The fragment maps here are literal formulas from the PTX ISA / CUTLASS (the wgmma m64nNk16 accumulator,
+../shared/mma-tma-reference.md §3.4), not our algebra: the layout text must reproduce them."""
+import pytest
+
+from tile_mlir.dialect.checks import VerifyError, check_buffer
+from tile_mlir.dialect.types import BufferType
+from tile_mlir.layout import (FragmentError, LayoutError, fragment_of, laneid, parse_layout, reg, warpid)
+from tile_mlir.layout.fragment import offsets_table
+
+
+def test_register_axes_are_predefined_and_print():
+    lay = parse_layout("S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)] + O[2@reg]")
+    assert [it.axis for it in lay.shard] == [warpid, laneid, reg]
+    assert str(lay) == "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)] + O[2@reg]"
+    assert parse_layout(str(lay)) == lay
+
+
+@pytest.mark.parametrize("n", [8, 64, 256])
+def test_wgmma_accumulator_layout_is_the_ptx_fragment(n):
+    """row(t, v) = 16w + l/4 + 8((v>>1)&1), col(t, v) = 8(v/4) + 2(l%4) + (v&1) for every element."""
+    frag = fragment_of(parse_layout(f"S[(4, 2, 8, {n // 8}, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]"))
+    for x in range(64 * n):
+        r, c = divmod(x, n)
+        w, lane, v = int(frag.warp[x]), int(frag.lane[x]), int(frag.slot[x])
+        assert (r, c) == (16 * w + lane // 4 + 8 * ((v >> 1) & 1), 8 * (v // 4) + 2 * (lane % 4) + (v & 1))
+    assert frag.slots_per_thread == n // 2 and frag.warps == (0, 1, 2, 3)
+
+
+def test_offsets_table_matches_apply():
+    lay = parse_layout("S[(2, 3, 4) : (1@TLane, 8@TCol, 1@TCol)] + O[(5@TLane, 2@TCol)]")
+    t = offsets_table(lay)
+    for x in range(lay.shard_extent()):
+        got = {a: int(v[x]) for a, v in t.items()}
+        assert got == dict(lay.apply(x)[0])
+
+
+@pytest.mark.parametrize("text, why", [
+    ("S[(32, 4) : (1@laneid, 1@m)]", "maps onto warpid, laneid and reg, got m"),
+    ("S[(32, 4) : (1@laneid, 1@reg)] + R[2 : 1@warpid]", "no replica"),
+    ("S[(64, 4) : (1@laneid, 1@reg)]", "laneid reaches 63"),
+    ("S[(32, 4) : (1@laneid, 0@reg)]", "must be injective"),
+])
+def test_fragment_rejects(text, why):
+    with pytest.raises(FragmentError, match=why):
+        fragment_of(parse_layout(text))
+
+
+def test_fragment_error_is_a_layout_error():
+    assert issubclass(FragmentError, LayoutError)
+
+
+@pytest.mark.parametrize("body, why", [
+    ("buffer<reg, 32x4xf32>", "needs a layout"),
+    ('buffer<reg, 32x4xf64, "S[(32, 4) : (1@laneid, 1@reg)]">', "8, 16 or 32-bit"),
+    ('buffer<reg, 32x256xf32, "S[(32, 256) : (1@laneid, 1@reg)]">', "256 32-bit registers"),
+    ('buffer<reg, 32x4xf32, "S[(32, 4) : (1@TLane, 1@reg)]">', "got TLane"),
+])
+def test_reg_buffer_checks(body, why):
+    with pytest.raises(VerifyError, match=why):
+        check_buffer(BufferType.parse_body(body), "result #0")
+
+
+def test_reg_buffer_packs_16_bit_elements_two_per_register():
+    bt = BufferType.parse_body('buffer<reg, 32x510xbf16, "S[(32, 510) : (1@laneid, 1@reg)]">')
+    check_buffer(bt, "result #0")  # 255 registers
