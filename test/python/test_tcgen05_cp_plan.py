@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tile_mlir.layout import (ComposedLayout, R, S, SwizzleMode, TCol, TLane, kmajor_layout, m,
                               parse_layout)
-from tile_mlir.lowering.copy_async.tcgen05_cp_plan import (MiddleIter, PlanError, Tcgen05CpPlan,
+from tile_mlir.lowering.copy_async.tcgen05_cp_plan import (Cp, MiddleIter, PlanError, Tcgen05CpPlan,
                                                            cp_element_format, desc_swizzle_code,
                                                            encode_smem_desc, plan_tcgen05_cp)
 
@@ -117,8 +117,9 @@ def _plan(src, src_shape, src_region, dst_args, bits, cta_group=1, buffer_swizzl
 def test_plan(src, src_shape, src_region, dst_args, bits, expected):
     swizzle, sbo, pitch, cps = expected
     plan = _plan(src, src_shape, src_region, dst_args, bits)
-    assert (plan.swizzle, plan.sbo_bytes, plan.row_pitch_bytes, plan.cps) == (swizzle, sbo, pitch, cps)
-    assert (plan.start_offset_bytes, plan.tmem_col0) == cps[0]
+    got = tuple((c.src_offset, c.col) for c in plan.cps)
+    assert (plan.swizzle, plan.sbo_bytes, plan.row_pitch_bytes, got) == (swizzle, sbo, pitch, cps)
+    assert (plan.start_offset_bytes, plan.tmem_col0) == cps[0] and all(c.lane == 0 for c in plan.cps)
     assert plan.lbo_bytes == 0 and plan.elem_bits == bits and plan.num_cps == len(cps)
     assert (plan.shape, plan.multicast, plan.cta_group) == ("32x128b", "warpx4", 1)
 
@@ -158,12 +159,18 @@ REJECTED = [
      "swizzle", "row pitch 64 B implies 64B swizzle but the buffer has none"),
     ("buffer_swizzle_disagrees", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]), T_BASIC_ARGS, 8, SW.B128,
      1, "swizzle", "the buffer declares 128B swizzle but its layout composes no swizzle"),
+    # 32 rows without a multicast replica: no shape writes 32 lanes once
     ("router_missing", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
      (S[(32, 16) : (1 @ TLane, 1 @ TCol)], [32, 16], full([32, 16])), 8, None, 1,
-     "router", "requires R[4 : 32@TLane] on tmem, got no replica"),
-    ("router_wrong_replica", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     "router", "tmem rows [(32, 1@TLane)] with no replica fit no tcgen05.cp shape: need [(128, 1@TLane)] "
+               "(.128x256b, .128x128b) or [(4, 32@TLane)] (.4x256b)"),
+    # warpx2::02_13's replica, but 32 rows: it copies 64
+    ("router_replica_rows_disagree", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
      (S[(32, 16) : (1 @ TLane, 1 @ TCol)] + R[2 : 64 @ TLane], [32, 16], full([32, 16])), 8, None, 1,
-     "router", "requires R[4 : 32@TLane] on tmem, got R[2 : 64@TLane]"),
+     "router", "need [(64, 1@TLane)] (.64x128b.warpx2::02_13)"),
+    ("router_no_such_multicast", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
+     (S[(32, 16) : (1 @ TLane, 1 @ TCol)] + R[2 : 16 @ TLane], [32, 16], full([32, 16])), 8, None, 1,
+     "router", "tmem replica R[2 : 16@TLane] is no tcgen05.cp multicast"),
     ("router_lane_offset", S[(32, 16) : (16, 1)], [32, 16], full([32, 16]),
      (tmem_2d([64, 16]), [64, 16], [(32, 64), (0, 16)]), 8, None, 1, "router", "lane offset must be 0"),
     # uint8 column offset 2 elements = half a 32-bit column.
@@ -264,7 +271,8 @@ def _replay(plan):
     buffer at address 0; tmem unit counts from bit 0 of the tmem buffer's column 0)."""
     g = math.gcd(plan.elem_bits, 8)
     written = {}
-    for src, col in plan.cps:
+    for cp in plan.cps:
+        src, col = cp.src_offset, cp.col
         for r in range(32):
             lin = src + (r // 8) * plan.sbo_bytes + (r % 8) * plan.row_pitch_bytes
             phys = _swz(plan.swizzle, lin)
@@ -343,6 +351,8 @@ def test_random_kmajor_tiles(data):
     (4, None, (4, None)), (8, None, (8, None)), (16, None, (16, None)), (32, None, (32, None)),
     # 16 six-bit elements per 16-byte .b6x16_p32 unit in, 16 8-bit containers out: 8-bit geometry
     (6, "b6x16_p32", (8, "b6x16_p32")),
+    # 4-bit elements padded to 8-bit containers: 16 in 8 bytes + 8 bytes of padding per unit, decompressed
+    (4, "b4x16_p64", (8, "b4x16_p64")),
 ])
 def test_cp_element_format(bits, packing, expected):
     assert cp_element_format(bits, packing) == expected
@@ -363,4 +373,205 @@ def test_plan_carries_the_source_format():
     """A 6-bit tile plans as 8-bit data; the plan remembers that its cps decompress."""
     bits, fmt = cp_element_format(6, "b6x16_p32")
     p = plan_tcgen05_cp(S[(32, 16) : (16, 1)], [32, 16], full([32, 16]), None, *T_BASIC_ARGS, bits, 1, fmt)
-    assert (p.src_format, p.sbo_bytes, p.swizzle, p.cps) == ("b6x16_p32", 128, SwizzleMode.NONE, ((0, 0),))
+    assert (p.src_format, p.sbo_bytes, p.swizzle, p.cps) == ("b6x16_p32", 128, SwizzleMode.NONE, (Cp(0, 0),))
+
+
+# -- every shape -----------------------------------------------------------------------------------------
+# Lanes of row r per shape and multicast, the table of docs/tcgen05.md §7 written out (PTX ISA
+# #tcgen05-data-movement-shape), independent of tcgen05_cp_shapes.py.
+def _lanes(shape, mc, r, lane0):
+    if shape in ("128x256b", "128x128b"):
+        return [lane0 + r]
+    if shape == "4x256b":
+        return [lane0 + 32 * r]
+    if shape == "32x128b":
+        return [r + 32 * k for k in range(4)]
+    if mc == "warpx2::02_13":
+        return [r, r + 64]
+    return [r, r + 32] if r < 32 else [r + 32, r + 64]
+
+
+_ROWS = {"128x256b": 128, "128x128b": 128, "4x256b": 4, "64x128b": 64, "32x128b": 32}
+
+
+def _replay_any(plan):
+    """{(lane, tmem unit): smem unit} of the plan's cps through the docs/tcgen05.md §6 address formula."""
+    g = math.gcd(plan.elem_bits, 8)
+    nch = 2 if plan.shape.endswith("256b") else 1
+    written = {}
+    for cp in plan.cps:
+        for r in range(_ROWS[plan.shape]):
+            for c in range(nch):
+                lin = cp.src_offset + (r // 8) * plan.sbo_bytes + (r % 8) * plan.row_pitch_bytes + (
+                    c * plan.lbo_bytes if plan.swizzle is SW.NONE else c * 16)
+                phys = _swz(plan.swizzle, lin)
+                for lane in _lanes(plan.shape, plan.multicast, r, cp.lane):
+                    for u in range(128 // g):
+                        written[(lane, (cp.col + 4 * c) * 32 // g + u)] = phys * 8 // g + u
+    return written
+
+
+def _t(text):
+    return parse_layout(text)
+
+
+# (id, src, src shape, src region, (dst, dst shape, dst region), bits,
+#  expected (ptx shape, swizzle, SBO, LBO, row pitch, cps as (src, col, lane)))
+SHAPES = [
+    # 128 rows x 16 B contiguous, uint8: rows (16, 8):(128, 16) -> SBO 128, P 16; 2048 elements are not
+    # whole 256-bit rows (32 elements) x 128, so 128x256b declines and 128x128b copies it in one cp.
+    ("128x128b_u8", S[(128, 16) : (16, 1)], [128, 16], full([128, 16]),
+     (_t("S[(128, 16) : (1@TLane, 1@TCol)]"), [128, 16], full([128, 16])), 8,
+     ("128x128b", SW.NONE, 128, 0, 16, ((0, 0, 0),))),
+    # bf16 K-major 128B swizzle [128, 64]: rows 128 B apart, SBO 1024; a 256-bit row is 16 bf16 = 32 B,
+    # 4 cps 32 B apart along K inside row 0 of the atom, 8 columns each; LBO "assumed 1" = 16 B.
+    ("128x256b_bf16_sw128", kmajor_layout([128, 64], 16, SW.B128), [128, 64], full([128, 64]),
+     (_t("S[(128, 64) : (1@TLane, 1@TCol)]"), [128, 64], full([128, 64])), 16,
+     ("128x256b", SW.B128, 1024, 16, 128, tuple((32 * i, 8 * i, 0) for i in range(4)))),
+    # bf16 interleaved (no swizzle) [128, 16]: core matrices 8 rows x 16 B; rows (16, 8):(128 B, 16 B),
+    # the two K chunks (2, 1024 elements = 2048 B): LBO 2048, SBO 128 (CUTLASS's K_INTER form).
+    ("128x256b_bf16_interleaved", S[(16, 8, 2, 8) : (64, 8, 1024, 1)], [128, 16], full([128, 16]),
+     (_t("S[(128, 16) : (1@TLane, 1@TCol)]"), [128, 16], full([128, 16])), 16,
+     ("128x256b", SW.NONE, 128, 2048, 16, ((0, 0, 0),))),
+    # the same source into tmem whose 8-element halves sit 16 elements (8 columns) apart: a tmem row is
+    # not 16 contiguous elements, so 128x256b declines; 128x128b copies the two chunks (LBO apart in
+    # shared memory) by two cps, at columns 0 and 8.
+    ("128x128b_fallback_gapped_tmem", S[(16, 8, 2, 8) : (64, 8, 1024, 1)], [128, 16], full([128, 16]),
+     (_t("S[(128, 2, 8) : (1@TLane, 16@TCol, 1@TCol)]"), [128, 2, 8], full([128, 2, 8])), 16,
+     ("128x128b", SW.NONE, 128, 0, 16, ((0, 0, 0), (2048, 8, 0)))),
+    # 128B-swizzled rows whose two bf16 chunks sit 64 B apart: not a 256-bit row (the second chunk would be
+    # read at +16 B), so 128x128b copies both chunks, 64 B apart inside row 0 of the atom, to columns 0, 4.
+    ("128x128b_fallback_swizzled_chunks_apart", ComposedLayout(SW.B128, S[(16, 8, 2, 8) : (512, 64, 32, 1)]),
+     [128, 16], full([128, 16]), (_t("S[(128, 16) : (1@TLane, 1@TCol)]"), [128, 16], full([128, 16])), 16,
+     ("128x128b", SW.B128, 1024, 0, 128, ((0, 0, 0), (64, 4, 0)))),
+    # f32, 4 rows of 8 (32 B) 32 B apart with 32B swizzle: one 4x256b to lanes 0/32/64/96; SBO unused,
+    # encoded as the dense 8-row group 8 x 32 = 256.
+    ("4x256b_f32_sw32", ComposedLayout(SW.B32, S[(4, 8) : (8, 1)]), [4, 8], full([4, 8]),
+     (_t("S[(4, 8) : (32@TLane, 1@TCol)]"), [4, 8], full([4, 8])), 32,
+     ("4x256b", SW.B32, 256, 16, 32, ((0, 0, 0),))),
+    # f32, 16 logical rows q, i -> lane 32q + i: rows (4, 16 B) no swizzle; lane middle (4, 1@TLane)
+    # pairs with the source's (4, 64 B); chunks (2, 1024 B), (4, 1): LBO 1024. cps (64 i, 0, lane i).
+    ("4x256b_f32_lane_middle", S[(4, 4, 2, 4) : (4, 16, 256, 1)], [4, 4, 8], full([4, 4, 8]),
+     (_t("S[(4, 4, 8) : (32@TLane, 1@TLane, 1@TCol)]"), [4, 4, 8], full([4, 4, 8])), 32,
+     ("4x256b", SW.NONE, 128, 1024, 16, tuple((64 * i, 0, i) for i in range(4)))),
+    # 4x256b at lane offset 5 (region of a [4, 8, 8] tmem layout): L0 = 5.
+    ("4x256b_lane_offset_5", ComposedLayout(SW.B32, S[(4, 8) : (8, 1)]), [4, 8], full([4, 8]),
+     (_t("S[(4, 8, 8) : (32@TLane, 1@TLane, 1@TCol)]"), [4, 8, 8], [(0, 4), (5, 6), (0, 8)]), 32,
+     ("4x256b", SW.B32, 256, 16, 32, ((0, 0, 5),))),
+    # 64 rows x 16 B, both warps of a pair get the same rows: 02_13 lanes r and r + 64.
+    ("64x128b_02_13_u8", S[(64, 16) : (16, 1)], [64, 16], full([64, 16]),
+     (_t("S[(64, 16) : (1@TLane, 1@TCol)] + R[2 : 64@TLane]"), [64, 16], full([64, 16])), 8,
+     ("64x128b", SW.NONE, 128, 0, 16, ((0, 0, 0),))),
+    # 01_23: rows 32h + l -> lanes 64h + l (+ 32): tmem rows (2, 64@TLane), (32, 1@TLane).
+    ("64x128b_01_23_u8_sw64", kmajor_layout([64, 64], 8, SW.B64), [64, 64], full([64, 64]),
+     (_t("S[(2, 32, 64) : (64@TLane, 1@TLane, 1@TCol)] + R[2 : 32@TLane]"), [64, 64], full([64, 64])), 8,
+     ("64x128b", SW.B64, 512, 0, 64, tuple((16 * i, 4 * i, 0) for i in range(4)))),
+    # block-scaled GEMM, cta_group 2, SFB "2 by 2" (docs/tcgen05.md §7 scale factors): N = 256 scale
+    # rows n = 128h + 32c + l, 4 scale bytes j each, to lane 64h + l (+32), column c, byte j; shared
+    # memory holds two 512 B 128x4 atoms (r % 32) * 16 + (r / 32) * 4 + j. One 01_23 cp.
+    ("64x128b_01_23_sfb_2by2", S[(2, 4, 32, 4) : (512, 4, 16, 1)], [256, 4], full([256, 4]),
+     (_t("S[(2, 4, 32, 4) : (64@TLane, 4@TCol, 1@TLane, 1@TCol)] + R[2 : 32@TLane]"), [256, 4],
+      full([256, 4])), 8,
+     ("64x128b", SW.NONE, 128, 0, 16, ((0, 0, 0),))),
+    # SFA "4 by 1": 128 scale rows r = 32c + l, 4 bytes each, to lane l in every quarter, column c:
+    # one 512 B atom, one 32x128b.warpx4.
+    ("32x128b_sfa_4by1", S[(4, 32, 4) : (4, 16, 1)], [128, 4], full([128, 4]),
+     (_t("S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane]"), [128, 4], full([128, 4])), 8,
+     ("32x128b", SW.NONE, 128, 0, 16, ((0, 0, 0),))),
+]
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c[0]) for c in SHAPES])
+@pytest.mark.parametrize("cta_group", [1, 2])
+def test_plan_shape(case, cta_group):
+    _, src, src_shape, src_region, dst_args, bits, (shape, swizzle, sbo, lbo, pitch, cps) = case
+    plan = _plan(src, src_shape, src_region, dst_args, bits, cta_group)
+    assert (plan.shape, plan.swizzle, plan.sbo_bytes, plan.lbo_bytes, plan.row_pitch_bytes) == \
+        (shape, swizzle, sbo, lbo, pitch)
+    assert tuple((c.src_offset, c.col, c.lane) for c in plan.cps) == cps and plan.cta_group == cta_group
+    assert _replay_any(plan) == _expected(src, src_shape, src_region, dst_args, bits)
+
+
+def test_shape_names_multicast():
+    by_id = {c[0]: _plan(*c[1:6]) for c in SHAPES}
+    assert by_id["64x128b_02_13_u8"].multicast == "warpx2::02_13"
+    assert by_id["64x128b_01_23_u8_sw64"].multicast == "warpx2::01_23"
+    assert by_id["32x128b_sfa_4by1"].multicast == "warpx4"
+    assert by_id["4x256b_f32_sw32"].multicast is None and by_id["128x256b_bf16_sw128"].multicast is None
+
+
+def test_replay_reaches_every_lane():
+    """The 128-lane and multicast shapes write all 128 lanes; 4x256b one lane per quarter."""
+    for c in SHAPES:
+        plan = _plan(*c[1:6])
+        lanes = {lane for lane, _ in _replay_any(plan)}
+        if plan.shape == "4x256b":
+            assert all(lane % 32 < 8 for lane in lanes) and {lane // 32 for lane in lanes} == {0, 1, 2, 3}
+        else:
+            assert lanes == set(range(128)), c[0]
+
+
+# (id, src, src shape, src region, dst args, bits, check, message fragment)
+SHAPE_REJECTED = [
+    # 4 lanes 32 apart, but only 4 columns (128 bits) per row: 4x256b moves 256 bits
+    ("4x256b_row_too_narrow", S[(4, 4) : (4, 1)], [4, 4], full([4, 4]),
+     (_t("S[(4, 4) : (32@TLane, 1@TCol)]"), [4, 4], full([4, 4])), 32, "group",
+     "not a multiple of 4 rows x 8 elements (256 bits per row of .4x256b)"),
+    ("4x256b_lane_offset_32", ComposedLayout(SW.B32, S[(4, 8) : (8, 1)]), [4, 8], full([4, 8]),
+     (_t("S[(4, 64, 8) : (32@TLane, 1@TLane, 1@TCol)]"), [4, 64, 8], [(0, 4), (40, 41), (0, 8)]), 32,
+     "router", "starts at tmem lane 40; .4x256b writes lanes L0 + 32r, so L0 must be in [0, 31]"),
+    ("128_lanes_offset", S[(128, 16) : (16, 1)], [128, 16], full([128, 16]),
+     (_t("S[(256, 16) : (1@TLane, 1@TCol)]"), [256, 16], [(128, 256), (0, 16)]), 8, "router",
+     ".128x128b writes all 128 lanes, so the tmem lane offset must be 0, got 128"),
+    # swizzled 256-bit rows whose chunks sit 64 B apart: the cp reads the second at +16 B (128 lanes would
+    # fall back to 128x128b; 4x256b has no narrower shape)
+    ("4x256b_swizzled_chunks_apart", ComposedLayout(SW.B128, S[(4, 2, 8) : (64, 32, 1)]), [4, 16],
+     full([4, 16]), (_t("S[(4, 16) : (32@TLane, 1@TCol)]"), [4, 16], full([4, 16])), 16, "lbo",
+     "the second chunk of a 256-bit row is read 16 B after the first (LBO unused), but the source puts it 64 B"),
+    # plain rows 16 B apart, second chunk 24 B away: LBO not encodable; 128x128b declines the 24 B step too
+    ("256b_lbo_not_16B", S[(4, 2, 4) : (4, 6, 1)], [4, 8], full([4, 8]),
+     (_t("S[(4, 8) : (32@TLane, 1@TCol)]"), [4, 8], full([4, 8])), 32, "lbo",
+     "second chunk is 24 B after its first; LBO must be a 16-byte multiple"),
+    # the 64 source rows are 16 B apart in two runs of 32 that overlap: no (8, 8) row groups
+    ("64_rows_not_8_groups", S[(2, 32, 16) : (16, 16, 1)], [64, 16], full([64, 16]),
+     (_t("S[(64, 16) : (1@TLane, 1@TCol)] + R[2 : 64@TLane]"), [64, 16], full([64, 16])), 8, "group",
+     "do not form 8 group(s) x 8 rows"),
+    # 128x256b at column 508: its 8 columns pass the end of tensor memory (and 128x128b too, at 512)
+    ("256b_past_512_columns", kmajor_layout([128, 64], 16, SW.B128), [128, 64], [(0, 128), (0, 16)],
+     (_t("S[(128, 1032) : (1@TLane, 1@TCol)]"), [128, 1032], [(0, 128), (1016, 1032)]), 16,
+     "alignment.tmem_col", "outside [0, 512)"),
+]
+
+
+@pytest.mark.parametrize("src,src_shape,src_region,dst_args,bits,check,message",
+                         [pytest.param(*c[1:], id=c[0]) for c in SHAPE_REJECTED])
+def test_shape_rejected(src, src_shape, src_region, dst_args, bits, check, message):
+    with pytest.raises(PlanError) as info:
+        _plan(src, src_shape, src_region, dst_args, bits)
+    assert (info.value.check, message in info.value.reason) == (check, True), str(info.value)
+
+
+# -- descriptor fields against CUTLASS -----------------------------------------------------------------
+# CUTLASS make_umma_desc<Major::K> (include/cute/arch/mma_sm100_desc.hpp) reads the canonical K-major
+# form ((8,n),2):((P/16, SBO), LBO) in 16-byte units: stride_byte_offset_ = SBO, leading_byte_offset_ =
+# the step between the two 16-byte K chunks (1 when swizzled), layout_type_ SWIZZLE_NONE=0, 128B=2,
+# 64B=4, 32B=6. Written out by hand for bf16 tiles of 128 rows from CuTe's K atoms (Layout_K_INTER_Atom
+# tiled M first: 8x16 B core matrices, K chunk 128 rows x 16 B = 2048 B away; Layout_K_SW{32,64,128}_Atom:
+# 8 rows x P bytes, SBO = 8 P):
+#   (source layout, K, (SBO field, LBO field, layout_type))
+CUTLASS_K_MAJOR = [
+    ("interleaved", S[(16, 8, 2, 8) : (64, 8, 1024, 1)], 16, (8, 128, 0)),
+    ("sw32", kmajor_layout([128, 16], 16, SW.B32), 16, (16, 1, 6)),
+    ("sw64", kmajor_layout([128, 32], 16, SW.B64), 32, (32, 1, 4)),
+    ("sw128", kmajor_layout([128, 64], 16, SW.B128), 64, (64, 1, 2)),
+]
+
+
+@pytest.mark.parametrize("name,src,k,fields", CUTLASS_K_MAJOR, ids=[c[0] for c in CUTLASS_K_MAJOR])
+def test_256b_descriptor_matches_cutlass(name, src, k, fields):
+    dst = (_t(f"S[(128, {k}) : (1@TLane, 1@TCol)]"), [128, k], full([128, k]))
+    plan = _plan(src, [128, k], full([128, k]), dst, 16)
+    d = plan.descriptor_template()
+    assert plan.shape == "128x256b"
+    assert ((d >> 32) & 0x3FFF, (d >> 16) & 0x3FFF, d >> 61) == fields
+    assert (d >> 46) & 7 == 1 and (d >> 49) & 7 == 0 and (d >> 52) & 1 == 0  # version 1, base 0, LBO mode 0

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s --split-input-file --verify-diagnostics --tile-lower-copy-async
 
-// copy_async shared -> tmem inputs that tcgen05.cp.32x128b.warpx4 cannot copy. The dispatch reports one
+// copy_async shared -> tmem inputs that no tcgen05.cp shape can copy. The dispatch reports one
 // error per op listing every variant and why: "rejected" names the failing predicate, "declined" the
 // planner step (tcgen05_cp_plan.py steps A-I). The seed's rejected cases are sw3_mid_atom_row,
 // sw2_mid_atom_col and sw0_row_stride_64.
@@ -10,7 +10,7 @@
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
   %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)]">
-  // expected-error@+1 {{smem->tmem: rejected: validate_smem_tmem_copy - requires R[4:32@TLane] on tmem, got no replica}}
+  // expected-error@+1 {{smem->tmem: declined: router - tmem rows [(32, 1@TLane)] with no replica fit no tcgen05.cp shape: need [(128, 1@TLane)] (.128x256b, .128x128b) or [(4, 32@TLane)] (.4x256b)}}
   "tile.copy_async"(%t, %s) {} : (!tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)]">, !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "router_missing", block = array<i32: 128, 1, 1>} : () -> ()

@@ -1,4 +1,9 @@
-"""copy_async variant `smem->tmem`: `tcgen05.cp.cta_group::N.32x128b.warpx4`, issued by one thread.
+"""copy_async variant `smem->tmem`: `tcgen05.cp.cta_group::N.<shape>[.<multicast>]`, issued by one thread.
+
+Every shape of the PTX ISA: 128x256b, 128x128b, 4x256b, 64x128b.warpx2::02_13, 64x128b.warpx2::01_23
+and 32x128b.warpx4, chosen by the planner from the tmem layout's rows and replica
+(tcgen05_cp_shapes.py), with `.b8x16.b6x16_p32` / `.b8x16.b4x16_p64` decompression when the shared
+buffer is declared in that packing.
 
 Async contract: this variant emits the copies only. The program commits them to an mbarrier
 (tile.commit = tcgen05.commit) and waits before any other thread reads the tensor memory.
@@ -9,8 +14,8 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
     buffer's allocation, with the buffer's address in its start field;
   - K. each cp adds its 16-byte start offset to the descriptor's low 32-bit word (CUTLASS's
     DescriptorIterator does the same: a 64-bit add once miscompiled, docs/tcgen05.md §4, per-copy
-    start address) and adds its column to the tmem address (add, never OR: the base column is not
-    aligned, docs/tcgen05.md §2).
+    start address) and adds its lane << 16 | column to the tmem address (add, never OR: the base
+    column is not aligned, docs/tcgen05.md §2).
 """
 from __future__ import annotations
 
@@ -18,14 +23,12 @@ import functools
 
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import DispatchFail, predicate, register_dispatch
-from ...layout import R, TLane
 from ...mlir import ir
 from ..emitter import I32, I64, Emitter
 from .tcgen05_cp_plan import PlanError, cp_element_format, plan_tcgen05_cp
+from .tcgen05_cp_shapes import MULTICAST_REPLICAS, replica_text
 
 __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
-
-_WARPX4 = R[4 : 32 @ TLane].replica
 
 
 def validate_smem_tmem_copy(op, ctx):
@@ -38,10 +41,10 @@ def validate_smem_tmem_copy(op, ctx):
     owner = ctx.dst.owner
     if getattr(owner, "name", None) != "tile.tmem.buffer":
         return False, "requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot)"
-    rep = ctx.dst_t.layout.replica
-    if tuple(rep) != tuple(_WARPX4):
-        got = " + ".join(f"R[{it.extent} : {it.stride}@{it.axis.name}]" for it in rep) or "no replica"
-        return False, f"requires R[4:32@TLane] on tmem, got {got}"
+    rep = ctx.dst_t.layout.canonicalize().replica
+    if rep not in MULTICAST_REPLICAS:
+        return False, (f"requires a tcgen05.cp multicast replica on tmem (R[4 : 32@TLane], R[2 : 64@TLane], "
+                       f"R[2 : 32@TLane]) or none, got {replica_text(rep)}")
     if not ctx.target.has_tcgen05:
         return False, f"tcgen05.cp needs an sm_100a-family target, not {ctx.target.arch}"
     return True, ""
@@ -111,15 +114,17 @@ def copy_async_smem_tmem(op, ctx):
     desc = _descriptor(ctx, plan)
     taddr = _tmem_address(ctx)
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
-    attrs = {"shape": em.attr("#nvvm.tcgen05_cp_shape<shape_32x128b>"),
-             "multicast": em.attr("#nvvm.tcgen05_cp_multicast<warpx4>"),
-             "group": em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")}
-    if plan.src_format:  # .b8x16.b6x16_p32: 6-bit source chunks decompressed to 8-bit containers
+    sh = plan.cp_shape
+    attrs = {"shape": em.attr(sh.nvvm_shape), "group": em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")}
+    if sh.nvvm_multicast:
+        attrs["multicast"] = em.attr(sh.nvvm_multicast)
+    if plan.src_format:  # .b8x16.<format>: 6-bit / padded 4-bit source chunks decompressed to 8-bit containers
         attrs["srcFormat"] = em.attr(f"#nvvm.tcgen05_cp_src_fmt<{plan.src_format}>")
-    tag = f"sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}"
+    tag = f"sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}" + (f" lbo={plan.lbo_bytes}" if plan.lbo_bytes else "")
     lo = hi = None
-    for src_off, col in plan.cps:
-        # K: descriptor start += offset / 16 in the low word; tmem address += column
+    for cp in plan.cps:
+        # K: descriptor start += offset / 16 in the low word; tmem address += lane << 16 | column
+        src_off, col = cp.src_offset, cp.col
         if src_off == 0:
             d = desc
         else:
@@ -127,9 +132,11 @@ def copy_async_smem_tmem(op, ctx):
                 lo = em.trunc(desc, I32())
                 hi = em.and_(desc, em.i64(_signed64(0xFFFFFFFF00000000)))
             d = em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
-        t = taddr if col == 0 else em.add(taddr, em.i32(col))
+        t_off = cp.lane << 16 | col
+        t = taddr if t_off == 0 else em.add(taddr, em.i32(t_off))
         # generic create: the generated builder costs 2-4x (the cp is most of what this pass emits)
-        attrs["tile.cp"] = ir.StringAttr.get(f"src_offset={src_off} col={col} {tag}")
+        lane = f" lane={cp.lane}" if cp.lane else ""
+        attrs["tile.cp"] = ir.StringAttr.get(f"src_offset={src_off} col={col}{lane} {tag}")
         em.create("nvvm.tcgen05.cp", (em.inttoptr(t, 6), d), attrs=attrs)
     return plan
 

@@ -1,47 +1,58 @@
-"""Plan for the shared -> tensor memory copy by `tcgen05.cp.cta_group::N.32x128b.warpx4` (pure Python).
+"""Plan for the shared -> tensor memory copy by `tcgen05.cp.cta_group::N.<shape>` (pure Python).
 
-Each instruction, issued by one thread, reads 32 rows x 128 bits from shared memory through a matrix
-descriptor (rows in 8-row groups SBO bytes apart, row pitch P inside a group, swizzle given by P) and
-writes row r to TMEM lanes r + 32k (k = 0..3, the warpx4 multicast), 4 columns from `taddr`'s column C0
-(docs/tcgen05.md §7). The copy is asynchronous: the caller issues `tcgen05.commit` and waits.
+Each instruction, issued by one thread, reads `rows` rows of 128 or 256 bits from shared memory through
+a matrix descriptor (rows in 8-row groups SBO bytes apart, row pitch P inside a group, swizzle given by
+P; a 256-bit row's second 16-byte chunk at +LBO without swizzle, +16 B with it) and writes row r to the
+lanes its shape names, 4 columns per chunk from `taddr`'s column C0 (docs/tcgen05.md §6, §7). Which
+shape: the tmem layout's replica is the multicast and its lane iters are the rows
+(tcgen05_cp_shapes.py). The copy is asynchronous: the caller issues `tcgen05.commit` and waits.
 
 This module only plans: it does all layout analysis and validation, and the emitter turns the plan into
-ops. It imports no MLIR. Reimplements the algorithm of TVM TIRx's tcgen05_cp variant (apache/tvm at
-bb6f8aec55) on our layout algebra; the steps below are labelled as in the code comments.
+ops. It imports no MLIR. Generalises the algorithm of TVM TIRx's tcgen05_cp variant (apache/tvm at
+bb6f8aec55, 32x128b.warpx4 only) to every shape on our layout algebra; the steps below are labelled as
+in the code comments.
 
 Algorithm
 ---------
-A. dtype and slice: elem_bits must be 4, 8, 16 or 32 (128 / elem_bits elements fill one 128-bit row
-   chunk). 6-bit elements do not divide 128 bits; they are copied by the decompressing form
-   `.b8x16.b6x16_p32` (cp_element_format): the shared buffer holds them as .b6x16_p32 (16 elements in
-   12 bytes + 4 bytes of padding per 16-byte chunk) and tensor memory receives 8-bit containers, so
-   both sides have the geometry of 8-bit data and the plan runs with elem_bits = 8. Packed 6-bit data
-   is rejected ("dtype"). Slice both layouts to their regions and canonicalize; the swizzle of a
-   ComposedLayout source is peeled off for the stride analysis.
-B. router: the tmem replica must be exactly R[4 : 32@TLane] (the warpx4 multicast), and the tmem lane
-   offset 0 (the copy writes all 128 lanes).
+A. dtype and slice: elem_bits must be 4, 8, 16 or 32 (128 / elem_bits elements fill one 16-byte
+   chunk). 6-bit and padded 4-bit elements are copied by the decompressing forms `.b8x16.b6x16_p32`
+   and `.b8x16.b4x16_p64` (cp_element_format): the shared buffer holds 16 elements per 16-byte unit
+   (12 or 8 data bytes, then padding) and tensor memory receives 8-bit containers, so both sides have
+   the geometry of 8-bit data and the plan runs with elem_bits = 8. Packed 6-bit data is rejected
+   ("dtype"). Slice both layouts to their regions and canonicalize; the swizzle of a ComposedLayout
+   source is peeled off for the stride analysis.
+B. router: the tmem replica names the multicast: R[4 : 32@TLane] (warpx4), R[2 : 64@TLane]
+   (warpx2::02_13), R[2 : 32@TLane] (warpx2::01_23) or none (128x256b, 128x128b, 4x256b); any other
+   replica fits no shape ("router").
 C. permute: order the tmem shard iters TLane first, then by descending stride; group the source by
    the tmem iter extents and apply the same permutation to those groups; canonicalize both.
 D. drop broadcast: split both at stride-0 iters; the split sequences must match; drop stride-0 iters.
-E. group both into (32, middle, elem_per_128b): tmem lanes (32, 1@TLane), tmem columns
-   (elem_per_128b, 1@TCol), source columns (elem_per_128b, 1) contiguous on m.
-F. rows: regroup the source's 32 rows as (4, 8); SBO = stride of the 4 (bytes), row pitch
-   P = stride of the 8 (bytes); P in {16: none, 32: 32B, 64: 64B, 128: 128B} gives the swizzle mode,
-   which must equal the buffer's swizzle ("swizzle").
+E. shape: the leading TLane iters of the tmem must be a candidate's rows ("router"); 4x256b alone may
+   have more lane iters after its rows (cps at lane offsets L0 < 32). Where both 128-lane shapes fit,
+   128x256b is planned first and 128x128b if it declines. Group both sides into (rows, middle,
+   elements per row): tmem rows the shape's lane iters, tmem row (elements per row, 1@TCol), source
+   row one 16-byte chunk (epc, 1) or, for 256-bit rows, two: (2 epc, 1) or (2, LBO), (epc, 1) ("group").
+F. rows: regroup the source's rows as (rows / 8, 8); SBO = stride of the first (bytes; with 4 rows, one
+   group, SBO is unused and encoded as 8 P), row pitch P = stride of the 8 (4 rows: their stride);
+   P in {16: none, 32: 32B, 64: 64B, 128: 128B} gives the swizzle mode, which must equal the buffer's
+   ("swizzle"). A 256-bit row's second chunk is +16 B when swizzled (LBO "assumed 1", encoded 16 as
+   CUTLASS's K-major canonical form does) and +LBO without swizzle, a 16-byte multiple ("lbo").
 G. align middles: sub-group both middles by the union of their cumulative extent boundaries so the
    iters correspond 1-1 (the nvfp4 scale-factor case); paired extents are equal and tmem middle iters
-   are on TCol ("middle").
+   are on TCol, or on TLane for 4x256b ("middle").
 H. alignment: the tmem column offset is a whole number of 32-bit columns and every cp's column is a
    multiple of 4 ("alignment.tmem_col"; PTX says nothing, TVM and a GB300 probe require it,
-   docs/emulator.md A3, docs/tcgen05.md §7); SBO is 16 B aligned, and a multiple of the 8-row atom
-   (8 * P) when swizzled ("alignment.sbo"); the first cp's source start is 16 B aligned without swizzle
-   and atom aligned (8 * P bytes) with it ("alignment.src_start"; TVM's hardware-validated policy: the
-   descriptor's base offset stays 0, docs/tcgen05.md §4 base-offset policy, docs/emulator.md A7);
-   middle source steps are 16 B aligned and, when swizzled, every later cp starts in row 0 of an atom,
-   so only address bits below 7 differ from an atom-aligned start, the K-step form that CUTLASS's
-   DescriptorIterator uses ("alignment.middle").
-I. result: a Tcgen05CpPlan with the descriptor fields in bytes (LBO is 0: a 128-bit shape reads one
-   chunk per row) and every cp unrolled, row-major over the middle iters, outer first.
+   docs/emulator.md A3, docs/tcgen05.md §7); every cp's lane offset is 0, or in [0, 31] for 4x256b
+   ("router", A4); SBO is 16 B aligned, and a multiple of the 8-row atom (8 * P) when swizzled
+   ("alignment.sbo"); the first cp's source start is 16 B aligned without swizzle and atom aligned
+   (8 * P bytes) with it ("alignment.src_start"; TVM's hardware-validated policy: the descriptor's base
+   offset stays 0, docs/tcgen05.md §4 base-offset policy, docs/emulator.md A7); middle source steps
+   are 16 B aligned and, when swizzled, every later cp's row lies in row 0 of an atom, so only address
+   bits below 7 differ from an atom-aligned start, the K-step form that CUTLASS's DescriptorIterator
+   uses ("alignment.middle").
+I. result: a Tcgen05CpPlan with the shape, the descriptor fields in bytes (LBO 0 for the 128-bit
+   shapes, which read one chunk per row) and every cp unrolled, row-major over the middle iters, outer
+   first.
 """
 
 from __future__ import annotations
@@ -53,9 +64,9 @@ from typing import Sequence
 
 from ...layout import ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane, m
 from ...target import TMEM_COLUMNS
-from ..smem_desc import desc_swizzle_code, encode_smem_desc  # (their one home; re-exported)
+from .tcgen05_cp_shapes import CpShape, replica_text, shapes_for_replica
 
-__all__ = ["PlanError", "MiddleIter", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
+__all__ = ["PlanError", "MiddleIter", "Cp", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
            "encode_smem_desc", "desc_swizzle_code"]
 
 
@@ -70,32 +81,51 @@ class PlanError(Exception):
 
 @dataclass(frozen=True)
 class MiddleIter:
-    """One loop of cps: `extent` steps, moving the source by `src_step_bytes` and tmem by `tmem_step_cols`."""
+    """One loop of cps: `extent` steps, moving the source by `src_step_bytes` and tmem by
+    `tmem_step_cols` columns and `tmem_step_lanes` lanes (4x256b only)."""
 
     extent: int
     src_step_bytes: int
     tmem_step_cols: int
+    tmem_step_lanes: int = 0
+
+
+@dataclass(frozen=True)
+class Cp:
+    """One instruction: source byte offset (from the shared buffer's base), tmem column and lane
+    (relative to the tmem buffer's address)."""
+
+    src_offset: int
+    col: int
+    lane: int = 0
 
 
 @dataclass(frozen=True)
 class Tcgen05CpPlan:
     """Everything the emitter needs. Byte offsets are relative to the shared buffer's base; tmem columns
-    are 32-bit columns relative to the tmem buffer's address. `cps[0] == (start_offset_bytes, tmem_col0)`."""
+    are 32-bit columns relative to the tmem buffer's address. `cps[0]` starts at `start_offset_bytes`,
+    `tmem_col0`."""
 
+    cp_shape: CpShape
     elem_bits: int
     swizzle: SwizzleMode
     sbo_bytes: int
     lbo_bytes: int
     start_offset_bytes: int
     tmem_col0: int
-    cps: tuple[tuple[int, int], ...]
+    cps: tuple[Cp, ...]
     cta_group: int
     middle: tuple[MiddleIter, ...]
     row_pitch_bytes: int
-    src_format: str | None = None  # "b6x16_p32": the cp decompresses (.b8x16.b6x16_p32)
+    src_format: str | None = None  # "b6x16_p32" / "b4x16_p64": the cp decompresses (.b8x16.<format>)
 
-    shape = "32x128b"
-    multicast = "warpx4"
+    @property
+    def shape(self) -> str:
+        return self.cp_shape.name
+
+    @property
+    def multicast(self) -> str | None:
+        return self.cp_shape.multicast
 
     @property
     def num_cps(self) -> int:
@@ -107,9 +137,44 @@ class Tcgen05CpPlan:
 
 
 # -----------------------------------------------------------------------------------------------------
+# Descriptor encoding (docs/tcgen05.md §4)
+# -----------------------------------------------------------------------------------------------------
+_DESC_SWIZZLE_CODE = {
+    SwizzleMode.NONE: 0,
+    SwizzleMode.B128_BASE32B: 1,
+    SwizzleMode.B128: 2,
+    SwizzleMode.B64: 4,
+    SwizzleMode.B32: 6,
+}
+
+
+def desc_swizzle_code(mode: SwizzleMode) -> int:
+    """The 3-bit swizzle field [61, 64) of the tcgen05 shared-memory descriptor."""
+    return _DESC_SWIZZLE_CODE[mode]
+
+
+def _encode_field(name: str, x: int) -> int:
+    if not 0 <= x < (1 << 18) or x % 16:
+        raise ValueError(f"descriptor {name} {x} must be a 16-byte multiple in [0, 2^18)")
+    return (x & 0x3FFFF) >> 4
+
+
+def encode_smem_desc(start_bytes: int, lbo_bytes: int, sbo_bytes: int, swizzle_mode: SwizzleMode) -> int:
+    """The 64-bit descriptor: start [0,14), LBO [16,30), SBO [32,46), bit 46 = 1, base offset 0,
+    LBO mode (bit 52) 0, swizzle [61,64). Byte values are encoded as (x & 0x3FFFF) >> 4."""
+    return (_encode_field("start", start_bytes)
+            | _encode_field("LBO", lbo_bytes) << 16
+            | _encode_field("SBO", sbo_bytes) << 32
+            | 1 << 46
+            | desc_swizzle_code(swizzle_mode) << 61)
+
+
+# -----------------------------------------------------------------------------------------------------
 # Helpers
 # -----------------------------------------------------------------------------------------------------
 _PITCH_TO_MODE = {16: SwizzleMode.NONE, 32: SwizzleMode.B32, 64: SwizzleMode.B64, 128: SwizzleMode.B128}
+_MULTICASTS = ("R[4 : 32@TLane] (32x128b.warpx4), R[2 : 64@TLane] (64x128b.warpx2::02_13), "
+               "R[2 : 32@TLane] (64x128b.warpx2::01_23) or none (128x256b, 128x128b, 4x256b)")
 
 
 def _swizzle_words(mode: SwizzleMode) -> str:
@@ -150,12 +215,13 @@ def _split_at_broadcast(lay: TileLayout) -> tuple[list[tuple[str, int]], list[It
     return seq, keep
 
 
-def _three_parts(side: str, iters: Sequence[Iter], shape: tuple[int, int, int]):
+def _three_parts(side: str, iters: Sequence[Iter], shape: tuple[int, int, int], sh: CpShape):
     try:
         grouped, seps = TileLayout(tuple(iters)).group(shape)
     except LayoutError as e:
-        raise PlanError("group", f"{side} iters {_iters_text(iters)} do not group into (32 rows, "
-                                 f"{shape[1]} middle, {shape[2]} elements per 128 bits): {e}") from None
+        raise PlanError("group", f"{side} iters {_iters_text(iters)} do not group into ({shape[0]} rows, "
+                                 f"{shape[1]} middle, {shape[2]} elements per {128 * sh.chunks}-bit row) "
+                                 f"for .{sh.ptx}: {e}") from None
     return tuple(_fused(grouped.shard[seps[i]:seps[i + 1]]) for i in range(3))
 
 
@@ -189,16 +255,23 @@ def _align_middles(t_mid: Sequence[Iter], s_mid: Sequence[Iter]) -> tuple[list[I
     return subgroup("tmem", t_mid), subgroup("source", s_mid)
 
 
+def _lanes_fit(sh: CpShape, lanes: tuple[Iter, ...]) -> bool:
+    """E. The leading tmem lane iters are the shape's rows; only a shape with a lane offset range
+    (4x256b) may have further lane iters, which become middles."""
+    n = len(sh.lanes)
+    return lanes[:n] == sh.lanes and (len(lanes) == n or sh.max_lane_offset > 0)
+
+
 # -----------------------------------------------------------------------------------------------------
 # Plan
 # -----------------------------------------------------------------------------------------------------
 def cp_element_format(elem_bits: int, src_packing: str | None) -> tuple[int, str | None]:
     """A. (element bits the plan works in, tcgen05.cp source format) for the copied element type and the
     shared buffer's packing (dialect.types.PACKINGS)."""
+    if src_packing in ("b6x16_p32", "b4x16_p64"):
+        # 16 elements per 16-byte unit in, 16 8-bit containers (4 tmem columns) out: 8-bit geometry
+        return 8, src_packing
     if elem_bits == 6:
-        if src_packing == "b6x16_p32":
-            # 16 elements per 16-byte chunk in, 16 8-bit containers (4 tmem columns) out: 8-bit geometry
-            return 8, "b6x16_p32"
         raise PlanError("dtype", "packed 6-bit elements do not split into 128-bit rows (16 bytes hold 21.3 of "
                                  "them); tcgen05.cp reads 6-bit data in the .b6x16_p32 form: declare the shared "
                                  "buffer with packing b6x16_p32")
@@ -223,8 +296,6 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
                                  "(6-bit data: see cp_element_format)")
     if cta_group not in (1, 2):
         raise PlanError("cta_group", f"cta_group must be 1 or 2, got {cta_group}")
-    epc = 128 // elem_bits   # elements per 128-bit chunk (one row of one cp)
-    e32 = 32 // elem_bits    # elements per 32-bit tmem column
 
     if isinstance(src_layout, ComposedLayout):
         layout_swizzle, src_tile = src_layout.swizzle, src_layout.inner
@@ -254,12 +325,11 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         raise PlanError("region", f"source region has {s.shard_extent()} elements, tmem region "
                                   f"{t.shard_extent()}")
 
-    # B. router: the warpx4 multicast is R[4 : 32@TLane]; it covers all 128 lanes.
-    if t.replica != (Iter(4, 32, TLane),):
-        raise PlanError("router", f"requires R[4 : 32@TLane] on tmem, got {t.replica_text()}")
-    if t.offset_on(TLane) != 0:
-        raise PlanError("router", f"warpx4 writes all 128 lanes, so the tmem lane offset must be 0, "
-                                  f"got {t.offset_on(TLane)}")
+    # B. router: the replica is the multicast.
+    candidates = shapes_for_replica(t.replica)
+    if not candidates:
+        raise PlanError("router", f"tmem replica {replica_text(t.replica)} is no tcgen05.cp multicast; "
+                                  f"the shapes write {_MULTICASTS}")
 
     # C. permute: TLane iters first, then by descending stride; the source follows by groups.
     perm = sorted(range(len(t.shard)),
@@ -277,31 +347,67 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
     seq_s, keep_s = _split_at_broadcast(s)
     if seq_t != seq_s:
         raise PlanError("broadcast", f"stride-0 pieces differ: tmem {seq_t}, source {seq_s}")
+    keep_t = _fused(keep_t)
 
-    # E. group both into (32, middle, elem_per_128b).
+    # E. shape: the rows are the leading lane iters; wider rows first.
+    lanes = tuple(itertools.takewhile(lambda it: it.axis is TLane, keep_t))
+    fits = [sh for sh in candidates if _lanes_fit(sh, lanes)]
+    if not fits:
+        by_rows: dict[tuple[Iter, ...], list[str]] = {}
+        for sh in candidates:
+            by_rows.setdefault(sh.lanes, []).append(f".{sh.ptx}")
+        want = " or ".join(f"{_iters_text(r)} ({', '.join(n)})" for r, n in by_rows.items())
+        raise PlanError("router", f"tmem rows {_iters_text(lanes)} with {replica_text(t.replica)} fit no "
+                                  f"tcgen05.cp shape: need {want}")
+    for i, sh in enumerate(fits):
+        try:
+            return _plan_shape(sh, s, t, keep_s, keep_t, elem_bits, buffer_swizzle, cta_group, src_format)
+        except PlanError:
+            if i == len(fits) - 1:  # the narrowest shape's reason: it accepts the most copies
+                raise
+    raise AssertionError("unreachable: fits is not empty")
+
+
+def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter], keep_t: Sequence[Iter],
+                elem_bits: int, buffer_swizzle: SwizzleMode, cta_group: int,
+                src_format: str | None) -> Tcgen05CpPlan:
+    """Steps E-I for one shape."""
+    epc = 128 // elem_bits   # elements per 16-byte chunk
+    epr = epc * sh.chunks    # elements per row of one cp
+    e32 = 32 // elem_bits    # elements per 32-bit tmem column
+
+    # E. group both into (rows, middle, elements per row).
     total = math.prod(it.extent for it in keep_t)
-    if total % (32 * epc):
-        raise PlanError("group", f"{total} copied elements are not a multiple of 32 rows x {epc} "
-                                 f"elements (one 128-bit chunk per row)")
-    n_mid = total // (32 * epc)
-    t_lane, t_mid, t_col = _three_parts("tmem", keep_t, (32, n_mid, epc))
-    s_lane, s_mid, s_col = _three_parts("source", keep_s, (32, n_mid, epc))
-    if t_lane != (Iter(32, 1, TLane),):
-        raise PlanError("group", f"tmem rows must be (32, 1@TLane), got {_iters_text(t_lane)}")
-    if t_col != (Iter(epc, 1, TCol),):
-        raise PlanError("group", f"tmem chunk must be ({epc}, 1@TCol), got {_iters_text(t_col)}")
-    if s_col != (Iter(epc, 1, m),):
+    if total % (sh.rows * epr):
+        raise PlanError("group", f"{total} copied elements are not a multiple of {sh.rows} rows x {epr} "
+                                 f"elements ({128 * sh.chunks} bits per row of .{sh.ptx})")
+    n_mid = total // (sh.rows * epr)
+    _, t_mid, t_col = _three_parts("tmem", keep_t, (sh.rows, n_mid, epr), sh)
+    s_lane, s_mid, s_col = _three_parts("source", keep_s, (sh.rows, n_mid, epr), sh)
+    if t_col != (Iter(epr, 1, TCol),):
+        raise PlanError("group", f"tmem row of .{sh.ptx} must be ({epr}, 1@TCol), got {_iters_text(t_col)}")
+    if sh.chunks == 1 and s_col != (Iter(epc, 1, m),):
         raise PlanError("group", f"source chunk must be {epc} contiguous elements ({epc}, 1), "
                                  f"got {_iters_text(s_col)}")
+    if sh.chunks == 2:
+        if s_col == (Iter(epr, 1, m),):
+            chunk_step = 16
+        elif len(s_col) == 2 and s_col[0].extent == 2 and s_col[1] == Iter(epc, 1, m):
+            chunk_step = _bytes(s_col[0].stride, elem_bits, "lbo", "second chunk step")
+        else:
+            raise PlanError("group", f"source row of .{sh.ptx} must be two 16-byte chunks of {epc} contiguous "
+                                     f"elements, ({epr}, 1) or (2, LBO), ({epc}, 1); got {_iters_text(s_col)}")
 
-    # F. rows: the 32 source rows as (4, 8) -> SBO and row pitch P -> swizzle mode.
-    rows, rseps = TileLayout(s_lane).group([4, 8])
-    rows4, rows8 = _fused(rows.shard[rseps[0]:rseps[1]]), _fused(rows.shard[rseps[1]:rseps[2]])
-    if len(rows4) != 1 or len(rows8) != 1:
-        raise PlanError("group", f"source rows {_iters_text(s_lane)} do not form 4 groups x 8 rows with "
-                                 f"one stride each")
-    sbo = _bytes(rows4[0].stride, elem_bits, "alignment.sbo", "SBO")
-    pitch = _bytes(rows8[0].stride, elem_bits, "swizzle", "row pitch")
+    # F. rows: the source rows as (rows / 8, 8) -> SBO and row pitch P -> swizzle mode.
+    if sh.rows >= 8:
+        rows, rseps = TileLayout(s_lane).group([sh.rows // 8, 8])
+        outer, inner = _fused(rows.shard[rseps[0]:rseps[1]]), _fused(rows.shard[rseps[1]:rseps[2]])
+    else:
+        outer, inner = (), s_lane
+    if len(outer) > 1 or len(inner) != 1:
+        raise PlanError("group", f"source rows {_iters_text(s_lane)} do not form {max(sh.rows // 8, 1)} "
+                                 f"group(s) x {min(sh.rows, 8)} rows with one stride each")
+    pitch = _bytes(inner[0].stride, elem_bits, "swizzle", "row pitch")
     mode = _PITCH_TO_MODE.get(pitch)
     if mode is None:
         raise PlanError("swizzle", f"row pitch {pitch} B is not 16, 32, 64 or 128 B")
@@ -310,6 +416,21 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         raise PlanError("swizzle", f"row pitch {pitch} B implies {_swizzle_words(mode)} but the buffer "
                                    f"has {has}")
     atom = 8 * pitch
+    # one 8-row group (4x256b): SBO is never used; encode the dense group stride
+    sbo = _bytes(outer[0].stride, elem_bits, "alignment.sbo", "SBO") if outer else atom
+    lbo = 0
+    if sh.chunks == 2:
+        if mode is SwizzleMode.NONE:
+            lbo = chunk_step
+            if lbo % 16 or not 0 <= lbo < 1 << 18:
+                raise PlanError("lbo", f"a 256-bit row's second chunk is {lbo} B after its first; LBO must "
+                                       f"be a 16-byte multiple in [0, 2^18)")
+        elif chunk_step != 16:
+            raise PlanError("lbo", f"with {_swizzle_words(mode)} the second chunk of a 256-bit row is read "
+                                   f"16 B after the first (LBO unused), but the source puts it "
+                                   f"{chunk_step} B after")
+        else:
+            lbo = 16  # "assumed 1" (PTX), the field CUTLASS's K-major canonical form writes
 
     # G. align middles: pair the middle iters 1-1.
     t_mid, s_mid = _align_middles(t_mid, s_mid)
@@ -317,12 +438,13 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
     for i, (ti, si) in enumerate(zip(t_mid, s_mid)):
         if ti.extent != si.extent:
             raise PlanError("middle", f"middle {i}: tmem extent {ti.extent} != source extent {si.extent}")
-        if ti.axis is not TCol:
-            raise PlanError("middle", f"middle {i}: tmem iter {ti} must step along TCol")
+        step = _bytes(si.stride, elem_bits, "alignment.middle", f"middle {i} source step")
+        if ti.axis is TLane:  # only a shape with a lane offset range keeps lane iters past its rows (E)
+            middle.append(MiddleIter(ti.extent, step, 0, ti.stride))
+            continue
         if (ti.stride * elem_bits) % 32:
             raise PlanError("alignment.tmem_col", f"middle {i}: tmem step {ti.stride} elements is not a "
                                                   f"whole number of 32-bit columns")
-        step = _bytes(si.stride, elem_bits, "alignment.middle", f"middle {i} source step")
         middle.append(MiddleIter(ti.extent, step, ti.stride * elem_bits // 32))
 
     # H. alignment.
@@ -330,7 +452,10 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
     if col_elems % e32:
         raise PlanError("alignment.tmem_col", f"tmem column offset of {col_elems} {elem_bits}-bit "
                                               f"elements is not a whole 32-bit column ({e32} per column)")
-    col0 = col_elems // e32
+    col0, lane0 = col_elems // e32, t.offset_on(TLane)
+    if sh.max_lane_offset == 0 and lane0:
+        raise PlanError("router", f".{sh.ptx} writes all 128 lanes, so the tmem lane offset must be 0, "
+                                  f"got {lane0}")
     if sbo % 16 or sbo < 0 or sbo >= 1 << 18:
         raise PlanError("alignment.sbo", f"SBO {sbo} B must be a 16-byte multiple in [0, 2^18)")
     if mode is not SwizzleMode.NONE and sbo % atom:
@@ -346,22 +471,28 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         if mi.src_step_bytes % 16:
             raise PlanError("alignment.middle", f"middle {i}: source step {mi.src_step_bytes} B is not "
                                                 f"16 B aligned")
+    ncols, row_bytes = 4 * sh.chunks, 16 * sh.chunks
     cps = []
     for idx in itertools.product(*(range(mi.extent) for mi in middle)):
         src = start + sum(i * mi.src_step_bytes for i, mi in zip(idx, middle))
         col = col0 + sum(i * mi.tmem_step_cols for i, mi in zip(idx, middle))
+        lane = lane0 + sum(i * mi.tmem_step_lanes for i, mi in zip(idx, middle))
         if col % 4:
             raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem column {col}, "
                                                   f"not a multiple of 4")
-        if col < 0 or col + 4 > TMEM_COLUMNS:
+        if col < 0 or col + ncols > TMEM_COLUMNS:
             raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem columns "
-                                                  f"[{col}, {col + 4}), outside [0, {TMEM_COLUMNS})")
-        if src < 0 or (mode is not SwizzleMode.NONE and src % atom >= pitch):
+                                                  f"[{col}, {col + ncols}), outside [0, {TMEM_COLUMNS})")
+        if not 0 <= lane <= sh.max_lane_offset:
+            raise PlanError("router", f"cp at middle index {idx} starts at tmem lane {lane}; .{sh.ptx} "
+                                      f"writes lanes L0 + 32r, so L0 must be in [0, {sh.max_lane_offset}]")
+        if src < 0 or (mode is not SwizzleMode.NONE and src % atom + row_bytes > pitch):
             raise PlanError("alignment.middle", f"cp at middle index {idx} starts at source byte {src}, "
-                                                f"outside row 0 of a {atom} B {mode.value} swizzle atom")
-        cps.append((src, col))
+                                                f"outside row 0 of a {atom} B {mode.value} swizzle atom" +
+                            (f" (a 256-bit row needs {row_bytes} B of it)" if sh.chunks == 2 else ""))
+        cps.append(Cp(src, col, lane))
 
     # I. result.
-    return Tcgen05CpPlan(elem_bits=elem_bits, swizzle=mode, sbo_bytes=sbo, lbo_bytes=0,
+    return Tcgen05CpPlan(cp_shape=sh, elem_bits=elem_bits, swizzle=mode, sbo_bytes=sbo, lbo_bytes=lbo,
                          start_offset_bytes=start, tmem_col0=col0, cps=tuple(cps), cta_group=cta_group,
                          middle=tuple(middle), row_pitch_bytes=pitch, src_format=src_format)
