@@ -64,6 +64,7 @@ from typing import Sequence
 
 from ...layout import ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane, m
 from ...target import TMEM_COLUMNS
+from ..smem_desc import desc_swizzle_code, encode_smem_desc  # (their one home; re-exported)
 from .tcgen05_cp_shapes import CpShape, replica_text, shapes_for_replica
 
 __all__ = ["PlanError", "MiddleIter", "Cp", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
@@ -134,39 +135,6 @@ class Tcgen05CpPlan:
     def descriptor_template(self) -> int:
         """The descriptor with start address 0; the emitter patches bits [0, 14) per cp."""
         return encode_smem_desc(0, self.lbo_bytes, self.sbo_bytes, self.swizzle)
-
-
-# -----------------------------------------------------------------------------------------------------
-# Descriptor encoding (docs/tcgen05.md §4)
-# -----------------------------------------------------------------------------------------------------
-_DESC_SWIZZLE_CODE = {
-    SwizzleMode.NONE: 0,
-    SwizzleMode.B128_BASE32B: 1,
-    SwizzleMode.B128: 2,
-    SwizzleMode.B64: 4,
-    SwizzleMode.B32: 6,
-}
-
-
-def desc_swizzle_code(mode: SwizzleMode) -> int:
-    """The 3-bit swizzle field [61, 64) of the tcgen05 shared-memory descriptor."""
-    return _DESC_SWIZZLE_CODE[mode]
-
-
-def _encode_field(name: str, x: int) -> int:
-    if not 0 <= x < (1 << 18) or x % 16:
-        raise ValueError(f"descriptor {name} {x} must be a 16-byte multiple in [0, 2^18)")
-    return (x & 0x3FFFF) >> 4
-
-
-def encode_smem_desc(start_bytes: int, lbo_bytes: int, sbo_bytes: int, swizzle_mode: SwizzleMode) -> int:
-    """The 64-bit descriptor: start [0,14), LBO [16,30), SBO [32,46), bit 46 = 1, base offset 0,
-    LBO mode (bit 52) 0, swizzle [61,64). Byte values are encoded as (x & 0x3FFFF) >> 4."""
-    return (_encode_field("start", start_bytes)
-            | _encode_field("LBO", lbo_bytes) << 16
-            | _encode_field("SBO", sbo_bytes) << 32
-            | 1 << 46
-            | desc_swizzle_code(swizzle_mode) << 61)
 
 
 # -----------------------------------------------------------------------------------------------------
