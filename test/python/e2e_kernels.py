@@ -60,13 +60,16 @@ class Case:
 
     @property
     def tbits(self) -> int:
-        """Bits an element occupies in tensor memory: 6-bit elements sit in 8-bit containers."""
-        return 8 if self.bits == 6 else self.bits
+        """Bits an element occupies in tensor memory: 6-bit elements, and 4-bit elements copied from the
+        padded form (decompressed), sit in 8-bit containers."""
+        return 8 if self.bits == 6 or self.packing == "b4x16_p64" else self.bits
 
     @property
     def packing(self) -> str | None:
-        """The shared tile's packing: b6x16_p32 for 6-bit elements unless meta says packing=None."""
-        return self.meta.get("packing", "b6x16_p32") if self.bits == 6 else None
+        """The shared tile's packing: b6x16_p32 for 6-bit elements unless meta says packing=None; 4-bit
+        elements are packed unless meta says packing="b4x16_p64"."""
+        default = "b6x16_p32" if self.bits == 6 else None
+        return self.meta.get("packing", default) if self.bits in (4, 6) else None
 
 
 def _shape(s) -> str:
@@ -109,7 +112,7 @@ def kernel_text(case: Case, name: str | None = None) -> str:
     s_t = f'!tile.buffer<shared, {_shape(case.smem_shape)}x{e}, "{case.smem_layout}", align 1024{packing}>'
     t_t = f'!tile.buffer<tmem, {_shape(case.tmem_shape)}x{e}, "{case.tmem_layout}">'
     g_t = f"!tile.buffer<global, {_shape(case.smem_shape)}x{e}>"
-    o_elem = "ui8" if bits == 6 else e  # the readback is raw tmem: 6-bit elements in 8-bit containers
+    o_elem = "ui8" if case.tbits != bits else e  # the readback is raw tmem: sub-byte elements in 8-bit containers
     o_t = f"!tile.buffer<global, 128x{ncols * 32 // case.tbits}x{o_elem}>"
     slot_t, bar_t = "!tile.buffer<shared, 1xi32>", "!tile.buffer<shared, 1xi64>"
     args = [f"%A: {g_t}", f"%out: {o_t}"]
@@ -138,7 +141,8 @@ def kernel_text(case: Case, name: str | None = None) -> str:
           f'    "tile.mbarrier.init"(%bar) {{count = 1}} : ({bar_t}) -> ()',
           '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()',
           '  }']
-    plain = bits in (6, 8, 16, 32)  # tile.copy lowers whole bytes and whole 6-bit groups, not 4-bit
+    # tile.copy lowers whole bytes and whole 6-bit / padded 4-bit groups, not packed 4-bit data
+    plain = bits in (6, 8, 16, 32) or case.packing is not None
     if plain:
         fill = '"tile.copy"(%smem, {a}) {{scope = "cta"}} : ({s}, {g}) -> ()'
         if cg == 2:
@@ -214,13 +218,20 @@ def expected(case: Case, A: np.ndarray) -> np.ndarray:
     val = np.zeros((128, ncols), np.uint64)
     touched = np.zeros((128, ncols), bool)
     for s, d in zip(src, dst):
-        v = int(A[s])
+        v = container(case, int(A[s]))
         for off in lay.apply(d, case.tmem_shape):
             lane, ecol = off[TLane], off[TCol]
             col, sub = divmod(ecol, per)
             val[lane, col] |= np.uint64(v << (sub * bits))
             touched[lane, col] = True
     return np.where(touched, val, POISON).astype(np.uint32)
+
+
+def container(case: Case, v: int) -> int:
+    """The tmem bits of element value v: itself, or for .b8x16.b4x16_p64 the 8-bit container of a 4-bit
+    value, nibble << 2 (tile-sim's model, measured on sm_103 only: docs/emulator.md A2); 6-bit values sit
+    in container bits [5, 0] (A1)."""
+    return v << 2 if case.packing == "b4x16_p64" else v
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -251,6 +262,12 @@ def pack6(A: np.ndarray) -> np.ndarray:
     v = A.reshape(-1, 4).astype(np.uint32) & 0x3F
     word = v[:, 0] | (v[:, 1] << 6) | (v[:, 2] << 12) | (v[:, 3] << 18)  # 24 bits
     return np.stack([word & 0xFF, (word >> 8) & 0xFF, word >> 16], axis=1).astype(np.uint8).reshape(-1)
+
+
+def pack4(A: np.ndarray) -> np.ndarray:
+    """A logical 4-bit tile packed as global memory holds it: element 2i in the low nibble of byte i."""
+    v = A.reshape(-1, 2).astype(np.uint8) & 0xF
+    return (v[:, 0] | (v[:, 1] << 4)).astype(np.uint8)
 
 
 def inject_fill(ptx: str, kernel: str, nbytes: int, cta_group: int) -> str:
@@ -348,7 +365,9 @@ def run_case(case: Case, *, seed: int = 0, ptxas_exe: str | None = None, compile
     art = (compile_fn or tile_compile)(kernel_text(case), arch="sm_100a")
     ptx = art.ptx
     bits = case.bits
-    if bits == 4:
+    if case.packing == "b4x16_p64":
+        g_args = [pack4(A) for A in inputs]
+    elif bits == 4:
         imgs = [shared_image(case, A) for A in inputs]
         ptx = inject_fill(ptx, art.kernel_name, len(imgs[0]), case.cta_group)
         g_args = imgs

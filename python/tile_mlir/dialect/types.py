@@ -25,6 +25,11 @@ Element slot e of the layout lives in 16-byte group e / 16, at bits [6 (e % 16),
 the group's first 12 bytes; the last 4 bytes are padding. In tensor memory a 6-bit element always
 occupies an 8-bit container (the only tmem form of 6-bit data, PTX "Packing format used for matrix A
 by .kind::mxf8f6f4 in Tensor Memory"), so tmem addresses count it as 8 bits.
+
+4-bit elements may take the padded form `.b4x16_p64` likewise (16 elements in a group's first 8
+bytes, low nibble first, then 8 bytes of padding: CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B), which
+tcgen05.cp decompresses into 8-bit tmem containers (`.b8x16.b4x16_p64`); packed 4-bit data is copied
+as it is (docs/tcgen05.md §8).
 """
 from __future__ import annotations
 
@@ -66,7 +71,7 @@ def numpy_dtype(elem: str) -> str:
 
 
 # packing -> (element bits, elements per group, bytes per group)
-PACKINGS = {"b6x16_p32": (6, 16, 16)}
+PACKINGS = {"b6x16_p32": (6, 16, 16), "b4x16_p64": (4, 16, 16)}
 
 
 class TypeParseError(ValueError):

@@ -74,24 +74,27 @@ def emit_copy_loop(em, ptrs, layouts, elem_bits: int, numel: int, rank, nthreads
     return width
 
 
-# 6-bit elements move in groups of 16: 12 bytes packed contiguously (global memory, or any buffer
-# without a packing), or one 16-byte .b6x16_p32 unit (12 data bytes + 4 padding bytes) in shared memory.
+# 6-bit (and padded 4-bit) elements move in groups of 16: 12 (8) bytes packed contiguously (global
+# memory, or any buffer without a packing), or one 16-byte .b6x16_p32 (.b4x16_p64) unit in shared
+# memory: the data bytes, then 4 (8) padding bytes.
 GROUP = 16
-_GROUP_DATA = 12  # bytes of 16 six-bit elements
+_UNIT = 16  # bytes of one padded group
 
 
 def emit_group_copy(em, ptrs, layouts, types, numel: int, rank, nthreads: int):
-    """Copy 6-bit elements group by group: for c in [rank, numel / 16) step nthreads, the 12 data bytes
-    of group c move as three 32-bit words (a group starts on a multiple of 12 bytes packed, of 16
-    padded: 4-byte aligned either way); a padded destination also gets its 4 padding bytes zeroed
+    """Copy 6-bit or 4-bit elements group by group: for c in [rank, numel / 16) step nthreads, the 12 (8)
+    data bytes of group c move as 32-bit words (a group starts on a multiple of 12 (8) bytes packed, of
+    16 padded: 4-byte aligned either way); a padded destination also gets its padding bytes zeroed
     (TMA leaves them undefined; zero keeps the shared image deterministic). Callers check group_runs."""
+    data = GROUP * types[0].elem_bits // 8
     lb = em.index_cast(rank, ir.IndexType.get())
     with em.for_(lb, em.index(numel // GROUP), em.index(nthreads)) as iv:
         e = em.mul(em.index_cast(iv, I32()), em.i32(GROUP))
         d_off, s_off = (byte_offset(em, lay, e, t.addr_bits) for lay, t in zip(layouts, types))
         dst, src = em.gep(ptrs[0], d_off), em.gep(ptrs[1], s_off)
-        words = [em.load(I32(), em.gep(src, k), align=4) for k in range(0, _GROUP_DATA, 4)]
-        for k, w in zip(range(0, _GROUP_DATA, 4), words):
+        words = [em.load(I32(), em.gep(src, k), align=4) for k in range(0, data, 4)]
+        for k, w in zip(range(0, data, 4), words):
             em.store(w, em.gep(dst, k), align=4)
         if types[0].packing is not None:
-            em.store(em.i32(0), em.gep(dst, _GROUP_DATA), align=4)
+            for k in range(data, _UNIT, 4):
+                em.store(em.i32(0), em.gep(dst, k), align=4)

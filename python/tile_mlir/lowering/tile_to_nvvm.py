@@ -398,7 +398,7 @@ def _async_wait(k, op, em):
 @lowers("tile.copy")
 def _copy(k, op, em):
     dst_l, src_l, bits, numel = sliced_layouts(op)
-    if bits == 6:
+    if bits == 6 or any(t.packing for t in copy_types(op)):  # 6-bit data, padded 4-bit data (b4x16_p64)
         _group_copy(k, op, em, (dst_l, src_l), numel)
     else:
         if not vector_bytes((dst_l, src_l), bits):
@@ -412,16 +412,18 @@ def _copy(k, op, em):
 
 
 def _group_copy(k, op, em, layouts, numel):
-    """6-bit elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32."""
+    """6-bit (4-bit) elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32
+    (.b4x16_p64)."""
     types = copy_types(op)
     for side, lay, t in zip(("dst", "src"), layouts, types):
-        if getattr(lay, "swizzle", None) is not None and t.packing is None:
+        if t.elem_bits == 6 and getattr(lay, "swizzle", None) is not None and t.packing is None:
             raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
                                 "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
                                 "declare it with packing b6x16_p32")
         if not group_runs(lay, GROUP):
-            raise LoweringError(op, f"tile.copy of 6-bit elements moves whole groups of {GROUP} "
-                                f"(12 bytes packed, 16 bytes in packing b6x16_p32): every run of {GROUP} "
+            raise LoweringError(op, f"tile.copy of {t.elem_bits}-bit elements moves whole groups of {GROUP} "
+                                f"({GROUP * t.elem_bits // 8} bytes packed, 16 bytes in packing "
+                                f"{'b6x16_p32' if t.elem_bits == 6 else 'b4x16_p64'}): every run of {GROUP} "
                                 f"elements of the {side} region must be contiguous and start at a multiple "
                                 f"of {GROUP} elements")
     rank, n = scope_rank(em, attr(op, "scope"), k.tid(em), k.block)
