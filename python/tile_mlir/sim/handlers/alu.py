@@ -13,6 +13,7 @@ import numpy as np
 from ..codegen import bits_to_f32, bits_to_f64, f32_to_bits, f64_to_bits, mask
 from ..errors import EmulationError
 from ..ptx_parser import TYPE_BITS
+from . import cvt_pack
 
 INT_TYPES = {"u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64",
              "pred", "b128"}
@@ -486,6 +487,8 @@ _RND_INT = {"rni": "rn", "rzi": "rz", "rmi": "rm", "rpi": "rp"}
 def decode_cvt(d, inst):
     p = inst.parts
     dt, st = p[-2], p[-1]
+    if dt in cvt_pack.PACKED:  # two inputs, one packed result (sim/handlers/cvt_pack.py)
+        return cvt_pack.decode_cvt_pack(d, inst)
     if dt not in TYPE_BITS or st not in TYPE_BITS:
         raise d.error("cvt needs .dtype.atype")
     mods = set(p[1:-2])

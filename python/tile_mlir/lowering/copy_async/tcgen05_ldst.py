@@ -1,0 +1,181 @@
+"""copy_async variants `tmem->reg` (`tcgen05.ld`) and `reg->tmem` (`tcgen05.st`), issued by whole warps.
+
+copy_async, not copy: both instructions complete asynchronously (PTX ISA "tcgen05.wait"): the registers
+of an ld are defined, and the tensor memory of an st written, only after `tcgen05.wait::ld` /
+`tcgen05.wait::st` (docs/registers.md §3). This variant places the wait itself, once, before the first
+later op of the block that needs it (WAIT_ANCHORS), so several loads share one wait.
+
+The plan (all layout analysis and validation, steps A-F) is tcgen05_ldst_plan.plan_tcgen05_ldst; here:
+  - predicates `validate_tmem_reg_copy` and `exec_scope` decide whether a variant applies;
+  - G. each warp adds its lane quarter, 32 (warp % 4), to the lane field of the tmem buffer's address
+    (the absolute lane, as CUTLASS passes it; docs/emulator.md A13), plus each instruction's lane
+    offset and column (add, never OR);
+  - H. register i of an instruction is word regs[i] of the register tile (an i32 alloca that
+    convert-tile-to-nvvm makes, which LLVM promotes to registers: every index is static);
+  - I. warps that hold none of the tile skip the instructions (a warp-uniform branch), so a CTA larger
+    than the tile's warps neither reads nor writes tensor memory for it.
+"""
+from __future__ import annotations
+
+import functools
+
+from ...dialect.ir_utils import BUFFER_CAST, iter_ops
+from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...mlir import ir
+from ..copy_loop import linear_tid
+from ..emitter import I32, Emitter, ptr_type
+from ..registers import REG_ADDR_SPACE
+from .kernel_info import kernel_block
+from .tcgen05_ldst_plan import PlanError, plan_tcgen05_ldst
+
+__all__ = ["validate_tmem_reg_copy", "exec_scope", "copy_async_tmem_reg", "WAIT_ANCHORS"]
+
+# Ops before which a pending ld / st must have completed, besides users of the register tile: thread
+# syncs (another thread may read what an st wrote, or overwrite what an ld reads), tensor-memory writers
+# and frees, and the end of the kernel.
+WAIT_ANCHORS = {
+    "ld": ("tile.barrier", "tile.mbarrier.arrive", "tile.mbarrier.wait", "tile.commit", "tile.tmem.dealloc",
+           "tile.return"),
+    "st": ("tile.barrier", "tile.mbarrier.arrive", "tile.mbarrier.wait", "tile.commit", "tile.tmem.dealloc",
+           "tile.tmem.load", "tile.return"),
+}
+
+
+def _direction(ctx) -> str | None:
+    scopes = (ctx.src_t.scope, ctx.dst_t.scope)
+    return {("tmem", "reg"): "ld", ("reg", "tmem"): "st"}.get(scopes)
+
+
+def validate_tmem_reg_copy(op, ctx, want: str):
+    if _direction(ctx) != want:
+        need = "tmem -> reg" if want == "ld" else "reg -> tmem"
+        return False, f"requires {need}, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
+    tmem = ctx.src if want == "ld" else ctx.dst
+    if getattr(tmem.owner, "name", None) != "tile.tmem.buffer":
+        return False, "requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot)"
+    if not ctx.target.has_tcgen05:
+        return False, f"tcgen05.{want} needs an sm_100a-family target, not {ctx.target.arch}"
+    return True, ""
+
+
+def exec_scope(op, ctx):
+    if ctx.scope not in ("warp", "warpgroup"):
+        return False, (f"tcgen05.ld/st are issued by whole warps (scope = \"warp\" or \"warpgroup\"), got "
+                       f"scope = \"{ctx.scope}\"")
+    return True, ""
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_plan(tmem_t, tmem_region, reg_t, reg_region, scope):
+    try:
+        return plan_tcgen05_ldst(tmem_t.layout, tmem_t.shape, tmem_region, reg_t.layout, reg_t.shape, reg_region,
+                                 reg_t.elem_bits, scope)
+    except PlanError as e:  # (check, reason), not the exception: see tcgen05_cp._cached_plan
+        return (e.check, e.reason)
+
+
+def _plan(ctx, direction):
+    if direction == "ld":
+        key = (ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.scope)
+    else:
+        key = (ctx.dst_t, ctx.dst_region, ctx.src_t, ctx.src_region, ctx.scope)
+    plan = _cached_plan(*key)
+    if isinstance(plan, tuple):
+        raise DispatchFail(plan[1], check=plan[0])
+    return plan
+
+
+def _after(ctx, value, t, key):
+    """A cast of `value` (a tile buffer) to t, emitted once right after the op defining it."""
+    cast = ctx.cache.get((key, value))
+    if cast is None:
+        owner = value.owner
+        em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
+        cast = ctx.cache[(key, value)] = em.result(BUFFER_CAST, t, (value,))
+    return cast
+
+
+def _wait_anchor(op, direction: str, reg, tmem):
+    """The first later op of op's block that must see the ld/st complete: a user of the register tile (in
+    its regions too), a WAIT_ANCHORS op, a copy_async writing (ld) or reading (st) the tmem buffer, else the
+    block's terminator."""
+    anchors = WAIT_ANCHORS[direction]
+    side = 0 if direction == "ld" else 1
+    later = [o.operation for o in op.operation.block.operations]
+    later = later[later.index(op.operation) + 1:]
+    for cur in later:
+        if cur.name in anchors:
+            return cur
+        for o in [cur] + iter_ops(cur):
+            operands = list(o.operands)
+            if reg in operands or (o.name == "tile.copy_async" and operands[side] == tmem):
+                return cur
+    return later[-1]
+
+
+def _place_wait(ctx, op, direction, reg, tmem):
+    anchor = _wait_anchor(op, direction, reg, tmem)
+    key = ("tcgen05.wait", direction, anchor)
+    if key in ctx.cache:  # an earlier ld/st placed its wait there already, after this one too
+        return
+    em = Emitter(ir.InsertionPoint(anchor), op.location, ctx.cache.setdefault("attrs", {}))
+    kind = "load" if direction == "ld" else "store"
+    ctx.cache[key] = em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr(f"#nvvm.tcgen05_wait<{kind}>")})
+
+
+def copy_async_tmem_reg(op, ctx, direction: str):
+    plan = _plan(ctx, direction)
+    tmem, reg = (ctx.src, ctx.dst) if direction == "ld" else (ctx.dst, ctx.src)
+    taddr = _after(ctx, tmem, I32(), "tmem_address")
+    regs = _after(ctx, reg, ptr_type(REG_ADDR_SPACE), "reg_pointer")
+    em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
+    block = kernel_block(op)
+    warp = em.shr(linear_tid(em, block), em.i32(5))
+    if block[0] * block[1] * block[2] > 32 * len(plan.warps) or plan.warps[0] != 0:
+        # I: only the tile's warps issue (warp - first < count, unsigned)
+        inside = em.cmp("ult", em.sub(warp, em.i32(plan.warps[0])), em.i32(len(plan.warps)))
+        with em.if_(inside):
+            _emit(em, plan, direction, taddr, regs, warp)
+    else:
+        _emit(em, plan, direction, taddr, regs, warp)
+    _place_wait(ctx, op, direction, reg, tmem)
+    return plan
+
+
+def _emit(em, plan, direction, taddr, regs, warp):
+    # G: the absolute lane field, 32 * (warp % 4), in bits 16..31 of the address
+    quarter = em.add(taddr, em.shl(em.and_(warp, em.i32(3)), em.i32(21)))
+    shape = em.attr(f"#nvvm.tcgen05_ldst_shape<shape_{plan.shape}>")
+    for ins in plan.instrs:
+        field = (ins.lane_offset << 16) + ins.col
+        tptr = em.inttoptr(em.add(quarter, em.i32(field)) if field else quarter, 6)
+        attrs = {"shape": shape}
+        vt = ir.VectorType.get([len(ins.regs)], I32())
+        imm = [em.i64(ins.imm)] if plan.shape == "16x32bx2" else []
+        if direction == "ld":
+            if plan.pack:
+                attrs["pack"] = ir.UnitAttr.get()
+            v = em.create("nvvm.tcgen05.ld", operands=[tptr] + imm, results=[vt], attrs=attrs).results[0]
+            for i, word in enumerate(ins.regs):  # H
+                em.store(em.result("llvm.extractelement", I32(), (v, em.i32(i))), em.gep(regs, 4 * word), align=4)
+        else:
+            v = em.result("llvm.mlir.poison", vt)
+            for i, word in enumerate(ins.regs):  # H
+                x = em.load(I32(), em.gep(regs, 4 * word), align=4)
+                v = em.result("llvm.insertelement", vt, (v, x, em.i32(i)))
+            if plan.pack:
+                attrs["unpack"] = ir.UnitAttr.get()
+            em.create("nvvm.tcgen05.st", operands=[tptr, v] + imm, attrs=attrs)
+
+
+register_dispatch(
+    "copy_async", "cuda", variant="tmem->reg", priority=10,
+    when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "ld")),
+          predicate("exec_scope", exec_scope)],
+)(lambda op, ctx: copy_async_tmem_reg(op, ctx, "ld"))
+
+register_dispatch(
+    "copy_async", "cuda", variant="reg->tmem", priority=10,
+    when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "st")),
+          predicate("exec_scope", exec_scope)],
+)(lambda op, ctx: copy_async_tmem_reg(op, ctx, "st"))

@@ -1,0 +1,172 @@
+"""Register tiles in convert-tile-to-nvvm: their storage, tile.convert and tile.copy to and from registers.
+
+A register tile is an i32 alloca in the kernel's entry block (generic address space, as libNVVM asks): every access has a
+static index, so LLVM's SROA turns the words into registers, also across loops (docs/registers.md §2).
+
+The epilogue (docs/registers.md §6):
+  - tile.convert: per destination word, the source elements of its slots through cvt (nvvm.convert.
+    f32x2.to.{bf16x2,f16x2,f8x2}: rn / rz, and rn.satfinite for f8); the slot map is static (verified);
+  - tile.copy registers <-> global / shared: plan_register_store splits each element's memory offset into
+    a thread part and a slot part, off = A(thread) + B(slot), with A linear in the bits of the thread's
+    rank in the tile's warps (every power-of-two fragment is); the slots are then cut into runs that are
+    contiguous in memory and moved as vectors of up to 16 bytes, aligned as the offsets prove.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..layout import ComposedLayout, fragment_of, m
+from ..layout.fragment import WARP_SIZE, offsets_table
+from ..mlir import ir
+from .emitter import I32, I64, int_type, ptr_type
+
+__all__ = ["StorePlan", "StoreError", "plan_register_store", "alloc_registers", "emit_convert", "emit_move",
+           "REG_ADDR_SPACE"]
+
+REG_ADDR_SPACE = 0  # the register tile's alloca: libNVVM takes allocas in the generic space only
+_VECTOR_BYTES = (16, 8, 4, 2, 1)
+
+
+class StoreError(Exception):
+    """A register store this lowering cannot do; the message says why."""
+
+
+@dataclass(frozen=True)
+class StorePlan:
+    """first_warp, warps: the warps that hold the tile; base_bytes + sum over thread-rank bits b of
+    bit_b * coeff_bytes[b]: the thread's byte offset; chunks: (register byte, memory byte, bytes, align)."""
+
+    first_warp: int
+    warps: int
+    base_bytes: int
+    coeff_bytes: tuple[tuple[int, int], ...]
+    chunks: tuple[tuple[int, int, int, int], ...]
+
+
+def plan_register_store(mem_layout, reg_layout, elem_bits: int, mem_align: int) -> StorePlan:
+    """Plan the store of sliced `reg_layout` to sliced `mem_layout` (axis m, whole bytes per element run)."""
+    if isinstance(mem_layout, ComposedLayout):
+        raise StoreError("a swizzled destination is not supported by the register store (store to an "
+                         "unswizzled buffer, or use a TMA store)")
+    frag = fragment_of(reg_layout)
+    off = offsets_table(mem_layout).get(m, np.zeros(mem_layout.shard_extent(), dtype=np.int64))
+    warps = frag.warps
+    w0, nw = warps[0], warps[-1] - warps[0] + 1
+    rank = (frag.warp - w0) * WARP_SIZE + frag.lane
+    slots = np.unique(frag.slot)
+    n = nw * WARP_SIZE
+    if frag.slot.size != n * slots.size:
+        raise StoreError(f"every thread of warps {w0}..{w0 + nw - 1} must hold the same register slots")
+    table = np.full((n, int(slots.max()) + 1), -1, dtype=np.int64)
+    table[rank, frag.slot] = off
+    table = table[:, slots]
+    if (table < 0).any():
+        raise StoreError(f"every thread of warps {w0}..{w0 + nw - 1} must hold the same register slots")
+    a = table[:, 0]
+    b = table[0] - table[0, 0]
+    if not (table == a[:, None] + b[None, :]).all():
+        raise StoreError("an element's address is not a thread part plus a register-slot part")
+    coeffs = []
+    fit = np.full(n, a[0], dtype=np.int64)
+    for bit in range(max(1, (n - 1).bit_length())):
+        if 1 << bit < n:
+            c = int(a[1 << bit] - a[0])
+            if c:
+                coeffs.append((bit, c))
+                fit += ((np.arange(n) >> bit) & 1) * c
+    if not (fit == a).all():
+        raise StoreError("a thread's address is not linear in the bits of its rank (a non-power-of-two fragment)")
+    eb = elem_bits // 8 if elem_bits >= 8 else None
+    if eb is None:
+        raise StoreError(f"{elem_bits}-bit elements: the register store moves whole bytes")
+    thread_gcd = 0
+    for _, c in coeffs:
+        thread_gcd = math.gcd(thread_gcd, c * eb)
+    chunks = []
+    i = 0
+    while i < slots.size:
+        j = i + 1  # a run: consecutive slots at consecutive addresses
+        while j < slots.size and slots[j] == slots[j - 1] + 1 and b[j] == b[j - 1] + 1:
+            j += 1
+        while i < j:
+            mem = int((a[0] + b[i]) * eb)
+            regb = int(slots[i]) * eb
+            for size in _VECTOR_BYTES:
+                align = math.gcd(math.gcd(thread_gcd, mem), mem_align) if (thread_gcd or mem) else mem_align
+                if size <= (j - i) * eb and size % eb == 0 and align % size == 0 and regb % min(size, 4) == 0:
+                    break
+            chunks.append((regb, mem - int(a[0]) * eb, size, size))
+            i += size // eb
+        i = j
+    return StorePlan(w0, nw, int(a[0]) * eb, tuple((bit, c * eb) for bit, c in coeffs), tuple(chunks))
+
+
+# -- emission -----------------------------------------------------------------------------------------
+def alloc_registers(em, bt):
+    """The register tile's words: an i32 alloca (em must be at the start of the entry block)."""
+    words = max(1, -(-fragment_of(bt.layout).slots_per_thread * bt.elem_bits // 32))
+    return em.result("llvm.alloca", ptr_type(REG_ADDR_SPACE), (em.i64(words),),
+                     attrs={"elem_type": ir.TypeAttr.get(I32()), "alignment": ir.IntegerAttr.get(I64(), 16)})
+
+
+_CONVERT = {"bf16": "nvvm.convert.f32x2.to.bf16x2", "f16": "nvvm.convert.f32x2.to.f16x2"}
+
+
+def emit_convert(em, dst_t, src_t, dst, src, rounding: str) -> None:
+    """dst[slot] = cvt(src[slot map]) per destination word (f32 sources: one element per word)."""
+    d, s = fragment_of(dst_t.layout), fragment_of(src_t.layout)
+    slot_map = dict(zip(d.slot.tolist(), s.slot.tolist()))  # static: tile.convert verifies it
+    f32 = ir.F32Type.get()
+    epw = 32 // dst_t.elem_bits
+    rnd = em.attr(f"#nvvm.fp_rnd_mode<{rounding.split('_')[0]}>")
+    sat = {"sat": em.attr("#nvvm.sat_mode<satfinite>")} if rounding.endswith("satfinite") else {}
+    zero = None
+
+    def source(slot):
+        nonlocal zero
+        if slot not in slot_map:  # a slot the tile leaves empty: convert 0
+            zero = zero if zero is not None else em.result("llvm.mlir.constant", f32,
+                                                           attrs={"value": ir.FloatAttr.get(f32, 0.0)})
+            return zero
+        return em.load(f32, em.gep(src, 4 * slot_map[slot]), align=4)
+
+    for word in range(-(-d.slots_per_thread // epw)):
+        slots = range(word * epw, word * epw + epw)
+        if not any(sl in slot_map for sl in slots):
+            continue
+        if epw == 2:  # (hi, lo): the lower slot is the low half
+            v = em.result(_CONVERT[dst_t.elem], ir.VectorType.get([2], _float16(dst_t.elem)),
+                          (source(slots[1]), source(slots[0])), attrs={"rnd": rnd, **sat})
+            w = em.result("llvm.bitcast", I32(), (v,))
+        else:  # f8: two i16 (a high, b low), the lower pair in the low half
+            halves = []
+            for lo in (slots[0], slots[2]):
+                h = em.result("nvvm.convert.f32x2.to.f8x2", int_type(16), (source(lo + 1), source(lo)),
+                              attrs={"dstTy": ir.TypeAttr.get(ir.Type.parse(dst_t.elem)), "rnd": rnd, **sat})
+                halves.append(em.zext(h, I32()))
+            w = em.or_(halves[0], em.shl(halves[1], em.i32(16)))
+        em.store(w, em.gep(dst, 4 * word), align=4)
+
+
+def _float16(elem: str):
+    return ir.BF16Type.get() if elem == "bf16" else ir.F16Type.get()
+
+
+def emit_move(em, plan: StorePlan, mem, regs, warp, lane, load: bool) -> None:
+    """Each thread of the plan's warps moves its chunks between memory and its registers (em inside the
+    guard of those warps): stores, or loads when `load`."""
+    rank = em.add(em.shl(em.sub(warp, em.i32(plan.first_warp)), em.i32(5)), lane)
+    off = em.i32(plan.base_bytes)
+    for bit, c in plan.coeff_bytes:
+        off = em.add(off, em.mul(em.and_(em.shr(rank, em.i32(bit)), em.i32(1)), em.i32(c)))
+    base = em.gep(mem, off)
+    for regb, memb, size, align in plan.chunks:
+        t = ir.VectorType.get([size // 4], I32()) if size >= 8 else int_type(size * 8)
+        r, a = em.gep(regs, regb), em.gep(base, memb)
+        if load:
+            em.store(em.load(t, a, align=align), r, align=min(size, 4))
+        else:
+            em.store(em.load(t, r, align=min(size, 4)), a, align=align)
