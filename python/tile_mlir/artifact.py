@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from .errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["Param", "Artifact", "RESERVED_NAMES", "is_param_name"]
+__all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name"]
 
 #: a kernel call's keyword-only launch options (runtime/jit.py), which no parameter may be named
 RESERVED_NAMES = ("grid", "block", "stream")
@@ -98,6 +98,74 @@ class Param:
                      _get(d, "bits", int, 0, "parameter"))
 
 
+# the vocabulary of cuTensorMapEncodeTiled's enums (CUDA driver API), as runtime/tensor_map.py and
+# tile-sim's TensorMap take them
+TMA_DATA_TYPES = ("uint8", "uint16", "uint32", "int32", "uint64", "int64", "float16", "float32", "float64",
+                  "bfloat16")
+TMA_DATA_BYTES = {"uint8": 1, "uint16": 2, "float16": 2, "bfloat16": 2, "uint32": 4, "int32": 4,
+                  "float32": 4, "uint64": 8, "int64": 8, "float64": 8}
+_TMA_CHOICES = {"interleave": ("none",), "swizzle": ("none", "32b", "64b", "128b"),
+                "l2_promotion": ("none", "64b", "128b", "256b"), "oob_fill": ("none", "nan_request_zero_fma")}
+
+
+@dataclass(frozen=True)
+class TensorMapParam:
+    """A tiled TMA tensor map the kernel takes as a 128-byte grid-constant parameter, after its
+    :class:`Param` s in declaration order (tile.tensor_map; docs/tma.md §4). The runtime encodes it at
+    launch from the array given for buffer parameter ``buffer``, with cuTensorMapEncodeTiled's
+    parameters: dims innermost first, ``global_strides`` in bytes for dims 1..rank-1."""
+
+    buffer: str  # the buffer parameter it describes
+    data_type: str  # CUtensorMapDataType, TMA_DATA_TYPES
+    global_dim: tuple[int, ...]
+    global_strides: tuple[int, ...]
+    box_dim: tuple[int, ...]
+    element_strides: tuple[int, ...]
+    interleave: str = "none"
+    swizzle: str = "none"
+    l2_promotion: str = "none"
+    oob_fill: str = "none"
+
+    def __post_init__(self):
+        what = f"tensor map of '{self.buffer}'"
+        if not isinstance(self.buffer, str) or not is_param_name(self.buffer):
+            raise ArgumentError(f"tensor map: buffer must name a parameter, got {self.buffer!r}")
+        if self.data_type not in TMA_DATA_TYPES:
+            raise ArgumentError(f"{what}: data_type must be one of {TMA_DATA_TYPES}, got {self.data_type!r}")
+        rank = len(self.global_dim) if isinstance(self.global_dim, tuple) else 0
+        for name, n in (("global_dim", rank), ("global_strides", rank - 1), ("box_dim", rank),
+                        ("element_strides", rank)):
+            v = getattr(self, name)
+            if not (isinstance(v, tuple) and len(v) == n and all(_is_count(x) and x >= 1 for x in v)):
+                raise ArgumentError(f"{what}: {name} must be {n} ints >= 1 (rank {rank}), got {v!r}")
+        if not 1 <= rank <= 5:
+            raise ArgumentError(f"{what}: rank must be 1 to 5, got {rank}")
+        for name, choices in _TMA_CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise ArgumentError(f"{what}: {name} must be one of {choices}, got {getattr(self, name)!r}")
+
+    @property
+    def elem_bytes(self) -> int:
+        return TMA_DATA_BYTES[self.data_type]
+
+    def to_json(self) -> dict:
+        return {f.name: list(v) if isinstance(v := getattr(self, f.name), tuple) else v
+                for f in dataclasses.fields(self)}
+
+    @staticmethod
+    def from_json(d: dict) -> "TensorMapParam":
+        if not isinstance(d, dict):
+            raise ArgumentError(f"a tensor map must be a JSON object, got {d!r}")
+        kw = {}
+        for f in dataclasses.fields(TensorMapParam):
+            if f.type.startswith("tuple"):
+                kw[f.name] = tuple(_get(d, f.name, list, None, "tensor map"))
+            else:
+                kw[f.name] = _get(d, f.name, str, f.default if f.default is not dataclasses.MISSING
+                                  else _REQUIRED, "tensor map")
+        return TensorMapParam(**kw)
+
+
 @dataclass(frozen=True)
 class Artifact:
     """A compiled kernel: its PTX and cubin, parameters, target and launch shape.
@@ -117,6 +185,7 @@ class Artifact:
     dynamic_smem: int = 0
     key: str = ""  # cache key of the source (IR hash, arch, options)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    tensor_maps: tuple[TensorMapParam, ...] = ()  # parameters after `params`, encoded at launch
 
     def __post_init__(self):
         if not isinstance(self.kernel_name, str) or not _PTX_IDENTIFIER.fullmatch(self.kernel_name):
@@ -125,6 +194,11 @@ class Artifact:
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise ArgumentError(f"{self.kernel_name}: parameter names repeat: {names}")
+        buffers = {p.name for p in self.params if p.kind == "buffer"}
+        for tm in self.tensor_maps:
+            if tm.buffer not in buffers:
+                raise ArgumentError(f"{self.kernel_name}: a tensor map describes '{tm.buffer}', which is "
+                                    f"not a buffer parameter")
         outs = self.meta.get("outputs")
         if outs is not None and not (isinstance(outs, list) and set(outs) <= set(names)):
             raise ArgumentError(f"{self.kernel_name}: meta['outputs'] must list parameter names, "
@@ -150,6 +224,9 @@ class Artifact:
         d = dataclasses.asdict(self)
         d.pop("ptx"), d.pop("cubin")
         d["params"] = [p.to_json() for p in self.params]
+        d.pop("tensor_maps")
+        if self.tensor_maps:  # (absent otherwise: the manifests of kernels without maps stay as they were)
+            d["tensor_maps"] = [tm.to_json() for tm in self.tensor_maps]
         return d
 
     def save(self, directory) -> str:
@@ -204,6 +281,7 @@ class Artifact:
             block=_dim3(d, "block"), grid=_dim3(d, "grid"), cluster=_dim3(d, "cluster"),
             dynamic_smem=_get(d, "dynamic_smem", int), key=_get(d, "key", str, ""),
             meta=_get(d, "meta", dict, {}),
+            tensor_maps=tuple(TensorMapParam.from_json(t) for t in _get(d, "tensor_maps", list, [])),
         )
 
 

@@ -70,8 +70,29 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
             "block": tuple(read_attr(op, spec["block"])),
             "cluster": tuple(read_attr(op, spec["cluster"]) or (1, 1, 1)),
             "grid": tuple(read_attr(op, spec["grid"]) or (1, 1, 1)),
+            "tensor_maps": _tensor_maps(op, args, params),
         })
     return out
+
+
+def _tensor_maps(kernel, args, params) -> tuple:
+    """The TensorMapParam of each tile.tensor_map of a verified kernel, in declaration order."""
+    from .artifact import TensorMapParam
+    from .dialect.ops import attr_value
+    from .dialect.types import BufferType
+    from .lowering.copy_async.tma_plan import tensor_map_params
+
+    out = []
+    for op in kernel.regions[0].blocks[0].operations:
+        if op.operation.name != "tile.tensor_map":
+            continue
+        buf = op.operands[0]
+        bt = BufferType.of(buf.type)
+        index = next(i for i, a in enumerate(args) if a == buf)
+        out.append(TensorMapParam(params[index].name, **tensor_map_params(
+            bt.shape, bt.elem, attr_value(op, "box"), attr_value(op, "swizzle"), attr_value(op, "l2_promotion"),
+            attr_value(op, "oob_fill"))))
+    return tuple(out)
 
 
 _WRITERS = ("tile.copy", "tile.copy_async", "tile.tmem.load")  # ops whose operand #0 (dst) is written
@@ -226,7 +247,7 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
     key = hashlib.sha256(f"{arch}\0{text}".encode()).hexdigest()[:32]
     return Artifact(kernel_name=sig["name"], arch=arch, ptx=ptx, cubin=cubin, params=sig["params"],
                     block=sig["block"], grid=sig["grid"], cluster=sig["cluster"], dynamic_smem=dynamic_smem,
-                    key=key, meta={"outputs": list(sig["outputs"])})
+                    key=key, meta={"outputs": list(sig["outputs"])}, tensor_maps=sig["tensor_maps"])
 
 
 def _dynamic_smem(module_op) -> int:

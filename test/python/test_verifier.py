@@ -174,6 +174,14 @@ VALID = {
                             f'  "tile.mbarrier.init"(%b) {{count = 1}} : ({BAR}) -> ()'),
     "mbarrier.arrive": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
                               f'  "tile.mbarrier.arrive"(%b) : ({BAR}) -> ()'),
+    "tensor_map": kernel('  %m = "tile.tensor_map"(%a) {box = array<i64: 8, 64>, swizzle = "128B"} : '
+                         '(!tile.buffer<global, 16x64xui8>) -> !tile.tensormap',
+                         params="%a: !tile.buffer<global, 16x64xui8>"),
+    "mbarrier.arrive_expect_tx": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                                        f'  "tile.mbarrier.arrive_expect_tx"(%b) {{bytes = 1024}} : ({BAR}) -> ()'),
+    "mbarrier.expect_tx": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                                 f'  "tile.mbarrier.expect_tx"(%b) {{bytes = 1024}} : ({BAR}) -> ()'),
+    "bulk_wait": kernel('  "tile.bulk_wait"() {pending = 1, kind = "read"} : () -> ()'),
     "mbarrier.wait": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
                             f'  "tile.mbarrier.wait"(%b) {{phase = 1}} : ({BAR}) -> ()'),
     "tmem.load": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'

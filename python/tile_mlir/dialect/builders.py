@@ -21,7 +21,8 @@ from .types import BufferType
 __all__ = ["buffer_t", "build", "kernel", "ret", "thread_id", "warp_id", "lane_id", "cta_rank", "elect_one",
            "alloc_shared", "copy", "fence", "barrier", "tmem_alloc", "tmem_relinquish", "tmem_dealloc",
            "tmem_buffer", "copy_async", "commit", "async_wait", "mbarrier_init", "mbarrier_arrive",
-           "mbarrier_wait", "tmem_load", "alloc_reg", "convert"]
+           "mbarrier_wait", "tmem_load", "alloc_reg", "convert", "tensor_map", "mbarrier_arrive_expect_tx",
+           "mbarrier_expect_tx", "bulk_wait"]
 
 
 def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: int | None = None):
@@ -125,9 +126,29 @@ def tmem_buffer(slot, t, *, loc=None, ip=None):
 
 
 def copy_async(dst, src, *, dst_region=None, src_region=None, cta_group: int = 1, scope: str = "thread",
-               dispatch: str | None = None, loc=None, ip=None):
-    return build("copy_async", [dst, src], cta_group=cta_group, scope=scope, dispatch=dispatch, loc=loc, ip=ip,
-                 **_region_attrs(dst_region, src_region))
+               dispatch: str | None = None, barrier=None, multicast_mask: int | None = None, loc=None, ip=None):
+    """barrier: the mbarrier a TMA load completes on (operand #2)."""
+    operands = [dst, src] + ([barrier] if barrier is not None else [])
+    return build("copy_async", operands, cta_group=cta_group, scope=scope, dispatch=dispatch,
+                 multicast_mask=multicast_mask, loc=loc, ip=ip, **_region_attrs(dst_region, src_region))
+
+
+def tensor_map(buffer, box, *, swizzle: str = "none", l2_promotion: str = "none", oob_fill: str = "zero",
+               loc=None, ip=None):
+    return _result(build("tensor_map", [buffer], results=[ir.OpaqueType.get("tile", "tensormap")], box=box,
+                         swizzle=swizzle, l2_promotion=l2_promotion, oob_fill=oob_fill, loc=loc, ip=ip))
+
+
+def mbarrier_arrive_expect_tx(barrier_buf, nbytes: int, *, loc=None, ip=None):
+    return build("mbarrier.arrive_expect_tx", [barrier_buf], bytes=nbytes, loc=loc, ip=ip)
+
+
+def mbarrier_expect_tx(barrier_buf, nbytes: int, *, loc=None, ip=None):
+    return build("mbarrier.expect_tx", [barrier_buf], bytes=nbytes, loc=loc, ip=ip)
+
+
+def bulk_wait(pending: int = 0, *, kind: str = "all", loc=None, ip=None):
+    return build("bulk_wait", pending=pending, kind=kind, loc=loc, ip=ip)
 
 
 def commit(barrier_buf, *, cta_group: int = 1, multicast_mask: int | None = None, loc=None, ip=None):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..target import TMEM_COLUMNS, TMEM_LANES
-from .types import PACKINGS, BufferType, TypeParseError
+from .types import PACKINGS, BufferType, TypeParseError, element_bits
 
 __all__ = ["VerifyError", "fail", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
-           "KernelFacts", "same_cta_group"]
+           "KernelFacts", "same_cta_group", "tma_data_type", "tensor_map_problem"]
 
 
 class VerifyError(Exception):
@@ -166,3 +166,64 @@ def same_cta_group(op, g: int, kernel: KernelFacts) -> None:
              "every tcgen05 instruction of a kernel must use the same cta_group")
     if g == 2 and kernel.cluster_size % 2:
         fail("cta-group", "cta_group 2 needs a cluster of an even number of CTAs (set cluster on tile.kernel)")
+
+
+# -- tensor maps (TMA) -----------------------------------------------------------------------------------
+# What cuTensorMapEncodeTiled accepts (CUDA driver API, cuda.h 13.0; docs/tma.md §2), for the tiled maps
+# that tile.tensor_map declares: the verifier reports a problem at the declaration, the TMA planner declines
+# a copy whose derived box breaks one.
+TMA_MAX_RANK = 5
+TMA_MAX_BOX = 256
+TMA_STRIDE_ALIGN = 16  # bytes: globalStrides and the inner box row (interleave NONE)
+TMA_SWIZZLE_SPAN = {"none": None, "32B": 32, "64B": 64, "128B": 128}  # inner box bytes at most
+# element type -> CUtensorMapDataType (the name tile-sim and runtime/tensor_map.py take). TMA moves bits:
+# 8-bit floats travel as UINT8; sub-byte types need the 16U4/16U6 packed forms, not supported here.
+_TMA_DATA_TYPES = {
+    **dict.fromkeys(("i8", "si8", "ui8", "f8E4M3FN", "f8E5M2", "f8E8M0FNU"), "uint8"),
+    **dict.fromkeys(("i16", "si16", "ui16"), "uint16"), "f16": "float16", "bf16": "bfloat16",
+    **dict.fromkeys(("i32", "si32"), "int32"), "ui32": "uint32", "f32": "float32",
+    **dict.fromkeys(("i64", "si64"), "int64"), "ui64": "uint64", "f64": "float64",
+}
+_TMA_FLOAT_TYPES = ("float16", "bfloat16", "float32", "float64")
+
+
+def tma_data_type(elem: str) -> str | None:
+    """The CUtensorMapDataType of a buffer element type, or None when TMA cannot move it."""
+    return _TMA_DATA_TYPES.get(elem)
+
+
+def tensor_map_problem(shape, elem: str, box, swizzle: str = "none",
+                       oob_fill: str = "zero") -> tuple[str, str] | None:
+    """(check, reason) of the first rule a tiled map of a row-major `shape` x `elem` tensor with `box`
+    (outermost dim first, as shapes are) breaks, or None."""
+    rank = len(shape)
+    if not 1 <= rank <= TMA_MAX_RANK:
+        return "tensor-map-rank", f"TMA tensors have rank 1 to {TMA_MAX_RANK}, got rank {rank}"
+    dtype = tma_data_type(elem)
+    if dtype is None:
+        return "tensor-map-dtype", (f"TMA cannot move {elem} elements (its data types are 8, 16, 32 and "
+                                    "64-bit; sub-byte types need packed forms not supported here)")
+    if len(box) != rank:
+        return "tensor-map-box", f"box has {len(box)} dims for a rank-{rank} tensor"
+    for d, b in enumerate(box):
+        if not 1 <= b <= TMA_MAX_BOX:
+            return "tensor-map-box", f"box dim {d} is {b}; TMA boxes are 1 to {TMA_MAX_BOX} elements per dim"
+        if b > shape[d]:
+            return "tensor-map-box", f"box dim {d} ({b}) is larger than the tensor's extent {shape[d]}"
+    ebytes = element_bits(elem) // 8
+    inner = box[-1] * ebytes
+    if inner % TMA_STRIDE_ALIGN:
+        return "tensor-map-box", (f"the inner box row is {box[-1]} x {ebytes} B = {inner} B; TMA needs a "
+                                  f"multiple of {TMA_STRIDE_ALIGN} B")
+    span = TMA_SWIZZLE_SPAN[swizzle]
+    if span is not None and inner > span:
+        return "tensor-map-swizzle", f"the inner box row is {inner} B, more than the {swizzle} swizzle span"
+    stride = ebytes
+    for d in range(rank - 1, 0, -1):
+        stride *= shape[d]
+        if stride % TMA_STRIDE_ALIGN or stride >= 1 << 40:
+            return "tensor-map-stride", (f"dim {d - 1} has a stride of {stride} B; TMA global strides are "
+                                         f"multiples of {TMA_STRIDE_ALIGN} B below 2^40")
+    if oob_fill == "nan" and dtype not in _TMA_FLOAT_TYPES:
+        return "tensor-map-oob-fill", f"oob_fill = \"nan\" needs a floating-point type, not {elem}"
+    return None

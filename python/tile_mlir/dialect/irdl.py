@@ -124,8 +124,19 @@ def _buffer_type() -> list[str]:
             *("  " + line for line in b.lines), "}"]
 
 
+# the tile dialect's parameterless types besides !tile.buffer (constraint spelling -> IRDL type name)
+_PLAIN_TYPES = {"!tile.tensormap": "tensormap"}
+
+
+def _plain_types() -> list[str]:
+    return [line for name in _PLAIN_TYPES.values()
+            for line in (f"// !{DIALECT}.{name}", f"irdl.type @{name} {{", "  irdl.parameters()", "}")]
+
+
 def _value(b: _Body, o: OperandSpec) -> str:
     """The constraint of one operand or result."""
+    if o.constraint in _PLAIN_TYPES:
+        return b.define(o.name, f"irdl.base @{DIALECT}::@{_PLAIN_TYPES[o.constraint]}")
     if not o.constraint.startswith("buffer:"):
         return b.define(o.name, f"irdl.is {o.constraint}")
     scopes = o.constraint.split(":", 1)[1].split("|")
@@ -197,6 +208,6 @@ _HEADER = """\
 
 def emit_irdl(specs: tuple[OpSpec, ...] = OP_SPECS) -> str:
     """The text of lib/TileOps.irdl for `specs` (deterministic: the order of OP_SPECS and types.py)."""
-    blocks = [_buffer_type()] + [_operation(name, s) for name, s in irdl_names(specs).items()]
+    blocks = [_buffer_type(), _plain_types()] + [_operation(name, s) for name, s in irdl_names(specs).items()]
     body = "\n\n".join("\n".join("  " + line for line in block) for block in blocks)
     return f"{_HEADER}irdl.dialect @{_check_name(DIALECT, 'dialect')} {{\n{body}\n}}\n"

@@ -12,6 +12,7 @@ Operand order and attribute names are stable; FileCheck tests depend on them.
 from __future__ import annotations
 
 import enum
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -20,7 +21,8 @@ from typing import Callable
 from .. import mlir as _mlir
 from ..mlir import ir, register_dialect, register_operation
 from ..target import TMEM_COLUMNS
-from .checks import KernelFacts, buffer_type, check_buffer_once, check_slot, fail, same_cta_group
+from .checks import (KernelFacts, buffer_type, check_buffer_once, check_slot, fail, same_cta_group,
+                     tensor_map_problem)
 from .ir_utils import region_of
 from .types import BufferType, TypeParseError
 
@@ -175,10 +177,6 @@ def _verify_copy(op, kernel: KernelFacts) -> None:
     _, dst_shape, src_shape = _copy_regions(op)
     if dst_shape != src_shape:
         fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_shape)} and {list(src_shape)}")
-    src_scope = buffer_type(op.operands[1], "operand #1 (src)").scope
-    if src_scope == "reg" and buffer_type(op.operands[0], "operand #0 (dst)").scope == "reg":
-        fail("operand-scope", "tile.copy between two register tiles moves no memory; registers go to or come "
-             "from global or shared memory")
 
 
 def _verify_copy_async(op, kernel: KernelFacts) -> None:
@@ -189,6 +187,56 @@ def _verify_copy_async(op, kernel: KernelFacts) -> None:
     if "reg" in (dst_t.scope, src_scope) and {dst_t.scope, src_scope} != {"reg", "tmem"}:
         fail("operand-scope", f"tile.copy_async moves registers only to or from tmem (tcgen05.ld / tcgen05.st), "
              f"got {src_scope} -> {dst_t.scope}; use tile.copy to store registers to global or shared memory")
+    _verify_tma_operands(op, src_scope, dst_t.scope, kernel)
+
+
+def _verify_tma_operands(op, src_scope: str, dst_scope: str, kernel: KernelFacts) -> None:
+    """The mbarrier operand and multicast_mask of a TMA load (docs/tma.md §1)."""
+    has_barrier = len(op.operands) > 2
+    if has_barrier:
+        check_slot(op.operands[2], 64, "operand #2 (barrier)")
+        if (src_scope, dst_scope) != ("global", "shared"):
+            fail("barrier", f"only a global -> shared copy (a TMA load) completes on an mbarrier, got "
+                 f"{src_scope} -> {dst_scope}")
+    mask = attr_value(op, "multicast_mask")
+    if mask is not None:
+        if not has_barrier:
+            fail("multicast", "multicast_mask is for TMA loads: give the mbarrier operand")
+        if not 0 < mask < (1 << 16):
+            fail("multicast", f"multicast_mask must be a non-zero 16-bit mask of CTA ranks (PTX ctaMask), got {mask}")
+        if mask >> kernel.cluster_size:
+            fail("multicast", f"multicast_mask {mask:#x} names CTA ranks beyond the cluster of {kernel.cluster_size}")
+
+
+def _verify_tensor_map(op, kernel: KernelFacts) -> None:
+    from ..layout import Iter, TileLayout, m
+
+    # (its operand, a global buffer, is a kernel parameter: no op makes global buffers)
+    if getattr(op.parent, "name", None) != "tile.kernel":
+        fail("placement", "tile.tensor_map must be directly in the kernel body: it declares a kernel parameter")
+    bt = buffer_type(op.operands[0], "operand #0 (buffer)")
+    shape = bt.shape
+    row_major = TileLayout([Iter(e, math.prod(shape[i + 1:]), m) for i, e in enumerate(shape)])
+    if bt.layout_text is not None and bt.layout.canonicalize() != row_major.canonicalize():
+        fail("tensor-map-layout", f"the buffer's layout \"{bt.layout_text}\" is not row-major; TMA maps "
+             "describe row-major tensors here")
+    problem = tensor_map_problem(shape, bt.elem, attr_value(op, "box"), attr_value(op, "swizzle"),
+                                 attr_value(op, "oob_fill"))
+    if problem:
+        fail(*problem)
+
+
+def _verify_expect_tx(op, kernel: KernelFacts) -> None:
+    _verify_barrier_operand(op, kernel)
+    n = attr_value(op, "bytes")
+    if not 0 <= n < (1 << 20):
+        fail("mbarrier", f"bytes must be in [0, 2^20 - 1] (the mbarrier tx-count range), got {n}")
+
+
+def _verify_bulk_wait(op, kernel: KernelFacts) -> None:
+    n = attr_value(op, "pending")
+    if not 0 <= n <= 63:
+        fail("bulk-wait", f"pending must be in [0, 63], got {n}")
 
 
 # (src element type, dst element type) -> the roundings cvt has for it (PTX ISA "cvt": f8 needs .satfinite)
@@ -216,11 +264,6 @@ def _verify_convert(op, kernel: KernelFacts) -> None:
     if not ((d.warp == s.warp).all() and (d.lane == s.lane).all()):
         fail("layout", "dst and src must put every element in the same thread "
              f"({', '.join(a.name for a in THREAD_AXES)} equal): a conversion moves no data between threads")
-    slot_of: dict[int, int] = {}
-    for ds, ss in zip(d.slot.tolist(), s.slot.tolist()):
-        if slot_of.setdefault(ds, ss) != ss:
-            fail("layout", f"dst register slot {ds} holds elements of src slots {slot_of[ds]} and {ss} in different "
-                 "threads: the slot map must be the same in every thread (one instruction sequence serves all)")
 
 
 def _verify_tmem_load(op, kernel: KernelFacts) -> None:
@@ -266,10 +309,9 @@ OP_SPECS: tuple[OpSpec, ...] = (
            results=(OperandSpec("result", "i1"),)),
     OpSpec("alloc_shared", "A static shared-memory buffer, aligned as its type says.",
            results=(OperandSpec("result", "buffer:shared"),)),
-    OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`; to or "
-           "from a reg buffer, each thread loads or stores the elements it holds (vectorised ld/st.global, "
-           "ld/st.shared).",
-           operands=(OperandSpec("dst", "buffer:global|shared|reg"), OperandSpec("src", "buffer:global|shared|reg")),
+    OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`; from a "
+           "reg buffer, each thread stores the elements it holds (vectorised st.global / st.shared).",
+           operands=(OperandSpec("dst", "buffer:global|shared"), OperandSpec("src", "buffer:global|shared|reg")),
            attrs=_REGION_ATTRS + (AttrSpec("scope", "str", default="cta", choices=SCOPE_CHOICES),),
            verify=_verify_copy),
     OpSpec("fence", "A memory fence: proxy_async (fence.proxy.async.shared::cta, after generic stores that an "
@@ -296,10 +338,33 @@ OP_SPECS: tuple[OpSpec, ...] = (
            "(tcgen05.cp for shared -> tmem: commit to an mbarrier; tcgen05.ld / tcgen05.st between tmem and "
            "registers, completed by the tcgen05.wait::ld / wait::st the lowering places before their first use).",
            operands=(OperandSpec("dst", "buffer:global|shared|tmem|reg"),
-                     OperandSpec("src", "buffer:global|shared|tmem|reg")),
+                     OperandSpec("src", "buffer:global|shared|tmem|reg"),
+                     # TMA loads (global -> shared) complete on it: complete_tx of the box's bytes
+                     OperandSpec("barrier", "buffer:shared", optional=True)),
            attrs=_REGION_ATTRS + (_CTA_GROUP, AttrSpec("scope", "str", default="thread", choices=SCOPE_CHOICES),
-                                  AttrSpec("dispatch", "str")),
+                                  AttrSpec("dispatch", "str"), AttrSpec("multicast_mask", "i64")),
            verify=_verify_copy_async),
+    OpSpec("tensor_map", "Declares a TMA tensor map of a kernel buffer parameter (a grid-constant 128-byte kernel "
+           "parameter after the kernel's own, encoded by the runtime): box elements per dim (outermost first), "
+           "swizzle, L2 promotion, out-of-bounds fill (docs/tma.md).",
+           operands=(OperandSpec("buffer", "buffer:global"),), results=(OperandSpec("map", "!tile.tensormap"),),
+           attrs=(AttrSpec("box", "i64_array", required=True),
+                  AttrSpec("swizzle", "str", default="none", choices=("none", "32B", "64B", "128B")),
+                  AttrSpec("l2_promotion", "str", default="none", choices=("none", "64B", "128B", "256B")),
+                  AttrSpec("oob_fill", "str", default="zero", choices=("zero", "nan"))),
+           verify=_verify_tensor_map),
+    OpSpec("mbarrier.arrive_expect_tx", "mbarrier.arrive.expect_tx: raise the barrier's tx-count by `bytes`, then "
+           "arrive (the producer of TMA loads completing on it).",
+           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("bytes", "i64", required=True),),
+           verify=_verify_expect_tx),
+    OpSpec("mbarrier.expect_tx", "mbarrier.expect_tx: raise the barrier's tx-count by `bytes`, without arriving.",
+           operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("bytes", "i64", required=True),),
+           verify=_verify_expect_tx),
+    OpSpec("bulk_wait", "cp.async.bulk.wait_group{.read} pending: wait until at most `pending` of this thread's "
+           "bulk groups (TMA stores) are pending; kind \"read\" waits only until their sources were read.",
+           attrs=(AttrSpec("pending", "i64", default=0), AttrSpec("kind", "str", default="all",
+                                                                   choices=("all", "read"))),
+           verify=_verify_bulk_wait),
     OpSpec("commit", "tcgen05.commit: arrive once on `barrier` when this thread's earlier tcgen05 async ops "
            "complete (multicast to the CTAs of multicast_mask when given).",
            operands=(OperandSpec("barrier", "buffer:shared"),),

@@ -41,8 +41,10 @@ def _check_operand(v, o: OperandSpec, idx: int) -> None:
 def _check_generic(op, spec) -> None:
     operands, results = op.operands, op.results
     n_operands = len(operands)
-    if n_operands != len(spec.operands):
-        fail("operands", f"expects {len(spec.operands)} operand(s) "
+    n_required = sum(not o.optional for o in spec.operands)  # (optional operands come last)
+    if not n_required <= n_operands <= len(spec.operands):
+        count = str(n_required) if n_required == len(spec.operands) else f"{n_required} to {len(spec.operands)}"
+        fail("operands", f"expects {count} operand(s) "
              f"({', '.join(o.name for o in spec.operands) or 'none'}), got {n_operands}")
     for i, (v, o) in enumerate(zip(operands, spec.operands)):
         _check_operand(v, o, i)

@@ -22,7 +22,6 @@ from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm
 from ..passes import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
-from . import registers
 from .address import group_runs, vector_bytes
 from .copy_loop import GROUP, copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I8, I32, I64, Emitter, int_type
@@ -214,9 +213,12 @@ def _check_buffer_users(body, tile_ops) -> None:
 @lowers("tile.kernel")
 def _kernel(k, op, em):
     """An llvm.func kernel at em's insertion point (the end of the gpu.module) with op's body moved into
-    its entry block; buffer parameters become !llvm.ptr<1>."""
+    its entry block; buffer parameters become !llvm.ptr<1>, and each tile.tensor_map one more parameter
+    after them (_tensor_map_param_attrs)."""
     body = op.regions[0].blocks[0]
     params = [em.ptr(1) if BufferType.of(a.type) is not None else a.type for a in body.arguments]
+    maps = [inner for inner in body.operations if inner.operation.name == "tile.tensor_map"]
+    params += [em.ptr(0)] * len(maps)
     attrs = {"sym_name": ir.StringAttr.get(k.sym),
              "function_type": ir.TypeAttr.get(llvm.FunctionType.get(ir.Type.parse("!llvm.void"), params)),
              "gpu.kernel": ir.UnitAttr.get(), "nvvm.kernel": ir.UnitAttr.get(),
@@ -224,17 +226,35 @@ def _kernel(k, op, em):
              "unnamed_addr": ir.IntegerAttr.get(I64(), 0)}  # (none, spelled out as the parser does)
     if tuple(k.cluster) != (1, 1, 1):
         attrs["nvvm.cluster_dim"] = ir.DenseI32ArrayAttr.get(list(k.cluster))
+    if maps:
+        attrs["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get({})] * len(body.arguments)
+                                              + [_tensor_map_param_attrs(em)] * len(maps))
     k.func = em.create("llvm.func", attrs=attrs, regions=1)
     entry = k.func.regions[0].blocks.append(*params)
     for old, new in zip(body.arguments, entry.arguments):
         if BufferType.of(old.type) is not None:
             k.values[old] = new
+    for m, new in zip(maps, list(entry.arguments)[len(body.arguments):]):
+        k.values[m.results[0]] = new
     ops = list(body.operations)
     ret = ops[-1]  # tile.return (verified): first into the entry block, then the rest in order before it
     ret.detach_from_parent()
     ir.InsertionPoint(entry).insert(ret)
     for inner in ops[:-1]:
         inner.move_before(ret)
+
+
+def _tensor_map_param_attrs(em):
+    """A CUtensorMap passed by value: `.param .align 64 .b8 name[128]`, grid-constant so that TMA reads the
+    parameter itself (its generic address, cvta.param), never a local copy (docs/tma.md §4)."""
+    return ir.DictAttr.get({"llvm.byval": ir.TypeAttr.get(llvm.ArrayType.get(I8(), 128)),
+                            "llvm.align": ir.IntegerAttr.get(I64(), 64),
+                            "nvvm.grid_constant": ir.UnitAttr.get()})
+
+
+@lowers("tile.tensor_map")
+def _tensor_map(k, op, em):
+    """Nothing to emit: _kernel made the parameter, and the TMA copies name it."""
 
 
 @lowers("tile.return")
@@ -273,53 +293,6 @@ def _elect_one(k, op, em):
 def _alloc_shared(k, op, em):
     name, off = k.shared[op]
     k.values[op.results[0]] = em.gep(em.addressof(name, 3), off)
-
-
-@lowers("tile.alloc_reg")
-def _alloc_reg(k, op, em):
-    """In the entry block's first position, wherever the op is: SROA promotes only entry allocas."""
-    entry = k.func.regions[0].blocks[0]
-    at = Emitter(ir.InsertionPoint.at_block_begin(entry), op.location, k.cache)
-    k.values[op.results[0]] = registers.alloc_registers(at, BufferType.of(op.results[0].type))
-
-
-@lowers("tile.convert")
-def _convert(k, op, em):
-    dst_t, src_t = (BufferType.of(v.type) for v in op.operands)
-    registers.emit_convert(em, dst_t, src_t, k.values[op.operands[0]], k.values[op.operands[1]],
-                           attr(op, "rounding"))
-
-
-def _copy_registers(k, op, em, load: bool):
-    """tile.copy to or from a register tile: each thread moves what it holds (lowering/registers.py)."""
-    dst_l, src_l, bits, _ = sliced_layouts(op)
-    mem_l, reg_l = (src_l, dst_l) if load else (dst_l, src_l)
-    mem_t = BufferType.of(op.operands[1 if load else 0].type)
-    mem_align = 16 if mem_t.scope == "global" else max(mem_t.align or 16, 16)
-    try:
-        plan = registers.plan_register_store(mem_l, reg_l, bits, mem_align)
-    except registers.StoreError as e:
-        raise LoweringError(op, f"tile.copy {'to' if load else 'from'} registers: {e}") from None
-    tid = k.tid(em)
-    warp = em.shr(tid, em.i32(5))
-    lane = em.and_(tid, em.i32(31))
-    nthreads = k.block[0] * k.block[1] * k.block[2]
-    mem, regs = (k.values[op.operands[1]], k.values[op.operands[0]]) if load else \
-        (k.values[op.operands[0]], k.values[op.operands[1]])
-    args = (plan, mem, regs, warp, lane, load)
-    if nthreads > 32 * plan.warps or plan.first_warp != 0:
-        inside = em.cmp("ult", em.sub(warp, em.i32(plan.first_warp)), em.i32(plan.warps))
-        with em.if_(inside):
-            registers.emit_move(em, *args)
-    else:
-        registers.emit_move(em, *args)
-    if not load and mem_t.scope == "shared":
-        k.fences.after_generic_shared_writes(op, em)
-
-
-@lowers("tile.reinterpret")
-def _reinterpret(k, op, em):
-    k.values[op.results[0]] = k.values[op.operands[0]]
 
 
 @lowers("tile.tmem.buffer")
@@ -436,6 +409,25 @@ def _mbarrier_wait(k, op, em):
     k.fences.after_thread_sync(op, em)  # consumers of the tcgen05 ops the barrier tracked
 
 
+def _expect_tx(name: str):
+    def lower(k, op, em):
+        em.create(name, operands=[k.values[op.operands[0]], em.i32(attr(op, "bytes"))],
+                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0, 0])})
+    return lower
+
+
+lowers("tile.mbarrier.arrive_expect_tx")(_expect_tx("nvvm.mbarrier.arrive.expect_tx"))
+lowers("tile.mbarrier.expect_tx")(_expect_tx("nvvm.mbarrier.expect_tx"))
+
+
+@lowers("tile.bulk_wait")
+def _bulk_wait(k, op, em):
+    attrs = {"group": ir.IntegerAttr.get(I32(), attr(op, "pending"))}
+    if attr(op, "kind") == "read":
+        attrs["read"] = ir.UnitAttr.get()
+    em.create("nvvm.cp.async.bulk.wait_group", attrs=attrs)
+
+
 @lowers("tile.async_wait")
 def _async_wait(k, op, em):
     em.create("nvvm.cp.async.wait.group", attrs={"n": ir.IntegerAttr.get(I32(), 0)})
@@ -445,11 +437,8 @@ def _async_wait(k, op, em):
 # -- synchronous copy --------------------------------------------------------------------------------
 @lowers("tile.copy")
 def _copy(k, op, em):
-    scopes = tuple(BufferType.of(v.type).scope for v in op.operands)
-    if "reg" in scopes:
-        return _copy_registers(k, op, em, load=scopes[0] == "reg")
     dst_l, src_l, bits, numel = sliced_layouts(op)
-    if bits == 6 or any(t.packing for t in copy_types(op)):  # 6-bit data, padded 4-bit data (b4x16_p64)
+    if bits == 6:
         _group_copy(k, op, em, (dst_l, src_l), numel)
     else:
         if not vector_bytes((dst_l, src_l), bits):
@@ -463,18 +452,16 @@ def _copy(k, op, em):
 
 
 def _group_copy(k, op, em, layouts, numel):
-    """6-bit (4-bit) elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32
-    (.b4x16_p64)."""
+    """6-bit elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32."""
     types = copy_types(op)
     for side, lay, t in zip(("dst", "src"), layouts, types):
-        if t.elem_bits == 6 and getattr(lay, "swizzle", None) is not None and t.packing is None:
+        if getattr(lay, "swizzle", None) is not None and t.packing is None:
             raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
                                 "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
                                 "declare it with packing b6x16_p32")
         if not group_runs(lay, GROUP):
-            raise LoweringError(op, f"tile.copy of {t.elem_bits}-bit elements moves whole groups of {GROUP} "
-                                f"({GROUP * t.elem_bits // 8} bytes packed, 16 bytes in packing "
-                                f"{'b6x16_p32' if t.elem_bits == 6 else 'b4x16_p64'}): every run of {GROUP} "
+            raise LoweringError(op, f"tile.copy of 6-bit elements moves whole groups of {GROUP} "
+                                f"(12 bytes packed, 16 bytes in packing b6x16_p32): every run of {GROUP} "
                                 f"elements of the {side} region must be contiguous and start at a multiple "
                                 f"of {GROUP} elements")
     rank, n = scope_rank(em, attr(op, "scope"), k.tid(em), k.block)

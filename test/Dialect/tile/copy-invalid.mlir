@@ -83,7 +83,7 @@
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
   %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
-  // expected-error@+1 {{'tile.copy_async' op operands: expects 2 operand(s) (dst, src), got 3}}
+  // expected-error@+1 {{'tile.copy_async' op operand-type: operand #2 (barrier) must be a shared 1xi64 buffer, got !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>}}
   "tile.copy_async"(%t, %s, %s) : (!tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>, !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "copy_async_three_operands", block = array<i32: 128, 1, 1>} : () -> ()

@@ -13,14 +13,15 @@ __all__ = ["CopyAsyncCtx"]
 # them once
 _TYPES, _REGIONS = "copy_async.buffer_types", "copy_async.regions"
 _SPEC = spec_of("tile.copy_async")
-_CTA_GROUP, _SCOPE, _DISPATCH = (_SPEC.attr(name) for name in ("cta_group", "scope", "dispatch"))
+_CTA_GROUP, _SCOPE, _DISPATCH, _MULTICAST = (_SPEC.attr(name)
+                                             for name in ("cta_group", "scope", "dispatch", "multicast_mask"))
 _REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", "src")}
 
 
 class CopyAsyncCtx:
     """op, target (the chip's ArchInfo), cache; dst and src (the operand values), dst_t and src_t (their
-    BufferTypes), dst_region and src_region, cta_group, scope, and pinned (the `dispatch` attribute, or
-    None)."""
+    BufferTypes), dst_region and src_region, cta_group, scope, pinned (the `dispatch` attribute, or
+    None), and a TMA load's barrier (operand #2, or None) and multicast_mask (or None)."""
 
     def __init__(self, op, target: ArchInfo, cache: dict | None = None):
         self.op, self.target = op, target
@@ -40,6 +41,8 @@ class CopyAsyncCtx:
         self.cta_group = read_attr_in(attrs, _CTA_GROUP)
         self.scope = read_attr_in(attrs, _SCOPE)
         self.pinned: str | None = read_attr_in(attrs, _DISPATCH)
+        self.barrier = operands[2] if len(operands) > 2 else None
+        self.multicast_mask: int | None = read_attr_in(attrs, _MULTICAST)
 
 
 # BufferType.of and region_of, memoized on the MLIR type and region attributes that determine their

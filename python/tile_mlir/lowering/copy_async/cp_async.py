@@ -28,6 +28,8 @@ def validate_global_shared_copy(op, ctx):
         return False, f"requires a global source and a shared destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"cp.async moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
+    if ctx.barrier is not None:
+        return False, "cp.async completes at tile.async_wait, not on the mbarrier operand (a TMA load's)"
     if not ctx.target.has_cp_async:
         return False, f"cp.async needs sm_80 or later, not {ctx.target.arch}"
     return True, ""

@@ -1,0 +1,122 @@
+"""copy_async variant `tma`: one `cp.async.bulk.tensor.<N>d` (tile mode) between a global tensor and shared
+memory, through a tensor map the kernel declares (tile.tensor_map), issued by the executing thread.
+
+  load  (global -> shared): `cp.async.bulk.tensor.Nd.shared::cta.global.tile.mbarrier::complete_tx::bytes`
+        completing on the op's mbarrier (operand #2); with multicast_mask, `.shared::cluster ...
+        .multicast::cluster` to the CTAs of the mask; with cta_group = 2 (sm_100a), `.cta_group::2`.
+  store (shared -> global): `cp.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group`, then
+        `cp.async.bulk.commit_group`.
+
+Async contract: a load completes on its mbarrier, which the program arms with the box's bytes
+(tile.mbarrier.arrive_expect_tx) and waits on (tile.mbarrier.wait); a store completes at the issuing
+thread's tile.bulk_wait (cp.async.bulk.wait_group). The copy is issued by every thread that executes it, so
+the program puts it under one elected thread (scope "thread"). Analysis is tma_plan.plan_tma (steps A-E);
+here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
+"""
+from __future__ import annotations
+
+import functools
+
+from ...dialect.ir_utils import BUFFER_CAST, enclosing_kernel
+from ...dialect.ops import attr_value
+from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...mlir import ir
+from ..emitter import I16, Emitter
+from .tcgen05_cp_plan import PlanError
+from .tma_plan import DeclaredMap, plan_tma
+
+__all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma"]
+
+
+def _direction(ctx) -> str | None:
+    return {("global", "shared"): "load", ("shared", "global"): "store"}.get((ctx.src_t.scope, ctx.dst_t.scope))
+
+
+def validate_tma_copy(op, ctx):
+    direction = _direction(ctx)
+    if direction is None:
+        return False, f"moves global <-> shared, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
+    if not ctx.target.has_tma:
+        return False, f"cp.async.bulk.tensor needs sm_90 or later, not {ctx.target.arch}"
+    if direction == "load" and ctx.barrier is None:
+        return False, "a TMA load completes on an mbarrier: give one as operand #2"
+    if ctx.cta_group == 2 and not ctx.target.has_tcgen05:
+        return False, f".cta_group::2 needs an sm_100a-family target, not {ctx.target.arch}"
+    if ctx.multicast_mask is not None and not ctx.target.has_clusters:
+        return False, f".multicast::cluster needs clusters (sm_90 or later), not {ctx.target.arch}"
+    return True, ""
+
+
+def exec_scope(op, ctx):
+    if ctx.scope != "thread":
+        return False, (f"cp.async.bulk.tensor is issued by a single thread (scope = \"thread\"), got scope = "
+                       f"\"{ctx.scope}\"; put the copy under an elected thread")
+    return True, ""
+
+
+def _declared_maps(ctx, buffer) -> tuple[list[DeclaredMap], list]:
+    """The kernel's tile.tensor_map declarations of `buffer` (DeclaredMap, with its ordinal among all the
+    kernel's maps, which is its parameter's) and the map values, by ordinal."""
+    kernel = enclosing_kernel(ctx.op)
+    key = ("tma_maps", kernel)
+    found = ctx.cache.get(key)
+    if found is None:
+        found = ctx.cache[key] = [op for op in kernel.regions[0].blocks[0].operations
+                                  if op.operation.name == "tile.tensor_map"]
+    maps = [DeclaredMap(i, tuple(attr_value(op, "box")), attr_value(op, "swizzle"))
+            for i, op in enumerate(found) if op.operands[0] == buffer]
+    return maps, [op.results[0] for op in found]
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_plan(direction, g_t, g_region, s_t, s_region, maps):
+    """Plans depend only on types, regions and the declared maps (all hashable)."""
+    try:
+        return plan_tma(direction, g_t.shape, g_t.elem, g_region, s_t.layout, s_t.shape, s_region,
+                        max(s_t.align or 16, 16), maps)
+    except PlanError as e:
+        return (e.check, e.reason)  # (not the exception: its traceback would pin MLIR objects)
+
+
+def copy_async_tma(op, ctx):
+    direction = _direction(ctx)
+    load = direction == "load"
+    g, g_t, g_region = (ctx.src, ctx.src_t, ctx.src_region) if load else (ctx.dst, ctx.dst_t, ctx.dst_region)
+    s, s_t, s_region = (ctx.dst, ctx.dst_t, ctx.dst_region) if load else (ctx.src, ctx.src_t, ctx.src_region)
+    maps, values = _declared_maps(ctx, g)
+    plan = _cached_plan(direction, g_t, g_region, s_t, s_region, tuple(maps))
+    if isinstance(plan, tuple):
+        raise DispatchFail(plan[1], check=plan[0])
+    em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
+    desc = em.result(BUFFER_CAST, em.ptr(0), (values[plan.map_index],))  # the map parameter's generic address
+    smem = em.gep(em.result(BUFFER_CAST, em.ptr(3), (s,)), plan.smem_offset)
+    coords = [em.i32(c) for c in plan.coords]
+    segments = [1, 1, len(coords)]
+    if load:
+        bar = em.result(BUFFER_CAST, em.ptr(3), (ctx.barrier,))
+        attrs = {"mode": em.attr("#nvvm.tma_load_mode<tile>")}
+        extra = []
+        if ctx.multicast_mask is None and ctx.cta_group == 1:
+            attrs["isCTAOnly"] = ir.BoolAttr.get(True)  # .shared::cta destination
+        else:  # .shared::cluster destination: the same offset in each CTA of the mask
+            smem = em.create("llvm.addrspacecast", (smem,), (em.ptr(7),)).results[0]
+            attrs["isCTAOnly"] = ir.BoolAttr.get(False)
+            if ctx.cta_group == 2:
+                attrs["group"] = em.attr("#nvvm.cta_group<cta_2>")
+            if ctx.multicast_mask is not None:
+                extra.append(em.const(ctx.multicast_mask, I16()))
+        attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])
+        em.create("nvvm.cp.async.bulk.tensor.shared.cluster.global", [smem, desc, *coords, bar, *extra],
+                  attrs=attrs)
+    else:
+        em.create("nvvm.cp.async.bulk.tensor.global.shared.cta", [desc, smem, *coords],
+                  attrs={"mode": em.attr("#nvvm.tma_store_mode<tile>"),
+                         "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments + [0, 0])})
+        em.create("nvvm.cp.async.bulk.commit.group")
+    return plan
+
+
+register_dispatch(
+    "copy_async", "cuda", variant="tma", priority=20,
+    when=[predicate("validate_tma_copy", validate_tma_copy), predicate("exec_scope", exec_scope)],
+)(copy_async_tma)
