@@ -139,7 +139,7 @@
 // -----
 
 "tile.kernel"() ({
-  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unknown packing 'b6x16' (known: b6x16_p32)}}
+  // expected-error@+1 {{'tile.alloc_shared' op buffer-type: result #0: unknown packing 'b6x16' (known: b6x16_p32, b4x16_p64)}}
   %0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xf6E2M3FN, packing b6x16>
   "tile.return"() : () -> ()
 }) {sym_name = "unknown_packing", block = array<i32: 32, 1, 1>} : () -> ()
