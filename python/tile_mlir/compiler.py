@@ -139,7 +139,8 @@ def lower_to_nvvm(module_op, ctx, engine, arch: str) -> bool:
     """Tile IR that verify() accepted -> NVVM/LLVM in a gpu.module for `arch` (ValueError unless
     target.parse_arch knows it: the pipeline text holds only the chip token it returns)."""
     chip = parse_arch(arch).arch
-    pipeline = (f"tile-lower-copy-async{{chip={chip}}},convert-tile-to-nvvm{{chip={chip}}},"
+    pipeline = (f"tile-lower-copy-async{{chip={chip}}},tile-lower-gemm-async{{chip={chip}}},"
+                f"convert-tile-to-nvvm{{chip={chip}}},"
                 "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts")
     return _run(pipeline, module_op, ctx, engine)
 

@@ -64,6 +64,7 @@ def chip_option(p: TilePass) -> ArchInfo:
 _PASS_CLASSES = {
     "tile-verify": ("tile_mlir.dialect.verifier_pass", "TileVerifyPass"),
     "tile-lower-copy-async": ("tile_mlir.lowering.copy_async.pass_", "LowerCopyAsyncPass"),
+    "tile-lower-gemm-async": ("tile_mlir.lowering.gemm_async.pass_", "LowerGemmAsyncPass"),
     "convert-tile-to-nvvm": ("tile_mlir.lowering.tile_to_nvvm", "ConvertTileToNVVMPass"),
 }
 
@@ -84,10 +85,12 @@ def passes() -> dict[str, type[TilePass]]:
 # that convert-gpu-to-nvvm alone would drop.
 _UPSTREAM_TO_LLVM = "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts"
 
+_TILE_PASSES = "tile-verify,tile-lower-copy-async,tile-lower-gemm-async,convert-tile-to-nvvm,"
+
 PIPELINES: dict[str, tuple[str, str]] = {
-    "tile-to-nvvm": ("tile-verify,tile-lower-copy-async,convert-tile-to-nvvm," + _UPSTREAM_TO_LLVM,
-                     "tile IR to NVVM/LLVM dialect in a gpu.module (verify, dispatch copy_async, lower)"),
-    "tile-to-ptx": ("tile-verify,tile-lower-copy-async,convert-tile-to-nvvm," + _UPSTREAM_TO_LLVM
+    "tile-to-nvvm": (_TILE_PASSES + _UPSTREAM_TO_LLVM,
+                     "tile IR to NVVM/LLVM dialect in a gpu.module (verify, dispatch copy_async and gemm_async, lower)"),
+    "tile-to-ptx": (_TILE_PASSES + _UPSTREAM_TO_LLVM
                     + ",gpu-module-to-binary{format=isa}",
                     "tile-to-nvvm then gpu-module-to-binary{format=isa}; tile-opt prints the PTX"),
 }

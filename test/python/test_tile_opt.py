@@ -143,7 +143,7 @@ def test_list_passes_names_our_passes_and_pipelines():
         assert f"  --{name} " in out
     passes, pipelines = out.split("Pipelines:")
     assert "--tile-verify" in passes and "--tile-to-ptx" in pipelines
-    assert "= tile-verify,tile-lower-copy-async,convert-tile-to-nvvm," in pipelines
+    assert "= tile-verify,tile-lower-copy-async,tile-lower-gemm-async,convert-tile-to-nvvm," in pipelines
 
 
 def test_print_ir_after_all_prints_after_each_pass(write):

@@ -137,6 +137,13 @@ def test_without_an_engine_errors_go_to_mlir():
 
 
 # -- a valid example of every op ------------------------------------------------------------------
+GEMM_A = '!tile.buffer<shared, 128x16xbf16, "S[(16, 8, 2, 8) : (64, 8, 512, 1)]">'
+GEMM_B = '!tile.buffer<shared, 128x16xbf16, "S[(16, 8, 2, 8) : (64, 8, 512, 1)]">'
+GEMM_A8 = '!tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>'
+GEMM_B8 = '!tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>'
+GEMM_D = '!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">'
+GEMM_SF = '!tile.buffer<tmem, 128x1xf8E8M0FNU, "S[(4, 32) : (4@TCol, 1@TLane)] + R[4 : 32@TLane]">'
+
 VALID = {
     "kernel": kernel("", params="%a: !tile.buffer<global, 4xf32>, %n: i32, %m: i64, %x: f32",
                      attrs="block = array<i32: 32, 2, 1>, cluster = array<i32: 2, 1, 1>, grid = array<i32: 8, 1, 1>"),
@@ -190,6 +197,22 @@ VALID = {
                         f'  "tile.tmem.load"(%o, %t) {{num_cols = 4, col_offset = 0, scope = "warpgroup"}} : '
                         f'(!tile.buffer<global, 128x16xui8>, {TMEM}) -> ()',
                         params="%o: !tile.buffer<global, 128x16xui8>"),
+    "gemm_async": kernel(f'  %a = "tile.alloc_shared"() : () -> {GEMM_A}\n'
+                         f'  %b = "tile.alloc_shared"() : () -> {GEMM_B}\n'
+                         f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
+                         f'  "tile.tmem.alloc"(%s) {{num_cols = 128}} : ({SLOT}) -> ()\n'
+                         f'  %d = "tile.tmem.buffer"(%s) : ({SLOT}) -> {GEMM_D}\n'
+                         f'  %acc = arith.constant true\n'
+                         f'  "tile.gemm_async"(%d, %a, %b, %acc) {{cta_group = 1, scope = "thread"}} : '
+                         f'({GEMM_D}, {GEMM_A}, {GEMM_B}, i1) -> ()'),
+    "gemm_async.block_scale": kernel(
+        f'  %a = "tile.alloc_shared"() : () -> {GEMM_A8}\n  %b = "tile.alloc_shared"() : () -> {GEMM_B8}\n'
+        f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n  "tile.tmem.alloc"(%s) {{num_cols = 256}} : ({SLOT}) -> ()\n'
+        f'  %d = "tile.tmem.buffer"(%s) : ({SLOT}) -> {GEMM_D}\n  %f = "tile.tmem.buffer"(%s) : ({SLOT}) -> {GEMM_SF}\n'
+        f'  %acc = arith.constant false\n'
+        f'  "tile.gemm_async.block_scale"(%d, %a, %b, %acc, %f, %f) {{scale_vec = 32}} : '
+        f'({GEMM_D}, {GEMM_A8}, {GEMM_B8}, i1, {GEMM_SF}, {GEMM_SF}) -> ()'),
+    "gemm_wait": kernel('  "tile.gemm_wait"() {pending = 1} : () -> ()'),
     "alloc_reg": kernel('  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">'),
     "convert": kernel('  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">\n'
                       '  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xbf16, "S[(32, 8) : (1@laneid, 1@reg)]">\n'
@@ -211,11 +234,11 @@ def test_valid_example_verifies(name):
 
 
 def test_ops_with_a_cta_group_are_tcgen05_ops():
-    """The one-cta_group-per-kernel check reaches an op by its Tcgen05 trait; copy_async's own verifier
-    applies it when the copy goes to tensor memory."""
+    """The one-cta_group-per-kernel check reaches an op by its Tcgen05 trait; copy_async's and
+    gemm_async's own verifiers apply it when the copy goes to (the accumulator is in) tensor memory."""
     with_cta_group = {s.name for s in OP_SPECS if any(a.name == "cta_group" for a in s.attrs)}
     tcgen05 = {s.name for s in OP_SPECS if Trait.TCGEN05 in s.traits}
-    assert with_cta_group - tcgen05 == {"copy_async"}
+    assert with_cta_group - tcgen05 == {"copy_async", "gemm_async", "gemm_async.block_scale"}
 
 
 # -- issue #10: what reached the lowering unverified (each was a crash, an internal error or wrong PTX) --

@@ -266,6 +266,51 @@ def _verify_convert(op, kernel: KernelFacts) -> None:
              f"({', '.join(a.name for a in THREAD_AXES)} equal): a conversion moves no data between threads")
 
 
+def _matrix_shape(op, side: str, bt: BufferType) -> tuple[int, int]:
+    """The (rows, cols) of a gemm operand's region: its shape without leading dims of extent 1."""
+    shape = region_of(op, side, bt).shape
+    while len(shape) > 2 and shape[0] == 1:
+        shape = shape[1:]
+    if len(shape) != 2:
+        fail("gemm-shape", f"the {side} region {list(region_of(op, side, bt).shape)} is not a matrix (2 dims "
+             "after leading dims of extent 1)")
+    return shape
+
+
+def _verify_gemm_async(op, kernel: KernelFacts) -> None:  # and gemm_async.block_scale (docs/gemm.md §1)
+    d_t = buffer_type(op.operands[0], "operand #0 (d)")
+    a_t = buffer_type(op.operands[1], "operand #1 (a)")
+    b_t = buffer_type(op.operands[2], "operand #2 (b)")
+    (md, n), (ma, ka), (nb, kb) = (_matrix_shape(op, s, t) for s, t in (("d", d_t), ("a", a_t), ("b", b_t)))
+    cta_group = attr_value(op, "cta_group")
+    if ka != kb:
+        fail("gemm-shape", f"a is {ma}x{ka} and b {nb}x{kb} (M x K and N x K): their K differ")
+    if ma != md:
+        fail("gemm-shape", f"a has {ma} rows and d {md}: both hold this CTA's M / cta_group rows")
+    if nb * cta_group != n:
+        fail("gemm-shape", f"b has {nb} rows (N / cta_group) and d {n} columns (N), with cta_group {cta_group}")
+    scope = attr_value(op, "scope")
+    if d_t.scope == "tmem":
+        same_cta_group(op, cta_group, kernel)
+        if scope != "thread":
+            fail("gemm-scope", f"an accumulator in tensor memory is tcgen05.mma's, issued by one thread: scope "
+                 f"must be \"thread\" (put it under an elected thread), got \"{scope}\"")
+    else:
+        if op.name.endswith("block_scale"):
+            fail("operand-scope", "block-scaled MMAs accumulate in tensor memory (tcgen05.mma): d must be tmem")
+        if a_t.scope != "shared":
+            fail("operand-scope", "with a register accumulator (wgmma) A is read from shared memory")
+        if scope != "warpgroup" or cta_group != 1:
+            fail("gemm-scope", f"a register accumulator is wgmma's, issued by a warpgroup with cta_group 1: got "
+                 f"scope \"{scope}\", cta_group {cta_group}")
+
+
+def _verify_gemm_wait(op, kernel: KernelFacts) -> None:
+    n = attr_value(op, "pending")
+    if not 0 <= n <= 63:
+        fail("gemm-wait", f"pending must be in [0, 63], got {n}")
+
+
 def _verify_tmem_load(op, kernel: KernelFacts) -> None:
     n = attr_value(op, "num_cols")
     if n < 1 or n > TMEM_COLUMNS or n & (n - 1):
@@ -293,6 +338,12 @@ _REGION_ATTRS = (
     AttrSpec("dst_offsets", "i64_array"), AttrSpec("dst_sizes", "i64_array"),
     AttrSpec("src_offsets", "i64_array"), AttrSpec("src_sizes", "i64_array"),
 )
+
+_GEMM_OPERANDS = (OperandSpec("d", "buffer:tmem|reg"), OperandSpec("a", "buffer:shared|tmem"),
+                  OperandSpec("b", "buffer:shared"), OperandSpec("accumulate", "i1"))
+_GEMM_ATTRS = tuple(AttrSpec(f"{side}_{what}", "i64_array") for side in "dab" for what in ("offsets", "sizes")) + (
+    AttrSpec("kind", "str", choices=("tf32", "f16", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")), _CTA_GROUP,
+    AttrSpec("scope", "str", default="thread", choices=("thread", "warpgroup")), AttrSpec("dispatch", "str"))
 
 OP_SPECS: tuple[OpSpec, ...] = (
     OpSpec("kernel", "A GPU kernel; its block arguments are the kernel parameters (global buffers or "
@@ -386,6 +437,18 @@ OP_SPECS: tuple[OpSpec, ...] = (
            operands=(OperandSpec("dst", "buffer:reg"), OperandSpec("src", "buffer:reg")),
            attrs=(AttrSpec("rounding", "str", default="rn", choices=("rn", "rz", "rn_satfinite")),),
            verify=_verify_convert),
+    OpSpec("gemm_async", "D (+)= A . B^T over the regions of d (M x N), a (M x K) and b (N x K), per CTA; "
+           "`accumulate` false: D = A . B^T. Lowered by the gemm_async dispatch: tcgen05.mma (d in tmem; commit "
+           "to an mbarrier) or wgmma (d a register tile; each op is one wgmma group: tile.gemm_wait).",
+           operands=_GEMM_OPERANDS, attrs=_GEMM_ATTRS, verify=_verify_gemm_async),
+    OpSpec("gemm_async.block_scale", "gemm_async with block scaling (tcgen05.mma.block_scale): D (+)= (A x sfa) . "
+           "(B x sfb)^T, scale factors in tensor memory, one per row and scale_vec elements of K.",
+           operands=_GEMM_OPERANDS + (OperandSpec("sfa", "buffer:tmem"), OperandSpec("sfb", "buffer:tmem")),
+           attrs=_GEMM_ATTRS + (AttrSpec("scale_vec", "i64", default=32, choices=(16, 32)),),
+           verify=_verify_gemm_async),
+    OpSpec("gemm_wait", "wgmma.wait_group: wait until at most `pending` of the warpgroup's gemm_async groups "
+           "(wgmma) are in flight; their accumulators may be read after it.",
+           attrs=(AttrSpec("pending", "i64", default=0),), verify=_verify_gemm_wait),
     OpSpec("tmem.load", "Read tensor memory back to a global buffer: each warp of `scope` reads the 32 lanes of its "
            "quarter, columns [col_offset, col_offset + num_cols) (32-bit) of `src`, with tcgen05.ld.32x32b and "
            "tcgen05.wait::ld, and stores row (lane) by row into dst (shape [lanes, num_cols * 32 / bits]).",

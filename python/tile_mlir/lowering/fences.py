@@ -22,7 +22,9 @@ from ..dialect.ops import Trait, attr_value, spec_of
 __all__ = ["KernelFences", "proxy_fence", "tcgen05_fence"]
 
 # NVVM ops that read shared memory through the async proxy (PTX: tcgen05.cp reads its source by descriptor)
-_ASYNC_PROXY_SHARED_READERS = frozenset({"nvvm.tcgen05.cp", "nvvm.cp.async.bulk.tensor.global.shared.cta"})
+_ASYNC_PROXY_SHARED_READERS = frozenset({"nvvm.tcgen05.cp", "nvvm.cp.async.bulk.tensor.global.shared.cta",
+                                         # MMAs read A and B by descriptor (docs/gemm.md §3)
+                                         "nvvm.tcgen05.mma", "nvvm.tcgen05.mma.block_scale", "nvvm.wgmma.mma_async"})
 
 
 @lru_cache(maxsize=None)

@@ -353,6 +353,12 @@ def _commit(k, op, em):
     em.create("nvvm.tcgen05.commit", operands, attrs=_group(op, em))
 
 
+@lowers("tile.gemm_wait")
+def _gemm_wait(k, op, em):
+    """wgmma.wait_group.sync.aligned N: the gemm_async groups (lowering/gemm_async/wgmma.py) but N are done."""
+    em.create("nvvm.wgmma.wait.group.sync.aligned", attrs={"group": ir.IntegerAttr.get(I64(), attr(op, "pending"))})
+
+
 @lowers("tile.tmem.load")
 def _tmem_load(k, op, em):
     """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction),

@@ -1,0 +1,122 @@
+"""gemm_async variant `wgmma` (sm_90a): `wgmma.mma_async.sync.aligned.m64nNkK.<d>.<a>.<b>`, issued by the
+warpgroup, as one wgmma group:
+
+    wgmma.fence.sync.aligned;                 (orders earlier accesses of the accumulator registers)
+    wgmma.mma_async ...  x K-steps            (A and B by sm_90 descriptors, D in registers)
+    wgmma.commit_group.sync.aligned;
+
+Async contract: the accumulator may be read only after a `tile.gemm_wait` (wgmma.wait_group N) that
+covers this group; `pending = 1` keeps one group in flight while the next stage is loaded.
+
+The plan is wgmma_plan.plan_wgmma. The accumulator is a register tile, the per-thread array of 32-bit
+words that convert-tile-to-nvvm makes of it (docs/registers.md): its N/2 words are read into the
+instruction's struct and written back after it, all at static indices, so LLVM keeps them in registers.
+wgmma's scale-d is an immediate (NVVM: an attribute): the op's `accumulate` folds when it is a constant,
+else selects between the two instructions (scf.if) for the first K-step; later K-steps accumulate.
+"""
+from __future__ import annotations
+
+import functools
+
+from ...dialect.ir_utils import BUFFER_CAST
+from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...mlir import ir, llvm
+from ..emitter import I32
+from ..smem_desc import encode_wgmma_desc
+from .checks import PlanError
+from .operand_ir import DescSteps, desc_base, emitter_at
+from .wgmma_plan import plan_wgmma
+
+__all__ = ["validate_wgmma", "gemm_wgmma"]
+
+
+def validate_wgmma(op, ctx):
+    if not ctx.target.has_wgmma:
+        return False, f"wgmma needs sm_90a, not {ctx.target.arch}"
+    if ctx.d_t.scope != "reg":
+        return False, f"requires the accumulator in registers, got a {ctx.d_t.scope} buffer"
+    if ctx.block_scaled:
+        return False, "wgmma has no block scaling"
+    if ctx.kind is not None:
+        return False, f"kind = \"{ctx.kind}\" names a tcgen05 kind; wgmma takes its types from the buffers"
+    return True, ""
+
+
+@functools.lru_cache(maxsize=1024)
+def _cached_plan(d, a, b):
+    try:
+        return plan_wgmma(d, a, b)
+    except PlanError as e:
+        return (e.check, e.reason)
+
+
+def _constant_bool(v):
+    """The value of an i1 arith.constant, or None when `v` is computed."""
+    owner = v.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    return bool(ir.IntegerAttr(owner.attributes["value"]).value)
+
+
+def gemm_wgmma(op, ctx):
+    plan = _cached_plan(ctx.d_op, ctx.a_op, ctx.b_op)
+    if isinstance(plan, tuple):
+        raise DispatchFail(plan[1], check=plan[0])
+    em = emitter_at(ctx, op)
+    descs = [DescSteps(em, desc_base(ctx, v, encode_wgmma_desc(0, p.lbo_bytes, p.sbo_bytes, p.swizzle)))
+             for v, p in ((ctx.a, plan.a), (ctx.b, plan.b))]
+    elem = ir.F32Type.get() if plan.type_d == "f32" else I32()
+    struct = llvm.StructType.get_literal([elem] * len(plan.words))
+    words = em.result(BUFFER_CAST, em.ptr(0), (ctx.d,))
+    em.create("nvvm.wgmma.fence.aligned")
+    acc = em.result("llvm.mlir.undef", struct)
+    for i, w in enumerate(plan.words):
+        x = em.load(I32(), em.gep(words, 4 * w), align=4)
+        if plan.type_d == "f32":
+            x = em.result("llvm.bitcast", elem, (x,))
+        acc = em.result("llvm.insertvalue", struct, (acc, x), {"position": ir.DenseI64ArrayAttr.get([i])})
+    attrs = {
+        "shape": em.attr(f"#nvvm.shape<m = 64, n = {plan.n}, k = {plan.k_step}>"),
+        "typeA": em.attr(f"#nvvm.wgmma_type<{plan.type_a}>"), "typeB": em.attr(f"#nvvm.wgmma_type<{plan.type_b}>"),
+        "typeD": em.attr(f"#nvvm.wgmma_type<{plan.type_d}>"),
+        "scaleA": em.attr("#nvvm.wgmma_scale_in<one>"), "scaleB": em.attr("#nvvm.wgmma_scale_in<one>"),
+        "layoutA": em.attr(f"#nvvm.mma_layout<{'row' if plan.a.major == 'K' else 'col'}>"),
+        "layoutB": em.attr(f"#nvvm.mma_layout<{'col' if plan.b.major == 'K' else 'row'}>"),
+    }
+
+    def mma(e, acc, a_desc, b_desc, scale_d: str):
+        return e.result("nvvm.wgmma.mma_async", struct, (acc, a_desc, b_desc),
+                        {**attrs, "scaleD": e.attr(f"#nvvm.wgmma_scale_out<{scale_d}>"), "tile.mma": ir.StringAttr.get(
+                            f"step={s} a=({plan.a.describe(s)}) b=({plan.b.describe(s)})")})
+
+    for s in range(plan.steps):
+        a_desc, b_desc = descs[0].at(plan.a.starts[s]), descs[1].at(plan.b.starts[s])  # (outside the scf.if)
+        known = True if s else _constant_bool(ctx.accumulate)
+        if known is not None:
+            acc = mma(em, acc, a_desc, b_desc, "one" if known else "zero")
+        else:
+            acc = _select_mma(em, ctx.accumulate, struct,
+                              lambda e, scale_d, acc=acc: mma(e, acc, a_desc, b_desc, scale_d))
+    em.create("nvvm.wgmma.commit.group.sync.aligned")
+    for i, w in enumerate(plan.words):
+        x = em.result("llvm.extractvalue", elem, (acc,), {"position": ir.DenseI64ArrayAttr.get([i])})
+        if plan.type_d == "f32":
+            x = em.result("llvm.bitcast", I32(), (x,))
+        em.store(x, em.gep(words, 4 * w), align=4)
+    return plan
+
+
+def _select_mma(em, cond, struct, make):
+    """scf.if %cond -> struct { make(scale-d one) } else { make(scale-d zero) }."""
+    op = em.create("scf.if", operands=[cond], results=[struct], regions=2)
+    for region, scale_d in zip(op.regions, ("one", "zero")):
+        block = region.blocks.append()
+        with em.at(ir.InsertionPoint(block)):
+            em.create("scf.yield", operands=[make(em, scale_d)])
+    return op.results[0]
+
+
+register_dispatch(
+    "gemm_async", "cuda", variant="wgmma", priority=10,
+    when=[predicate("validate_wgmma", validate_wgmma)],
+)(gemm_wgmma)
