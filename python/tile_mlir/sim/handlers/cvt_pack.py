@@ -11,7 +11,7 @@ Written from the PTX ISA, "cvt" (Data Movement and Conversion Instructions):
 b is stored in the lower half" (upper 8 bits / lower 8 bits for the 8-bit pairs). `.satfinite` turns
 results beyond the largest finite value, infinities included, into that value with the input's sign.
 NaN becomes the format's canonical NaN: 0x7FFF for f16 / bf16 and 0x7F for e4m3 / e5m2
-(docs/emulator.md A20: PTX names the canonical NaN only for the 16-bit formats).
+(docs/emulator.md A21: PTX names the canonical NaN only for the 16-bit formats).
 `.relu` and `.rs` are not emulated (the lowering never emits them): they are refused.
 """
 from __future__ import annotations

@@ -565,11 +565,12 @@ def _ldst_decode(d, inst, is_ld):
         raise d.error(f".{shape}.x{num} needs {nregs} registers per thread (> 128): invalid")
     pack = ("pack::16b" in p) if is_ld else ("unpack::16b" in p)
     ops = d.operands(2, 3)
-    if is_ld:
-        regs, addr = ops[0], ops[1]
+    if is_ld:  # ld [d], [taddr](, imm)
+        regs, addr, rest = ops[0], ops[1], ops[2:]
+    elif len(ops) == 3:  # st [taddr], imm, r (16x32bx2: the offset precedes the registers, as ptxas takes it)
+        addr, regs, rest = ops[0], ops[2], ops[1:2]
     else:
-        addr, regs = ops[0], ops[1]
-    rest = ops[2:]
+        addr, regs, rest = ops[0], ops[1], ()
     imm = 0
     if shape == "16x32bx2":
         if len(rest) != 1 or rest[0][0] != "imm":
