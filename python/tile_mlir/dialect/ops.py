@@ -177,6 +177,10 @@ def _verify_copy(op, kernel: KernelFacts) -> None:
     _, dst_shape, src_shape = _copy_regions(op)
     if dst_shape != src_shape:
         fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_shape)} and {list(src_shape)}")
+    src_scope = buffer_type(op.operands[1], "operand #1 (src)").scope
+    if src_scope == "reg" and buffer_type(op.operands[0], "operand #0 (dst)").scope == "reg":
+        fail("operand-scope", "tile.copy between two register tiles moves no memory; registers go to or come "
+             "from global or shared memory")
 
 
 def _verify_copy_async(op, kernel: KernelFacts) -> None:
@@ -264,6 +268,11 @@ def _verify_convert(op, kernel: KernelFacts) -> None:
     if not ((d.warp == s.warp).all() and (d.lane == s.lane).all()):
         fail("layout", "dst and src must put every element in the same thread "
              f"({', '.join(a.name for a in THREAD_AXES)} equal): a conversion moves no data between threads")
+    slot_of: dict[int, int] = {}
+    for ds, ss in zip(d.slot.tolist(), s.slot.tolist()):
+        if slot_of.setdefault(ds, ss) != ss:
+            fail("layout", f"dst register slot {ds} holds elements of src slots {slot_of[ds]} and {ss} in different "
+                 "threads: the slot map must be the same in every thread (one instruction sequence serves all)")
 
 
 def _matrix_shape(op, side: str, bt: BufferType) -> tuple[int, int]:
@@ -360,9 +369,10 @@ OP_SPECS: tuple[OpSpec, ...] = (
            results=(OperandSpec("result", "i1"),)),
     OpSpec("alloc_shared", "A static shared-memory buffer, aligned as its type says.",
            results=(OperandSpec("result", "buffer:shared"),)),
-    OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`; from a "
-           "reg buffer, each thread stores the elements it holds (vectorised st.global / st.shared).",
-           operands=(OperandSpec("dst", "buffer:global|shared"), OperandSpec("src", "buffer:global|shared|reg")),
+    OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`; to or "
+           "from a reg buffer, each thread loads or stores the elements it holds (vectorised ld/st.global, "
+           "ld/st.shared).",
+           operands=(OperandSpec("dst", "buffer:global|shared|reg"), OperandSpec("src", "buffer:global|shared|reg")),
            attrs=_REGION_ATTRS + (AttrSpec("scope", "str", default="cta", choices=SCOPE_CHOICES),),
            verify=_verify_copy),
     OpSpec("fence", "A memory fence: proxy_async (fence.proxy.async.shared::cta, after generic stores that an "

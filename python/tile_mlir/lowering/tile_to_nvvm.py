@@ -22,6 +22,7 @@ from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm
 from ..passes import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
+from . import registers
 from .address import group_runs, vector_bytes
 from .copy_loop import GROUP, copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I8, I32, I64, Emitter, int_type
@@ -295,6 +296,53 @@ def _alloc_shared(k, op, em):
     k.values[op.results[0]] = em.gep(em.addressof(name, 3), off)
 
 
+@lowers("tile.alloc_reg")
+def _alloc_reg(k, op, em):
+    """In the entry block's first position, wherever the op is: SROA promotes only entry allocas."""
+    entry = k.func.regions[0].blocks[0]
+    at = Emitter(ir.InsertionPoint.at_block_begin(entry), op.location, k.cache)
+    k.values[op.results[0]] = registers.alloc_registers(at, BufferType.of(op.results[0].type))
+
+
+@lowers("tile.convert")
+def _convert(k, op, em):
+    dst_t, src_t = (BufferType.of(v.type) for v in op.operands)
+    registers.emit_convert(em, dst_t, src_t, k.values[op.operands[0]], k.values[op.operands[1]],
+                           attr(op, "rounding"))
+
+
+def _copy_registers(k, op, em, load: bool):
+    """tile.copy to or from a register tile: each thread moves what it holds (lowering/registers.py)."""
+    dst_l, src_l, bits, _ = sliced_layouts(op)
+    mem_l, reg_l = (src_l, dst_l) if load else (dst_l, src_l)
+    mem_t = BufferType.of(op.operands[1 if load else 0].type)
+    mem_align = 16 if mem_t.scope == "global" else max(mem_t.align or 16, 16)
+    try:
+        plan = registers.plan_register_store(mem_l, reg_l, bits, mem_align)
+    except registers.StoreError as e:
+        raise LoweringError(op, f"tile.copy {'to' if load else 'from'} registers: {e}") from None
+    tid = k.tid(em)
+    warp = em.shr(tid, em.i32(5))
+    lane = em.and_(tid, em.i32(31))
+    nthreads = k.block[0] * k.block[1] * k.block[2]
+    mem, regs = (k.values[op.operands[1]], k.values[op.operands[0]]) if load else \
+        (k.values[op.operands[0]], k.values[op.operands[1]])
+    args = (plan, mem, regs, warp, lane, load)
+    if nthreads > 32 * plan.warps or plan.first_warp != 0:
+        inside = em.cmp("ult", em.sub(warp, em.i32(plan.first_warp)), em.i32(plan.warps))
+        with em.if_(inside):
+            registers.emit_move(em, *args)
+    else:
+        registers.emit_move(em, *args)
+    if not load and mem_t.scope == "shared":
+        k.fences.after_generic_shared_writes(op, em)
+
+
+@lowers("tile.reinterpret")
+def _reinterpret(k, op, em):
+    k.values[op.results[0]] = k.values[op.operands[0]]
+
+
 @lowers("tile.tmem.buffer")
 def _tmem_buffer(k, op, em):
     k.values[op.results[0]] = em.load(I32(), k.values[op.operands[0]], align=4)
@@ -443,6 +491,9 @@ def _async_wait(k, op, em):
 # -- synchronous copy --------------------------------------------------------------------------------
 @lowers("tile.copy")
 def _copy(k, op, em):
+    scopes = tuple(BufferType.of(v.type).scope for v in op.operands)
+    if "reg" in scopes:
+        return _copy_registers(k, op, em, load=scopes[0] == "reg")
     dst_l, src_l, bits, numel = sliced_layouts(op)
     if bits == 6:
         _group_copy(k, op, em, (dst_l, src_l), numel)

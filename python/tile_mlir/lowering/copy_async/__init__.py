@@ -6,6 +6,8 @@ import importlib
 # (module, variant name) of every copy_async variant; importing a module registers its variant.
 VARIANTS = (
     ("tcgen05_cp", "smem->tmem"),
+    ("tcgen05_ldst", "tmem->reg"),
+    ("tcgen05_ldst", "reg->tmem"),
     ("cp_async", "global->shared"),
     ("tma", "tma"),
     ("st_global", "shared->global"),
