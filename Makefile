@@ -3,13 +3,19 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# torch (for MMA-Sim, the `mma` extra) from PyTorch's CPU wheels: PyPI's default torch build pulls
+# several GB of CUDA libraries that tile-sim never uses. The index is used when it answers (an
+# offline mirror serves the CPU build under the plain name); `make TORCH_INDEX= ...` skips it.
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+PIP_TORCH = $(if $(TORCH_INDEX),$(shell $(PYTHON) -c "import urllib.request as u; \
+	u.urlopen('$(TORCH_INDEX)/', timeout=5)" >/dev/null 2>&1 && echo --extra-index-url $(TORCH_INDEX)))
 
 .PHONY: demo test check-lit check-py venv clean bench gpu-artifacts irdl
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q $(PIP_TORCH) -e '.[test]'
 	touch $(STAMP)
 
 venv: $(STAMP)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, warp
+from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, warp, wgmma
 from .state import DInst
 
 
@@ -99,6 +99,11 @@ TABLE: dict[str, Op] = {
     "tcgen05.fence::after_thread_sync": Op(tcgen05.decode_fence, T),
     "tcgen05.mma": Op(tcgen05.decode_unsupported, T, True),
     "tcgen05.shift": Op(tcgen05.decode_unsupported, T, True),
+    # ---- wgmma (wgmma.py): warpgroup MMA, each warp executing its rows of D
+    "wgmma.fence": Op(wgmma.decode_fence, W),
+    "wgmma.mma_async": Op(wgmma.decode_mma_async, W, True),
+    "wgmma.commit_group": Op(wgmma.decode_commit_group, W),
+    "wgmma.wait_group": Op(wgmma.decode_wait_group, W),
 }
 
 

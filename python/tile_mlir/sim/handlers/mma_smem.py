@@ -1,0 +1,38 @@
+"""Reading an MMA operand out of a CTA's shared memory through a matrix descriptor (wgmma and
+tcgen05.mma): bounds, the async-proxy rule and the load observers, then mma_operands' layout."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import EmulationError
+from ..mma_operands import byte_span, element_addresses, gather
+from ..state import shared_observe_load
+from .tcgen05 import _check_proxy as check_proxy
+
+
+class _Reader:
+    __slots__ = ("line",)
+
+    def __init__(self, line):
+        self.line = line
+
+
+def read_operand(M, t, cta, desc, rows: int, cols: int, elem_bits: int, k_major: bool,
+                 what: str, line: int) -> np.ndarray:
+    """The rows x cols bit patterns (uint32) of an operand described by ``desc`` (a decoded
+    smem_desc descriptor) in ``cta``'s shared memory, read by thread ``t`` in the async proxy."""
+    addr, bit = element_addresses(desc.start, rows, cols, elem_bits, k_major, desc.lbo, desc.sbo,
+                                  desc.swizzle)
+    sm = cta.smem
+    lo, hi = byte_span(addr, elem_bits)
+    if lo < 0 or hi > sm.size:
+        raise EmulationError(f"{what} reads shared bytes [0x{lo:x}, 0x{hi:x}) of CTA {cta.idx}, "
+                             f"outside its {sm.size}-byte shared memory [{desc}]")
+    nb = max(elem_bits // 8, 1)
+    idx = (addr[..., None] + np.arange(nb)).reshape(-1)
+    check_proxy(M, t, cta, idx, _Reader(line))
+    if M.hooks.shared_load:
+        for off in np.unique(addr // 16):
+            shared_observe_load(M, t, cta, int(off) * 16, 16, what)
+    return gather(sm.np, addr, bit, elem_bits)

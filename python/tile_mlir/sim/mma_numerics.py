@@ -1,0 +1,177 @@
+"""The arithmetic of the tensor-core instructions: the one place tile-sim calls MMA-Sim.
+
+MMA-Sim (``mmasim``, Microsoft Research, Xie et al., arXiv:2511.10909) models the floating-point
+``wgmma.mma_async`` (its "Hopper" model) and ``tcgen05.mma`` (its "Blackwell" model) bit for bit,
+from measurements of H100/B200 outputs; its operands are the logical matrices, so everything about
+where they come from (descriptors, swizzles, tensor memory, fragments) is the handlers' job.  What
+MMA-Sim has no model for is composed here, and only here, from what it has (docs/emulator.md §10):
+
+* integer kinds (wgmma ``.s8/.u8``, tcgen05 ``.kind::i8``): exact products and sums, wrapped to s32
+  or saturated (``.satfinite`` / idesc bit 3) -- PTX leaves no other freedom;
+* negation (wgmma ``imm-scale-a/b = -1``, idesc bits 13/14): the sign bit of every input element is
+  flipped before the model runs (negation is exact in every input format);
+* ``scale-input-d`` (tcgen05): D·2^-s is formed in the D format (IEEE multiplication by a power of
+  two, exact unless it underflows) and given to the model as its C;
+* any number of rows: MMA-Sim computes each D element from its row of A and column of B alone, so
+  a warp's 16 rows (wgmma) or a CTA's M/2 rows (``cta_group::2``) use the model built for the
+  instruction's shape.
+
+Inputs and outputs are bit patterns (numpy uint32 arrays): A is M x K, B is K x N, C and D are
+M x N.  torch and mmasim are imported on the first MMA, so kernels without one never pay for them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import EmulationError
+
+#: element type -> (bits, sign bit); fp6/fp4 of kind f8f6f4 sit in 8-bit containers (bits 5..0 /
+#: 5..2, the tcgen05 decompression format, docs/emulator.md A2), packed fp4 ("e2m1x2") in nibbles
+ELEMENT = {"f32": (32, 31), "tf32": (32, 31), "f16": (16, 15), "bf16": (16, 15), "e4m3": (8, 7),
+           "e5m2": (8, 7), "e3m2": (8, 5), "e2m3": (8, 5), "e2m1": (8, 5), "e2m1x2": (4, 3),
+           "s8": (8, None), "u8": (8, None)}
+INTEGER = ("s8", "u8")
+
+_OPS: dict = {}
+_torch = None
+
+
+def _load():
+    global _torch
+    if _torch is None:
+        try:
+            import torch
+            import mmasim.nv_ptx  # noqa: F401
+        except ImportError as e:
+            raise EmulationError(
+                f"tensor-core MMAs are computed by MMA-Sim, which is not installed ({e}); install "
+                f"it with `pip install -e '.[mma]'` (README, 'MMA-Sim')") from None
+        _torch = torch
+    return _torch
+
+
+def _op(cls_name: str, arch: str, shape_and_type: str):
+    key = (cls_name, arch, shape_and_type)
+    op = _OPS.get(key)
+    if op is None:
+        _load()
+        import mmasim.nv_ptx as nv
+        try:
+            op = _OPS[key] = getattr(nv, cls_name)(arch, shape_and_type)
+        except AssertionError:
+            raise EmulationError(f"MMA-Sim has no {arch} model for {shape_and_type}") from None
+    return op
+
+
+_TORCH_VIEW = {32: ("<i4", "float32"), 16: ("<i2", None), 8: ("u1", None)}
+
+
+def _tensor(bits: np.ndarray, etype: str):
+    torch = _load()
+    nb = ELEMENT[etype][0]
+    if nb == 32:
+        return torch.from_numpy(bits.astype(np.uint32).view(np.int32).copy()).view(torch.float32)
+    if nb == 16:
+        t = torch.from_numpy(bits.astype(np.uint16).view(np.int16).copy())
+        return t.view(torch.float16 if etype == "f16" else torch.bfloat16)
+    t = torch.from_numpy(bits.astype(np.uint8).copy())
+    if etype == "e4m3":
+        return t.view(torch.float8_e4m3fn)
+    if etype == "e5m2":
+        return t.view(torch.float8_e5m2)
+    return t  # fp6/fp4 containers: MMA-Sim decodes uint8 itself
+
+
+def _bits(t, dtype: str) -> np.ndarray:
+    torch = _load()
+    if dtype == "f32":
+        return t.contiguous().view(torch.int32).numpy().view(np.uint32).copy()
+    return t.contiguous().view(torch.int16).numpy().view(np.uint16).astype(np.uint32)
+
+
+def negate(bits: np.ndarray, etype: str) -> np.ndarray:
+    """``bits`` with the sign of every element of type ``etype`` flipped."""
+    return bits ^ np.uint32(1 << ELEMENT[etype][1])
+
+
+def _pack_fp4(nibbles: np.ndarray) -> np.ndarray:
+    # MMA-Sim's packed fp4 operand: element 2i in the high nibble of byte i, 2i+1 in the low one
+    return ((nibbles[:, 0::2] & 0xF) << 4) | (nibbles[:, 1::2] & 0xF)
+
+
+def integer_mma(a: np.ndarray, b: np.ndarray, c: np.ndarray, atype: str, btype: str,
+                saturate: bool) -> np.ndarray:
+    """s32 D = A·B + C, exact, then wrapped or saturated (PTX: ``.satfinite`` clamps to the s32
+    range)."""
+    def val(x, t):
+        x = x.astype(np.int64) & 0xFF
+        return np.where(x >= 128, x - 256, x) if t == "s8" else x
+    ci = c.astype(np.int64) & 0xFFFF_FFFF
+    ci = np.where(ci >= 1 << 31, ci - (1 << 32), ci)
+    d = val(a, atype) @ val(b, btype) + ci
+    if saturate:
+        d = np.clip(d, -(1 << 31), (1 << 31) - 1)
+    return (d & 0xFFFF_FFFF).astype(np.uint32)
+
+
+def _shape(m, n, k):
+    return f"m{m}n{n}k{k}"
+
+
+def wgmma(dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, *,
+          n: int, k: int, negate_a=False, negate_b=False, saturate=False) -> np.ndarray:
+    """D of ``wgmma.mma_async.m64n<n>k<k>.<dtype>.<atype>.<btype>`` for the rows given (MMA-Sim's
+    Hopper model; integer kinds exact)."""
+    if atype in INTEGER:
+        return integer_mma(a, b, c, atype, btype, saturate)
+    if negate_a:
+        a = negate(a, atype)
+    if negate_b:
+        b = negate(b, btype)
+    op = _op("WGMMA", "Hopper", f"{_shape(64, n, k)}.{dtype}.{atype}.{btype}")
+    d = op(_tensor(a, atype), _tensor(b, btype), _tensor(c, dtype))
+    return _bits(d, dtype)
+
+
+def tcgen05(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray,
+            c: np.ndarray, *, m: int, n: int, k: int, negate_a=False, negate_b=False,
+            saturate=False, scale_d: int = 0, sfa: np.ndarray | None = None,
+            sfb: np.ndarray | None = None, block: int | None = None,
+            stype: str | None = None) -> np.ndarray:
+    """D of one CTA's rows of ``tcgen05.mma.kind::<kind>`` (MMA-Sim's Blackwell model; i8
+    exact).  ``m`` is the M of the model to use (64 or 128); block-scaled kinds take the scale
+    factors as bit patterns: ``sfa`` M x K/block, ``sfb`` K/block x N, of type ``stype``."""
+    if kind == "i8":
+        return integer_mma(a, b, c, atype, btype, saturate)
+    if negate_a:
+        a = negate(a, atype)
+    if negate_b:
+        b = negate(b, btype)
+    if scale_d:
+        c = _scale_c(c, dtype, scale_d)
+    if sfa is None:
+        op = _op("TCGen05MMA", "Blackwell",
+                 f"{_shape(m, n, k)}.kind::{kind}.{dtype}.{atype}.{btype}")
+        return _bits(op(_tensor(a, atype), _tensor(b, btype), _tensor(c, dtype)), dtype)
+    torch = _load()
+    at = "e2m1" if atype == "e2m1x2" else atype
+    bt = "e2m1" if btype == "e2m1x2" else btype
+    op = _op("TCGen05MMABlockScale", "Blackwell",
+             f"{_shape(128, n, k)}.kind::{kind}.block{block}.{dtype}.{at}.{bt}.{stype}")
+    if atype == "e2m1x2":
+        ta, tb = _tensor(_pack_fp4(a), "u8"), _tensor(_pack_fp4(b.T).T, "u8")  # packed along K
+    else:
+        ta, tb = _tensor(a, atype), _tensor(b, btype)
+    sview = torch.float8_e8m0fnu if stype == "ue8m0" else torch.float8_e4m3fn
+    tsa = torch.from_numpy(sfa.astype(np.uint8).copy()).view(sview)
+    tsb = torch.from_numpy(sfb.astype(np.uint8).copy()).view(sview)
+    return _bits(op(ta, tb, _tensor(c, dtype), tsa, tsb), dtype)
+
+
+def _scale_c(c: np.ndarray, dtype: str, s: int) -> np.ndarray:
+    if dtype == "f32":
+        x = c.astype(np.uint32).view(np.float32)
+        return (x * np.float32(2.0 ** -s)).astype(np.float32).view(np.uint32)
+    x = c.astype(np.uint16).view(np.float16)
+    return (x * np.float16(2.0 ** -s)).astype(np.float16).view(np.uint16).astype(np.uint32)
