@@ -170,6 +170,8 @@ class KernelLowering:
                 bt = BufferType.of(op.results[0].type)
                 inner = getattr(bt.layout, "inner", bt.layout)
                 nbytes = max(1, bt.storage_bytes(inner.span()))
+                if inner is not bt.layout:  # a swizzle moves 16-byte chunks within their 128-byte line
+                    nbytes = -(-nbytes // 128) * 128
                 bufs.append((op, nbytes, max(bt.align or 16, 16)))
         if sum(n for _, n, _ in bufs) <= _STATIC_SMEM_LIMIT:
             for i, (op, nbytes, align) in enumerate(bufs):
