@@ -1,28 +1,31 @@
 #!/usr/bin/env python3
-"""Differential fuzzing of the smem -> tmem copy_async lowering against tile-sim and numpy.
+"""Differential fuzzing of the tensor-memory data paths against tile-sim and numpy.
 
-    bench/fuzz.py --cases N --seed S [--jobs J] [--invalid-fraction F] [--no-ptxas] [--time-limit SEC]
+    bench/fuzz.py --cases N --seed S [--family F ...] [--jobs J] [--invalid-fraction F] [--no-ptxas]
+                  [--time-limit SEC]
 
-Each case is a random configuration from test/python/e2e_kernels.random_case: valid by construction
-(dtype bits 4/6/8/16/32, 6-bit as packing b6x16_p32 with decompressing cps; K-major or core-matrix
-shared layouts with swizzle none/32B/64B/128B, random row / K regions on atom boundaries, 1..8 cps,
-random tmem column offsets in multiples of 4 columns, cta_group 2 in about 1/6), or, for a fraction, one
-of the invalid kinds (mid-atom row / K start, wrong swizzle for the row pitch, missing warpx4 replica,
-scope warp, packed 6-bit shared data, column not a multiple of 4) that the dispatch must reject with a
-diagnostic naming the check. Every accepted case: compile (sm_100a) -> ptxas -> tile-sim -> compare
-TMEM (128 lanes, all allocated columns) and the tcgen05.ld readback with numpy.
+Each case belongs to a family (FAMILIES below; the hook is documented in /tmp/coord/fuzz.md): a module
+of test/python that draws random cases and runs them. Each case is valid by construction, or, for a
+fraction, one of the family's invalid kinds that the compiler must reject with a diagnostic naming the
+expected check. Every accepted case: compile (sm_100a) -> ptxas -> tile-sim -> compare tensor memory
+(128 lanes, all allocated columns) and the readback with numpy built from logical coordinates.
 
-Prints cases, matches (by element width), mismatches, rejections (histogram of the rejecting check names), crashes (any
-exception other than a TileError with diagnostics) and time; exits 1 on any mismatch, crash, invalid
-case accepted, or invalid case rejected by an unexpected check.
+Family "cp" (test/python/cp_fuzz.py): shared -> tensor memory copy_async for every tcgen05.cp shape
+(128x256b, 128x128b, 4x256b, 64x128b.warpx2::02_13 / ::01_23, 32x128b.warpx4), dtype bits 4/6/8/16/32
+(padded 4-bit and 6-bit by decompressing cps), swizzles none/32B/64B/128B, K steps, tmem column and lane
+offsets, the block-scaled scale-factor layouts, cta_group 1 and 2.
+
+Prints cases, matches per label (the shape a family reports), mismatches, rejections (histogram of the
+rejecting check names), crashes (any exception other than a TileError with diagnostics) and time; exits
+1 on any mismatch, crash, invalid case accepted, or invalid case rejected by an unexpected check.
 """
 from __future__ import annotations
 
 import argparse
 import collections
+import importlib
 import multiprocessing as mp
 import os
-import re
 import sys
 import time
 import traceback
@@ -31,39 +34,53 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 sys.path.insert(0, os.path.join(HERE, os.pardir, "test", "python"))
 
-_CHECK = re.compile(r"smem->tmem: (?:declined|rejected): ([\w.]+)")
+# family name -> (module, weight): each module provides INVALID_KINDS, INVALID_CHECK, CHECK_RE,
+# random_case(ch, invalid, idx), run_case(case, seed=, ptxas_exe=) and label(case, outcome)
+FAMILIES = {
+    "cp": ("cp_fuzz", 1.0),
+}
 
 
-def classify(i: int, seed: int, invalid_fraction: float, use_ptxas: bool):
+def _family_of(i: int, seed: int, names: list[str]) -> str:
+    import numpy as np
+    weights = np.array([FAMILIES[n][1] for n in names])
+    rng = np.random.default_rng([seed, i, 1])
+    return names[int(rng.choice(len(names), p=weights / weights.sum()))]
+
+
+def classify(i: int, seed: int, invalid_fraction: float, use_ptxas: bool, family: str):
     """-> (kind, detail, case text) for case i. kind: match | mismatch | reject | crash |
-    invalid_accepted | misreject."""
+    invalid_accepted | misreject; detail of a match is its label."""
     import numpy as np
 
-    from e2e_kernels import INVALID_CHECK, INVALID_KINDS, RngChooser, find_ptxas, random_case, run_case
+    from cp_fuzz import RngChooser
+    from e2e_kernels import find_ptxas
     from tile_mlir.diagnostics import TileError
 
+    fam = importlib.import_module(FAMILIES[family][0])
     rng = np.random.default_rng([seed, i])
     ch = RngChooser(rng)
-    invalid = ch.pick(INVALID_KINDS) if ch.bool(invalid_fraction) else None
+    invalid = ch.pick(fam.INVALID_KINDS) if ch.bool(invalid_fraction) else None
     try:
-        case = random_case(ch, invalid, i)
+        case = fam.random_case(ch, invalid, i)
     except Exception:
         return "crash", "generator: " + traceback.format_exc(limit=3), ""
-    desc = f"{case}"
+    desc = f"{family}: {case}"
     try:
-        out = run_case(case, seed=i, ptxas_exe=find_ptxas() if use_ptxas else None)
+        out = fam.run_case(case, seed=i, ptxas_exe=find_ptxas() if use_ptxas else None)
     except TileError as e:
         errs = [d for d in e.diagnostics if d.severity == "error"]
         if not errs:
             return "crash", f"TileError without error diagnostics: {e}", desc
         msg = errs[0].message
-        m = _CHECK.search(msg)
-        if "dispatch" not in msg or not m:
-            return ("crash" if invalid is None else "misreject"), f"not a dispatch rejection: {msg[:300]}", desc
+        m = fam.CHECK_RE.search(msg)
+        if not m:
+            return ("crash" if invalid is None else "misreject"), f"not a named rejection: {msg[:300]}", desc
         check = m.group(1)
-        if invalid is not None and check != INVALID_CHECK[invalid]:
-            return "misreject", f"{invalid} rejected by {check}, expected {INVALID_CHECK[invalid]}: {msg[:300]}", desc
-        return "reject", check, desc
+        if invalid is not None and check != fam.INVALID_CHECK[invalid]:
+            return ("misreject", f"{invalid} rejected by {check}, expected {fam.INVALID_CHECK[invalid]}: "
+                    f"{msg[:300]}", desc)
+        return "reject", f"{family} {check}", desc
     except Exception as e:  # EmulationError, ptxas rejection, anything else
         return "crash", f"{type(e).__name__}: {str(e)[:600]}", desc
     bad = out.mismatches()
@@ -71,7 +88,7 @@ def classify(i: int, seed: int, invalid_fraction: float, use_ptxas: bool):
         return "mismatch", "; ".join(bad[:3]), desc
     if invalid is not None:
         return "invalid_accepted", f"{invalid} accepted (and matched)", desc
-    return "match", f"{case.bits}-bit", desc
+    return "match", fam.label(case, out), desc
 
 
 def _work(args):
@@ -82,6 +99,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=200)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES),
+                    help="run only these families (repeatable; default: all)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
     ap.add_argument("--invalid-fraction", type=float, default=0.2)
     ap.add_argument("--no-ptxas", action="store_true", help="skip assembling the PTX with ptxas")
@@ -89,12 +108,12 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case")
     a = ap.parse_args(argv)
 
+    names = sorted(a.family or FAMILIES)
     t0 = time.perf_counter()
     counts = collections.Counter()
     rejects = collections.Counter()
-    matched = collections.Counter()  # by element width
-    failures = []
-    jobs = [(i, a.seed, a.invalid_fraction, not a.no_ptxas) for i in range(a.cases)]
+    matched = collections.Counter()  # by label
+    jobs = [(i, a.seed, a.invalid_fraction, not a.no_ptxas, _family_of(i, a.seed, names)) for i in range(a.cases)]
     done = 0
     stopped = False
     pool = mp.get_context("fork").Pool(a.jobs) if a.jobs > 1 else None
@@ -108,7 +127,6 @@ def main(argv=None) -> int:
             elif kind == "match":
                 matched[detail] += 1
             else:
-                failures.append((i, kind, detail, desc))
                 print(f"case {i}: {kind.upper()}: {detail}\n  {desc}", flush=True)
             if a.verbose:
                 print(f"case {i}: {kind} {detail}", flush=True)
@@ -122,16 +140,18 @@ def main(argv=None) -> int:
             pool.terminate()
     dt = time.perf_counter() - t0
     print(f"cases:      {done}" + (f" (stopped by --time-limit {a.time_limit:.0f} s; {a.cases} asked)" if stopped else ""))
-    widths = ", ".join(f"{w} {n}" for w, n in sorted(matched.items(), key=lambda x: int(x[0].split("-")[0])))
-    print(f"matches:    {counts['match']}" + (f" ({widths})" if widths else ""))
+    print(f"matches:    {counts['match']}")
+    for lab, n in sorted(matched.items()):
+        print(f"  {lab:34s} {n}")
     print(f"mismatches: {counts['mismatch']}")
     print(f"rejections: {counts['reject']}")
     for check, n in rejects.most_common():
-        print(f"  {check:28s} {n}")
+        print(f"  {check:34s} {n}")
     print(f"crashes:    {counts['crash']}")
     if counts["invalid_accepted"] or counts["misreject"]:
         print(f"invalid accepted: {counts['invalid_accepted']}; rejected by an unexpected check: {counts['misreject']}")
-    print(f"time:       {dt:.1f} s ({dt / max(done, 1) * 1e3:.0f} ms/case, {a.jobs} job(s); seed {a.seed})")
+    print(f"time:       {dt:.1f} s ({dt / max(done, 1) * 1e3:.0f} ms/case, {a.jobs} job(s); seed {a.seed}; "
+          f"families {', '.join(names)})")
     return 1 if any(counts[k] for k in ("mismatch", "crash", "invalid_accepted", "misreject")) else 0
 
 

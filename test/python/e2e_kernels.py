@@ -197,12 +197,36 @@ def make_input(case: Case, rng) -> np.ndarray:
 
 
 def _region_coords(shape, region):
+    """(n, rank) int64 array: the coordinates of the region (whole buffer for None), row-major."""
     if region is None:
         offs, sizes = (0,) * len(shape), tuple(shape)
     else:
         offs, sizes = region
-    idx = np.indices(sizes).reshape(len(sizes), -1).T + np.array(offs)
-    return [tuple(int(v) for v in row) for row in idx]
+    return np.indices(sizes).reshape(len(sizes), -1).T + np.array(offs, dtype=np.int64)
+
+
+def apply_np(lay, coords: np.ndarray, shape) -> list[dict]:
+    """`lay.apply(c, shape)` for every row c of coords at once: one {axis: offsets array} per replica.
+    Evaluates the layout's definition (tile_layout docstring: the row-major flat index over `shape`,
+    unflattened over the shard extents, times the strides; plus offset and each replica index) and
+    checks a sample of coordinates against apply() itself, so that it cannot drift from it."""
+    from tile_mlir.layout import AxisOffsets
+    flat = np.ravel_multi_index(tuple(coords.T), tuple(shape))
+    base = {a: np.full(len(flat), v, np.int64) for a, v in lay.offset.items()}
+    for it in reversed(lay.shard):
+        flat, c = np.divmod(flat, it.extent)
+        base[it.axis] = base.get(it.axis, 0) + c * it.stride
+    outs = []
+    for r in np.ndindex(*(it.extent for it in lay.replica)):
+        d = dict(base)
+        for it, k in zip(lay.replica, r):
+            d[it.axis] = d.get(it.axis, 0) + k * it.stride
+        outs.append(d)
+    for i in np.linspace(0, len(coords) - 1, num=min(7, len(coords)), dtype=np.int64):
+        ref = lay.apply(tuple(int(v) for v in coords[i]), shape)
+        got = [AxisOffsets((a, int(np.broadcast_to(v, len(coords))[i])) for a, v in d.items()) for d in outs]
+        assert got == ref, (tuple(coords[i]), got, ref)
+    return outs
 
 
 def expected(case: Case, A: np.ndarray) -> np.ndarray:
@@ -214,45 +238,51 @@ def expected(case: Case, A: np.ndarray) -> np.ndarray:
     src = _region_coords(case.smem_shape, case.src_region)
     dst = _region_coords(case.tmem_shape, case.dst_region)
     assert len(src) == len(dst), (len(src), len(dst))
-    lay = tmem_layout_obj(case)
+    v = container(case, A[tuple(src.T)].astype(np.uint64))
     val = np.zeros((128, ncols), np.uint64)
     touched = np.zeros((128, ncols), bool)
-    for s, d in zip(src, dst):
-        v = container(case, int(A[s]))
-        for off in lay.apply(d, case.tmem_shape):
-            lane, ecol = off[TLane], off[TCol]
-            col, sub = divmod(ecol, per)
-            val[lane, col] |= np.uint64(v << (sub * bits))
-            touched[lane, col] = True
+    for off in apply_np(tmem_layout_obj(case), dst, case.tmem_shape):
+        lane = np.broadcast_to(off.get(TLane, 0), len(dst))
+        col, sub = np.divmod(np.broadcast_to(off.get(TCol, 0), len(dst)), per)
+        np.bitwise_or.at(val, (lane, col), v << (sub * bits).astype(np.uint64))
+        touched[lane, col] = True
     return np.where(touched, val, POISON).astype(np.uint32)
 
 
-def container(case: Case, v: int) -> int:
-    """The tmem bits of element value v: itself, or for .b8x16.b4x16_p64 the 8-bit container of a 4-bit
-    value, nibble << 2 (tile-sim's model, measured on sm_103 only: docs/emulator.md A2); 6-bit values sit
-    in container bits [5, 0] (A1)."""
+def container(case: Case, v):
+    """The tmem bits of element values v: themselves, or for .b8x16.b4x16_p64 the 8-bit container of a
+    4-bit value, nibble << 2 (tile-sim's model, measured on sm_103 only: docs/emulator.md A2); 6-bit values
+    sit in container bits [5, 0] (A1)."""
     return v << 2 if case.packing == "b4x16_p64" else v
 
 
 # ----------------------------------------------------------------------------------------------------
 # sub-byte fill: a PTX prologue that copies the shared image from the global argument
 # ----------------------------------------------------------------------------------------------------
+_SWIZZLE_MASK = {"32B": 1, "64B": 3, "128B": 7}
+
+
 def shared_image(case: Case, A: np.ndarray) -> np.ndarray:
-    """Bytes of the shared buffer holding logical tile A under the shared layout (layout algebra map)."""
-    from tile_mlir.layout import ComposedLayout, parse_layout
+    """Bytes of the shared buffer holding logical tile A under the shared layout (layout algebra map: the
+    layout's m offset in bits, then the swizzle XOR of docs/tcgen05.md §5 on the byte address; a sample
+    is checked against ComposedLayout.apply_bits)."""
+    from tile_mlir.layout import ComposedLayout, m, parse_layout
     lay = parse_layout(case.smem_layout)
     inner = lay.inner if isinstance(lay, ComposedLayout) else lay
     bits = case.bits
     nbytes = (inner.span() * bits + 7) // 8
     nbytes = (nbytes + 15) // 16 * 16
+    coords = _region_coords(case.smem_shape, None)
+    bit = apply_np(inner, coords, case.smem_shape)[0][m] * bits
+    if isinstance(lay, ComposedLayout):
+        byte = bit >> 3
+        byte ^= ((byte >> 7) & _SWIZZLE_MASK[lay.swizzle.value]) << 4
+        bit = byte * 8 + (bit & 7)
+        for i in np.linspace(0, len(coords) - 1, num=7, dtype=np.int64):
+            assert lay.apply_bits(tuple(int(v) for v in coords[i]), case.smem_shape, bits)[0] == bit[i]
     img = np.zeros(nbytes, np.uint8)
-    for c in _region_coords(case.smem_shape, None):
-        if isinstance(lay, ComposedLayout):
-            bit = lay.apply_bits(c, case.smem_shape, bits)[0]
-        else:
-            from tile_mlir.layout import m
-            bit = lay.apply(c, case.smem_shape)[0][m] * bits
-        img[bit // 8] |= np.uint8((int(A[c]) & ((1 << bits) - 1)) << (bit % 8))
+    vals = (A[tuple(coords.T)].astype(np.uint64) & ((1 << bits) - 1)) << (bit % 8).astype(np.uint64)
+    np.bitwise_or.at(img, bit // 8, vals.astype(np.uint8))
     return img
 
 
@@ -385,152 +415,3 @@ def run_case(case: Case, *, seed: int = 0, ptxas_exe: str | None = None, compile
     cp_lines = [ln.strip() for ln in ptx.splitlines() if ln.strip().startswith("tcgen05.cp.")]
     return Outcome(ptx=ptx, tmem=[res.tmem[c][:, :ncols] for c in range(ncta)], readback=outs,
                    expected=[expected(case, A) for A in inputs], warnings=list(res.warnings), cp_lines=cp_lines)
-
-
-# ----------------------------------------------------------------------------------------------------
-# random configurations for the differential fuzzer (bench/fuzz.py, test_fuzz_differential.py)
-# ----------------------------------------------------------------------------------------------------
-class RngChooser:
-    """Choices from a numpy Generator (bench/fuzz.py); hypothesis supplies its own with the same API."""
-
-    def __init__(self, rng):
-        self.rng = rng
-
-    def int(self, lo, hi):  # inclusive
-        return int(self.rng.integers(lo, hi + 1))
-
-    def pick(self, seq):
-        return seq[int(self.rng.integers(0, len(seq)))]
-
-    def bool(self, p=0.5):
-        return bool(self.rng.random() < p)
-
-
-ELEMS = {4: ("ui4", "f4E2M1FN"), 6: ("f6E2M3FN", "f6E3M2FN", "i6"), 8: ("ui8", "f8E4M3FN"), 16: ("bf16", "f16"),
-         32: ("f32", "i32")}
-PITCH = {"none": 16, "32B": 32, "64B": 64, "128B": 128}
-INVALID_KINDS = ("mid_atom_row", "mid_atom_col", "wrong_swizzle", "missing_replica", "scope_warp",
-                 "dtype_6bit", "unaligned_column")
-# the planner check (or dispatch predicate) each invalid kind must be rejected by
-INVALID_CHECK = {"mid_atom_row": "alignment.src_start", "mid_atom_col": "alignment.src_start",
-                 "wrong_swizzle": "swizzle", "missing_replica": "validate_smem_tmem_copy",
-                 "scope_warp": "exec_scope", "dtype_6bit": "dtype", "unaligned_column": "alignment.tmem_col"}
-
-
-def _shared_layout(bits, mode, rows, k):
-    """(layout text, atom K in elements): K-major (kmajor_layout) when swizzled; without swizzle the
-    core-matrix layout: 16-byte K chunks, each `rows` x 16 B contiguous."""
-    epc = 128 // bits
-    if mode == "none":
-        nk = k // epc
-        lay = f"S[({rows}, {nk}, {epc}) : ({epc}, {rows * epc}, 1)]" if nk > 1 else f"S[({rows}, {epc}) : ({epc}, 1)]"
-        return lay, epc
-    from tile_mlir.layout import SwizzleMode, kmajor_layout
-    return str(kmajor_layout([rows, k], bits, SwizzleMode(mode))), PITCH[mode] * 8 // bits
-
-
-def random_case(ch, invalid: str | None = None, idx: int = 0) -> Case:
-    """A random smem -> tmem copy. invalid=None: valid by construction (rows start on 8-row atoms when
-    swizzled, K start on atom boundaries, 1..8 cps, tmem columns multiples of 4, cta_group 2 in ~1/6);
-    otherwise one of INVALID_KINDS, which the dispatch must reject."""
-    bits = ch.pick((4, 6, 8, 16, 32))
-    elem = ch.pick(ELEMS[bits])
-    bits = 8 if bits == 6 else bits  # geometry: 6-bit data moves as .b6x16_p32 units into 8-bit containers
-    mode = ch.pick(("none", "32B", "64B", "128B"))
-    epc = 128 // bits          # elements per 16-byte chunk = per cp row
-    e32 = 32 // bits
-    pitch = PITCH[mode]
-    atom_k = pitch * 8 // bits
-    # K extent of the copy: n cps of one chunk each; across atoms only in whole atoms
-    per_atom = atom_k // epc   # 1, 2, 4 or 8 cps per swizzle atom row
-    if per_atom == 1 or ch.bool(0.5):
-        n_cps = per_atom * ch.int(1, 8 // per_atom)       # whole atoms
-    else:
-        n_cps = ch.int(1, per_atom)                       # K steps inside one atom
-    kw = n_cps * epc
-    atoms = -(-kw // atom_k)
-    k = (atoms + ch.int(0, 2)) * atom_k
-    rows = ch.pick((32, 40, 64, 96, 128)) if mode == "none" else ch.pick((32, 64, 128))
-    while rows * k * bits // 8 > 32768 and rows > 32:
-        rows //= 2
-    lay, _ = _shared_layout(bits, mode, rows, k)
-    r0 = ch.int(0, rows - 32) if mode == "none" else 8 * ch.int(0, (rows - 32) // 8)
-    if mode == "none":
-        k0 = epc * ch.int(0, k // epc - n_cps)
-    else:
-        k0 = atom_k * ch.int(0, k // atom_k - atoms)
-    src_region = ((r0, k0), (32, kw))
-    # tmem: n cps, tiles `gap` chunks apart, starting at a random column (multiple of 4)
-    gap = ch.pick((1, 1, 2))
-    span_cols = (n_cps - 1) * 4 * gap + 4
-    c0 = 4 * ch.int(0, (512 - span_cols) // 4 // (2 if ch.bool(0.7) else 1))
-    if gap == 1:
-        tw = c0 * e32 + kw + 4 * e32 * ch.int(0, 2)
-        tw = min(tw, 512 * e32)
-        tmem_shape = (32, tw)
-        tmem = f"S[(32, {tw}) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]"
-        dst_region = ((0, c0 * e32), (32, kw))
-    else:
-        tiles = n_cps + (c0 // (4 * gap)) + 1
-        tiles = min(tiles, 512 // (4 * gap))
-        tmem_shape = (32, tiles, epc)
-        tmem = f"S[(32, {tiles}, {epc}) : (1@TLane, {gap * epc}@TCol, 1@TCol)] + R[4 : 32@TLane]"
-        t0 = min(c0 // (4 * gap), tiles - n_cps)
-        dst_region = ((0, t0, 0), (32, n_cps, epc))
-    cg = 2 if ch.bool(1 / 6) else 1
-    case = Case(f"fz{idx}", elem, (rows, k), lay, tmem_shape, tmem, src_region=src_region,
-                dst_region=dst_region, cta_group=cg)
-    if invalid is None:
-        return case
-    case.meta["invalid"] = invalid
-    if invalid in ("mid_atom_row", "mid_atom_col"):
-        if mode == "none":
-            mode = ch.pick(("32B", "64B", "128B"))
-        return random_case_forced(ch, bits, elem, mode, "row" if invalid == "mid_atom_row" else "col", idx)
-    elif invalid == "wrong_swizzle":
-        # rows pitch P of K-major data, declared with another swizzle (or none)
-        true_mode = ch.pick(("32B", "64B", "128B"))
-        other = ch.pick([x for x in ("none", "32B", "64B", "128B") if x != true_mode])
-        p = PITCH[true_mode]
-        kk = p * 8 // bits
-        body = f"S[(32, {kk}) : ({kk}, 1)]"
-        case.smem_shape, case.src_region = (32, kk), ((0, 0), (32, epc))
-        case.smem_layout = body if other == "none" else f"Swizzle<{other}> o {body}"
-        case.tmem_shape, case.tmem_layout, case.dst_region = (32, epc), t2d_text(32, epc), None
-    elif invalid == "missing_replica":
-        case.tmem_layout = case.tmem_layout.replace(" + R[4 : 32@TLane]", "")
-    elif invalid == "scope_warp":
-        case.meta["scope"] = "warp"
-    elif invalid == "dtype_6bit":  # packed 6-bit data in shared memory (no packing b6x16_p32)
-        case.elem = ch.pick(ELEMS[6])
-        case.meta["packing"] = None
-        case.smem_shape, case.smem_layout = (32, 64), "S[(32, 64) : (64, 1)]"
-        case.src_region, case.tmem_shape, case.dst_region = None, (32, 64), None
-        case.tmem_layout = t2d_text(32, 64)
-        case.cta_group = 1
-    elif invalid == "unaligned_column":
-        bad = 4 * ch.int(0, 100) + ch.int(1, 3)   # whole 32-bit column, not a multiple of 4
-        tw = (bad + 4) * e32 + kw
-        case.tmem_shape, case.tmem_layout = (32, tw), t2d_text(32, tw)
-        case.dst_region = ((0, bad * e32), (32, kw))
-    return case
-
-
-def t2d_text(rows, cols):
-    return f"S[({rows}, {cols}) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]"
-
-
-def random_case_forced(ch, bits, elem, mode, what, idx):
-    """An invalid swizzled copy: start mid-atom by rows (1..7) or by K (16 B .. P - 16 B)."""
-    epc = 128 // bits
-    pitch = PITCH[mode]
-    atom_k = pitch * 8 // bits
-    rows, k = 64, 2 * atom_k
-    lay, _ = _shared_layout(bits, mode, rows, k)
-    if what == "row":
-        region = ((ch.int(1, 7), 0), (32, epc))
-    else:
-        region = ((0, epc * ch.int(1, atom_k // epc - 1)), (32, epc))
-    c = Case(f"fz{idx}", elem, (rows, k), lay, (32, epc), t2d_text(32, epc), src_region=region)
-    c.meta["invalid"] = "mid_atom_row" if what == "row" else "mid_atom_col"
-    return c
