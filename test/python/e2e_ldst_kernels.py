@@ -10,7 +10,8 @@ compares with numpy built from logical coordinates only:
   - tmem: element x sits at lane TLane(x), 32-bit column TCol(x) * bits / 32, position TCol(x) % (32 /
     bits) (low bits first): the tmem layout's apply(), nothing of the planner;
   - Y == X (the whole round trip), and Z == X rounded by numpy / ml_dtypes (round to nearest even, f8
-    saturating to the largest finite value, as cvt.rn.satfinite).
+    saturating to the largest finite value, as cvt.rn.satfinite; rz steps back toward zero where that
+    rounding went away from it).
 """
 from __future__ import annotations
 
@@ -159,7 +160,11 @@ def expected_convert(case: LdStCase, X: np.ndarray) -> np.ndarray:
     if case.convert[0].startswith("f8"):
         big = float(ml_dtypes.finfo(dt).max)
         f = np.clip(f, -big, big)  # satfinite: beyond the largest finite value saturates
-    return f.astype(dt).view(np.uint8 if case.convert[0].startswith("f8") else np.uint16)
+    r = f.astype(dt)  # round to nearest even
+    if case.convert[1] == "rz":  # toward zero: one step back where rounding went away from zero
+        away = np.abs(r.astype(np.float64)) > np.abs(f.astype(np.float64))
+        r = np.where(away, np.nextafter(r, np.zeros_like(r)), r).astype(dt)
+    return r.view(np.uint8 if case.convert[0].startswith("f8") else np.uint16)
 
 
 @dataclass

@@ -96,3 +96,43 @@ def test_tmem_registers_round_trip(case):
 def test_every_shape_is_covered():
     shapes = {form.split(".")[0] for c in CASES if c.expect for form in c.expect.values()}
     assert shapes == {"32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"}
+
+
+# -- the fuzzer's family (test/python/ldst_fuzz.py, bench/fuzz.py --family ldst), a fixed sample --------
+SMOKE = range(24)
+
+
+class _Chooser:
+    """The chooser API of the fuzzer's families (ch.int inclusive, ch.pick, ch.bool) over numpy."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def int(self, lo, hi):
+        return int(self.rng.integers(lo, hi + 1))
+
+    def pick(self, seq):
+        return seq[int(self.rng.integers(0, len(seq)))]
+
+    def bool(self, p=0.5):
+        return bool(self.rng.random() < p)
+
+
+@pytest.mark.parametrize("i", SMOKE)
+def test_fuzz_family_sample(i):
+    """Valid draws match on tile-sim; invalid ones are rejected by the check their kind names."""
+    import numpy as np
+
+    import ldst_fuzz
+    from tile_mlir.diagnostics import TileError
+
+    ch = _Chooser(np.random.default_rng([7, i]))
+    invalid = ldst_fuzz.INVALID_KINDS[i % len(ldst_fuzz.INVALID_KINDS)] if i % 4 == 3 else None
+    case = ldst_fuzz.random_case(ch, invalid, i)
+    if invalid is None:
+        assert run_case(case, seed=i).mismatches() == []
+        return
+    with pytest.raises(TileError) as e:
+        run_case(case, seed=i)
+    msg = next(d.message for d in e.value.diagnostics if d.severity == "error")
+    assert ldst_fuzz.CHECK_RE.search(msg).group(1) == ldst_fuzz.INVALID_CHECK[invalid], msg

@@ -158,6 +158,11 @@ VALID = {
                    f'  "tile.copy"(%s, %g) {{scope = "warpgroup", dst_offsets = array<i64: 0, 0>, dst_sizes = array<i64: 32, 16>,'
                    f' src_offsets = array<i64: 0, 0>, src_sizes = array<i64: 32, 16>}} : ({SMEM}, !tile.buffer<global, 32x16xui8>) -> ()',
                    params="%g: !tile.buffer<global, 32x16xui8>"),
+    "block_id": kernel('  %x = "tile.block_id"() {dim = "y"} : () -> i32'),
+    "grid_dim": kernel('  %n = "tile.grid_dim"() {dim = "x"} : () -> i32'),
+    "reinterpret": kernel('  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, align 128>\n'
+                          '  %v = "tile.reinterpret"(%s) : (!tile.buffer<shared, 32x16xui8, align 128>) -> '
+                          '!tile.buffer<shared, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4, 16, 1)]", align 128>'),
     "fence": kernel('  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()'),
     "barrier": kernel('  "tile.barrier"() {scope = "cluster"} : () -> ()', attrs="block = array<i32: 32, 1, 1>, cluster = array<i32: 2, 1, 1>"),
     "tmem.alloc": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'

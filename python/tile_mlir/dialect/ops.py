@@ -141,6 +141,19 @@ def _verify_tmem_buffer(op, kernel: KernelFacts) -> None:
         fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
 
 
+def _verify_reinterpret(op, kernel: KernelFacts) -> None:
+    src = buffer_type(op.operands[0], "operand #0 (source)")
+    dst = buffer_type(op.results[0], "result")
+    if src.scope != "shared" or dst.scope != "shared":
+        fail("operand-scope", f"tile.reinterpret views a shared buffer as another shared buffer, got "
+             f"{src.scope} -> {dst.scope}")
+    src_bytes, dst_bytes = (t.storage_bytes(getattr(t.layout, "inner", t.layout).span()) for t in (src, dst))
+    if dst_bytes > src_bytes:
+        fail("reinterpret-size", f"the result's layout spans {dst_bytes} bytes, the source holds {src_bytes}")
+    if (dst.align or 16) > (src.align or 16):
+        fail("alignment", f"the result claims align {dst.align}, the source guarantees {src.align or 16}")
+
+
 def _verify_barrier_operand(op, kernel: KernelFacts) -> None:
     check_slot(op.operands[0], 64, "operand #0 (barrier)")
 
@@ -365,10 +378,20 @@ OP_SPECS: tuple[OpSpec, ...] = (
     OpSpec("warp_id", "Warp index in the CTA (linear thread index / 32).", results=(OperandSpec("result", "i32"),)),
     OpSpec("lane_id", "Lane index in the warp.", results=(OperandSpec("result", "i32"),)),
     OpSpec("cta_rank", "Rank of this CTA in its cluster (%cluster_ctarank).", results=(OperandSpec("result", "i32"),)),
+    OpSpec("block_id", "Index of this CTA in the grid along `dim` (%ctaid).",
+           attrs=(AttrSpec("dim", "str", required=True, choices=("x", "y", "z")),),
+           results=(OperandSpec("result", "i32"),)),
+    OpSpec("grid_dim", "Number of CTAs in the grid along `dim` (%nctaid).",
+           attrs=(AttrSpec("dim", "str", required=True, choices=("x", "y", "z")),),
+           results=(OperandSpec("result", "i32"),)),
     OpSpec("elect_one", "True in exactly one lane of the executing warp (elect.sync); executed by a whole warp.",
            results=(OperandSpec("result", "i1"),)),
     OpSpec("alloc_shared", "A static shared-memory buffer, aligned as its type says.",
            results=(OperandSpec("result", "buffer:shared"),)),
+    OpSpec("reinterpret", "A view of a shared buffer's bytes as another shared buffer type (element type, shape, "
+           "layout) no larger and no more aligned; no data moves (e.g. a TMA box viewed as the matrix it holds).",
+           operands=(OperandSpec("source", "buffer:shared"),), results=(OperandSpec("result", "buffer:shared"),),
+           verify=_verify_reinterpret),
     OpSpec("copy", "Synchronous element copy between global and shared buffers by every thread of `scope`; to or "
            "from a reg buffer, each thread loads or stores the elements it holds (vectorised ld/st.global, "
            "ld/st.shared).",

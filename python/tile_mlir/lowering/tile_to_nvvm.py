@@ -286,6 +286,16 @@ def _cta_rank(k, op, em):
     op.results[0].replace_all_uses_with(em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32()))
 
 
+@lowers("tile.block_id")
+def _block_id(k, op, em):
+    op.results[0].replace_all_uses_with(em.result(f"nvvm.read.ptx.sreg.ctaid.{attr(op, 'dim')}", I32()))
+
+
+@lowers("tile.grid_dim")
+def _grid_dim(k, op, em):
+    op.results[0].replace_all_uses_with(em.result(f"nvvm.read.ptx.sreg.nctaid.{attr(op, 'dim')}", I32()))
+
+
 @lowers("tile.elect_one")
 def _elect_one(k, op, em):
     op.results[0].replace_all_uses_with(em.result("nvvm.elect.sync", I1()))
@@ -338,6 +348,11 @@ def _copy_registers(k, op, em, load: bool):
         registers.emit_move(em, *args)
     if not load and mem_t.scope == "shared":
         k.fences.after_generic_shared_writes(op, em)
+
+
+@lowers("tile.reinterpret")
+def _reinterpret(k, op, em):
+    k.values[op.results[0]] = k.values[op.operands[0]]
 
 
 @lowers("tile.reinterpret")

@@ -150,18 +150,20 @@ def _emit(em, plan, direction, taddr, regs, warp):
         field = (ins.lane_offset << 16) + ins.col
         tptr = em.inttoptr(em.add(quarter, em.i32(field)) if field else quarter, 6)
         attrs = {"shape": shape}
-        vt = ir.VectorType.get([len(ins.regs)], I32())
+        # one register is an i32, more a vector (the NVVM ops take no vector<1xi32>)
+        vt = ir.VectorType.get([len(ins.regs)], I32()) if len(ins.regs) > 1 else I32()
         imm = [em.i64(ins.imm)] if plan.shape == "16x32bx2" else []
         if direction == "ld":
             if plan.pack:
                 attrs["pack"] = ir.UnitAttr.get()
             v = em.create("nvvm.tcgen05.ld", operands=[tptr] + imm, results=[vt], attrs=attrs).results[0]
             for i, word in enumerate(ins.regs):  # H
-                em.store(em.result("llvm.extractelement", I32(), (v, em.i32(i))), em.gep(regs, 4 * word), align=4)
+                x = v if vt == I32() else em.result("llvm.extractelement", I32(), (v, em.i32(i)))
+                em.store(x, em.gep(regs, 4 * word), align=4)
         else:
-            v = em.result("llvm.mlir.poison", vt)
-            for i, word in enumerate(ins.regs):  # H
-                x = em.load(I32(), em.gep(regs, 4 * word), align=4)
+            words = [em.load(I32(), em.gep(regs, 4 * word), align=4) for word in ins.regs]  # H
+            v = words[0] if vt == I32() else em.result("llvm.mlir.poison", vt)
+            for i, x in enumerate(words if vt != I32() else ()):
                 v = em.result("llvm.insertelement", vt, (v, x, em.i32(i)))
             if plan.pack:
                 attrs["unpack"] = ir.UnitAttr.get()
