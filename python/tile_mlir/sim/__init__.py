@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from . import launch
 from .errors import EmulationError
 from .ptx_parser import parse
+from .tensor_map import TensorMap
 
-__all__ = ["run_ptx", "EmulationError", "SimResult"]
+__all__ = ["run_ptx", "EmulationError", "SimResult", "TensorMap"]
 
 
 @dataclass
@@ -49,7 +50,9 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
 
     ``args``: one per ``.param`` in order.  A numpy array binds a 64-bit pointer parameter to a
     fresh global allocation holding a copy of its bytes; after the run the array is updated in
-    place.  Python ints bind scalar parameters, floats bind ``.f32``/``.f64`` parameters.
+    place.  Python ints bind scalar parameters, floats bind ``.f32``/``.f64`` parameters.  A
+    :class:`TensorMap` binds a ``.param .align 64 .b8 name[128]`` tensor-map parameter; its array
+    shares the allocation of the pointer argument that is the same object (docs/emulator.md §9).
 
     ``strict`` (default True): races and ordering violations (missing fence.proxy.async before a
     tcgen05.cp reads generic-proxy stores, tcgen05.ld of cp results without commit + mbarrier wait +

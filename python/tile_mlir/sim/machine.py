@@ -40,6 +40,7 @@ from .errors import EmulationError
 from .memory import GlobalMemory
 from .opcodes import decode_instruction
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, DInst, Hooks, State, Thread, Warp
+from .tensor_map import TENSOR_MAP_BYTES, TensorMap
 
 SLICE = 64
 
@@ -169,7 +170,12 @@ class Machine:
             raise EmulationError(f"kernel {self.fn.name} has {len(params)} parameters "
                                  f"({[p.name for p, _ in params]}), got {len(args)} arguments")
         self.bound_arrays = []
+        self.tensor_maps = {}  # .param offset -> (TensorMap, its globalAddress)
+        maps = []
         for (p, off), a in zip(params, args):
+            if isinstance(a, TensorMap):
+                maps.append((p, off, a))
+                continue
             if isinstance(a, np.ndarray):
                 if p.size != 8:
                     raise EmulationError(f"numpy array bound to non-64-bit parameter {p.name}")
@@ -194,6 +200,29 @@ class Machine:
                 raise EmulationError(f"unsupported argument type {type(a).__name__} for {p.name}")
             n = p.size
             self.param_buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+        for p, off, tm in maps:
+            self._bind_tensor_map(p, off, tm)
+
+    def _bind_tensor_map(self, p, off, tm):
+        """A TensorMap binds to a 128-byte .param object, kept by its offset (docs/emulator.md
+        §9); its array is the allocation of the pointer argument that is the same object, else
+        one of its own."""
+        if p.size != TENSOR_MAP_BYTES or off % 64:
+            raise EmulationError(f"a TensorMap binds to a `.param .align 64 .b8 {p.name}[128]`, "
+                                 f"but {p.name} is {p.size} bytes at offset {off} (the driver "
+                                 f"needs the 128-byte CUtensorMap 64-byte aligned)")
+        a = tm.global_address
+        base = next((b for arr, b in self.bound_arrays if arr is a), None)
+        if base is None:
+            base = self.gmem.alloc(a.nbytes, f"global buffer of the tensor map {p.name}",
+                                   a.view(np.uint8).reshape(-1).tobytes())
+            self.bound_arrays.append((a, base))
+        if tm.offset > a.nbytes:
+            raise EmulationError(f"TensorMap {p.name}: offset {tm.offset} is past the end of "
+                                 f"its {a.nbytes}-byte array")
+        self.tensor_maps[off] = (tm, base + tm.offset)
+        tag = b"tile-sim tensor map (opaque)"
+        self.param_buf[off:off + TENSOR_MAP_BYTES] = tag + bytes(TENSOR_MAP_BYTES - len(tag))
 
     def copy_back(self):
         for a, base in self.bound_arrays:
@@ -538,6 +567,8 @@ class Machine:
             return "generic_shared"
         if mem.LOCAL_WINDOW <= addr < mem.LOCAL_WINDOW + mem.LOCAL_WINDOW_SIZE:
             return "local"
+        if mem.PARAM_WINDOW <= addr < mem.PARAM_WINDOW + mem.PARAM_WINDOW_SIZE:
+            return "param"
         return "global"
 
 

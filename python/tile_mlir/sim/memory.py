@@ -12,7 +12,8 @@ Address conventions (documented choices of the emulator):
 * ``.shared::cluster`` addresses: an address below 2**24 is the issuing CTA's own ``.shared::cta``
   address; ``(rank + 1) << 24 | offset`` names CTA ``rank`` of the cluster (what ``mapa`` returns).
 * generic addresses: shared window at ``SHARED_WINDOW`` (+ the ``.shared::cluster`` address), local
-  window at ``LOCAL_WINDOW``; everything else is global memory (allocations from ``GLOBAL_BASE``).
+  window at ``LOCAL_WINDOW``, kernel parameters at ``PARAM_WINDOW`` (``cvta.param``); everything
+  else is global memory (allocations from ``GLOBAL_BASE``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ SHARED_WINDOW = 0x0000_1000_0000_0000
 SHARED_WINDOW_SIZE = 1 << 32
 LOCAL_WINDOW = 0x0000_2000_0000_0000
 LOCAL_WINDOW_SIZE = 1 << 24
+#: generic addresses of the kernel's .param space (cvta.param; tensor maps are found by them)
+PARAM_WINDOW = 0x0000_3000_0000_0000
+PARAM_WINDOW_SIZE = 1 << 16
 GLOBAL_BASE = 0x0000_7F00_0000_0000
 CLUSTER_SHIFT = 24
 DYN_SMEM_ALIGN = 1024

@@ -191,6 +191,8 @@ def _resolve(op, inst):
         return ("vec", [_resolve(o, inst) for o in op[1]])
     if k == "addr":
         return ("addr", _resolve(op[1], inst), op[2])
+    if k == "tensor":
+        return ("tensor", _resolve(op[1], inst), op[2], _resolve(op[3], inst))
     if k == "pair":
         return ("pair", _resolve(op[1], inst), _resolve(op[2], inst))
     if k == "not":

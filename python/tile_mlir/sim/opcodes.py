@@ -8,7 +8,7 @@
   ``thread``; listed separately for documentation).
 * ``async``: the instruction's effect completes later (tcgen05.cp completes at tcgen05.commit;
   tcgen05.ld/st at tcgen05.wait; cp.async at the issuing thread's cp.async.wait_group/wait_all or
-  cp.async.mbarrier.arrive).
+  cp.async.mbarrier.arrive; cp.async.bulk{.tensor} on its mbarrier's phase or bulk wait_group).
 
 A mnemonic is looked up by the longest dotted prefix of the opcode (``tcgen05.cp`` for
 ``tcgen05.cp.cta_group::1.32x128b.warpx4``; ``bar.warp.sync`` before ``bar``).
@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, warp, wgmma
+from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, tma, warp, wgmma
 from .state import DInst
 
 
@@ -64,6 +64,17 @@ TABLE: dict[str, Op] = {
     "cp.async.wait_group": Op(cp_async.decode_wait_group, T),
     "cp.async.wait_all": Op(cp_async.decode_wait_all, T),
     "cp.async.mbarrier.arrive": Op(cp_async.decode_mbarrier_arrive, T),
+    # ---- TMA: bulk (tensor) copies, loads performed at issue completing on an mbarrier, stores
+    # at the covering bulk wait_group (tma.py)
+    "cp.async.bulk.tensor": Op(tma.decode_bulk_tensor, T, True),
+    "cp.async.bulk": Op(tma.decode_bulk, T, True),
+    "cp.async.bulk.commit_group": Op(tma.decode_commit_group, T),
+    "cp.async.bulk.wait_group": Op(tma.decode_wait_group, T),
+    "cp.async.bulk.prefetch.tensor": Op(tma.decode_prefetch_tensor, T),
+    "cp.async.bulk.prefetch": Op(tma.decode_prefetch_bulk, T),
+    "prefetch.tensormap": Op(tma.decode_prefetch_tensormap, T),
+    "prefetch.param.tensormap": Op(tma.decode_prefetch_tensormap, T),
+    "prefetch.const.tensormap": Op(tma.decode_prefetch_tensormap, T),
     # ---- control (control.py)
     "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
     "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),

@@ -10,6 +10,7 @@ It produces a :class:`Module` of :class:`Function` objects holding declarations 
     ('sym', decl, offset)    smem, smem+8, kern_param_0, $L__BB0_1: a VarDecl, Param or names.Label
     ('vec', [operands])      {%r1, %r2}
     ('addr', base, offset)   [%rd1], [%rd1+16], [smem+8], [0x100]; base is a reg, sym or imm tuple
+    ('tensor', base, offset, ('vec', [..]))   [tmap, {%r1, %r2}]: a tensor map and coordinates
     ('pair', a, b)           %r1|%p1 (elect.sync / shfl.sync destinations)
     ('sink',)                _
 
@@ -278,6 +279,10 @@ def parse_operand(tok: str, line: int, nested: bool = False):
         return ("vec", [parse_operand(t, line, True) for t in elems])
     if tok.startswith("[") and tok.endswith("]"):
         inner = tok[1:-1].strip()
+        parts = _split_top(inner)
+        if len(parts) == 2 and parts[1].startswith("{"):  # [tensorMap, tensorCoords]
+            base, off = _split_offset(parts[0], line)
+            return ("tensor", base, off, parse_operand(parts[1], line))
         base, off = _split_offset(inner, line)
         return ("addr", base, off)
     if "|" in tok:
@@ -319,6 +324,9 @@ def show_operand(op) -> str:
         return "{" + ", ".join(show_operand(o) for o in op[1]) + "}"
     if k == "addr":
         return f"[{show_operand(op[1])}" + (f"{op[2]:+d}" if op[2] else "") + "]"
+    if k == "tensor":
+        return (f"[{show_operand(op[1])}" + (f"{op[2]:+d}" if op[2] else "") + ", "
+                + show_operand(op[3]) + "]")
     if k == "pair":
         return f"{show_operand(op[1])}|{show_operand(op[2])}"
     if k == "not":

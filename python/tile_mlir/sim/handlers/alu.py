@@ -591,10 +591,9 @@ def decode_cvta(d, inst):
     sp = space.split("::")[0]
     if sp in ("global", "const"):
         return d.compile([d.dst(dd, w)(e)])
-    if sp == "param":
-        raise d.error("cvta with .param is not supported")
-    base, size = ((mem.SHARED_WINDOW, mem.SHARED_WINDOW_SIZE) if sp == "shared"
-                  else (mem.LOCAL_WINDOW, mem.LOCAL_WINDOW_SIZE))
+    base, size = {"shared": (mem.SHARED_WINDOW, mem.SHARED_WINDOW_SIZE),
+                  "param": (mem.PARAM_WINDOW, mem.PARAM_WINDOW_SIZE),
+                  "local": (mem.LOCAL_WINDOW, mem.LOCAL_WINDOW_SIZE)}[sp]
     if not to:
         return d.compile([d.dst(dd, w)(f"{e} + {base}")])
     return d.compile([f"_a = {e}",

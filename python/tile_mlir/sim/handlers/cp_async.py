@@ -84,9 +84,7 @@ def knowledge_key(t):
 # ------------------------------------------------------------------------------- issue
 def decode_cp_async(d, inst):
     p = inst.parts
-    if len(p) > 2 and p[2] == "bulk":
-        raise d.error("cp.async.bulk (TMA) is not emulated by tile-sim")
-    if p[2] not in ("ca", "cg"):
+    if len(p) < 3 or p[2] not in ("ca", "cg"):
         raise d.error("cp.async needs .ca or .cg")
     kind = p[2]
     extra = [q for q in p if q not in KNOWN]

@@ -3,7 +3,9 @@
     state {phase (completed-phase count), pending, expected, tx}
     init(n): phase 0, pending = expected = n, tx 0
     arrive(k): pending -= k; arrive.expect_tx(n): tx += n then arrive(1); complete_tx(n): tx -= n
-    the phase completes when pending == 0 and tx == 0: phase += 1, pending = expected
+    (by mbarrier.complete_tx, or by a TMA copy as it completes: handlers/tma.py); tx stays in
+    -(2^20-1)..(2^20-1); the phase completes when pending == 0 and tx == 0: phase += 1,
+    pending = expected
     test_wait/try_wait.parity(p) is true iff p != (phase & 1); with a state token iff the
     token's phase has completed.
 
@@ -57,8 +59,7 @@ def get(M, t, a, space, what):
 def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
     if tx:
         mb.tx += tx
-        if abs(mb.tx) > MAX_COUNT:
-            raise EmulationError(f"tx-count of {mb.describe()} out of range")
+        _check_tx(mb)
     if count > mb.pending:
         raise EmulationError(f"arrive count {count} exceeds the {mb.pending} pending arrivals "
                              f"of {mb.describe()}")
@@ -77,9 +78,23 @@ def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
 
 
 def complete_tx(M, mb, n):
+    """complete-tx of ``n`` bytes (mbarrier.complete_tx, or a TMA copy's completion)."""
     mb.tx -= n
+    _check_tx(mb)
     M.progress += 1
     check_complete(M, mb)
+
+
+def expect_tx(M, mb, n):
+    mb.tx += n
+    _check_tx(mb)
+    M.progress += 1
+
+
+def _check_tx(mb):
+    if abs(mb.tx) > MAX_COUNT:
+        raise EmulationError(f"tx-count of {mb.describe()} out of range "
+                             f"-(2^20-1)..(2^20-1)")
 
 
 def check_complete(M, mb):
@@ -158,7 +173,7 @@ def decode_expect_tx(d, inst):
     addr, tx = d.operands(2)
     ae, space = _addr(d, inst, addr)
     return d.compile([f"_mb = _get(M, t, {ae}, '{space}', 'mbarrier.expect_tx')",
-                      f"_mb.tx += {d.src(tx, 32)}"], {"_get": get})
+                      f"_etx(M, _mb, {d.src(tx, 32)})"], {"_get": get, "_etx": expect_tx})
 
 
 def decode_complete_tx(d, inst):

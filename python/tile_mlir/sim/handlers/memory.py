@@ -66,12 +66,16 @@ def make_reader(M, space):
             return _local(t, a, n, True)
         return rd
 
+    param = make_reader(M, "param")
+
     def rd(t, a, n):  # generic
         k = M.classify_generic(a)
         if k == "global":
             return gread(a, n)
         if k == "local":
             return _local(t, a - mem.LOCAL_WINDOW, n, True)
+        if k == "param":
+            return param(t, a - mem.PARAM_WINDOW, n)
         c, off = M.shared_target(t, a, "generic")
         return shared_read(M, t, c, off, n)
     return rd
@@ -105,6 +109,9 @@ def make_writer(M, space):
             return gw(t, a, n, v)
         if k == "local":
             return _local(t, a - mem.LOCAL_WINDOW, n, False, v)
+        if k == "param":
+            raise EmulationError("store to kernel .param space (a generic address from "
+                                 "cvta.param)")
         c, off = M.shared_target(t, a, "generic")
         shared_write(M, t, c, off, n, v)
     return wr
