@@ -3,7 +3,7 @@
 A register tile's layout says, for every logical element, which thread holds it (warpid, laneid) and in
 which register slot (`reg`, in elements: a 32-bit register holds 32 / bits of them). `fragment_of`
 checks such a layout and tabulates it; `offsets_table` tabulates any layout (a tmem or a memory side)
-the same way, so planners compare the two sides elementwise (docs/registers.md §1-2).
+the same way, so planners compare the two sides elementwise (docs/registers.md §1).
 
 Tables are numpy arrays indexed by the logical flat index (row-major over the shard extents, which is
 row-major over the buffer's shape for every grouping).

@@ -1,9 +1,10 @@
 """copy_async variants `tmem->reg` (`tcgen05.ld`) and `reg->tmem` (`tcgen05.st`), issued by whole warps.
 
-copy_async, not copy: both instructions complete asynchronously (PTX ISA "tcgen05.wait"): the registers
-of an ld are defined, and the tensor memory of an st written, only after `tcgen05.wait::ld` /
-`tcgen05.wait::st` (docs/registers.md §3). This variant places the wait itself, once, before the first
-later op of the block that needs it (WAIT_ANCHORS), so several loads share one wait.
+copy_async, not copy: both instructions complete asynchronously (PTX ISA "tcgen05.wait"). A use of a
+loaded register is ordered by its dependency, but an ld's reads and an st's writes of tensor memory are
+ordered against later tcgen05 operations and other threads only by `tcgen05.wait::ld` / `wait::st`
+(docs/tcgen05.md §11). This variant places the wait itself, once, before the first later op of the
+block that needs it (WAIT_ANCHORS, docs/registers.md §5), so several loads share one wait.
 
 The plan (all layout analysis and validation, steps A-F) is tcgen05_ldst_plan.plan_tcgen05_ldst; here:
   - predicates `validate_tmem_reg_copy` and `exec_scope` decide whether a variant applies;
