@@ -49,8 +49,8 @@ class StorePlan:
 def plan_register_store(mem_layout, reg_layout, elem_bits: int, mem_align: int) -> StorePlan:
     """Plan the store of sliced `reg_layout` to sliced `mem_layout` (axis m, whole bytes per element run)."""
     if isinstance(mem_layout, ComposedLayout):
-        raise StoreError("a swizzled destination is not supported by the register store (store to an "
-                         "unswizzled buffer, or use a TMA store)")
+        raise StoreError("registers move to and from unswizzled buffers only (for a swizzled one, go "
+                         "through an unswizzled buffer or a TMA copy)")
     frag = fragment_of(reg_layout)
     off = offsets_table(mem_layout).get(m, np.zeros(mem_layout.shard_extent(), dtype=np.int64))
     warps = frag.warps
