@@ -327,13 +327,13 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         want = " or ".join(f"{_iters_text(r)} ({', '.join(n)})" for r, n in by_rows.items())
         raise PlanError("router", f"tmem rows {_iters_text(lanes)} with {replica_text(t.replica)} fit no "
                                   f"tcgen05.cp shape: need {want}")
-    for i, sh in enumerate(fits):
+    args = (s, t, keep_s, keep_t, elem_bits, buffer_swizzle, cta_group, src_format)
+    for sh in fits[:-1]:
         try:
-            return _plan_shape(sh, s, t, keep_s, keep_t, elem_bits, buffer_swizzle, cta_group, src_format)
+            return _plan_shape(sh, *args)
         except PlanError:
-            if i == len(fits) - 1:  # the narrowest shape's reason: it accepts the most copies
-                raise
-    raise AssertionError("unreachable: fits is not empty")
+            pass  # a wider row declined: the next shape may fit
+    return _plan_shape(fits[-1], *args)  # its reason stands: the narrowest shape accepts the most copies
 
 
 def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter], keep_t: Sequence[Iter],
