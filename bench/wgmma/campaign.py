@@ -104,7 +104,7 @@ def simulate(cfg, ptx: str) -> np.ndarray:
     k = len(cfg["modes"])
     inp = np.concatenate([cases.inputs(cfg, i) for i in range(k)])
     out = np.zeros(k * 128 * kernels.nregs(cfg), dtype=np.uint32)
-    run_ptx(ptx, cfg["name"], [inp, out], grid=(k, 1, 1), block=(128, 1, 1))
+    run_ptx(ptx, cfg["name"], [inp, out], grid=(k, 1, 1), block=(128, 1, 1), max_seconds=600)
     return out.reshape(k, 128, kernels.nregs(cfg))
 
 

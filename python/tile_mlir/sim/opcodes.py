@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, tma, warp, wgmma
+from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, tcgen05_mma, tma, \
+    warp, wgmma
 from .state import DInst
 
 
@@ -108,7 +109,7 @@ TABLE: dict[str, Op] = {
     "tcgen05.wait::ld": Op(tcgen05.decode_wait, W), "tcgen05.wait::st": Op(tcgen05.decode_wait, W),
     "tcgen05.fence::before_thread_sync": Op(tcgen05.decode_fence, T),
     "tcgen05.fence::after_thread_sync": Op(tcgen05.decode_fence, T),
-    "tcgen05.mma": Op(tcgen05.decode_unsupported, T, True),
+    "tcgen05.mma": Op(tcgen05_mma.decode_mma, T, True),  # tcgen05_mma.py
     "tcgen05.shift": Op(tcgen05.decode_unsupported, T, True),
     # ---- wgmma (wgmma.py): warpgroup MMA, each warp executing its rows of D
     "wgmma.fence": Op(wgmma.decode_fence, W),

@@ -19,9 +19,10 @@ class _Reader:
 
 
 def read_operand(M, t, cta, desc, rows: int, cols: int, elem_bits: int, k_major: bool,
-                 what: str, line: int) -> np.ndarray:
+                 what: str, line: int, spans: list | None = None) -> np.ndarray:
     """The rows x cols bit patterns (uint32) of an operand described by ``desc`` (a decoded
-    smem_desc descriptor) in ``cta``'s shared memory, read by thread ``t`` in the async proxy."""
+    smem_desc descriptor) in ``cta``'s shared memory, read by thread ``t`` in the async proxy;
+    ``spans`` (if given) collects (cta, lo, hi), the shared bytes read."""
     addr, bit = element_addresses(desc.start, rows, cols, elem_bits, k_major, desc.lbo, desc.sbo,
                                   desc.swizzle)
     sm = cta.smem
@@ -29,6 +30,8 @@ def read_operand(M, t, cta, desc, rows: int, cols: int, elem_bits: int, k_major:
     if lo < 0 or hi > sm.size:
         raise EmulationError(f"{what} reads shared bytes [0x{lo:x}, 0x{hi:x}) of CTA {cta.idx}, "
                              f"outside its {sm.size}-byte shared memory [{desc}]")
+    if spans is not None:
+        spans.append((cta, lo, hi))
     nb = max(elem_bits // 8, 1)
     idx = (addr[..., None] + np.arange(nb)).reshape(-1)
     check_proxy(M, t, cta, idx, _Reader(line))
