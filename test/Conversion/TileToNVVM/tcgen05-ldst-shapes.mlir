@@ -138,3 +138,33 @@
   "tile.return"() : () -> ()
 }) {sym_name = "ld_pack_x128_x64", block = array<i32: 128, 1, 1>} : () -> ()
 
+// -----
+
+// Two loads, used in that order (the first inside a region): one wait, before the first use, covers
+// both; none before the second use.
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
+// CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
+// CHECK: nvvm.tcgen05.wait <load>
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: "tile.copy"(%arg0
+// CHECK-NEXT: }
+// CHECK-NEXT: "tile.copy"(%arg1
+// CHECK: sym_name = "two_loads_one_wait"
+"tile.kernel"() ({
+^bb0(%g: !tile.buffer<global, 128x8xf32>, %h: !tile.buffer<global, 128x8xf32>):
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
+  %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">
+  "tile.copy_async"(%a, %t) {scope = "warpgroup", src_offsets = array<i64: 0, 0>, src_sizes = array<i64: 128, 8>} : (!tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">, !tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">) -> ()
+  "tile.copy_async"(%b, %t) {scope = "warpgroup", src_offsets = array<i64: 0, 8>, src_sizes = array<i64: 128, 8>} : (!tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">, !tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">) -> ()
+  %c0 = arith.constant 0 : i32
+  %w = "tile.warp_id"() : () -> i32
+  %p = arith.cmpi eq, %w, %c0 : i32
+  scf.if %p {
+    "tile.copy"(%g, %a) {scope = "warpgroup"} : (!tile.buffer<global, 128x8xf32>, !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">) -> ()
+  }
+  "tile.copy"(%h, %b) {scope = "warpgroup"} : (!tile.buffer<global, 128x8xf32>, !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "two_loads_one_wait", block = array<i32: 128, 1, 1>} : () -> ()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 
 from ...dialect.ir_utils import BUFFER_CAST, iter_ops
+from ...dialect.types import BufferType
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import linear_tid
@@ -97,31 +98,36 @@ def _after(ctx, value, t, key):
 
 
 def _wait_anchor(op, direction: str, reg, tmem):
-    """The first later op of op's block that must see the ld/st complete: a user of the register tile (in
-    its regions too), a WAIT_ANCHORS op, a copy_async writing (ld) or reading (st) the tmem buffer, else the
-    block's terminator."""
+    """The first later op of op's block that must see the ld/st complete, itself or an op in its regions:
+    a WAIT_ANCHORS op, a user of the register tile, or a user of the tmem buffer (an MMA or cp writing
+    what an ld read, a reader of what an st wrote) other than a further ld of it; else the block's
+    terminator. None when a wait of the same kind placed by an earlier ld/st comes first: it covers this
+    one too (a wait waits for all of the thread's earlier lds, or sts)."""
     anchors = WAIT_ANCHORS[direction]
-    side = 0 if direction == "ld" else 1
     later = [o.operation for o in op.operation.block.operations]
     later = later[later.index(op.operation) + 1:]
     for cur in later:
-        if cur.name in anchors:
-            return cur
+        if cur.name == "nvvm.tcgen05.wait" and str(cur.attributes["kind"]).endswith(f"<{_WAIT_KIND[direction]}>"):
+            return None
         for o in [cur] + iter_ops(cur):
             operands = list(o.operands)
-            if reg in operands or (o.name == "tile.copy_async" and operands[side] == tmem):
+            if o.name in anchors or reg in operands:
+                return cur
+            if tmem in operands and not (direction == "ld" and o.name == "tile.copy_async" and operands[1] == tmem
+                                         and BufferType.of(operands[0].type).scope == "reg"):
                 return cur
     return later[-1]
 
 
+_WAIT_KIND = {"ld": "load", "st": "store"}
+
+
 def _place_wait(ctx, op, direction, reg, tmem):
     anchor = _wait_anchor(op, direction, reg, tmem)
-    key = ("tcgen05.wait", direction, anchor)
-    if key in ctx.cache:  # an earlier ld/st placed its wait there already, after this one too
+    if anchor is None:
         return
     em = Emitter(ir.InsertionPoint(anchor), op.location, ctx.cache.setdefault("attrs", {}))
-    kind = "load" if direction == "ld" else "store"
-    ctx.cache[key] = em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr(f"#nvvm.tcgen05_wait<{kind}>")})
+    em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr(f"#nvvm.tcgen05_wait<{_WAIT_KIND[direction]}>")})
 
 
 def copy_async_tmem_reg(op, ctx, direction: str):
