@@ -144,3 +144,102 @@ def fp6_round_trip_kernel(name: str, *, rows: int = 64, cols: int = 128, elem: s
         '  "tile.return"() : () -> ()',
         f'}}) {{sym_name = "{name}", block = array<i32: 256, 1, 1>}} : () -> ()',
     ]) + "\n"
+
+
+# -- TMA (docs/tma.md) --------------------------------------------------------------------------------------
+ELEM_BYTES = {"ui8": 1, "i8": 1, "f8E4M3FN": 1, "bf16": 2, "f16": 2, "ui16": 2, "f32": 4, "i32": 4, "ui32": 4,
+              "f64": 8, "i64": 8}
+SWIZZLE_SPAN = {None: 0, "32B": 32, "64B": 64, "128B": 128}
+
+
+def tma_smem_layout(box, elem: str, swizzle: str | None) -> str:
+    """The shared layout TMA writes a box in: row-major, inner rows one swizzle span apart (dense without
+    swizzle), the swizzle on top (docs/tma.md §3 C)."""
+    eb = ELEM_BYTES[elem]
+    row = max(SWIZZLE_SPAN[swizzle], box[-1] * eb) // eb
+    strides, s = [1], row
+    for n in reversed(box[1:-1] if len(box) > 2 else ()):
+        strides.insert(0, s)
+        s *= n
+    if len(box) > 1:
+        strides.insert(0, s)
+    inner = f"S[({', '.join(map(str, box))}) : ({', '.join(map(str, strides))})]"
+    return f"Swizzle<{swizzle}> o {inner}" if swizzle else inner
+
+
+def _arr(v) -> str:
+    return f"array<i64: {', '.join(map(str, v))}>"
+
+
+def tma_kernel(name: str, *, elem: str, shape, box, offset, swizzle: str | None = None,
+               readback: str = "tma", multicast: bool = False, block: int = 128) -> str:
+    """A TMA load of `box` at `offset` of an `elem` tensor of `shape` into shared memory (completing on an
+    mbarrier armed with the box's bytes), then a readback to global: readback "tma" stores the region
+    back by TMA to `out` (same shape as A, at the same offset); "copy" copies the whole shared box with
+    tile.copy (ordinary ld.shared through the buffer's layout) to `out` of the box's shape, so OOB-filled
+    zeros show. multicast (2D boxes): a cluster of 2, CTA 0 loads for both, `out` stacks the CTAs' boxes."""
+    eb = ELEM_BYTES[elem]
+    box, shape, offset = tuple(box), tuple(shape), tuple(offset)
+    sizes = tuple(min(b, e - o) for b, e, o in zip(box, shape, offset))
+    lay = tma_smem_layout(box, elem, swizzle)
+    align = max(128, {None: 0, "32B": 256, "64B": 512, "128B": 1024}[swizzle])
+    dims = "x".join(map(str, shape))
+    bdims = "x".join(map(str, box))
+    g_t = f"!tile.buffer<global, {dims}x{elem}>"
+    s_t = f'!tile.buffer<shared, {bdims}x{elem}, "{lay}", align {align}>'
+    if readback == "tma":
+        o_t = g_t
+    else:
+        rows = (box[0] * (2 if multicast else 1),) + box[1:]
+        o_t = f"!tile.buffer<global, {'x'.join(map(str, rows))}x{elem}>"
+    bar_t = "!tile.buffer<shared, 1xi64>"
+    swz = f', swizzle = "{swizzle}"' if swizzle else ""
+    nbytes = eb
+    for b in box:
+        nbytes *= b
+    region = (f"dst_offsets = {_arr((0,) * len(box))}, dst_sizes = {_arr(sizes)}, "
+              f"src_offsets = {_arr(offset)}, src_sizes = {_arr(sizes)}")
+    mc = ", multicast_mask = 3" if multicast else ""
+    L = ['"tile.kernel"() ({', f"^bb0(%A: {g_t}, %out: {o_t}):",
+         f'  %mA = "tile.tensor_map"(%A) {{box = {_arr(box)}{swz}}} : ({g_t}) -> !tile.tensormap']
+    if readback == "tma":
+        L.append(f'  %mO = "tile.tensor_map"(%out) {{box = {_arr(box)}{swz}}} : ({o_t}) -> !tile.tensormap')
+    L += [f'  %smem = "tile.alloc_shared"() : () -> {s_t}',
+          f'  %bar = "tile.alloc_shared"() : () -> {bar_t}',
+          '  %tid = "tile.thread_id"() : () -> i32',
+          '  %c0 = arith.constant 0 : i32',
+          '  %t0 = arith.cmpi eq, %tid, %c0 : i32',
+          '  scf.if %t0 {',
+          f'    "tile.mbarrier.init"(%bar) {{count = 1}} : ({bar_t}) -> ()',
+          '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()',
+          f'    "tile.mbarrier.arrive_expect_tx"(%bar) {{bytes = {nbytes}}} : ({bar_t}) -> ()',
+          '  }']
+    issuer = "%t0"
+    if multicast:  # both CTAs' barriers armed before CTA 0 issues
+        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()',
+              '  %rank = "tile.cta_rank"() : () -> i32',
+              '  %r0 = arith.cmpi eq, %rank, %c0 : i32',
+              '  %issuer = arith.andi %t0, %r0 : i1']
+        issuer = "%issuer"
+    L += [f'  scf.if {issuer} {{',
+          f'    "tile.copy_async"(%smem, %A, %bar) {{{region}{mc}}} : ({s_t}, {g_t}, {bar_t}) -> ()',
+          '  }',
+          f'  "tile.mbarrier.wait"(%bar) {{phase = 0}} : ({bar_t}) -> ()']
+    if readback == "tma":
+        store = (f"dst_offsets = {_arr(offset)}, dst_sizes = {_arr(sizes)}, src_offsets = {_arr((0,) * len(box))}, "
+                 f"src_sizes = {_arr(sizes)}")
+        L += ['  scf.if %t0 {',
+              f'    "tile.copy_async"(%out, %smem) {{{store}}} : ({o_t}, {s_t}) -> ()',
+              '    "tile.bulk_wait"() {pending = 0} : () -> ()',
+              '  }']
+    elif multicast:
+        for r, branch in ((0, "scf.if %r0 {"), (1, "} else {")):
+            dst = f"dst_offsets = {_arr((r * box[0],) + (0,) * (len(box) - 1))}, dst_sizes = {_arr(box)}"
+            L += [f"  {branch}", f'    "tile.copy"(%out, %smem) {{{dst}, scope = "cta"}} : ({o_t}, {s_t}) -> ()']
+        L += ["  }", '  "tile.barrier"() {scope = "cluster"} : () -> ()']
+    else:
+        L += [f'  "tile.copy"(%out, %smem) {{scope = "cta"}} : ({o_t}, {s_t}) -> ()']
+    L.append('  "tile.return"() : () -> ()')
+    launch = ", cluster = array<i32: 2, 1, 1>, grid = array<i32: 2, 1, 1>" if multicast else ""
+    L.append(f'}}) {{sym_name = "{name}", block = array<i32: {block}, 1, 1>{launch}}} : () -> ()')
+    return "\n".join(L) + "\n"

@@ -501,7 +501,8 @@ class ParamPack:
     copies the values at launch, so the slots may be refilled for the next call right away.
     """
 
-    def __init__(self, params, dtypes: Sequence[str]):
+    def __init__(self, params, dtypes: Sequence[str], extra: Sequence[int] = ()):
+        """``extra``: addresses of further parameters' values, after ``params`` (tensor_map.MapSlots)."""
         self.slots = []
         for p, dt in zip(params, dtypes):
             if p.kind == "buffer":
@@ -513,8 +514,9 @@ class ParamPack:
                 self.slots.append(ct())
             else:
                 raise ArgumentError(f"parameter '{p.name}': unknown kind {p.kind!r}")
-        n = len(self.slots)
-        self.array = (ctypes.c_void_p * max(n, 1))(*[ctypes.addressof(s) for s in self.slots])
+        addresses = [ctypes.addressof(s) for s in self.slots] + list(extra)
+        n = len(addresses)
+        self.array = (ctypes.c_void_p * max(n, 1))(*addresses)
         self.address = ctypes.addressof(self.array) if n else 0
 
     def values(self) -> list:

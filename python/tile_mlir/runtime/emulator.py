@@ -6,7 +6,8 @@ the run for the buffers the kernel writes; the emulator never sees a Fortran-ord
 read-only array. Device arrays are copied to the host for the run and back to the device after it
 (outputs only); raw device pointers cannot be used (the emulator cannot read them). Scalars go in
 as the emulator takes them: ints for integer (and 16-bit float bit-pattern) params, Python floats
-for .f32/.f64 params. ``stream`` is ignored: the run is synchronous.
+for .f32/.f64 params; tensor maps as tile-sim's TensorMap over their buffer's array (runtime/tensor_map.py).
+``stream`` is ignored: the run is synchronous.
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .backend import Backend, LaunchResult
 from .dtypes import BIT_PATTERNS
 from .errors import ArgumentTypeError, BackendUnavailableError
 from .memory import copy_to_device, copy_to_host
+from .tensor_map import sim_tensor_map
 
 __all__ = ["SimBackend"]
 
@@ -59,6 +61,10 @@ class SimBackend(Backend):
             else:
                 raise ArgumentTypeError(f"{sig.label(i)}: a raw device pointer cannot be used with "
                                         "the emulator")
+        index = {p.name: i for i, p in enumerate(sig.params)}
+        # the maps after the kernel's own parameters, over the very arrays their buffers got (tile-sim binds
+        # a map to the allocation of the argument that `is` its array)
+        sim_args += [sim_tensor_map(tm, sim_args[index[tm.buffer]]) for tm in self.artifact.tensor_maps]
         g, bl = self.dims(grid, block)
         res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,
                       cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem))

@@ -24,6 +24,7 @@ from .backend import Backend, LaunchResult
 from .errors import IncompatibleDeviceError
 from .launch import Launcher, check_launch_dims, stream_handle
 from .memory import copy_to_device, copy_to_host
+from .tensor_map import MapSlots
 
 __all__ = ["GpuBackend", "Binding"]
 
@@ -33,11 +34,17 @@ _MAX_LAUNCHERS = 64  # launch configurations kept per kernel (grid/block/stream 
 class Binding:
     """A kernel loaded in the current context: function, parameter pack, launchers."""
 
-    __slots__ = ("device", "loaded", "pack", "default", "launchers")
+    __slots__ = ("device", "loaded", "pack", "default", "launchers", "maps")
 
-    def __init__(self, device, loaded, pack, default):
+    def __init__(self, device, loaded, pack, default, maps=None):
         self.device, self.loaded, self.pack, self.default = device, loaded, pack, default
         self.launchers: dict[tuple, Launcher] = {}
+        self.maps = maps  # tensor_map.MapSlots of the artifact's tensor maps, or None
+
+    def fill_maps(self) -> None:
+        """Encode the tensor maps for the device addresses now in their buffers' slots."""
+        if self.maps is not None:
+            self.maps.fill(self.pack.slots)
 
 
 class GpuBackend(Backend):
@@ -70,9 +77,10 @@ class GpuBackend(Backend):
         if csize > 1:
             _module.ensure_cluster_size(lk, csize, name)
         check_launch_dims(name, self.grid, self.block, self.cluster, lk.max_threads)
-        pack = ParamPack(self.sig.params, self.sig.dtypes)
+        maps = MapSlots(art.tensor_maps, self.sig.params) if art.tensor_maps else None
+        pack = ParamPack(self.sig.params, self.sig.dtypes, maps.addresses if maps else ())
         default = Launcher(lk.function, self.grid, self.block, smem, 0, pack.address, self.cluster)
-        self._bound = Binding(dev, lk, pack, default)
+        self._bound = Binding(dev, lk, pack, default, maps)
         return self._bound
 
     def run(self, args, grid, block, stream) -> LaunchResult:
@@ -94,6 +102,7 @@ class GpuBackend(Backend):
         if host:
             self._staged_launch(b, ln, host, stream)
         else:
+            b.fill_maps()
             self._launch(ln)
             self.replay = b.default
         return result
@@ -147,6 +156,7 @@ class GpuBackend(Backend):
                 staged.append((hb, ptr))
                 b.pack.slots[i].value = ptr
                 copy_to_device(ptr, hb.data, hs)
+            b.fill_maps()
             self._launch(ln)
             for hb, ptr in staged:
                 if hb.output:  # data is writeable: the caller's array (checked) or a copy

@@ -74,8 +74,10 @@ class FakeSim:
     def __call__(self, ptx, kernel, args, *, grid, block, cluster, dynamic_smem):
         self.calls.append(dict(kernel=kernel, args=args, grid=grid, block=block, cluster=cluster,
                                dynamic_smem=dynamic_smem))
+        from tile_mlir.sim import TensorMap
+
         for a in args:
-            assert isinstance(a, (np.ndarray, int, float)), type(a)
+            assert isinstance(a, (np.ndarray, int, float, TensorMap)), type(a)
         if kernel == "selftest_copy_u8":
             src, dst, n = args
             m = min(n, grid[0] * block[0], dst.size)

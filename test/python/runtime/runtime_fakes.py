@@ -32,13 +32,16 @@ class FakeDriver:
 
         self.real = real
         for t in ("CUresult", "CUdevice_attribute", "CUfunction_attribute", "CUlaunchConfig",
-                  "CUlaunchAttribute", "CUlaunchAttributeID", "CUstream"):
+                  "CUlaunchAttribute", "CUlaunchAttributeID", "CUstream", "CUtensorMapDataType",
+                  "CUtensorMapInterleave", "CUtensorMapSwizzle", "CUtensorMapL2promotion",
+                  "CUtensorMapFloatOOBfill"):
             setattr(self, t, getattr(real, t))
         self.name, self.cc, self.smem_optin = name, cc, smem_optin
         self.calls = Counter()
         self.mem: dict[int, np.ndarray] = {}
         self.sticky = None
         self.launches = []
+        self.encoded, self._keep = [], []  # cuTensorMapEncodeTiled calls, and their stand-in maps
         self.resets = 0
         self.fail_launch_with = None  # a CUresult to return from the next launch
         self.OK = real.CUresult.CUDA_SUCCESS
@@ -169,6 +172,17 @@ class FakeDriver:
     cuMemcpyHtoD = cuMemcpyDtoH = cuMemcpyHtoDAsync = cuMemcpyDtoHAsync = _copy
 
     # launches
+    def cuTensorMapEncodeTiled(self, dtype, rank, address, dims, strides, box, elem_strides, interleave,
+                               swizzle, l2, oob):
+        """A stand-in CUtensorMap: 128 bytes holding the call's number and the global address."""
+        self.calls["cuTensorMapEncodeTiled"] += 1
+        self.encoded.append(dict(dtype=dtype, rank=rank, address=address, dims=list(dims), strides=list(strides),
+                                 box=list(box), elem_strides=list(elem_strides), interleave=interleave,
+                                 swizzle=swizzle, l2=l2, oob=oob))
+        blob = (ctypes.c_uint64 * 16)(len(self.encoded), address)
+        self._keep.append(blob)
+        return (self.OK, type("FakeTensorMap", (), {"getPtr": lambda _self: ctypes.addressof(blob)})())
+
     def cuLaunchKernel(self, f, gx, gy, gz, bx, by, bz, smem, stream, params, extra):
         return self._launch(f, (gx, gy, gz), (bx, by, bz), smem, stream, params, (1, 1, 1))
 
@@ -195,7 +209,7 @@ class FakeDriver:
         slots = (ctypes.c_void_p * 8).from_address(params) if params else []
         u64 = lambda i: ctypes.c_uint64.from_address(slots[i]).value  # noqa: E731
         self.launches.append(dict(name=f.name, grid=grid, block=block, smem=smem,
-                                  stream=int(stream), cluster=cluster))
+                                  stream=int(stream), cluster=cluster, params=params))
         if f.name == "selftest_copy_u8":
             src, dst = u64(0), u64(1)
             n = ctypes.c_uint32.from_address(slots[2]).value

@@ -106,11 +106,15 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
         raise PlanError("smem-alignment", f"TMA needs the shared box at a multiple of {need} B"
                         f"{' (the swizzle repeat)' if need > SHARED_ALIGN else ''}; the buffer is aligned "
                         f"{smem_align} B and the box starts {offset} B into it")
-    box_bytes = math.prod(box[:-1]) * span
+    # the box's last row ends its bytes (the rest of its span is not written), and a swizzle moves 16-byte
+    # chunks within their 128-byte line: both ends are compared rounded up to that line
+    end = offset + (math.prod(box[:-1]) - 1) * span + box[-1] * ebytes
     have = inner.span(m) * ebytes
-    if offset + box_bytes > have:
-        raise PlanError("box-fits", f"TMA writes the whole {list(box)} box ({box_bytes} B from byte {offset}); "
-                        f"the shared buffer has {have} B")
+    if swizzle != "none":
+        end, have = (-(-x // 128) * 128 for x in (end, have))
+    if end > have:
+        raise PlanError("box-fits", f"TMA writes the whole {list(box)} box (up to byte {end}); the shared "
+                        f"buffer has {have} B")
     # E.
     return TmaPlan(mp.index, tuple(b for b, _ in reversed(region)), offset, math.prod(box) * ebytes, box, swizzle)
 

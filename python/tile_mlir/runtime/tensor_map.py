@@ -1,0 +1,87 @@
+"""Tensor maps at launch (docs/tma.md §4): each of an Artifact's tensor maps (artifact.TensorMapParam) is
+encoded for the device address of the array its buffer parameter receives, by the driver's
+cuTensorMapEncodeTiled, into a 128-byte kernel-parameter slot; for tile-sim it becomes the emulator's
+TensorMap, which takes the same parameters and never sees encoded bytes.
+
+A slot is re-encoded only when its buffer's address changes (repeated launches on the same device
+arrays encode nothing), and encodings are kept per (record, address), so staged host arrays that land
+at a recycled address reuse theirs.
+"""
+from __future__ import annotations
+
+import ctypes
+from collections import OrderedDict
+
+from . import driver as _d
+
+__all__ = ["MapSlots", "encode", "sim_tensor_map", "MAP_BYTES"]
+
+MAP_BYTES = 128  # sizeof(CUtensorMap)
+MAP_ALIGN = 64  # the driver's alignment of a CUtensorMap, and the .param's
+_CACHE_SIZE = 256
+_encoded: OrderedDict = OrderedDict()  # (TensorMapParam, address) -> 128 bytes
+
+# our record's words -> cuda-bindings enum member names
+_DATA_TYPES = {"uint8": "UINT8", "uint16": "UINT16", "uint32": "UINT32", "int32": "INT32", "uint64": "UINT64",
+               "int64": "INT64", "float16": "FLOAT16", "float32": "FLOAT32", "float64": "FLOAT64",
+               "bfloat16": "BFLOAT16"}
+_SWIZZLES = {"none": "NONE", "32b": "32B", "64b": "64B", "128b": "128B"}
+_L2 = {"none": "NONE", "64b": "L2_64B", "128b": "L2_128B", "256b": "L2_256B"}
+_OOB = {"none": "NONE", "nan_request_zero_fma": "NAN_REQUEST_ZERO_FMA"}
+
+
+def encode(tm, address: int) -> bytes:
+    """The 128 bytes cuTensorMapEncodeTiled makes of record `tm` over device address `address`."""
+    key = (tm, address)
+    blob = _encoded.get(key)
+    if blob is not None:
+        _encoded.move_to_end(key)
+        return blob
+    drv = _d.drv()
+    m = _d.call("cuTensorMapEncodeTiled",
+                getattr(drv.CUtensorMapDataType, f"CU_TENSOR_MAP_DATA_TYPE_{_DATA_TYPES[tm.data_type]}"),
+                len(tm.global_dim), address, list(tm.global_dim), list(tm.global_strides), list(tm.box_dim),
+                list(tm.element_strides), drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+                getattr(drv.CUtensorMapSwizzle, f"CU_TENSOR_MAP_SWIZZLE_{_SWIZZLES[tm.swizzle]}"),
+                getattr(drv.CUtensorMapL2promotion, f"CU_TENSOR_MAP_L2_PROMOTION_{_L2[tm.l2_promotion]}"),
+                getattr(drv.CUtensorMapFloatOOBfill, f"CU_TENSOR_MAP_FLOAT_OOB_FILL_{_OOB[tm.oob_fill]}"),
+                detail=f"tensor map of '{tm.buffer}' at {address:#x}")
+    blob = ctypes.string_at(m.getPtr(), MAP_BYTES)
+    _encoded[key] = blob
+    if len(_encoded) > _CACHE_SIZE:
+        _encoded.popitem(last=False)
+    return blob
+
+
+class MapSlots:
+    """The kernel-parameter slots of an Artifact's tensor maps, 64-byte aligned, in parameter order;
+    ``addresses`` go into the kernel's ``void* kernelParams[]`` after its own parameters."""
+
+    def __init__(self, maps, params):
+        self.maps = tuple(maps)
+        names = [p.name for p in params]
+        self.buffers = tuple(names.index(tm.buffer) for tm in self.maps)  # the parameter each map describes
+        n = len(self.maps)
+        self._raw = (ctypes.c_uint8 * (MAP_BYTES * n + MAP_ALIGN))()
+        base = -(-ctypes.addressof(self._raw) // MAP_ALIGN) * MAP_ALIGN
+        self.addresses = [base + MAP_BYTES * i for i in range(n)]
+        self._bound: list[int | None] = [None] * n
+
+    def fill(self, slots) -> None:
+        """Encode each map for the device address in its buffer's slot (args.ParamPack.slots) this launch."""
+        for i, tm in enumerate(self.maps):
+            ptr = slots[self.buffers[i]].value
+            if ptr != self._bound[i]:
+                ctypes.memmove(self.addresses[i], encode(tm, ptr), MAP_BYTES)
+                self._bound[i] = ptr
+
+
+def sim_tensor_map(tm, array):
+    """tile-sim's TensorMap of record `tm` over `array` (the very array given for its buffer parameter, so
+    the map points into that allocation)."""
+    from tile_mlir.sim import TensorMap
+
+    return TensorMap(data_type=tm.data_type, global_address=array, global_dim=tm.global_dim,
+                     global_strides=tm.global_strides, box_dim=tm.box_dim, element_strides=tm.element_strides,
+                     interleave=tm.interleave, swizzle=tm.swizzle, l2_promotion=tm.l2_promotion,
+                     oob_fill=tm.oob_fill)
