@@ -169,11 +169,6 @@ class TensorMap:
         span = SWIZZLE_SPAN.get(self.swizzle, 0)
         return span if span else self.counts[0] * self.elem_size
 
-    @property
-    def smem_bytes(self) -> int:
-        """Shared-memory bytes the box image spans from its first row (before the swizzle)."""
-        return int(np.prod(self.counts[1:])) * self.row_pitch
-
     # ------------------------------------------------------------------ checks
     def _validate(self):
         def bad(rule):

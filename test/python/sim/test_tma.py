@@ -493,3 +493,105 @@ def test_tensor_map_binds_only_a_128_byte_param():
     ptx = HEAD + ".visible .entry k(.param .u64 p)\n{\n    ret;\n}\n"
     with pytest.raises(EmulationError, match=r"binds to a `.param .align 64 .b8 p\[128\]`"):
         run_ptx(ptx, "k", [TensorMap("uint8", G, (64,), (), (16,))], block=(32, 1, 1))
+
+
+# ------------------------------------------------------------------------------- clusters
+def cluster_kernel(target, copy, expect, body_after=""):
+    """Cluster of 2, 32 threads per CTA; thread 0 of each CTA inits `mbar`; after a cluster
+    barrier thread 0 of rank 0 runs `copy`, thread 0 of every CTA `expect`d CTAs wait; each CTA
+    then dumps `buf` (64 bytes) to out + 64 * rank.  %r7 = cluster rank, %rd3 = the tensor map."""
+    return f""".version {"8.6" if target == "sm_100a" else "8.0"}
+.target {target}
+.address_size 64
+.visible .entry k(
+    .param .align 64 .b8 tmap[128],
+    .param .u64 out
+)
+.reqntid 32
+{{
+    .reg .pred %p<8>;
+    .reg .b32 %r<32>;
+    .reg .b64 %rd<16>;
+    .reg .b16 %rs<4>;
+    .shared .align 1024 .b8 buf[1024];
+    .shared .align 8 .b64 mbar;
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r7, %cluster_ctarank;
+    mov.u64 %rd3, tmap;
+    cvta.param.u64 %rd3, %rd3;
+    setp.ne.u32 %p1, %r1, 0;
+    @!%p1 mbarrier.init.shared::cta.b64 [mbar], 1;
+    fence.mbarrier_init.release.cluster;
+    barrier.cluster.arrive.release.aligned;
+    barrier.cluster.wait.acquire.aligned;
+    @%p1 bra JOIN;
+{expect}
+    setp.ne.u32 %p5, %r7, 0;
+    @%p5 bra WAIT;
+{copy}
+WAIT:
+{body_after}
+JOIN:
+    barrier.cluster.arrive.release.aligned;
+    barrier.cluster.wait.acquire.aligned;
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd4, %r7, 64;
+    add.u64 %rd1, %rd1, %rd4;
+    shl.b32 %r11, %r1, 2;
+    setp.ge.u32 %p6, %r11, 64;
+    @%p6 bra END;
+    mov.u32 %r12, buf;
+    add.u32 %r12, %r12, %r11;
+    ld.shared.u32 %r13, [%r12];
+    cvt.u64.u32 %rd5, %r11;
+    add.u64 %rd6, %rd1, %rd5;
+    st.global.u32 [%rd6], %r13;
+END:
+    ret;
+}}
+"""
+
+
+SPIN_ON_MBAR = """    mbarrier.try_wait.parity.shared::cta.b64 %p3, [mbar], 0;
+    @!%p3 bra WAIT;"""
+
+
+def test_bulk_copy_into_the_peer_cta(assemble):
+    """cp.async.bulk.shared::cluster.shared::cta: rank 0 sends its bytes to rank 1's buf,
+    completing rank 1's mbarrier (mapa addresses)."""
+    copy = """    mov.u32 %r2, buf;
+    st.shared.v4.u32 [%r2], {%r1, %r1, %r1, %r1};
+    mov.u32 %r3, 0x04030201;
+    st.shared.u32 [%r2], %r3;
+    fence.proxy.async.shared::cta;
+    mapa.shared::cluster.u32 %r4, %r2, 1;
+    mov.u32 %r5, mbar;
+    mapa.shared::cluster.u32 %r5, %r5, 1;
+    cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r4], [%r2], 64, [%r5];"""
+    expect = """    setp.eq.u32 %p4, %r7, 1;
+    @%p4 mbarrier.arrive.expect_tx.shared::cta.b64 _, [mbar], 64;"""
+    after = "    @!%p4 bra JOIN;\n" + SPIN_ON_MBAR
+    ptx = cluster_kernel("sm_90a", copy, expect, after)
+    assemble(ptx, "sm_90a")
+    out = np.zeros(128, np.uint8)
+    tm = TensorMap("uint8", G, (64,), (), (16,))
+    run_ptx(ptx, "k", [tm, out], grid=(2, 1, 1), block=(32, 1, 1), cluster=(2, 1, 1))
+    np.testing.assert_array_equal(out[64:68], [1, 2, 3, 4])
+
+
+def test_multicast_cta_group_2_signals_the_even_cta(assemble):
+    """.cta_group::2 multicast to both CTAs of a pair with the mbarrier in the even CTA: both
+    signals land on it (PTX: the CTA of the pair with the mbarrier's parity); the odd CTA learns
+    through the cluster barrier."""
+    copy = ("    cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+            ".multicast::cluster.cta_group::2 [buf], [%rd3, {0, 0}], [mbar], %rs1;")
+    expect = """    mov.u16 %rs1, 3;
+    setp.eq.u32 %p4, %r7, 0;
+    @%p4 mbarrier.arrive.expect_tx.shared::cta.b64 _, [mbar], 128;"""
+    ptx = cluster_kernel("sm_100a", copy, expect, "    @!%p4 bra JOIN;\n" + SPIN_ON_MBAR)
+    assemble(ptx, "sm_100a")
+    g = np.arange(64, dtype=np.uint8).reshape(4, 16) + 1
+    out = np.zeros(128, np.uint8)
+    tm = TensorMap("uint8", g, (16, 4), (16,), (16, 4))
+    run_ptx(ptx, "k", [tm, out], grid=(2, 1, 1), block=(32, 1, 1), cluster=(2, 1, 1))
+    np.testing.assert_array_equal(out.reshape(2, 64), np.stack([g.reshape(-1)] * 2))

@@ -59,9 +59,10 @@ _HINTS = {"L2::cache_hint"}
 
 
 class TmaRecord:
-    """One load: ``mb``/``phase``: the mbarrier of the destination and the phase its bytes belong
-    to (per destination CTA); a store: its pending global writes."""
-    __slots__ = ("id", "line", "issuer", "what", "phase", "writes", "src", "done")
+    """One copy.  A load: ``phase``, per destination CTA, the mbarrier its bytes complete on and
+    the index of the phase they belong to.  A store: ``writes``, its pending global writes, and
+    ``src``, the shared bytes it reads."""
+    __slots__ = ("id", "line", "issuer", "what", "phase", "writes", "src")
 
     def __init__(self, rid, line, issuer, what):
         self.id = rid
@@ -69,9 +70,8 @@ class TmaRecord:
         self.issuer = issuer
         self.what = what
         self.phase = {}  # destination CTA -> (mbarrier, phase index)
-        self.writes = []  # store: (global buffer view, byte indices, bytes)
-        self.src = None  # store: (CTA, lo, hi) of the shared bytes it reads
-        self.done = False
+        self.writes = []  # (uint8 view of a global allocation, byte indices, bytes)
+        self.src = None  # (CTA, lo, hi)
 
 
 class _Groups:
@@ -137,7 +137,7 @@ def tensor_map_at(M, addr, what) -> tuple[TensorMap, int]:
                  else f"generic address 0x{addr:x}")
         raise EmulationError(f"{what}: {where} is not a tensor-map parameter (pass a "
                              f"tile_mlir.sim.TensorMap for a `.param .align 64 .b8 name[128]` "
-                             f"and use the parameter, or its cvta.param address)")
+                             f"and give the instruction its cvta.param address)")
     return found
 
 
@@ -204,8 +204,8 @@ def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
     data = _gather(M, gaddr, goff, inb, tm, what)
     rec = _record(M, t, line, what)
     for cta, _, mb_cta, mb_off in targets:  # one offset: multicast lands at the same one
-        _write_smem(M, t, cta, phys, data, rec, what)
-        _complete(M, t, rec, cta, mb_cta, mb_off, tm.box_bytes, what)
+        _write_smem(M, cta, phys, data, rec, what)
+        _complete(M, rec, cta, mb_cta, mb_off, tm.box_bytes, what)
     M.progress += 1
 
 
@@ -270,7 +270,7 @@ def _global_view(M, gaddr, goff, esize, what):
     return np.frombuffer(buf, dtype=np.uint8), lo - o
 
 
-def _write_smem(M, t, cta, phys, data, rec, what):
+def _write_smem(M, cta, phys, data, rec, what):
     sm = cta.smem
     esize = data.shape[1]
     lo, hi = int(phys.min()), int(phys.max()) + esize
@@ -286,7 +286,7 @@ def _write_smem(M, t, cta, phys, data, rec, what):
     SHARED.of(cta).tags[idx] = rec.id
 
 
-def _complete(M, t, rec, cta, mb_cta, mb_off, nbytes, what):
+def _complete(M, rec, cta, mb_cta, mb_off, nbytes, what):
     mb = mb_cta.smem.mbarriers.get(mb_off)
     if mb is None:
         raise EmulationError(f"{what}: complete_tx on an uninitialised mbarrier at shared "
@@ -454,8 +454,8 @@ def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
         data = sm.np[src:src + size].copy()
     rec = _record(M, t, line, what)
     for cta, off, mb_cta, mb_off in targets:
-        _write_smem(M, t, cta, np.arange(off, off + size), data[:, None], rec, what)
-        _complete(M, t, rec, cta, mb_cta, mb_off, size, what)
+        _write_smem(M, cta, np.arange(off, off + size), data[:, None], rec, what)
+        _complete(M, rec, cta, mb_cta, mb_off, size, what)
     M.progress += 1
 
 
@@ -512,7 +512,6 @@ def _retire(M, recs):
         for view, idx, data in rec.writes:
             view[idx] = data
         rec.writes = []
-        rec.done = True
         if rec.src is not None:
             cta = rec.src[0]
             sh = SHARED.of(cta)
