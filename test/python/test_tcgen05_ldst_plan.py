@@ -102,6 +102,8 @@ def test_one_warp_of_a_later_quarter():
      "words", "position 0 of its register but 1 of its tmem column"),
     ("S[(128, 8) : (1@TLane, 2@TCol)]", "S[(4, 32, 8) : (1@warpid, 1@laneid, 2@reg)]", (128, 8), 8, "warpgroup",
      "words", "holds 2 elements of the copy, not 4"),
+    ("S[(128, 2, 4) : (1@TLane, 0@TCol, 1@TCol)]", ROWS32.format(n=8), (128, 8), 32, "warpgroup", "slice",
+     "share a tmem cell"),
     ("S[(128, 8) : (1@TLane, 1@TCol)]", ROWS32.format(n=8), (128, 8), 32, "warp", "scope", "1 consecutive"),
     ("S[(128, 8) : (1@TLane, 1@TCol)]", "S[(4, 32, 8) : (2@warpid, 1@laneid, 1@reg)]", (128, 8), 32, "warpgroup",
      "scope", r"warps \[0, 2, 4, 6\]"),

@@ -10,11 +10,12 @@ Algorithm
 ---------
 A. dtype: 8, 16 or 32-bit elements; the tmem layout has no replica ("dtype", "replica").
 B. slice both layouts to their regions and tabulate them element by element over the region's flat
-   index (layout.offsets_table; the register side through layout.fragment_of).
+   index (layout.offsets_table; the register side through layout.fragment_of); no two elements may
+   share a tmem cell ("slice").
 C. words: each register word (warp, lane, reg * bits / 32) must hold 32 / bits elements of the copy,
    all from one tmem word: the same 32-bit column in the same positions (unpacked), or, for 16-bit
    elements alone in the low half of their columns, columns c and c + 1 to the low and high half
-   (`.pack::16b` / `.unpack::16b`, docs/registers.md §4); no tmem cell is named twice ("words").
+   (`.pack::16b` / `.unpack::16b`, docs/registers.md §4) ("words").
 D. threads: the warps are those of the scope (one warp, or four consecutive ones), every thread holds
    the same register words, and every tmem lane a warp's words name is in its lane quarter
    ("scope", "threads", "lane-quarter"). The warps' tables relative to their quarters are equal: one
@@ -141,6 +142,10 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     tt = offsets_table(t_lay)
     zero = np.zeros(t_lay.shard_extent(), dtype=np.int64)
     t_lane, t_elem_col = tt.get(TLane, zero), tt.get(TCol, zero)
+    cell = t_lane * (1 << 20) + t_elem_col
+    if np.unique(cell).size != cell.size:
+        raise PlanError("slice", "two elements of the tmem region share a tmem cell: the tmem layout must be "
+                        "injective over the region")
     # C. words
     epw = 32 // elem_bits
     r_word, r_sub = frag.slot // epw, frag.slot % epw
@@ -181,10 +186,6 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     heads = order[starts]
     W_thread, W_word = thread[heads], r_word[heads]
     W_lane, W_col = t_lane[heads], base_col[heads]
-    cell = W_lane * 1024 + W_col
-    if np.unique(cell).size != cell.size:
-        raise PlanError("words", "two register words name the same tmem column: the tmem layout is not injective "
-                        "over the region")
     # D. threads and warps
     warps = tuple(sorted(set(int(w) for w in W_thread // WARP_SIZE)))
     want = 1 if scope == "warp" else 4
