@@ -65,3 +65,32 @@ def test_reg_buffer_checks(body, why):
 def test_reg_buffer_packs_16_bit_elements_two_per_register():
     bt = BufferType.parse_body('buffer<reg, 32x510xbf16, "S[(32, 510) : (1@laneid, 1@reg)]">')
     check_buffer(bt, "result #0")  # 255 registers
+
+
+# -- the register load/store plan (lowering/registers.py) --------------------------------------------------
+def test_store_plan_rows_per_thread_are_16_byte_vectors():
+    from tile_mlir.lowering.registers import plan_register_store
+
+    p = plan_register_store(parse_layout("S[(128, 64) : (64, 1)]"),
+                            parse_layout("S[(4, 32, 64) : (1@warpid, 1@laneid, 1@reg)]"), 16, 16)
+    assert (p.first_warp, p.warps, p.base_bytes) == (0, 4, 0)
+    assert p.coeff_bytes == tuple((b, 128 << b) for b in range(7))  # rank bit b -> 2^b rows of 128 B
+    assert p.chunks == tuple((16 * i, 16 * i, 16, 16) for i in range(8))
+
+
+def test_store_plan_alignment_follows_the_offsets():
+    """Rows of 6 f32 at an odd column: 4-byte pieces where 8 or 16 bytes would be misaligned."""
+    from tile_mlir.lowering.registers import plan_register_store
+
+    mem = parse_layout("S[(32, 6) : (7, 1)] + O[1]")
+    p = plan_register_store(mem, parse_layout("S[(32, 6) : (1@laneid, 1@reg)]"), 32, 16)
+    assert p.coeff_bytes == tuple((b, 28 << b) for b in range(5)) and p.base_bytes == 4
+    assert [c[2] for c in p.chunks] == [4] * 6  # gcd(28, ...) = 4: no wider access is provably aligned
+
+
+def test_store_plan_refuses_swizzled_memory():
+    from tile_mlir.lowering.registers import StoreError, plan_register_store
+
+    with pytest.raises(StoreError, match="unswizzled"):
+        plan_register_store(parse_layout("Swizzle<128B> o S[(32, 64) : (64, 1)]"),
+                            parse_layout("S[(32, 64) : (1@laneid, 1@reg)]"), 16, 1024)
