@@ -237,7 +237,9 @@ def cp_element_format(elem_bits: int, src_packing: str | None) -> tuple[int, str
     """A. (element bits the plan works in, tcgen05.cp source format) for the copied element type and the
     shared buffer's packing (dialect.types.PACKINGS)."""
     if src_packing in ("b6x16_p32", "b4x16_p64"):
-        # 16 elements per 16-byte unit in, 16 8-bit containers (4 tmem columns) out: 8-bit geometry
+        # 16 elements per 16-byte unit in, 16 8-bit containers (4 tmem columns) out: 8-bit geometry on
+        # both sides. The tmem buffer's type says so for 6-bit elements; for 4-bit ones only this copy
+        # does (the one home of that assumption, docs/tcgen05.md §8)
         return 8, src_packing
     if elem_bits == 6:
         raise PlanError("dtype", "packed 6-bit elements do not split into 128-bit rows (16 bytes hold 21.3 of "
