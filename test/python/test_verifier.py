@@ -160,6 +160,10 @@ VALID = {
                    params="%g: !tile.buffer<global, 32x16xui8>"),
     "block_id": kernel('  %x = "tile.block_id"() {dim = "y"} : () -> i32'),
     "grid_dim": kernel('  %n = "tile.grid_dim"() {dim = "x"} : () -> i32'),
+    "subview": kernel('  %r = "tile.block_id"() {dim = "y"} : () -> i32\n'
+                      '  %w = "tile.subview"(%g, %r) {static_offsets = array<i64: -1, 0>, sizes = array<i64: 8, 16>} : '
+                      '(!tile.buffer<global, 32x16xui8>, i32) -> !tile.buffer<global, 8x16xui8, "S[(8, 16) : (16, 1)]">',
+                      params="%g: !tile.buffer<global, 32x16xui8>"),
     "reinterpret": kernel('  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x16xui8, align 128>\n'
                           '  %v = "tile.reinterpret"(%s) : (!tile.buffer<shared, 32x16xui8, align 128>) -> '
                           '!tile.buffer<shared, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4, 16, 1)]", align 128>'),

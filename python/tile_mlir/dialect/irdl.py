@@ -146,10 +146,11 @@ def _value(b: _Body, o: OperandSpec) -> str:
 
 
 def _values(b: _Body, kind: str, values: tuple[OperandSpec, ...], op: str) -> None:
-    if sum(o.optional for o in values) > 1:  # IRDL would then demand a segment-sizes attribute
+    # IRDL would then demand a segment-sizes attribute (a variadic value counts as an optional one)
+    if sum(o.optional or o.variadic for o in values) > 1:
         raise IRDLError(f"tile.{op}: more than one optional {kind[:-1]}")
-    items = [f"{_check_name(o.name, kind[:-1])}: {'optional ' if o.optional else ''}{_value(b, o)}"
-             for o in values]
+    items = [f"{_check_name(o.name, kind[:-1])}: "
+             f"{'variadic ' if o.variadic else 'optional ' if o.optional else ''}{_value(b, o)}" for o in values]
     if items:
         b.lines.append(f"irdl.{kind}({', '.join(items)})")
 

@@ -26,7 +26,10 @@ from .checks import (KernelFacts, buffer_type, check_buffer_once, check_slot, fa
 from .ir_utils import region_of
 from .types import BufferType, TypeParseError
 
-__all__ = ["Trait", "OperandSpec", "AttrSpec", "OpSpec", "OP_SPECS", "spec_of", "OPVIEWS"]
+__all__ = ["Trait", "OperandSpec", "AttrSpec", "OpSpec", "OP_SPECS", "spec_of", "OPVIEWS", "SUBVIEW_DYNAMIC",
+           "subview_strides"]
+
+SUBVIEW_DYNAMIC = -1  # a tile.subview static_offsets entry taken from the op's next offset operand
 
 
 class Trait(enum.Enum):
@@ -45,6 +48,7 @@ class OperandSpec:
     # "buffer:<scope>[|<scope>]" for !tile.buffer of those scopes, or an MLIR type spelling (i1, i32)
     constraint: str
     optional: bool = False
+    variadic: bool = False  # the last operand only: any number of values (0 or more)
 
 
 @dataclass(frozen=True)
@@ -152,6 +156,44 @@ def _verify_reinterpret(op, kernel: KernelFacts) -> None:
         fail("reinterpret-size", f"the result's layout spans {dst_bytes} bytes, the source holds {src_bytes}")
     if (dst.align or 16) > (src.align or 16):
         fail("alignment", f"the result claims align {dst.align}, the source guarantees {src.align or 16}")
+
+
+def _verify_subview(op, kernel: KernelFacts) -> None:
+    src = buffer_type(op.operands[0], "operand #0 (source)")
+    res = buffer_type(op.results[0], "result")
+    offsets, sizes = attr_value(op, "static_offsets"), attr_value(op, "sizes")
+    rank = len(src.shape)
+    if len(offsets) != rank or len(sizes) != rank:
+        fail("subview-rank", f"{len(offsets)} static_offsets and {len(sizes)} sizes for a rank-{rank} source")
+    dynamic = sum(o == SUBVIEW_DYNAMIC for o in offsets)
+    if dynamic != len(op.operands) - 1:
+        fail("subview-offsets", f"static_offsets has {dynamic} dynamic entries (-1), the op {len(op.operands) - 1} "
+             "offset operands")
+    for d, (o, n, ext) in enumerate(zip(offsets, sizes, src.shape)):
+        if not 0 < n <= ext or (o != SUBVIEW_DYNAMIC and (o < 0 or o + n > ext)):
+            fail("region-in-bounds", f"window [{o}, {o} + {n}) of dim {d} is outside the source's extent {ext}")
+    strides = subview_strides(src)
+    tup = lambda xs: "(" + ", ".join(map(str, xs)) + ("," if len(xs) == 1 else "") + ")"  # noqa: E731
+    want = BufferType("global", tuple(sizes), src.elem, f"S[{tup(sizes)} : {tup(strides)}]", None)
+    if res.elem != src.elem or res.shape != want.shape or res.layout != want.layout:
+        fail("result-type", f"the window of this source is {want}, got {res}")
+
+
+def subview_strides(src: BufferType) -> tuple[int, ...]:
+    """A global buffer's element strides per dim (row-major, or its layout's: one iter per dim)."""
+    if src.layout_text is None:
+        strides, acc = [], 1
+        for d in reversed(src.shape):
+            strides.append(acc)
+            acc *= d
+        return tuple(reversed(strides))
+    lay = src.layout
+    shard = getattr(lay, "shard", ())
+    if (getattr(lay, "inner", None) is not None or len(shard) != len(src.shape) or lay.replica or lay.offset
+            or any(it.extent != d for it, d in zip(shard, src.shape))):
+        fail("subview-layout", f"a window of a global buffer with layout {src.layout_text!r}: only row-major or "
+             "one strided iter per dim")
+    return tuple(it.stride for it in shard)
 
 
 def _verify_barrier_operand(op, kernel: KernelFacts) -> None:
@@ -388,6 +430,13 @@ OP_SPECS: tuple[OpSpec, ...] = (
            results=(OperandSpec("result", "i1"),)),
     OpSpec("alloc_shared", "A static shared-memory buffer, aligned as its type says.",
            results=(OperandSpec("result", "buffer:shared"),)),
+    OpSpec("subview", "A window of a global buffer: sizes elements per dim from static_offsets (-1: the next "
+           "i32 of `offsets`), the source's strides. tile.copy through it addresses the source; a TMA copy_async "
+           "adds the offsets to its coordinates (a window crossing the tensor's edge: TMA fills / clips).",
+           operands=(OperandSpec("source", "buffer:global"), OperandSpec("offsets", "i32", variadic=True)),
+           results=(OperandSpec("result", "buffer:global"),),
+           attrs=(AttrSpec("static_offsets", "i64_array", required=True), AttrSpec("sizes", "i64_array", required=True)),
+           verify=_verify_subview),
     OpSpec("reinterpret", "A view of a shared buffer's bytes as another shared buffer type (element type, shape, "
            "layout) no larger and no more aligned; no data moves (e.g. a TMA box viewed as the matrix it holds).",
            operands=(OperandSpec("source", "buffer:shared"),), results=(OperandSpec("result", "buffer:shared"),),

@@ -41,13 +41,16 @@ def _check_operand(v, o: OperandSpec, idx: int) -> None:
 def _check_generic(op, spec) -> None:
     operands, results = op.operands, op.results
     n_operands = len(operands)
-    n_required = sum(not o.optional for o in spec.operands)  # (optional operands come last)
-    if not n_required <= n_operands <= len(spec.operands):
-        count = str(n_required) if n_required == len(spec.operands) else f"{n_required} to {len(spec.operands)}"
+    variadic = bool(spec.operands) and spec.operands[-1].variadic  # (a variadic operand comes last)
+    n_fixed = len(spec.operands) - variadic
+    n_required = sum(not o.optional for o in spec.operands[:n_fixed])  # (optional operands come last)
+    if n_operands < n_required or (not variadic and n_operands > n_fixed):
+        count = (f"{n_required} or more" if variadic else str(n_required) if n_required == n_fixed
+                 else f"{n_required} to {n_fixed}")
         fail("operands", f"expects {count} operand(s) "
              f"({', '.join(o.name for o in spec.operands) or 'none'}), got {n_operands}")
-    for i, (v, o) in enumerate(zip(operands, spec.operands)):
-        _check_operand(v, o, i)
+    for i, v in enumerate(operands):
+        _check_operand(v, spec.operands[min(i, n_fixed)] if variadic else spec.operands[i], i)
     if len(results) != len(spec.results):
         fail("results", f"expects {len(spec.results)} result(s), got {len(results)}")
     for i, (r, o) in enumerate(zip(results, spec.results)):

@@ -17,6 +17,7 @@ from typing import Callable
 
 from ..diagnostics import error
 from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
+from ..dialect.ops import SUBVIEW_DYNAMIC, subview_strides
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm
@@ -350,9 +351,17 @@ def _copy_registers(k, op, em, load: bool):
         k.fences.after_generic_shared_writes(op, em)
 
 
-@lowers("tile.reinterpret")
-def _reinterpret(k, op, em):
-    k.values[op.results[0]] = k.values[op.operands[0]]
+@lowers("tile.subview")
+def _subview(k, op, em):
+    """The window's first element: source + sum(offset_d * stride_d) elements, in i64 (large tensors)."""
+    src_t = BufferType.of(op.operands[0].type)
+    dynamic = iter(op.operands[1:])
+    elems = None
+    for o, stride in zip(attr(op, "static_offsets"), subview_strides(src_t)):
+        term = em.mul(em.zext(next(dynamic), I64()) if o == SUBVIEW_DYNAMIC else em.i64(o), em.i64(stride))
+        elems = term if elems is None else em.add(elems, term)
+    byte_offset = em.udiv(em.mul(elems, em.i64(src_t.addr_bits)), em.i64(8))
+    k.values[op.results[0]] = em.gep(k.values[op.operands[0]], byte_offset)
 
 
 @lowers("tile.reinterpret")

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 
-from ...dialect.ir_utils import BUFFER_CAST, enclosing_kernel
-from ...dialect.ops import attr_value
+from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
+from ...dialect.ops import SUBVIEW_DYNAMIC, attr_value
+from ...dialect.types import BufferType
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...mlir import ir
 from ..emitter import I16, Emitter
@@ -54,6 +55,28 @@ def exec_scope(op, ctx):
     return True, ""
 
 
+def _through_window(g, g_t, g_region):
+    """A global operand that is a tile.subview: its source, its type, the region at the window's static
+    offsets (dynamic ones counted as 0: the window's box is planned at the source's origin) and the
+    (dim, SSA offset) pairs the coordinates add. Otherwise the operand as it is, with none."""
+    owner = g.owner
+    if not isinstance(owner, ir.Operation) and hasattr(owner, "operation"):
+        owner = owner.operation
+    if getattr(owner, "name", None) != "tile.subview":
+        return g, g_t, g_region, []
+    source = owner.operands[0]
+    dynamic = iter(owner.operands[1:])
+    base, moved = [], []
+    for dim, o in enumerate(attr_value(owner, "static_offsets")):
+        if o == SUBVIEW_DYNAMIC:
+            base.append(0)
+            moved.append((dim, next(dynamic)))
+        else:
+            base.append(o)
+    region = Region((b + lo, b + hi) for b, (lo, hi) in zip(base, g_region))
+    return source, BufferType.of(source.type), region, moved
+
+
 def _declared_maps(ctx, buffer) -> tuple[list[DeclaredMap], list]:
     """The kernel's tile.tensor_map declarations of `buffer` (DeclaredMap, with its ordinal among all the
     kernel's maps, which is its parameter's) and the map values, by ordinal."""
@@ -83,6 +106,7 @@ def copy_async_tma(op, ctx):
     load = direction == "load"
     g, g_t, g_region = (ctx.src, ctx.src_t, ctx.src_region) if load else (ctx.dst, ctx.dst_t, ctx.dst_region)
     s, s_t, s_region = (ctx.dst, ctx.dst_t, ctx.dst_region) if load else (ctx.src, ctx.src_t, ctx.src_region)
+    g, g_t, g_region, moved = _through_window(g, g_t, g_region)
     maps, values = _declared_maps(ctx, g)
     plan = _cached_plan(direction, g_t, g_region, s_t, s_region, tuple(maps))
     if isinstance(plan, tuple):
@@ -91,6 +115,8 @@ def copy_async_tma(op, ctx):
     desc = em.result(BUFFER_CAST, em.ptr(0), (values[plan.map_index],))  # the map parameter's generic address
     smem = em.gep(em.result(BUFFER_CAST, em.ptr(3), (s,)), plan.smem_offset)
     coords = [em.i32(c) for c in plan.coords]
+    for dim, offset in moved:  # a window's SSA offsets (coordinates are innermost first)
+        coords[len(coords) - 1 - dim] = em.add(coords[len(coords) - 1 - dim], offset)
     segments = [1, 1, len(coords)]
     if load:
         bar = em.result(BUFFER_CAST, em.ptr(3), (ctx.barrier,))

@@ -1,0 +1,48 @@
+// RUN: tile-opt %s --split-input-file --verify-diagnostics --tile-verify
+
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 256x512xbf16>):
+  %r = "tile.block_id"() {dim = "y"} : () -> i32
+  // expected-error@+1 {{'tile.subview' op subview-offsets: static_offsets has 2 dynamic entries (-1), the op 1 offset operands}}
+  %w = "tile.subview"(%A, %r) {static_offsets = array<i64: -1, -1>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 256x512xbf16>, i32) -> !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "too_few_offsets", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 256x512xbf16>):
+  %r = "tile.block_id"() {dim = "y"} : () -> i32
+  // expected-error@+1 {{'tile.subview' op region-in-bounds: window [480, 480 + 64) of dim 1 is outside the source's extent 512}}
+  %w = "tile.subview"(%A, %r) {static_offsets = array<i64: -1, 480>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 256x512xbf16>, i32) -> !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "static_out_of_bounds", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 256x512xbf16>):
+  %r = "tile.block_id"() {dim = "y"} : () -> i32
+  // expected-error@+1 {{'tile.subview' op result-type: the window of this source is !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">, got !tile.buffer<global, 128x64xbf16>}}
+  %w = "tile.subview"(%A, %r) {static_offsets = array<i64: -1, 0>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 256x512xbf16>, i32) -> !tile.buffer<global, 128x64xbf16>
+  "tile.return"() : () -> ()
+}) {sym_name = "loses_the_strides", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 256x512xbf16>):
+  %r = "tile.block_id"() {dim = "y"} : () -> i32
+  // expected-error@+1 {{'tile.subview' op subview-rank: 1 static_offsets and 1 sizes for a rank-2 source}}
+  %w = "tile.subview"(%A, %r) {static_offsets = array<i64: -1>, sizes = array<i64: 128>} : (!tile.buffer<global, 256x512xbf16>, i32) -> !tile.buffer<global, 128xbf16>
+  "tile.return"() : () -> ()
+}) {sym_name = "rank", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 256x512xbf16>, %i: i64):
+  // expected-error@+1 {{'tile.subview' op operand-type: operand #1 (offsets) must be i32, got i64}}
+  %w = "tile.subview"(%A, %i) {static_offsets = array<i64: -1, 0>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 256x512xbf16>, i64) -> !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "offset_type", block = array<i32: 128, 1, 1>} : () -> ()
