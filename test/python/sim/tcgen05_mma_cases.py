@@ -15,7 +15,7 @@ from layout import Operand
 
 from tile_mlir.sim import run_ptx
 
-#: kind -> (K, element bytes in shared memory of one K-row of 32 bytes... per type)
+#: kind -> K of one instruction
 K_OF = {"tf32": 8, "f16": 16, "f8f6f4": 32, "i8": 32, "mxf8f6f4": 32, "mxf4": 64, "mxf4nvf4": 64}
 TYPE_CODE = {"tf32": 2, "f16": 0, "bf16": 1, "e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4,
              "e2m1": 5, "u8": 0, "s8": 1, "e2m1x2": 1}
@@ -164,8 +164,8 @@ def run(ptx, smem_images, tmem_images, cg):
     return out.reshape(cg, 128, nc), res
 
 
-def d_position(m_total, cg, rank, n_total, m, n, lane0=0):
-    """(lane, column) of D[m][n] (m counted in the CTA's rows) in the CTA of pair rank ``rank``,
+def d_position(m_total, cg, n_total, m, n, lane0=0):
+    """(lane, column) of D[m][n] (m counted in the CTA's rows) in either CTA of the pair,
     as the PTX ISA's data-path layouts draw them (layout D: M = 128; F: M = 64, 16 rows per lane
     quarter from lane0; B: cta_group::2 M = 128, the two halves of N in lanes 0-63 and 64-127;
     A: cta_group::2 M = 256)."""
@@ -235,19 +235,18 @@ class Case:
                  .copy())
             for mm in range(rows):
                 for nn in range(n):
-                    L, C = d_position(m, cg, r, n, mm, nn, lane0)
+                    L, C = d_position(m, cg, n, mm, nn, lane0)
                     t[L, C] = self.c_full[r * rows + mm, nn]
             if block and not sf_cp:
                 _place_scales(t, sfa_col, self.sfa[r * rows:(r + 1) * rows], sf_id, False)
                 _place_scales(t, sfb_col, self.sfb, sf_id, cg == 2 and m == 128)
-            if a_tmem:
-                per = 32 // _bits(atype)
-                for mm in range(rows):
-                    for kk in range(K):
-                        w = self.a[r * rows + mm, kk] << (_bits(atype) * (kk % per))
-                        t[mm, self.a_col + kk // per] = (t[mm, self.a_col + kk // per] &
-                                                         ~np.uint32(((1 << _bits(atype)) - 1) <<
-                                                                    (_bits(atype) * (kk % per)))) | w
+            if a_tmem:  # row m in lane m, K elements packed low bits first (A36)
+                nb = _bits(atype)
+                per = 32 // nb
+                for kk in range(K):
+                    col, sh = self.a_col + kk // per, nb * (kk % per)
+                    t[:rows, col] &= ~np.uint32(((1 << nb) - 1) << sh)
+                    t[:rows, col] |= self.a[r * rows:(r + 1) * rows, kk] << np.uint32(sh)
             self.tmem_images.append(t)
         kind_q = f"kind::{kind}" + (".block_scale" + {1: ".block32", 2: ".block32",
                                                        4: ".block16"}[nsf] if block else "")
@@ -284,7 +283,7 @@ class Case:
         d = np.zeros((self.rows, self.n), dtype=np.uint32)
         for mm in range(self.rows):
             for nn in range(self.n):
-                L, C = d_position(self.m, self.cg, r, self.n, mm, nn, self.lane0)
+                L, C = d_position(self.m, self.cg, self.n, mm, nn, self.lane0)
                 d[mm, nn] = out[r][L, C]
         return d
 

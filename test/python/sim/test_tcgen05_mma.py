@@ -15,7 +15,7 @@ from tile_mlir.sim.handlers.tcgen05_mma import d_lanes, shape_error
 from tile_mlir.sim.smem_desc import decode_idesc
 
 from ptxgen import ptxas_check
-from tcgen05_mma_cases import Case
+from tcgen05_mma_cases import Case, d_position
 
 
 # ------------------------------------------------------------------------------- literal tables
@@ -48,11 +48,11 @@ def test_shapes(kind, cg, m, n, ok):
 
 
 def test_d_layout_tables():
-    L, C = d_lanes(64, 1, 0, 8, 16)  # layout F from lane 16: rows 16.. in the next quarter
+    L, C = d_lanes(64, 1, 8, 16)  # layout F from lane 16: rows 16.. in the next quarter
     assert (L[0, 0], L[15, 3], L[16, 0], L[63, 7], C[63, 7]) == (16, 31, 48, 127, 7)
-    L, C = d_lanes(128, 2, 1, 64, 0)  # layout B: N halves in lanes 0-63 / 64-127
+    L, C = d_lanes(128, 2, 64, 0)  # layout B: N halves in lanes 0-63 / 64-127
     assert (L[5, 3], C[5, 3], L[5, 35], C[5, 35]) == (5, 3, 69, 3)
-    L, C = d_lanes(256, 2, 1, 16, 0)  # layout A: 128 rows per CTA
+    L, C = d_lanes(256, 2, 16, 0)  # layout A: 128 rows per CTA
     assert (L[127, 15], C[127, 15]) == (127, 15)
 
 
@@ -76,8 +76,8 @@ def _mmasim(c: Case, r: int):
         cin = cin & 0xFFFF
     at = "e2m1" if c.atype == "e2m1x2" else c.atype
     if c.nsf is None:
-        op = mmasim.TCGen05MMA("Blackwell", f"m{max(rows, 64) if rows < 128 else 128}n{c.n}"
-                               f"k{c.K}.kind::{c.kind}.{c.dtype}.{at}.{at}")
+        op = mmasim.TCGen05MMA("Blackwell", f"m{rows}n{c.n}k{c.K}.kind::{c.kind}.{c.dtype}.{at}."
+                               f"{'e2m1' if c.btype == 'e2m1x2' else c.btype}")
         d = op(_t(a, c.atype), _t(c.b.T.copy(), c.btype), _t(cin, c.dtype))
     else:
         block = c.K // c.nsf
@@ -124,8 +124,7 @@ def test_dense_float_kinds_bit_for_bit_with_mmasim(kw):
     others = np.ones((128, c.nc), bool)  # cells outside D keep their initial values
     for mm in range(c.rows):
         for nn in range(c.n):
-            from tcgen05_mma_cases import d_position
-            others[d_position(c.m, 1, 0, c.n, mm, nn, c.lane0)] = False
+            others[d_position(c.m, 1, c.n, mm, nn, c.lane0)] = False
     assert np.array_equal(out[0][others], c.tmem_images[0][others])
 
 

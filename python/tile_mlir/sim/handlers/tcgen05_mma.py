@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import mma_numerics
 from ..errors import EmulationError
+from ..memory import POISON
 from ..mma_operands import element_addresses
 from ..smem_desc import BLOCK_SCALED_KINDS, check_for_mma, decode as decode_desc, decode_idesc
 from .mma_smem import read_operand
@@ -48,7 +49,7 @@ DTYPES = {"tf32": {1: "f32"}, "f16": {0: "f16", 1: "f32"}, "f8f6f4": {0: "f16", 
 SMEM_BITS = {"tf32": 32, "f16": 16, "bf16": 16, "e4m3": 8, "e5m2": 8, "e2m3": 8, "e3m2": 8,
              "e2m1": 8, "u8": 8, "s8": 8, "e2m1x2": 4}
 SUB_BYTE = {"e2m3": _decompress_b6, "e3m2": _decompress_b6, "e2m1": _decompress_b4}
-#: block-scaled kind -> {vector size qualifier: (scales per row per MMA, elements per scale)}
+#: block-scaled kind -> {vector size qualifier (None: none given): scales per row per MMA}
 SCALE_VEC = {"mxf8f6f4": {"scale_vec::1X": 1, "block32": 1},
              "mxf4": {"scale_vec::2X": 2, "block32": 2, None: 2},
              "mxf4nvf4": {"scale_vec::2X": 2, "block32": 2, "scale_vec::4X": 4, "block16": 4}}
@@ -69,9 +70,8 @@ def shape_error(kind: str, cg: int, m: int, n: int, mn_major_b8: bool) -> str | 
     return None if ok else f"N = {n} is invalid for .kind::{kind} with cta_group::{cg}"
 
 
-def d_lanes(m_total: int, cg: int, rank: int, n: int, lane0: int):
-    """(lane, column offset) arrays, (M/cg) x N, of D[m][n] for the CTA of pair rank ``rank``
-    (PTX ISA "Data path layout organization"; the M = 64 and cta_group::2 M = 128 maps as CUTLASS
+def d_lanes(m_total: int, cg: int, n: int, lane0: int):
+    """(lane, column offset) arrays, (M/cg) x N, of D[m][n] in each CTA of the pair (PTX ISA "Data path layout organization"; the M = 64 and cta_group::2 M = 128 maps as CUTLASS
     draws them, A34): M = 128 (cg 1) / 256 (cg 2): lane m, column n; M = 64: lane (m mod 16) +
     32(m / 16) + lane0 (0 or 16), column n; M = 128 with cg 2: lane m + 64(n / (N/2)), column
     n mod N/2.  ``m`` counts the CTA's own rows."""
@@ -252,17 +252,16 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
     per_cta_b = [read_operand(M, t, c, bdd, n // s.cg, k, SMEM_BITS[bt], not idesc.transpose_b,
                               "tcgen05.mma B", s.line, spans) for c in ctas]
     b_raw = np.concatenate(per_cta_b)
-    b = _containers(b_raw, bt, ctas, bdd, n // s.cg, k, M, t, s, not idesc.transpose_b, "B")
+    b = _containers(b_raw, bt, ctas, bdd, n // s.cg, k, not idesc.transpose_b)
     a_smem = [None] * len(ctas)
     if add is not None:
         for i, c in enumerate(ctas):
             raw = read_operand(M, t, c, add, rows, k, SMEM_BITS[at], not idesc.transpose_a,
                                "tcgen05.mma A", s.line, spans)
-            a_smem[i] = _containers(raw, at, [c], add, rows, k, M, t, s, not idesc.transpose_a,
-                                    "A")
+            a_smem[i] = _containers(raw, at, [c], add, rows, k, not idesc.transpose_a)
     lanes, cols = [], []
     for r, c in enumerate(ctas):
-        L, C = d_lanes(m_total, s.cg, r, n, L0)
+        L, C = d_lanes(m_total, s.cg, n, L0)
         err = c.tmem.check_cols(C0, C0 + int(C.max()) + 1)
         if err:
             raise EmulationError(f"tcgen05.mma D columns of CTA {c.idx}: {err}")
@@ -281,6 +280,9 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
             cin = (old & 0xFFFF) if dt == "f16" else old
             if not enable:
                 cin = np.zeros_like(cin)
+            elif not tm.written[L, C].all():
+                M.warn(f"line {s.line}: tcgen05.mma in CTA {c.idx} accumulates onto TMEM cells "
+                       f"that were never written (poison 0x{POISON:08X})", key=("mmapoison", s.line))
             sf = {}
             if s.block_scale:
                 sf = dict(sfa=scale_factors(tm, sfa_addr, rows, s.nsf, idesc.sfa_id, "A"),
@@ -314,7 +316,7 @@ def _check(dd, which):
                              f" [{dd}]")
 
 
-def _containers(raw, etype, ctas, dd, rows, k, M, t, s, k_major, which):
+def _containers(raw, etype, ctas, dd, rows, k, k_major):
     """8-bit containers (MMA-Sim's fp6/fp4 operand form) of 6- and 4-bit f8f6f4 elements, which
     shared memory holds 16 per 16 bytes (``.b6x16_p32`` / ``.b4x16_p64``, A35); other types as
     read."""
@@ -322,7 +324,7 @@ def _containers(raw, etype, ctas, dd, rows, k, M, t, s, k_major, which):
     if dec is None:
         return raw
     out = []
-    for i, c in enumerate(ctas):
+    for c in ctas:
         addr, _ = element_addresses(dd.start, rows, k, 8, k_major, dd.lbo, dd.sbo, dd.swizzle)
         base, pos = addr & ~15, addr & 15
         chunks = c.smem.np[base[..., None] + np.arange(16)]

@@ -207,6 +207,8 @@ def _imm(d, op, allowed, what):
 
 def decode_mma_async(d, inst):
     p = inst.parts
+    if "sp" in p:
+        raise d.error("wgmma.mma_async.sp is not emulated by tile-sim")
     if p[2:4] != ["sync", "aligned"]:
         raise d.error("wgmma.mma_async needs .sync.aligned")
     rest = p[4:]
@@ -219,7 +221,7 @@ def decode_mma_async(d, inst):
         n, k = (int(x) for x in shape[4:].split("k"))
     except ValueError:
         raise d.error(f"malformed shape .{shape}") from None
-    if atype in ("b1",) or atype not in K_OF:
+    if atype not in K_OF:
         raise d.error(f"wgmma with .{atype} operands is not emulated (tile-sim executes f16, bf16, "
                       f"tf32, e4m3, e5m2, s8 and u8)")
     if K_OF[atype] != k or not n_valid(atype, n):
