@@ -40,11 +40,6 @@ FRAG = {
 }
 
 
-def _text(dims):
-    ext = ", ".join(str(d[0]) for d in dims)
-    return f"({ext})", dims
-
-
 def random_case(ch, invalid: str | None, idx: int) -> LdStCase:
     shape = ch.pick(SHAPES)
     if invalid in ("lane_quarter", "spread_warps", "replica"):
@@ -102,11 +97,11 @@ def random_case(ch, invalid: str | None, idx: int) -> LdStCase:
                                                           else f" + O[{tm_off[0]}]" if tm_off else "")
     if invalid == "transpose":  # registers of a thread along rows, lanes along columns
         reg, tmem = "S[(32, 32) : (1@reg, 1@laneid)]", "S[(32, 32) : (1@TLane, 1@TCol)]"
-        nrows, ncols, bits, scope, warp0 = 32, 32, 32, "warp", 0
+        nrows, ncols, bits, scope = 32, 32, 32, "warp"
     elif invalid == "replica":
         tmem = f"S[(32, {ncols}) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]"
-        reg = f"S[(32, {ncols}) : (1@laneid, {epw // epw}@reg)]"
-        nrows, bits, scope, warp0, pack, epw = 32, 32, "warp", 0, False, 1
+        reg = f"S[(32, {ncols}) : (1@laneid, 1@reg)]"
+        nrows, bits, scope, pack = 32, 32, "warp", False
     elif invalid == "spread_warps":
         reg = reg.replace("1@warpid", "2@warpid")
     if invalid == "scope_thread":
@@ -116,9 +111,7 @@ def random_case(ch, invalid: str | None, idx: int) -> LdStCase:
     if bits == 32 and invalid is None and ch.bool(0.25):
         convert = ch.pick((("bf16", "rn"), ("bf16", "rz"), ("f16", "rn"), ("f8E4M3FN", "rn_satfinite"),
                            ("f8E5M2", "rn_satfinite")))
-    block = 128 if warp0 < 4 else 256
-    case = LdStCase(f"ldst{idx}", elem, (nrows, ncols), tmem, reg, reg, scope=scope, cta_group=cg, block=block,
-                    convert=convert)
+    case = LdStCase(f"ldst{idx}", elem, (nrows, ncols), tmem, reg, reg, scope=scope, cta_group=cg, convert=convert)
     case.expect = {"shape": shape, "pack": pack}
     return case
 
