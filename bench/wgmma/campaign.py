@@ -25,9 +25,9 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import cases  # noqa: E402
-import kernels  # noqa: E402
-import values  # noqa: E402
+import wg_cases as cases  # noqa: E402
+import wg_kernels as kernels  # noqa: E402
+import wg_values as values  # noqa: E402
 
 #: kind -> (atype, btype choices, dtypes)
 KINDS = {"f16": (("f16",), ("f32", "f16")), "bf16": (("bf16",), ("f32",)),

@@ -2,7 +2,7 @@
 
     python3 bench/wgmma/run_gpu.py [CASES_DIR] [--dump DIR]
 
-For every configuration of CASES_DIR/manifest.json it rebuilds the instances' inputs (cases.py,
+For every configuration of CASES_DIR/manifest.json it rebuilds the instances' inputs (wg_cases.py,
 deterministic), launches the configuration's kernel from its kind's cubin (one CTA per
 instance), and compares each instance's output bits with tile-sim's (the sha256 digests in the
 manifest).  Prints one line per mismatching or crashing configuration, then matches / mismatches
@@ -24,8 +24,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import cases  # noqa: E402
-from kernels import in_words, nregs  # noqa: E402
+import wg_cases as cases  # noqa: E402
+from wg_kernels import in_words, nregs  # noqa: E402
 
 from cuda.bindings import driver as cu  # noqa: E402
 

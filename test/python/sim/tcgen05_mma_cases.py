@@ -1,5 +1,5 @@
 """tcgen05.mma test kernels, written from the PTX ISA (tcgen05 chapter) for these tests: the host
-lays A and B out in shared memory (bench/wgmma/layout.py's CuTe-layout evaluator, not tile-sim's
+lays A and B out in shared memory (bench/wgmma/wg_layout.py's CuTe-layout evaluator, not tile-sim's
 reader) and the whole initial tensor-memory image (D's C values and the scale factors); the kernel
 copies the shared image, tcgen05.st's the TMEM image, one thread issues one tcgen05.mma and
 commits it to an mbarrier, every warp waits and tcgen05.ld's its lane quarter back to global
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 import wgmma_cases  # noqa: F401  (puts bench/wgmma on sys.path)
-import values
-from layout import Operand
+import wg_values as values
+from wg_layout import Operand
 
 from tile_mlir.sim import run_ptx
 

@@ -11,10 +11,10 @@ import ml_dtypes
 import numpy as np
 
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench", "wgmma")
-sys.path.insert(0, os.path.abspath(BENCH))
+sys.path.append(os.path.abspath(BENCH))
 
-import cases  # noqa: E402
-import kernels  # noqa: E402
+import wg_cases as cases  # noqa: E402
+import wg_kernels as kernels  # noqa: E402
 
 from tile_mlir.sim import run_ptx  # noqa: E402
 

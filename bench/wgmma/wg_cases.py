@@ -1,5 +1,5 @@
 """One campaign case = one configuration (a kernel) x one instance (a CTA): its input words, built
-deterministically from the configuration's seed (values.py), and its logical operands."""
+deterministically from the configuration's seed (wg_values.py), and its logical operands."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import hashlib
 
 import numpy as np
 
-import values
-from kernels import ELEM_BYTES, K_OF, a_fragment_position, a_in_registers, in_words, nregs, \
+import wg_values as values
+from wg_kernels import ELEM_BYTES, K_OF, a_fragment_position, a_in_registers, in_words, nregs, \
     operands
 
 #: the accumulator type of each D type: value format of C

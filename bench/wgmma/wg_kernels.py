@@ -7,7 +7,7 @@ memory as out[cta][thread][register]."""
 
 from __future__ import annotations
 
-from layout import Operand
+from wg_layout import Operand
 
 ELEM_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "s8": 1, "u8": 1}
 K_OF = {"f16": 16, "bf16": 16, "tf32": 8, "e4m3": 32, "e5m2": 32, "s8": 32, "u8": 32}
