@@ -215,7 +215,9 @@ def tma_kernel(name: str, *, elem: str, shape, box, offset, swizzle: str | None 
           f'    "tile.mbarrier.arrive_expect_tx"(%bar) {{bytes = {nbytes}}} : ({bar_t}) -> ()',
           '  }']
     issuer = "%t0"
-    if multicast:  # both CTAs' barriers armed before CTA 0 issues
+    if not multicast:  # the initialised barrier before any thread waits on it
+        L += ['  "tile.barrier"() : () -> ()']
+    else:  # and both CTAs' barriers armed before CTA 0 issues
         L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()',
               '  %rank = "tile.cta_rank"() : () -> i32',
               '  %r0 = arith.cmpi eq, %rank, %c0 : i32',

@@ -40,8 +40,9 @@ def encode(tm, address: int) -> bytes:
     drv = _d.drv()
     m = _d.call("cuTensorMapEncodeTiled",
                 getattr(drv.CUtensorMapDataType, f"CU_TENSOR_MAP_DATA_TYPE_{_DATA_TYPES[tm.data_type]}"),
-                len(tm.global_dim), address, list(tm.global_dim), list(tm.global_strides), list(tm.box_dim),
-                list(tm.element_strides), drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
+                len(tm.global_dim), address, [drv.cuuint64_t(v) for v in tm.global_dim],
+                [drv.cuuint64_t(v) for v in tm.global_strides], [drv.cuuint32_t(v) for v in tm.box_dim],
+                [drv.cuuint32_t(v) for v in tm.element_strides], drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE,
                 getattr(drv.CUtensorMapSwizzle, f"CU_TENSOR_MAP_SWIZZLE_{_SWIZZLES[tm.swizzle]}"),
                 getattr(drv.CUtensorMapL2promotion, f"CU_TENSOR_MAP_L2_PROMOTION_{_L2[tm.l2_promotion]}"),
                 getattr(drv.CUtensorMapFloatOOBfill, f"CU_TENSOR_MAP_FLOAT_OOB_FILL_{_OOB[tm.oob_fill]}"),

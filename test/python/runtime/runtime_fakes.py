@@ -34,7 +34,7 @@ class FakeDriver:
         for t in ("CUresult", "CUdevice_attribute", "CUfunction_attribute", "CUlaunchConfig",
                   "CUlaunchAttribute", "CUlaunchAttributeID", "CUstream", "CUtensorMapDataType",
                   "CUtensorMapInterleave", "CUtensorMapSwizzle", "CUtensorMapL2promotion",
-                  "CUtensorMapFloatOOBfill"):
+                  "CUtensorMapFloatOOBfill", "cuuint32_t", "cuuint64_t"):
             setattr(self, t, getattr(real, t))
         self.name, self.cc, self.smem_optin = name, cc, smem_optin
         self.calls = Counter()
@@ -176,8 +176,10 @@ class FakeDriver:
                                swizzle, l2, oob):
         """A stand-in CUtensorMap: 128 bytes holding the call's number and the global address."""
         self.calls["cuTensorMapEncodeTiled"] += 1
-        self.encoded.append(dict(dtype=dtype, rank=rank, address=address, dims=list(dims), strides=list(strides),
-                                 box=list(box), elem_strides=list(elem_strides), interleave=interleave,
+        ints = lambda vs, t: [int(v) for v in vs if isinstance(v, t)]  # noqa: E731  (cuuint*_t, as the real one takes)
+        self.encoded.append(dict(dtype=dtype, rank=rank, address=address, dims=ints(dims, self.real.cuuint64_t),
+                                 strides=ints(strides, self.real.cuuint64_t), box=ints(box, self.real.cuuint32_t),
+                                 elem_strides=ints(elem_strides, self.real.cuuint32_t), interleave=interleave,
                                  swizzle=swizzle, l2=l2, oob=oob))
         blob = (ctypes.c_uint64 * 16)(len(self.encoded), address)
         self._keep.append(blob)

@@ -13,6 +13,16 @@ from tile_mlir.errors import ArgumentError
 from tile_mlir.runtime import jit
 from tile_mlir.runtime.memory import DeviceArray
 
+@pytest.fixture(autouse=True)
+def fresh_encodings(monkeypatch):
+    """Encodings are kept per (record, address) across kernels; a test starts without them."""
+    from collections import OrderedDict
+
+    from tile_mlir.runtime import tensor_map
+
+    monkeypatch.setattr(tensor_map, "_encoded", OrderedDict())
+
+
 PARAMS = (Param("A", "buffer", "uint16", (64, 128)), Param("out", "buffer", "uint16", (64, 128)))
 
 
