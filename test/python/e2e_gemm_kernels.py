@@ -131,3 +131,194 @@ def run_wgmma(text: str, a_bits, b_bits, c_bits, ptxas_exe: str | None):
     run_ptx(art.ptx, art.kernel_name, [a_bits, b_bits, c_bits.copy(), d], block=art.block,
             dynamic_smem=art.dynamic_smem)
     return d
+
+
+# -- tcgen05.mma kernels -------------------------------------------------------------------------
+class Tc:
+    """One tcgen05 case, per CTA: `a_t` / `b_t` / `d_t` buffer types (a_t a tmem type: A goes to tensor
+    memory by copy_async -> tcgen05.cp from `a_smem_t`), K split into `parts` gemm_async ops (the first with
+    accumulate false, the rest true, on K regions of the same buffers); block scaling: scale-factor tmem
+    types and their shared 128x4-atom images, copied by copy_async -> tcgen05.cp."""
+
+    def __init__(self, name, a_elem, b_elem, d_elem, a_t, b_t, d_t, k, *, cta_group=1, parts=1, kind=None,
+                 a_smem_t=None, sf=None, scale_vec=32, ncols=256, a_bytes=None, b_bytes=None):
+        self.__dict__.update(locals())
+        del self.__dict__["self"]
+
+
+def _sf_decl(rows: int, nk: int, elem: str, col: int, dup2x2=False):
+    """Scale factors for `rows` rows (rounded up to whole atoms) x nk K-blocks: in shared memory the 512-byte
+    "128x4" atoms (byte
+    (r % 32) * 16 + (r % 128 / 32) * 4 + j, atoms of 128 rows 512 B apart, then groups of 4 K-blocks), in
+    tensor memory tmem-cp's duplicated layouts (/tmp/coord/tmem_cp.md) from column `col`, 4 columns per
+    atom and K-group."""
+    rows = -(-rows // 128) * 128  # whole atoms: the MMA reads the leading rows
+    atoms, per, groups = rows // 128, 4, nk // 4
+    smem = (f'!tile.buffer<shared, {rows}x{nk}x{elem}, "S[({atoms}, {per}, 32, {groups}, 4) : '
+            f'(512, 4, 16, {512 * atoms}, 1)]", align 1024>')
+    if dup2x2:  # 64x128b.warpx2::01_23: row n at lanes n % 32 + 64 (n / (rows/2)) + 32q, q < 2
+        lay = (f"S[(2, {rows // 64}, 32, {groups}, 4) : (64@TLane, 4@TCol, 1@TLane, 16@TCol, 1@TCol)]"
+               f" + R[2 : 32@TLane] + O[{4 * col}@TCol]")
+    else:
+        lay = (f"S[({atoms}, {per}, 32, {groups}, 4) : (16@TCol, 4@TCol, 1@TLane, {16 * atoms}@TCol, 1@TCol)]"
+               f" + R[4 : 32@TLane] + O[{4 * col}@TCol]")
+    return smem, f'!tile.buffer<tmem, {rows}x{nk}x{elem}, "{lay}">'
+
+
+def tcgen05_text(c: Tc) -> str:
+    """Kernel per CTA r: A_r, B_r (and SFA_r, SFB_r) global -> shared (tile.copy; packed fp4 as bytes, then
+    tile.reinterpret), [A -> tmem, SFs -> tmem by copy_async], the gemm_async ops by one thread (the even
+    CTA's with cta_group 2), commit (multicast to the pair), wait, and tile.tmem.load of every column of
+    the allocation into OUT_r."""
+    cg = c.cta_group
+    cga = f"cta_group = {cg}"
+    slot_t, bar_t = "!tile.buffer<shared, 1xi32>", "!tile.buffer<shared, 1xi64>"
+    rows_a = int(c.a_t.split(", ")[1].split("x")[0])
+    rows_b = int(c.b_t.split(", ")[1].split("x")[0])
+    sa_t = c.a_smem_t or c.a_t
+    ga = f"!tile.buffer<global, {rows_a}x{c.a_bytes or c.k}x{'ui8' if c.a_bytes else c.a_elem}>"
+    gb = f"!tile.buffer<global, {rows_b}x{c.b_bytes or c.k}x{'ui8' if c.b_bytes else c.b_elem}>"
+    out_t = f"!tile.buffer<global, 128x{c.ncols}xui32>"
+    all_t = f'!tile.buffer<tmem, 128x{c.ncols}xui32, "S[(128, {c.ncols}) : (1@TLane, 1@TCol)]">'
+    per = ["A", "B"] + (["SFA", "SFB"] if c.sf else []) + ["OUT"]
+    types = {"A": ga, "B": gb, "OUT": out_t}
+    if c.sf:
+        nk = c.k // c.scale_vec
+        sfa_s, sfa_t = _sf_decl(rows_a, nk, c.sf, c.ncols - 16)
+        sfb_s, sfb_t = _sf_decl(rows_b * cg, nk, c.sf, c.ncols - 8, dup2x2=(cg == 2 and rows_a == 64))
+        pad = lambda r: -(-r // 128) * 128  # noqa: E731
+        types.update(SFA=f"!tile.buffer<global, {pad(rows_a)}x{nk}x{c.sf}>",
+                     SFB=f"!tile.buffer<global, {pad(rows_b * cg)}x{nk}x{c.sf}>")
+    params = [f"%{p}{r}: {types[p]}" for r in range(cg) for p in per]
+    L = ['"tile.kernel"() ({', f"^bb0({', '.join(params)}):"]
+
+    def smem(name, t, g):  # a shared operand filled from global: bytes + reinterpret for packed fp4
+        if "xui8" in g and "xui8" not in t:
+            byte_t = t.replace("f4E2M1FN", "ui8").replace(f"x{c.a_elem}", "xui8")
+            L.append(f'  %{name}_bytes = "tile.alloc_shared"() : () -> {_bytes_type(t)}')
+            L.append(f'  %{name} = "tile.reinterpret"(%{name}_bytes) : ({_bytes_type(t)}) -> {t}')
+            return f"%{name}_bytes", _bytes_type(t)
+        L.append(f'  %{name} = "tile.alloc_shared"() : () -> {t}')
+        return f"%{name}", t
+
+    fills = [smem("a", sa_t, ga) + ("A", ga), smem("b", c.b_t, gb) + ("B", gb)]
+    if c.sf:
+        L += [f'  %sfa_s = "tile.alloc_shared"() : () -> {sfa_s}', f'  %sfb_s = "tile.alloc_shared"() : () -> {sfb_s}']
+        fills += [("%sfa_s", sfa_s, "SFA", types["SFA"]), ("%sfb_s", sfb_s, "SFB", types["SFB"])]
+    L += [f'  %slot = "tile.alloc_shared"() : () -> {slot_t}', f'  %bar = "tile.alloc_shared"() : () -> {bar_t}',
+          '  %tid = "tile.thread_id"() : () -> i32', '  %warp = "tile.warp_id"() : () -> i32',
+          '  %c0 = arith.constant 0 : i32', '  %w0 = arith.cmpi eq, %warp, %c0 : i32',
+          '  %t0 = arith.cmpi eq, %tid, %c0 : i32', '  %rank = "tile.cta_rank"() : () -> i32',
+          '  %even = arith.cmpi eq, %rank, %c0 : i32', '  %issuer = arith.andi %t0, %even : i1',
+          '  scf.if %w0 {',
+          f'    "tile.tmem.alloc"(%slot) {{num_cols = {c.ncols}, {cga}}} : ({slot_t}) -> ()', '  }',
+          '  scf.if %t0 {', f'    "tile.mbarrier.init"(%bar) {{count = 1}} : ({bar_t}) -> ()',
+          '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()', '  }']
+
+    def per_cta(lines_of):
+        if cg == 1:
+            return ["  " + x for x in lines_of(0)]
+        return (['  scf.if %even {'] + ["    " + x for x in lines_of(0)] + ['  } else {']
+                + ["    " + x for x in lines_of(1)] + ['  }'])
+
+    L += per_cta(lambda r: [f'"tile.copy"({v}, %{g}{r}) {{scope = "cta"}} : ({t}, {gt}) -> ()' for v, t, g, gt in fills])
+    L += ['  "tile.fence"() {kind = "proxy_async"} : () -> ()', '  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
+          '  "tile.barrier"() : () -> ()']
+    if cg == 2:
+        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
+    L += ['  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
+          f'  %d = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {c.d_t}',
+          f'  %all = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {all_t}']
+    a_val = "%a"
+    if c.a_smem_t:
+        L += [f'  %at = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {c.a_t}']
+        a_val = "%at"
+    if c.sf:
+        L += [f'  %sfa = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {sfa_t}',
+              f'  %sfb = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {sfb_t}']
+    L += ['  %false = arith.constant false', '  %true = arith.constant true', '  scf.if %issuer {']
+    if c.a_smem_t:
+        L += [f'    "tile.copy_async"(%at, %a) {{{cga}}} : ({c.a_t}, {sa_t}) -> ()']
+    if c.sf:
+        L += [f'    "tile.copy_async"(%sfa, %sfa_s) {{{cga}}} : ({sfa_t}, {sfa_s}) -> ()',
+              f'    "tile.copy_async"(%sfb, %sfb_s) {{{cga}}} : ({sfb_t}, {sfb_s}) -> ()']
+    kp = c.k // c.parts
+    for p in range(c.parts):
+        attrs = [cga]
+        if c.parts > 1:
+            attrs += [f"a_offsets = array<i64: 0, {p * kp}>", f"a_sizes = array<i64: {rows_a}, {kp}>",
+                      f"b_offsets = array<i64: 0, {p * kp}>", f"b_sizes = array<i64: {rows_b}, {kp}>"]
+        if c.kind:
+            attrs.append(f'kind = "{c.kind}"')
+        acc = "%false" if p == 0 else "%true"
+        if c.sf:
+            attrs.append(f"scale_vec = {c.scale_vec}")
+            L += [f'    "tile.gemm_async.block_scale"(%d, {a_val}, %b, {acc}, %sfa, %sfb) {{{", ".join(attrs)}}} : '
+                  f'({c.d_t}, {c.a_t}, {c.b_t}, i1, {sfa_t}, {sfb_t}) -> ()']
+        else:
+            L += [f'    "tile.gemm_async"(%d, {a_val}, %b, {acc}) {{{", ".join(attrs)}}} : ({c.d_t}, {c.a_t}, {c.b_t}, i1) -> ()']
+    mc = ", multicast_mask = 3" if cg == 2 else ""
+    L += [f'    "tile.commit"(%bar) {{{cga}{mc}}} : ({bar_t}) -> ()', '  }',
+          f'  "tile.mbarrier.wait"(%bar) {{phase = 0}} : ({bar_t}) -> ()',
+          '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()']
+    L += per_cta(lambda r: [f'"tile.tmem.load"(%OUT{r}, %all) {{col_offset = 0, num_cols = {c.ncols}, scope = "warpgroup"}}'
+                            f' : ({out_t}, {all_t}) -> ()'])
+    L += ['  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()', '  "tile.barrier"() : () -> ()']
+    if cg == 2:
+        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
+    L += ['  scf.if %w0 {', '    "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
+          f'    "tile.tmem.relinquish"() {{{cga}}} : () -> ()',
+          f'    "tile.tmem.dealloc"(%slot) {{num_cols = {c.ncols}, {cga}}} : ({slot_t}) -> ()', '  }',
+          '  "tile.return"() : () -> ()']
+    cl = ", cluster = array<i32: 2, 1, 1>, grid = array<i32: 2, 1, 1>" if cg == 2 else ""
+    L += [f'}}) {{sym_name = "{c.name}", block = array<i32: 128, 1, 1>{cl}}} : () -> ()']
+    return "\n".join(L) + "\n"
+
+
+def _bytes_type(t: str) -> str:
+    """A packed fp4 K-major shared type as bytes: two K elements per byte (the lower K in the low nibble)."""
+    import re
+
+    m = re.match(r'!tile\.buffer<shared, (\d+)x(\d+)xf4E2M1FN, "Swizzle<(\w+)> o S\[\((\d+), (\d+)\) : \((\d+), 1\)\]", '
+                 r'align (\d+)>', t)
+    rows, k, sw, _, _, pitch, align = m.groups()
+    return (f'!tile.buffer<shared, {rows}x{int(k) // 2}xui8, "Swizzle<{sw}> o S[({rows}, {int(k) // 2}) : '
+            f'({int(pitch) // 2}, 1)]", align {align}>')
+
+
+def d_from_tmem(d_t: str, img: np.ndarray) -> np.ndarray:
+    """D's bits [rows, N] from a tensor-memory image [128, columns] (u32), by D's layout (apply(), replica 0):
+    a 16-bit element is the low half of its 32-bit column."""
+    from tile_mlir.dialect.types import BufferType
+    from tile_mlir.layout import TCol, TLane
+
+    bt = BufferType.parse_body(d_t[len("!tile."):])
+    rows, n = bt.shape
+    out = np.zeros((rows, n), np.uint32)
+    per = 32 // bt.elem_bits
+    for i in range(rows):
+        for j in range(n):
+            (o,) = bt.layout.apply((i, j), bt.shape)
+            col, half = divmod(o[TCol], per)
+            out[i, j] = (int(img[o[TLane], col]) >> (16 * half)) & (0xFFFFFFFF if per == 1 else 0xFFFF)
+    return out
+
+
+def run_tcgen05(c: Tc, a_bits, b_bits, sfa=None, sfb=None, ptxas_exe: str | None = None):
+    """Compile for sm_100a, assemble, emulate. a_bits / b_bits (and sfa / sfb): one array per CTA, as the
+    global parameters hold them. Returns the tensor-memory image [128, ncols] (u32) of each CTA."""
+    from e2e_kernels import ptxas
+    from tile_mlir.compiler import compile as tile_compile
+    from tile_mlir.sim import run_ptx
+
+    art = tile_compile(tcgen05_text(c), arch="sm_100a")
+    if ptxas_exe:
+        ptxas(art.ptx, ptxas_exe)
+    outs = [np.zeros((128, c.ncols), np.uint32) for _ in range(c.cta_group)]
+    args = []
+    for r in range(c.cta_group):
+        args += [a_bits[r], b_bits[r]] + ([sfa[r], sfb[r]] if c.sf else []) + [outs[r]]
+    cg = c.cta_group
+    run_ptx(art.ptx, art.kernel_name, args, grid=(cg, 1, 1), block=art.block, cluster=(cg, 1, 1),
+            dynamic_smem=art.dynamic_smem)
+    return outs

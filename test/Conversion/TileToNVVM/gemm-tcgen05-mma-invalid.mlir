@@ -383,7 +383,7 @@
   %d = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 64x128xf32, "S[(64, 2, 64) : (1@TLane, 64@TLane, 1@TCol)]">
   %a = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 64x16xbf16, "S[(64, 16) : (1@TLane, 1@TCol)] + O[256@TCol]">
   %acc = arith.constant true
-  // expected-error@+1 {{tcgen05_mma: declined: a-tmem-layout - A in tensor memory with M = 128 and cta_group 2 is not supported (PTX gives its layout only in a figure)}}
+  // expected-error@+1 {{tcgen05_mma: declined: a-tmem-layout - A in tensor memory needs 128 rows per CTA (M = 128, or 256 with cta_group 2), got 64: PTX gives A's lanes for M = 64 and for M = 128 with cta_group 2 only in figures}}
   "tile.gemm_async"(%d, %a, %b, %acc) {cta_group = 2} : (!tile.buffer<tmem, 64x128xf32, "S[(64, 2, 64) : (1@TLane, 64@TLane, 1@TCol)]">, !tile.buffer<tmem, 64x16xbf16, "S[(64, 16) : (1@TLane, 1@TCol)] + O[256@TCol]">, !tile.buffer<shared, 64x16xbf16, "Swizzle<32B> o S[(64, 16) : (16, 1)]", align 256>, i1) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "tc_a_tmem_pair_m128", block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()
@@ -473,7 +473,7 @@
   %sfa = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[512@TCol]">
   %sfb = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 64x4xf8E8M0FNU, "S[(2, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[528@TCol]">
   %acc = arith.constant true
-  // expected-error@+1 {{tcgen05_mma: declined: sf-layout - sfb is [64, 4]; the MMA reads 128 rows x 1 scale factors (K / scale_vec), the first of each row}}
+  // expected-error@+1 {{tcgen05_mma: declined: sf-layout - sfb is [64, 4]; the MMA reads rows 0..127 x K-blocks 0..0 (the K region's scale_vec blocks)}}
   "tile.gemm_async.block_scale"(%d, %a, %b, %acc, %sfa, %sfb) {cta_group = 1} : (!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">, !tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>, !tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>, i1, !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[512@TCol]">, !tile.buffer<tmem, 64x4xf8E8M0FNU, "S[(2, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[528@TCol]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "tc_sf_rows", block = array<i32: 128, 1, 1>} : () -> ()
@@ -495,6 +495,24 @@
   "tile.gemm_async.block_scale"(%d, %a, %b, %acc, %sfa, %sfb) {cta_group = 1} : (!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">, !tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>, !tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>, i1, !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (8@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[512@TCol]">, !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[560@TCol]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "tc_sf_position", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// sf-layout: A's and B's K regions start at different K
+"tile.kernel"() ({
+  %a = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x64xf8E4M3FN, "Swizzle<32B> o S[(128, 2, 32) : (32, 4096, 1)]", align 256>
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x64xf8E4M3FN, "Swizzle<32B> o S[(128, 2, 32) : (32, 4096, 1)]", align 256>
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  %bar = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  "tile.tmem.alloc"(%slot) {num_cols = 512, cta_group = 1} : (!tile.buffer<shared, 1xi32>) -> ()
+  %d = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">
+  %sfa = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[512@TCol]">
+  %sfb = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[544@TCol]">
+  %acc = arith.constant true
+  // expected-error@+1 {{tcgen05_mma: declined: sf-layout - a's K region starts at 0, b's at 32: with scale factors (indexed by the buffers' K) both must start at one multiple of 32}}
+  "tile.gemm_async.block_scale"(%d, %a, %b, %acc, %sfa, %sfb) {cta_group = 1, a_offsets = array<i64: 0, 0>, a_sizes = array<i64: 128, 32>, b_offsets = array<i64: 0, 32>, b_sizes = array<i64: 128, 32>} : (!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">, !tile.buffer<shared, 128x64xf8E4M3FN, "Swizzle<32B> o S[(128, 2, 32) : (32, 4096, 1)]", align 256>, !tile.buffer<shared, 128x64xf8E4M3FN, "Swizzle<32B> o S[(128, 2, 32) : (32, 4096, 1)]", align 256>, i1, !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[512@TCol]">, !tile.buffer<tmem, 128x4xf8E8M0FNU, "S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane] + O[544@TCol]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "tc_sf_k_regions", block = array<i32: 128, 1, 1>} : () -> ()
 
 // -----
 

@@ -35,7 +35,7 @@ from ..smem_desc import FIELD_LIMIT
 from .checks import PlanError
 from .layout_eval import axis_offsets
 
-__all__ = ["Operand", "SmemOperand", "plan_smem_operand", "matrix_of"]
+__all__ = ["Operand", "SmemOperand", "plan_smem_operand", "matrix_of", "matrix_region"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,15 @@ class SmemOperand:
         """K-step `step`'s descriptor in words (the lowerings attach it to the instruction for FileCheck)."""
         return (f"{self.major}-major {self.swizzle.value} lbo={self.lbo_bytes} sbo={self.sbo_bytes} "
                 f"start={self.starts[step]}")
+
+
+def matrix_region(region: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """The (row, column) ranges of a matrix region: leading dims of extent 1 dropped (the verifier checked
+    that two dims remain)."""
+    region = tuple(region)
+    while len(region) > 2 and region[0][1] - region[0][0] == 1:
+        region = region[1:]
+    return region
 
 
 def matrix_of(name: str, arr: np.ndarray, region: Sequence[tuple[int, int]]) -> np.ndarray:

@@ -14,10 +14,12 @@ C. D's layout in tensor memory: every element at the lane/column the ISA's data-
    lane (m % 16) + 32 (m / 16) (+16 for the upper half), column n; M=128 with cta_group 2: layout B,
    lane m + 64 (n / (N/2)), column n % (N/2). 16-bit D takes one column per element (low half).
 D. operands: shared-memory A and B through operand_plan (their descriptors); A in tensor memory (the
-   .ts form) at D's lanes, K along columns, 8 columns per K-step ("a-tmem-layout").
-E. block scaling: scale_vec and scale type per kind ("scale"); each K-step's scale factors at lane
-   r % 32 of all four lane quarters, column base + r / 32, byte sf_id + j (PTX ISA "Block Scaling",
-   CUTLASS's tmem_sf_frg; "sf-layout").
+   .ts form, 128 rows per CTA) at D's lanes, K along columns, 8 columns per K-step ("a-tmem-layout").
+E. block scaling: scale_vec and scale type per kind ("scale"); scale factor (r, j) scales K elements
+   [j * scale_vec, (j + 1) * scale_vec) of the buffers' K (a K region starting at k0 reads blocks from
+   k0 / scale_vec); each K-step's scale factors at lane r % 32 of all four lane quarters, column
+   base + r / 32, byte sf_id + j (PTX ISA "Block Scaling", CUTLASS's tmem_sf_frg; "sf-layout"). A
+   buffer may hold more rows or blocks than one MMA reads (a 128x4 atom also serves N < 128).
 F. the instruction descriptors, one per K-step (block-scaled ones differ in their SF ids).
 """
 from __future__ import annotations
@@ -30,7 +32,7 @@ from ...layout import SwizzleMode, TCol, TileLayout, TLane
 from .checks import PlanError
 from .kinds import E4M3, E8M0, Kind, derive_kind
 from .layout_eval import axis_offsets, replica_offsets
-from .operand_plan import Operand, SmemOperand, matrix_of, plan_smem_operand
+from .operand_plan import Operand, SmemOperand, matrix_of, matrix_region, plan_smem_operand
 
 __all__ = ["Tcgen05MmaPlan", "plan_tcgen05_mma", "instr_desc"]
 
@@ -133,9 +135,10 @@ def _plan_d(d: Operand, kind: Kind, md: int, n: int, cta_group: int) -> int:
 
 def _plan_a_tmem(a: Operand, kind: Kind, md: int, k: int, cta_group: int, d_lane0: int) -> tuple[int, ...]:
     """Step D, .ts form: A[m, k] at D's lane of row m, K packed along columns."""
-    if md == 64 and cta_group == 2:
-        raise PlanError("a-tmem-layout", "A in tensor memory with M = 128 and cta_group 2 is not supported "
-                        "(PTX gives its layout only in a figure)")
+    if md != 128:
+        raise PlanError("a-tmem-layout", f"A in tensor memory needs 128 rows per CTA (M = 128, or 256 with "
+                        f"cta_group 2), got {md}: PTX gives A's lanes for M = 64 and for M = 128 with cta_group 2 "
+                        "only in figures")
     lanes, tcol, layout = _tmem_axes("a", a)
     if layout.replica:
         raise PlanError("a-tmem-layout", f"a's layout {layout} has replicas")
@@ -165,14 +168,17 @@ def _sf_map(rows: int, dup2x2: bool):
     return r % 32, r // 32, [0, 32, 64, 96]
 
 
-def _plan_sf(name: str, sf: Operand, rows: int, steps: int, nsf: int, ids: tuple[int, ...], dup2x2: bool):
-    """Step E: per K-step (column offset, sf_id) of a scale-factor buffer of `rows` x (at least steps * nsf)."""
+def _plan_sf(name: str, sf: Operand, rows: int, kb0: int, steps: int, nsf: int, ids: tuple[int, ...],
+             dup2x2: bool):
+    """Step E: per K-step (column offset, sf_id) of a scale-factor buffer; K-step s reads K-blocks
+    kb0 + s * nsf .. + nsf - 1 of rows 0 .. rows - 1 (kb0: the K region's start in scale blocks)."""
     lanes, tcol, layout = _tmem_axes(name, sf)
     if sf.bits != 8:
         raise PlanError("scale", f"{name} must hold 8-bit scale factors, got {sf.elem}")
-    if lanes.shape[0] != rows or lanes.shape[1] < steps * nsf:
-        raise PlanError("sf-layout", f"{name} is {list(lanes.shape)}; the MMA reads {rows} rows x "
-                        f"{steps * nsf} scale factors (K / scale_vec), the first of each row")
+    if lanes.shape[0] < rows or lanes.shape[1] < kb0 + steps * nsf:
+        raise PlanError("sf-layout", f"{name} is {list(lanes.shape)}; the MMA reads rows 0..{rows - 1} x K-blocks "
+                        f"{kb0}..{kb0 + steps * nsf - 1} (the K region's scale_vec blocks)")
+    lanes, tcol = lanes[:rows], tcol[:rows]  # (a 128x4 atom also holds the scale factors of N < 128)
     want_lane, want_col, quarters = _sf_map(rows, dup2x2)
     reps = replica_offsets(layout)
     if sorted(r.get(TLane, 0) for r in reps) != quarters or any(set(r) - {TLane} for r in reps):
@@ -181,7 +187,8 @@ def _plan_sf(name: str, sf: Operand, rows: int, steps: int, nsf: int, ids: tuple
                         f"{layout.replica_text() or 'no replica'}")
     out = []
     for s in range(steps):
-        ln, tc = lanes[:, s * nsf:(s + 1) * nsf], tcol[:, s * nsf:(s + 1) * nsf]
+        blocks = slice(kb0 + s * nsf, kb0 + (s + 1) * nsf)
+        ln, tc = lanes[:, blocks], tcol[:, blocks]
         base = int(tc[0, 0])
         col, sf_id = base // 4, base % 4
         if sf_id not in ids:
@@ -191,7 +198,7 @@ def _plan_sf(name: str, sf: Operand, rows: int, steps: int, nsf: int, ids: tuple
         bad = np.argwhere((ln != want_lane) | (tc != want_tc))
         if len(bad):
             i, j = (int(v) for v in bad[0])
-            raise PlanError("sf-layout", f"{name}'s scale factor ({i}, {s * nsf + j}) is at lane {int(ln[i, j])}, "
+            raise PlanError("sf-layout", f"{name}'s scale factor ({i}, {kb0 + s * nsf + j}) is at lane {int(ln[i, j])}, "
                             f"element column {int(tc[i, j])}; the MMA reads it at lane {int(want_lane[i, 0])}, "
                             f"column {col + int(want_col[i, 0])}, byte {sf_id + j}")
         out.append((col, sf_id))
@@ -276,8 +283,12 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
         raise PlanError("scale", "UE4M3 scale factors need .kind::mxf4nvf4 with scale_vec 16")
     nsf = kind.k_elems // scale_vec
     ids = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}[nsf]
-    sfa_steps = _plan_sf("sfa", sfa, md, steps, nsf, ids, False)
-    sfb_steps = _plan_sf("sfb", sfb, n, steps, nsf, ids, md == 64 and cta_group == 2)
+    k0 = matrix_region(a.region)[1][0]
+    if k0 != matrix_region(b.region)[1][0] or k0 % kind.k_elems:
+        raise PlanError("sf-layout", f"a's K region starts at {k0}, b's at {matrix_region(b.region)[1][0]}: with "
+                        f"scale factors (indexed by the buffers' K) both must start at one multiple of {kind.k_elems}")
+    sfa_steps = _plan_sf("sfa", sfa, md, k0 // scale_vec, steps, nsf, ids, False)
+    sfb_steps = _plan_sf("sfb", sfb, n, k0 // scale_vec, steps, nsf, ids, md == 64 and cta_group == 2)
     idescs = tuple(instr_desc(kind, a.elem, b.elem, None, m, n, a_mn, b_mn, sfa.elem, sa[1], sb[1])
                    for sa, sb in zip(sfa_steps, sfb_steps))
     return Tcgen05MmaPlan(kind.name, f"block{scale_vec}", cta_group, m, n, k, idescs, a_smem, a_tmem, b_smem,
