@@ -95,3 +95,11 @@ def test_declines(kw, check, words):
     assert got_check == check, reason
     if words:
         assert words in reason, reason
+
+
+def test_one_stage_of_a_ring_buffer_is_a_box():
+    """A 3D shared ring of 128x64 bf16 stages: the box of a 2D tensor into stage 2 (16 KB in)."""
+    ring = parse_layout("Swizzle<128B> o S[(4, 128, 64) : (8192, 64, 1)]")
+    p = plan(shape=(256, 512), region=((128, 256), (64, 128)), layout=ring, smem_shape=(4, 128, 64),
+             smem_region=((2, 3), (0, 128), (0, 64)), maps=(DeclaredMap(0, (128, 64), "128B"),))
+    assert (p.coords, p.smem_offset, p.tx_bytes) == ((64, 128), 2 * 128 * 64 * 2, 128 * 64 * 2)
