@@ -469,7 +469,9 @@ OP_SPECS: tuple[OpSpec, ...] = (
            verify=_verify_tmem_buffer),
     OpSpec("copy_async", "Asynchronous copy of src[region] to dst[region], lowered by the copy_async dispatch "
            "(tcgen05.cp for shared -> tmem: commit to an mbarrier; tcgen05.ld / tcgen05.st between tmem and "
-           "registers, completed by the tcgen05.wait::ld / wait::st the lowering places before their first use).",
+           "registers, completed by the tcgen05.wait::ld / wait::st the lowering places before their first use; "
+           "TMA (cp.async.bulk.tensor) between global and shared through a tile.tensor_map: a load completes on "
+           "the mbarrier operand, a store at tile.bulk_wait).",
            operands=(OperandSpec("dst", "buffer:global|shared|tmem|reg"),
                      OperandSpec("src", "buffer:global|shared|tmem|reg"),
                      # TMA loads (global -> shared) complete on it: complete_tx of the box's bytes
