@@ -207,3 +207,11 @@ def test_wgmma_plan_words_follow_the_layout():
     swapped = op("reg", "f32", 32, "S[(4, 2, 8, 2, 4, 2) : (1@warpid, 2@reg, 4@laneid, -4@reg, 1@laneid, 1@reg)]"
                  " + O[4@reg]", (64, 16))
     assert plan_wgmma(swapped, a, b).words == (4, 5, 6, 7, 0, 1, 2, 3)
+
+
+def test_variants_list_matches_the_registry():
+    from tile_mlir.dispatch import variants
+    from tile_mlir.lowering.gemm_async import VARIANTS, load_variants
+
+    load_variants()
+    assert sorted(v for _, v in VARIANTS) == sorted(c.variant for c in variants("gemm_async", "cuda"))

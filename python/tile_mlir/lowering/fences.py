@@ -23,7 +23,7 @@ __all__ = ["KernelFences", "proxy_fence", "tcgen05_fence"]
 
 # NVVM ops that read shared memory through the async proxy (PTX: tcgen05.cp reads its source by descriptor)
 _ASYNC_PROXY_SHARED_READERS = frozenset({"nvvm.tcgen05.cp", "nvvm.cp.async.bulk.tensor.global.shared.cta",
-                                         # MMAs read A and B by descriptor (docs/gemm.md §3)
+                                         # MMAs read A and B by descriptor (docs/gemm.md §1)
                                          "nvvm.tcgen05.mma", "nvvm.tcgen05.mma.block_scale", "nvvm.wgmma.mma_async"})
 
 

@@ -37,6 +37,9 @@ _STATIC_SMEM_LIMIT = 48 * 1024
 GPU_MODULE = "tile_kernels"
 
 LOWERINGS: dict[str, Callable] = {}  # tile op name -> its lowering function (k, op, em)
+# ops lowered by their dispatch passes, which must run before this one
+_DISPATCHED = {"tile.copy_async": "tile-lower-copy-async", "tile.gemm_async": "tile-lower-gemm-async",
+               "tile.gemm_async.block_scale": "tile-lower-gemm-async"}
 
 
 def lowers(name: str):
@@ -72,10 +75,10 @@ class ConvertTileToNVVMPass(TilePass):
     def run(self, module_op) -> bool:
         kernels = [op.operation for op in module_op.regions[0].blocks[0].operations
                    if op.operation.name == "tile.kernel"]
-        leftovers = [op for op in iter_ops(module_op) if op.name == "tile.copy_async"]
+        leftovers = [op for op in iter_ops(module_op) if op.name in _DISPATCHED]
         if leftovers:
             for op in leftovers:
-                error(op, "'tile.copy_async' op lowering: not lowered; run tile-lower-copy-async first")
+                error(op, f"'{op.name}' op lowering: not lowered; run {_DISPATCHED[op.name]} first")
             return False
         ok = True
         gmod = _gpu_module(kernels[0], self.target.arch, self.features) if kernels else None
