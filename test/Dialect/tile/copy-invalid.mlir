@@ -47,7 +47,7 @@
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
   %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
-  // expected-error@+1 {{'tile.copy' op operand-scope: operand #0 (dst) must be a global or shared buffer, got a tmem buffer}}
+  // expected-error@+1 {{'tile.copy' op operand-scope: operand #0 (dst) must be a global or shared or reg buffer, got a tmem buffer}}
   "tile.copy"(%t, %s) : (!tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "copy_to_tmem", block = array<i32: 128, 1, 1>} : () -> ()
