@@ -48,7 +48,7 @@ D_TABLE = [((0, 0), (0, 0)), ((0, 1), (0, 1)), ((0, 2), (8, 0)), ((0, 3), (8, 1)
 
 @pytest.mark.parametrize("tv, rc", D_TABLE)
 def test_d_fragment_table(tv, rc):
-    rows, cols = d_fragment(256, "f32")
+    rows, cols = d_fragment(256)
     assert (rows[tv], cols[tv]) == rc
 
 
@@ -69,7 +69,7 @@ def test_a_fragment_table(atype):
 
 
 def test_fragments_are_bijective():
-    rows, cols = d_fragment(64, "f32")
+    rows, cols = d_fragment(64)
     assert len(set(zip(rows.ravel(), cols.ravel()))) == 64 * 64
     for atype, k in (("f16", 16), ("tf32", 8), ("e4m3", 32)):
         rows, ks = a_fragment(atype)

@@ -88,7 +88,7 @@ def d_lanes(m_total: int, cg: int, n: int, lane0: int):
 
 
 class MmaSpec:
-    __slots__ = ("line", "cg", "kind", "block_scale", "nsf", "a_tmem", "mask_n", "scale_d_imm")
+    __slots__ = ("line", "cg", "kind", "block_scale", "nsf", "a_tmem", "scale_d_imm")
 
 
 class MmaRecord:
@@ -153,7 +153,6 @@ def decode_mma(d, inst):
     rest = ops[4:]
     sfa_e = sfb_e = "None"
     mask_e = "None"
-    s.mask_n = 0
     if s.block_scale:
         if len(rest) != 3 or rest[0][0] != "addr" or rest[1][0] != "addr":
             raise d.error("block-scaled tcgen05.mma needs [scale-A-tmem], [scale-B-tmem], "
@@ -161,10 +160,9 @@ def decode_mma(d, inst):
         sfa_e, sfb_e = d.addr_expr(rest[0])[0], d.addr_expr(rest[1])[0]
         rest = rest[2:]
     elif rest and rest[0][0] == "vec":
-        s.mask_n = len(rest[0][1])
-        if s.mask_n != 4 * s.cg:
+        if len(rest[0][1]) != 4 * s.cg:
             raise d.error(f"disable-output-lane takes {4 * s.cg} registers with "
-                          f"cta_group::{s.cg}, got {s.mask_n}")
+                          f"cta_group::{s.cg}, got {len(rest[0][1])}")
         mask_e = "(" + ", ".join(d.src(o, 32) for o in rest[0][1]) + ",)"
         rest = rest[1:]
     if not 1 <= len(rest) <= 2:
@@ -215,9 +213,8 @@ def _types(s, idesc):
         ids = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}[s.nsf]
         if idesc.sfa_id not in ids or idesc.sfb_id not in ids:
             errs.append(f"scale-factor IDs ({idesc.sfa_id}, {idesc.sfb_id}) must be in {ids}")
-    for q in (at, bt):
-        if q in SUB_BYTE and (idesc.transpose_a if q == at else idesc.transpose_b):
-            errs.append("MN-major 6- and 4-bit operands are not emulated")
+    if (at in SUB_BYTE and idesc.transpose_a) or (bt in SUB_BYTE and idesc.transpose_b):
+        errs.append("MN-major 6- and 4-bit operands are not emulated")
     if errs:
         raise EmulationError("invalid tcgen05.mma instruction descriptor: " + "; ".join(errs))
     return at, bt, dt

@@ -44,7 +44,7 @@ def n_valid(atype: str, n: int) -> bool:
     return 8 <= n <= 256 and n % 8 == 0
 
 
-def d_fragment(n: int, dtype: str) -> tuple[np.ndarray, np.ndarray]:
+def d_fragment(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(row, col) arrays of shape (128, n/2): element v of thread t's accumulator fragment (PTX ISA
     "Register Fragments", wgmma .m64nNk*: matrix D), row 16w + l/4 + 8((v>>1)&1) and column
     8(v/4) + 2(l%4) + (v&1), w = t/32, l = t%32.  f32/s32: value v is register v; f16: register
@@ -130,7 +130,7 @@ def _plain(x) -> int:
 
 
 class Record:
-    __slots__ = ("M", "line", "slots", "values")
+    __slots__ = ("M", "line", "slots")
 
     def __init__(self, M, line):
         self.M, self.line = M, line
@@ -320,7 +320,7 @@ def exec_mma(M, w, parts, s):
         a = _a_from_registers(parts, s, q)
     scale_d = _uniform(parts, s.scale_d, "scale-d")
     wide = s.dtype in ("f32", "s32")
-    rr, cc = d_fragment(s.n, s.dtype)
+    rr, cc = d_fragment(s.n)
     rr, cc = rr[32 * q:32 * q + 32] - 16 * q, cc[32 * q:32 * q + 32]
     c = np.zeros((16, s.n), dtype=np.uint32)
     if scale_d:
