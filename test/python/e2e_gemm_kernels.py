@@ -95,12 +95,16 @@ def wg_acc_layout(n: int) -> str:
 
 
 def wgmma_text(name: str, a_t: str, b_t: str, k: int, n: int, a_elem: str, b_elem: str, d_elem: str = "f32",
-               accumulate: bool = False) -> str:
-    """Kernel (A global 64xK, B global NxK, C global 64xN, D global 64xN): one warpgroup."""
-    d_t = f'!tile.buffer<reg, 64x{n}x{d_elem}, "{wg_acc_layout(n)}">'
+               accumulate: bool = False, flag: bool = False, warpgroup: int = 0) -> str:
+    """Kernel (A global 64xK, B global NxK, C global 64xN, D global 64xN[, F: i32]): warpgroup `warpgroup`
+    (of warpgroup + 1) holds the accumulator and issues the gemm; with `flag` the accumulate operand is
+    computed (F != 0), else the constant `accumulate`."""
+    off = f" + O[{4 * warpgroup}@warpid]" if warpgroup else ""
+    d_t = f'!tile.buffer<reg, 64x{n}x{d_elem}, "{wg_acc_layout(n)}{off}">'
     ga, gb = f"!tile.buffer<global, 64x{k}x{a_elem}>", f"!tile.buffer<global, {n}x{k}x{b_elem}>"
     gd = f"!tile.buffer<global, 64x{n}x{d_elem}>"
-    L = ['"tile.kernel"() ({', f"^bb0(%A: {ga}, %B: {gb}, %C: {gd}, %D: {gd}):",
+    params = f"%A: {ga}, %B: {gb}, %C: {gd}, %D: {gd}" + (", %F: i32" if flag else "")
+    L = ['"tile.kernel"() ({', f"^bb0({params}):",
          f'  %a = "tile.alloc_shared"() : () -> {a_t}',
          f'  %b = "tile.alloc_shared"() : () -> {b_t}',
          f'  %d = "tile.alloc_reg"() : () -> {d_t}',
@@ -108,18 +112,26 @@ def wgmma_text(name: str, a_t: str, b_t: str, k: int, n: int, a_elem: str, b_ele
          f'  "tile.copy"(%b, %B) {{scope = "cta"}} : ({b_t}, {gb}) -> ()',
          f'  "tile.copy"(%d, %C) {{scope = "warpgroup"}} : ({d_t}, {gd}) -> ()',
          '  "tile.fence"() {kind = "proxy_async"} : () -> ()',
-         '  "tile.barrier"() : () -> ()',
-         f'  %acc = arith.constant {"true" if accumulate else "false"}',
-         f'  "tile.gemm_async"(%d, %a, %b, %acc) {{scope = "warpgroup"}} : ({d_t}, {a_t}, {b_t}, i1) -> ()',
-         '  "tile.gemm_wait"() {pending = 0} : () -> ()',
-         f'  "tile.copy"(%D, %d) {{scope = "warpgroup"}} : ({gd}, {d_t}) -> ()',
-         '  "tile.return"() : () -> ()',
-         f'}}) {{sym_name = "{name}", block = array<i32: 128, 1, 1>}} : () -> ()']
+         '  "tile.barrier"() : () -> ()']
+    if flag:
+        L += ['  %c0 = arith.constant 0 : i32', '  %acc = arith.cmpi ne, %F, %c0 : i32']
+    else:
+        L += [f'  %acc = arith.constant {"true" if accumulate else "false"}']
+    body = [f'"tile.gemm_async"(%d, %a, %b, %acc) {{scope = "warpgroup"}} : ({d_t}, {a_t}, {b_t}, i1) -> ()',
+            '"tile.gemm_wait"() {pending = 0} : () -> ()']
+    if warpgroup:
+        L += ['  %warp = "tile.warp_id"() : () -> i32', f'  %w0 = arith.constant {4 * warpgroup} : i32',
+              '  %mine = arith.cmpi uge, %warp, %w0 : i32', '  scf.if %mine {'] + ["    " + x for x in body] + ['  }']
+    else:
+        L += ["  " + x for x in body]
+    L += [f'  "tile.copy"(%D, %d) {{scope = "warpgroup"}} : ({gd}, {d_t}) -> ()',
+          '  "tile.return"() : () -> ()',
+          f'}}) {{sym_name = "{name}", block = array<i32: {128 * (warpgroup + 1)}, 1, 1>}} : () -> ()']
     return "\n".join(L) + "\n"
 
 
-def run_wgmma(text: str, a_bits, b_bits, c_bits, ptxas_exe: str | None):
-    """Compile for sm_90a, assemble, emulate; D's bits."""
+def run_wgmma(text: str, a_bits, b_bits, c_bits, ptxas_exe: str | None, flag: int | None = None):
+    """Compile for sm_90a, assemble, emulate (`flag`: the F parameter); D's bits."""
     from e2e_kernels import ptxas
     from tile_mlir.compiler import compile as tile_compile
     from tile_mlir.sim import run_ptx
@@ -128,8 +140,8 @@ def run_wgmma(text: str, a_bits, b_bits, c_bits, ptxas_exe: str | None):
     if ptxas_exe:
         ptxas(art.ptx, ptxas_exe, arch="sm_90a")
     d = np.zeros_like(c_bits)
-    run_ptx(art.ptx, art.kernel_name, [a_bits, b_bits, c_bits.copy(), d], block=art.block,
-            dynamic_smem=art.dynamic_smem)
+    run_ptx(art.ptx, art.kernel_name, [a_bits, b_bits, c_bits.copy(), d] + ([] if flag is None else [flag]),
+            block=art.block, dynamic_smem=art.dynamic_smem)
     return d
 
 

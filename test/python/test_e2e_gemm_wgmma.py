@@ -56,12 +56,24 @@ CASES = [
 
 @pytest.mark.parametrize("name,ae,be,a_t,b_t,k,n,acc", CASES, ids=[c[0] for c in CASES])
 def test_wgmma_on_tile_sim(name, ae, be, a_t, b_t, k, n, acc):
+    _check(name, ae, be, a_t, b_t, k, n, acc, {})
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_wgmma_computed_accumulate_by_the_second_warpgroup(flag):
+    """The accumulate operand computed at run time (scf.if between scale-d zero and one), the accumulator
+    held and the gemm issued by warpgroup 1 of two (warps 4-7)."""
+    _check(f"bf16_flag{flag}_wg1", "bf16", "bf16", kmajor(64, 16, "bf16", 16, 32), kmajor(8, 16, "bf16", 16, 32),
+           16, 8, bool(flag), {"flag": True, "warpgroup": 1}, flag)
+
+
+def _check(name, ae, be, a_t, b_t, k, n, acc, kernel_kw, flag=None):
     rng = np.random.default_rng(sum(map(ord, name)))
     d_elem = "i32" if ae in ("si8", "ui8") else "f32"
     a, b = random_bits(ae, (64, k), rng), random_bits(be, (n, k), rng)
     c = (rng.integers(-1000, 1000, (64, n)).astype(np.int32).view(np.uint32) if d_elem == "i32"
          else random_bits("f32", (64, n), rng))
-    d = run_wgmma(wgmma_text(name, a_t, b_t, k, n, ae, be, d_elem, acc), a, b, c, PTXAS)
+    d = run_wgmma(wgmma_text(name, a_t, b_t, k, n, ae, be, d_elem, acc, **kernel_kw), a, b, c, PTXAS, flag)
     c_in = c if acc else np.zeros_like(c)
     assert np.array_equal(d, mma_reference("wgmma", ae, be, d_elem, a, b, c_in))
     if d_elem == "i32":

@@ -21,6 +21,11 @@
 // CHECK: wgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e5m2
 // CHECK: .entry s8_u8(
 // CHECK: wgmma.mma_async.sync.aligned.m64n48k32.s32.s8.u8
+// CHECK: .entry k_loop(
+// CHECK: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// CHECK: wgmma.commit_group.sync.aligned;
+// CHECK: wgmma.wait_group.sync.aligned {{.*}}1;
+// CHECK: wgmma.wait_group.sync.aligned {{.*}}0;
 
 "tile.kernel"() ({
 ^bb0(%k: i32):
@@ -73,3 +78,25 @@
   "tile.gemm_wait"() {pending = 0} : () -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "s8_u8", block = array<i32: 256, 1, 1>} : () -> ()
+
+// A K-loop as issue 14's mainloop has it: one wgmma group per iteration (accumulate from the second on),
+// wait_group 1 keeps one group in flight, the accumulator (128 registers) stays in registers across
+// the loop; ptxas must serialize nothing (PTXAS-NOT above).
+"tile.kernel"() ({
+^bb0(%n: i32):
+  %a = "tile.alloc_shared"() : () -> !tile.buffer<shared, 64x64xbf16, "Swizzle<128B> o S[(64, 64) : (64, 1)]", align 1024>
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 256x64xbf16, "Swizzle<128B> o S[(256, 64) : (64, 1)]", align 1024>
+  %d = "tile.alloc_reg"() : () -> !tile.buffer<reg, 64x256xf32, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ni = arith.index_cast %n : i32 to index
+  %z = arith.constant 0 : i32
+  scf.for %i = %c0 to %ni step %c1 {
+    %ii = arith.index_cast %i : index to i32
+    %acc = arith.cmpi ne, %ii, %z : i32
+    "tile.gemm_async"(%d, %a, %b, %acc) {scope = "warpgroup"} : (!tile.buffer<reg, 64x256xf32, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">, !tile.buffer<shared, 64x64xbf16, "Swizzle<128B> o S[(64, 64) : (64, 1)]", align 1024>, !tile.buffer<shared, 256x64xbf16, "Swizzle<128B> o S[(256, 64) : (64, 1)]", align 1024>, i1) -> ()
+    "tile.gemm_wait"() {pending = 1} : () -> ()
+  }
+  "tile.gemm_wait"() {pending = 0} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "k_loop", block = array<i32: 128, 1, 1>} : () -> ()
