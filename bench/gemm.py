@@ -61,7 +61,8 @@ def _ours(dtype: str, size: int, artifacts: str, a, b):
     from tile_mlir.runtime import jit
     kernel = jit(Artifact.load(path), backend="gpu")
     d = torch.zeros((size, size), device="cuda", dtype=torch.bfloat16)
-    args = {"A": a, "B": b, "D": d}
+    bits = torch.uint16 if dtype == "bf16" else torch.uint8  # (bit patterns: DLPack has no fp8, numpy no bf16)
+    args = {"A": a.view(bits), "B": b.view(bits), "D": d.view(torch.uint16)}
     ordered = [args[p.name] for p in kernel.artifact.params]
     return (lambda: kernel.launch(*ordered)), d
 

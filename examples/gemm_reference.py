@@ -194,6 +194,38 @@ def mmasim_blockscaled(a, sfa, b, sfb, fmt: BlockFormat) -> np.ndarray:
     return d[:m, :n].numpy()
 
 
+def mmasim_wgmma(a, b) -> np.ndarray:
+    """D (fp32, M x N) as the Hopper twin computes it: per 64-row slice one wgmma m64nNk(16|32) per K step
+    in order (accumulator in fp32 registers between steps), on MMA-Sim's Hopper model; N in slices of
+    at most 256 (a multiple of 8; M and N padded with zeros as TMA fills edge tiles)."""
+    import torch
+    from mmasim.nv_ptx import WGMMA
+
+    name = {"bfloat16": "bf16", "float8_e4m3fn": "e4m3"}[a.dtype.name]
+    kstep = 16 if name == "bf16" else 32
+    m, k = a.shape
+    n = b.shape[0]
+    mp, np_ = -(-m // 64) * 64, -(-n // 8) * 8
+
+    def tensor(x, rows):
+        full = np.zeros((rows, k), x.dtype)
+        full[: x.shape[0]] = x
+        raw = torch.from_numpy(full.view(np.uint16 if name == "bf16" else np.uint8))
+        return raw.view(torch.bfloat16 if name == "bf16" else torch.float8_e4m3fn)
+
+    ta, tb = tensor(a, mp), tensor(b, np_)
+    d = torch.zeros((mp, np_), dtype=torch.float32)
+    for n0 in range(0, np_, 256):
+        nn = min(256, np_ - n0)
+        op = WGMMA("Hopper", f"m64n{nn}k{kstep}.f32.{name}.{name}")
+        for m0 in range(0, mp, 64):
+            c = torch.zeros((64, nn), dtype=torch.float32)
+            for k0 in range(0, k, kstep):
+                c = op(ta[m0:m0 + 64, k0:k0 + kstep], tb[n0:n0 + nn, k0:k0 + kstep].T, c)
+            d[m0:m0 + 64, n0:n0 + nn] = c
+    return d[:m, :n].numpy()
+
+
 def to_bf16(d: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 round to nearest even, as cvt.rn.bf16.f32 (ml_dtypes rounds RNE)."""
     return np.asarray(d, np.float32).astype(ml_dtypes.bfloat16)
