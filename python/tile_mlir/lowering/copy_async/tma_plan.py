@@ -115,7 +115,7 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
     if end > have:
         raise PlanError("box-fits", f"TMA writes the whole {list(box)} box (up to byte {end}); the shared "
                         f"buffer has {have} B")
-    # E.
+    # E. complete_tx counts the whole box, its out-of-bounds part included
     return TmaPlan(mp.index, tuple(b for b, _ in reversed(region)), offset, math.prod(box) * ebytes, box, swizzle)
 
 
