@@ -7,7 +7,6 @@ on the logical matrices bit for bit; that output is the expected one the H200 mu
 import os
 import sys
 
-import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))

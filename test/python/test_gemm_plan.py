@@ -19,7 +19,6 @@ from tile_mlir.lowering.gemm_async.wgmma_plan import fragment_coords, plan_wgmma
 from tile_mlir.lowering.smem_desc import encode_smem_desc, encode_wgmma_desc, wgmma_swizzle_code
 
 SW = (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128)
-MODES = SW
 
 
 def region(shape):
@@ -112,7 +111,7 @@ def test_kmajor_layouts_of_the_layout_algebra_give_ptx_fields(mode, bits):
     k = 2 * pitch * 8 // bits
     lay = kmajor_layout([128, k], bits, mode)
     k_step = 256 // bits
-    got = plan_smem_operand("A", lay, (128, k), region((128, k)), bits, k_step, 1024, None, MODES)
+    got = plan_smem_operand("A", lay, (128, k), region((128, k)), bits, k_step, 1024, None)
     assert got.major == "K" and got.swizzle is mode
     assert (got.lbo_bytes, got.sbo_bytes) == (16, 8 * pitch)
     per_row = pitch // 32
@@ -126,7 +125,7 @@ def test_mn_major_fields(mode):
     pitch = {SwizzleMode.B32: 32, SwizzleMode.B64: 64, SwizzleMode.B128: 128}[mode]
     e = pitch // 2
     lay = parse_layout(f"Swizzle<{mode.value}> o S[({128 // e}, {e}, 32) : ({e * 32}, 1, {e})]")
-    got = plan_smem_operand("B", lay, (128, 32), region((128, 32)), 16, 16, 1024, None, MODES)
+    got = plan_smem_operand("B", lay, (128, 32), region((128, 32)), 16, 16, 1024, None)
     assert (got.major, got.lbo_bytes, got.sbo_bytes) == ("MN", e * 32 * 2, 8 * pitch)
     assert got.starts == (0, 2 * 8 * pitch)
 
@@ -135,7 +134,7 @@ def test_mn_major_without_swizzle_swaps_the_roles():
     """MN-major, no swizzle ((T, 1, m), (8, k)) : ((1, T, SBO), (1T, LBO)): SBO = MN core-matrix step,
     LBO = 8-K-row step (PTX: the roles exchange between swizzled and not)."""
     lay = parse_layout("S[(8, 8, 2, 8) : (64, 1, 512, 8)]")  # (m / 8, m % 8, k / 8, k % 8) of 64 x 16
-    got = plan_smem_operand("A", lay, (64, 16), region((64, 16)), 16, 16, 128, None, MODES)
+    got = plan_smem_operand("A", lay, (64, 16), region((64, 16)), 16, 16, 128, None)
     assert (got.major, got.lbo_bytes, got.sbo_bytes) == ("MN", 1024, 128)
 
 
@@ -149,8 +148,7 @@ def test_planner_only_declines(layout, align, check):
     """Checks the verifier normally preempts (replicas, buffer alignment) still decline by name when the
     planner is called directly."""
     with pytest.raises(PlanError) as e:
-        plan_smem_operand("A", parse_layout(layout), (128, 16), region((128, 16)), 16, 16, align, "no transpose",
-                          MODES)
+        plan_smem_operand("A", parse_layout(layout), (128, 16), region((128, 16)), 16, 16, align, "no transpose")
     assert e.value.check == check
 
 

@@ -35,7 +35,11 @@ from ..smem_desc import FIELD_LIMIT
 from .checks import PlanError
 from .layout_eval import axis_offsets
 
-__all__ = ["Operand", "SmemOperand", "plan_smem_operand", "matrix_of", "matrix_region"]
+__all__ = ["Operand", "SmemOperand", "plan_smem_operand", "matrix_of", "matrix_region", "MODES"]
+
+# The swizzles both descriptors encode. 128B_base32B (tcgen05 only, MN-major tf32's mode) is left out until
+# its canonical layout is written down (docs/gemm.md §4).
+MODES = (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128)
 
 
 @dataclass(frozen=True)
@@ -70,8 +74,7 @@ class SmemOperand:
 
 
 def matrix_region(region: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """The (row, column) ranges of a matrix region: leading dims of extent 1 dropped (the verifier checked
-    that two dims remain)."""
+    """The (row, column) ranges of a matrix region: leading dims of extent 1 (a pipeline stage) dropped."""
     region = tuple(region)
     while len(region) > 2 and region[0][1] - region[0][0] == 1:
         region = region[1:]
@@ -79,21 +82,18 @@ def matrix_region(region: Sequence[tuple[int, int]]) -> tuple[tuple[int, int], .
 
 
 def matrix_of(name: str, arr: np.ndarray, region: Sequence[tuple[int, int]]) -> np.ndarray:
-    """The region of `arr` as a 2-D matrix: leading dims of extent 1 (a pipeline stage) are dropped."""
-    sub = arr[tuple(slice(b, e) for b, e in region)]
-    while sub.ndim > 2 and sub.shape[0] == 1:
-        sub = sub[0]
-    if sub.ndim != 2:
+    """The region of `arr` (one value per element of the buffer) as a 2-D matrix (matrix_region)."""
+    rows_cols = matrix_region(region)
+    if len(rows_cols) != 2:
         raise PlanError("operand-region", f"{name} region {[e - b for b, e in region]} is not a matrix "
                         "(2 dims, after leading dims of extent 1)")
-    return sub
+    return arr[tuple(slice(b, e) for b, e in region)].reshape(tuple(e - b for b, e in rows_cols))
 
 
 def plan_smem_operand(name: str, layout, shape: Sequence[int], region: Sequence[tuple[int, int]], bits: int,
-                      k_elems: int, align: int, mn_major_ok: str | None,
-                      modes: Sequence[SwizzleMode]) -> SmemOperand:
-    """Plan operand `name` ("A", M x K, or "B", N x K): K is split into K-steps of `k_elems`. `bits`: shared-memory bits per element. `mn_major_ok`: None when MN-major is
-    allowed, else the reason it is not. `modes`: the swizzles the descriptor can express."""
+                      k_elems: int, align: int, mn_major_ok: str | None) -> SmemOperand:
+    """Plan operand `name` ("A", M x K, or "B", N x K): K is split into K-steps of `k_elems`. `bits`:
+    shared-memory bits per element. `mn_major_ok`: None when MN-major is allowed, else why it is not."""
     if isinstance(layout, ComposedLayout):
         swizzle, inner = layout.swizzle, layout.inner
     else:
@@ -109,9 +109,9 @@ def plan_smem_operand(name: str, layout, shape: Sequence[int], region: Sequence[
     if k % k_elems:
         raise PlanError("operand-region", f"{name}'s K extent {k} is not a multiple of the instruction's K "
                         f"({k_elems} elements: 256 bits)")
-    if swizzle not in modes:
+    if swizzle not in MODES:
         raise PlanError("operand-swizzle", f"{name}'s {swizzle.value} swizzle has no descriptor encoding here "
-                        f"(modes: {', '.join(md.value for md in modes)})")
+                        f"(modes: {', '.join(md.value for md in MODES)})")
     bitmat = mat * bits
     steps = [_plan_step(name, bitmat[:, i:i + k_elems], bits, swizzle, mn_major_ok)
              for i in range(0, k, k_elems)]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...layout import SwizzleMode, TCol, TileLayout, TLane
+from ...layout import TCol, TileLayout, TLane
 from .checks import PlanError
 from .kinds import E4M3, E8M0, Kind, derive_kind
 from .layout_eval import axis_offsets, replica_offsets
@@ -40,8 +40,6 @@ __all__ = ["Tcgen05MmaPlan", "plan_tcgen05_mma", "instr_desc"]
 # tensor core computes its M/2 rows for all N columns and reads scale factors from its own tensor memory
 # only, so each CTA holds SFB for all N columns (and SFA for its own rows), SFB in CUTLASS's "2x2"
 # placement when M = 128 (_sf_map). Used by plan_tcgen05_mma's step E only.
-
-_SWIZZLES = (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128)
 
 
 @dataclass(frozen=True)
@@ -98,19 +96,20 @@ def _d_map(md: int, n: int, cta_group: int):
     return np.broadcast_to(mi, (md, n)), np.broadcast_to(ni, (md, n))
 
 
-def _tmem_axes(name: str, op: Operand):
+def _tmem_axes(name: str, op: Operand, check: str):
+    """(TLane offsets, TCol offsets, layout) of a tmem operand's region, or PlanError(check)."""
     layout = op.layout
     if not isinstance(layout, TileLayout) or set(layout.axes()) - {TLane, TCol}:
-        raise PlanError(f"{name}-layout", f"{name}'s tensor-memory layout {layout} must map onto TLane and TCol")
+        raise PlanError(check, f"{name}'s tensor-memory layout {layout} must map onto TLane and TCol")
     offs = axis_offsets(layout, op.shape)
     zero = np.zeros(op.shape, dtype=np.int64)
     return (matrix_of(name, offs.get(TLane, zero), op.region),
             matrix_of(name, offs.get(TCol, zero), op.region), layout)
 
 
-def _plan_d(d: Operand, kind: Kind, md: int, n: int, cta_group: int) -> int:
+def _plan_d(d: Operand, md: int, n: int, cta_group: int) -> int:
     """Step C: D's address offset (lane << 16 | column)."""
-    lanes, tcol, layout = _tmem_axes("d", d)
+    lanes, tcol, layout = _tmem_axes("d", d, "d-layout")
     if layout.replica:
         raise PlanError("d-layout", f"d's layout {layout} has replicas; D has one place per element")
     per_col = 1 if d.bits == 32 else 2  # 16-bit D: one element per 32-bit column, in its low half
@@ -133,27 +132,27 @@ def _plan_d(d: Operand, kind: Kind, md: int, n: int, cta_group: int) -> int:
     return lane0 << 16 | tcol0 // per_col  # (the verifier keeps the columns inside tensor memory)
 
 
-def _plan_a_tmem(a: Operand, kind: Kind, md: int, k: int, cta_group: int, d_lane0: int) -> tuple[int, ...]:
+def _plan_a_tmem(a: Operand, kind: Kind, md: int, k: int, d_lane0: int) -> tuple[int, ...]:
     """Step D, .ts form: A[m, k] at D's lane of row m, K packed along columns."""
     if md != 128:
         raise PlanError("a-tmem-layout", f"A in tensor memory needs 128 rows per CTA (M = 128, or 256 with "
                         f"cta_group 2), got {md}: PTX gives A's lanes for M = 64 and for M = 128 with cta_group 2 "
                         "only in figures")
-    lanes, tcol, layout = _tmem_axes("a", a)
+    lanes, tcol, layout = _tmem_axes("a", a, "a-tmem-layout")
     if layout.replica:
         raise PlanError("a-tmem-layout", f"a's layout {layout} has replicas")
-    want_lane, _ = _d_map(md, 1, cta_group)
     lane0, tcol0 = int(lanes[0, 0]), int(tcol[0, 0])
-    ki = np.arange(k)[None, :]
-    bad = np.argwhere((lanes - lane0 != want_lane[:, :1]) | (tcol - tcol0 != ki))
+    mi, ki = np.arange(md)[:, None], np.arange(k)[None, :]
+    bad = np.argwhere((lanes - lane0 != mi) | (tcol - tcol0 != ki))
     if lane0 != d_lane0 or len(bad):
         i, j = (int(v) for v in bad[0]) if len(bad) else (0, 0)
         raise PlanError("a-tmem-layout", f"a's element ({i}, {j}) is at lane {int(lanes[i, j])}, element column "
                         f"{int(tcol[i, j])}: A in tensor memory sits at D's lanes (row m at lane "
-                        f"{d_lane0 + int(want_lane[i, 0])}) with K packed along the columns from its first")
-    if (tcol0 * a.bits) % 32:
+                        f"{d_lane0 + i}) with K packed along the columns from its first")
+    bits = kind.geometry_bits  # (6-/4-bit elements of f8f6f4 sit in 8-bit containers in tensor memory too)
+    if (tcol0 * bits) % 32:
         raise PlanError("a-tmem-layout", f"a starts inside a 32-bit column (element column {tcol0})")
-    col0 = tcol0 * a.bits // 32
+    col0 = tcol0 * bits // 32
     return tuple(col0 + s * 8 for s in range(k // kind.k_elems))
 
 
@@ -172,7 +171,7 @@ def _plan_sf(name: str, sf: Operand, rows: int, kb0: int, steps: int, nsf: int, 
              dup2x2: bool):
     """Step E: per K-step (column offset, sf_id) of a scale-factor buffer; K-step s reads K-blocks
     kb0 + s * nsf .. + nsf - 1 of rows 0 .. rows - 1 (kb0: the K region's start in scale blocks)."""
-    lanes, tcol, layout = _tmem_axes(name, sf)
+    lanes, tcol, layout = _tmem_axes(name, sf, "sf-layout")
     if sf.bits != 8:
         raise PlanError("scale", f"{name} must hold 8-bit scale factors, got {sf.elem}")
     if lanes.shape[0] < rows or lanes.shape[1] < kb0 + steps * nsf:
@@ -244,7 +243,7 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
         raise PlanError("shape", f"K = {k} is not a multiple of .kind::{kind.name}'s K = {kind.k_elems}")
     steps = k // kind.k_elems
     # C. D's layout
-    d_offset = _plan_d(d, kind, md, n, cta_group)
+    d_offset = _plan_d(d, md, n, cta_group)
     # D. operands
     mn_ok = {name: None if op.elem in kind.mn_major else
              f".kind::{kind.name} cannot transpose {op.elem} operands (PTX \"Transpose and Negate\")"
@@ -255,11 +254,11 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
     a_smem = a_tmem = None
     if a.scope == "shared":
         a_smem = plan_smem_operand("A", a.layout, a.shape, a.region, kind.geometry_bits, kind.k_elems,
-                                   a.align, mn_ok["A"], _SWIZZLES)
+                                   a.align, mn_ok["A"])
     else:
-        a_tmem = _plan_a_tmem(a, kind, md, k, cta_group, d_offset >> 16)
+        a_tmem = _plan_a_tmem(a, kind, md, k, d_offset >> 16)
     b_smem = plan_smem_operand("B", b.layout, b.shape, b.region, kind.geometry_bits, kind.k_elems,
-                               b.align, mn_ok["B"], _SWIZZLES)
+                               b.align, mn_ok["B"])
     b_mn_8bit = b_smem.major == "MN" and b.bits == 8
     ok, allowed = _n_ok(kind, cta_group, n, b_mn_8bit)
     if not ok:

@@ -22,6 +22,7 @@ from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...mlir import ir, llvm
 from ..emitter import I32
+from ..registers import REG_ADDR_SPACE
 from ..smem_desc import encode_wgmma_desc
 from .checks import PlanError
 from .operand_ir import DescSteps, desc_base, emitter_at
@@ -67,7 +68,7 @@ def gemm_wgmma(op, ctx):
              for v, p in ((ctx.a, plan.a), (ctx.b, plan.b))]
     elem = ir.F32Type.get() if plan.type_d == "f32" else I32()
     struct = llvm.StructType.get_literal([elem] * len(plan.words))
-    words = em.result(BUFFER_CAST, em.ptr(0), (ctx.d,))
+    words = em.result(BUFFER_CAST, em.ptr(REG_ADDR_SPACE), (ctx.d,))
     em.create("nvvm.wgmma.fence.aligned")
     acc = em.result("llvm.mlir.undef", struct)
     for i, w in enumerate(plan.words):
@@ -84,7 +85,7 @@ def gemm_wgmma(op, ctx):
         "layoutB": em.attr(f"#nvvm.mma_layout<{'col' if plan.b.major == 'K' else 'row'}>"),
     }
 
-    def mma(e, acc, a_desc, b_desc, scale_d: str):
+    def mma(e, acc, s: int, a_desc, b_desc, scale_d: str):
         return e.result("nvvm.wgmma.mma_async", struct, (acc, a_desc, b_desc),
                         {**attrs, "scaleD": e.attr(f"#nvvm.wgmma_scale_out<{scale_d}>"), "tile.mma": ir.StringAttr.get(
                             f"step={s} a=({plan.a.describe(s)}) b=({plan.b.describe(s)})")})
@@ -93,10 +94,10 @@ def gemm_wgmma(op, ctx):
         a_desc, b_desc = descs[0].at(plan.a.starts[s]), descs[1].at(plan.b.starts[s])  # (outside the scf.if)
         known = True if s else _constant_bool(ctx.accumulate)
         if known is not None:
-            acc = mma(em, acc, a_desc, b_desc, "one" if known else "zero")
+            acc = mma(em, acc, s, a_desc, b_desc, "one" if known else "zero")
         else:
             acc = _select_mma(em, ctx.accumulate, struct,
-                              lambda e, scale_d, acc=acc: mma(e, acc, a_desc, b_desc, scale_d))
+                              lambda e, scale_d, acc=acc: mma(e, acc, 0, a_desc, b_desc, scale_d))
     em.create("nvvm.wgmma.commit.group.sync.aligned")
     for i, w in enumerate(plan.words):
         x = em.result("llvm.extractvalue", elem, (acc,), {"position": ir.DenseI64ArrayAttr.get([i])})

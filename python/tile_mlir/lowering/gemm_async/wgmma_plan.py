@@ -22,14 +22,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...layout import SwizzleMode, laneid, reg, warpid
+from ...layout import laneid, reg, warpid
 from .checks import PlanError
 from .layout_eval import axis_offsets
 from .operand_plan import Operand, SmemOperand, matrix_of, plan_smem_operand
 
 __all__ = ["WgmmaPlan", "plan_wgmma", "fragment_coords"]
 
-_SWIZZLES = (SwizzleMode.NONE, SwizzleMode.B32, SwizzleMode.B64, SwizzleMode.B128)
 # element type -> (wgmma type name, bits, K of one instruction, accumulator types)
 _TYPES = {
     "f16": ("f16", 16, 16, ("f32",)), "bf16": ("bf16", 16, 16, ("f32",)), "f32": ("tf32", 32, 8, ("f32",)),
@@ -129,8 +128,8 @@ def plan_wgmma(d: Operand, a: Operand, b: Operand) -> WgmmaPlan:
         raise PlanError("shape", f"K = {k} is not a multiple of wgmma's K = {k_step} for {ta}")
     # C. operands
     mn_ok = None if ta in ("f16", "bf16") else f"wgmma transposes only f16 / bf16 operands (imm-trans), not {ta}"
-    a_op = plan_smem_operand("A", a.layout, a.shape, a.region, bits, k_step, a.align, mn_ok, _SWIZZLES)
-    b_op = plan_smem_operand("B", b.layout, b.shape, b.region, bits, k_step, b.align, mn_ok, _SWIZZLES)
+    a_op = plan_smem_operand("A", a.layout, a.shape, a.region, bits, k_step, a.align, mn_ok)
+    b_op = plan_smem_operand("B", b.layout, b.shape, b.region, bits, k_step, b.align, mn_ok)
     # D. the accumulator fragment
     words, warp0 = _plan_fragment(d, n)
     return WgmmaPlan(n, k, k_step, ta, tb, "s32" if _FAMILY[ta] == "int" else "f32", a_op, b_op, words, warp0)
