@@ -17,7 +17,8 @@ offsets, the block-scaled scale-factor layouts, cta_group 1 and 2.
 
 Prints cases, matches per label (the shape a family reports), mismatches, rejections (histogram of the
 rejecting check names), crashes (any exception other than a TileError with diagnostics) and time; exits
-1 on any mismatch, crash, invalid case accepted, or invalid case rejected by an unexpected check.
+1 on any mismatch, crash, invalid case accepted, invalid case rejected by an unexpected check, or valid
+case declined.
 """
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def _family_of(i: int, seed: int, names: list[str]) -> str:
 
 def classify(i: int, seed: int, invalid_fraction: float, use_ptxas: bool, family: str):
     """-> (kind, detail, case text) for case i. kind: match | mismatch | reject | crash |
-    invalid_accepted | misreject; detail of a match is its label."""
+    invalid_accepted | misreject | valid_declined; detail of a match is its label."""
     import numpy as np
 
     from cp_fuzz import RngChooser
@@ -77,7 +78,9 @@ def classify(i: int, seed: int, invalid_fraction: float, use_ptxas: bool, family
         if not m:
             return ("crash" if invalid is None else "misreject"), f"not a named rejection: {msg[:300]}", desc
         check = m.group(1)
-        if invalid is not None and check != fam.INVALID_CHECK[invalid]:
+        if invalid is None:  # the generator promised a valid case: a decline is a bug of one of the two
+            return "valid_declined", f"{check}: {msg[:300]}", desc
+        if check != fam.INVALID_CHECK[invalid]:
             return ("misreject", f"{invalid} rejected by {check}, expected {fam.INVALID_CHECK[invalid]}: "
                     f"{msg[:300]}", desc)
         return "reject", f"{family} {check}", desc
@@ -148,11 +151,12 @@ def main(argv=None) -> int:
     for check, n in rejects.most_common():
         print(f"  {check:34s} {n}")
     print(f"crashes:    {counts['crash']}")
-    if counts["invalid_accepted"] or counts["misreject"]:
-        print(f"invalid accepted: {counts['invalid_accepted']}; rejected by an unexpected check: {counts['misreject']}")
+    if counts["invalid_accepted"] or counts["misreject"] or counts["valid_declined"]:
+        print(f"invalid accepted: {counts['invalid_accepted']}; rejected by an unexpected check: "
+              f"{counts['misreject']}; valid cases declined: {counts['valid_declined']}")
     print(f"time:       {dt:.1f} s ({dt / max(done, 1) * 1e3:.0f} ms/case, {a.jobs} job(s); seed {a.seed}; "
           f"families {', '.join(names)})")
-    return 1 if any(counts[k] for k in ("mismatch", "crash", "invalid_accepted", "misreject")) else 0
+    return 1 if any(counts[k] for k in ("mismatch", "crash", "invalid_accepted", "misreject", "valid_declined")) else 0
 
 
 if __name__ == "__main__":

@@ -166,11 +166,12 @@ def _scale_factor_case(ch, shape, idx) -> Case:
         smem = f"S[({n // 128}, 4, 32, 4) : (512, 4, 16, 1)]" if n > 128 else "S[(4, 32, 4) : (4, 16, 1)]"
         tmem = f"S[({n // 32}, 32, 4) : (4@TCol, 1@TLane, 1@TCol)]{_W4}"
     else:
+        # one cp per 128 rows of each half: the two halves' atoms of a cp sit 512 B apart (one 8-row
+        # group stride for all 64 rows), successive 128-row blocks 1024 B apart
         n = 256 * ch.int(1, 2)
         half = n // 2
-        lead = f"{half // 128}, " if half > 128 else ""
-        lead_s = "512, " if half > 128 else ""
-        smem = f"S[(2, {lead}4, 32, 4) : ({half * 4}, {lead_s}4, 16, 1)]"
+        smem = (f"S[(2, {half // 128}, 4, 32, 4) : (512, 1024, 4, 16, 1)]" if half > 128 else
+                "S[(2, 4, 32, 4) : (512, 4, 16, 1)]")
         tmem = f"S[(2, {half // 32}, 32, 4) : (64@TLane, 4@TCol, 1@TLane, 1@TCol)] + R[2 : 32@TLane]"
     return Case(f"fz{idx}", elem, (n, 4), smem, (n, 4), tmem, cta_group=2 if ch.bool(1 / 3) else 1)
 
