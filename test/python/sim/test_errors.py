@@ -200,8 +200,8 @@ def test_unknown_instruction():
         run_ptx(ptx, "k", [np.zeros(4, np.uint32)], block=(1, 1, 1))
 
 
-def test_tcgen05_mma_rejected_not_skipped():
-    ptx = _one_thread("\ttcgen05.mma.cta_group::1.kind::f16 [%r1], %rd2, %rd3, %r4, %p1;")
+def test_tcgen05_shift_rejected_not_skipped():
+    ptx = _one_thread("\ttcgen05.shift.cta_group::1.down [%r1];")
     with pytest.raises(EmulationError, match=r"line \d+: .*not emulated"):
         run_ptx(ptx, "k", [np.zeros(4, np.uint32)], block=(1, 1, 1))
 
