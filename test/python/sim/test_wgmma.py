@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import torch
 
-from tile_mlir.sim import EmulationError
+from tile_mlir.sim import EmulationError, run_ptx
 from tile_mlir.sim.handlers.wgmma import a_fragment, d_fragment
 from tile_mlir.sim.smem_desc import check_for_mma, decode_sm90
 
@@ -235,3 +235,11 @@ def test_decoder_refusals(qual, why):
     else:
         with pytest.raises(EmulationError, match=why):
             run(cfg, ptx)
+
+
+def test_a_partial_warpgroup_is_an_error():
+    cfg = config(n=8)
+    ptx = ptx_of(cfg).replace("add.u32 %r4, %r4, 128;", "add.u32 %r4, %r4, 64;")
+    inp = cases.inputs(cfg, 0)
+    with pytest.raises(EmulationError, match="whole warpgroup"):
+        run_ptx(ptx, "k", [inp, np.zeros(128 * 4, np.uint32)], block=(64, 1, 1))

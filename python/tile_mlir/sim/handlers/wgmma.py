@@ -299,6 +299,9 @@ def _desc(parts, fn, what):
 def exec_mma(M, w, parts, s):
     if len(parts) != 32:
         raise EmulationError("wgmma.mma_async must be executed by all 32 lanes of each warp")
+    if len(w.cta.warps) < 4 * (w.idx // 4 + 1):
+        raise EmulationError(f"wgmma.mma_async must be executed by a whole warpgroup: warp {w.idx} "
+                             f"of a {len(w.cta.warps)}-warp CTA is in no full warpgroup")
     for t in parts:
         if not THREAD.of(t).fenced:
             M.violation(f"wgmma.mma_async at line {s.line} without a prior wgmma.fence in this "
