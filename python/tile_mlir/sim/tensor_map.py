@@ -72,7 +72,7 @@ def _ints(value, what, n=None):
         out = tuple(int(v) for v in value)
         if any(isinstance(v, (bool, float)) for v in value):
             raise TypeError
-    except TypeError:
+    except (TypeError, ValueError):
         raise EmulationError(f"cuTensorMapEncodeTiled: {what} must be a sequence of integers, "
                              f"got {value!r}") from None
     if n is not None and len(out) != n:
@@ -81,7 +81,7 @@ def _ints(value, what, n=None):
     return out
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, eq=False)  # maps compare by identity, as their arrays do
 class TensorMap:
     """The parameters of one ``cuTensorMapEncodeTiled`` call, validated as the driver does.
 
@@ -115,6 +115,8 @@ class TensorMap:
         s(self, "global_address", global_address)
         dims = _ints(global_dim, "globalDim")
         rank = len(dims)
+        if not 1 <= rank <= 5:
+            raise EmulationError(f"cuTensorMapEncodeTiled: tensorRank {rank} must be 1..5")
         s(self, "global_dim", dims)
         s(self, "global_strides", _ints(global_strides, "globalStrides", rank - 1))
         s(self, "box_dim", _ints(box_dim, "boxDim", rank))
@@ -176,8 +178,6 @@ class TensorMap:
 
         rank, esize = self.rank, self.elem_size
         packed = self.elem_bits < 8
-        if not 1 <= rank <= 5:
-            bad(f"tensorRank {rank} must be 1..5")
         if self.interleave != "none" and rank < 3:
             bad(f"tensorRank {rank} must be >= 3 with interleave {self.interleave.upper()}")
         for i, d in enumerate(self.global_dim):

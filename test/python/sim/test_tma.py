@@ -480,6 +480,8 @@ G = np.zeros(4096, np.uint8)
     (dict(offset=8), "must be 16-byte aligned"),
     (dict(interleave="32b"), "tensorRank 2 must be >= 3"),
     (dict(data_type="int8"), "tensorDataType 'int8' is not one of"),
+    (dict(global_dim=(), global_strides=(), box_dim=()), "tensorRank 0 must be 1..5"),
+    (dict(box_dim=("a", 4)), "boxDim must be a sequence of integers"),
 ])
 def test_encode_rules(kw, rule):
     args = dict(data_type="uint8", global_address=G, global_dim=(64, 64), global_strides=(64,),
