@@ -130,8 +130,9 @@ class Machine:
         return [v for v in self.module.vars + self.fn.vars if v.space in ("global", "const")]
 
     def _check_memory(self, args, *, slots, tmem):
-        gbytes = sum(v.size for v in self._global_vars()) + sum(getattr(a, "nbytes", 0)
-                                                                 for a in args)
+        gbytes = sum(v.size for v in self._global_vars()) + sum(
+            a.global_address.nbytes if isinstance(a, TensorMap) else getattr(a, "nbytes", 0)
+            for a in args)
         cx, cy, cz = self.cluster_dims
         launch.check_memory(self.fn.name, ctas=self.grid[0] * self.grid[1] * self.grid[2],
                             cluster_ctas=cx * cy * cz, threads=self.nthreads, smem=self.smem_size,

@@ -597,3 +597,12 @@ def test_multicast_cta_group_2_signals_the_even_cta(assemble):
     tm = TensorMap("uint8", g, (16, 4), (16,), (16, 4))
     run_ptx(ptx, "k", [tm, out], grid=(2, 1, 1), block=(32, 1, 1), cluster=(2, 1, 1))
     np.testing.assert_array_equal(out.reshape(2, 64), np.stack([g.reshape(-1)] * 2))
+
+
+def test_tensor_map_arrays_count_against_the_memory_cap(monkeypatch):
+    from tile_mlir.sim import launch
+    monkeypatch.setattr(launch, "MAX_MEMORY", 1 << 20)
+    ptx = HEAD + ".visible .entry k(.param .align 64 .b8 tmap[128])\n{\n    ret;\n}\n"
+    big = np.zeros(2 << 20, np.uint8)
+    with pytest.raises(EmulationError, match="2097152 bytes of global memory"):
+        run_ptx(ptx, "k", [TensorMap("uint8", big, (2 << 20,), (), (16,))], block=(32, 1, 1))
