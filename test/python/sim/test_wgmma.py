@@ -243,3 +243,21 @@ def test_a_partial_warpgroup_is_an_error():
     inp = cases.inputs(cfg, 0)
     with pytest.raises(EmulationError, match="whole warpgroup"):
         run_ptx(ptx, "k", [inp, np.zeros(128 * 4, np.uint32)], block=(64, 1, 1))
+
+
+def test_chained_wgmmas_accumulate_in_issue_order():
+    """Two wgmmas on the same accumulators in one group (a K-loop's shape): the second takes the
+    first's pending D as its C, as PTX orders same-accumulator wgmmas."""
+    cfg = config(atype="f16", n=16, scale_d=1, modes=("normal",))
+    ptx = ptx_of(cfg)
+    line = next(ln for ln in ptx.split("\n") if "wgmma.mma_async" in ln)
+    ptx = ptx.replace(line, line + "\n" + line.replace("%p2", "1"), 1)
+    ptxas_check(ptx, "sm_90a")
+    out, _ = run(cfg, ptx)
+    once = _direct_mmasim(cfg, 0)
+    a, b, _, _ = cases.logical(cfg, 0)
+    op = mmasim.WGMMA("Hopper", "m64n16k16.f32.f16.f16")
+    t16 = lambda x: torch.from_numpy(x.astype(np.uint16).view(np.int16)).view(torch.float16)
+    twice = op(t16(a), t16(b.T.copy()), torch.from_numpy(once.view(np.int32)).view(torch.float32))
+    assert np.array_equal(d_matrix(out[0], 16, "f32"),
+                          twice.view(torch.int32).numpy().view(np.uint32))
