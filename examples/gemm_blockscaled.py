@@ -4,6 +4,7 @@ and its Hopper twin (wgmma, sm_90a), from one builder. docs/gemm-walkthrough.md 
 
     python examples/gemm_blockscaled.py --target sm_90a --dtype bf16 -M 256 -N 512 -K 512   # tile IR
     python examples/gemm_blockscaled.py --target sm_100a --dtype mxfp8 -M 256 -N 256 -K 512 --ptx
+    python examples/gemm_blockscaled.py --target sm_100a --dtype nvfp4 -M 128 -N 128 -K 512 --run sim
     python examples/gemm_blockscaled.py ... -o gemm.mlir && tile-run gemm.mlir --backend sim --print summary
 
 D[M, N] = A[M, K] . B[N, K]^T in bf16 ("TN": A and B K-major, as cuBLAS and CUTLASS store them); for the
@@ -15,11 +16,11 @@ The kernel (one CTA per output tile, grid = tiles of N x tiles of M):
           consumers (64 rows of the 128 x BN tile each: wait `full[s]`, wgmma m64nBNk16 over the stage with the
           accumulator in registers, wait until the previous stage's wgmmas are done and arrive on its
           `empty` barrier), then bf16 conversion and the store of the accumulator registers to D.
-  Blackwell 192 threads: warp 0 = producer (TMA of A, B, SFA, SFB), warp 1 = MMA issuer (allocates tensor
+  Blackwell 256 threads: warp 0 = producer (TMA of A, B, SFA, SFB), warp 1 = MMA issuer (allocates tensor
           memory; per stage: tcgen05.cp of the scale factors to tensor memory, tcgen05.mma.block_scale over
-          the stage, tcgen05.commit to `empty[s]`; at the end a commit to `done`), warps 2-5 = epilogue
-          (tcgen05.ld of the accumulator, bf16, store). cta_group 2 (a CTA pair, M = 256 per pair) issues
-          the MMAs and copies from the even CTA for both.
+          the stage, tcgen05.commit to `empty[s]`, the last K step to `done`), warps 4-7 = epilogue
+          (tcgen05.ld of the accumulator, bf16, store). All tcgen05 ops are cta_group::1 (the CTA-pair
+          form, cta_group 2, is not built yet: docs/gemm-walkthrough.md §8).
 Only the builder's own integers and choices reach the IR text (no user strings).
 """
 from __future__ import annotations
@@ -33,11 +34,16 @@ from dataclasses import dataclass
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
 from gemm_reference import FORMATS  # noqa: E402
 
 DENSE = {"bf16": ("bf16", 2), "e4m3": ("f8E4M3FN", 1)}  # Hopper twin: element type, bytes
+DENSE_NUMPY = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
 TARGETS = ("sm_90a", "sm_100a")
+SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 and sm_100 (227 KiB)
 
 
 @dataclass(frozen=True)
@@ -50,7 +56,6 @@ class GemmConfig:
     k: int
     tile_n: int = 0  # 0: the target's default (Hopper 256, Blackwell 128)
     stages: int = 4
-    cta_group: int = 1
 
     def __post_init__(self):
         if not self.tile_n:
@@ -66,16 +71,37 @@ class GemmConfig:
             raise ValueError(f"K={self.k} must be a multiple of the K tile {self.tile_k}")
         if self.stages < 2:
             raise ValueError("the ring needs at least 2 stages")
-        if self.cta_group not in (1, 2) or (self.cta_group == 2 and self.target != "sm_100a"):
-            raise ValueError("cta_group 2 is a Blackwell (sm_100a) form")
         if self.target == "sm_90a" and (self.tile_n % 8 or not 8 <= self.tile_n <= 256):
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.target == "sm_100a" and self.tile_n not in (128, 256):
             raise ValueError(f"tile_n={self.tile_n}: the Blackwell kernel takes 128 or 256 (whole scale atoms)")
+        if self.m < self.tile_m or self.n < self.tile_n:
+            raise ValueError(f"M={self.m}, N={self.n}: at least one whole {self.tile_m} x {self.tile_n} tile (a TMA "
+                             "window stays within the tensor; edge tiles past the first are fine)")
+        if self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"{self.stages} stages of this tiling need {self.smem_bytes} bytes of shared memory, "
+                             f"more than a CTA's {SMEM_LIMIT}: use fewer stages")
+        if self.n % 8:
+            raise ValueError(f"N={self.n} must be a multiple of 8: TMA moves rows of D (bf16) of 16-byte multiples")
+        if self.target == "sm_90a" and (self.m % self.tile_m or self.n % self.tile_n):
+            raise ValueError(f"M={self.m}, N={self.n}: the Hopper twin stores D from registers, so whole "
+                             f"{self.tile_m} x {self.tile_n} tiles only")
+
+    @property
+    def smem_bytes(self) -> int:
+        """Shared memory of the kernel: the ring (A, B and, on Blackwell, the scale atoms of a stage), the
+        Blackwell epilogue's bf16 tile of D, barriers; an upper bound."""
+        stage = int((self.tile_m + self.tile_n) * self.tile_k * self.elem_bytes)
+        extra = 0
+        if self.target == "sm_100a":
+            atoms_k = self.tile_k // FORMATS[self.dtype].vec // 4
+            stage += (1 + self.tile_n // 128) * atoms_k * 512
+            extra = 128 * self.tile_n * 2
+        return self.stages * stage + extra + 8 * (2 * self.stages + 1) + 4 + 1024  # (+ alignment padding)
 
     @property
     def tile_m(self) -> int:
-        return 128 * self.cta_group
+        return 128
 
     @property
     def elem_bytes(self) -> float:
@@ -94,7 +120,7 @@ class GemmConfig:
 
     @property
     def grid(self) -> tuple[int, int, int]:
-        return (-(-self.n // self.tile_n), -(-self.m // self.tile_m) * self.cta_group, 1)
+        return (-(-self.n // self.tile_n), -(-self.m // self.tile_m), 1)
 
     @property
     def name(self) -> str:
@@ -210,6 +236,7 @@ def _wait(t: _Text, bar: str, phase: int) -> None:
 
 
 BAR_T = "!tile.buffer<shared, 1xi64>"
+EPI_COLS = 64  # accumulator columns a Blackwell epilogue thread holds at a time (tcgen05.ld.32x32b.x64)
 
 
 # ---------------------------------------------------------------------------------------- Hopper twin
@@ -321,11 +348,16 @@ def blackwell_ir(cfg: GemmConfig) -> str:
     ak = nsf // 4
     kt4 = cfg.k_tiles * ak  # K atoms of the whole K
     mt, nt = -(-cfg.m // 128), -(-cfg.n // 128)
-    a_t, b_t = _buf("global", (cfg.m, cfg.k), elem), _buf("global", (cfg.n, cfg.k), elem)
+    # A and B travel as bytes (TMA moves no 4-bit type: e2m1 is two per byte, low nibble first); the MMA
+    # reads each stage through a tile.reinterpret view of the elements
+    packed = fmt.elem_bits < 8
+    g_elem, kb, kbytes = ("ui8", 128, cfg.k * fmt.elem_bits // 8) if packed else (elem, bk, cfg.k)
+    a_t, b_t = _buf("global", (cfg.m, kbytes), g_elem), _buf("global", (cfg.n, kbytes), g_elem)
     sfa_t = _buf("global", (mt, kt4 * 32, 16), "ui8")
     sfb_t = _buf("global", (nt, kt4 * 32, 16), "ui8")
     d_t = _buf("global", (cfg.m, cfg.n), "bf16")
-    sa_t, sb_t = _swizzled(bm, bk, elem), _swizzled(bn, bk, elem)
+    sa_t, sb_t = _swizzled(bm, kb, g_elem), _swizzled(bn, kb, g_elem)
+    va_t, vb_t = _swizzled(bm, bk, elem), _swizzled(bn, bk, elem)
     sf_box = {"a": (1, ak * 32, 16), "b": (bn // 128, ak * 32, 16)}
     sf_raw_t = {n: _buf("shared", box, "ui8", f"S[({box[0]}, {box[1]}, 16) : ({box[1] * 16}, 16, 1)]", 128)
                 for n, box in sf_box.items()}
@@ -336,16 +368,19 @@ def blackwell_ir(cfg: GemmConfig) -> str:
         raise ValueError(f"{bn} accumulator + {st} x {stage_cols} scale columns exceed tensor memory's 512")
     stage_bytes = (bm + bn) * bk * fmt.elem_bits // 8 + (sf_box["a"][0] + sf_box["b"][0]) * ak * 512
     acc_t = _buf("tmem", (bm, bn), "f32", f"S[({bm}, {bn}) : (1@TLane, 1@TCol)]")
-    regs_layout = f"S[(4, 32, {bn}) : (1@warpid, 1@laneid, 1@reg)] + O[2@warpid]"
+    regs_layout = f"S[(4, 32, {EPI_COLS}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
     t = _Text()
-    _tensor_map(t, "%A", a_t, (bm, bk), swizzle=True)
-    _tensor_map(t, "%B", b_t, (bn, bk), swizzle=True)
+    _tensor_map(t, "%A", a_t, (bm, kb), swizzle=True)
+    _tensor_map(t, "%B", b_t, (bn, kb), swizzle=True)
     _tensor_map(t, "%SFA", sfa_t, sf_box["a"])
     _tensor_map(t, "%SFB", sfb_t, sf_box["b"])
     _tensor_map(t, "%D", d_t, (bm, bn))
     for s in range(st):
         t(f'%sa{s} = "tile.alloc_shared"() : () -> {sa_t}')
         t(f'%sb{s} = "tile.alloc_shared"() : () -> {sb_t}')
+        if packed:
+            t(f'%va{s} = "tile.reinterpret"(%sa{s}) : ({sa_t}) -> {va_t}')
+            t(f'%vb{s} = "tile.reinterpret"(%sb{s}) : ({sb_t}) -> {vb_t}')
         for n in "ab":
             t(f'%sf{n}{s} = "tile.alloc_shared"() : () -> {sf_raw_t[n]}')
     sd_t = _buf("shared", (bm, bn), "bf16", f"S[({bm}, {bn}) : ({bn}, 1)]", 1024)
@@ -394,11 +429,11 @@ def blackwell_ir(cfg: GemmConfig) -> str:
             for j, s, phase, kt in steps:
                 _wait(t, f"%empty{s}", 1 - phase)
                 t(f'"tile.mbarrier.arrive_expect_tx"(%full{s}) {{bytes = {stage_bytes}}} : ({BAR_T}) -> ()')
-                k0 = _arith(t, f"k0_{j}", "muli", kt, t.c(bk))
+                k0 = _arith(t, f"k0_{j}", "muli", kt, t.c(kb))
                 r0 = _arith(t, f"r0_{j}", "muli", kt, t.c(ak * 32))
                 for dst, dst_t, glob, glob_t, offs, shape, el, full in (
-                        (f"%sa{s}", sa_t, "%A", a_t, (m0, k0), (bm, bk), elem, (cfg.m, cfg.k)),
-                        (f"%sb{s}", sb_t, "%B", b_t, (n0, k0), (bn, bk), elem, (cfg.n, cfg.k)),
+                        (f"%sa{s}", sa_t, "%A", a_t, (m0, k0), (bm, kb), g_elem, (cfg.m, kbytes)),
+                        (f"%sb{s}", sb_t, "%B", b_t, (n0, k0), (bn, kb), g_elem, (cfg.n, kbytes)),
                         (f"%sfa{s}", sf_raw_t["a"], "%SFA", sfa_t, ("%by", r0, t.c(0)), sf_box["a"], "ui8",
                          (mt, kt4 * 32, 16)),
                         (f"%sfb{s}", sf_raw_t["b"], "%SFB", sfb_t, (nb0, r0, t.c(0)), sf_box["b"], "ui8",
@@ -416,23 +451,31 @@ def blackwell_ir(cfg: GemmConfig) -> str:
                     tm_t, view_t = sf_tmem[n, s]
                     t(f'"tile.copy_async"(%tsf{n}{s}, %vsf{n}{s}) {{cta_group = 1}} : ({tm_t}, {view_t}) -> ()')
                 accumulate = _cmp(t, f"accum_{j}", "ugt", kt, t.c(0))
-                t(f'"tile.gemm_async.block_scale"(%acc, %sa{s}, %sb{s}, {accumulate}, %tsfa{s}, %tsfb{s}) '
-                  f'{{scale_vec = {fmt.vec}, cta_group = 1}} : ({acc_t}, {sa_t}, {sb_t}, i1, '
+                a, b = (f"%va{s}", f"%vb{s}") if packed else (f"%sa{s}", f"%sb{s}")
+                t(f'"tile.gemm_async.block_scale"(%acc, {a}, {b}, {accumulate}, %tsfa{s}, %tsfb{s}) '
+                  f'{{scale_vec = {fmt.vec}, cta_group = 1}} : ({acc_t}, {va_t}, {vb_t}, i1, '
                   f"{sf_tmem['a', s][0]}, {sf_tmem['b', s][0]}) -> ()")
-                t(f'"tile.commit"(%empty{s}) {{cta_group = 1}} : ({BAR_T}) -> ()')
-        t(f'"tile.commit"(%done) {{cta_group = 1}} : ({BAR_T}) -> ()')
-    is_epi = _cmp(t, "is_epilogue", "uge", "%warp", t.c(2))
+                # the last step's MMAs (the last writers of D) complete on `done`, which the epilogue waits
+                # for; every other step's free its stage
+                with t.block(f"scf.if {_cmp(t, f'last_{j}', 'eq', kt, t.c(cfg.k_tiles - 1))}"):
+                    t(f'"tile.commit"(%done) {{cta_group = 1}} : ({BAR_T}) -> ()')
+                with t.block("else"):
+                    t(f'"tile.commit"(%empty{s}) {{cta_group = 1}} : ({BAR_T}) -> ()')
+    is_epi = _cmp(t, "is_epilogue", "uge", "%warp", t.c(4))
     with t.block(f"scf.if {is_epi}"):
-        # 4. epilogue (warps 2-5; warp w reads lane quarter w % 4): accumulator -> registers -> bf16 -> shared
+        # 4. epilogue (warps 4-7: warp w reaches lane quarter w % 4 = rows 32 (w - 4) ..): tmem -> registers -> bf16 -> shared
         _wait(t, "%done", 0)
         t('"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()')
-        r_t = _buf("reg", (bm, bn), "f32", regs_layout)
-        o_t = _buf("reg", (bm, bn), "bf16", regs_layout)
+        r_t = _buf("reg", (bm, EPI_COLS), "f32", regs_layout)
+        o_t = _buf("reg", (bm, EPI_COLS), "bf16", regs_layout)
         t(f'%racc = "tile.alloc_reg"() : () -> {r_t}')
-        t(f'"tile.copy_async"(%racc, %acc) {{scope = "warpgroup"}} : ({r_t}, {acc_t}) -> ()')
         t(f'%rout = "tile.alloc_reg"() : () -> {o_t}')
-        t(f'"tile.convert"(%rout, %racc) {{rounding = "rn"}} : ({o_t}, {r_t}) -> ()')
-        t(f'"tile.copy"(%sd, %rout) {{scope = "warpgroup"}} : ({sd_t}, {o_t}) -> ()')
+        for c0 in range(0, bn, EPI_COLS):  # column slices: 64 registers a thread at a time
+            cols = f"array<i64: 0, {c0}>, src_sizes = array<i64: {bm}, {EPI_COLS}>"
+            t(f'"tile.copy_async"(%racc, %acc) {{scope = "warpgroup", src_offsets = {cols}}} : ({r_t}, {acc_t}) -> ()')
+            t(f'"tile.convert"(%rout, %racc) {{rounding = "rn"}} : ({o_t}, {r_t}) -> ()')
+            t(f'"tile.copy"(%sd, %rout) {{scope = "warpgroup", dst_offsets = array<i64: 0, {c0}>, '
+              f"dst_sizes = array<i64: {bm}, {EPI_COLS}>}} : ({sd_t}, {o_t}) -> ()")
     t('"tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()')
     t('"tile.barrier"() : () -> ()')
     # 5. one thread stores the tile with TMA (clipped at the tensor's edge) and waits for it; warp 1 frees
@@ -447,7 +490,7 @@ def blackwell_ir(cfg: GemmConfig) -> str:
         t(f'"tile.tmem.dealloc"(%slot) {{num_cols = {tmem_cols}, cta_group = 1}} : ({slot_t}) -> ()')
     t('"tile.return"() : () -> ()')
     params = [("A", a_t), ("B", b_t), ("SFA", sfa_t), ("SFB", sfb_t), ("D", d_t)]
-    return _kernel_text(cfg, params, t, block=192)
+    return _kernel_text(cfg, params, t, block=256)
 
 
 def _kernel_text(cfg: GemmConfig, params, t: _Text, block: int, cluster=None) -> str:
@@ -465,6 +508,39 @@ def build(cfg: GemmConfig) -> str:
     return hopper_ir(cfg) if cfg.target == "sm_90a" else blackwell_ir(cfg)
 
 
+def operands(cfg: GemmConfig, seed: int = 0) -> dict:
+    """Random inputs of cfg's kernel by parameter name (examples/gemm_reference.py), as the kernel takes them
+    (e2m1 packed two per byte, scale factors as 128x4 atoms), plus the logical operands under "logical"."""
+    if cfg.target == "sm_90a":
+        from gemm_reference import random_dense
+        a, b = random_dense(DENSE_NUMPY[cfg.dtype], cfg.m, cfg.n, cfg.k, seed=seed)
+        return {"A": a, "B": b, "logical": (a, b)}
+    from gemm_reference import operand_bytes, random_blockscaled, sf_atoms
+    fmt = FORMATS[cfg.dtype]
+    a, sfa, b, sfb = random_blockscaled(fmt, cfg.m, cfg.n, cfg.k, seed=seed)
+    return {"A": operand_bytes(a, fmt), "B": operand_bytes(b, fmt),
+            "SFA": sf_atoms(sfa).reshape(-(-cfg.m // 128), -1, 16),
+            "SFB": sf_atoms(sfb).reshape(-(-cfg.n // 128), -1, 16), "logical": (a, sfa, b, sfb)}
+
+
+def expected(cfg: GemmConfig, logical) -> np.ndarray:
+    """D as the kernel computes it: MMA-Sim's model of its MMA chain (Hopper wgmma / Blackwell tcgen05), bf16."""
+    import gemm_reference as ref
+    d = ref.mmasim_wgmma(*logical) if cfg.target == "sm_90a" else ref.mmasim_blockscaled(*logical, FORMATS[cfg.dtype])
+    return ref.to_bf16(d)
+
+
+def run(cfg: GemmConfig, seed: int = 0, backend: str = "sim"):
+    """(D, logical operands): cfg's kernel run through tile_mlir.jit on random operands."""
+    import tile_mlir
+
+    args = operands(cfg, seed)
+    d = np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16)
+    kernel = tile_mlir.jit(build(cfg), arch=cfg.target, backend=backend)
+    kernel(*[args[n] for n in ("A", "B", "SFA", "SFB") if n in args], d)
+    return d, args["logical"]
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--target", choices=TARGETS, default="sm_100a")
@@ -474,20 +550,27 @@ def main(argv=None) -> int:
     p.add_argument("-K", type=int, default=512)
     p.add_argument("--tile-n", type=int, default=None)
     p.add_argument("--stages", type=int, default=4)
-    p.add_argument("--cta-group", type=int, default=1, choices=(1, 2))
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
+    p.add_argument("--run", choices=("sim", "gpu", "auto"), help="run the kernel on random operands (tile-sim, "
+                   "the GPU, or the GPU when it can) and compare D with MMA-Sim's model of it, bit for bit")
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     args = p.parse_args(argv)
     dtype = args.dtype or ("bf16" if args.target == "sm_90a" else "mxfp8")
     try:
         cfg = GemmConfig(args.target, dtype, args.M, args.N, args.K,
                          **({"tile_n": args.tile_n} if args.tile_n else {}),
-                         stages=args.stages, cta_group=args.cta_group)
+                         stages=args.stages)
     except ValueError as e:
         p.error(str(e))
+    if args.run:
+        d, logical = run(cfg, backend=args.run)
+        want = expected(cfg, logical)
+        same = np.array_equal(d.view(np.uint16), want.view(np.uint16))
+        print(f"{cfg.name} on {args.run}: D {'==' if same else '!='} MMA-Sim's model, bit for bit "
+              f"({np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))} of {d.size} differ)")
+        return 0 if same else 1
     text = build(cfg)
     if args.ptx:
-        sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
         from tile_mlir.compiler import compile as tile_compile
         text = tile_compile(text, arch=cfg.target, filename=cfg.name).ptx
     if args.output:

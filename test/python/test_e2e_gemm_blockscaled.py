@@ -71,9 +71,76 @@ def test_exact_reference_matches_dequantised_product_where_float64_is_exact(fmt)
 def test_mmasim_chain_is_within_fp32_of_exact(fmt):
     """MMA-Sim's model (one MMA per K step, fp32 D between steps) stays within a few fp32 ulps of the
     magnitude sum per step: |D - exact| <= steps * 2^-22 * sum_k |a_k b_k|."""
-    a, sfa, b, sfb = ref.random_blockscaled(fmt, 130, 16, 4 * fmt.mma_k, seed=5)
+    a, sfa, b, sfb = ref.random_blockscaled(fmt, 100, 16, 2 * fmt.mma_k, seed=5)
     got = ref.mmasim_blockscaled(a, sfa, b, sfb, fmt)
     exact = ref.exact_blockscaled(a, sfa, b, sfb, fmt)
     mag = np.abs(ref.dequantize(a, sfa, fmt)) @ np.abs(ref.dequantize(b, sfb, fmt)).T
-    assert got.dtype == np.float32 and got.shape == (130, 16)
-    assert np.all(np.abs(got - exact) <= 4 * 2.0 ** -22 * mag)
+    assert got.dtype == np.float32 and got.shape == (100, 16)
+    assert np.all(np.abs(got - exact) <= 2 * 2.0 ** -22 * mag)
+
+
+# ------------------------------------------------------------------ the Blackwell kernels on tile-sim
+os.environ.setdefault("TILE_SIM_MAX_SECONDS", "600")  # (a few CTAs of 256 threads: tens of seconds)
+
+import gemm_blockscaled as gemm  # noqa: E402
+
+
+# (format, M, N, K, tiling): edge tiles in M and N (TMA zero-fills the loads and clips the store), K steps
+# from 2 to 10 over a 4-stage ring (it wraps up to 2.5 times, and a trip of the unrolled loop is cut short),
+# two SFB atoms per stage (tile_n 256), two stages only
+BLACKWELL_CASES = [
+    pytest.param(ref.MXFP8, 128, 128, 256, {}, id="mxfp8-128x128x256"),
+    pytest.param(ref.MXFP8, 136, 136, 1280, {}, id="mxfp8-136x136x1280-edges-ring-wraps"),
+    pytest.param(ref.MXFP8, 128, 256, 384, {"tile_n": 256, "stages": 3}, id="mxfp8-128x256x384-tile-n-256"),
+    pytest.param(ref.NVFP4, 128, 128, 512, {}, id="nvfp4-128x128x512"),
+    pytest.param(ref.NVFP4, 130, 200, 768, {"stages": 2}, id="nvfp4-130x200x768-edges-2-stages"),
+]
+
+
+@pytest.mark.parametrize("fmt, m, n, k, tiling", BLACKWELL_CASES)
+def test_blockscaled_kernel_on_tile_sim(fmt, m, n, k, tiling):
+    """Bit for bit MMA-Sim's Blackwell model of the kernel's instruction chain, rounded to bf16 (RNE),
+    and within bf16 rounding plus the chain's fp32 error of the exact block-scaled product."""
+    cfg = gemm.GemmConfig("sm_100a", fmt.name, m, n, k, **tiling)
+    d, (a, sfa, b, sfb) = gemm.run(cfg)
+    assert np.array_equal(d.view(np.uint16), gemm.expected(cfg, (a, sfa, b, sfb)).view(np.uint16))
+    exact = ref.exact_blockscaled(a, sfa, b, sfb, fmt)
+    mag = np.abs(ref.dequantize(a, sfa, fmt)) @ np.abs(ref.dequantize(b, sfb, fmt)).T
+    steps = k // fmt.mma_k
+    assert np.all(np.abs(d.astype(np.float64) - exact) <= 2.0 ** -8 * np.abs(exact) + steps * 2.0 ** -22 * mag)
+
+
+def test_blockscaled_kernel_assembles_for_sm_100a(tmp_path):
+    """The PTX ptxas takes, with one tcgen05.cp per scale atom and four block-scaled MMAs per stage."""
+    import subprocess
+
+    import tile_mlir
+    from tile_mlir.toolchain import find_tool
+
+    art = tile_mlir.compile(gemm.build(gemm.GemmConfig("sm_100a", "mxfp8", 256, 256, 1024)), arch="sm_100a")
+    per_step = 4  # (K tile 128 = 4 x K 32), 8 unrolled steps
+    assert art.ptx.count("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale") == 8 * per_step
+    assert art.ptx.count("tcgen05.cp.cta_group::1.32x128b.warpx4") == 8 * 2
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text(art.ptx)
+    ptxas = find_tool("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas not found")
+    subprocess.run([ptxas, "-arch=sm_100a", str(ptx), "-o", str(tmp_path / "k.cubin")], check=True)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"target": "sm_100a", "dtype": "bf16"}, "dtype for sm_100a must be one of mxfp8, nvfp4"),
+    ({"target": "sm_100a", "dtype": "mxfp8", "k": 200}, "K=200 must be a multiple of the K tile 128"),
+    ({"target": "sm_100a", "dtype": "nvfp4", "tile_n": 192}, "the Blackwell kernel takes 128 or 256"),
+    ({"target": "sm_80", "dtype": "bf16"}, "target must be one of sm_90a, sm_100a"),
+    ({"target": "sm_100a", "dtype": "mxfp8", "stages": 1}, "the ring needs at least 2 stages"),
+    ({"target": "sm_100a", "dtype": "mxfp8", "n": 100}, "at least one whole 128 x 128 tile"),
+    ({"target": "sm_100a", "dtype": "mxfp8", "tile_n": 256}, "4 stages of this tiling need 26[0-9]+ bytes"),
+    ({"target": "sm_100a", "dtype": "mxfp8", "n": 260}, "N=260 must be a multiple of 8"),
+    ({"target": "sm_90a", "dtype": "bf16", "m": 320}, "whole 128 x 256 tiles only"),
+])
+def test_config_refuses(kwargs, message):
+    base = {"m": 256, "n": 256, "k": 512}
+    with pytest.raises(ValueError, match=message):
+        gemm.GemmConfig(**{**base, **kwargs})
