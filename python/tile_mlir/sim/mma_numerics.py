@@ -65,9 +65,6 @@ def _op(cls_name: str, arch: str, shape_and_type: str):
     return op
 
 
-_TORCH_VIEW = {32: ("<i4", "float32"), 16: ("<i2", None), 8: ("u1", None)}
-
-
 def _tensor(bits: np.ndarray, etype: str):
     torch = _load()
     nb = ELEMENT[etype][0]
