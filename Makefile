@@ -47,6 +47,7 @@ gpu-artifacts: $(STAMP)
 	$(PY) bench/gpu/make_selftest.py
 	$(PY) bench/gpu/make_hopper_artifacts.py
 	$(PY) bench/gpu/make_blackwell_demo.py
+	$(PY) bench/gpu/make_gemm_artifacts.py
 
 clean:
 	rm -rf test/Output .pytest_cache build

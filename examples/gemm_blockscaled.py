@@ -129,7 +129,7 @@ class GemmConfig:
 
 # ------------------------------------------------------------------------------------------- IR text
 class _Text:
-    """Indented MLIR text with fresh SSA names and hoisted i32 constants."""
+    """Indented MLIR text; the i32 constants it uses are hoisted to the top of the kernel body."""
 
     def __init__(self):
         self.lines: list[str] = []
@@ -141,9 +141,7 @@ class _Text:
 
     def c(self, value: int) -> str:
         """An i32 constant, made once at the top of the kernel body."""
-        if value not in self.consts:
-            self.consts[value] = f"%c{value}" if value >= 0 else f"%cm{-value}"
-        return self.consts[value]
+        return self.consts.setdefault(value, f"%c{value}")
 
     @contextmanager
     def block(self, head: str):
@@ -198,9 +196,10 @@ def _tensor_map(t: _Text, buf: str, buf_t: str, box, swizzle: bool = False) -> N
       f"({buf_t}) -> !tile.tensormap")
 
 
-def _swizzled(rows: int, cols: int, elem: str, align: int = 1024) -> str:
-    """A tile as TMA writes a box with 128B swizzle: rows of 128 bytes (cols elements), atoms of 8 rows."""
-    return _buf("shared", (rows, cols), elem, f"Swizzle<128B> o S[({rows}, {cols}) : ({cols}, 1)]", align)
+def _swizzled(rows: int, cols: int, elem: str) -> str:
+    """A tile as TMA writes a box with 128B swizzle: rows of 128 bytes (cols elements), atoms of 8 rows on the
+    absolute address, hence 1024-byte aligned."""
+    return _buf("shared", (rows, cols), elem, f"Swizzle<128B> o S[({rows}, {cols}) : ({cols}, 1)]", 1024)
 
 
 class _Pipeline:
