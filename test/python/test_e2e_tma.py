@@ -106,3 +106,22 @@ def test_the_tensor_maps_travel_with_a_saved_artifact(tmp_path):
         [("A", "128b", (64, 32), (256,)), ("out", "128b", (64, 32), (256,))]
     _, A, out = _run(None, "bf16", (64, 128), np.random.default_rng(1), art=art)
     np.testing.assert_array_equal(out[0:32, 64:128], A[0:32, 64:128])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fuzz_family_cases(seed):
+    """A few draws of the bench/fuzz.py family (tma_fuzz.py): valid ones match numpy on tile-sim, invalid
+    ones are rejected by the check the family names."""
+    import tma_fuzz
+    from cp_fuzz import RngChooser
+    from tile_mlir.diagnostics import TileError
+
+    ch = RngChooser(np.random.default_rng([2026, seed]))
+    invalid = tma_fuzz.INVALID_KINDS[seed % 5] if seed % 2 else None
+    case = tma_fuzz.random_case(ch, invalid, seed)
+    if invalid is None:
+        assert tma_fuzz.run_case(case, seed=seed, ptxas_exe=PTXAS).mismatches() == [], case
+        return
+    with pytest.raises(TileError) as e:
+        tma_fuzz.run_case(case, seed=seed, ptxas_exe=None)
+    assert tma_fuzz.CHECK_RE.search(str(e.value)).group(1) == tma_fuzz.INVALID_CHECK[invalid], case
