@@ -38,7 +38,7 @@ def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
 
 
 def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict]:
-    """For each tile.kernel: name, Params in order, block, cluster (read before lowering).
+    """For each tile.kernel: name, Params in order, block, cluster, tensor maps (read before lowering).
 
     Params are named as ``text`` (the source parsed as ``filename``) names the kernel's block
     arguments, else arg<i> (source.arg_names); sub-byte elements are packed (Param.bits)."""

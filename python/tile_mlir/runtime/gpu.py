@@ -2,7 +2,9 @@
 
 Binding (once per context) loads the cubin, or the PTX for the driver to JIT (module.py), opts the
 function into its dynamic shared memory and cluster size, and builds the parameter pack
-(args.ParamPack) and the default launch (launch.Launcher); a call then only fills the pack's slots.
+(args.ParamPack, with the slots of the Artifact's tensor maps after the kernel's own parameters:
+tensor_map.MapSlots) and the default launch (launch.Launcher); a call then only fills the pack's slots,
+and re-encodes a tensor map when its buffer's address changed.
 
 Buffers that are device arrays or raw pointers are passed by pointer, asynchronously on ``stream``.
 Host arrays are staged (args.HostBuffer: C-contiguous, packed for elements of a packed parameter):
