@@ -83,6 +83,7 @@ def kernel_text(case: Case, swizzle: str, row0: int) -> str:
          '  %t0 = arith.cmpi eq, %tid, %c0 : i32',
          '  scf.if %w0 {', f'    "tile.tmem.alloc"(%slot) {{num_cols = {ncols}}} : ({slot_t}) -> ()', '  }',
          '  scf.if %t0 {',
+         '    "tile.tensor_map.prefetch"(%map) : (!tile.tensormap) -> ()',
          f'    "tile.mbarrier.init"(%full) {{count = 1}} : ({bar_t}) -> ()',
          f'    "tile.mbarrier.init"(%done) {{count = 1}} : ({bar_t}) -> ()',
          '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()',

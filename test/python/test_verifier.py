@@ -193,6 +193,10 @@ VALID = {
     "tensor_map": kernel('  %m = "tile.tensor_map"(%a) {box = array<i64: 8, 64>, swizzle = "128B"} : '
                          '(!tile.buffer<global, 16x64xui8>) -> !tile.tensormap',
                          params="%a: !tile.buffer<global, 16x64xui8>"),
+    "tensor_map.prefetch": kernel('  %m = "tile.tensor_map"(%a) {box = array<i64: 8, 64>} : '
+                                  '(!tile.buffer<global, 16x64xui8>) -> !tile.tensormap\n'
+                                  '  "tile.tensor_map.prefetch"(%m) : (!tile.tensormap) -> ()',
+                                  params="%a: !tile.buffer<global, 16x64xui8>"),
     "mbarrier.arrive_expect_tx": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
                                         f'  "tile.mbarrier.arrive_expect_tx"(%b) {{bytes = 1024}} : ({BAR}) -> ()'),
     "mbarrier.expect_tx": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'

@@ -21,7 +21,7 @@ from .types import BufferType
 __all__ = ["buffer_t", "build", "kernel", "ret", "thread_id", "warp_id", "lane_id", "cta_rank", "elect_one",
            "alloc_shared", "copy", "fence", "barrier", "tmem_alloc", "tmem_relinquish", "tmem_dealloc",
            "tmem_buffer", "copy_async", "commit", "async_wait", "mbarrier_init", "mbarrier_arrive",
-           "mbarrier_wait", "tmem_load", "alloc_reg", "convert", "tensor_map", "mbarrier_arrive_expect_tx",
+           "mbarrier_wait", "tmem_load", "alloc_reg", "convert", "tensor_map", "tensor_map_prefetch", "mbarrier_arrive_expect_tx",
            "mbarrier_expect_tx", "bulk_wait"]
 
 
@@ -137,6 +137,10 @@ def tensor_map(buffer, box, *, swizzle: str = "none", l2_promotion: str = "none"
                loc=None, ip=None):
     return _result(build("tensor_map", [buffer], results=[ir.OpaqueType.get("tile", "tensormap")], box=box,
                          swizzle=swizzle, l2_promotion=l2_promotion, oob_fill=oob_fill, loc=loc, ip=ip))
+
+
+def tensor_map_prefetch(map_value, *, loc=None, ip=None):
+    return build("tensor_map.prefetch", [map_value], loc=loc, ip=ip)
 
 
 def mbarrier_arrive_expect_tx(barrier_buf, nbytes: int, *, loc=None, ip=None):

@@ -488,6 +488,9 @@ OP_SPECS: tuple[OpSpec, ...] = (
                   AttrSpec("l2_promotion", "str", default="none", choices=("none", "64B", "128B", "256B")),
                   AttrSpec("oob_fill", "str", default="zero", choices=("zero", "nan"))),
            verify=_verify_tensor_map),
+    OpSpec("tensor_map.prefetch", "prefetch.tensormap: bring a tensor map into the descriptor cache ahead of the "
+           "first TMA copy through it, by the executing thread (put it under an elected thread).",
+           operands=(OperandSpec("map", "!tile.tensormap"),)),
     OpSpec("mbarrier.arrive_expect_tx", "mbarrier.arrive.expect_tx: raise the barrier's tx-count by `bytes`, then "
            "arrive (the producer of TMA loads completing on it).",
            operands=(OperandSpec("barrier", "buffer:shared"),), attrs=(AttrSpec("bytes", "i64", required=True),),

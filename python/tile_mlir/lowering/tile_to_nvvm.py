@@ -264,6 +264,11 @@ def _tensor_map(k, op, em):
     """Nothing to emit: _kernel made the parameter, and the TMA copies name it."""
 
 
+@lowers("tile.tensor_map.prefetch")
+def _tensor_map_prefetch(k, op, em):
+    em.create("nvvm.prefetch", (k.values[op.operands[0]],), attrs={"tensormap": ir.UnitAttr.get()})
+
+
 @lowers("tile.return")
 def _return(k, op, em):
     em.create("llvm.return")

@@ -4,14 +4,15 @@
 // kernel declares. Each tile.tensor_map is a 128-byte grid-constant parameter after the kernel's own;
 // coordinates are the global region's start, innermost dim first.
 
-// A 32x64 bf16 box at (32, 64) into a 128B-swizzled tile, completing on an mbarrier; then stored back
-// by TMA (bulk group) and waited for.
+// A 32x64 bf16 box at (32, 64) into a 128B-swizzled tile (its map prefetched first), completing on an
+// mbarrier; then stored back by TMA (bulk group) and waited for.
 // CHECK-LABEL: llvm.func @load_store_128B(
 // CHECK-SAME: %[[A:.+]]: !llvm.ptr<1>, %[[OUT:.+]]: !llvm.ptr<1>,
 // CHECK-SAME: %[[MA:.+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME: %[[MO:.+]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant})
 // CHECK: %[[S:.+]] = llvm.mlir.addressof @load_store_128B_smem0 : !llvm.ptr<3>
 // CHECK: %[[B:.+]] = llvm.mlir.addressof @load_store_128B_smem1 : !llvm.ptr<3>
+// CHECK: nvvm.prefetch tensormap, %[[MA]] : !llvm.ptr
 // CHECK: %[[TX:.+]] = llvm.mlir.constant(4096 : i32) : i32
 // CHECK: nvvm.mbarrier.arrive.expect_tx %[[B]], %[[TX]] : !llvm.ptr<3>, i32
 // CHECK: %[[C64:.+]] = llvm.mlir.constant(64 : i32) : i32
@@ -32,6 +33,7 @@
   %c0 = arith.constant 0 : i32
   %t0 = arith.cmpi eq, %tid, %c0 : i32
   scf.if %t0 {
+    "tile.tensor_map.prefetch"(%mA) : (!tile.tensormap) -> ()
     "tile.mbarrier.init"(%bar) {count = 1} : (!tile.buffer<shared, 1xi64>) -> ()
     "tile.fence"() {kind = "mbarrier_init"} : () -> ()
     "tile.mbarrier.arrive_expect_tx"(%bar) {bytes = 4096} : (!tile.buffer<shared, 1xi64>) -> ()

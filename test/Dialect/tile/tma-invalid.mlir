@@ -270,3 +270,13 @@
   "tile.bulk_wait"() {kind = "write"} : () -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "bulk_kind", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// tensor_map.prefetch takes a tensor map (a tile.tensor_map's result), not the buffer
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 16x64xui8>):
+  // expected-error@+1 {{'tile.tensor_map.prefetch' op operand-type: operand #0 (map) must be !tile.tensormap, got !tile.buffer<global, 16x64xui8>}}
+  "tile.tensor_map.prefetch"(%A) : (!tile.buffer<global, 16x64xui8>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "prefetch_buffer", block = array<i32: 128, 1, 1>} : () -> ()

@@ -6,8 +6,8 @@
 // RUN: %ptxas -arch=sm_100a %t100.ptx -o %t100.cubin
 //
 // TMA (docs/tma.md) to PTX for Hopper and Blackwell: each tile.tensor_map a 128-byte grid-constant
-// parameter whose generic address (cvta.param) the copies name; a 128B-swizzled load completing on an
-// mbarrier, a TMA store back in a bulk group, a 3D box, and a multicast to a cluster of 2.
+// parameter whose generic address (cvta.param) the copies name (and prefetch.tensormap warms); a
+// 128B-swizzled load completing on an mbarrier, a TMA store back in a bulk group, a 3D box, and a multicast to a cluster of 2.
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .entry tma_roundtrip(
@@ -16,8 +16,9 @@
 // CHECK-NEXT: .param .align 64 .b8 tma_roundtrip_param_2[128],
 // CHECK-NEXT: .param .align 64 .b8 tma_roundtrip_param_3[128]
 // CHECK: mov.b64 %[[MA:rd[0-9]+]], tma_roundtrip_param_2;
-// CHECK: mbarrier.arrive.expect_tx.shared.b64 %{{rd[0-9]+}}, [tma_roundtrip_smem1], %{{r[0-9]+}};
 // CHECK: cvta.param.u64 %[[GA:rd[0-9]+]], %[[MA]];
+// CHECK-NEXT: prefetch.tensormap [%[[GA]]];
+// CHECK: mbarrier.arrive.expect_tx.shared.b64 %{{rd[0-9]+}}, [tma_roundtrip_smem1], %{{r[0-9]+}};
 // CHECK: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tma_roundtrip_smem0], [%[[GA]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_roundtrip_smem1];
 // CHECK: mbarrier.try_wait.parity.shared.b64
 // CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_roundtrip_smem0];
@@ -33,6 +34,7 @@
   %c0 = arith.constant 0 : i32
   %t0 = arith.cmpi eq, %tid, %c0 : i32
   scf.if %t0 {
+    "tile.tensor_map.prefetch"(%mA) : (!tile.tensormap) -> ()
     "tile.mbarrier.init"(%bar) {count = 1} : (!tile.buffer<shared, 1xi64>) -> ()
     "tile.fence"() {kind = "mbarrier_init"} : () -> ()
     "tile.mbarrier.arrive_expect_tx"(%bar) {bytes = 4096} : (!tile.buffer<shared, 1xi64>) -> ()
