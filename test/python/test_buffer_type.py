@@ -28,7 +28,7 @@ def test_storage(body, addr_bits, nbytes):
 
 
 @pytest.mark.parametrize("body,message", [
-    ("buffer<shared, 32xi6, packing b6x16>", "unknown packing 'b6x16' (known: b6x16_p32)"),
+    ("buffer<shared, 32xi6, packing b6x16>", "unknown packing 'b6x16' (known: b6x16_p32, b4x16_p64)"),
     ("buffer<shared, 32xi6, pack b6x16_p32>", "expected a quoted layout, 'align N' or 'packing P'"),
 ])
 def test_parse_errors(body, message):
