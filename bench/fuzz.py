@@ -39,6 +39,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "test", "python"))
 # random_case(ch, invalid, idx), run_case(case, seed=, ptxas_exe=) and label(case, outcome)
 FAMILIES = {
     "cp": ("cp_fuzz", 1.0),
+    "ldst": ("ldst_fuzz", 1.0),
     "tma": ("tma_fuzz", 1.0),
 }
 
