@@ -245,10 +245,46 @@ def test_ld_before_the_commit_wait_is_an_error():
         c.run(ptx)
 
 
+def _accumulator_full_barrier(ptx, *, after_mma):
+    """The CUTLASS pattern: the MMA's commit arrives on a stage's empty barrier (``mbar``, which
+    nobody waits on here), then one more commit arrives on an accumulator-full barrier ``mbar2``
+    that the epilogue waits on; ``after_mma=False`` issues that commit before the MMA instead."""
+    commit = "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r11];\n"
+    full = ("\tmov.u32 %r20, mbar2;\n"
+            "\ttcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r20];\n")
+    mma = next(x for x in ptx.splitlines(keepends=True) if "tcgen05.mma" in x)
+    edits = [("\t.shared .align 8 .b64 mbar;\n",
+              "\t.shared .align 8 .b64 mbar;\n\t.shared .align 8 .b64 mbar2;\n"),
+             ("\tmbarrier.init.shared::cta.b64 [%r11], 1;\n",
+              "\tmbarrier.init.shared::cta.b64 [%r11], 1;\n\tmov.u32 %r20, mbar2;\n"
+              "\tmbarrier.init.shared::cta.b64 [%r20], 1;\n"),
+             ("ISSUED:\n\tmov.u32 %r11, mbar;\n", "ISSUED:\n\tmov.u32 %r11, mbar2;\n"),
+             (commit, commit + full) if after_mma else (mma, full + mma)]
+    for old, new in edits:
+        assert ptx.count(old) == 1, old
+        ptx = ptx.replace(old, new)
+    return ptx
+
+
+def test_a_later_commit_covers_an_already_committed_mma():
+    """PTX ISA tcgen05.commit: the mbarrier tracks all prior async tcgen05 operations of the
+    thread, so waiting on the second commit's barrier alone makes D readable."""
+    c = Case(kind="f16", atype="f16", dtype="f32", m=128, n=8)
+    out, _ = c.run(_accumulator_full_barrier(c.ptx, after_mma=True))
+    assert np.array_equal(c.d_of(out, 0), _mmasim(c, 0))
+
+
+def test_a_commit_before_the_mma_does_not_cover_it():
+    c = Case(kind="f16", atype="f16", dtype="f32", m=128, n=8)
+    with pytest.raises(EmulationError, match="written by the tcgen05.mma at line .* without a "
+                                             "successful mbarrier wait"):
+        c.run(_accumulator_full_barrier(c.ptx, after_mma=False))
+
+
 def test_store_into_an_operand_before_completion_is_a_race():
     c = Case(kind="f16", atype="f16", dtype="f32", m=128, n=8)
     ptx = c.ptx.replace("\ttcgen05.commit", "\tst.shared.u32 [%r3], %r1;\n\ttcgen05.commit")
-    with pytest.raises(EmulationError, match="write-after-read race"):
+    with pytest.raises(EmulationError, match="write-after-read race.*tcgen05.mma issued at line"):
         c.run(ptx)
 
 

@@ -6,17 +6,20 @@ docs/emulator.md Table A.
 
 Asynchrony model of tcgen05.cp: the copy reads shared memory and computes its result at issue
 time into a pending record; the destination TMEM cells are tagged with the record at issue and
-written when the issuing thread's ``tcgen05.commit`` retires every prior cp of the same cta_group,
-just before the commit's mbarrier arrive.  A ``tcgen05.ld`` of a tagged cell is legal only after
-the reading thread (or a thread it synchronised with through a barrier) observed the completion of
-that commit's mbarrier phase AND the reading thread executed ``tcgen05.fence::after_thread_sync``
-afterwards (docs/tcgen05.md §10; the model is docs/emulator.md A14).
+written when the issuing thread's next ``tcgen05.commit`` of the same cta_group retires it, just
+before the commit's mbarrier arrive.  Every later commit of that thread and cta_group covers it too
+(PTX ISA tcgen05.commit: the mbarrier tracks all prior async tcgen05 operations of the executing
+thread), so a ``tcgen05.ld`` of a tagged cell is legal only after the reading thread (or a thread it
+synchronised with through a barrier) observed the completion of the phase of any commit issued
+after the write AND the reading thread executed ``tcgen05.fence::after_thread_sync`` afterwards
+(docs/tcgen05.md §10; the model is docs/emulator.md A14).
 
-Kept (state.Kept): per thread its uncommitted cps, whether a tcgen05.ld awaits tcgen05.wait::ld and
-its knowledge as of its last fence::after_thread_sync; per CTA the shared ranges that in-flight cps
-read; per kernel the cp records and the .cta_group in use.  Hooks: shared stores into those ranges
-are write-after-read races; a thread's exit retires its uncommitted cps (with a warning); a CTA done
-with TMEM still allocated is a violation.
+Kept (state.Kept): per thread its uncommitted cps, the mbarrier phases its commits arrive on,
+whether a tcgen05.ld awaits tcgen05.wait::ld and its knowledge as of its last
+fence::after_thread_sync; per CTA the shared ranges that in-flight cps read; per kernel the cp
+records and the .cta_group in use.  Hooks: shared stores into those ranges are write-after-read
+races; a thread's exit retires its uncommitted cps (with a warning); a CTA done with TMEM still
+allocated is a violation.  tcgen05.mma (handlers/tcgen05_mma.py) joins the same machinery.
 """
 
 from __future__ import annotations
@@ -82,13 +85,15 @@ def _uniform(parts, fn, what):
 
 # ------------------------------------------------------------------------------- state
 class _ThreadState:
-    """``pending``: the thread's cps not yet committed; ``ld_pending``: a tcgen05.ld of it not yet
-    waited for (tcgen05.wait::ld); ``synced``: its knowledge (Thread.seen) as of its last
+    """``pending``: the thread's cps not yet committed; ``commits``: (cta_group, mbarrier, phase
+    index) of each arrive of its commits, in issue order; ``ld_pending``: a tcgen05.ld of it not
+    yet waited for (tcgen05.wait::ld); ``synced``: its knowledge (Thread.seen) as of its last
     tcgen05.fence::after_thread_sync."""
-    __slots__ = ("pending", "ld_pending", "synced")
+    __slots__ = ("pending", "commits", "ld_pending", "synced")
 
     def __init__(self, t):
         self.pending = []
+        self.commits = []
         self.ld_pending = False
         self.synced = {}
 
@@ -110,8 +115,10 @@ KERNEL = Kept("tcgen05", "machine", _KernelState)
 
 
 class CpRecord:
-    __slots__ = ("id", "line", "cg", "writes", "chunks", "retired", "completion", "forced",
-                 "issuer")
+    """One tcgen05.cp in flight; ``opcode`` names it in race messages, ``first_commit`` indexes the
+    issuer's commit list (set by :func:`issue`)."""
+    __slots__ = ("id", "line", "cg", "writes", "chunks", "retired", "first_commit", "forced",
+                 "issuer", "opcode")
 
     def __init__(self, rid, line, cg, issuer):
         self.id = rid
@@ -120,15 +127,32 @@ class CpRecord:
         self.writes = []  # (cta, lanes, cols, values)
         self.chunks = []  # (cta, ndarray of 16-byte chunk indices read)
         self.retired = False
-        self.completion = []  # (mbarrier, phase index the commit arrived in)
+        self.first_commit = 0
         self.forced = False
         self.issuer = issuer
+        self.opcode = "tcgen05.cp"
+
+
+def issue(t, rec):
+    """Put ``rec`` (a cp or an MMA) on its issuing thread's pending list; the commits the thread
+    issues from now on cover it."""
+    st = THREAD.of(t)
+    rec.first_commit = len(st.commits)
+    st.pending.append(rec)
+
+
+def completions(rec):
+    """(mbarrier, phase index) of every commit arrive that covers ``rec``: each commit of its
+    issuer and cta_group issued after it (PTX ISA tcgen05.commit), in issue order."""
+    for cg, mb, n in THREAD.of(rec.issuer).commits[rec.first_commit:]:
+        if cg == rec.cg:
+            yield mb, n
 
 
 def cp_completed(rec) -> bool:
     if not rec.retired:
         return False
-    return rec.forced or any(mb.completed > n for mb, n in rec.completion)
+    return rec.forced or any(mb.completed > n for mb, n in completions(rec))
 
 
 def retire_pending(M, t, cg):
@@ -145,7 +169,6 @@ def retire_pending(M, t, cg):
         rec.retired = True
         if cg is None:
             rec.forced = True
-    return done
 
 
 def retire_at_exit(M, t):
@@ -153,7 +176,8 @@ def retire_at_exit(M, t):
     st = THREAD.peek(t)
     if st is not None and st.pending:
         lines = sorted({rec.line for rec in st.pending})
-        M.warn(f"thread {M.where(t)} exited with tcgen05.cp (line(s) {lines}) never "
+        ops = "/".join(sorted({rec.opcode for rec in st.pending}))
+        M.warn(f"thread {M.where(t)} exited with {ops} (line(s) {lines}) never "
                f"committed; retired at exit", key=("uncommitted", tuple(lines)))
         retire_pending(M, t, None)
 
@@ -171,7 +195,7 @@ def check_inflight(M, t, cta, off, n):
         keep.append((lo, hi, rec))
         if lo < off + n and off < hi:
             M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
-                        f"tcgen05.cp issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
+                        f"{rec.opcode} issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
                         f"not completed (wait on its commit's mbarrier first)",
                         key=("war", rec.line))
     inflight[:] = keep
@@ -265,7 +289,7 @@ def decode_dealloc(d, inst):
                 for cta, lanes, cols, _ in rec.writes:
                     if cta is c and ((cols >= col) & (cols < col + n)).any():
                         raise EmulationError(f"tcgen05.dealloc of columns [{col}, {col + n}) "
-                                             f"while the tcgen05.cp at line {rec.line} writing "
+                                             f"while the {rec.opcode} at line {rec.line} writing "
                                              f"them is not committed")
         if any(st.ld_pending for t in c.threads
                if t.state != State.EXITED and (st := THREAD.peek(t)) is not None):
@@ -457,7 +481,7 @@ def exec_cp(M, t, spec, taddr, desc):
         ch = np.unique(phys.reshape(-1) // 16)
         rec.chunks.append((cta, ch))
         INFLIGHT.of(cta).append((lo, hi, rec))
-    THREAD.of(t).pending.append(rec)
+    issue(t, rec)
     M.progress += 1
 
 
@@ -515,10 +539,8 @@ def exec_commit(M, t, cg, a, space, cmask, line):
                     raise EmulationError(f"tcgen05.commit: use of an uninitialised mbarrier at "
                                          f"shared 0x{off:x} of CTA {ctas[k].idx}")
                 targets.append(mb)
-    done = retire_pending(M, t, cg)
-    for mb in targets:
-        for rec in done:
-            rec.completion.append((mb, mb.completed))
+    retire_pending(M, t, cg)
+    THREAD.of(t).commits.extend((cg, mb, mb.completed) for mb in targets)
     for mb in targets:
         mbar.arrive(M, t, mb, 1)
 
@@ -626,7 +648,7 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
             continue
         rec = KERNEL.of(M).records[int(rid)]
         if not rec.retired:
-            M.violation(f"tcgen05.ld reads TMEM being written by the tcgen05.cp at line "
+            M.violation(f"tcgen05.ld reads TMEM being written by the {rec.opcode} at line "
                         f"{rec.line}, which has not been committed and waited for (needs "
                         f"tcgen05.commit -> mbarrier wait -> tcgen05.fence::after_thread_sync)",
                         key=("ldrace", line, rec.line))
@@ -635,9 +657,9 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
             continue
         for t in parts:
             synced = THREAD.of(t).synced
-            if not any(synced.get(mb.uid, -1) > n for mb, n in rec.completion):
+            if not any(synced.get(mb.uid, -1) > n for mb, n in completions(rec)):
                 M.violation(
-                    f"tcgen05.ld by lane {t.lane} reads TMEM written by the tcgen05.cp at line "
+                    f"tcgen05.ld by lane {t.lane} reads TMEM written by the {rec.opcode} at line "
                     f"{rec.line} without a successful mbarrier wait on its commit's phase followed "
                     f"by tcgen05.fence::after_thread_sync in this thread (docs/tcgen05.md §10)",
                     key=("ldrace", line, rec.line))

@@ -13,8 +13,9 @@ order with the cps before it (a scale-factor cp followed by the MMA that reads i
 pipeline).  Shared-memory operands are read at issue (later stores into them before completion
 are write-after-read races, as for cp); tensor-memory inputs (D for accumulation, A of the .ts
 form, scale factors) are read when the MMA completes, after the writes of everything issued
-before it; D's cells are tagged at issue, so a tcgen05.ld of them needs the commit's mbarrier
-wait and tcgen05.fence::after_thread_sync.
+before it; D's cells are tagged at issue, so a tcgen05.ld of them needs a wait on the mbarrier
+of that commit or of any later commit of the issuer (each covers all its prior tcgen05 operations)
+and tcgen05.fence::after_thread_sync.
 
 cta_group::2 (two CTAs of a cluster, A33): each CTA's tensor core computes its own M/2 rows of D
 from its M/2 rows of A (its own shared or tensor memory at the descriptor's offset / address) and
@@ -94,14 +95,15 @@ class MmaSpec:
 class MmaRecord:
     """One tcgen05.mma in flight: what handlers/tcgen05.py's pending-list machinery reads of a cp
     record (``writes`` computed when the commit retires it, after the writes issued before)."""
-    __slots__ = ("id", "line", "cg", "retired", "completion", "forced", "issuer", "chunks",
-                 "_writes", "_compute")
+    __slots__ = ("id", "line", "cg", "retired", "first_commit", "forced", "issuer", "chunks",
+                 "opcode", "_writes", "_compute")
 
     def __init__(self, rid, line, cg, issuer, compute):
         self.id, self.line, self.cg, self.issuer = rid, line, cg, issuer
         self.retired = self.forced = False
-        self.completion = []
+        self.first_commit = 0
         self.chunks = []
+        self.opcode = "tcgen05.mma"
         self._writes = None
         self._compute = compute
 
@@ -302,7 +304,7 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         c.tmem.src[lanes[r], cols[r]] = rec.id
     for c, lo, hi in spans:
         t5.INFLIGHT.of(c).append((lo, hi, rec))
-    t5.THREAD.of(t).pending.append(rec)
+    t5.issue(t, rec)
     M.progress += 1
 
 
