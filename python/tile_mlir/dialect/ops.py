@@ -265,6 +265,20 @@ def _verify_tma_operands(op, src_scope: str, dst_scope: str, kernel: KernelFacts
             fail("multicast", f"multicast_mask must be a non-zero 16-bit mask of CTA ranks (PTX ctaMask), got {mask}")
         if mask >> kernel.cluster_size:
             fail("multicast", f"multicast_mask {mask:#x} names CTA ranks beyond the cluster of {kernel.cluster_size}")
+    if attr_value(op, "barrier_cta") == "pair_leader":
+        # the even CTA's barrier at the same offset: PTX lets a .cta_group::2 load signal the peer's
+        if not has_barrier:
+            fail("barrier-cta", "barrier_cta = \"pair_leader\" names whose mbarrier a TMA load completes on: give "
+                 "the mbarrier operand")
+        if attr_value(op, "cta_group") != 2:
+            fail("barrier-cta", "only a cta_group = 2 TMA load may complete on the pair leader's mbarrier (PTX "
+                 f"cp.async.bulk.tensor .cta_group::2), got cta_group {attr_value(op, 'cta_group')}")
+        if mask is not None:
+            fail("barrier-cta", "barrier_cta = \"pair_leader\" with multicast_mask: a multicast load signals the "
+                 "barrier of each destination's pair by the parity of the barrier's CTA; not supported")
+        if kernel.cluster_size % 2:
+            fail("barrier-cta", f"barrier_cta = \"pair_leader\" needs CTA pairs: the cluster has "
+                 f"{kernel.cluster_size} CTAs")
 
 
 def _verify_tensor_map(op, kernel: KernelFacts) -> None:
@@ -477,7 +491,9 @@ OP_SPECS: tuple[OpSpec, ...] = (
                      # TMA loads (global -> shared) complete on it: complete_tx of the box's bytes
                      OperandSpec("barrier", "buffer:shared", optional=True)),
            attrs=_REGION_ATTRS + (_CTA_GROUP, AttrSpec("scope", "str", default="thread", choices=SCOPE_CHOICES),
-                                  AttrSpec("dispatch", "str"), AttrSpec("multicast_mask", "i64")),
+                                  AttrSpec("dispatch", "str"), AttrSpec("multicast_mask", "i64"),
+                                  # whose mbarrier a cta_group 2 TMA load completes on (docs/tma.md §8)
+                                  AttrSpec("barrier_cta", "str", default="own", choices=("own", "pair_leader"))),
            verify=_verify_copy_async),
     OpSpec("tensor_map", "Declares a TMA tensor map of a kernel buffer parameter (a grid-constant 128-byte kernel "
            "parameter after the kernel's own, encoded by the runtime): box elements per dim (outermost first), "

@@ -22,7 +22,7 @@ from ...dialect.ops import SUBVIEW_DYNAMIC, attr_value
 from ...dialect.types import BufferType
 from ...dispatch import DispatchFail, predicate, register_dispatch
 from ...mlir import ir
-from ..emitter import I16, Emitter
+from ..emitter import I16, I32, Emitter
 from .tcgen05_cp_plan import PlanError
 from .tma_plan import DeclaredMap, plan_tma
 
@@ -120,6 +120,8 @@ def copy_async_tma(op, ctx):
     segments = [1, 1, len(coords)]
     if load:
         bar = em.result(BUFFER_CAST, em.ptr(3), (ctx.barrier,))
+        if attr_value(op, "barrier_cta") == "pair_leader":
+            bar = _pair_leader_barrier(em, bar)
         attrs = {"mode": em.attr("#nvvm.tma_load_mode<tile>")}
         extra = []
         if ctx.multicast_mask is None and ctx.cta_group == 1:
@@ -140,6 +142,16 @@ def copy_async_tma(op, ctx):
                          "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments + [0, 0])})
         em.create("nvvm.cp.async.bulk.commit.group")
     return plan
+
+
+def _pair_leader_barrier(em, bar):
+    """The even CTA of this CTA's pair's mbarrier at bar's offset: `mapa.shared::cluster` to rank & ~1
+    (docs/tma.md §8). The instruction's mbar operand is a 32-bit shared address; PTX reads it in the
+    destination's .shared::cluster window, so the mapped address travels as its bits."""
+    rank = em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32())
+    leader = em.and_(rank, em.i32(-2))
+    remote = em.result("nvvm.mapa", em.ptr(7), (bar, leader))
+    return em.inttoptr(em.ptrtoint(remote, I32()), 3)
 
 
 register_dispatch(
