@@ -56,6 +56,7 @@ class GemmConfig:
     k: int
     tile_n: int = 0  # 0: the target's default (Hopper 256, Blackwell 128)
     stages: int = 4
+    cta_group: int = 1  # Blackwell: 2 = a CTA pair per 256 x tile_n tile (docs/gemm-walkthrough.md §8)
 
     def __post_init__(self):
         if not self.tile_n:
@@ -75,6 +76,8 @@ class GemmConfig:
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.target == "sm_100a" and self.tile_n not in (128, 256):
             raise ValueError(f"tile_n={self.tile_n}: the Blackwell kernel takes 128 or 256 (whole scale atoms)")
+        if self.cta_group not in (1, 2) or (self.cta_group == 2 and self.target != "sm_100a"):
+            raise ValueError(f"cta_group={self.cta_group}: 1, or 2 (CTA pairs) on sm_100a")
         if self.m < self.tile_m or self.n < self.tile_n:
             raise ValueError(f"M={self.m}, N={self.n}: at least one whole {self.tile_m} x {self.tile_n} tile (a TMA "
                              "window stays within the tensor; edge tiles past the first are fine)")
@@ -91,7 +94,7 @@ class GemmConfig:
     def smem_bytes(self) -> int:
         """Shared memory of the kernel: the ring (A, B and, on Blackwell, the scale atoms of a stage), the
         Blackwell epilogue's bf16 tile of D, barriers; an upper bound."""
-        stage = int((self.tile_m + self.tile_n) * self.tile_k * self.elem_bytes)
+        stage = int((self.tile_m + self.tile_n // self.cta_group) * self.tile_k * self.elem_bytes)
         extra = 0
         if self.target == "sm_100a":
             atoms_k = self.tile_k // FORMATS[self.dtype].vec // 4
@@ -120,11 +123,13 @@ class GemmConfig:
 
     @property
     def grid(self) -> tuple[int, int, int]:
+        if self.cta_group == 2:  # x: the 128-row halves of the pairs' 256-row tiles, a cluster per pair
+            return (2 * -(-self.m // (2 * self.tile_m)), -(-self.n // self.tile_n), 1)
         return (-(-self.n // self.tile_n), -(-self.m // self.tile_m), 1)
 
     @property
     def name(self) -> str:
-        return f"gemm_{self.dtype}_{self.m}x{self.n}x{self.k}"
+        return f"gemm_{self.dtype}_{self.m}x{self.n}x{self.k}" + ("_pair" if self.cta_group == 2 else "")
 
 
 # ------------------------------------------------------------------------------------------- IR text
@@ -342,7 +347,8 @@ def blackwell_ir(cfg: GemmConfig) -> str:
     fmt = FORMATS[cfg.dtype]
     elem = {"e4m3": "f8E4M3FN", "e2m1": "f4E2M1FN"}[fmt.elem_ptx]
     sf_elem = "f8E8M0FNU" if fmt.scale_ptx == "ue8m0" else "f8E4M3FN"
-    bm, bn, bk, st = 128, cfg.tile_n, cfg.tile_k, cfg.stages
+    bm, bn, bk, st, cg = 128, cfg.tile_n, cfg.tile_k, cfg.stages, cfg.cta_group
+    bnc = bn // cg  # rows of B a CTA stages (a pair's MMA reads the even CTA's first, then the odd's)
     nsf = bk // fmt.vec  # scale blocks per row per stage
     ak = nsf // 4
     kt4 = cfg.k_tiles * ak  # K atoms of the whole K
@@ -355,8 +361,8 @@ def blackwell_ir(cfg: GemmConfig) -> str:
     sfa_t = _buf("global", (mt, kt4 * 32, 16), "ui8")
     sfb_t = _buf("global", (nt, kt4 * 32, 16), "ui8")
     d_t = _buf("global", (cfg.m, cfg.n), "bf16")
-    sa_t, sb_t = _swizzled(bm, kb, g_elem), _swizzled(bn, kb, g_elem)
-    va_t, vb_t = _swizzled(bm, bk, elem), _swizzled(bn, bk, elem)
+    sa_t, sb_t = _swizzled(bm, kb, g_elem), _swizzled(bnc, kb, g_elem)
+    va_t, vb_t = _swizzled(bm, bk, elem), _swizzled(bnc, bk, elem)
     sf_box = {"a": (1, ak * 32, 16), "b": (bn // 128, ak * 32, 16)}
     sf_raw_t = {n: _buf("shared", box, "ui8", f"S[({box[0]}, {box[1]}, 16) : ({box[1] * 16}, 16, 1)]", 128)
                 for n, box in sf_box.items()}
@@ -365,12 +371,13 @@ def blackwell_ir(cfg: GemmConfig) -> str:
     tmem_cols = 1 << max(5, (bn + st * stage_cols - 1).bit_length())
     if tmem_cols > 512:
         raise ValueError(f"{bn} accumulator + {st} x {stage_cols} scale columns exceed tensor memory's 512")
-    stage_bytes = (bm + bn) * bk * fmt.elem_bits // 8 + (sf_box["a"][0] + sf_box["b"][0]) * ak * 512
+    # a CTA's bytes per stage (SFB for all N in each CTA of a pair: docs/gemm-walkthrough.md §8)
+    stage_bytes = (bm + bnc) * bk * fmt.elem_bits // 8 + (sf_box["a"][0] + sf_box["b"][0]) * ak * 512
     acc_t = _buf("tmem", (bm, bn), "f32", f"S[({bm}, {bn}) : (1@TLane, 1@TCol)]")
     regs_layout = f"S[(4, 32, {EPI_COLS}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
     t = _Text()
     _tensor_map(t, "%A", a_t, (bm, kb), swizzle=True)
-    _tensor_map(t, "%B", b_t, (bn, kb), swizzle=True)
+    _tensor_map(t, "%B", b_t, (bnc, kb), swizzle=True)
     _tensor_map(t, "%SFA", sfa_t, sf_box["a"])
     _tensor_map(t, "%SFB", sfb_t, sf_box["b"])
     _tensor_map(t, "%D", d_t, (bm, bn))
@@ -393,11 +400,14 @@ def blackwell_ir(cfg: GemmConfig) -> str:
     t('%tid = "tile.thread_id"() : () -> i32')
     t('%warp = "tile.warp_id"() : () -> i32')
     is_t0 = _cmp(t, "is_thread0", "eq", "%tid", t.c(0))
+    if cg == 2:  # the pair's even CTA (rank 0 of the cluster of 2) arms `full` and issues the MMAs
+        t('%rank = "tile.cta_rank"() : () -> i32')
+        is_leader = _cmp(t, "is_leader", "eq", "%rank", t.c(0))
     is_mma_warp = _cmp(t, "is_mma_warp", "eq", "%warp", t.c(1))
     # 1. set-up: warp 1 allocates tensor memory; full[s] = producer arrive + bytes, empty[s] and done =
     #    tcgen05.commit of the MMA thread
     with t.block(f"scf.if {is_mma_warp}"):
-        t(f'"tile.tmem.alloc"(%slot) {{num_cols = {tmem_cols}, cta_group = 1}} : ({slot_t}) -> ()')
+        t(f'"tile.tmem.alloc"(%slot) {{num_cols = {tmem_cols}, cta_group = {cg}}} : ({slot_t}) -> ()')
     with t.block(f"scf.if {is_t0}"):
         for s in range(st):
             t(f'"tile.mbarrier.init"(%full{s}) {{count = 1}} : ({BAR_T}) -> ()')
@@ -406,6 +416,8 @@ def blackwell_ir(cfg: GemmConfig) -> str:
         t('"tile.fence"() {kind = "mbarrier_init"} : () -> ()')
     t('"tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()')
     t('"tile.barrier"() : () -> ()')
+    if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them
+        t('"tile.barrier"() {scope = "cluster"} : () -> ()')
     t('"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()')
     t(f'%acc = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {acc_t}')
     sf_tmem = {}
@@ -419,47 +431,66 @@ def blackwell_ir(cfg: GemmConfig) -> str:
             sf_tmem[n, s] = (tm_t, view_t)
     t('%bx = "tile.block_id"() {dim = "x"} : () -> i32')
     t('%by = "tile.block_id"() {dim = "y"} : () -> i32')
-    m0 = _arith(t, "m0", "muli", "%by", t.c(bm))
-    n0 = _arith(t, "n0", "muli", "%bx", t.c(bn))
-    nb0 = _arith(t, "nb0", "muli", "%bx", t.c(bn // 128))
+    if cg == 1:
+        m_blk, n_blk = "%by", "%bx"
+        m0 = _arith(t, "m0", "muli", "%by", t.c(bm))
+        n0 = row0_b = _arith(t, "n0", "muli", "%bx", t.c(bn))
+    else:  # block x = the CTA's 128-row half of the pair's 256 rows; its half of B's rows
+        m_blk, n_blk = "%bx", "%by"
+        m0 = _arith(t, "m0", "muli", "%bx", t.c(bm))
+        n0 = _arith(t, "n0", "muli", "%by", t.c(bn))
+        row0_b = _arith(t, "row0_b", "addi", n0, _arith(t, "half_b", "muli", "%rank", t.c(bnc)))
+    nb0 = _arith(t, "nb0", "muli", n_blk, t.c(bn // 128))
+    # a pair's loads all complete on the even CTA's `full` (docs/tma.md §8), which counts both CTAs' bytes
+    tma_attrs = ' {cta_group = 2, barrier_cta = "pair_leader"}' if cg == 2 else ""
     with t.block(f"scf.if {is_t0}"):
         # 2. producer (thread 0): A, B and their scale atoms of K step kt into stage kt % stages
         with _Pipeline(t, cfg, "p").steps() as steps:
             for j, s, phase, kt in steps:
                 _wait(t, f"%empty{s}", 1 - phase)
-                t(f'"tile.mbarrier.arrive_expect_tx"(%full{s}) {{bytes = {stage_bytes}}} : ({BAR_T}) -> ()')
+                arm = f'"tile.mbarrier.arrive_expect_tx"(%full{s}) {{bytes = {cg * stage_bytes}}} : ({BAR_T}) -> ()'
+                if cg == 1:
+                    t(arm)
+                else:
+                    with t.block(f"scf.if {is_leader}"):
+                        t(arm)
                 k0 = _arith(t, f"k0_{j}", "muli", kt, t.c(kb))
                 r0 = _arith(t, f"r0_{j}", "muli", kt, t.c(ak * 32))
                 for dst, dst_t, glob, glob_t, offs, shape, el, full in (
                         (f"%sa{s}", sa_t, "%A", a_t, (m0, k0), (bm, kb), g_elem, (cfg.m, kbytes)),
-                        (f"%sb{s}", sb_t, "%B", b_t, (n0, k0), (bn, kb), g_elem, (cfg.n, kbytes)),
-                        (f"%sfa{s}", sf_raw_t["a"], "%SFA", sfa_t, ("%by", r0, t.c(0)), sf_box["a"], "ui8",
+                        (f"%sb{s}", sb_t, "%B", b_t, (row0_b, k0), (bnc, kb), g_elem, (cfg.n, kbytes)),
+                        (f"%sfa{s}", sf_raw_t["a"], "%SFA", sfa_t, (m_blk, r0, t.c(0)), sf_box["a"], "ui8",
                          (mt, kt4 * 32, 16)),
                         (f"%sfb{s}", sf_raw_t["b"], "%SFB", sfb_t, (nb0, r0, t.c(0)), sf_box["b"], "ui8",
                          (nt, kt4 * 32, 16))):
                     src, src_t = _global_tile(t, f"g{glob[1:].lower()}{j}", glob, glob_t, offs, shape, el, full)
-                    t(f'"tile.copy_async"({dst}, {src}, %full{s}) : ({dst_t}, {src_t}, {BAR_T}) -> ()')
+                    t(f'"tile.copy_async"({dst}, {src}, %full{s}){tma_attrs} : ({dst_t}, {src_t}, {BAR_T}) -> ()')
     is_mma_thread = _cmp(t, "is_mma_thread", "eq", "%tid", t.c(32))
+    if cg == 2:
+        t(f"%is_mma_issuer = arith.andi {is_mma_thread}, {is_leader} : i1")
+        is_mma_thread = "%is_mma_issuer"
     with t.block(f"scf.if {is_mma_thread}"):
-        # 3. MMA issuer (thread 32): scale factors to tensor memory, then the block-scaled MMAs of the stage;
-        #    the commit frees the stage once they (and the copies) are done
+        # 3. MMA issuer (thread 32; of a pair, the even CTA's): scale factors to tensor memory, then the
+        #    block-scaled MMAs of the stage; the commit frees the stage once they (and the copies) are done
+        #    (a pair's: in both CTAs, multicast)
         with _Pipeline(t, cfg, "m").steps() as steps:
             for j, s, phase, kt in steps:
                 _wait(t, f"%full{s}", phase)
                 for n in "ab":
                     tm_t, view_t = sf_tmem[n, s]
-                    t(f'"tile.copy_async"(%tsf{n}{s}, %vsf{n}{s}) {{cta_group = 1}} : ({tm_t}, {view_t}) -> ()')
+                    t(f'"tile.copy_async"(%tsf{n}{s}, %vsf{n}{s}) {{cta_group = {cg}}} : ({tm_t}, {view_t}) -> ()')
                 accumulate = _cmp(t, f"accum_{j}", "ugt", kt, t.c(0))
                 a, b = (f"%va{s}", f"%vb{s}") if packed else (f"%sa{s}", f"%sb{s}")
                 t(f'"tile.gemm_async.block_scale"(%acc, {a}, {b}, {accumulate}, %tsfa{s}, %tsfb{s}) '
-                  f'{{scale_vec = {fmt.vec}, cta_group = 1}} : ({acc_t}, {va_t}, {vb_t}, i1, '
+                  f'{{scale_vec = {fmt.vec}, cta_group = {cg}}} : ({acc_t}, {va_t}, {vb_t}, i1, '
                   f"{sf_tmem['a', s][0]}, {sf_tmem['b', s][0]}) -> ()")
                 # the last step's MMAs (the last writers of D) complete on `done`, which the epilogue waits
                 # for; every other step's free its stage
+                commit = f"cta_group = {cg}" + (", multicast_mask = 3" if cg == 2 else "")
                 with t.block(f"scf.if {_cmp(t, f'last_{j}', 'eq', kt, t.c(cfg.k_tiles - 1))}"):
-                    t(f'"tile.commit"(%done) {{cta_group = 1}} : ({BAR_T}) -> ()')
+                    t(f'"tile.commit"(%done) {{{commit}}} : ({BAR_T}) -> ()')
                 with t.block("else"):
-                    t(f'"tile.commit"(%empty{s}) {{cta_group = 1}} : ({BAR_T}) -> ()')
+                    t(f'"tile.commit"(%empty{s}) {{{commit}}} : ({BAR_T}) -> ()')
     is_epi = _cmp(t, "is_epilogue", "uge", "%warp", t.c(4))
     with t.block(f"scf.if {is_epi}"):
         # 4. epilogue (warps 4-7: warp w reaches lane quarter w % 4 = rows 32 (w - 4) ..): tmem -> registers -> bf16 -> shared
@@ -477,6 +508,8 @@ def blackwell_ir(cfg: GemmConfig) -> str:
               f"dst_sizes = array<i64: {bm}, {EPI_COLS}>}} : ({sd_t}, {o_t}) -> ()")
     t('"tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()')
     t('"tile.barrier"() : () -> ()')
+    if cg == 2:  # neither CTA frees tensor memory or exits while its peer may still signal it
+        t('"tile.barrier"() {scope = "cluster"} : () -> ()')
     # 5. one thread stores the tile with TMA (clipped at the tensor's edge) and waits for it; warp 1 frees
     #    tensor memory
     with t.block(f"scf.if {is_t0}"):
@@ -485,11 +518,11 @@ def blackwell_ir(cfg: GemmConfig) -> str:
         t('"tile.bulk_wait"() {pending = 0, kind = "all"} : () -> ()')
     with t.block(f"scf.if {is_mma_warp}"):
         t('"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()')
-        t('"tile.tmem.relinquish"() {cta_group = 1} : () -> ()')
-        t(f'"tile.tmem.dealloc"(%slot) {{num_cols = {tmem_cols}, cta_group = 1}} : ({slot_t}) -> ()')
+        t(f'"tile.tmem.relinquish"() {{cta_group = {cg}}} : () -> ()')
+        t(f'"tile.tmem.dealloc"(%slot) {{num_cols = {tmem_cols}, cta_group = {cg}}} : ({slot_t}) -> ()')
     t('"tile.return"() : () -> ()')
     params = [("A", a_t), ("B", b_t), ("SFA", sfa_t), ("SFB", sfb_t), ("D", d_t)]
-    return _kernel_text(cfg, params, t, block=256)
+    return _kernel_text(cfg, params, t, block=256, cluster=(2, 1, 1) if cg == 2 else None)
 
 
 def _kernel_text(cfg: GemmConfig, params, t: _Text, block: int, cluster=None) -> str:
@@ -549,6 +582,8 @@ def main(argv=None) -> int:
     p.add_argument("-K", type=int, default=512)
     p.add_argument("--tile-n", type=int, default=None)
     p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--cta-group", type=int, choices=(1, 2), default=1,
+                   help="sm_100a: 2 = CTA pairs (cluster of 2) issuing M = 256 MMAs")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu", "auto"), help="run the kernel on random operands (tile-sim, "
                    "the GPU, or the GPU when it can) and compare D with MMA-Sim's model of it, bit for bit")
@@ -558,7 +593,7 @@ def main(argv=None) -> int:
     try:
         cfg = GemmConfig(args.target, dtype, args.M, args.N, args.K,
                          **({"tile_n": args.tile_n} if args.tile_n else {}),
-                         stages=args.stages)
+                         stages=args.stages, cta_group=args.cta_group)
     except ValueError as e:
         p.error(str(e))
     if args.run:
