@@ -5,6 +5,7 @@ and its Hopper twin (wgmma, sm_90a), from one builder. docs/gemm-walkthrough.md 
     python examples/gemm_blockscaled.py --target sm_90a --dtype bf16 -M 256 -N 512 -K 512   # tile IR
     python examples/gemm_blockscaled.py --target sm_100a --dtype mxfp8 -M 256 -N 256 -K 512 --ptx
     python examples/gemm_blockscaled.py --target sm_100a --dtype nvfp4 -M 128 -N 128 -K 512 --run sim
+    python examples/gemm_blockscaled.py --target sm_100a --cta-group 2 -M 256 -N 128 -K 256 --run sim
     python examples/gemm_blockscaled.py ... -o gemm.mlir && tile-run gemm.mlir --backend sim --print summary
 
 D[M, N] = A[M, K] . B[N, K]^T in bf16 ("TN": A and B K-major, as cuBLAS and CUTLASS store them); for the
@@ -19,8 +20,10 @@ The kernel (one CTA per output tile, grid = tiles of N x tiles of M):
   Blackwell 256 threads: warp 0 = producer (TMA of A, B, SFA, SFB), warp 1 = MMA issuer (allocates tensor
           memory; per stage: tcgen05.cp of the scale factors to tensor memory, tcgen05.mma.block_scale over
           the stage, tcgen05.commit to `empty[s]`, the last K step to `done`), warps 4-7 = epilogue
-          (tcgen05.ld of the accumulator, bf16, store). All tcgen05 ops are cta_group::1 (the CTA-pair
-          form, cta_group 2, is not built yet: docs/gemm-walkthrough.md §8).
+          (tcgen05.ld of the accumulator, bf16, store). --cta-group 2: a cluster of 2 CTAs per 256 x tile_n
+          tile; each stages its 128 rows of A and half of B's rows, all loads complete on the even CTA's
+          `full[s]`, whose thread 32 issues the M = 256 cta_group::2 MMAs and commits to both CTAs' barriers;
+          each CTA's epilogue stores its own 128 rows (docs/gemm-walkthrough.md §8).
 Only the builder's own integers and choices reach the IR text (no user strings).
 """
 from __future__ import annotations

@@ -87,13 +87,17 @@ import gemm_blockscaled as gemm  # noqa: E402
 
 # (format, M, N, K, tiling): edge tiles in M and N (TMA zero-fills the loads and clips the store), K steps
 # from 2 to 10 over a 4-stage ring (it wraps up to 2.5 times, and a trip of the unrolled loop is cut short),
-# two SFB atoms per stage (tile_n 256), two stages only
+# two SFB atoms per stage (tile_n 256), two stages only; CTA pairs (cta_group 2: the odd CTA's rows
+# 128..255 of a pair's tile partly past M, N's second tile mostly past N, the ring wrapping; tile_n 256 with
+# 128 rows of B per CTA)
 BLACKWELL_CASES = [
     pytest.param(ref.MXFP8, 128, 128, 256, {}, id="mxfp8-128x128x256"),
     pytest.param(ref.MXFP8, 136, 136, 1280, {}, id="mxfp8-136x136x1280-edges-ring-wraps"),
     pytest.param(ref.MXFP8, 128, 256, 384, {"tile_n": 256, "stages": 3}, id="mxfp8-128x256x384-tile-n-256"),
     pytest.param(ref.NVFP4, 128, 128, 512, {}, id="nvfp4-128x128x512"),
     pytest.param(ref.NVFP4, 130, 200, 768, {"stages": 2}, id="nvfp4-130x200x768-edges-2-stages"),
+    pytest.param(ref.MXFP8, 200, 136, 640, {"cta_group": 2}, id="mxfp8-pair-200x136x640-edges-ring-wraps"),
+    pytest.param(ref.NVFP4, 256, 256, 512, {"cta_group": 2, "tile_n": 256}, id="nvfp4-pair-256x256x512-tile-n-256"),
 ]
 
 
@@ -110,17 +114,27 @@ def test_blockscaled_kernel_on_tile_sim(fmt, m, n, k, tiling):
     assert np.all(np.abs(d.astype(np.float64) - exact) <= 2.0 ** -8 * np.abs(exact) + steps * 2.0 ** -22 * mag)
 
 
-def test_blockscaled_kernel_assembles_for_sm_100a(tmp_path):
-    """The PTX ptxas takes, with one tcgen05.cp per scale atom and four block-scaled MMAs per stage."""
+@pytest.mark.parametrize("cg", [1, 2])
+def test_blockscaled_kernel_assembles_for_sm_100a(tmp_path, cg):
+    """The PTX ptxas takes, with one tcgen05.cp per scale atom and four block-scaled MMAs per stage; a
+    pair's loads complete on the leader's barrier (mapa) and its commits reach both CTAs."""
     import subprocess
 
     import tile_mlir
     from tile_mlir.toolchain import find_tool
 
-    art = tile_mlir.compile(gemm.build(gemm.GemmConfig("sm_100a", "mxfp8", 256, 256, 1024)), arch="sm_100a")
+    art = tile_mlir.compile(gemm.build(gemm.GemmConfig("sm_100a", "mxfp8", 256, 256, 1024, cta_group=cg)),
+                            arch="sm_100a")
     per_step = 4  # (K tile 128 = 4 x K 32), 8 unrolled steps
-    assert art.ptx.count("tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale") == 8 * per_step
-    assert art.ptx.count("tcgen05.cp.cta_group::1.32x128b.warpx4") == 8 * 2
+    assert art.ptx.count(f"tcgen05.mma.cta_group::{cg}.kind::mxf8f6f4.block_scale") == 8 * per_step
+    assert art.ptx.count(f"tcgen05.cp.cta_group::{cg}.32x128b.warpx4") == 8 * 2
+    loads = art.ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                          ".cta_group::2") + art.ptx.count("cp.async.bulk.tensor.3d.shared::cluster.global.tile"
+                                                           ".mbarrier::complete_tx::bytes.cta_group::2")
+    assert loads == (8 * 4 if cg == 2 else 0)
+    assert ("mapa.shared::cluster" in art.ptx) == (cg == 2)
+    commits = art.ptx.count(f"tcgen05.commit.cta_group::{cg}.mbarrier::arrive::one.shared::cluster")
+    assert commits and art.ptx.count("multicast::cluster.b64") == (commits if cg == 2 else 0)
     ptx = tmp_path / "k.ptx"
     ptx.write_text(art.ptx)
     ptxas = find_tool("ptxas")
@@ -139,6 +153,8 @@ def test_blockscaled_kernel_assembles_for_sm_100a(tmp_path):
     ({"target": "sm_100a", "dtype": "mxfp8", "tile_n": 256}, "4 stages of this tiling need 26[0-9]+ bytes"),
     ({"target": "sm_100a", "dtype": "mxfp8", "n": 260}, "N=260 must be a multiple of 8"),
     ({"target": "sm_90a", "dtype": "bf16", "m": 320}, "whole 128 x 256 tiles only"),
+    ({"target": "sm_90a", "dtype": "bf16", "cta_group": 2}, "cta_group=2: 1, or 2 \\(CTA pairs\\) on sm_100a"),
+    ({"target": "sm_100a", "dtype": "mxfp8", "cta_group": 4}, "cta_group=4: 1, or 2"),
 ])
 def test_config_refuses(kwargs, message):
     base = {"m": 256, "n": 256, "k": 512}
