@@ -88,8 +88,8 @@ import gemm_blockscaled as gemm  # noqa: E402
 # (format, M, N, K, tiling): edge tiles in M and N (TMA zero-fills the loads and clips the store), K steps
 # from 2 to 10 over a 4-stage ring (it wraps up to 2.5 times, and a trip of the unrolled loop is cut short),
 # two SFB atoms per stage (tile_n 256), two stages only; CTA pairs (cta_group 2: the odd CTA's rows
-# 128..255 of a pair's tile partly past M, N's second tile mostly past N, the ring wrapping; tile_n 256 with
-# 128 rows of B per CTA)
+# 128..255 of a pair's tile partly, then wholly past M, N's second tile mostly past N, the ring wrapping;
+# tile_n 256 with 128 rows of B per CTA)
 BLACKWELL_CASES = [
     pytest.param(ref.MXFP8, 128, 128, 256, {}, id="mxfp8-128x128x256"),
     pytest.param(ref.MXFP8, 136, 136, 1280, {}, id="mxfp8-136x136x1280-edges-ring-wraps"),
@@ -97,6 +97,7 @@ BLACKWELL_CASES = [
     pytest.param(ref.NVFP4, 128, 128, 512, {}, id="nvfp4-128x128x512"),
     pytest.param(ref.NVFP4, 130, 200, 768, {"stages": 2}, id="nvfp4-130x200x768-edges-2-stages"),
     pytest.param(ref.MXFP8, 200, 136, 640, {"cta_group": 2}, id="mxfp8-pair-200x136x640-edges-ring-wraps"),
+    pytest.param(ref.MXFP8, 128, 128, 256, {"cta_group": 2}, id="mxfp8-pair-128x128x256-odd-half-past-m"),
     pytest.param(ref.NVFP4, 256, 256, 512, {"cta_group": 2, "tile_n": 256}, id="nvfp4-pair-256x256x512-tile-n-256"),
 ]
 
