@@ -24,7 +24,8 @@ Python traceback), accepted (exit 0; for IR, ptxas assembles the PTX or there is
 (tile-opt's PTX that ptxas rejects), internal-error (a message containing "internal error"), traceback,
 signal (killed by a signal), hang (past --timeout), no-diagnostic (non-zero exit without a message).
 Children run under a 3 GiB address-space limit, so a runaway allocation fails instead of exhausting
-the machine. Cases are independent and seeded by (campaign, seed, index): the log lists every case
+the machine. A sim child's imports (tile-sim; torch and MMA-Sim when the PTX has an MMA) are start-up,
+bounded by STARTUP_TIMEOUT: --timeout starts once the child reports ready, so it measures the case. Cases are independent and seeded by (campaign, seed, index): the log lists every case
 outside diagnostic/accepted as `campaign:seed:index` with its mutators, class and first error line,
 and --replay reruns one, prints its full output and, with --save, keeps the mutant and its command.
 Exits 1 when any case falls in FAILURE_CLASSES.
@@ -42,6 +43,7 @@ import os
 import random
 import re
 import resource
+import selectors
 import shutil
 import signal
 import subprocess
@@ -59,6 +61,11 @@ MEMORY_LIMIT = 3 << 30  # bytes of address space per child process
 SIM_MAX_STEPS = 100_000  # warp-instructions; the largest seed (fill_tmem) takes 2,331
 UNREGISTERED_FRACTION = 0.25  # of IR cases run with --allow-unregistered-dialect
 SIM_BUFFER_BYTES = 1 << 20  # every buffer parameter: more than any seed's (fill_tmem's 256 KiB)
+#: seconds a sim child may take to import tile-sim (and, for a PTX with an MMA, torch and MMA-Sim,
+#: ~5 s on busy cores) before it reports ready; --timeout bounds only the case after that
+STARTUP_TIMEOUT = 120.0
+READY_FD = "ADVERSARY_READY_FD"  # env: the pipe a sim child writes one byte to once imported
+MMA_OPCODES = (b"tcgen05.mma", b"wgmma.mma_async")  # PTX whose run imports MMA-Sim
 
 # ----------------------------------------------------------------------------- corpus
 
@@ -547,17 +554,37 @@ def commands(case: Case, workdir: str, root: str = ROOT) -> list[str]:
     return [sys.executable, os.path.abspath(__file__), "--sim-child", os.path.join(workdir, "case.json")]
 
 
-def run_limited(cmd: list[str], timeout: float) -> tuple[int | None, str, str]:
+def run_limited(cmd: list[str], timeout: float, ready: bool = False) -> tuple[int | None, str, str]:
     """(returncode, stdout, stderr) of cmd under MEMORY_LIMIT; returncode None when it timed out.
-    The child leads its own process group, killed whole on a timeout."""
+    ``ready``: cmd is a sim child, which reports the end of its start-up on the READY_FD pipe; the
+    timeout runs from then (start-up has STARTUP_TIMEOUT). The child leads its own process group,
+    killed whole on a timeout."""
     wrapped = [sys.executable, os.path.abspath(__file__), "--exec-limited", "--", *cmd]
-    p = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    r = w = None
+    env = None
+    if ready:
+        r, w = os.pipe()
+        env = {**os.environ, READY_FD: str(w)}
     try:
+        p = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                             env=env, pass_fds=(w,) if ready else ())
+    finally:
+        if ready:
+            os.close(w)
+    try:
+        if ready:
+            with selectors.DefaultSelector() as sel:  # a byte, or EOF when the child exits first
+                sel.register(r, selectors.EVENT_READ)
+                if not sel.select(STARTUP_TIMEOUT):
+                    raise subprocess.TimeoutExpired(cmd, STARTUP_TIMEOUT)
         out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         out, err = p.communicate()
         return None, out.decode(errors="replace"), err.decode(errors="replace")
+    finally:
+        if ready:
+            os.close(r)
     return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
 
 
@@ -607,7 +634,7 @@ def describe(cls: str, rc: int | None, stderr: str) -> tuple[str, str]:
 def run_case(case: Case, timeout: float, root: str = ROOT) -> Result:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="adversary-") as d:
-        rc, out, err = run_limited(commands(case, d, root), timeout)
+        rc, out, err = run_limited(commands(case, d, root), timeout, ready=case.campaign == "ptx")
         cls = classify(rc, err)
         if cls == "accepted" and case.campaign == "ir" and ".version" in out:
             rc, err, cls = _assemble(out, d, timeout)
@@ -636,16 +663,28 @@ def _assemble(ptx: str, workdir: str, timeout: float) -> tuple[int | None, str, 
 
 def sim_child(spec_path: str) -> int:
     """The PTX campaign's child: run the spec's PTX on tile-sim. An EmulationError is a diagnostic
-    (exit 1); any other exception propagates as a traceback."""
+    (exit 1); any other exception propagates as a traceback. Start-up (the imports) ends with one
+    byte on the READY_FD pipe."""
     import numpy as np
 
     from tile_mlir.sim import EmulationError, run_ptx
 
     spec = json.load(open(spec_path))
+    raw = open(spec["ptx"], "rb").read()
+    if any(op in raw for op in MMA_OPCODES):
+        try:  # what tile-sim imports on the first MMA (sim/mma_numerics.py); absent, the run says so
+            import mmasim.nv_ptx  # noqa: F401
+            import torch  # noqa: F401
+        except ImportError:
+            pass
+    if READY_FD in os.environ:
+        fd = int(os.environ.pop(READY_FD))
+        os.write(fd, b"1")
+        os.close(fd)
     rng = np.random.default_rng(spec["seed"])
     args = [rng.integers(0, 256, v, dtype=np.uint8) if kind == "buffer" else v
             for kind, v in spec["params"]]
-    ptx = open(spec["ptx"], "rb").read().decode("latin-1")  # every byte reaches the parser
+    ptx = raw.decode("latin-1")  # every byte reaches the parser
     try:
         run_ptx(ptx, spec["kernel"], args, grid=spec["grid"], block=spec["block"],
                 cluster=spec["cluster"], dynamic_smem=spec["dynamic_smem"], max_steps=spec["max_steps"])
@@ -738,7 +777,7 @@ def replay(key: str, timeout: float, save: str | None) -> int:
         cmd = commands(case, workdir)
         print(f"{case.key}: seed {case.source}, mutators {case.label}\n$ {' '.join(cmd)}")
         t0 = time.perf_counter()
-        rc, out, err = run_limited(cmd, timeout)
+        rc, out, err = run_limited(cmd, timeout, ready=campaign == "ptx")
         cls = classify(rc, err)
         if cls == "accepted" and campaign == "ir" and ".version" in out:
             rc, err, cls = _assemble(out, workdir, timeout)

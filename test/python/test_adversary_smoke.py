@@ -18,7 +18,20 @@ adversary = sys.modules["adversary"] = importlib.util.module_from_spec(_spec)  #
 _spec.loader.exec_module(adversary)
 
 CASES = 200
-TIMEOUT = 10.0  # seconds per subprocess; a case that is no hang takes about 1 s on 2 busy cores
+TIMEOUT = 10.0  # seconds per case after its start-up; a case that is no hang takes about 1 s on 2 busy cores
+
+
+def _child(before_ready: float, after_ready: float) -> list[str]:
+    """A sim-child stand-in: sleeps, reports ready on the READY_FD pipe, sleeps, exits 0."""
+    code = (f"import os, time; time.sleep({before_ready}); "
+            f"os.write(int(os.environ[{adversary.READY_FD!r}]), b'1'); time.sleep({after_ready})")
+    return [sys.executable, "-c", code]
+
+
+def test_the_timeout_excludes_start_up_but_catches_a_hang():
+    """Start-up (torch + MMA-Sim for a PTX with an MMA) is not the case's time; a hang after it is."""
+    assert adversary.run_limited(_child(2.0, 0.0), 1.0, ready=True)[0] == 0
+    assert adversary.run_limited(_child(0.0, 60.0), 1.0, ready=True)[0] is None
 
 
 @pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found")
