@@ -27,6 +27,7 @@ from wgmma_artifacts import KERNELS_SOURCE, wgmma_cases  # noqa: E402
 
 from tile_mlir.compiler import compile  # noqa: E402
 from tile_mlir.runtime import jit  # noqa: E402
+from tile_mlir.runtime.dtypes import BIT_PATTERNS  # noqa: E402
 from tile_mlir.sim import run_ptx  # noqa: E402
 
 CASES = [  # (scope, element type, numpy dtype, swizzle)
@@ -119,19 +120,25 @@ def _wgmma_artifacts(out_dir) -> int:
     failed = 0
     for name, text, inputs, expected in wgmma_cases(np.random.default_rng(13)):
         art = compile(text, arch="sm_90a", filename=f"{name}.mlir")
-        c = inputs["C"].view(np.float32)
+        a, b, c = (_as_param(art, k, inputs[k]) for k in "ABC")
         d = np.zeros_like(c)
-        run_ptx(art.ptx, art.kernel_name, [inputs["A"], inputs["B"], c, d], block=art.block,
-                dynamic_smem=art.dynamic_smem)
+        run_ptx(art.ptx, art.kernel_name, [a, b, c, d], block=art.block, dynamic_smem=art.dynamic_smem)
         same = np.array_equal(d.view(np.uint32), expected)
         failed += not same
         print(f"{'match' if same else 'MISMATCH'} on tile-sim (= MMA-Sim)  {name} (PTX {len(art.ptx)} B, "
               f"cubin {len(art.cubin)} B)")
         art.meta["sources"] = source_hashes(__file__, os.path.join(HERE, "wgmma_artifacts.py"), KERNELS_SOURCE)
         art.save(out_dir)
-        np.savez(os.path.join(out_dir, f"{name}.inputs.npz"), A=inputs["A"], B=inputs["B"], C=c)
-        np.savez(os.path.join(out_dir, f"{name}.expected.npz"), D=expected.view(np.float32))
+        np.savez(os.path.join(out_dir, f"{name}.inputs.npz"), A=a, B=b, C=c)
+        np.savez(os.path.join(out_dir, f"{name}.expected.npz"), D=_as_param(art, "D", expected))
     return failed
+
+
+def _as_param(art, name, bits):
+    """Bit patterns as the dtype of parameter ``name`` where numpy has it (f16, f32); the narrow floats
+    only ml_dtypes defines (bf16, f8) stay their unsigned bit patterns, which the runtime takes for them."""
+    dtype = next(p.dtype for p in art.params if p.name == name)
+    return bits if dtype in BIT_PATTERNS else bits.view(dtype)
 
 
 if __name__ == "__main__":
