@@ -19,11 +19,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch", "check_ptx_features", "TMEM_LANES", "TMEM_COLUMNS"]
+__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch", "check_ptx_features", "TMEM_LANES", "TMEM_COLUMNS",
+           "MAX_THREAD_REGISTERS", "register_budget"]
 
 DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
 # tensor memory of one CTA on the tcgen05 chips: 128 lanes x 512 columns of 32 bits (PTX ISA, Tensor Memory)
 TMEM_LANES, TMEM_COLUMNS = 128, 512
+# The register file as ptxas budgets a CTA of .reqntid threads on sm_90 and sm_100 alike: four SM
+# sub-partitions of 16384 32-bit registers, the CTA's warps dealt among them, a thread's registers in
+# units of 8, at most 255 (PTX ISA "Registers"). Measured: ptxas 13.4's C7602 "Insufficient registers (N)"
+# names 128 for 416 to 512 threads, 96 for 640, 72 for 896.
+MAX_THREAD_REGISTERS = 255
+_PARTITIONS, _PARTITION_REGISTERS, _REGISTER_UNIT = 4, 16384, 8
+
+
+def register_budget(threads: int) -> int:
+    """The most 32-bit registers ptxas gives each thread of a CTA of `threads` threads."""
+    warps = -(-threads // 32)
+    per_partition = -(-warps // _PARTITIONS)  # warps on the busiest sub-partition
+    per_thread = _PARTITION_REGISTERS // (32 * per_partition) // _REGISTER_UNIT * _REGISTER_UNIT
+    return min(MAX_THREAD_REGISTERS, per_thread)
+
 
 # ASCII digits only (\d would take any Unicode digit); two or three of them, no leading zero
 _ARCH_RE = re.compile(r"sm_([1-9][0-9]{1,2})([af]?)", re.ASCII)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..target import TMEM_COLUMNS, TMEM_LANES
+from ..target import MAX_THREAD_REGISTERS, TMEM_COLUMNS, TMEM_LANES, register_budget
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
 
 __all__ = ["VerifyError", "fail", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
-           "KernelFacts", "same_cta_group", "tma_data_type", "tensor_map_problem"]
+           "KernelFacts", "check_register_budget", "same_cta_group", "tma_data_type", "tensor_map_problem"]
 
 
 class VerifyError(Exception):
@@ -105,8 +105,7 @@ def check_buffer(bt: BufferType, what: str) -> None:
             fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
 
 
-# A thread has at most 255 32-bit registers (PTX ISA "Registers"; ptxas's limit per thread)
-MAX_REGISTERS = 255
+MAX_CTA_THREADS = 1024  # threads of one CTA (CUDA: maxThreadsPerBlock on every chip we target)
 REGISTER_ELEM_BITS = (8, 16, 32)
 
 
@@ -119,14 +118,37 @@ def _check_register_buffer(bt: BufferType, what: str) -> None:
              "(axes warpid, laneid, reg)")
     if bt.elem_bits not in REGISTER_ELEM_BITS:
         fail("element-type", f"{what}: registers hold 8, 16 or 32-bit elements here, not {bt.elem}")
+    # more elements than a whole CTA's registers hold: refused before the layout is tabulated
+    capacity = MAX_CTA_THREADS * MAX_THREAD_REGISTERS * (32 // bt.elem_bits)
+    if bt.numel > capacity:
+        fail("layout", f"{what}: {bt.numel} elements are more than the {capacity} {bt.elem} that the "
+             f"{MAX_THREAD_REGISTERS} registers of {MAX_CTA_THREADS} threads hold")
     try:
         frag = fragment_of(bt.layout)
     except FragmentError as e:
         fail("layout", f"{what}: {e}")
     words = -(-frag.slots_per_thread * bt.elem_bits // 32)
-    if words > MAX_REGISTERS:
+    if words > MAX_THREAD_REGISTERS:
         fail("layout", f"{what}: a thread holds {words} 32-bit registers of it, more than the "
-             f"{MAX_REGISTERS} a thread has")
+             f"{MAX_THREAD_REGISTERS} a thread has")
+
+
+def check_register_budget(bt: BufferType, threads: int, what: str) -> None:
+    """A register tile (already checked by check_buffer_once) fits the registers ptxas gives a thread of a
+    CTA of `threads` threads, and only the CTA's threads hold it."""
+    from ..layout import fragment_of
+
+    frag = fragment_of(bt.layout)
+    words = -(-frag.slots_per_thread * bt.elem_bits // 32)
+    budget = register_budget(threads)
+    if words > budget:
+        fail("register-budget", f"{what}: a thread holds {words} 32-bit registers of it, more than the "
+             f"{budget} ptxas gives each thread of a {threads}-thread CTA")
+    thread = frag.warp * 32 + frag.lane
+    if thread.size and thread.max() >= threads:
+        i = int(thread.argmax())
+        fail("layout", f"{what}: warp {frag.warp[i]} lane {frag.lane[i]} holds elements of it, but the CTA "
+             f"has {threads} thread{'s' * (threads > 1)}")
 
 
 def _span(layout, axis_name: str) -> int:
@@ -153,6 +175,7 @@ class KernelFacts:
     """What the checks of one kernel's ops share: its cluster size and the first cta_group used."""
 
     cluster_size: int = 1
+    threads: int | None = None  # of the CTA (the kernel's block), once its attributes are verified
     cta_group: tuple | None = None  # (cta_group, op) of the first tcgen05 op
 
 
@@ -174,6 +197,7 @@ def same_cta_group(op, g: int, kernel: KernelFacts) -> None:
 # a copy whose derived box breaks one.
 TMA_MAX_RANK = 5
 TMA_MAX_BOX = 256
+TMA_MAX_EXTENT = 1 << 32  # globalDim[i]: 1 to 2^32 elements
 TMA_STRIDE_ALIGN = 16  # bytes: globalStrides and the inner box row (interleave NONE)
 TMA_SWIZZLE_SPAN = {"none": None, "32B": 32, "64B": 64, "128B": 128}  # inner box bytes at most
 # element type -> CUtensorMapDataType (the name tile-sim and runtime/tensor_map.py take). TMA moves bits:
@@ -203,6 +227,9 @@ def tensor_map_problem(shape, elem: str, box, swizzle: str = "none",
     if dtype is None:
         return "tensor-map-dtype", (f"TMA cannot move {elem} elements (its data types are 8, 16, 32 and "
                                     "64-bit; sub-byte types need packed forms not supported here)")
+    for d, n in enumerate(shape):
+        if not 1 <= n <= TMA_MAX_EXTENT:
+            return "tensor-map-extent", f"dim {d} has {n} elements; TMA tensors have 1 to 2^32 per dim"
     if len(box) != rank:
         return "tensor-map-box", f"box has {len(box)} dims for a rank-{rank} tensor"
     for d, b in enumerate(box):

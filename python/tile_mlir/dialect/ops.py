@@ -21,8 +21,8 @@ from typing import Callable
 from .. import mlir as _mlir
 from ..mlir import ir, register_dialect, register_operation
 from ..target import TMEM_COLUMNS
-from .checks import (KernelFacts, buffer_type, check_buffer_once, check_slot, fail, same_cta_group,
-                     tensor_map_problem)
+from .checks import (MAX_CTA_THREADS, KernelFacts, buffer_type, check_buffer_once, check_register_budget,
+                     check_slot, fail, same_cta_group, tensor_map_problem)
 from .ir_utils import region_of
 from .types import BufferType, TypeParseError
 
@@ -101,8 +101,8 @@ def _verify_kernel(op, kernel: KernelFacts) -> None:
         fail("kernel-name", f"sym_name {shown!r} must be a PTX identifier of at most {KERNEL_NAME_MAX} "
              "characters: a letter or '_' first, then letters, digits and '_' ('_' alone is none)")
     block = attr_value(op, "block")
-    if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > 1024:
-        fail("launch-shape", f"block {list(block)} must be positive with at most 1024 threads")
+    if any(b <= 0 for b in block) or block[0] * block[1] * block[2] > MAX_CTA_THREADS:
+        fail("launch-shape", f"block {list(block)} must be positive with at most {MAX_CTA_THREADS} threads")
     cluster = attr_value(op, "cluster") or (1, 1, 1)
     if any(c <= 0 for c in cluster) or cluster[0] * cluster[1] * cluster[2] > 16:
         fail("launch-shape", f"cluster {list(cluster)} must be positive with at most 16 CTAs")
@@ -317,6 +317,11 @@ CONVERSIONS = {
     ("f32", "bf16"): ("rn", "rz"), ("f32", "f16"): ("rn", "rz"),
     ("f32", "f8E4M3FN"): ("rn_satfinite",), ("f32", "f8E5M2"): ("rn_satfinite",),
 }
+
+
+def _verify_alloc_reg(op, kernel: KernelFacts) -> None:
+    if kernel.threads is not None:
+        check_register_budget(buffer_type(op.results[0], "result #0"), kernel.threads, "result #0")
 
 
 def _verify_convert(op, kernel: KernelFacts) -> None:
@@ -534,7 +539,8 @@ OP_SPECS: tuple[OpSpec, ...] = (
            operands=(OperandSpec("barrier", "buffer:shared"),),
            attrs=(AttrSpec("phase", "i64", default=0, choices=(0, 1)),), verify=_verify_barrier_operand),
     OpSpec("alloc_reg", "A register tile: every thread holds the elements its layout gives it (axes warpid, "
-           "laneid, reg; docs/registers.md).", results=(OperandSpec("result", "buffer:reg"),)),
+           "laneid, reg; docs/registers.md).", results=(OperandSpec("result", "buffer:reg"),),
+           verify=_verify_alloc_reg),
     OpSpec("convert", "Element-type conversion between register tiles that put each element in the same thread, "
            "with PTX cvt's rounding (rn, rz; rn_satfinite for f8).",
            operands=(OperandSpec("dst", "buffer:reg"), OperandSpec("src", "buffer:reg")),

@@ -11,6 +11,8 @@ which only the tile lowerings understand (a misspelt `"tiel.copy_async"` gets a 
 """
 from __future__ import annotations
 
+import math
+
 from ..diagnostics import error
 from .checks import KernelFacts, VerifyError, buffer_type, check_buffer_once, fail, same_cta_group
 from .dominance import defined_inside, undominated_uses
@@ -24,6 +26,7 @@ _ATTR_NAMES = {s.full_name: frozenset(a.name for a in s.attrs) for s in OP_SPECS
 # the cta_group attribute of each tcgen05 op that has one (copy_async: its verifier decides, by destination)
 _CTA_GROUP = {s.full_name: a for s in OP_SPECS if Trait.TCGEN05 in s.traits for a in s.attrs if a.name == "cta_group"}
 _CLUSTER = spec_of("tile.kernel").attr("cluster")
+_BLOCK = spec_of("tile.kernel").attr("block")
 
 
 def _check_operand(v, o: OperandSpec, idx: int) -> None:
@@ -155,6 +158,7 @@ def _verify_kernel(kernel, body: list) -> bool:
     ok = verify_op(kernel, info)
     if not ok:
         return False
+    info.threads = math.prod(read_attr(kernel, _BLOCK))
     for op, i in undominated_uses(kernel):
         where = ("used before its definition" if defined_inside(kernel, op.operands[i])
                  else "defined outside the tile.kernel, which is isolated from above")

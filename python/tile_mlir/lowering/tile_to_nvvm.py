@@ -25,6 +25,7 @@ from ..passes import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
 from . import registers
 from .address import group_runs, vector_bytes
+from .copy_async.tcgen05_ldst_plan import instruction_registers
 from .copy_loop import GROUP, copy_types, emit_copy_loop, emit_group_copy, linear_tid, scope_rank, sliced_layouts
 from .emitter import I1, I8, I32, I64, Emitter, int_type
 from .fences import KernelFences, proxy_fence, tcgen05_fence
@@ -443,8 +444,8 @@ def _gemm_wait(k, op, em):
 
 @lowers("tile.tmem.load")
 def _tmem_load(k, op, em):
-    """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction),
-    waits (tcgen05.wait::ld), and stores its lane's row."""
+    """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction, fewer in
+    a large CTA: instruction_registers), waits (tcgen05.wait::ld), and stores its lane's row."""
     dst = k.values[op.operands[0]]
     base = k.values[op.operands[1]]
     n = attr(op, "num_cols")
@@ -455,7 +456,7 @@ def _tmem_load(k, op, em):
     quarter = em.add(base, em.shl(warp_in_group, em.i32(21)))
     row = lane if attr(op, "scope") == "warp" else em.add(em.shl(warp_in_group, em.i32(5)), lane)
     row_ptr = em.gep(dst, em.mul(row, em.i32(n * 4)))
-    chunk = min(n, 128)
+    chunk = min(n, instruction_registers(k.block[0] * k.block[1] * k.block[2]))
     vt = ir.VectorType.get([chunk], I32())
     shape = em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")
     regs = []
@@ -529,7 +530,7 @@ def _copy(k, op, em):
     if "reg" in scopes:
         return _copy_registers(k, op, em, load=scopes[0] == "reg")
     dst_l, src_l, bits, numel = sliced_layouts(op)
-    if bits == 6:
+    if bits == 6 or any(t.packing for t in copy_types(op)):  # 6-bit data, padded 4-bit data (b4x16_p64)
         _group_copy(k, op, em, (dst_l, src_l), numel)
     else:
         if not vector_bytes((dst_l, src_l), bits):
@@ -543,16 +544,18 @@ def _copy(k, op, em):
 
 
 def _group_copy(k, op, em, layouts, numel):
-    """6-bit elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32."""
+    """6-bit (4-bit) elements: whole groups of 16 (copy_loop.emit_group_copy), packed <-> .b6x16_p32
+    (.b4x16_p64)."""
     types = copy_types(op)
     for side, lay, t in zip(("dst", "src"), layouts, types):
-        if getattr(lay, "swizzle", None) is not None and t.packing is None:
+        if t.elem_bits == 6 and getattr(lay, "swizzle", None) is not None and t.packing is None:
             raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
                                 "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
                                 "declare it with packing b6x16_p32")
         if not group_runs(lay, GROUP):
-            raise LoweringError(op, f"tile.copy of 6-bit elements moves whole groups of {GROUP} "
-                                f"(12 bytes packed, 16 bytes in packing b6x16_p32): every run of {GROUP} "
+            raise LoweringError(op, f"tile.copy of {t.elem_bits}-bit elements moves whole groups of {GROUP} "
+                                f"({GROUP * t.elem_bits // 8} bytes packed, 16 bytes in packing "
+                                f"{'b6x16_p32' if t.elem_bits == 6 else 'b4x16_p64'}): every run of {GROUP} "
                                 f"elements of the {side} region must be contiguous and start at a multiple "
                                 f"of {GROUP} elements")
     rank, n = scope_rank(em, attr(op, "scope"), k.tid(em), k.block)

@@ -36,7 +36,7 @@
   // expected-error@+1 {{reg->tmem: declined: scope - scope "warpgroup" issues from 4 consecutive warp(s), but the register layout puts elements in warps [0, 2, 4, 6]}}
   "tile.copy_async"(%t, %r) {scope = "warpgroup"} : (!tile.buffer<tmem, 128x8xf32, "S[(128, 8) : (1@TLane, 1@TCol)]">, !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (2@warpid, 1@laneid, 1@reg)]">) -> ()
   "tile.return"() : () -> ()
-}) {sym_name = "scope_warps", block = array<i32: 128, 1, 1>} : () -> ()
+}) {sym_name = "scope_warps", block = array<i32: 256, 1, 1>} : () -> ()
 
 // -----
 

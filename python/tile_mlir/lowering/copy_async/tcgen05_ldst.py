@@ -19,6 +19,7 @@ The plan (all layout analysis and validation, steps A-F) is tcgen05_ldst_plan.pl
 from __future__ import annotations
 
 import functools
+import math
 
 from ...dialect.ir_utils import BUFFER_CAST, iter_ops
 from ...dialect.types import BufferType
@@ -28,7 +29,7 @@ from ..copy_loop import linear_tid
 from ..emitter import I32, Emitter, ptr_type
 from ..registers import REG_ADDR_SPACE
 from .kernel_info import kernel_block
-from .tcgen05_ldst_plan import PlanError, plan_tcgen05_ldst
+from .tcgen05_ldst_plan import PlanError, instruction_registers, plan_tcgen05_ldst
 
 __all__ = ["validate_tmem_reg_copy", "exec_scope", "copy_async_tmem_reg", "WAIT_ANCHORS"]
 
@@ -68,20 +69,20 @@ def exec_scope(op, ctx):
 
 
 @functools.lru_cache(maxsize=4096)
-def _cached_plan(tmem_t, tmem_region, reg_t, reg_region, scope):
+def _cached_plan(tmem_t, tmem_region, reg_t, reg_region, scope, max_registers):
     try:
         return plan_tcgen05_ldst(tmem_t.layout, tmem_t.shape, tmem_region, reg_t.layout, reg_t.shape, reg_region,
-                                 reg_t.elem_bits, scope)
+                                 reg_t.elem_bits, scope, max_registers)
     except PlanError as e:  # (check, reason), not the exception: see tcgen05_cp._cached_plan
         return (e.check, e.reason)
 
 
-def _plan(ctx, direction):
+def _plan(op, ctx, direction):
     if direction == "ld":
         key = (ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.scope)
     else:
         key = (ctx.dst_t, ctx.dst_region, ctx.src_t, ctx.src_region, ctx.scope)
-    plan = _cached_plan(*key)
+    plan = _cached_plan(*key, instruction_registers(math.prod(kernel_block(op))))
     if isinstance(plan, tuple):
         raise DispatchFail(plan[1], check=plan[0])
     return plan
@@ -131,7 +132,7 @@ def _place_wait(ctx, op, direction, reg, tmem):
 
 
 def copy_async_tmem_reg(op, ctx, direction: str):
-    plan = _plan(ctx, direction)
+    plan = _plan(op, ctx, direction)
     tmem, reg = (ctx.src, ctx.dst) if direction == "ld" else (ctx.dst, ctx.src)
     taddr = _after(ctx, tmem, I32(), "tmem_address")
     regs = _after(ctx, reg, ptr_type(REG_ADDR_SPACE), "reg_pointer")

@@ -25,9 +25,9 @@ E. shape: for each shape, a register word can be register i of the atom at (L0, 
    atoms (all rpx registers present) are taken leftmost first, and they must take every word ("shape"). Of the shapes that fit, the one with the
    fewest instructions wins, ties in SHAPES order.
 F. .num: atoms with the same L0 (and 16x32bx2 offset) adjacent along the columns merge; a run of k
-   atoms is cut into powers of two, largest first, each at most REGISTER_BUDGET / rpx atoms (the budget
-   rule: one instruction moves at most 128 registers per thread, the PTX limit of .num; the register
-   tile already holds the registers, so no further budget applies).
+   atoms is cut into powers of two, largest first, each at most max_registers / rpx atoms (the budget
+   rule: one instruction moves at most 128 registers per thread, the PTX limit of .num, and fewer in a
+   CTA so large that ptxas could not compile it: instruction_registers).
 """
 
 from __future__ import annotations
@@ -39,11 +39,25 @@ import numpy as np
 
 from ...layout import FragmentError, LayoutError, TCol, TileLayout, TLane, fragment_of
 from ...layout.fragment import WARP_SIZE, offsets_table
+from ...target import register_budget
 
 __all__ = ["PlanError", "LdStInstr", "Tcgen05LdStPlan", "plan_tcgen05_ldst", "SHAPES", "REGISTER_BUDGET",
+           "instruction_registers",
            "LANE_OFFSETS", "fragment_map"]
 
 REGISTER_BUDGET = 128  # registers per thread of one tcgen05.ld/st (PTX: .num up to x128 of 1 register)
+# ptxas compiles a tcgen05.ld only with registers to spare beyond the instruction's own (its C7602 message
+# asks for 146 for a .x128 load, 18 more); we leave 32
+LDST_HEADROOM = 32
+
+
+def instruction_registers(threads: int) -> int:
+    """The most registers per thread one tcgen05.ld/st moves in a CTA of `threads` threads: a power of two
+    at most REGISTER_BUDGET that leaves LDST_HEADROOM of the thread's register budget (32 at 1024 threads)."""
+    n = REGISTER_BUDGET
+    while n + LDST_HEADROOM > register_budget(threads):
+        n //= 2
+    return n
 
 
 class PlanError(Exception):
@@ -123,7 +137,7 @@ def _sliced(layout, shape, region, what) -> TileLayout:
 
 def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_region,
                       reg_layout: TileLayout, reg_shape: Sequence[int], reg_region, elem_bits: int,
-                      scope: str) -> Tcgen05LdStPlan:
+                      scope: str, max_registers: int = REGISTER_BUDGET) -> Tcgen05LdStPlan:
     # A. dtype
     if elem_bits not in (8, 16, 32):
         raise PlanError("dtype", f"tcgen05.ld/st move 32-bit words of 8, 16 or 32-bit elements, not {elem_bits}-bit")
@@ -221,7 +235,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     fits, why = [], []
     for shape in SHAPES:
         try:
-            fits.append(_instrs(shape, lane_tab[0], col_tab[0], words, 2 if pack else 1))
+            fits.append(_instrs(shape, lane_tab[0], col_tab[0], words, 2 if pack else 1, max_registers))
         except PlanError as e:
             why.append(f"{shape}: {e.reason}")
     if not fits:
@@ -230,7 +244,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     return Tcgen05LdStPlan(shape, pack, warps, -(-frag.slots_per_thread // epw), tuple(instrs))
 
 
-def _instrs(shape: str, lanes: np.ndarray, cols: np.ndarray, words: list[int], f: int):
+def _instrs(shape: str, lanes: np.ndarray, cols: np.ndarray, words: list[int], f: int, max_registers: int):
     """E + F for one shape over one warp's tables [lane, word index] -> (shape, [LdStInstr])."""
     rpx, _, width = SHAPES[shape]
     if shape == "16x32bx2" and f == 2:
@@ -270,7 +284,7 @@ def _instrs(shape: str, lanes: np.ndarray, cols: np.ndarray, words: list[int], f
     step = f * width
     if shape == "16x32bx2":
         step = f  # x1 is one column per half
-    max_n = REGISTER_BUDGET // rpx
+    max_n = max_registers // rpx
     out: list[LdStInstr] = []
     keys = sorted(atoms, key=lambda a: (a[0], a[2], a[1]))
     run: list[tuple[int, int, int]] = []
