@@ -45,6 +45,8 @@ SCOPES = ("global", "shared", "tmem", "reg")
 # Far above any alignment PTX asks of a buffer (a 128B swizzle repeats every 1024 bytes) and within
 # what LLVM globals can carry (2^32): a larger `align N` is a typo, not a request.
 MAX_ALIGN = 1 << 16
+# A buffer's byte offsets are signed 64-bit (LLVM's getelementptr indices): 2^63 bytes at most.
+MAX_BUFFER_BITS = 1 << 66
 
 # element type spelling -> (bits, numpy dtype name of its elements in Python; the narrow floats are
 # ml_dtypes' dtypes, see runtime/dtypes.py)
@@ -127,6 +129,11 @@ class BufferType:
             raise TypeParseError(f"unsupported element type '{elem}'")
         if any(d <= 0 for d in shape):
             raise TypeParseError(f"buffer dimensions must be positive, got {parts[1]}")
+        numel = 1
+        for d in shape:
+            numel *= d
+        if numel * _ELEMENTS[elem][0] > MAX_BUFFER_BITS:
+            raise TypeParseError(f"a {parts[1]} buffer holds more than 2^63 bytes, beyond 64-bit byte offsets")
         layout, align, packing = None, None, None
         for p in parts[2:]:
             if p.startswith('"') and p.endswith('"') and len(p) >= 2 and layout is None:

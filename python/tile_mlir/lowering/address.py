@@ -7,6 +7,7 @@ iters (outer to inner), each contributing coord * stride on the memory axis.
 from __future__ import annotations
 
 from ..layout import SwizzleMode, m, swizzle_params
+from .emitter import I32, I64
 
 __all__ = ["byte_offset", "swizzle_value", "vector_bytes", "group_runs"]
 
@@ -23,29 +24,37 @@ def swizzle_value(em, byte_off, mode):
 
 
 def byte_offset(em, layout, elem_index, elem_bits: int):
-    """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m.
+    """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m; i64
+    when the layout reaches 2^31 bytes or beyond (a region of a global tensor over 2 GiB), where i32
+    arithmetic would wrap.
 
     Sub-byte elements: callers only ask for elements that start a byte (vector_bytes and
     group_runs guarantee it), so the element offset times elem_bits is a whole number of bytes.
     A packed buffer (BufferType.packing) is addressed at whole groups with elem_bits = addr_bits (8)."""
     inner = getattr(layout, "inner", layout)
     swz = getattr(layout, "swizzle", None)
-    off = em.i32(inner.offset_on(m))
+    reach = inner.offset_on(m) + sum((it.extent - 1) * it.stride for it in inner.shard if it.axis is m)
+    if (reach + 1) * elem_bits >= 8 << 31:
+        t = I64()
+        elem_index = em.zext(elem_index, t)
+    else:
+        t = I32()
+    off = em.const(inner.offset_on(m), t)
     below = 1
     for it in reversed(inner.shard):
         coord = elem_index
         if below > 1:
-            coord = em.udiv(coord, em.i32(below))
+            coord = em.udiv(coord, em.const(below, t))
         if below * it.extent < _total(inner):
-            coord = em.urem(coord, em.i32(it.extent))
-        off = em.add(off, em.mul(coord, em.i32(it.stride)))
+            coord = em.urem(coord, em.const(it.extent, t))
+        off = em.add(off, em.mul(coord, em.const(it.stride, t)))
         below *= it.extent
     if elem_bits % 8 == 0:
-        byte = em.mul(off, em.i32(elem_bits // 8)) if elem_bits != 8 else off
+        byte = em.mul(off, em.const(elem_bits // 8, t)) if elem_bits != 8 else off
     elif 8 % elem_bits == 0:  # 8 / elem_bits elements per byte (4-bit: 2)
-        byte = em.shr(off, em.i32((8 // elem_bits).bit_length() - 1))
+        byte = em.shr(off, em.const((8 // elem_bits).bit_length() - 1, t))
     else:  # 6-bit: off * 6 / 8, exact at the starts of 4-element (3-byte) runs
-        byte = em.shr(em.mul(off, em.i32(elem_bits)), em.i32(3))
+        byte = em.shr(em.mul(off, em.const(elem_bits, t)), em.const(3, t))
     return swizzle_value(em, byte, swz)
 
 

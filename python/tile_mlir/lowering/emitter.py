@@ -95,6 +95,9 @@ class Emitter:
     # -- constants and integer ops ------------------------------------------------------------------
     def const(self, value: int, t=None):
         t = t or I32()
+        width = t.width if isinstance(t, ir.IntegerType) else 64  # (index: 64)
+        if not -(1 << (width - 1)) <= value < 1 << width:  # IntegerAttr would wrap it silently
+            raise ValueError(f"constant {value} does not fit {t}")
         return self.result("arith.constant", t, attrs={"value": ir.IntegerAttr.get(t, int(value))})
 
     def i32(self, v: int):
@@ -155,6 +158,8 @@ class Emitter:
         if isinstance(byte_offset, int):
             if byte_offset == 0:
                 return base
+            if not _DYNAMIC < byte_offset < 2**31:  # beyond the i32 of a constant index: an i64 operand
+                return self.gep(base, self.i64(byte_offset))
             operands, index = (base,), byte_offset
         else:
             operands, index = (base, byte_offset), _DYNAMIC
