@@ -115,6 +115,23 @@ def test_blockscaled_kernel_on_tile_sim(fmt, m, n, k, tiling):
     assert np.all(np.abs(d.astype(np.float64) - exact) <= 2.0 ** -8 * np.abs(exact) + steps * 2.0 ** -22 * mag)
 
 
+def test_pair_kernel_without_the_leaders_barrier_deadlocks():
+    """The odd CTA's loads completing on its own (unarmed) `full` leave the leader's waiting for half the
+    stage's bytes: what barrier_cta = "pair_leader" is for (docs/tma.md §8)."""
+    import tile_mlir
+    from tile_mlir.sim import EmulationError
+
+    cfg = gemm.GemmConfig("sm_100a", "mxfp8", 128, 128, 256, cta_group=2)
+    text = gemm.build(cfg)
+    assert text.count(', barrier_cta = "pair_leader"') == 8 * 4  # every load of the unrolled ring
+    args = gemm.operands(cfg)
+    kernel = tile_mlir.jit(text.replace(', barrier_cta = "pair_leader"', ""), arch="sm_100a", backend="sim")
+    half = (128 + 64) * 128 + 2 * 512  # the odd CTA's bytes of a stage: A, half of B, SFA, SFB
+    with pytest.raises(EmulationError, match=rf"deadlock(.|\n)*CTA 0 warp 1 lanes 0: .*mbarrier.try_wait(.|\n)*"
+                                             rf"of CTA 0 \(phase 0, pending 0/1, tx {half}\)"):
+        kernel(*[args[n] for n in ("A", "B", "SFA", "SFB")], np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16))
+
+
 @pytest.mark.parametrize("cg", [1, 2])
 def test_blockscaled_kernel_assembles_for_sm_100a(tmp_path, cg):
     """The PTX ptxas takes, with one tcgen05.cp per scale atom and four block-scaled MMAs per stage; a
