@@ -10,9 +10,12 @@ at a recycled address reuse theirs.
 from __future__ import annotations
 
 import ctypes
+import math
 from collections import OrderedDict
 
 from . import driver as _d
+from .dtypes import numpy_dtype
+from .errors import ArgumentError
 
 __all__ = ["MapSlots", "encode", "sim_tensor_map", "MAP_BYTES"]
 
@@ -28,6 +31,21 @@ _DATA_TYPES = {"uint8": "UINT8", "uint16": "UINT16", "uint32": "UINT32", "int32"
 _SWIZZLES = {"none": "NONE", "32b": "32B", "64b": "64B", "128b": "128B"}
 _L2 = {"none": "NONE", "64b": "L2_64B", "128b": "L2_128B", "256b": "L2_256B"}
 _OOB = {"none": "NONE", "nan_request_zero_fma": "NAN_REQUEST_ZERO_FMA"}
+
+
+def check_reach(tm, nbytes: int) -> None:
+    """Refuse (ArgumentError) a map that describes bytes past the end of its buffer's `nbytes`: TMA would
+    read, or store into, whatever memory follows (a crafted or stale manifest; compile() derives the map
+    from the buffer's own shape)."""
+    reach = tm.global_dim[0] * tm.elem_bytes + sum((d - 1) * s for d, s in zip(tm.global_dim[1:],
+                                                                              tm.global_strides))
+    if reach > nbytes:
+        raise ArgumentError(f"tensor map of '{tm.buffer}': its dims {list(tm.global_dim)} and strides "
+                            f"{list(tm.global_strides)} reach {reach} bytes, but the buffer holds {nbytes}")
+
+
+def _param_bytes(p) -> int:
+    return math.prod(p.packed_shape) * (1 if p.bits else numpy_dtype(p.dtype).itemsize)
 
 
 def encode(tm, address: int) -> bytes:
@@ -63,6 +81,8 @@ class MapSlots:
         self.maps = tuple(maps)
         names = [p.name for p in params]
         self.buffers = tuple(names.index(tm.buffer) for tm in self.maps)  # the parameter each map describes
+        for tm, i in zip(self.maps, self.buffers):
+            check_reach(tm, _param_bytes(params[i]))
         n = len(self.maps)
         self._raw = (ctypes.c_uint8 * (MAP_BYTES * n + MAP_ALIGN))()
         base = -(-ctypes.addressof(self._raw) // MAP_ALIGN) * MAP_ALIGN
@@ -83,6 +103,7 @@ def sim_tensor_map(tm, array):
     the map points into that allocation)."""
     from tile_mlir.sim import TensorMap
 
+    check_reach(tm, array.nbytes)
     return TensorMap(data_type=tm.data_type, global_address=array, global_dim=tm.global_dim,
                      global_strides=tm.global_strides, box_dim=tm.box_dim, element_strides=tm.element_strides,
                      interleave=tm.interleave, swizzle=tm.swizzle, l2_promotion=tm.l2_promotion,

@@ -69,10 +69,12 @@ def _enum(value, names, what):
 
 def _ints(value, what, n=None):
     try:
-        out = tuple(int(v) for v in value)
-        if any(isinstance(v, (bool, float)) for v in value):
+        # integers only: int() would also take "6" (and a string "64" would pass as the sequence 6, 4)
+        if isinstance(value, (str, bytes)) or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                                                       for v in value):
             raise TypeError
-    except (TypeError, ValueError):
+        out = tuple(int(v) for v in value)
+    except TypeError:
         raise EmulationError(f"cuTensorMapEncodeTiled: {what} must be a sequence of integers, "
                              f"got {value!r}") from None
     if n is not None and len(out) != n:
