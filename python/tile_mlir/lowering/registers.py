@@ -159,9 +159,14 @@ def emit_move(em, plan: StorePlan, mem, regs, warp, lane, load: bool) -> None:
     """Each thread of the plan's warps moves its chunks between memory and its registers (em inside the
     guard of those warps): stores, or loads when `load`."""
     rank = em.add(em.shl(em.sub(warp, em.i32(plan.first_warp)), em.i32(5)), lane)
-    off = em.i32(plan.base_bytes)
+    # the thread's byte offset, in i64 where i32 could wrap (a region of a global tensor over 2 GiB)
+    wide = plan.base_bytes + sum(c for _, c in plan.coeff_bytes) >= 1 << 31
+    t = I64() if wide else I32()
+    if wide:
+        rank = em.zext(rank, t)
+    off = em.const(plan.base_bytes, t)
     for bit, c in plan.coeff_bytes:
-        off = em.add(off, em.mul(em.and_(em.shr(rank, em.i32(bit)), em.i32(1)), em.i32(c)))
+        off = em.add(off, em.mul(em.and_(em.shr(rank, em.const(bit, t)), em.const(1, t)), em.const(c, t)))
     base = em.gep(mem, off)
     for regb, memb, size, align in plan.chunks:
         t = ir.VectorType.get([size // 4], I32()) if size >= 8 else int_type(size * 8)

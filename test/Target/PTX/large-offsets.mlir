@@ -1,5 +1,6 @@
-// A region of a global tensor past 2 GiB: its byte offsets are computed in 64 bits (address.byte_offset),
-// not wrapped to 32 (before, rows 1073741820.. of a 16 GiB tensor were read at A - 64).
+// A region of a global tensor past 2 GiB: its byte offsets are computed in 64 bits (address.byte_offset,
+// registers.emit_move), not wrapped to 32 (before, rows 1073741820.. of a 16 GiB tensor were read at
+// A - 64; a register tile's rows of a 64 GiB tensor could not be lowered).
 // RUN: tile-opt %s --tile-to-ptx > %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
@@ -17,3 +18,16 @@
   "tile.copy"(%B, %s) : (!tile.buffer<global, 4x16xui8>, !tile.buffer<shared, 4x16xui8>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "rows_past_16GiB", block = array<i32: 128, 1, 1>} : () -> ()
+
+// a register tile loaded from rows 1073741792.. of a 64 GiB f32 tensor (64-byte rows)
+// CHECK-LABEL: .entry reg_rows_past_64GiB(
+// CHECK: add.s64 [[R:%rd[0-9]+]], [[B:%rd[0-9]+]], %rd{{[0-9]+}};
+// CHECK: add.s64 [[S:%rd[0-9]+]], [[R]], 68719474688;
+// CHECK: ld.global.v4.b32 {{.*}}, [[[S]]];
+"tile.kernel"() ({
+^bb0(%g: !tile.buffer<global, 1073741824x16xf32>):
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x4xf32, "S[(32, 4) : (1@laneid, 1@reg)]">
+  "tile.copy"(%r, %g) {scope = "warp", src_offsets = array<i64: 1073741792, 0>, src_sizes = array<i64: 32, 4>} : (!tile.buffer<reg, 32x4xf32, "S[(32, 4) : (1@laneid, 1@reg)]">, !tile.buffer<global, 1073741824x16xf32>) -> ()
+  "tile.copy"(%g, %r) {scope = "warp", dst_offsets = array<i64: 0, 0>, dst_sizes = array<i64: 32, 4>} : (!tile.buffer<global, 1073741824x16xf32>, !tile.buffer<reg, 32x4xf32, "S[(32, 4) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "reg_rows_past_64GiB", block = array<i32: 32, 1, 1>} : () -> ()

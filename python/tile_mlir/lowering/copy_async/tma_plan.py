@@ -3,7 +3,8 @@
 
 Steps (tma.py and the tests name them):
   A. the global tensor: TMA can move its element type; the region's inner start coordinate is a multiple
-     of 16 bytes (the H200 faults otherwise: docs/tma.md §6);
+     of 16 bytes (the H200 faults otherwise: docs/tma.md §6); every start coordinate is below 2^31 (PTX
+     tensorCoords are .s32);
   B. the map: a declared tensor map of the global buffer whose box is the region's sizes, or, for a load
      whose region ends at the tensor's edge, larger (TMA fills the rest of the box with zeros), and whose
      swizzle is the shared buffer's;
@@ -68,6 +69,10 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
     if inner_start % 16:
         raise PlanError("coordinate", f"the region starts {inner_start} B into its inner dim; a TMA box must "
                         "start on a 16-byte multiple there")
+    for d, (b, _) in enumerate(region):
+        if b >= 1 << 31:
+            raise PlanError("coordinate", f"the region starts at {b} in dim {d}; TMA coordinates are signed "
+                            "32-bit (below 2^31)")
     swizzle_mode = getattr(smem_layout, "swizzle", SwizzleMode.NONE)
     swizzle = _SWIZZLES.get(swizzle_mode)
     if swizzle is None:
