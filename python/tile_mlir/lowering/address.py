@@ -24,9 +24,9 @@ def swizzle_value(em, byte_off, mode):
 
 
 def byte_offset(em, layout, elem_index, elem_bits: int):
-    """i32 byte offset of element `elem_index` (i32, row-major over the layout's shard) on axis m; i64
-    when the layout reaches 2^31 bytes or beyond (a region of a global tensor over 2 GiB), where i32
-    arithmetic would wrap.
+    """i32 byte offset of element `elem_index` (i32 or i64, row-major over the layout's shard) on axis m;
+    i64 when the index is i64 or the layout reaches 2^31 bytes or beyond (a region of a global tensor
+    over 2 GiB), where i32 arithmetic would wrap.
 
     Sub-byte elements: callers only ask for elements that start a byte (vector_bytes and
     group_runs guarantee it), so the element offset times elem_bits is a whole number of bytes.
@@ -34,9 +34,10 @@ def byte_offset(em, layout, elem_index, elem_bits: int):
     inner = getattr(layout, "inner", layout)
     swz = getattr(layout, "swizzle", None)
     reach = inner.offset_on(m) + sum((it.extent - 1) * it.stride for it in inner.shard if it.axis is m)
-    if (reach + 1) * elem_bits >= 8 << 31:
+    if elem_index.type == I64() or (reach + 1) * elem_bits >= 8 << 31:
         t = I64()
-        elem_index = em.zext(elem_index, t)
+        if elem_index.type != t:
+            elem_index = em.zext(elem_index, t)
     else:
         t = I32()
     off = em.const(inner.offset_on(m), t)

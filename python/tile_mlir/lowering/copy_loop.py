@@ -11,7 +11,7 @@ from ..dialect.types import BufferType
 from ..dialect.ir_utils import region_of
 from ..mlir import ir, nvvm
 from .address import byte_offset, group_runs, vector_bytes
-from .emitter import I32, int_type
+from .emitter import I32, I64, int_type
 
 __all__ = ["linear_tid", "scope_rank", "copy_types", "sliced_layouts", "emit_copy_loop", "load_store",
            "emit_group_copy", "GROUP", "SCOPE_THREADS"]
@@ -57,6 +57,11 @@ def load_store(em, dst, src, width: int) -> None:
     em.store(em.load(t, src, align=width), dst, align=width)
 
 
+def _index_type(numel: int):
+    """i32 element indices, i64 for regions of 2^31 elements or more (an i32 index would wrap)."""
+    return I64() if numel >= 1 << 31 else I32()
+
+
 def emit_copy_loop(em, ptrs, layouts, elem_bits: int, numel: int, rank, nthreads: int, move=load_store,
                    max_width: int = 16):
     """for c in [rank, n_chunks) step nthreads: move(dst + off_d(c), src + off_s(c), width)."""
@@ -64,10 +69,11 @@ def emit_copy_loop(em, ptrs, layouts, elem_bits: int, numel: int, rank, nthreads
     if not width:
         raise ValueError(f"{elem_bits}-bit elements share bytes with elements outside the copied runs")
     per = width * 8 // elem_bits
+    it = _index_type(numel)
     lb = em.index_cast(rank, ir.IndexType.get())
     with em.for_(lb, em.index(numel // per), em.index(nthreads)) as iv:
-        c = em.index_cast(iv, I32())
-        e = em.mul(c, em.i32(per)) if per > 1 else c
+        c = em.index_cast(iv, it)
+        e = em.mul(c, em.const(per, it)) if per > 1 else c
         d_off = byte_offset(em, layouts[0], e, elem_bits)
         s_off = byte_offset(em, layouts[1], e, elem_bits)
         move(em, em.gep(ptrs[0], d_off), em.gep(ptrs[1], s_off), width)
@@ -87,9 +93,10 @@ def emit_group_copy(em, ptrs, layouts, types, numel: int, rank, nthreads: int):
     16 padded: 4-byte aligned either way); a padded destination also gets its padding bytes zeroed
     (TMA leaves them undefined; zero keeps the shared image deterministic). Callers check group_runs."""
     data = GROUP * types[0].elem_bits // 8
+    it = _index_type(numel)
     lb = em.index_cast(rank, ir.IndexType.get())
     with em.for_(lb, em.index(numel // GROUP), em.index(nthreads)) as iv:
-        e = em.mul(em.index_cast(iv, I32()), em.i32(GROUP))
+        e = em.mul(em.index_cast(iv, it), em.const(GROUP, it))
         d_off, s_off = (byte_offset(em, lay, e, t.addr_bits) for lay, t in zip(layouts, types))
         dst, src = em.gep(ptrs[0], d_off), em.gep(ptrs[1], s_off)
         words = [em.load(I32(), em.gep(src, k), align=4) for k in range(0, data, 4)]

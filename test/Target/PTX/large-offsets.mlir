@@ -1,6 +1,7 @@
 // A region of a global tensor past 2 GiB: its byte offsets are computed in 64 bits (address.byte_offset,
 // registers.emit_move), not wrapped to 32 (before, rows 1073741820.. of a 16 GiB tensor were read at
-// A - 64; a register tile's rows of a 64 GiB tensor could not be lowered).
+// A - 64; a register tile's rows of a 64 GiB tensor could not be lowered; a whole 64 GiB copy's i32
+// element index wrapped, its offsets masked to 32 bits).
 // RUN: tile-opt %s --tile-to-ptx > %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
@@ -31,3 +32,15 @@
   "tile.copy"(%g, %r) {scope = "warp", dst_offsets = array<i64: 0, 0>, dst_sizes = array<i64: 32, 4>} : (!tile.buffer<global, 1073741824x16xf32>, !tile.buffer<reg, 32x4xf32, "S[(32, 4) : (1@laneid, 1@reg)]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "reg_rows_past_64GiB", block = array<i32: 32, 1, 1>} : () -> ()
+
+// a copy of all 2^36 bytes of a tensor: 64-bit element indices, no offset masked to 32 bits
+// CHECK-LABEL: .entry copy_64GiB(
+// CHECK-NOT: 4294967280
+// CHECK: ld.global.v4.b32
+// CHECK-NOT: 4294967280
+// CHECK: ret;
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 4294967296x16xui8>, %B: !tile.buffer<global, 4294967296x16xui8>):
+  "tile.copy"(%B, %A) : (!tile.buffer<global, 4294967296x16xui8>, !tile.buffer<global, 4294967296x16xui8>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "copy_64GiB", block = array<i32: 128, 1, 1>} : () -> ()
