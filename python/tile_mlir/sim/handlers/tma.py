@@ -189,16 +189,22 @@ def _decode_tensor_load(d, inst, dims, dst_space):
                       f"{mask}, {cg}, {inst.line})"], {"_load": tensor_load})
 
 
-def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
-    what = "cp.async.bulk.tensor"
+def _mapped_box(M, taddr, coords, what, why):
+    """The tensor map at `taddr` and its global address, once the box's coordinates fit it: one per
+    dimension, the innermost a multiple of 16 bytes (`why` cites the row that says so)."""
     tm, gaddr = tensor_map_at(M, taddr, what)
     tm.check_executable(what)
     if len(coords) != tm.rank:
         raise EmulationError(f"{what}: .{len(coords)}d for a tensor map of rank {tm.rank}")
     if coords[0] * tm.elem_size % 16:
         raise EmulationError(f"{what}: the innermost coordinate {coords[0]} times the element "
-                             f"size {tm.elem_size} is not a multiple of 16 bytes (a fault on "
-                             f"the H200, A25)")
+                             f"size {tm.elem_size} is not a multiple of 16 bytes ({why})")
+    return tm, gaddr
+
+
+def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
+    what = "cp.async.bulk.tensor"
+    tm, gaddr = _mapped_box(M, taddr, coords, what, "a fault on the H200, A25")
     targets = _destinations(M, t, dst, dst_space, mb_addr, mask, cg, what)
     goff, inb, phys = tm.box(coords, targets[0][1])
     data = _gather(M, gaddr, goff, inb, tm, what)
@@ -335,13 +341,7 @@ def _decode_tensor_store(d, inst, dims):
 
 def tensor_store(M, t, taddr, coords, src, line):
     what = "cp.async.bulk.tensor store"
-    tm, gaddr = tensor_map_at(M, taddr, what)
-    tm.check_executable(what)
-    if len(coords) != tm.rank:
-        raise EmulationError(f"{what}: .{len(coords)}d for a tensor map of rank {tm.rank}")
-    if coords[0] * tm.elem_size % 16:
-        raise EmulationError(f"{what}: the innermost coordinate {coords[0]} times the element "
-                             f"size {tm.elem_size} is not a multiple of 16 bytes (A25)")
+    tm, gaddr = _mapped_box(M, taddr, coords, what, "A25")
     if src % SMEM_BOX_ALIGN:
         raise EmulationError(f"{what}: shared source 0x{src:x} is not {SMEM_BOX_ALIGN}-byte "
                              f"aligned (A24)")
