@@ -171,8 +171,15 @@ def kernel_text(case: Case, name: str | None = None) -> str:
               "    " + load.format(o="%out1", n=ncols, ot=o_t, tt=t_t), '  }']
     else:
         L += ["  " + load.format(o="%out", n=ncols, ot=o_t, tt=t_t)]
-    L += ['  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-          '  "tile.barrier"() : () -> ()']
+    L += kernel_end(name, 128, ncols, cg, cga, slot_t)
+    return "\n".join(L) + "\n"
+
+
+def kernel_end(name: str, block: int, ncols: int, cg: int, cga: str, slot_t: str) -> list[str]:
+    """The lines that close a test kernel: sync the CTA (and the pair), warp 0 frees the `ncols`
+    tmem columns, and the kernel op's attributes (a cluster of 2 for cta_group 2)."""
+    L = ['  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
+         '  "tile.barrier"() : () -> ()']
     if cg == 2:
         L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
     L += ['  scf.if %w0 {',
@@ -182,8 +189,7 @@ def kernel_text(case: Case, name: str | None = None) -> str:
           '  }',
           '  "tile.return"() : () -> ()']
     cl = ", cluster = array<i32: 2, 1, 1>, grid = array<i32: 2, 1, 1>" if cg == 2 else ""
-    L += [f'}}) {{sym_name = "{name}", block = array<i32: 128, 1, 1>{cl}}} : () -> ()']
-    return "\n".join(L) + "\n"
+    return L + [f'}}) {{sym_name = "{name}", block = array<i32: {block}, 1, 1>{cl}}} : () -> ()']
 
 
 # ----------------------------------------------------------------------------------------------------

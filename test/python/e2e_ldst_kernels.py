@@ -21,6 +21,8 @@ import numpy as np
 
 from tile_mlir.layout import TCol, TLane, parse_layout
 
+from e2e_kernels import kernel_end
+
 CARRIER = {8: np.uint8, 16: np.uint16, 32: np.uint32}
 POISON = 0xDEADBEEF
 
@@ -110,18 +112,7 @@ def kernel_text(case: LdStCase) -> str:
         L += ['  } else {'] + ["    " + x for x in body(*per_cta[1] + [None] * (3 - len(names)))] + ['  }']
     else:
         L += ["  " + x for x in body(*per_cta[0] + [None] * (3 - len(names)))]
-    L += ['  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-          '  "tile.barrier"() : () -> ()']
-    if cg == 2:
-        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
-    L += ['  scf.if %w0 {',
-          '    "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'    "tile.tmem.relinquish"() {{{cga}}} : () -> ()',
-          f'    "tile.tmem.dealloc"(%slot) {{num_cols = {case.ncols}, {cga}}} : ({slot_t}) -> ()',
-          '  }',
-          '  "tile.return"() : () -> ()']
-    cl = ", cluster = array<i32: 2, 1, 1>, grid = array<i32: 2, 1, 1>" if cg == 2 else ""
-    L += [f'}}) {{sym_name = "{case.name}", block = array<i32: {case.block}, 1, 1>{cl}}} : () -> ()']
+    L += kernel_end(case.name, case.block, case.ncols, cg, cga, slot_t)
     return "\n".join(L) + "\n"
 
 
