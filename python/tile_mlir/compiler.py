@@ -10,12 +10,14 @@ import contextlib
 import gc
 import hashlib
 
-from .artifact import Artifact, Param
+from .artifact import Artifact
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError, _from_mlir
 from .mlir import MLIRError, ObjectAttr, ir
 from .errors import ArgumentError, ArgumentTypeError
 from .source import Source, read_source
 from .target import DEFAULT_ARCH, parse_arch
+
+from .signature import kernel_signature
 
 __all__ = ["compile", "binaries_of", "kernel_signature", "verify", "lower_to_nvvm", "DEFAULT_ARCH"]
 
@@ -35,77 +37,6 @@ def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
             data = o.object
             out.append((name, fmt, data if isinstance(data, bytes) else bytes(data)))
     return out
-
-
-def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict]:
-    """For each tile.kernel: name, Params in order, block, cluster, tensor maps (read before lowering).
-
-    Params are named as ``text`` (the source parsed as ``filename``) names the kernel's block
-    arguments, else arg<i> (source.arg_names); sub-byte elements are packed (Param.bits)."""
-    from .dialect.ops import read_attr, spec_of
-    from .dialect.types import BufferType
-    from .source import arg_names
-
-    out = []
-    for op in module_op.regions[0].blocks[0].operations:
-        op = op.operation
-        if op.name != "tile.kernel":
-            continue
-        spec = {a.name: a for a in spec_of("tile.kernel").attrs}
-        params = []
-        args = op.regions[0].blocks[0].arguments
-        names = arg_names(args, text, filename)
-        for i, arg in enumerate(args):
-            bt = BufferType.of(arg.type)
-            if bt is not None:
-                bits = bt.elem_bits if bt.elem_bits < 8 else 0
-                params.append(Param(names[i], "buffer", bt.numpy_dtype, tuple(bt.shape), bits))
-            else:
-                params.append(Param(names[i], "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
-        written = _written_params(op)
-        out.append({
-            "name": read_attr(op, spec["sym_name"]),
-            "outputs": tuple(p.name for i, p in enumerate(params) if i in written),
-            "params": tuple(params),
-            "block": tuple(read_attr(op, spec["block"])),
-            "cluster": tuple(read_attr(op, spec["cluster"]) or (1, 1, 1)),
-            "grid": tuple(read_attr(op, spec["grid"]) or (1, 1, 1)),
-            "tensor_maps": _tensor_maps(op, args, params),
-        })
-    return out
-
-
-def _tensor_maps(kernel, args, params) -> tuple:
-    """The TensorMapParam of each tile.tensor_map of a verified kernel, in declaration order."""
-    from .artifact import TensorMapParam
-    from .dialect.ops import attr_value
-    from .dialect.types import BufferType
-    from .lowering.copy_async.tma_plan import tensor_map_params
-
-    out = []
-    for op in kernel.regions[0].blocks[0].operations:
-        if op.operation.name != "tile.tensor_map":
-            continue
-        buf = op.operands[0]
-        bt = BufferType.of(buf.type)
-        index = next(i for i, a in enumerate(args) if a == buf)
-        out.append(TensorMapParam(params[index].name, **tensor_map_params(
-            bt.shape, bt.elem, attr_value(op, "box"), attr_value(op, "swizzle"), attr_value(op, "l2_promotion"),
-            attr_value(op, "oob_fill"))))
-    return tuple(out)
-
-
-_WRITERS = ("tile.copy", "tile.copy_async", "tile.tmem.load")  # ops whose operand #0 (dst) is written
-
-
-def _written_params(kernel) -> set[int]:
-    """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns):
-    those used as operand #0 of a writer (all uses of a parameter are in the kernel)."""
-    written = set()
-    for i, a in enumerate(kernel.regions[0].blocks[0].arguments):
-        if any(u.operand_number == 0 and u.owner.operation.name in _WRITERS for u in a.uses):
-            written.add(i)
-    return written
 
 
 def _run(pipeline: str, module_op, ctx, engine: DiagnosticEngine) -> bool:
