@@ -1,28 +1,31 @@
-"""Python builders for tile ops: snake_case functions returning Values (or the op when it has none).
+"""Python builders for tile ops: one keyword builder per op class, derived from its fields.
 
     with ir.Location.unknown(ctx):
         module = ir.Module.create()
-        with kernel(module, "demo", [buffer_t("global", (32, 16), "ui8")], block=(128, 1, 1)) as (k, args):
+        with kernel(module, "demo", {"a": buffer_t("global", (32, 16), "ui8")}, block=(128, 1, 1)) as (k, args):
             smem = alloc_shared(buffer_t("shared", (32, 16), "ui8", "S[(32, 16) : (16, 1)]", align=1024))
             ...
             ret()
 
-Every builder takes `loc=` and `ip=` keyword arguments like the upstream generated builders; attribute
-values are plain Python values converted by the op's spec (OP_SPECS).
+tile.<name> has the builder `<name>` with "." as "_" (tile.tmem.alloc: tmem_alloc; tile.return: ret).
+Its parameters: the operands in order (a variadic one a sequence, an optional one None when absent),
+the type of each buffer result that cannot be inferred (`result_type`), then the attributes, required
+ones first, as plain Python values or enum members (dialect/enums.py), and `<side>_region=[(begin, end),
+...]` for an op's static regions. Attributes with a default are written with it (so the IR says what the
+op does), None leaves one out. Every builder takes `loc=` and `ip=` like the upstream generated builders
+and returns the result Value, or the op when it has none.
 """
 from __future__ import annotations
 
+import inspect
 from contextlib import contextmanager
 
 from ..mlir import ir
-from .ops import OPVIEWS, make_attr, spec_of
+from .op_def import BufferOf, make_attr
+from .ops import OP_CLASSES, KernelOp, SubviewOp, op_class
 from .types import BufferType
 
-__all__ = ["buffer_t", "build", "kernel", "ret", "thread_id", "warp_id", "lane_id", "cta_rank", "elect_one",
-           "alloc_shared", "copy", "fence", "barrier", "tmem_alloc", "tmem_relinquish", "tmem_dealloc",
-           "tmem_buffer", "copy_async", "commit", "async_wait", "mbarrier_init", "mbarrier_arrive",
-           "mbarrier_wait", "tmem_load", "alloc_reg", "convert", "tensor_map", "tensor_map_prefetch", "mbarrier_arrive_expect_tx",
-           "mbarrier_expect_tx", "bulk_wait"]
+__all__ = ["buffer_t", "build", "kernel", "ret", "BUILDERS", "builder_name"]
 
 
 def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: int | None = None):
@@ -31,157 +34,125 @@ def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: 
 
 
 def build(name: str, operands=(), results=(), *, loc=None, ip=None, **attrs):
-    """Create tile.<name> with attributes converted per its spec; returns the OpView."""
-    spec = spec_of("tile." + name)
-    if spec is None:
+    """Create tile.<name> with attributes converted per its class; returns the op's view."""
+    cls = op_class("tile." + name)
+    if cls is None:
         raise ValueError(f"unknown tile op 'tile.{name}'")
-    by_name = {a.name: a for a in spec.attrs}
+    spec = cls.SPEC
     attributes = {}
     for k, v in attrs.items():
         if v is None:
             continue
-        if k not in by_name:
-            raise TypeError(f"tile.{name} has no attribute '{k}' (has: {', '.join(by_name) or 'none'})")
-        attributes[k] = make_attr(by_name[k], v)
+        try:
+            a = spec.attr(k)
+        except KeyError:
+            names = ", ".join(a.name for a in spec.attrs) or "none"
+            raise TypeError(f"tile.{name} has no attribute '{k}' (has: {names})") from None
+        attributes[k] = make_attr(a, v)
     op = ir.Operation.create(spec.full_name, results=list(results), operands=list(operands),
                              attributes=attributes, regions=spec.regions, loc=loc, ip=ip)
-    return OPVIEWS[spec.full_name](op) if spec.full_name in OPVIEWS else op
+    return cls(op)
 
 
-def _result(op):
-    return op.results[0]
+def builder_name(cls) -> str:
+    """The builder function's name of an op class: tile.tmem.alloc -> tmem_alloc, tile.return -> ret."""
+    return "ret" if cls.SPEC.name == "return" else cls.SPEC.name.replace(".", "_")
+
+
+# result types the builder infers from the operands and attributes (op class -> fn(operands, attrs))
+_INFER = {SubviewOp: lambda operands, attrs: SubviewOp.window_type(BufferType.of(operands[0].type),
+                                                                   attrs["sizes"]).to_mlir()}
+_P = inspect.Parameter
+
+
+def _make_builder(cls):
+    spec = cls.SPEC
+    sides = [a.name[:-len("_offsets")] for a in spec.attrs if a.name.endswith("_offsets")
+             and f"{a.name[:-len('_offsets')]}_sizes" in {b.name for b in spec.attrs}]
+    region_attrs = {f"{s}_{w}" for s in sides for w in ("offsets", "sizes")}
+    typed = [(r, f"{r.name}_type") for r in spec.results if isinstance(r.constraint, BufferOf)]
+    infer = _INFER.get(cls)
+    params: list[tuple[str, object]] = []  # (name, default or _P.empty), in the builder's order
+    for o in spec.operands:
+        params.append((o.name, () if o.variadic else None if o.optional else _P.empty))
+    for _, pname in typed:
+        params.append((pname, None if infer else _P.empty))
+    attrs = [a for a in spec.attrs if a.name not in region_attrs]
+    for a in sorted(attrs, key=lambda a: not a.required):
+        default = _P.empty if a.required else None if (a.default is None or cls_attr(cls, a).elide_default) \
+            else (a.enum(a.default) if a.enum else a.default)
+        params.append((a.name, default))
+    sig, seen_default = [], False
+    for name, default in params:
+        seen_default |= default is not _P.empty
+        kind = _P.KEYWORD_ONLY if seen_default and default is _P.empty else _P.POSITIONAL_OR_KEYWORD
+        sig.append(_P(name, kind, default=default))
+    if any(p.kind is _P.KEYWORD_ONLY for p in sig):  # (keyword-only parameters must come last)
+        first = next(i for i, p in enumerate(sig) if p.kind is _P.KEYWORD_ONLY)
+        sig = sig[:first] + [p.replace(kind=_P.KEYWORD_ONLY) for p in sig[first:]]
+    sig += [_P(f"{s}_region", _P.KEYWORD_ONLY, default=None) for s in sides]
+    sig += [_P("loc", _P.KEYWORD_ONLY, default=None), _P("ip", _P.KEYWORD_ONLY, default=None)]
+    signature = inspect.Signature(sig)
+    operand_names = [o.name for o in spec.operands]
+    fixed_results = [None if isinstance(r.constraint, BufferOf) else r.constraint for r in spec.results]
+
+    def builder(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = bound.arguments
+        operands = []
+        for o in spec.operands:
+            v = values[o.name]
+            if o.variadic:
+                operands.extend(v)
+            elif v is not None:
+                operands.append(v)
+        attr_values = {a.name: values[a.name] for a in attrs}
+        for s in sides:
+            region = values[f"{s}_region"]
+            if region is not None:
+                attr_values[f"{s}_offsets"] = [b for b, _ in region]
+                attr_values[f"{s}_sizes"] = [e - b for b, e in region]
+        results, typed_iter = [], iter(typed)
+        for c in fixed_results:
+            if c is not None:
+                results.append(c.get())
+                continue
+            t = values[next(typed_iter)[1]]
+            results.append(t if t is not None else infer(operands, attr_values))
+        op = build(spec.name, operands, results, loc=values["loc"], ip=values["ip"], **attr_values)
+        return op.results[0] if len(results) == 1 else op
+
+    builder.__name__ = builder.__qualname__ = builder_name(cls)
+    builder.__signature__ = signature
+    builder.__doc__ = spec.summary + ("\n\nParameters: " + ", ".join(operand_names) if operand_names else "")
+    return builder
+
+
+def cls_attr(cls, a):
+    return getattr(cls, a.name)
+
+
+BUILDERS = {cls: _make_builder(cls) for cls in OP_CLASSES if cls is not KernelOp}
+globals().update({f.__name__: f for f in BUILDERS.values()})
+__all__ += [f.__name__ for f in BUILDERS.values()]
 
 
 @contextmanager
-def kernel(module, name: str, params, *, block, cluster=None, grid=None, loc=None):
-    """Append a tile.kernel to `module`; yields (op, block arguments) with the insertion point in its body."""
-    op = build("kernel", sym_name=name, block=block, cluster=cluster, grid=grid, loc=loc,
-               ip=ir.InsertionPoint(module.body))
-    body = op.regions[0].blocks.append(*params)
+def kernel(module, name: str, params=(), *, block, cluster=None, grid=None, loc=None):
+    """Append a tile.kernel to `module`; yields (op, block arguments) with the insertion point in its body.
+    `params` are the parameters' types, or (name, type) pairs or a {name: type} dict: named parameters
+    set the kernel's arg_names."""
+    items = list(params.items()) if isinstance(params, dict) else list(params)
+    named = [p for p in items if isinstance(p, tuple)]
+    if named and len(named) != len(items):
+        raise TypeError("tile.kernel parameters: give every one a name or none")
+    types = [t for _, t in named] if named else items
+    op = build("kernel", sym_name=name, block=block, cluster=cluster, grid=grid,
+               arg_names=[n for n, _ in named] if named else None, loc=loc, ip=ir.InsertionPoint(module.body))
+    body = op.regions[0].blocks.append(*types)
     with ir.InsertionPoint(body):
         yield op, list(body.arguments)
 
 
-def ret(*, loc=None, ip=None):
-    return build("return", loc=loc, ip=ip)
-
-
-def _i32_op(name):
-    def f(*, loc=None, ip=None):
-        return _result(build(name, results=[ir.IntegerType.get_signless(32)], loc=loc, ip=ip))
-    f.__name__ = name
-    f.__doc__ = spec_of("tile." + name).summary
-    return f
-
-
-thread_id = _i32_op("thread_id")
-warp_id = _i32_op("warp_id")
-lane_id = _i32_op("lane_id")
-cta_rank = _i32_op("cta_rank")
-
-
-def elect_one(*, loc=None, ip=None):
-    return _result(build("elect_one", results=[ir.IntegerType.get_signless(1)], loc=loc, ip=ip))
-
-
-def alloc_shared(t, *, loc=None, ip=None):
-    return _result(build("alloc_shared", results=[t], loc=loc, ip=ip))
-
-
-def _region_attrs(dst_region, src_region):
-    out = {}
-    for side, reg in (("dst", dst_region), ("src", src_region)):
-        if reg is not None:
-            out[f"{side}_offsets"] = [b for b, _ in reg]
-            out[f"{side}_sizes"] = [e - b for b, e in reg]
-    return out
-
-
-def copy(dst, src, *, dst_region=None, src_region=None, scope="cta", loc=None, ip=None):
-    return build("copy", [dst, src], scope=scope, loc=loc, ip=ip, **_region_attrs(dst_region, src_region))
-
-
-def fence(kind: str, *, loc=None, ip=None):
-    return build("fence", kind=kind, loc=loc, ip=ip)
-
-
-def barrier(scope: str = "cta", *, loc=None, ip=None):
-    return build("barrier", scope=scope, loc=loc, ip=ip)
-
-
-def tmem_alloc(slot, num_cols: int, *, cta_group: int = 1, loc=None, ip=None):
-    return build("tmem.alloc", [slot], num_cols=num_cols, cta_group=cta_group, loc=loc, ip=ip)
-
-
-def tmem_relinquish(*, cta_group: int = 1, loc=None, ip=None):
-    return build("tmem.relinquish", cta_group=cta_group, loc=loc, ip=ip)
-
-
-def tmem_dealloc(slot, num_cols: int, *, cta_group: int = 1, loc=None, ip=None):
-    return build("tmem.dealloc", [slot], num_cols=num_cols, cta_group=cta_group, loc=loc, ip=ip)
-
-
-def tmem_buffer(slot, t, *, loc=None, ip=None):
-    return _result(build("tmem.buffer", [slot], results=[t], loc=loc, ip=ip))
-
-
-def copy_async(dst, src, *, dst_region=None, src_region=None, cta_group: int = 1, scope: str = "thread",
-               dispatch: str | None = None, barrier=None, multicast_mask: int | None = None, loc=None, ip=None):
-    """barrier: the mbarrier a TMA load completes on (operand #2)."""
-    operands = [dst, src] + ([barrier] if barrier is not None else [])
-    return build("copy_async", operands, cta_group=cta_group, scope=scope, dispatch=dispatch,
-                 multicast_mask=multicast_mask, loc=loc, ip=ip, **_region_attrs(dst_region, src_region))
-
-
-def tensor_map(buffer, box, *, swizzle: str = "none", l2_promotion: str = "none", oob_fill: str = "zero",
-               loc=None, ip=None):
-    return _result(build("tensor_map", [buffer], results=[ir.OpaqueType.get("tile", "tensormap")], box=box,
-                         swizzle=swizzle, l2_promotion=l2_promotion, oob_fill=oob_fill, loc=loc, ip=ip))
-
-
-def tensor_map_prefetch(map_value, *, loc=None, ip=None):
-    return build("tensor_map.prefetch", [map_value], loc=loc, ip=ip)
-
-
-def mbarrier_arrive_expect_tx(barrier_buf, nbytes: int, *, loc=None, ip=None):
-    return build("mbarrier.arrive_expect_tx", [barrier_buf], bytes=nbytes, loc=loc, ip=ip)
-
-
-def mbarrier_expect_tx(barrier_buf, nbytes: int, *, loc=None, ip=None):
-    return build("mbarrier.expect_tx", [barrier_buf], bytes=nbytes, loc=loc, ip=ip)
-
-
-def bulk_wait(pending: int = 0, *, kind: str = "all", loc=None, ip=None):
-    return build("bulk_wait", pending=pending, kind=kind, loc=loc, ip=ip)
-
-
-def commit(barrier_buf, *, cta_group: int = 1, multicast_mask: int | None = None, loc=None, ip=None):
-    return build("commit", [barrier_buf], cta_group=cta_group, multicast_mask=multicast_mask, loc=loc, ip=ip)
-
-
-def async_wait(*, loc=None, ip=None):
-    return build("async_wait", loc=loc, ip=ip)
-
-
-def mbarrier_init(barrier_buf, count: int, *, loc=None, ip=None):
-    return build("mbarrier.init", [barrier_buf], count=count, loc=loc, ip=ip)
-
-
-def mbarrier_arrive(barrier_buf, *, loc=None, ip=None):
-    return build("mbarrier.arrive", [barrier_buf], loc=loc, ip=ip)
-
-
-def mbarrier_wait(barrier_buf, phase: int = 0, *, loc=None, ip=None):
-    return build("mbarrier.wait", [barrier_buf], phase=phase, loc=loc, ip=ip)
-
-
-def tmem_load(dst, src, *, num_cols: int, col_offset: int = 0, scope: str = "warpgroup", loc=None, ip=None):
-    return build("tmem.load", [dst, src], num_cols=num_cols, col_offset=col_offset, scope=scope, loc=loc, ip=ip)
-
-
-def alloc_reg(t, *, loc=None, ip=None):
-    return _result(build("alloc_reg", results=[t], loc=loc, ip=ip))
-
-
-def convert(dst, src, *, rounding: str = "rn", loc=None, ip=None):
-    return build("convert", [dst, src], rounding=rounding, loc=loc, ip=ip)
+BUILDERS[KernelOp] = kernel

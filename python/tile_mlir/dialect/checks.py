@@ -1,28 +1,20 @@
 """The building blocks of op verification: a failed check, buffer types and their layouts, slots, and the
 facts one kernel's ops are checked against together (one cta_group).
 
-A check that fails raises VerifyError(check, reason); the verifier reports it once, at the op, as
-`'tile.<op>' op <check>: <reason>`.
+A check that fails raises Decline(check, reason) (decline.py); the verifier reports it once, at the op,
+as `'tile.<op>' op <check>: <reason>`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..target import MAX_THREAD_REGISTERS, TMEM_COLUMNS, TMEM_LANES, register_budget
+from .decline import fail
+from .enums import OobFill, Swizzle
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
 
-__all__ = ["VerifyError", "fail", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
+__all__ = ["buffer_type", "check_buffer", "check_buffer_once", "check_slot",
            "KernelFacts", "check_register_budget", "same_cta_group", "tma_data_type", "tensor_map_problem"]
-
-
-class VerifyError(Exception):
-    def __init__(self, check: str, reason: str):
-        super().__init__(f"{check}: {reason}")
-        self.check, self.reason = check, reason
-
-
-def fail(check: str, reason: str):
-    raise VerifyError(check, reason)
 
 
 # -- buffer types ------------------------------------------------------------------------------------
@@ -199,7 +191,7 @@ TMA_MAX_RANK = 5
 TMA_MAX_BOX = 256
 TMA_MAX_EXTENT = 1 << 32  # globalDim[i]: 1 to 2^32 elements
 TMA_STRIDE_ALIGN = 16  # bytes: globalStrides and the inner box row (interleave NONE)
-TMA_SWIZZLE_SPAN = {"none": None, "32B": 32, "64B": 64, "128B": 128}  # inner box bytes at most
+TMA_SWIZZLE_SPAN = {Swizzle.NONE: None, Swizzle.B32: 32, Swizzle.B64: 64, Swizzle.B128: 128}  # inner box bytes at most
 # element type -> CUtensorMapDataType (the name tile-sim and runtime/tensor_map.py take). TMA moves bits:
 # 8-bit floats travel as UINT8; sub-byte types need the 16U4/16U6 packed forms, not supported here.
 _TMA_DATA_TYPES = {
@@ -216,8 +208,8 @@ def tma_data_type(elem: str) -> str | None:
     return _TMA_DATA_TYPES.get(elem)
 
 
-def tensor_map_problem(shape, elem: str, box, swizzle: str = "none",
-                       oob_fill: str = "zero") -> tuple[str, str] | None:
+def tensor_map_problem(shape, elem: str, box, swizzle: str = Swizzle.NONE,
+                       oob_fill: str = OobFill.ZERO) -> tuple[str, str] | None:
     """(check, reason) of the first rule a tiled map of a row-major `shape` x `elem` tensor with `box`
     (outermost dim first, as shapes are) breaks, or None."""
     rank = len(shape)
@@ -251,6 +243,6 @@ def tensor_map_problem(shape, elem: str, box, swizzle: str = "none",
         if stride % TMA_STRIDE_ALIGN or stride >= 1 << 40:
             return "tensor-map-stride", (f"dim {d - 1} has a stride of {stride} B; TMA global strides are "
                                          f"multiples of {TMA_STRIDE_ALIGN} B below 2^40")
-    if oob_fill == "nan" and dtype not in _TMA_FLOAT_TYPES:
+    if oob_fill == OobFill.NAN and dtype not in _TMA_FLOAT_TYPES:
         return "tensor-map-oob-fill", f"oob_fill = \"nan\" needs a floating-point type, not {elem}"
     return None

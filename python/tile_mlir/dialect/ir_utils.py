@@ -3,7 +3,7 @@ the static regions (offsets and sizes) that copy ops name."""
 from __future__ import annotations
 
 from ..mlir import ir
-from .checks import fail
+from .decline import fail
 from .types import BufferType
 
 __all__ = ["iter_ops", "op_name", "enclosing_kernel", "BUFFER_CAST", "takes_tile_buffers", "Region", "region_of"]
@@ -64,7 +64,7 @@ class Region(tuple):
 
 def region_of(op, side: str, bt: BufferType) -> Region:
     """The `side` ("dst" or "src") region of a copy op over a buffer of type bt: its `<side>_offsets` and
-    `<side>_sizes` attributes (default: the whole buffer). Raises VerifyError when it is malformed."""
+    `<side>_sizes` attributes (default: the whole buffer). Raises Decline when it is malformed."""
     attrs = op.attributes
     offs, sizes = _i64_array(attrs, f"{side}_offsets"), _i64_array(attrs, f"{side}_sizes")
     rank = len(bt.shape)

@@ -1,4 +1,5 @@
-"""lib/TileOps.irdl: the tile dialect in MLIR's IR Definition Language, generated from OP_SPECS.
+"""lib/TileOps.irdl: the tile dialect in MLIR's IR Definition Language, generated from the op classes'
+specs (OP_SPECS).
 
 `tile-opt --emit-irdl -o lib/TileOps.irdl` (`make irdl`) writes it and test/python/test_irdl_agreement.py
 checks that the committed file is current. Upstream MLIR loads it as a dynamic dialect
@@ -21,7 +22,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from .ops import OP_SPECS, AttrSpec, OperandSpec, OpSpec
+from .op_def import AttrSpec, BufferOf, OperandSpec, OpSpec
+from .ops import OP_SPECS
 from .types import _ELEMENTS, PACKINGS, SCOPES, BufferType
 
 __all__ = ["IRDLError", "irdl_name", "irdl_names", "irdl_type", "emit_irdl"]
@@ -36,6 +38,7 @@ _ATTR_KINDS = {
     "i64": ("#builtin.integer", "i64"),
     "i64_array": ("#builtin.dense_array", "array<i64: ...>"),
     "i32_array3": ("#builtin.dense_array", "array<i32: x, y, z>"),
+    "str_array": ("#builtin.array", "[\"name\", ...]"),
 }
 _LITERAL = {"str": lambda v: f'"{v}"', "i64": lambda v: f"{v} : i64"}  # a choice as an IRDL attribute
 
@@ -135,11 +138,12 @@ def _plain_types() -> list[str]:
 
 def _value(b: _Body, o: OperandSpec) -> str:
     """The constraint of one operand or result."""
-    if o.constraint in _PLAIN_TYPES:
-        return b.define(o.name, f"irdl.base @{DIALECT}::@{_PLAIN_TYPES[o.constraint]}")
-    if not o.constraint.startswith("buffer:"):
-        return b.define(o.name, f"irdl.is {o.constraint}")
-    scopes = o.constraint.split(":", 1)[1].split("|")
+    c = o.constraint
+    if not isinstance(c, BufferOf):
+        if c.spelling in _PLAIN_TYPES:
+            return b.define(o.name, f"irdl.base @{DIALECT}::@{_PLAIN_TYPES[c.spelling]}")
+        return b.define(o.name, f"irdl.is {c.spelling}")
+    scopes = c.scopes
     params = [b.one_of(f"{o.name}_scope", {s: f'"{s}"' for s in scopes})]
     params += [b.define(f"{o.name}_{p}", "irdl.any") for p in BUFFER_PARAMS[1:]]
     return b.define(o.name, f"irdl.parametric @{DIALECT}::@buffer<{', '.join(params)}>")
@@ -196,7 +200,7 @@ def _operation(name: str, s: OpSpec) -> list[str]:
 _HEADER = """\
 // The tile dialect in IRDL, for upstream MLIR: mlir-opt-22 --irdl-file=lib/TileOps.irdl
 //
-// GENERATED from OP_SPECS (python/tile_mlir/dialect/ops.py) and dialect/types.py by
+// GENERATED from the op classes (python/tile_mlir/dialect/ops/) and dialect/types.py by
 // python/tile_mlir/dialect/irdl.py: do not edit; run `make irdl` (tile-opt --emit-irdl -o lib/TileOps.irdl).
 //
 // Under --irdl-file an op's name has "_" for each "." (tile.tmem.alloc is "tile.tmem_alloc") and a buffer

@@ -1,8 +1,8 @@
 """The tile verifier (pass `tile-verify`, first in every pipeline).
 
-It checks what ODS would for a registered dialect: operands, results and attributes against OP_SPECS
-(buffer types and layouts well formed, scopes), then each op's own verifier (OpSpec.verify: regions in
-bounds, tensor memory allocation sizes, ...), then one cta_group for the tcgen05 ops of a kernel (by
+It checks what ODS would for a registered dialect: operands, results and attributes against the op
+class's fields (buffer types and layouts well formed, scopes, enum values), then the class's own
+verify() (regions in bounds, tensor memory allocation sizes, ...), then one cta_group for the tcgen05 ops of a kernel (by
 trait), and where tile ops may be placed. Every failure is one error diagnostic at the op's location,
 written `'tile.<op>' op <check>: <reason>` so tests and users can see which check failed.
 Beyond the tile ops: in a kernel every operand must be defined before its use (dominance.py: MLIR
@@ -14,10 +14,12 @@ from __future__ import annotations
 import math
 
 from ..diagnostics import error
-from .checks import KernelFacts, VerifyError, buffer_type, check_buffer_once, fail, same_cta_group
+from .checks import KernelFacts, buffer_type, check_buffer_once, same_cta_group
+from .decline import Decline, fail
 from .dominance import defined_inside, undominated_uses
 from .ir_utils import enclosing_kernel, iter_ops, op_name, takes_tile_buffers
-from .ops import OP_SPECS, OperandSpec, Trait, nearest_tile_op, read_attr, read_attr_in, spec_of
+from .op_def import BufferOf, OperandSpec, Trait
+from .ops import OP_SPECS, KernelOp, nearest_tile_op, read_attr, read_attr_in, spec_of
 from .types import is_tile_type
 
 __all__ = ["verify_module"]
@@ -25,20 +27,20 @@ __all__ = ["verify_module"]
 _ATTR_NAMES = {s.full_name: frozenset(a.name for a in s.attrs) for s in OP_SPECS}
 # the cta_group attribute of each tcgen05 op that has one (copy_async: its verifier decides, by destination)
 _CTA_GROUP = {s.full_name: a for s in OP_SPECS if Trait.TCGEN05 in s.traits for a in s.attrs if a.name == "cta_group"}
-_CLUSTER = spec_of("tile.kernel").attr("cluster")
-_BLOCK = spec_of("tile.kernel").attr("block")
+_CLUSTER = KernelOp.cluster.spec()
+_BLOCK = KernelOp.block.spec()
 
 
 def _check_operand(v, o: OperandSpec, idx: int) -> None:
     what = f"operand #{idx} ({o.name})"
-    if o.constraint.startswith("buffer:"):
-        scopes = o.constraint.split(":", 1)[1].split("|")
+    c = o.constraint
+    if type(c) is BufferOf:
         bt = buffer_type(v, what)
-        if bt.scope not in scopes:
-            fail("operand-scope", f"{what} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
+        if bt.scope not in c.scopes:
+            fail("operand-scope", f"{what} must be a {c.describe()} buffer, got a {bt.scope} buffer")
         check_buffer_once(bt, what)
-    elif str(v.type) != o.constraint:
-        fail("operand-type", f"{what} must be {o.constraint}, got {v.type}")
+    elif str(v.type) != c.spelling:
+        fail("operand-type", f"{what} must be {c.spelling}, got {v.type}")
 
 
 def _check_generic(op, spec) -> None:
@@ -57,14 +59,14 @@ def _check_generic(op, spec) -> None:
     if len(results) != len(spec.results):
         fail("results", f"expects {len(spec.results)} result(s), got {len(results)}")
     for i, (r, o) in enumerate(zip(results, spec.results)):
-        if not o.constraint.startswith("buffer:"):
-            if str(r.type) != o.constraint:
-                fail("result-type", f"result #{i} must be {o.constraint}, got {r.type}")
+        c = o.constraint
+        if type(c) is not BufferOf:
+            if str(r.type) != c.spelling:
+                fail("result-type", f"result #{i} must be {c.spelling}, got {r.type}")
         else:
             bt = buffer_type(r, f"result #{i}")
-            scopes = o.constraint.split(":", 1)[1].split("|")
-            if bt.scope not in scopes:
-                fail("result-scope", f"result #{i} must be a {' or '.join(scopes)} buffer, got a {bt.scope} buffer")
+            if bt.scope not in c.scopes:
+                fail("result-scope", f"result #{i} must be a {c.describe()} buffer, got a {bt.scope} buffer")
             check_buffer_once(bt, f"result #{i}")
     if len(op.regions) != spec.regions:
         fail("regions", f"expects {spec.regions} region(s), got {len(op.regions)}")
@@ -96,7 +98,7 @@ def verify_op(op, kernel: KernelFacts) -> bool:
         cta_group = _CTA_GROUP.get(spec.full_name)
         if cta_group is not None:
             same_cta_group(op, read_attr(op, cta_group), kernel)
-    except VerifyError as f:
+    except Decline as f:
         error(op, f"'{op.name}' op {f.check}: {f.reason}")
         return False
     return True
@@ -153,7 +155,7 @@ def _verify_kernel(kernel, body: list) -> bool:
     try:
         cl = read_attr(kernel, _CLUSTER) or (1, 1, 1)
         info.cluster_size = cl[0] * cl[1] * cl[2]
-    except VerifyError:
+    except Decline:
         pass  # reported by verify_op below
     ok = verify_op(kernel, info)
     if not ok:

@@ -1,0 +1,112 @@
+"""Ordering and waiting: fences, barriers, mbarriers, and the waits of bulk copies and cp.async."""
+from __future__ import annotations
+
+from ..checks import check_slot
+from ..decline import fail
+from ..enums import BulkWaitKind, FenceKind, Parity, Scope
+from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp
+
+__all__ = ["FenceOp", "BarrierOp", "MbarrierArriveExpectTxOp", "MbarrierExpectTxOp", "BulkWaitOp", "AsyncWaitOp",
+           "MbarrierInitOp", "MbarrierArriveOp", "MbarrierWaitOp"]
+
+
+class FenceOp(TileOp, name="fence"):
+    """A memory fence: proxy_async (fence.proxy.async.shared::cta, after generic stores that an async-proxy
+    read consumes), tcgen05_before_sync / tcgen05_after_sync, mbarrier_init."""
+
+    kind = Attr(FenceKind, required=True)
+    TRAITS = (Emits("nvvm.fence.proxy", "fence.proxy.async"), Emits("nvvm.tcgen05.fence", "tcgen05.fence"),
+              Emits("nvvm.fence.mbarrier.init", "fence.mbarrier_init"))
+
+
+class BarrierOp(TileOp, name="barrier"):
+    """Thread barrier of the CTA (bar.sync 0) or of the cluster."""
+
+    scope = Attr(Scope, default=Scope.CTA, choices=(Scope.CTA, Scope.CLUSTER))
+    TRAITS = (Emits("nvvm.barrier0", "bar.sync"), Emits("nvvm.cluster.arrive", "barrier.cluster.arrive"),
+              Emits("nvvm.cluster.wait", "barrier.cluster.wait"))
+
+
+def _barrier_operand(op) -> None:
+    check_slot(op.barrier, 64, "operand #0 (barrier)")
+
+
+class _ExpectTx(TileOp, name=None):
+    """(the shared fields of mbarrier.arrive_expect_tx and mbarrier.expect_tx; not an op)"""
+
+    barrier = Operand(BufferOf("shared"))
+    bytes = Attr(I64, required=True)
+
+    def verify(self, kernel) -> None:
+        _barrier_operand(self)
+        n = self.bytes
+        if not 0 <= n < (1 << 20):
+            fail("mbarrier", f"bytes must be in [0, 2^20 - 1] (the mbarrier tx-count range), got {n}")
+
+
+class MbarrierArriveExpectTxOp(_ExpectTx, name="mbarrier.arrive_expect_tx"):
+    """mbarrier.arrive.expect_tx: raise the barrier's tx-count by `bytes`, then arrive (the producer of TMA
+    loads completing on it)."""
+
+    TRAITS = (Emits("nvvm.mbarrier.arrive.expect_tx", "mbarrier.arrive.expect_tx"),)
+
+
+class MbarrierExpectTxOp(_ExpectTx, name="mbarrier.expect_tx"):
+    """mbarrier.expect_tx: raise the barrier's tx-count by `bytes`, without arriving."""
+
+    TRAITS = (Emits("nvvm.mbarrier.expect_tx", "mbarrier.expect_tx"),)
+
+
+class BulkWaitOp(TileOp, name="bulk_wait"):
+    """cp.async.bulk.wait_group{.read} pending: wait until at most `pending` of this thread's bulk groups
+    (TMA stores) are pending; kind "read" waits only until their sources were read."""
+
+    pending = Attr(I64, default=0)
+    kind = Attr(BulkWaitKind, default=BulkWaitKind.ALL)
+    TRAITS = (Emits("nvvm.cp.async.bulk.wait_group", "cp.async.bulk.wait_group"),)
+
+    def verify(self, kernel) -> None:
+        n = self.pending
+        if not 0 <= n <= 63:
+            fail("bulk-wait", f"pending must be in [0, 63], got {n}")
+
+
+class AsyncWaitOp(TileOp, name="async_wait"):
+    """Wait for this thread's cp.async copies (cp.async.wait_all)."""
+
+    TRAITS = (Emits("nvvm.cp.async.wait.group", "cp.async.wait_group"),)
+
+
+class MbarrierInitOp(TileOp, name="mbarrier.init"):
+    """mbarrier.init with the expected arrival count."""
+
+    barrier = Operand(BufferOf("shared"))
+    count = Attr(I64, required=True)
+    TRAITS = (Emits("nvvm.mbarrier.init", "mbarrier.init"),)
+
+    def verify(self, kernel) -> None:
+        _barrier_operand(self)
+        count = self.count
+        if not 1 <= count < (1 << 20):
+            fail("mbarrier", f"count must be in [1, 2^20 - 1], got {count}")
+
+
+class MbarrierArriveOp(TileOp, name="mbarrier.arrive"):
+    """mbarrier.arrive by the executing thread."""
+
+    barrier = Operand(BufferOf("shared"))
+    TRAITS = (Emits("nvvm.mbarrier.arrive", "mbarrier.arrive"),)
+
+    def verify(self, kernel) -> None:
+        _barrier_operand(self)
+
+
+class MbarrierWaitOp(TileOp, name="mbarrier.wait"):
+    """Spin on mbarrier.try_wait.parity until the phase with parity `phase` completes."""
+
+    barrier = Operand(BufferOf("shared"))
+    phase = Attr(Parity, default=Parity.EVEN)
+    TRAITS = (Emits("nvvm.mbarrier.try_wait", ("mbarrier.try_wait", "bra", "setp", "selp")),)
+
+    def verify(self, kernel) -> None:
+        _barrier_operand(self)
