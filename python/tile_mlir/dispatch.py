@@ -5,10 +5,11 @@
     def impl(op, ctx): ...
 
 Variants of (op, target) are tried by (-priority, name). A predicate returns a bool, (bool, reason), or
-raises DispatchFail; a variant's impl may decline by raising DispatchFail(reason). A `dispatch =
-"<variant>"` attribute on the op restricts it to that variant. When every variant fails, the caller
-gets one Rejection table (one row per variant) to report as a single error at the op. Only DispatchFail
-means "does not apply": any other exception is a bug and propagates, tagged with the variant name.
+raises Decline; a variant's impl may decline by raising Decline(check, reason) (dialect/decline.py, the
+planners' and the verifier's one exception). A `dispatch = "<variant>"` attribute on the op restricts it
+to that variant. When every variant fails, the caller gets one Rejection table (one row per variant) to
+report as a single error at the op. Only Decline means "does not apply": any other exception is a bug
+and propagates, tagged with the variant name.
 There is no generic fall-through.
 """
 from __future__ import annotations
@@ -16,21 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["DispatchFail", "predicate", "register_dispatch", "dispatch", "variants", "Rejection",
-           "DispatchError", "fail"]
+from .dialect.decline import Decline
 
-
-class DispatchFail(Exception):
-    """Raised by predicates and impls: this variant does not apply, for the given reason."""
-
-    def __init__(self, reason: str, check: str | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.check = check
-
-
-def fail(reason: str, check: str | None = None):
-    raise DispatchFail(reason, check)
+__all__ = ["predicate", "register_dispatch", "dispatch", "variants", "Rejection", "DispatchError"]
 
 
 @dataclass(frozen=True)
@@ -41,7 +30,7 @@ class Predicate:
     def __call__(self, op, ctx) -> tuple[bool, str]:
         try:
             r = self.fn(op, ctx)
-        except DispatchFail as e:
+        except Decline as e:
             return False, e.reason
         if isinstance(r, tuple):
             ok, reason = r
@@ -137,8 +126,8 @@ def dispatch(op_name: str, target: str, op, ctx, *, pinned: str | None = None):
             continue
         try:
             result = case.impl(op, ctx)
-        except DispatchFail as e:
-            rejections.append(Rejection(case.variant, "declined", e.check or "", e.reason))
+        except Decline as e:
+            rejections.append(Rejection(case.variant, "declined", e.check, e.reason))
             continue
         except Exception as e:
             e.add_note(f"in {op_name} variant '{case.variant}'")

@@ -66,14 +66,14 @@ def _tensor_maps(kernel, args, params) -> tuple:
     return tuple(out)
 
 
-_WRITERS = ("tile.copy", "tile.copy_async", "tile.tmem.load")  # ops whose operand #0 (dst) is written
-
-
 def _written_params(kernel) -> set[int]:
     """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns):
-    those used as operand #0 of a writer (all uses of a parameter are in the kernel)."""
+    those used as an operand that its op writes (the Writes traits of the op classes: dialect.ops.WRITERS;
+    all uses of a parameter are in the kernel)."""
+    from .dialect.ops import WRITERS
+
     written = set()
     for i, a in enumerate(kernel.regions[0].blocks[0].arguments):
-        if any(u.operand_number == 0 and u.owner.operation.name in _WRITERS for u in a.uses):
+        if any(u.operand_number in WRITERS.get(u.owner.operation.name, ()) for u in a.uses):
             written.add(i)
     return written

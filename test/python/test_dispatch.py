@@ -2,6 +2,7 @@
 import pytest
 
 from tile_mlir import dispatch as D
+from tile_mlir.dialect.decline import fail
 
 
 @pytest.fixture
@@ -20,7 +21,7 @@ def test_variants_tried_by_priority_then_name(registry):
     def impl(name):
         def f(op, ctx):
             calls.append(name)
-            D.fail(f"{name} says no")
+            fail("", f"{name} says no")
         return f
 
     D.register_dispatch("copy", "t", variant="b", priority=1)(impl("b"))
@@ -39,7 +40,7 @@ def test_predicate_forms_and_first_applicable_wins(registry):
     D.register_dispatch("copy", "t", variant="tuple", priority=2,
                         when=[D.predicate("why_not", lambda op, ctx: (False, "shape mismatch"))])(lambda op, ctx: 1)
     D.register_dispatch("copy", "t", variant="raises", priority=1,
-                        when=[D.predicate("raising", lambda op, ctx: D.fail("no tmem"))])(lambda op, ctx: 1)
+                        when=[D.predicate("raising", lambda op, ctx: fail("", "no tmem"))])(lambda op, ctx: 1)
     D.register_dispatch("copy", "t", variant="fallback", priority=0, when=[D.predicate("ok", ok)])(lambda op, ctx: "done")
     assert D.dispatch("copy", "t", object(), None) == ("fallback", "done")
 
@@ -50,7 +51,7 @@ def test_failure_table_names_every_variant_and_reason(registry):
                                           lambda op, ctx: (False, "requires R[4:32@TLane] on tmem, got no replica"))])(
         lambda op, ctx: 1)
     D.register_dispatch("copy_async", "cuda", variant="other", priority=0)(
-        lambda op, ctx: D.fail("row pitch 64 B", check="swizzle"))
+        lambda op, ctx: fail("swizzle", "row pitch 64 B"))
     with pytest.raises(D.DispatchError) as e:
         D.dispatch("copy_async", "cuda", object(), None)
     msg = e.value.message()

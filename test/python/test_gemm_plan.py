@@ -11,7 +11,7 @@ ISA's figure (row 16w + l/4 + 8((v>>1)&1), column 8(v/4) + 2(l%4) + (v&1)).
 import pytest
 
 from tile_mlir.layout import SwizzleMode, kmajor_layout, parse_layout
-from tile_mlir.lowering.gemm_async.checks import PlanError
+from tile_mlir.dialect.decline import Decline as PlanError
 from tile_mlir.lowering.gemm_async.kinds import KINDS, derive_kind
 from tile_mlir.lowering.gemm_async.operand_plan import Operand, plan_smem_operand
 from tile_mlir.lowering.gemm_async.tcgen05_mma_plan import instr_desc, plan_tcgen05_mma

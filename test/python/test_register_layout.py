@@ -4,7 +4,8 @@ The fragment maps here are literal formulas from the PTX ISA / CUTLASS (the wgmm
 ../shared/mma-tma-reference.md §3.4), not our algebra: the layout text must reproduce them."""
 import pytest
 
-from tile_mlir.dialect.checks import VerifyError, check_buffer
+from tile_mlir.dialect.checks import check_buffer
+from tile_mlir.dialect.decline import Decline as VerifyError
 from tile_mlir.dialect.types import BufferType
 from tile_mlir.layout import (FragmentError, LayoutError, fragment_of, laneid, parse_layout, reg, warpid)
 from tile_mlir.layout.fragment import offsets_table

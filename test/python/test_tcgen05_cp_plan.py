@@ -12,9 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tile_mlir.dialect.decline import Decline as PlanError
 from tile_mlir.layout import (ComposedLayout, R, S, SwizzleMode, TCol, TLane, kmajor_layout, m,
                               parse_layout)
-from tile_mlir.lowering.copy_async.tcgen05_cp_plan import (Cp, MiddleIter, PlanError, Tcgen05CpPlan,
+from tile_mlir.lowering.copy_async.tcgen05_cp_plan import (Cp, MiddleIter, Tcgen05CpPlan,
                                                            cp_element_format, desc_swizzle_code,
                                                            encode_smem_desc, plan_tcgen05_cp)
 

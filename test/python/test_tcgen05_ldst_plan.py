@@ -2,9 +2,10 @@
 lane offsets, columns and register words it picks, and every check that declines."""
 import pytest
 
+from tile_mlir.dialect.decline import Decline as PlanError
 from tile_mlir.layout import parse_layout
 from tile_mlir.lowering.copy_async.tcgen05_ldst_plan import (LANE_OFFSETS, REGISTER_BUDGET, SHAPES, LdStInstr,
-                                                             PlanError, fragment_map, plan_tcgen05_ldst)
+                                                             fragment_map, plan_tcgen05_ldst)
 
 ROWS32 = "S[(4, 32, {n}) : (1@warpid, 1@laneid, 1@reg)]"
 T16 = "S[(4, 16, {n}) : (32@TLane, 1@TLane, 1@TCol)]"

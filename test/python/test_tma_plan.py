@@ -4,7 +4,7 @@
 import pytest
 
 from tile_mlir.layout import parse_layout
-from tile_mlir.lowering.copy_async.tcgen05_cp_plan import PlanError
+from tile_mlir.dialect.decline import Decline as PlanError
 from tile_mlir.lowering.copy_async.tma_plan import DeclaredMap, plan_tma, tensor_map_params
 
 SW128_BF16 = parse_layout("Swizzle<128B> o S[(32, 64) : (64, 1)]")

@@ -11,6 +11,7 @@ which only the tile lowerings understand (a misspelt `"tiel.copy_async"` gets a 
 """
 from __future__ import annotations
 
+import enum
 import math
 
 from ..diagnostics import error
@@ -81,9 +82,10 @@ def _check_generic(op, spec) -> None:
                 fail("attributes", f"requires attribute '{a.name}'")
             continue
         value = read_attr_in(attrs, a)  # (checks its kind)
-        if a.choices and value not in a.choices:
+        if a.choices and value not in a.choices:  # (an enum value outside the op's choices, or no member)
+            shown = value.value if isinstance(value, enum.Enum) else value
             fail("attributes", f"attribute '{a.name}' must be one of {', '.join(map(str, a.choices))}, "
-                 f"got {value!r}")
+                 f"got {shown!r}")
 
 
 def verify_op(op, kernel: KernelFacts) -> bool:

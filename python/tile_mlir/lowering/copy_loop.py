@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..dialect.types import BufferType
 from ..dialect.ir_utils import region_of
+from ..dialect.ops import view
 from ..mlir import ir, nvvm
 from .address import byte_offset, group_runs, vector_bytes
 from .emitter import I32, I64, int_type
@@ -39,8 +40,9 @@ def scope_rank(em, scope: str, tid, block) -> tuple:
 
 
 def copy_types(op):
-    """(dst BufferType, src BufferType) of a copy op."""
-    return BufferType.of(op.operands[0].type), BufferType.of(op.operands[1].type)
+    """(dst BufferType, src BufferType) of a copy op (tile.copy, tile.copy_async: a view or an Operation)."""
+    v = view(op)
+    return BufferType.of(v.dst.type), BufferType.of(v.src.type)
 
 
 def sliced_layouts(op):

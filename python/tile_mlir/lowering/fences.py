@@ -1,7 +1,8 @@
 """The fences the PTX memory model requires, added by convert-tile-to-nvvm where a program lacks them.
 
-Which a kernel needs follows from the traits of what it contains, lowered or not: its tile ops (by their
-OpSpec traits) and the NVVM ops the copy_async variants emitted before this pass (by _nvvm_traits).
+Which a kernel needs follows from the traits of what it contains, lowered or not: its tile ops (their
+classes' traits) and the NVVM ops the dispatch variants emitted before this pass (the traits of the Emits
+records of the op classes that emit them: _NVVM_TRAITS).
 
 - Trait.TCGEN05 anywhere in the kernel: tcgen05 ops before a thread sync need
   tcgen05.fence::before_thread_sync, those after it tcgen05.fence::after_thread_sync (also after an
@@ -16,30 +17,24 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..dialect.enums import FenceKind
 from ..dialect.ir_utils import iter_ops
-from ..dialect.ops import Trait, attr_value, spec_of
+from ..dialect.ops import OP_CLASSES, FenceOp, Trait, spec_of
+from .nvvm_attrs import nvvm_enum
 
 __all__ = ["KernelFences", "proxy_fence", "tcgen05_fence"]
 
-# NVVM ops that read shared memory through the async proxy (PTX: tcgen05.cp reads its source by descriptor)
-_ASYNC_PROXY_SHARED_READERS = frozenset({"nvvm.tcgen05.cp", "nvvm.cp.async.bulk.tensor.global.shared.cta",
-                                         # MMAs read A and B by descriptor (docs/gemm.md §1)
-                                         "nvvm.tcgen05.mma", "nvvm.tcgen05.mma.block_scale", "nvvm.wgmma.mma_async"})
+_NVVM_TRAITS: dict[str, frozenset[Trait]] = {}
+for _cls in OP_CLASSES:
+    for _e in _cls.SPEC.emits:
+        if _e.nvvm is not None:
+            _NVVM_TRAITS[_e.nvvm] = _NVVM_TRAITS.get(_e.nvvm, frozenset()) | _e.traits
 
 
 @lru_cache(maxsize=None)
 def _traits(name: str) -> frozenset[Trait]:
     spec = spec_of(name)
-    return spec.traits if spec is not None else _nvvm_traits(name)
-
-
-def _nvvm_traits(name: str) -> frozenset[Trait]:
-    traits = set()
-    if name.startswith("nvvm.tcgen05."):
-        traits.add(Trait.TCGEN05)
-    if name in _ASYNC_PROXY_SHARED_READERS:
-        traits.add(Trait.READS_SHARED_ASYNC_PROXY)
-    return frozenset(traits)
+    return spec.traits if spec is not None else _NVVM_TRAITS.get(name, frozenset())
 
 
 # (NVVM ops are created generically, like the emitter's: the generated builders cost 2-4x)
@@ -49,9 +44,9 @@ def proxy_fence(em) -> None:
                                          "space": em.attr("#nvvm.shared_space<cta>")})
 
 
-def tcgen05_fence(em, which: str) -> None:
-    """tcgen05.fence::before_thread_sync (which = "before") or ::after_thread_sync ("after")"""
-    em.create("nvvm.tcgen05.fence", attrs={"kind": em.attr(f"#nvvm.tcgen05_fence<{which}>")})
+def tcgen05_fence(em, kind: FenceKind) -> None:
+    """tcgen05.fence::before_thread_sync (TCGEN05_BEFORE_SYNC) or ::after_thread_sync (TCGEN05_AFTER_SYNC)"""
+    em.create("nvvm.tcgen05.fence", attrs={"kind": nvvm_enum(em, kind)})
 
 
 class KernelFences:
@@ -65,22 +60,22 @@ class KernelFences:
         self._neighbours = _neighbours(self.ops)
 
     def before_thread_sync(self, op, em) -> None:
-        if self.tcgen05 and not self._next_to_fence(op, -1, "tcgen05_before_sync"):
-            tcgen05_fence(em, "before")
+        if self.tcgen05 and not self._next_to_fence(op, -1, FenceKind.TCGEN05_BEFORE_SYNC):
+            tcgen05_fence(em, FenceKind.TCGEN05_BEFORE_SYNC)
 
     def after_thread_sync(self, op, em) -> None:
-        if self.tcgen05 and not self._next_to_fence(op, +1, "tcgen05_after_sync"):
-            tcgen05_fence(em, "after")
+        if self.tcgen05 and not self._next_to_fence(op, +1, FenceKind.TCGEN05_AFTER_SYNC):
+            tcgen05_fence(em, FenceKind.TCGEN05_AFTER_SYNC)
 
     def after_generic_shared_writes(self, op, em) -> None:
         """After op's generic-proxy writes of shared memory, when the kernel has async-proxy readers."""
-        if self.async_proxy_reads and not self._next_to_fence(op, +1, "proxy_async"):
+        if self.async_proxy_reads and not self._next_to_fence(op, +1, FenceKind.PROXY_ASYNC):
             proxy_fence(em)
 
-    def _next_to_fence(self, op, step: int, kind: str) -> bool:
+    def _next_to_fence(self, op, step: int, kind: FenceKind) -> bool:
         """Whether the op right before (step -1) or after (+1) `op` in its block is tile.fence {kind}."""
-        n = self._neighbours[op][step > 0]
-        return n is not None and n.name == "tile.fence" and attr_value(n, "kind") == kind
+        n = self._neighbours[op.operation][step > 0]
+        return n is not None and n.name == FenceOp.OPERATION_NAME and FenceOp(n).kind == kind
 
 
 def _neighbours(ops: list) -> dict:

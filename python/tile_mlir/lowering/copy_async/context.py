@@ -1,7 +1,7 @@
 """What a copy_async variant sees: the op's operands, regions and attributes, decoded once."""
 from __future__ import annotations
 
-from ...dialect.ops import read_attr_in, spec_of
+from ...dialect.ops import CopyAsyncOp, read_attr_in
 from ...dialect.types import BufferType
 from ...dialect.ir_utils import Region, region_of
 from ...target import ArchInfo
@@ -12,27 +12,26 @@ __all__ = ["CopyAsyncCtx"]
 # region attributes): MLIR types and attributes are uniqued, so a program that repeats them decodes
 # them once
 _TYPES, _REGIONS = "copy_async.buffer_types", "copy_async.regions"
-_SPEC = spec_of("tile.copy_async")
-_CTA_GROUP, _SCOPE, _DISPATCH, _MULTICAST = (_SPEC.attr(name)
-                                             for name in ("cta_group", "scope", "dispatch", "multicast_mask"))
+_CTA_GROUP, _SCOPE, _DISPATCH, _MULTICAST = (f.spec() for f in (CopyAsyncOp.cta_group, CopyAsyncOp.scope,
+                                                                  CopyAsyncOp.dispatch, CopyAsyncOp.multicast_mask))
 _REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", "src")}
 
 
 class CopyAsyncCtx:
     """op, target (the chip's ArchInfo), cache; dst and src (the operand values), dst_t and src_t (their
     BufferTypes), dst_region and src_region, cta_group, scope, pinned (the `dispatch` attribute, or
-    None), and a TMA load's barrier (operand #2, or None) and multicast_mask (or None)."""
+    None), and a TMA load's barrier (or None) and multicast_mask (or None)."""
 
     def __init__(self, op, target: ArchInfo, cache: dict | None = None):
         self.op, self.target = op, target
         self.cache = {} if cache is None else cache  # per pass run: e.g. smem descriptors per (buffer, ...)
-        operands = op.operands
+        view = CopyAsyncOp(op.operation)
         types, regions = _memo(self.cache, _TYPES), _memo(self.cache, _REGIONS)
         # dst before src, types before regions: an unverified malformed op fails at its first problem
-        self.dst = operands[0]
+        self.dst = view.dst
         dst_type = self.dst.type
         self.dst_t = _buffer_type(types, dst_type)
-        self.src = operands[1]
+        self.src = view.src
         src_type = self.src.type
         self.src_t = _buffer_type(types, src_type)
         attrs = op.attributes
@@ -41,7 +40,7 @@ class CopyAsyncCtx:
         self.cta_group = read_attr_in(attrs, _CTA_GROUP)
         self.scope = read_attr_in(attrs, _SCOPE)
         self.pinned: str | None = read_attr_in(attrs, _DISPATCH)
-        self.barrier = operands[2] if len(operands) > 2 else None
+        self.barrier = view.barrier
         self.multicast_mask: int | None = read_attr_in(attrs, _MULTICAST)
 
 

@@ -14,7 +14,8 @@ other threads read the shared tile. Hopper runs this variant, so it is the one t
 from __future__ import annotations
 
 from ...dialect.ir_utils import BUFFER_CAST
-from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...dialect.decline import Decline
+from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from ..emitter import Emitter, ptr_type
@@ -51,8 +52,7 @@ def copy_async_cp_async(op, ctx):
 
     width = vector_bytes((dst_l, src_l), bits)
     if width < 4:
-        raise DispatchFail(f"contiguous runs allow {width}-byte accesses; cp.async moves 4, 8 or 16 bytes",
-                           check="width")
+        raise Decline("width", f"contiguous runs allow {width}-byte accesses; cp.async moves 4, 8 or 16 bytes")
     block = kernel_block(op)
     dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(3)]).results[0]
     src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(1)]).results[0]

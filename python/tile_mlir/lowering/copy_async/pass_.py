@@ -2,6 +2,7 @@
 dispatch registry picks (lowering/dispatch_pass.py says how and why a walk)."""
 from __future__ import annotations
 
+from ...dialect.ops import dispatched_ops
 from ..dispatch_pass import DispatchPass
 from . import load_variants
 from .context import CopyAsyncCtx
@@ -12,8 +13,8 @@ __all__ = ["LowerCopyAsyncPass"]
 class LowerCopyAsyncPass(DispatchPass):
     name = "tile-lower-copy-async"
     description = "Lower tile.copy_async through the dispatch registry (tcgen05.cp for shared -> tmem)"
-    OPS = ("tile.copy_async",)
     KEY = "copy_async"
+    OPS = dispatched_ops(KEY)  # (the ops whose class says Dispatched(..., "copy_async"))
 
     def load_variants(self) -> None:
         load_variants()

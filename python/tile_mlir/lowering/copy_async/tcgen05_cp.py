@@ -19,13 +19,14 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
 """
 from __future__ import annotations
 
-import functools
 
+from ...dialect.decline import cached_plan
 from ...dialect.ir_utils import BUFFER_CAST
-from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
+from ..nvvm_attrs import nvvm_enum
 from ..emitter import I32, I64, Emitter
-from .tcgen05_cp_plan import PlanError, cp_element_format, plan_tcgen05_cp
+from .tcgen05_cp_plan import cp_element_format, plan_tcgen05_cp
 from .tcgen05_cp_shapes import MULTICAST_REPLICAS, replica_text
 
 __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
@@ -57,24 +58,16 @@ def exec_scope(op, ctx):
     return True, ""
 
 
-@functools.lru_cache(maxsize=4096)
+@cached_plan(maxsize=4096)
 def _cached_plan(src_t, src_region, dst_t, dst_region, cta_group):
     """Plans depend only on types, regions and cta_group (all hashable): programs repeat them a lot."""
-    try:
-        bits, src_format = cp_element_format(src_t.elem_bits, src_t.packing)
-        return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
-                               dst_t.layout, dst_t.shape, dst_region, bits, cta_group, src_format)
-    except PlanError as e:
-        # cache (check, reason), not the exception: its traceback would pin the caller's frames, and
-        # through them an MLIR context per rejected plan
-        return (e.check, e.reason)
+    bits, src_format = cp_element_format(src_t.elem_bits, src_t.packing)
+    return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
+                           dst_t.layout, dst_t.shape, dst_region, bits, cta_group, src_format)
 
 
 def _plan(ctx):
-    plan = _cached_plan(ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.cta_group)
-    if isinstance(plan, tuple):
-        raise DispatchFail(plan[1], check=plan[0])
-    return plan
+    return _cached_plan(ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.cta_group)
 
 
 def _descriptor(ctx, plan):
@@ -115,7 +108,7 @@ def copy_async_smem_tmem(op, ctx):
     taddr = _tmem_address(ctx)
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     sh = plan.cp_shape
-    attrs = {"shape": em.attr(sh.nvvm_shape), "group": em.attr(f"#nvvm.cta_group<cta_{ctx.cta_group}>")}
+    attrs = {"shape": em.attr(sh.nvvm_shape), "group": nvvm_enum(em, ctx.cta_group)}
     if sh.nvvm_multicast:
         attrs["multicast"] = em.attr(sh.nvvm_multicast)
     if plan.src_format:  # .b8x16.<format>: 6-bit / padded 4-bit source chunks decompressed to 8-bit containers

@@ -62,22 +62,14 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+from ...dialect.decline import Decline
 from ...layout import ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane, m
 from ...target import TMEM_COLUMNS
 from ..smem_desc import desc_swizzle_code, encode_smem_desc  # (their one home; re-exported)
 from .tcgen05_cp_shapes import CpShape, replica_text, shapes_for_replica
 
-__all__ = ["PlanError", "MiddleIter", "Cp", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
+__all__ = ["MiddleIter", "Cp", "Tcgen05CpPlan", "plan_tcgen05_cp", "cp_element_format",
            "encode_smem_desc", "desc_swizzle_code"]
-
-
-class PlanError(Exception):
-    """The copy cannot be done by this variant. `check` names the failing step, `reason` says why."""
-
-    def __init__(self, check: str, reason: str):
-        super().__init__(f"{check}: {reason}")
-        self.check = check
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -151,7 +143,7 @@ def _swizzle_words(mode: SwizzleMode) -> str:
 
 def _bytes(elems: int, bits: int, check: str, what: str) -> int:
     if (elems * bits) % 8:
-        raise PlanError(check, f"{what} of {elems} {bits}-bit elements is not a whole number of bytes")
+        raise Decline(check, f"{what} of {elems} {bits}-bit elements is not a whole number of bytes")
     return elems * bits // 8
 
 
@@ -187,7 +179,7 @@ def _three_parts(side: str, iters: Sequence[Iter], shape: tuple[int, int, int], 
     try:
         grouped, seps = TileLayout(tuple(iters)).group(shape)
     except LayoutError as e:
-        raise PlanError("group", f"{side} iters {_iters_text(iters)} do not group into ({shape[0]} rows, "
+        raise Decline("group", f"{side} iters {_iters_text(iters)} do not group into ({shape[0]} rows, "
                                  f"{shape[1]} middle, {shape[2]} elements per {128 * sh.chunks}-bit row) "
                                  f"for .{sh.ptx}: {e}") from None
     return tuple(_fused(grouped.shard[seps[i]:seps[i + 1]]) for i in range(3))
@@ -202,7 +194,7 @@ def _align_middles(t_mid: Sequence[Iter], s_mid: Sequence[Iter]) -> tuple[list[I
     shape, prev = [], 1
     for c in cuts:
         if c % prev:
-            raise PlanError("middle", f"tmem middle {_iters_text(t_mid)} and source middle "
+            raise Decline("middle", f"tmem middle {_iters_text(t_mid)} and source middle "
                                       f"{_iters_text(s_mid)} have boundaries {prev} and {c} that do not "
                                       f"nest, so their iters cannot be paired")
         shape.append(c // prev)
@@ -216,7 +208,7 @@ def _align_middles(t_mid: Sequence[Iter], s_mid: Sequence[Iter]) -> tuple[list[I
         for i in range(len(shape)):
             seg = _fused(grouped.shard[seps[i]:seps[i + 1]])
             if len(seg) != 1:
-                raise PlanError("middle", f"{side} middle segment {i} is {_iters_text(seg)}, not one iter")
+                raise Decline("middle", f"{side} middle segment {i} is {_iters_text(seg)}, not one iter")
             out.append(seg[0])
         return out
 
@@ -242,11 +234,11 @@ def cp_element_format(elem_bits: int, src_packing: str | None) -> tuple[int, str
         # does (the one home of that assumption, docs/tcgen05.md §8)
         return 8, src_packing
     if elem_bits == 6:
-        raise PlanError("dtype", "packed 6-bit elements do not split into 128-bit rows (16 bytes hold 21.3 of "
+        raise Decline("dtype", "packed 6-bit elements do not split into 128-bit rows (16 bytes hold 21.3 of "
                                  "them); tcgen05.cp reads 6-bit data in the .b6x16_p32 form: declare the shared "
                                  "buffer with packing b6x16_p32")
     if elem_bits not in (4, 8, 16, 32):
-        raise PlanError("dtype", f"{elem_bits}-bit elements are not supported; need 4, 6, 8, 16 or 32")
+        raise Decline("dtype", f"{elem_bits}-bit elements are not supported; need 4, 6, 8, 16 or 32")
     return elem_bits, None
 
 
@@ -258,14 +250,14 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
 
     `src_swizzle_of_buffer` is the buffer's declared swizzle (None: take it from `src_layout`, which is
     that of a ComposedLayout, NONE for a plain TileLayout). `elem_bits` and `src_format` come from
-    cp_element_format. Raises PlanError(check, reason).
+    cp_element_format. Raises Decline(check, reason).
     """
     # A. dtype: one 128-bit row chunk must hold a whole number of elements.
     if elem_bits not in (4, 8, 16, 32):
-        raise PlanError("dtype", f"{elem_bits}-bit elements are not supported; need 4, 8, 16 or 32 "
+        raise Decline("dtype", f"{elem_bits}-bit elements are not supported; need 4, 8, 16 or 32 "
                                  "(6-bit data: see cp_element_format)")
     if cta_group not in (1, 2):
-        raise PlanError("cta_group", f"cta_group must be 1 or 2, got {cta_group}")
+        raise Decline("cta_group", f"cta_group must be 1 or 2, got {cta_group}")
 
     if isinstance(src_layout, ComposedLayout):
         layout_swizzle, src_tile = src_layout.swizzle, src_layout.inner
@@ -273,32 +265,32 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         layout_swizzle, src_tile = SwizzleMode.NONE, src_layout
     buffer_swizzle = layout_swizzle if src_swizzle_of_buffer is None else src_swizzle_of_buffer
     if buffer_swizzle is not layout_swizzle:
-        raise PlanError("swizzle", f"the buffer declares {_swizzle_words(buffer_swizzle)} but its layout "
+        raise Decline("swizzle", f"the buffer declares {_swizzle_words(buffer_swizzle)} but its layout "
                                    f"composes {_swizzle_words(layout_swizzle)}")
     if any(it.axis is not m for it in src_tile.shard + src_tile.replica) or set(src_tile.offset) - {m}:
-        raise PlanError("axes", f"shared-memory layout {src_tile} must live on axis m only")
+        raise Decline("axes", f"shared-memory layout {src_tile} must live on axis m only")
     if src_tile.replica:
-        raise PlanError("axes", f"shared-memory layout {src_tile} must have no replica")
+        raise Decline("axes", f"shared-memory layout {src_tile} must have no replica")
     if any(it.axis not in (TLane, TCol) for it in dst_layout.shard):
-        raise PlanError("axes", f"tmem layout {dst_layout} must map its shard onto TLane and TCol")
+        raise Decline("axes", f"tmem layout {dst_layout} must map its shard onto TLane and TCol")
 
     # A. slice both layouts to their regions and canonicalize.
     try:
         s = src_tile.slice(src_shape, src_region).canonicalize()
     except LayoutError as e:
-        raise PlanError("region", f"source: {e}") from None
+        raise Decline("region", f"source: {e}") from None
     try:
         t = dst_layout.slice(dst_shape, dst_region).canonicalize()
     except LayoutError as e:
-        raise PlanError("region", f"tmem: {e}") from None
+        raise Decline("region", f"tmem: {e}") from None
     if s.shard_extent() != t.shard_extent():
-        raise PlanError("region", f"source region has {s.shard_extent()} elements, tmem region "
+        raise Decline("region", f"source region has {s.shard_extent()} elements, tmem region "
                                   f"{t.shard_extent()}")
 
     # B. router: the replica is the multicast.
     candidates = shapes_for_replica(t.replica)
     if not candidates:
-        raise PlanError("router", f"tmem replica {replica_text(t.replica)} is no tcgen05.cp multicast; "
+        raise Decline("router", f"tmem replica {replica_text(t.replica)} is no tcgen05.cp multicast; "
                                   f"the shapes write {_MULTICASTS}")
 
     # C. permute: TLane iters first, then by descending stride; the source follows by groups.
@@ -307,7 +299,7 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
     try:
         s_grouped, seps = s.group([it.extent for it in t.shard])
     except LayoutError as e:
-        raise PlanError("group", f"source {s} does not group by the tmem iters {_iters_text(t.shard)}: "
+        raise Decline("group", f"source {s} does not group by the tmem iters {_iters_text(t.shard)}: "
                                  f"{e}") from None
     s = s_grouped.permute_by_groups(seps, perm).canonicalize()
     t = t.permute(perm).canonicalize()
@@ -316,7 +308,7 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
     seq_t, keep_t = _split_at_broadcast(t)
     seq_s, keep_s = _split_at_broadcast(s)
     if seq_t != seq_s:
-        raise PlanError("broadcast", f"stride-0 pieces differ: tmem {seq_t}, source {seq_s}")
+        raise Decline("broadcast", f"stride-0 pieces differ: tmem {seq_t}, source {seq_s}")
     keep_t = _fused(keep_t)
 
     # E. shape: the rows are the leading lane iters; wider rows first.
@@ -327,13 +319,13 @@ def plan_tcgen05_cp(src_layout: "TileLayout | ComposedLayout", src_shape: Sequen
         for sh in candidates:
             by_rows.setdefault(sh.lanes, []).append(f".{sh.ptx}")
         want = " or ".join(f"{_iters_text(r)} ({', '.join(n)})" for r, n in by_rows.items())
-        raise PlanError("router", f"tmem rows {_iters_text(lanes)} with {replica_text(t.replica)} fit no "
+        raise Decline("router", f"tmem rows {_iters_text(lanes)} with {replica_text(t.replica)} fit no "
                                   f"tcgen05.cp shape: need {want}")
     args = (s, t, keep_s, keep_t, elem_bits, buffer_swizzle, cta_group, src_format)
     for sh in fits[:-1]:
         try:
             return _plan_shape(sh, *args)
-        except PlanError:
+        except Decline:
             pass  # a wider row declined: the next shape may fit
     return _plan_shape(fits[-1], *args)  # its reason stands: the narrowest shape accepts the most copies
 
@@ -349,15 +341,15 @@ def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter
     # E. group both into (rows, middle, elements per row).
     total = math.prod(it.extent for it in keep_t)
     if total % (sh.rows * epr):
-        raise PlanError("group", f"{total} copied elements are not a multiple of {sh.rows} rows x {epr} "
+        raise Decline("group", f"{total} copied elements are not a multiple of {sh.rows} rows x {epr} "
                                  f"elements ({128 * sh.chunks} bits per row of .{sh.ptx})")
     n_mid = total // (sh.rows * epr)
     _, t_mid, t_col = _three_parts("tmem", keep_t, (sh.rows, n_mid, epr), sh)
     s_lane, s_mid, s_col = _three_parts("source", keep_s, (sh.rows, n_mid, epr), sh)
     if t_col != (Iter(epr, 1, TCol),):
-        raise PlanError("group", f"tmem row of .{sh.ptx} must be ({epr}, 1@TCol), got {_iters_text(t_col)}")
+        raise Decline("group", f"tmem row of .{sh.ptx} must be ({epr}, 1@TCol), got {_iters_text(t_col)}")
     if sh.chunks == 1 and s_col != (Iter(epc, 1, m),):
-        raise PlanError("group", f"source chunk must be {epc} contiguous elements ({epc}, 1), "
+        raise Decline("group", f"source chunk must be {epc} contiguous elements ({epc}, 1), "
                                  f"got {_iters_text(s_col)}")
     if sh.chunks == 2:
         if s_col == (Iter(epr, 1, m),):
@@ -365,7 +357,7 @@ def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter
         elif len(s_col) == 2 and s_col[0].extent == 2 and s_col[1] == Iter(epc, 1, m):
             chunk_step = _bytes(s_col[0].stride, elem_bits, "lbo", "second chunk step")
         else:
-            raise PlanError("group", f"source row of .{sh.ptx} must be two 16-byte chunks of {epc} contiguous "
+            raise Decline("group", f"source row of .{sh.ptx} must be two 16-byte chunks of {epc} contiguous "
                                      f"elements, ({epr}, 1) or (2, LBO), ({epc}, 1); got {_iters_text(s_col)}")
 
     # F. rows: the source rows as (rows / 8, 8) -> SBO and row pitch P -> swizzle mode.
@@ -375,15 +367,15 @@ def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter
     else:
         outer, inner = (), s_lane
     if len(outer) > 1 or len(inner) != 1:
-        raise PlanError("group", f"source rows {_iters_text(s_lane)} do not form {max(sh.rows // 8, 1)} "
+        raise Decline("group", f"source rows {_iters_text(s_lane)} do not form {max(sh.rows // 8, 1)} "
                                  f"group(s) x {min(sh.rows, 8)} rows with one stride each")
     pitch = _bytes(inner[0].stride, elem_bits, "swizzle", "row pitch")
     mode = _PITCH_TO_MODE.get(pitch)
     if mode is None:
-        raise PlanError("swizzle", f"row pitch {pitch} B is not 16, 32, 64 or 128 B")
+        raise Decline("swizzle", f"row pitch {pitch} B is not 16, 32, 64 or 128 B")
     if mode is not buffer_swizzle:
         has = "none" if buffer_swizzle is SwizzleMode.NONE else buffer_swizzle.value
-        raise PlanError("swizzle", f"row pitch {pitch} B implies {_swizzle_words(mode)} but the buffer "
+        raise Decline("swizzle", f"row pitch {pitch} B implies {_swizzle_words(mode)} but the buffer "
                                    f"has {has}")
     atom = 8 * pitch
     # one 8-row group (4x256b): SBO is never used; encode the dense group stride
@@ -393,10 +385,10 @@ def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter
         if mode is SwizzleMode.NONE:
             lbo = chunk_step
             if lbo % 16 or not 0 <= lbo < 1 << 18:
-                raise PlanError("lbo", f"a 256-bit row's second chunk is {lbo} B after its first; LBO must "
+                raise Decline("lbo", f"a 256-bit row's second chunk is {lbo} B after its first; LBO must "
                                        f"be a 16-byte multiple in [0, 2^18)")
         elif chunk_step != 16:
-            raise PlanError("lbo", f"with {_swizzle_words(mode)} the second chunk of a 256-bit row is read "
+            raise Decline("lbo", f"with {_swizzle_words(mode)} the second chunk of a 256-bit row is read "
                                    f"16 B after the first (LBO unused), but the source puts it "
                                    f"{chunk_step} B after")
         else:
@@ -407,39 +399,39 @@ def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter
     middle = []
     for i, (ti, si) in enumerate(zip(t_mid, s_mid)):
         if ti.extent != si.extent:
-            raise PlanError("middle", f"middle {i}: tmem extent {ti.extent} != source extent {si.extent}")
+            raise Decline("middle", f"middle {i}: tmem extent {ti.extent} != source extent {si.extent}")
         step = _bytes(si.stride, elem_bits, "alignment.middle", f"middle {i} source step")
         if ti.axis is TLane:  # only a shape with a lane offset range keeps lane iters past its rows (E)
             middle.append(MiddleIter(ti.extent, step, 0, ti.stride))
             continue
         if (ti.stride * elem_bits) % 32:
-            raise PlanError("alignment.tmem_col", f"middle {i}: tmem step {ti.stride} elements is not a "
+            raise Decline("alignment.tmem_col", f"middle {i}: tmem step {ti.stride} elements is not a "
                                                   f"whole number of 32-bit columns")
         middle.append(MiddleIter(ti.extent, step, ti.stride * elem_bits // 32))
 
     # H. alignment.
     col_elems = t.offset_on(TCol)
     if col_elems % e32:
-        raise PlanError("alignment.tmem_col", f"tmem column offset of {col_elems} {elem_bits}-bit "
+        raise Decline("alignment.tmem_col", f"tmem column offset of {col_elems} {elem_bits}-bit "
                                               f"elements is not a whole 32-bit column ({e32} per column)")
     col0, lane0 = col_elems // e32, t.offset_on(TLane)
     if sh.max_lane_offset == 0 and lane0:
-        raise PlanError("router", f".{sh.ptx} writes all 128 lanes, so the tmem lane offset must be 0, "
+        raise Decline("router", f".{sh.ptx} writes all 128 lanes, so the tmem lane offset must be 0, "
                                   f"got {lane0}")
     if sbo % 16 or sbo < 0 or sbo >= 1 << 18:
-        raise PlanError("alignment.sbo", f"SBO {sbo} B must be a 16-byte multiple in [0, 2^18)")
+        raise Decline("alignment.sbo", f"SBO {sbo} B must be a 16-byte multiple in [0, 2^18)")
     if mode is not SwizzleMode.NONE and sbo % atom:
-        raise PlanError("alignment.sbo", f"SBO {sbo} B is not a multiple of the {atom} B "
+        raise Decline("alignment.sbo", f"SBO {sbo} B is not a multiple of the {atom} B "
                                          f"{mode.value} swizzle atom")
     start = _bytes(s.offset_on(m), elem_bits, "alignment.src_start", "source start")
     need = 16 if mode is SwizzleMode.NONE else atom
     if start % need or start < 0:
         what = ("16 B" if mode is SwizzleMode.NONE else
                 f"the {atom} B {mode.value} swizzle atom (8 x {pitch} B)")
-        raise PlanError("alignment.src_start", f"source start {start} B is not aligned to {what}")
+        raise Decline("alignment.src_start", f"source start {start} B is not aligned to {what}")
     for i, mi in enumerate(middle):
         if mi.src_step_bytes % 16:
-            raise PlanError("alignment.middle", f"middle {i}: source step {mi.src_step_bytes} B is not "
+            raise Decline("alignment.middle", f"middle {i}: source step {mi.src_step_bytes} B is not "
                                                 f"16 B aligned")
     ncols, row_bytes = 4 * sh.chunks, 16 * sh.chunks
     cps = []
@@ -448,16 +440,16 @@ def _plan_shape(sh: CpShape, s: TileLayout, t: TileLayout, keep_s: Sequence[Iter
         col = col0 + sum(i * mi.tmem_step_cols for i, mi in zip(idx, middle))
         lane = lane0 + sum(i * mi.tmem_step_lanes for i, mi in zip(idx, middle))
         if col % 4:
-            raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem column {col}, "
+            raise Decline("alignment.tmem_col", f"cp at middle index {idx} writes tmem column {col}, "
                                                   f"not a multiple of 4")
         if col < 0 or col + ncols > TMEM_COLUMNS:
-            raise PlanError("alignment.tmem_col", f"cp at middle index {idx} writes tmem columns "
+            raise Decline("alignment.tmem_col", f"cp at middle index {idx} writes tmem columns "
                                                   f"[{col}, {col + ncols}), outside [0, {TMEM_COLUMNS})")
         if not 0 <= lane <= sh.max_lane_offset:
-            raise PlanError("router", f"cp at middle index {idx} starts at tmem lane {lane}; .{sh.ptx} "
+            raise Decline("router", f"cp at middle index {idx} starts at tmem lane {lane}; .{sh.ptx} "
                                       f"writes lanes L0 + 32r, so L0 must be in [0, {sh.max_lane_offset}]")
         if src < 0 or (mode is not SwizzleMode.NONE and src % atom + row_bytes > pitch):
-            raise PlanError("alignment.middle", f"cp at middle index {idx} starts at source byte {src}, "
+            raise Decline("alignment.middle", f"cp at middle index {idx} starts at source byte {src}, "
                                                 f"outside row 0 of a {atom} B {mode.value} swizzle atom" +
                             (f" (a 256-bit row needs {row_bytes} B of it)" if sh.chunks == 2 else ""))
         cps.append(Cp(src, col, lane))

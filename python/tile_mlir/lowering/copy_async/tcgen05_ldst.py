@@ -18,18 +18,19 @@ The plan (all layout analysis and validation, steps A-F) is tcgen05_ldst_plan.pl
 """
 from __future__ import annotations
 
-import functools
 import math
 
+from ...dialect.decline import cached_plan
 from ...dialect.ir_utils import BUFFER_CAST, iter_ops
+from ...dialect.ops import CopyAsyncOp
 from ...dialect.types import BufferType
-from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import linear_tid
 from ..emitter import I32, Emitter, ptr_type
 from ..registers import REG_ADDR_SPACE
 from .kernel_info import kernel_block
-from .tcgen05_ldst_plan import PlanError, instruction_registers, plan_tcgen05_ldst
+from .tcgen05_ldst_plan import instruction_registers, plan_tcgen05_ldst
 
 __all__ = ["validate_tmem_reg_copy", "exec_scope", "copy_async_tmem_reg", "WAIT_ANCHORS"]
 
@@ -68,13 +69,10 @@ def exec_scope(op, ctx):
     return True, ""
 
 
-@functools.lru_cache(maxsize=4096)
+@cached_plan(maxsize=4096)
 def _cached_plan(tmem_t, tmem_region, reg_t, reg_region, scope, max_registers):
-    try:
-        return plan_tcgen05_ldst(tmem_t.layout, tmem_t.shape, tmem_region, reg_t.layout, reg_t.shape, reg_region,
-                                 reg_t.elem_bits, scope, max_registers)
-    except PlanError as e:  # (check, reason), not the exception: see tcgen05_cp._cached_plan
-        return (e.check, e.reason)
+    return plan_tcgen05_ldst(tmem_t.layout, tmem_t.shape, tmem_region, reg_t.layout, reg_t.shape, reg_region,
+                             reg_t.elem_bits, scope, max_registers)
 
 
 def _plan(op, ctx, direction):
@@ -82,10 +80,7 @@ def _plan(op, ctx, direction):
         key = (ctx.src_t, ctx.src_region, ctx.dst_t, ctx.dst_region, ctx.scope)
     else:
         key = (ctx.dst_t, ctx.dst_region, ctx.src_t, ctx.src_region, ctx.scope)
-    plan = _cached_plan(*key, instruction_registers(math.prod(kernel_block(op))))
-    if isinstance(plan, tuple):
-        raise DispatchFail(plan[1], check=plan[0])
-    return plan
+    return _cached_plan(*key, instruction_registers(math.prod(kernel_block(op))))
 
 
 def _after(ctx, value, t, key):
@@ -114,10 +109,17 @@ def _wait_anchor(op, direction: str, reg, tmem):
             operands = list(o.operands)
             if o.name in anchors or reg in operands:
                 return cur
-            if tmem in operands and not (direction == "ld" and o.name == "tile.copy_async" and operands[1] == tmem
-                                         and BufferType.of(operands[0].type).scope == "reg"):
+            if tmem in operands and not (direction == "ld" and _is_tmem_to_reg_load(o, tmem)):
                 return cur
     return later[-1]
+
+
+def _is_tmem_to_reg_load(o, tmem) -> bool:
+    """Whether op `o` is a further tile.copy_async from `tmem` to registers (a later ld needs no wait)."""
+    if o.name != CopyAsyncOp.OPERATION_NAME:
+        return False
+    copy = CopyAsyncOp(o)
+    return copy.src == tmem and BufferType.of(copy.dst.type).scope == "reg"
 
 
 _WAIT_KIND = {"ld": "load", "st": "store"}

@@ -37,11 +37,12 @@ from typing import Sequence
 
 import numpy as np
 
+from ...dialect.decline import Decline
 from ...layout import FragmentError, LayoutError, TCol, TileLayout, TLane, fragment_of
 from ...layout.fragment import WARP_SIZE, offsets_table
 from ...target import register_budget
 
-__all__ = ["PlanError", "LdStInstr", "Tcgen05LdStPlan", "plan_tcgen05_ldst", "SHAPES", "REGISTER_BUDGET",
+__all__ = ["LdStInstr", "Tcgen05LdStPlan", "plan_tcgen05_ldst", "SHAPES", "REGISTER_BUDGET",
            "instruction_registers",
            "LANE_OFFSETS", "fragment_map"]
 
@@ -58,15 +59,6 @@ def instruction_registers(threads: int) -> int:
     while n + LDST_HEADROOM > register_budget(threads):
         n //= 2
     return n
-
-
-class PlanError(Exception):
-    """The copy cannot be done by tcgen05.ld/st. `check` names the failing step, `reason` says why."""
-
-    def __init__(self, check: str, reason: str):
-        super().__init__(f"{check}: {reason}")
-        self.check = check
-        self.reason = reason
 
 
 # shape -> (registers per thread of .x1, lanes, columns of one x1 atom); PTX ISA "tcgen05.ld" / Matrix
@@ -123,16 +115,12 @@ class Tcgen05LdStPlan:
     words: int  # 32-bit words of the register tile per thread (the tile's registers)
     instrs: tuple[LdStInstr, ...]
 
-    @property
-    def num_instrs(self) -> int:
-        return len(self.instrs)
-
 
 def _sliced(layout, shape, region, what) -> TileLayout:
     try:
         return layout.slice(shape, region).canonicalize()
     except LayoutError as e:
-        raise PlanError("slice", f"{what} region: {e}") from None
+        raise Decline("slice", f"{what} region: {e}") from None
 
 
 def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_region,
@@ -140,25 +128,25 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
                       scope: str, max_registers: int = REGISTER_BUDGET) -> Tcgen05LdStPlan:
     # A. dtype
     if elem_bits not in (8, 16, 32):
-        raise PlanError("dtype", f"tcgen05.ld/st move 32-bit words of 8, 16 or 32-bit elements, not {elem_bits}-bit")
+        raise Decline("dtype", f"tcgen05.ld/st move 32-bit words of 8, 16 or 32-bit elements, not {elem_bits}-bit")
     if tmem_layout.replica:
-        raise PlanError("replica", f"the tmem layout has a replica ({tmem_layout.replica_text()}): which copy a "
+        raise Decline("replica", f"the tmem layout has a replica ({tmem_layout.replica_text()}): which copy a "
                         "warp reads would depend on its quarter; give the tile one copy")
     # B. slice and tabulate
     t_lay = _sliced(tmem_layout, tmem_shape, tmem_region, "tmem")
     r_lay = _sliced(reg_layout, reg_shape, reg_region, "register")
     if t_lay.shard_extent() != r_lay.shard_extent():
-        raise PlanError("slice", f"regions hold {t_lay.shard_extent()} and {r_lay.shard_extent()} elements")
+        raise Decline("slice", f"regions hold {t_lay.shard_extent()} and {r_lay.shard_extent()} elements")
     try:
         frag = fragment_of(r_lay)
     except FragmentError as e:
-        raise PlanError("register-layout", str(e)) from None
+        raise Decline("register-layout", str(e)) from None
     tt = offsets_table(t_lay)
     zero = np.zeros(t_lay.shard_extent(), dtype=np.int64)
     t_lane, t_elem_col = tt.get(TLane, zero), tt.get(TCol, zero)
     cell = t_lane * (1 << 20) + t_elem_col
     if np.unique(cell).size != cell.size:
-        raise PlanError("slice", "two elements of the tmem region share a tmem cell: the tmem layout must be "
+        raise Decline("slice", "two elements of the tmem region share a tmem cell: the tmem layout must be "
                         "injective over the region")
     # C. words
     epw = 32 // elem_bits
@@ -170,7 +158,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     else:
         if not (t_sub == r_sub).all():
             x = int(np.nonzero(t_sub != r_sub)[0][0])
-            raise PlanError("words", f"element {x} is at position {int(r_sub[x])} of its register but "
+            raise Decline("words", f"element {x} is at position {int(r_sub[x])} of its register but "
                             f"{int(t_sub[x])} of its tmem column: a {elem_bits}-bit register and column must "
                             "hold the same elements in the same order (or, for 16-bit elements alone in the low "
                             "half of their columns, pairs of columns: .pack::16b)")
@@ -183,7 +171,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     counts = np.diff(np.r_[starts, ks.size])
     if (counts != epw).any():
         x = int(order[starts[np.nonzero(counts != epw)[0][0]]])
-        raise PlanError("words", f"register word {int(r_word[x])} of warp {int(frag.warp[x])} lane "
+        raise Decline("words", f"register word {int(r_word[x])} of warp {int(frag.warp[x])} lane "
                         f"{int(frag.lane[x])} holds {int(counts[np.nonzero(counts != epw)[0][0]])} elements of "
                         f"the copy, not {epw}: tcgen05.ld/st move whole 32-bit registers")
     w_lane = t_lane[order]
@@ -194,7 +182,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
             first = arr[starts][seg]
             if (arr != first).any():
                 x = int(order[np.nonzero(arr != first)[0][0]])
-                raise PlanError("words", f"the elements of register word {int(r_word[x])} (warp "
+                raise Decline("words", f"the elements of register word {int(r_word[x])} (warp "
                                 f"{int(frag.warp[x])} lane {int(frag.lane[x])}) are in different tmem {name}s; "
                                 "one register moves one 32-bit column" + (" pair" if pack else ""))
     heads = order[starts]
@@ -204,12 +192,12 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     warps = tuple(sorted(set(int(w) for w in W_thread // WARP_SIZE)))
     want = 1 if scope == "warp" else 4
     if len(warps) != want or warps[-1] - warps[0] != want - 1:
-        raise PlanError("scope", f"scope \"{scope}\" issues from {want} consecutive warp(s), but the register "
+        raise Decline("scope", f"scope \"{scope}\" issues from {want} consecutive warp(s), but the register "
                         f"layout puts elements in warps {list(warps)}")
     words = sorted(set(int(r) for r in W_word))
     n_threads = len(warps) * WARP_SIZE
     if W_word.size != n_threads * len(words):
-        raise PlanError("threads", f"every thread of warps {list(warps)} must hold the same register words "
+        raise Decline("threads", f"every thread of warps {list(warps)} must hold the same register words "
                         f"(the instruction moves the same registers in all of them): {W_word.size} words over "
                         f"{n_threads} threads and {len(words)} distinct words")
     quarter = 32 * ((W_thread // WARP_SIZE) % 4)
@@ -217,7 +205,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     if ((rel < 0) | (rel >= 32)).any():
         x = int(np.nonzero((rel < 0) | (rel >= 32))[0][0])
         w = int(W_thread[x] // WARP_SIZE)
-        raise PlanError("lane-quarter", f"warp {w} holds an element of tmem lane {int(W_lane[x])}, but a warp "
+        raise Decline("lane-quarter", f"warp {w} holds an element of tmem lane {int(W_lane[x])}, but a warp "
                         f"reaches only the lanes of its quarter, {32 * (w % 4)}..{32 * (w % 4) + 31} (warp % 4)")
     # tables [warp, lane, word index] of (lane in quarter, column)
     widx = {r: i for i, r in enumerate(words)}
@@ -229,17 +217,17 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     lane_tab[wi, li, ri] = rel
     col_tab[wi, li, ri] = W_col
     if not ((lane_tab == lane_tab[0]).all() and (col_tab == col_tab[0]).all()):
-        raise PlanError("warps", "the warps' elements differ beyond their lane quarters: one code sequence, issued "
+        raise Decline("warps", "the warps' elements differ beyond their lane quarters: one code sequence, issued "
                         "by every warp with its quarter's lanes, must serve them all")
     # E. shape, F. .num
     fits, why = [], []
     for shape in SHAPES:
         try:
             fits.append(_instrs(shape, lane_tab[0], col_tab[0], words, 2 if pack else 1, max_registers))
-        except PlanError as e:
+        except Decline as e:
             why.append(f"{shape}: {e.reason}")
     if not fits:
-        raise PlanError("shape", "no tcgen05.ld/st shape covers the copy; " + "; ".join(why))
+        raise Decline("shape", "no tcgen05.ld/st shape covers the copy; " + "; ".join(why))
     shape, instrs = min(fits, key=lambda f: len(f[1]))  # (min is stable: ties go to SHAPES order)
     return Tcgen05LdStPlan(shape, pack, warps, -(-frag.slots_per_thread // epw), tuple(instrs))
 
@@ -248,7 +236,7 @@ def _instrs(shape: str, lanes: np.ndarray, cols: np.ndarray, words: list[int], f
     """E + F for one shape over one warp's tables [lane, word index] -> (shape, [LdStInstr])."""
     rpx, _, width = SHAPES[shape]
     if shape == "16x32bx2" and f == 2:
-        raise PlanError("shape", "16x32bx2 with .pack::16b is not emitted: PTX does not say whether "
+        raise Decline("shape", "16x32bx2 with .pack::16b is not emitted: PTX does not say whether "
                         "immHalfSplitoff counts packed or physical columns (docs/registers.md §5)")
     rows, acol = fragment_map(shape)
     # every (atom, register) each word could be; an atom is (L0, C0, imm)
@@ -279,7 +267,7 @@ def _instrs(shape: str, lanes: np.ndarray, cols: np.ndarray, words: list[int], f
             taken.update(slot.values())
     if len(taken) != len(words):
         word = next(w for w in words if w not in taken)
-        raise PlanError("shape", f"register word {word} is in no whole {shape} atom at lane offset "
+        raise Decline("shape", f"register word {word} is in no whole {shape} atom at lane offset "
                         f"{' or '.join(map(str, LANE_OFFSETS[shape]))} of the quarter")
     step = f * width
     if shape == "16x32bx2":

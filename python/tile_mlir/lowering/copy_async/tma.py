@@ -15,15 +15,16 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 """
 from __future__ import annotations
 
-import functools
 
 from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
-from ...dialect.ops import SUBVIEW_DYNAMIC, attr_value
+from ...dialect.decline import cached_plan
+from ...dialect.enums import BarrierCta, CtaGroup
+from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
-from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
+from ..nvvm_attrs import nvvm_enum
 from ..emitter import I16, I32, Emitter
-from .tcgen05_cp_plan import PlanError
 from .tma_plan import DeclaredMap, plan_tma
 
 __all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma"]
@@ -62,12 +63,13 @@ def _through_window(g, g_t, g_region):
     owner = g.owner
     if not isinstance(owner, ir.Operation) and hasattr(owner, "operation"):
         owner = owner.operation
-    if getattr(owner, "name", None) != "tile.subview":
+    if getattr(owner, "name", None) != SubviewOp.OPERATION_NAME:
         return g, g_t, g_region, []
-    source = owner.operands[0]
-    dynamic = iter(owner.operands[1:])
+    window = SubviewOp(owner)
+    source = window.source
+    dynamic = iter(window.offsets)
     base, moved = [], []
-    for dim, o in enumerate(attr_value(owner, "static_offsets")):
+    for dim, o in enumerate(window.static_offsets):
         if o == SUBVIEW_DYNAMIC:
             base.append(0)
             moved.append((dim, next(dynamic)))
@@ -84,21 +86,17 @@ def _declared_maps(ctx, buffer) -> tuple[list[DeclaredMap], list]:
     key = ("tma_maps", kernel)
     found = ctx.cache.get(key)
     if found is None:
-        found = ctx.cache[key] = [op for op in kernel.regions[0].blocks[0].operations
-                                  if op.operation.name == "tile.tensor_map"]
-    maps = [DeclaredMap(i, tuple(attr_value(op, "box")), attr_value(op, "swizzle"))
-            for i, op in enumerate(found) if op.operands[0] == buffer]
-    return maps, [op.results[0] for op in found]
+        found = ctx.cache[key] = [TensorMapOp(op.operation) for op in kernel.regions[0].blocks[0].operations
+                                  if op.operation.name == TensorMapOp.OPERATION_NAME]
+    maps = [DeclaredMap(i, tuple(m.box), m.swizzle) for i, m in enumerate(found) if m.buffer == buffer]
+    return maps, [m.map for m in found]
 
 
-@functools.lru_cache(maxsize=1024)
+@cached_plan(maxsize=1024)
 def _cached_plan(direction, g_t, g_region, s_t, s_region, maps):
     """Plans depend only on types, regions and the declared maps (all hashable)."""
-    try:
-        return plan_tma(direction, g_t.shape, g_t.elem, g_region, s_t.layout, s_t.shape, s_region,
-                        max(s_t.align or 16, 16), maps)
-    except PlanError as e:
-        return (e.check, e.reason)  # (not the exception: its traceback would pin MLIR objects)
+    return plan_tma(direction, g_t.shape, g_t.elem, g_region, s_t.layout, s_t.shape, s_region,
+                    max(s_t.align or 16, 16), maps)
 
 
 def copy_async_tma(op, ctx):
@@ -109,8 +107,6 @@ def copy_async_tma(op, ctx):
     g, g_t, g_region, moved = _through_window(g, g_t, g_region)
     maps, values = _declared_maps(ctx, g)
     plan = _cached_plan(direction, g_t, g_region, s_t, s_region, tuple(maps))
-    if isinstance(plan, tuple):
-        raise DispatchFail(plan[1], check=plan[0])
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     desc = em.result(BUFFER_CAST, em.ptr(0), (values[plan.map_index],))  # the map parameter's generic address
     smem = em.gep(em.result(BUFFER_CAST, em.ptr(3), (s,)), plan.smem_offset)
@@ -120,7 +116,7 @@ def copy_async_tma(op, ctx):
     segments = [1, 1, len(coords)]
     if load:
         bar = em.result(BUFFER_CAST, em.ptr(3), (ctx.barrier,))
-        if attr_value(op, "barrier_cta") == "pair_leader":
+        if CopyAsyncOp(op.operation).barrier_cta == BarrierCta.PAIR_LEADER:
             bar = _pair_leader_barrier(em, bar)
         attrs = {"mode": em.attr("#nvvm.tma_load_mode<tile>")}
         extra = []
@@ -130,7 +126,7 @@ def copy_async_tma(op, ctx):
             smem = em.create("llvm.addrspacecast", (smem,), (em.ptr(7),)).results[0]
             attrs["isCTAOnly"] = ir.BoolAttr.get(False)
             if ctx.cta_group == 2:
-                attrs["group"] = em.attr("#nvvm.cta_group<cta_2>")
+                attrs["group"] = nvvm_enum(em, CtaGroup.CTA_2)
             if ctx.multicast_mask is not None:
                 extra.append(em.const(ctx.multicast_mask, I16()))
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])

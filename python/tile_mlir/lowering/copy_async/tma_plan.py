@@ -24,15 +24,16 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ...dialect.checks import TMA_SWIZZLE_SPAN, tensor_map_problem, tma_data_type
+from ...dialect.decline import Decline
+from ...dialect.enums import OobFill, Swizzle
 from ...dialect.types import element_bits
 from ...layout import Iter, LayoutError, SwizzleMode, TileLayout, atom_bytes, m
-from .tcgen05_cp_plan import PlanError
 
 __all__ = ["DeclaredMap", "TmaPlan", "plan_tma", "tensor_map_params", "SHARED_ALIGN"]
 
 SHARED_ALIGN = 128  # bytes: a cp.async.bulk.tensor shared address (CUDA guide; docs/tma.md §3 D)
 # the layout algebra's swizzle modes TMA writes (CU_TENSOR_MAP_SWIZZLE_32B/64B/128B; 16-byte atomicity)
-_SWIZZLES = {SwizzleMode.NONE: "none", SwizzleMode.B32: "32B", SwizzleMode.B64: "64B", SwizzleMode.B128: "128B"}
+_SWIZZLES = {mode: Swizzle(mode.value) for mode in SwizzleMode if mode.value in Swizzle._value2member_map_}
 
 
 @dataclass(frozen=True)
@@ -58,34 +59,34 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
              smem_region, smem_align: int, maps: Sequence[DeclaredMap]) -> TmaPlan:
     """Plan a TMA `direction` ("load": global -> shared, "store": shared -> global) of global `region`
     ((begin, end) per dim of the row-major `shape` x `elem` tensor) to / from `smem_region` of a shared
-    buffer with `smem_layout` over `smem_shape`, aligned `smem_align`. Raises PlanError."""
+    buffer with `smem_layout` over `smem_shape`, aligned `smem_align`. Raises Decline."""
     shape, region = tuple(shape), tuple(tuple(r) for r in region)
     sizes = tuple(e - b for b, e in region)
     ebytes = element_bits(elem) // 8
     # A. element type and inner coordinate
     if tma_data_type(elem) is None:
-        raise PlanError("tensor-map-dtype", f"TMA cannot move {elem} elements")
+        raise Decline("tensor-map-dtype", f"TMA cannot move {elem} elements")
     inner_start = region[-1][0] * ebytes
     if inner_start % 16:
-        raise PlanError("coordinate", f"the region starts {inner_start} B into its inner dim; a TMA box must "
+        raise Decline("coordinate", f"the region starts {inner_start} B into its inner dim; a TMA box must "
                         "start on a 16-byte multiple there")
     for d, (b, _) in enumerate(region):
         if b >= 1 << 31:
-            raise PlanError("coordinate", f"the region starts at {b} in dim {d}; TMA coordinates are signed "
+            raise Decline("coordinate", f"the region starts at {b} in dim {d}; TMA coordinates are signed "
                             "32-bit (below 2^31)")
     swizzle_mode = getattr(smem_layout, "swizzle", SwizzleMode.NONE)
     swizzle = _SWIZZLES.get(swizzle_mode)
     if swizzle is None:
-        raise PlanError("swizzle", f"TMA writes the 32B / 64B / 128B swizzles of 16-byte atomicity, not "
-                        f"{swizzle_mode.value}")
+        raise Decline("swizzle", f"TMA writes the 32B / 64B / 128B swizzles of 16-byte atomicity, not "
+                      f"{swizzle_mode.value}")
     # B. the declared map
     fit = [mp for mp in maps if mp.swizzle == swizzle and _box_fits(direction, shape, region, mp.box)]
     if not fit:
         problem = tensor_map_problem(shape, elem, sizes, swizzle)
         if problem:
-            raise PlanError(*problem)
+            raise Decline(*problem)
         declared = "; ".join(f"box {list(mp.box)} swizzle {mp.swizzle}" for mp in maps) or "none"
-        raise PlanError("tensor-map", f"needs a tile.tensor_map of the global buffer with box {list(sizes)} and "
+        raise Decline("tensor-map", f"needs a tile.tensor_map of the global buffer with box {list(sizes)} and "
                         f"swizzle \"{swizzle}\" (the shared buffer's); declared: {declared}")
     mp = fit[0]
     box = mp.box
@@ -98,27 +99,27 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
     try:
         sliced = inner.slice(tuple(smem_shape), smem_region).canonicalize()
     except LayoutError as e:
-        raise PlanError("smem-layout", f"the shared region does not slice to a strided layout: {e}") from None
+        raise Decline("smem-layout", f"the shared region does not slice to a strided layout: {e}") from None
     start = sliced.offset_on(m)
     if TileLayout(sliced.shard).canonicalize() != image.canonicalize():
-        raise PlanError("smem-layout", f"TMA writes the box as {image.canonicalize()} (rows of {span} B"
-                        f"{', swizzled' if swizzle != 'none' else ''}), the shared region is "
+        raise Decline("smem-layout", f"TMA writes the box as {image.canonicalize()} (rows of {span} B"
+                        f"{', swizzled' if swizzle != Swizzle.NONE else ''}), the shared region is "
                         f"{TileLayout(sliced.shard).canonicalize()}")
     # D. alignment and room for the whole box
-    need = SHARED_ALIGN if swizzle == "none" else max(SHARED_ALIGN, atom_bytes(swizzle_mode))
+    need = SHARED_ALIGN if swizzle == Swizzle.NONE else max(SHARED_ALIGN, atom_bytes(swizzle_mode))
     offset = start * ebytes
     if smem_align < need or offset % need:
-        raise PlanError("smem-alignment", f"TMA needs the shared box at a multiple of {need} B"
+        raise Decline("smem-alignment", f"TMA needs the shared box at a multiple of {need} B"
                         f"{' (the swizzle repeat)' if need > SHARED_ALIGN else ''}; the buffer is aligned "
                         f"{smem_align} B and the box starts {offset} B into it")
     # the box's last row ends its bytes (the rest of its span is not written), and a swizzle moves 16-byte
     # chunks within their 128-byte line: both ends are compared rounded up to that line
     end = offset + (math.prod(box[:-1]) - 1) * span + box[-1] * ebytes
     have = inner.span(m) * ebytes
-    if swizzle != "none":
+    if swizzle != Swizzle.NONE:
         end, have = (-(-x // 128) * 128 for x in (end, have))
     if end > have:
-        raise PlanError("box-fits", f"TMA writes the whole {list(box)} box (up to byte {end}); the shared "
+        raise Decline("box-fits", f"TMA writes the whole {list(box)} box (up to byte {end}); the shared "
                         f"buffer has {have} B")
     # E. complete_tx counts the whole box, its out-of-bounds part included
     return TmaPlan(mp.index, tuple(b for b, _ in reversed(region)), offset, math.prod(box) * ebytes, box, swizzle)
@@ -144,4 +145,4 @@ def tensor_map_params(shape: Sequence[int], elem: str, box: Sequence[int], swizz
     return {"data_type": tma_data_type(elem), "global_dim": dims, "global_strides": strides,
             "box_dim": tuple(reversed(tuple(box))), "element_strides": (1,) * len(dims), "interleave": "none",
             "swizzle": swizzle.lower(), "l2_promotion": l2_promotion.lower(),
-            "oob_fill": "none" if oob_fill == "zero" else "nan_request_zero_fma"}
+            "oob_fill": "none" if oob_fill == OobFill.ZERO else "nan_request_zero_fma"}

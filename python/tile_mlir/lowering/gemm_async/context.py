@@ -3,7 +3,7 @@ decoded once (tile.gemm_async and tile.gemm_async.block_scale alike)."""
 from __future__ import annotations
 
 from ...dialect.ir_utils import region_of
-from ...dialect.ops import attr_value
+from ...dialect.ops import GemmAsyncBlockScaleOp, view
 from ...dialect.types import BufferType
 from ...target import ArchInfo
 from .operand_plan import Operand
@@ -19,21 +19,21 @@ class GemmCtx:
     def __init__(self, op, target: ArchInfo, cache: dict | None = None):
         self.op, self.target = op, target
         self.cache = {} if cache is None else cache
-        operands = op.operands
-        self.d, self.a, self.b, self.accumulate = operands[0], operands[1], operands[2], operands[3]
-        self.block_scaled = len(operands) == 6
-        self.sfa, self.sfb = (operands[4], operands[5]) if self.block_scaled else (None, None)
+        v = view(op)
+        self.d, self.a, self.b, self.accumulate = v.d, v.a, v.b, v.accumulate
+        self.block_scaled = isinstance(v, GemmAsyncBlockScaleOp)
+        self.sfa, self.sfb = (v.sfa, v.sfb) if self.block_scaled else (None, None)
         self.d_t, self.a_t, self.b_t = (BufferType.of(v.type) for v in (self.d, self.a, self.b))
         self.d_op, self.a_op, self.b_op = (_operand(op, side, t) for side, t in
                                            (("d", self.d_t), ("a", self.a_t), ("b", self.b_t)))
         self.sfa_op = self.sfb_op = None
         if self.block_scaled:
             self.sfa_op, self.sfb_op = (_operand(None, None, BufferType.of(v.type)) for v in (self.sfa, self.sfb))
-        self.kind = attr_value(op, "kind")
-        self.scale_vec = attr_value(op, "scale_vec") if self.block_scaled else 32
-        self.cta_group = attr_value(op, "cta_group")
-        self.scope = attr_value(op, "scope")
-        self.pinned: str | None = attr_value(op, "dispatch")
+        self.kind = v.kind
+        self.scale_vec = v.scale_vec if self.block_scaled else 32
+        self.cta_group = v.cta_group
+        self.scope = v.scope
+        self.pinned: str | None = v.dispatch
 
 
 def _operand(op, side: str | None, bt: BufferType) -> Operand:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .checks import PlanError
+from ...dialect.decline import Decline
 
 __all__ = ["Kind", "KINDS", "derive_kind", "E8M0", "E4M3", "F8F6F4_CODES"]
 
@@ -53,22 +53,22 @@ def derive_kind(a_elem: str, b_elem: str, a_packed: bool, block_scaled: bool, sc
     if explicit is not None:
         kind = KINDS.get(explicit)
         if kind is None:
-            raise PlanError("kind", f"unknown kind {explicit!r}; known: {', '.join(KINDS)}")
+            raise Decline("kind", f"unknown kind {explicit!r}; known: {', '.join(KINDS)}")
     else:
         kind = KINDS[_natural_kind(a_elem, b_elem, a_packed, block_scaled, scale_vec, sf_elem)]
     for side, elem in (("A", a_elem), ("B", b_elem)):
         if elem not in kind.codes:
-            raise PlanError("kind", f".kind::{kind.name} takes {' / '.join(kind.codes)} operands, {side} is {elem}")
+            raise Decline("kind", f".kind::{kind.name} takes {' / '.join(kind.codes)} operands, {side} is {elem}")
     if kind.name in ("tf32", "f16") and kind.codes[a_elem] != kind.codes[b_elem]:
-        raise PlanError("kind", f".kind::{kind.name} needs A and B of one type, got {a_elem} and {b_elem}")
+        raise Decline("kind", f".kind::{kind.name} needs A and B of one type, got {a_elem} and {b_elem}")
     if kind.block_scaled != block_scaled:
-        raise PlanError("kind", f".kind::{kind.name} is {'' if kind.block_scaled else 'not '}block scaled: use "
+        raise Decline("kind", f".kind::{kind.name} is {'' if kind.block_scaled else 'not '}block scaled: use "
                         f"tile.gemm_async{'.block_scale with scale factors' if kind.block_scaled else ''}")
     if kind.geometry_bits == 4 and not a_packed:
-        raise PlanError("kind", f".kind::{kind.name} reads packed 4-bit operands; padded (.b4x16_p64) ones "
+        raise Decline("kind", f".kind::{kind.name} reads packed 4-bit operands; padded (.b4x16_p64) ones "
                         "are .kind::mxf8f6f4's")
     if kind.name in ("f8f6f4", "mxf8f6f4") and a_packed and "f4E2M1FN" in (a_elem, b_elem):
-        raise PlanError("kind", f".kind::{kind.name} reads 4-bit operands in the padded .b4x16_p64 form "
+        raise Decline("kind", f".kind::{kind.name} reads 4-bit operands in the padded .b4x16_p64 form "
                         "(packing b4x16_p64); packed ones are .kind::mxf4's / mxf4nvf4's")
     return kind
 

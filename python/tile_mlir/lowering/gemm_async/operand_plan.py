@@ -32,7 +32,7 @@ import numpy as np
 
 from ...layout import ComposedLayout, SwizzleMode, TileLayout, atom_bytes, m, row_pitch
 from ..smem_desc import FIELD_LIMIT
-from .checks import PlanError
+from ...dialect.decline import Decline
 from .layout_eval import axis_offsets
 
 __all__ = ["Operand", "SmemOperand", "plan_smem_operand", "matrix_of", "matrix_region", "MODES"]
@@ -85,7 +85,7 @@ def matrix_of(name: str, arr: np.ndarray, region: Sequence[tuple[int, int]]) -> 
     """The region of `arr` (one value per element of the buffer) as a 2-D matrix (matrix_region)."""
     rows_cols = matrix_region(region)
     if len(rows_cols) != 2:
-        raise PlanError("operand-region", f"{name} region {[e - b for b, e in region]} is not a matrix "
+        raise Decline("operand-region", f"{name} region {[e - b for b, e in region]} is not a matrix "
                         "(2 dims, after leading dims of extent 1)")
     return arr[tuple(slice(b, e) for b, e in region)].reshape(tuple(e - b for b, e in rows_cols))
 
@@ -99,7 +99,7 @@ def plan_smem_operand(name: str, layout, shape: Sequence[int], region: Sequence[
     else:
         swizzle, inner = SwizzleMode.NONE, layout
     if not isinstance(inner, TileLayout) or inner.replica or set(inner.axes()) - {m}:
-        raise PlanError("operand-layout", f"{name}'s shared-memory layout {layout} must map onto axis m only, "
+        raise Decline("operand-layout", f"{name}'s shared-memory layout {layout} must map onto axis m only, "
                         "without replicas")
     offs = axis_offsets(inner, shape).get(m)
     if offs is None:
@@ -107,10 +107,10 @@ def plan_smem_operand(name: str, layout, shape: Sequence[int], region: Sequence[
     mat = matrix_of(name, offs, region)
     mn, k = mat.shape
     if k % k_elems:
-        raise PlanError("operand-region", f"{name}'s K extent {k} is not a multiple of the instruction's K "
+        raise Decline("operand-region", f"{name}'s K extent {k} is not a multiple of the instruction's K "
                         f"({k_elems} elements: 256 bits)")
     if swizzle not in MODES:
-        raise PlanError("operand-swizzle", f"{name}'s {swizzle.value} swizzle has no descriptor encoding here "
+        raise Decline("operand-swizzle", f"{name}'s {swizzle.value} swizzle has no descriptor encoding here "
                         f"(modes: {', '.join(md.value for md in MODES)})")
     bitmat = mat * bits
     steps = [_plan_step(name, bitmat[:, i:i + k_elems], bits, swizzle, mn_major_ok)
@@ -118,26 +118,26 @@ def plan_smem_operand(name: str, layout, shape: Sequence[int], region: Sequence[
     first = steps[0]
     for i, s in enumerate(steps[1:], 1):
         if s[:3] != first[:3]:
-            raise PlanError("operand-canonical", f"{name}'s K-step {i} has (major, LBO, SBO) {s[:3]}, K-step 0 "
+            raise Decline("operand-canonical", f"{name}'s K-step {i} has (major, LBO, SBO) {s[:3]}, K-step 0 "
                             f"{first[:3]}: one descriptor must serve every K-step")
     atom = atom_bytes(swizzle)
     if align < atom:
-        raise PlanError("operand-alignment", f"{name}'s buffer is aligned to {align} B, its {swizzle.value} "
+        raise Decline("operand-alignment", f"{name}'s buffer is aligned to {align} B, its {swizzle.value} "
                         f"swizzle repeats every {atom} B: declare align {atom}")
     pitch = 16 if swizzle is SwizzleMode.NONE else row_pitch(swizzle)
     for i, s in enumerate(steps):
         start = s[3]
         if start % 16 or start < 0:
-            raise PlanError("operand-alignment", f"{name}'s K-step {i} starts at byte {start}, not 16-byte aligned")
+            raise Decline("operand-alignment", f"{name}'s K-step {i} starts at byte {start}, not 16-byte aligned")
         if swizzle is not SwizzleMode.NONE and start % atom >= pitch:
-            raise PlanError("operand-alignment", f"{name}'s K-step {i} starts at byte {start}, outside row 0 of "
+            raise Decline("operand-alignment", f"{name}'s K-step {i} starts at byte {start}, outside row 0 of "
                             f"a {atom} B swizzle atom (the descriptor's base offset stays 0)")
     major, lbo, sbo = first[:3]
     for what, v in (("LBO", lbo), ("SBO", sbo)):
         if not 0 <= v < FIELD_LIMIT or v % 16:
-            raise PlanError("operand-fields", f"{name}'s {what} {v} B must be a 16-byte multiple in [0, 2^18)")
+            raise Decline("operand-fields", f"{name}'s {what} {v} B must be a 16-byte multiple in [0, 2^18)")
     if max(s[3] for s in steps) >= FIELD_LIMIT:
-        raise PlanError("operand-fields", f"{name}'s start offsets reach {max(s[3] for s in steps)} B, "
+        raise Decline("operand-fields", f"{name}'s start offsets reach {max(s[3] for s in steps)} B, "
                         "beyond the descriptor's 2^18 B")
     return SmemOperand(major, swizzle, lbo, sbo, tuple(s[3] for s in steps))
 
@@ -151,10 +151,10 @@ def _plan_step(name: str, x: np.ndarray, bits: int, swizzle: SwizzleMode, mn_maj
     elif mn > 1 and x[1, 0] - s0 == bits:
         major = "MN"
         if mn_major_ok is not None:
-            raise PlanError("operand-major", f"{name} is MN-major (contiguous along {'M' if name == 'A' else 'N'}),"
+            raise Decline("operand-major", f"{name} is MN-major (contiguous along {'M' if name == 'A' else 'N'}),"
                             f" but {mn_major_ok}")
     else:
-        raise PlanError("operand-major", f"{name} is neither K-major nor MN-major: elements (0, 0), (0, 1) and "
+        raise Decline("operand-major", f"{name} is neither K-major nor MN-major: elements (0, 0), (0, 1) and "
                         f"(1, 0) of its tile are at bits {s0}, {int(x[0, 1]) if k > 1 else '-'} and "
                         f"{int(x[1, 0]) if mn > 1 else '-'}")
     t = 128 // bits  # elements per 16 bytes
@@ -168,7 +168,7 @@ def _plan_step(name: str, x: np.ndarray, bits: int, swizzle: SwizzleMode, mn_maj
 
     if major == "K":
         if at(1, 0) != row:
-            raise PlanError("operand-swizzle", f"{name} is K-major with rows {at(1, 0)} B apart; "
+            raise Decline("operand-swizzle", f"{name} is K-major with rows {at(1, 0)} B apart; "
                             f"{'the ' + swizzle.value + ' swizzle' if sw else 'no swizzle'} needs {row} B")
         sbo = at(8, 0)
         lbo = 16 if sw else at(0, t)  # swizzled: "not used, assumed 1" (16 bytes)
@@ -176,7 +176,7 @@ def _plan_step(name: str, x: np.ndarray, bits: int, swizzle: SwizzleMode, mn_maj
     else:
         w = (row // 16) * t  # elements along MN in one swizzle row (one core matrix without swizzle)
         if at(0, 1) != row:
-            raise PlanError("operand-swizzle", f"{name} is MN-major with K rows {at(0, 1)} B apart; "
+            raise Decline("operand-swizzle", f"{name} is MN-major with K rows {at(0, 1)} B apart; "
                             f"{'the ' + swizzle.value + ' swizzle' if sw else 'no swizzle'} needs {row} B")
         mn_step, k_step = at(w, 0), at(0, 8)  # 0 where the tile has one such group: the field is unused
         lbo, sbo = (mn_step, k_step) if sw else (k_step, mn_step)
@@ -185,7 +185,7 @@ def _plan_step(name: str, x: np.ndarray, bits: int, swizzle: SwizzleMode, mn_maj
     bad = np.argwhere(got != want)
     if len(bad):
         i, j = (int(v) for v in bad[0])
-        raise PlanError("operand-canonical", f"{name} ({major}-major, {swizzle.value} swizzle, LBO {lbo} B, SBO "
+        raise Decline("operand-canonical", f"{name} ({major}-major, {swizzle.value} swizzle, LBO {lbo} B, SBO "
                         f"{sbo} B) is not a canonical MMA layout: element ({i}, {j}) of the tile is at byte "
                         f"{int(got[i, j]) / 8:g}, the descriptor reads it at byte {int(want[i, j]) / 8:g}")
     return major, lbo, sbo, s0 // 8

@@ -2,13 +2,14 @@
 lowered by the variant the dispatch registry picks (lowering/dispatch_pass.py says how and why a walk)."""
 from __future__ import annotations
 
+from ...dialect.ops import dispatched_ops
 from ..dispatch_pass import DispatchPass
 from . import load_variants
 from .context import GemmCtx
 
 __all__ = ["LowerGemmAsyncPass", "GEMM_OPS"]
 
-GEMM_OPS = ("tile.gemm_async", "tile.gemm_async.block_scale")
+GEMM_OPS = dispatched_ops("gemm_async")  # tile.gemm_async, tile.gemm_async.block_scale
 
 
 class LowerGemmAsyncPass(DispatchPass):

@@ -14,12 +14,12 @@ tcgen05_mma_plan.plan_tcgen05_mma; here, per K-step s:
 """
 from __future__ import annotations
 
-import functools
 
-from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...dialect.decline import cached_plan
+from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
+from ..nvvm_attrs import nvvm_enum
 from ..emitter import I1
-from .checks import PlanError
 from .operand_ir import DescSteps, desc_base, emitter_at, signed, tmem_address
 from .tcgen05_mma_plan import plan_tcgen05_mma
 from ..smem_desc import encode_smem_desc
@@ -37,19 +37,12 @@ def validate_tcgen05_mma(op, ctx):
     return True, ""
 
 
-@functools.lru_cache(maxsize=1024)
-def _cached_plan(d, a, b, cta_group, kind, sfa, sfb, scale_vec):
-    try:
-        return plan_tcgen05_mma(d, a, b, cta_group, kind, sfa, sfb, scale_vec)
-    except PlanError as e:
-        return (e.check, e.reason)  # (not the exception: its traceback would pin an MLIR context)
+_cached_plan = cached_plan(maxsize=1024)(plan_tcgen05_mma)
 
 
 def gemm_tcgen05_mma(op, ctx):
     plan = _cached_plan(ctx.d_op, ctx.a_op, ctx.b_op, ctx.cta_group, ctx.kind, ctx.sfa_op, ctx.sfb_op,
                         ctx.scale_vec)
-    if isinstance(plan, tuple):
-        raise DispatchFail(plan[1], check=plan[0])
     em = emitter_at(ctx, op)
     d_addr = tmem_address(ctx, ctx.d)
     d_ptr = em.inttoptr(d_addr if plan.d_offset == 0 else em.add(d_addr, em.i32(plan.d_offset)), 6)
@@ -61,7 +54,7 @@ def gemm_tcgen05_mma(op, ctx):
     else:
         a_addr = tmem_address(ctx, ctx.a)
     attrs = {"kind": em.attr(f"#nvvm.tcgen05_mma_kind<{plan.kind}>"),
-             "ctaGroup": em.attr(f"#nvvm.cta_group<cta_{plan.cta_group}>")}
+             "ctaGroup": nvvm_enum(em, plan.cta_group)}
     if plan.block_scale:
         attrs["blockScale"] = em.attr(f"#nvvm.tcgen05_mma_block_scale<{plan.block_scale}>")
         name = "nvvm.tcgen05.mma.block_scale"

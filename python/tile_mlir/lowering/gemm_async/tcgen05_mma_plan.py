@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...layout import TCol, TileLayout, TLane
-from .checks import PlanError
+from ...dialect.decline import Decline
 from .kinds import E4M3, E8M0, Kind, derive_kind
 from .layout_eval import axis_offsets, replica_offsets
 from .operand_plan import Operand, SmemOperand, matrix_of, matrix_region, plan_smem_operand
@@ -97,10 +97,10 @@ def _d_map(md: int, n: int, cta_group: int):
 
 
 def _tmem_axes(name: str, op: Operand, check: str):
-    """(TLane offsets, TCol offsets, layout) of a tmem operand's region, or PlanError(check)."""
+    """(TLane offsets, TCol offsets, layout) of a tmem operand's region, or Decline(check)."""
     layout = op.layout
     if not isinstance(layout, TileLayout) or set(layout.axes()) - {TLane, TCol}:
-        raise PlanError(check, f"{name}'s tensor-memory layout {layout} must map onto TLane and TCol")
+        raise Decline(check, f"{name}'s tensor-memory layout {layout} must map onto TLane and TCol")
     offs = axis_offsets(layout, op.shape)
     zero = np.zeros(op.shape, dtype=np.int64)
     return (matrix_of(name, offs.get(TLane, zero), op.region),
@@ -111,21 +111,21 @@ def _plan_d(d: Operand, md: int, n: int, cta_group: int) -> int:
     """Step C: D's address offset (lane << 16 | column)."""
     lanes, tcol, layout = _tmem_axes("d", d, "d-layout")
     if layout.replica:
-        raise PlanError("d-layout", f"d's layout {layout} has replicas; D has one place per element")
+        raise Decline("d-layout", f"d's layout {layout} has replicas; D has one place per element")
     per_col = 1 if d.bits == 32 else 2  # 16-bit D: one element per 32-bit column, in its low half
     want_lane, want_col = _d_map(md, n, cta_group)
     lane0, tcol0 = int(lanes[0, 0]), int(tcol[0, 0])
     if tcol0 % per_col:
-        raise PlanError("d-layout", f"d starts at element column {tcol0}, not the low half of a 32-bit column")
+        raise Decline("d-layout", f"d starts at element column {tcol0}, not the low half of a 32-bit column")
     allowed = (0, 16) if (md == 64 and cta_group == 1) else (0,)
     if lane0 not in allowed:
-        raise PlanError("d-layout", f"d starts at lane {lane0}; this M and cta_group put D at lane "
+        raise Decline("d-layout", f"d starts at lane {lane0}; this M and cta_group put D at lane "
                         f"{' or '.join(map(str, allowed))}")
     bad = np.argwhere((lanes - lane0 != want_lane) | (tcol - tcol0 != want_col * per_col))
     if len(bad):
         i, j = (int(v) for v in bad[0])
         layout_name = {64: "F" if cta_group == 1 else "B"}.get(md, "D" if cta_group == 1 else "A")
-        raise PlanError("d-layout", f"d's element ({i}, {j}) is at lane {int(lanes[i, j])}, element column "
+        raise Decline("d-layout", f"d's element ({i}, {j}) is at lane {int(lanes[i, j])}, element column "
                         f"{int(tcol[i, j])}; M = {md * cta_group} with cta_group {cta_group} (PTX data-path layout "
                         f"{layout_name}) writes it at lane {lane0 + int(want_lane[i, j])}, column "
                         f"{tcol0 // per_col + int(want_col[i, j])}")
@@ -135,23 +135,23 @@ def _plan_d(d: Operand, md: int, n: int, cta_group: int) -> int:
 def _plan_a_tmem(a: Operand, kind: Kind, md: int, k: int, d_lane0: int) -> tuple[int, ...]:
     """Step D, .ts form: A[m, k] at D's lane of row m, K packed along columns."""
     if md != 128:
-        raise PlanError("a-tmem-layout", f"A in tensor memory needs 128 rows per CTA (M = 128, or 256 with "
+        raise Decline("a-tmem-layout", f"A in tensor memory needs 128 rows per CTA (M = 128, or 256 with "
                         f"cta_group 2), got {md}: PTX gives A's lanes for M = 64 and for M = 128 with cta_group 2 "
                         "only in figures")
     lanes, tcol, layout = _tmem_axes("a", a, "a-tmem-layout")
     if layout.replica:
-        raise PlanError("a-tmem-layout", f"a's layout {layout} has replicas")
+        raise Decline("a-tmem-layout", f"a's layout {layout} has replicas")
     lane0, tcol0 = int(lanes[0, 0]), int(tcol[0, 0])
     mi, ki = np.arange(md)[:, None], np.arange(k)[None, :]
     bad = np.argwhere((lanes - lane0 != mi) | (tcol - tcol0 != ki))
     if lane0 != d_lane0 or len(bad):
         i, j = (int(v) for v in bad[0]) if len(bad) else (0, 0)
-        raise PlanError("a-tmem-layout", f"a's element ({i}, {j}) is at lane {int(lanes[i, j])}, element column "
+        raise Decline("a-tmem-layout", f"a's element ({i}, {j}) is at lane {int(lanes[i, j])}, element column "
                         f"{int(tcol[i, j])}: A in tensor memory sits at D's lanes (row m at lane "
                         f"{d_lane0 + i}) with K packed along the columns from its first")
     bits = kind.geometry_bits  # (6-/4-bit elements of f8f6f4 sit in 8-bit containers in tensor memory too)
     if (tcol0 * bits) % 32:
-        raise PlanError("a-tmem-layout", f"a starts inside a 32-bit column (element column {tcol0})")
+        raise Decline("a-tmem-layout", f"a starts inside a 32-bit column (element column {tcol0})")
     col0 = tcol0 * bits // 32
     return tuple(col0 + s * 8 for s in range(k // kind.k_elems))
 
@@ -173,15 +173,15 @@ def _plan_sf(name: str, sf: Operand, rows: int, kb0: int, steps: int, nsf: int, 
     kb0 + s * nsf .. + nsf - 1 of rows 0 .. rows - 1 (kb0: the K region's start in scale blocks)."""
     lanes, tcol, layout = _tmem_axes(name, sf, "sf-layout")
     if sf.bits != 8:
-        raise PlanError("scale", f"{name} must hold 8-bit scale factors, got {sf.elem}")
+        raise Decline("scale", f"{name} must hold 8-bit scale factors, got {sf.elem}")
     if lanes.shape[0] < rows or lanes.shape[1] < kb0 + steps * nsf:
-        raise PlanError("sf-layout", f"{name} is {list(lanes.shape)}; the MMA reads rows 0..{rows - 1} x K-blocks "
+        raise Decline("sf-layout", f"{name} is {list(lanes.shape)}; the MMA reads rows 0..{rows - 1} x K-blocks "
                         f"{kb0}..{kb0 + steps * nsf - 1} (the K region's scale_vec blocks)")
     lanes, tcol = lanes[:rows], tcol[:rows]  # (a 128x4 atom also holds the scale factors of N < 128)
     want_lane, want_col, quarters = _sf_map(rows, dup2x2)
     reps = replica_offsets(layout)
     if sorted(r.get(TLane, 0) for r in reps) != quarters or any(set(r) - {TLane} for r in reps):
-        raise PlanError("sf-layout", f"{name} must be duplicated to lane quarters "
+        raise Decline("sf-layout", f"{name} must be duplicated to lane quarters "
                         f"{', '.join(f'+{q}' for q in quarters)} (R[{len(quarters)} : 32@TLane]), got "
                         f"{layout.replica_text() or 'no replica'}")
     out = []
@@ -191,13 +191,13 @@ def _plan_sf(name: str, sf: Operand, rows: int, kb0: int, steps: int, nsf: int, 
         base = int(tc[0, 0])
         col, sf_id = base // 4, base % 4
         if sf_id not in ids:
-            raise PlanError("sf-layout", f"{name}'s K-step {s} starts at byte {sf_id} of a column; this scale_vec "
+            raise Decline("sf-layout", f"{name}'s K-step {s} starts at byte {sf_id} of a column; this scale_vec "
                             f"reads {nsf} scale factor(s) from byte {' or '.join(map(str, ids))}")
         want_tc = (col + want_col) * 4 + sf_id + np.arange(nsf)[None, :]
         bad = np.argwhere((ln != want_lane) | (tc != want_tc))
         if len(bad):
             i, j = (int(v) for v in bad[0])
-            raise PlanError("sf-layout", f"{name}'s scale factor ({i}, {kb0 + s * nsf + j}) is at lane {int(ln[i, j])}, "
+            raise Decline("sf-layout", f"{name}'s scale factor ({i}, {kb0 + s * nsf + j}) is at lane {int(ln[i, j])}, "
                             f"element column {int(tc[i, j])}; the MMA reads it at lane {int(want_lane[i, 0])}, "
                             f"column {col + int(want_col[i, 0])}, byte {sf_id + j}")
         out.append((col, sf_id))
@@ -207,7 +207,7 @@ def _plan_sf(name: str, sf: Operand, rows: int, kb0: int, steps: int, nsf: int, 
 def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_attr: str | None = None,
                      sfa: Operand | None = None, sfb: Operand | None = None,
                      scale_vec: int = 32) -> Tcgen05MmaPlan:
-    """Steps A-F. Raises PlanError(check, reason)."""
+    """Steps A-F. Raises Decline(check, reason)."""
     block_scaled = sfa is not None
     # A. kind
     packed4 = a.packing is None and b.packing is None
@@ -215,15 +215,15 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
                        sfa.elem if sfa else None, kind_attr)
     d_codes = kind.d_codes
     if d.elem not in d_codes:
-        raise PlanError("d-type", f".kind::{kind.name} accumulates into {' / '.join(d_codes)}, d is {d.elem}")
+        raise Decline("d-type", f".kind::{kind.name} accumulates into {' / '.join(d_codes)}, d is {d.elem}")
     for name, op in (("a", a), ("b", b)):
         if op.bits in (4, 6) and kind.geometry_bits == 8 and op.scope == "shared" and op.packing is None:
-            raise PlanError("kind", f"{name} holds packed {op.bits}-bit data; .kind::{kind.name} reads "
+            raise Decline("kind", f"{name} holds packed {op.bits}-bit data; .kind::{kind.name} reads "
                             f"{op.bits}-bit operands from shared memory padded to 8-bit slots: declare "
                             f"packing b{op.bits}x16_p{128 - 16 * op.bits}")
     # B. shape
     if cta_group not in (1, 2):
-        raise PlanError("shape", f"cta_group must be 1 or 2, got {cta_group}")
+        raise Decline("shape", f"cta_group must be 1 or 2, got {cta_group}")
     d_mat = matrix_of("d", np.zeros(d.shape, dtype=np.int8), d.region)
     a_mat = matrix_of("a", np.zeros(a.shape, dtype=np.int8), a.region)
     b_mat = matrix_of("b", np.zeros(b.shape, dtype=np.int8), b.region)
@@ -231,16 +231,16 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
     m = md * cta_group
     k = a_mat.shape[1]
     if a_mat.shape[0] != md:
-        raise PlanError("shape", f"a has {a_mat.shape[0]} rows, d {md}: each CTA supplies M / cta_group rows")
+        raise Decline("shape", f"a has {a_mat.shape[0]} rows, d {md}: each CTA supplies M / cta_group rows")
     if b_mat.shape != (n // cta_group, k) or n % cta_group:
-        raise PlanError("shape", f"b is {list(b_mat.shape)}; with a of K = {k} and d of N = {n} it must be "
+        raise Decline("shape", f"b is {list(b_mat.shape)}; with a of K = {k} and d of N = {n} it must be "
                         f"[{n // cta_group}, {k}] (N / cta_group x K)")
     ms = ((128,) if block_scaled else (64, 128)) if cta_group == 1 else (128, 256)
     if m not in ms:
-        raise PlanError("shape", f".kind::{kind.name} with cta_group {cta_group} takes M = "
+        raise Decline("shape", f".kind::{kind.name} with cta_group {cta_group} takes M = "
                         f"{' or '.join(map(str, ms))}, got M = {m} (d has {md} rows per CTA)")
     if k % kind.k_elems:
-        raise PlanError("shape", f"K = {k} is not a multiple of .kind::{kind.name}'s K = {kind.k_elems}")
+        raise Decline("shape", f"K = {k} is not a multiple of .kind::{kind.name}'s K = {kind.k_elems}")
     steps = k // kind.k_elems
     # C. D's layout
     d_offset = _plan_d(d, md, n, cta_group)
@@ -262,7 +262,7 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
     b_mn_8bit = b_smem.major == "MN" and b.bits == 8
     ok, allowed = _n_ok(kind, cta_group, n, b_mn_8bit)
     if not ok:
-        raise PlanError("shape", f".kind::{kind.name} with cta_group {cta_group}"
+        raise Decline("shape", f".kind::{kind.name} with cta_group {cta_group}"
                         f"{' and MN-major 8-bit B' if b_mn_8bit and kind.name != 'i8' else ''} takes N = "
                         f"{allowed}, got {n}")
     a_mn = a_smem is not None and a_smem.major == "MN"
@@ -273,18 +273,18 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
         return Tcgen05MmaPlan(kind.name, None, cta_group, m, n, k, (idesc,) * steps, a_smem, a_tmem, b_smem,
                               d_offset)
     if sfa.elem != sfb.elem or sfa.elem not in (E8M0, E4M3):
-        raise PlanError("scale", f"scale factors must both be {E8M0} (UE8M0) or both {E4M3} (UE4M3), got "
+        raise Decline("scale", f"scale factors must both be {E8M0} (UE8M0) or both {E4M3} (UE4M3), got "
                         f"{sfa.elem} and {sfb.elem}")
     vecs = {"mxf8f6f4": (32,), "mxf4": (32,), "mxf4nvf4": (32, 16)}[kind.name]
     if scale_vec not in vecs:
-        raise PlanError("scale", f".kind::{kind.name} takes scale_vec {' or '.join(map(str, vecs))}, got {scale_vec}")
+        raise Decline("scale", f".kind::{kind.name} takes scale_vec {' or '.join(map(str, vecs))}, got {scale_vec}")
     if sfa.elem == E4M3 and not (kind.name == "mxf4nvf4" and scale_vec == 16):
-        raise PlanError("scale", "UE4M3 scale factors need .kind::mxf4nvf4 with scale_vec 16")
+        raise Decline("scale", "UE4M3 scale factors need .kind::mxf4nvf4 with scale_vec 16")
     nsf = kind.k_elems // scale_vec
     ids = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}[nsf]
     k0 = matrix_region(a.region)[1][0]
     if k0 != matrix_region(b.region)[1][0] or k0 % kind.k_elems:
-        raise PlanError("sf-layout", f"a's K region starts at {k0}, b's at {matrix_region(b.region)[1][0]}: with "
+        raise Decline("sf-layout", f"a's K region starts at {k0}, b's at {matrix_region(b.region)[1][0]}: with "
                         f"scale factors (indexed by the buffers' K) both must start at one multiple of {kind.k_elems}")
     sfa_steps = _plan_sf("sfa", sfa, md, k0 // scale_vec, steps, nsf, ids, False)
     sfb_steps = _plan_sf("sfb", sfb, n, k0 // scale_vec, steps, nsf, ids, md == 64 and cta_group == 2)

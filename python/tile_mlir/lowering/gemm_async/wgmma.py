@@ -16,15 +16,14 @@ else selects between the two instructions (scf.if) for the first K-step; later K
 """
 from __future__ import annotations
 
-import functools
 
+from ...dialect.decline import cached_plan
 from ...dialect.ir_utils import BUFFER_CAST
-from ...dispatch import DispatchFail, predicate, register_dispatch
+from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, llvm
 from ..emitter import I32
 from ..registers import REG_ADDR_SPACE
 from ..smem_desc import encode_wgmma_desc
-from .checks import PlanError
 from .operand_ir import DescSteps, desc_base, emitter_at
 from .wgmma_plan import plan_wgmma
 
@@ -43,12 +42,7 @@ def validate_wgmma(op, ctx):
     return True, ""
 
 
-@functools.lru_cache(maxsize=1024)
-def _cached_plan(d, a, b):
-    try:
-        return plan_wgmma(d, a, b)
-    except PlanError as e:
-        return (e.check, e.reason)
+_cached_plan = cached_plan(maxsize=1024)(plan_wgmma)
 
 
 def _constant_bool(v):
@@ -61,8 +55,6 @@ def _constant_bool(v):
 
 def gemm_wgmma(op, ctx):
     plan = _cached_plan(ctx.d_op, ctx.a_op, ctx.b_op)
-    if isinstance(plan, tuple):
-        raise DispatchFail(plan[1], check=plan[0])
     em = emitter_at(ctx, op)
     descs = [DescSteps(em, desc_base(ctx, v, encode_wgmma_desc(0, p.lbo_bytes, p.sbo_bytes, p.swizzle)))
              for v, p in ((ctx.a, plan.a), (ctx.b, plan.b))]

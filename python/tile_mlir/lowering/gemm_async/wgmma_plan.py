@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...layout import laneid, reg, warpid
-from .checks import PlanError
+from ...dialect.decline import Decline
 from .layout_eval import axis_offsets
 from .operand_plan import Operand, SmemOperand, matrix_of, plan_smem_operand
 
@@ -76,14 +76,14 @@ def _n_ok(family: str, n: int) -> tuple[bool, str]:
 def _plan_fragment(d: Operand, n: int) -> tuple[tuple[int, ...], int]:
     layout = d.layout
     if set(layout.axes()) - {warpid, laneid, reg} or layout.replica:
-        raise PlanError("d-fragment", f"the accumulator's layout {layout} must map onto warpid, laneid and reg "
+        raise Decline("d-fragment", f"the accumulator's layout {layout} must map onto warpid, laneid and reg "
                         "without replicas")
     offs = axis_offsets(layout, d.shape)
     zero = np.zeros(d.shape, dtype=np.int64)
     w_of, l_of, r_of = (matrix_of("d", offs.get(ax, zero), d.region) for ax in (warpid, laneid, reg))
     warp0 = int(w_of.min())
     if warp0 % 4:
-        raise PlanError("d-fragment", f"the accumulator starts at warp {warp0}, not the first warp of a warpgroup")
+        raise Decline("d-fragment", f"the accumulator starts at warp {warp0}, not the first warp of a warpgroup")
     row, col = fragment_coords(n)
     want_w = np.arange(4)[:, None, None] + warp0
     want_l = np.arange(32)[None, :, None]
@@ -91,41 +91,41 @@ def _plan_fragment(d: Operand, n: int) -> tuple[tuple[int, ...], int]:
     bad = np.argwhere((got_w != want_w) | (got_l != want_l))
     if len(bad):
         w, lane, v = (int(x) for x in bad[0])
-        raise PlanError("d-fragment", f"wgmma's accumulator register {v} of warp {w} lane {lane} is element "
+        raise Decline("d-fragment", f"wgmma's accumulator register {v} of warp {w} lane {lane} is element "
                         f"({int(row[w, lane, v])}, {int(col[w, lane, v])}), which the layout gives to warp "
                         f"{int(got_w[w, lane, v])} lane {int(got_l[w, lane, v])}")
     words = got_r[0, 0]
     if (got_r != words[None, None, :]).any():
         w, lane, v = (int(x) for x in np.argwhere(got_r != words[None, None, :])[0])
-        raise PlanError("d-fragment", f"accumulator register {v} sits in register slot {int(got_r[w, lane, v])} "
+        raise Decline("d-fragment", f"accumulator register {v} sits in register slot {int(got_r[w, lane, v])} "
                         f"in warp {w} lane {lane} but in slot {int(words[v])} in warp 0 lane 0: every thread "
                         "must keep it in the same slot")
     return tuple(int(x) for x in words), warp0
 
 
 def plan_wgmma(d: Operand, a: Operand, b: Operand) -> WgmmaPlan:
-    """Steps A-D. Raises PlanError(check, reason)."""
+    """Steps A-D. Raises Decline(check, reason)."""
     # A. types
     if a.elem not in _TYPES or b.elem not in _TYPES:
         bad = a.elem if a.elem not in _TYPES else b.elem
-        raise PlanError("kind", f"wgmma takes f16, bf16, tf32 (f32 buffers), e4m3, e5m2, s8 or u8 operands, "
+        raise Decline("kind", f"wgmma takes f16, bf16, tf32 (f32 buffers), e4m3, e5m2, s8 or u8 operands, "
                         f"got {bad}")
     ta, bits, k_step, d_types = _TYPES[a.elem]
     tb = _TYPES[b.elem][0]
     if _FAMILY[ta] != _FAMILY[tb]:
-        raise PlanError("kind", f"wgmma cannot multiply {a.elem} by {b.elem}")
+        raise Decline("kind", f"wgmma cannot multiply {a.elem} by {b.elem}")
     if d.elem not in d_types:
-        raise PlanError("d-type", f"wgmma of {ta} operands accumulates into {' / '.join(d_types)} here, d is {d.elem}")
+        raise Decline("d-type", f"wgmma of {ta} operands accumulates into {' / '.join(d_types)} here, d is {d.elem}")
     # B. shape
     md, n = matrix_of("d", np.zeros(d.shape, dtype=np.int8), d.region).shape
     k = matrix_of("a", np.zeros(a.shape, dtype=np.int8), a.region).shape[1]
     if md != 64:
-        raise PlanError("shape", f"wgmma's M is 64 per warpgroup, d has {md} rows")
+        raise Decline("shape", f"wgmma's M is 64 per warpgroup, d has {md} rows")
     ok, allowed = _n_ok(_FAMILY[ta], n)
     if not ok:
-        raise PlanError("shape", f"wgmma with {ta} operands takes N = {allowed}, got {n}")
+        raise Decline("shape", f"wgmma with {ta} operands takes N = {allowed}, got {n}")
     if k % k_step:
-        raise PlanError("shape", f"K = {k} is not a multiple of wgmma's K = {k_step} for {ta}")
+        raise Decline("shape", f"K = {k} is not a multiple of wgmma's K = {k_step} for {ta}")
     # C. operands
     mn_ok = None if ta in ("f16", "bf16") else f"wgmma transposes only f16 / bf16 operands (imm-trans), not {ta}"
     a_op = plan_smem_operand("A", a.layout, a.shape, a.region, bits, k_step, a.align, mn_ok)
