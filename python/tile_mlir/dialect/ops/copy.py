@@ -37,7 +37,7 @@ class CopyOp(TileOp, name="copy"):
     src = Operand(BufferOf("global", "shared", "reg"))
     regions = RegionAttrs("dst", "src")
     scope = Attr(Scope, default=Scope.CTA, choices=COPY_SCOPES)
-    TRAITS = (Writes("dst"), Emits(None, ("ld", "st", "mov", "prmt", "shr", "shl", "and", "or")))
+    TRAITS = (Writes("dst"), Emits(None, ("ld", "st")))
 
     def verify(self, kernel) -> None:
         _, dst_shape, src_shape = _copy_regions(self)
@@ -70,7 +70,7 @@ class CopyAsyncOp(TileOp, name="copy_async"):
     TRAITS = (Writes("dst"), Trait.USES_TMEM, Dispatched("tile-lower-copy-async", "copy_async"),
               Emits("nvvm.tcgen05.cp", "tcgen05.cp", (_TC, _ASYNC_READ)),
               Emits("nvvm.tcgen05.ld", "tcgen05.ld", _TC), Emits("nvvm.tcgen05.st", "tcgen05.st", _TC),
-              Emits("nvvm.tcgen05.wait", "tcgen05.wait", _TC),
+              Emits("nvvm.tcgen05.wait", ("tcgen05.wait::ld", "tcgen05.wait::st"), _TC),
               Emits("nvvm.cp.async.bulk.tensor.shared.cluster.global", "cp.async.bulk.tensor"),
               Emits("nvvm.cp.async.bulk.tensor.global.shared.cta", "cp.async.bulk.tensor", _ASYNC_READ),
               Emits("nvvm.cp.async.bulk.commit.group", "cp.async.bulk.commit_group"),

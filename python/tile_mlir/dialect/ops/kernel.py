@@ -146,7 +146,7 @@ class ElectOneOp(TileOp, name="elect_one"):
     """True in exactly one lane of the executing warp (elect.sync); executed by a whole warp."""
 
     result = Result(_I1)
-    TRAITS = (Emits("nvvm.elect.sync", "elect"),)
+    TRAITS = (Emits("nvvm.elect.sync", "elect.sync"),)
 
 
 class AllocSharedOp(TileOp, name="alloc_shared"):

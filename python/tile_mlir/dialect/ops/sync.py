@@ -15,7 +15,7 @@ class FenceOp(TileOp, name="fence"):
     read consumes), tcgen05_before_sync / tcgen05_after_sync, mbarrier_init."""
 
     kind = Attr(FenceKind, required=True)
-    TRAITS = (Emits("nvvm.fence.proxy", "fence.proxy.async"), Emits("nvvm.tcgen05.fence", "tcgen05.fence"),
+    TRAITS = (Emits("nvvm.fence.proxy", "fence.proxy.async"), Emits("nvvm.tcgen05.fence", ("tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync")),
               Emits("nvvm.fence.mbarrier.init", "fence.mbarrier_init"))
 
 

@@ -90,7 +90,7 @@ class TmemLoadOp(TileOp, name="tmem.load"):
     num_cols = Attr(I64, required=True)
     scope = Attr(Scope, default=Scope.WARPGROUP, choices=(Scope.WARP, Scope.WARPGROUP))
     TRAITS = (_TC, _TMEM, Writes("dst"), Emits("nvvm.tcgen05.ld", "tcgen05.ld", _TC),
-              Emits("nvvm.tcgen05.wait", "tcgen05.wait", _TC), Emits(None, "st"))
+              Emits("nvvm.tcgen05.wait", "tcgen05.wait::ld", _TC), Emits(None, "st"))
 
     def verify(self, kernel) -> None:
         n = self.num_cols
