@@ -23,8 +23,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .decline import fail
 from ..mlir import ir, register_dialect, register_operation
+from .decline import fail
 
 __all__ = ["Trait", "Writes", "Dispatched", "Emits", "BufferOf", "TypeIs", "OperandSpec", "AttrSpec", "OpSpec",
            "Operand", "Result", "Attr", "RegionAttrs", "TileOp", "TileDialect", "STR", "I64", "I64_ARRAY",

@@ -7,9 +7,10 @@ whole contiguous runs on both layouts allow.
 """
 from __future__ import annotations
 
-from ..dialect.types import BufferType
+from ..dialect.enums import Scope
 from ..dialect.ir_utils import region_of
 from ..dialect.ops import view
+from ..dialect.types import BufferType
 from ..mlir import ir, nvvm
 from .address import byte_offset, group_runs, vector_bytes
 from .emitter import I32, I64, int_type
@@ -17,7 +18,7 @@ from .emitter import I32, I64, int_type
 __all__ = ["linear_tid", "scope_rank", "copy_types", "sliced_layouts", "emit_copy_loop", "load_store",
            "emit_group_copy", "GROUP", "SCOPE_THREADS"]
 
-SCOPE_THREADS = {"thread": 1, "warp": 32, "warpgroup": 128}
+SCOPE_THREADS = {Scope.THREAD: 1, Scope.WARP: 32, Scope.WARPGROUP: 128}
 
 
 def linear_tid(em, block):
@@ -33,7 +34,7 @@ def linear_tid(em, block):
 
 def scope_rank(em, scope: str, tid, block) -> tuple:
     """(rank of this thread in `scope`, number of threads of `scope`)."""
-    if scope == "cta":
+    if scope == Scope.CTA:
         return tid, block[0] * block[1] * block[2]
     n = SCOPE_THREADS[scope]
     return (em.and_(tid, em.i32(n - 1)) if n > 1 else em.i32(0)), n

@@ -1,9 +1,9 @@
 """What a copy_async variant sees: the op's operands, regions and attributes, decoded once."""
 from __future__ import annotations
 
+from ...dialect.ir_utils import Region, region_of
 from ...dialect.ops import CopyAsyncOp, read_attr_in
 from ...dialect.types import BufferType
-from ...dialect.ir_utils import Region, region_of
 from ...target import ArchInfo
 
 __all__ = ["CopyAsyncCtx"]

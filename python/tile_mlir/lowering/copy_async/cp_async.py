@@ -13,8 +13,8 @@ other threads read the shared tile. Hopper runs this variant, so it is the one t
 """
 from __future__ import annotations
 
-from ...dialect.ir_utils import BUFFER_CAST
 from ...dialect.decline import Decline
+from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts

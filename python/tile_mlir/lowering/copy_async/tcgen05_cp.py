@@ -19,13 +19,13 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
 """
 from __future__ import annotations
 
-
 from ...dialect.decline import cached_plan
+from ...dialect.enums import Scope
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
-from ..nvvm_attrs import nvvm_enum
 from ..emitter import I32, I64, Emitter
+from ..nvvm_attrs import nvvm_enum
 from .tcgen05_cp_plan import cp_element_format, plan_tcgen05_cp
 from .tcgen05_cp_shapes import MULTICAST_REPLICAS, replica_text
 
@@ -52,7 +52,7 @@ def validate_smem_tmem_copy(op, ctx):
 
 
 def exec_scope(op, ctx):
-    if ctx.scope != "thread":
+    if ctx.scope != Scope.THREAD:
         return False, (f"tcgen05.cp is issued by a single thread (scope = \"thread\"), got scope = \"{ctx.scope}\"; "
                        "put the copy under an elected thread")
     return True, ""

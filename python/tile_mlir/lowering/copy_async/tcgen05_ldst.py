@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 from ...dialect.decline import cached_plan
+from ...dialect.enums import Scope
 from ...dialect.ir_utils import BUFFER_CAST, iter_ops
 from ...dialect.ops import CopyAsyncOp
 from ...dialect.types import BufferType
@@ -63,7 +64,7 @@ def validate_tmem_reg_copy(op, ctx, want: str):
 
 
 def exec_scope(op, ctx):
-    if ctx.scope not in ("warp", "warpgroup"):
+    if ctx.scope not in (Scope.WARP, Scope.WARPGROUP):
         return False, (f"tcgen05.ld/st are issued by whole warps (scope = \"warp\" or \"warpgroup\"), got "
                        f"scope = \"{ctx.scope}\"")
     return True, ""

@@ -38,6 +38,7 @@ from typing import Sequence
 import numpy as np
 
 from ...dialect.decline import Decline
+from ...dialect.enums import Scope
 from ...layout import FragmentError, LayoutError, TCol, TileLayout, TLane, fragment_of
 from ...layout.fragment import WARP_SIZE, offsets_table
 from ...target import register_budget
@@ -190,7 +191,7 @@ def plan_tcgen05_ldst(tmem_layout: TileLayout, tmem_shape: Sequence[int], tmem_r
     W_lane, W_col = t_lane[heads], base_col[heads]
     # D. threads and warps
     warps = tuple(sorted(set(int(w) for w in W_thread // WARP_SIZE)))
-    want = 1 if scope == "warp" else 4
+    want = 1 if scope == Scope.WARP else 4
     if len(warps) != want or warps[-1] - warps[0] != want - 1:
         raise Decline("scope", f"scope \"{scope}\" issues from {want} consecutive warp(s), but the register "
                         f"layout puts elements in warps {list(warps)}")

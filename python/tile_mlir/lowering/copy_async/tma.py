@@ -15,16 +15,15 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 """
 from __future__ import annotations
 
-
-from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
 from ...dialect.decline import cached_plan
-from ...dialect.enums import BarrierCta, CtaGroup
+from ...dialect.enums import BarrierCta, CtaGroup, Scope
+from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
-from ..nvvm_attrs import nvvm_enum
 from ..emitter import I16, I32, Emitter
+from ..nvvm_attrs import nvvm_enum
 from .tma_plan import DeclaredMap, plan_tma
 
 __all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma"]
@@ -50,7 +49,7 @@ def validate_tma_copy(op, ctx):
 
 
 def exec_scope(op, ctx):
-    if ctx.scope != "thread":
+    if ctx.scope != Scope.THREAD:
         return False, (f"cp.async.bulk.tensor is issued by a single thread (scope = \"thread\"), got scope = "
                        f"\"{ctx.scope}\"; put the copy under an elected thread")
     return True, ""

@@ -30,9 +30,9 @@ from typing import Sequence
 
 import numpy as np
 
+from ...dialect.decline import Decline
 from ...layout import ComposedLayout, SwizzleMode, TileLayout, atom_bytes, m, row_pitch
 from ..smem_desc import FIELD_LIMIT
-from ...dialect.decline import Decline
 from .layout_eval import axis_offsets
 
 __all__ = ["Operand", "SmemOperand", "plan_smem_operand", "matrix_of", "matrix_region", "MODES"]

@@ -14,15 +14,15 @@ tcgen05_mma_plan.plan_tcgen05_mma; here, per K-step s:
 """
 from __future__ import annotations
 
-
 from ...dialect.decline import cached_plan
+from ...dialect.enums import Scope
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
-from ..nvvm_attrs import nvvm_enum
 from ..emitter import I1
+from ..nvvm_attrs import nvvm_enum
+from ..smem_desc import encode_smem_desc
 from .operand_ir import DescSteps, desc_base, emitter_at, signed, tmem_address
 from .tcgen05_mma_plan import plan_tcgen05_mma
-from ..smem_desc import encode_smem_desc
 
 __all__ = ["validate_tcgen05_mma", "gemm_tcgen05_mma"]
 
@@ -32,7 +32,7 @@ def validate_tcgen05_mma(op, ctx):
         return False, f"tcgen05.mma needs an sm_100a-family target, not {ctx.target.arch}"
     if ctx.d_t.scope != "tmem":
         return False, f"requires the accumulator in tensor memory, got a {ctx.d_t.scope} buffer"
-    if ctx.scope != "thread":
+    if ctx.scope != Scope.THREAD:
         return False, f"tcgen05.mma is issued by one thread (scope = \"thread\"), got scope = \"{ctx.scope}\""
     return True, ""
 

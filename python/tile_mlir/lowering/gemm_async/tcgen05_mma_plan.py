@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...layout import TCol, TileLayout, TLane
 from ...dialect.decline import Decline
+from ...layout import TCol, TileLayout, TLane
 from .kinds import E4M3, E8M0, Kind, derive_kind
 from .layout_eval import axis_offsets, replica_offsets
 from .operand_plan import Operand, SmemOperand, matrix_of, matrix_region, plan_smem_operand

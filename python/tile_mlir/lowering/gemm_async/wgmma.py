@@ -16,7 +16,6 @@ else selects between the two instructions (scf.if) for the first K-step; later K
 """
 from __future__ import annotations
 
-
 from ...dialect.decline import cached_plan
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...layout import laneid, reg, warpid
 from ...dialect.decline import Decline
+from ...layout import laneid, reg, warpid
 from .layout_eval import axis_offsets
 from .operand_plan import Operand, SmemOperand, matrix_of, plan_smem_operand
 
