@@ -159,3 +159,44 @@ func.func @outside() {
 "tile.kernel"() ({
   "tile.return"() : () -> ()
 }) {sym_name = "tall_grid", block = array<i32: 32, 1, 1>, grid = array<i32: 1, 65536, 1>} : () -> ()
+
+// -----
+
+// arg_names: one valid, unique identifier per parameter.
+// expected-error@+1 {{'tile.kernel' op arg-names: arg_names has 1 names for 2 parameters}}
+"tile.kernel"() ({
+^bb0(%a: !tile.buffer<global, 4xf32>, %n: i32):
+  "tile.return"() : () -> ()
+}) {sym_name = "names_count", block = array<i32: 32, 1, 1>, arg_names = ["a"]} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op arg-names: parameter #1's name '2n' is not an identifier}}
+"tile.kernel"() ({
+^bb0(%a: !tile.buffer<global, 4xf32>, %n: i32):
+  "tile.return"() : () -> ()
+}) {sym_name = "names_identifier", block = array<i32: 32, 1, 1>, arg_names = ["a", "2n"]} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op arg-names: parameter #0's name 'lambda' is not an identifier}}
+"tile.kernel"() ({
+^bb0(%a: !tile.buffer<global, 4xf32>):
+  "tile.return"() : () -> ()
+}) {sym_name = "names_keyword", block = array<i32: 32, 1, 1>, arg_names = ["lambda"]} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op arg-names: parameter #1's name 'a' is given twice}}
+"tile.kernel"() ({
+^bb0(%a: !tile.buffer<global, 4xf32>, %b: i32):
+  "tile.return"() : () -> ()
+}) {sym_name = "names_twice", block = array<i32: 32, 1, 1>, arg_names = ["a", "a"]} : () -> ()
+
+// -----
+
+// expected-error@+1 {{'tile.kernel' op attributes: attribute 'arg_names' must be an array of strings, got [1]}}
+"tile.kernel"() ({
+^bb0(%a: !tile.buffer<global, 4xf32>):
+  "tile.return"() : () -> ()
+}) {sym_name = "names_type", block = array<i32: 32, 1, 1>, arg_names = [1]} : () -> ()

@@ -47,3 +47,13 @@
 "tile.kernel"() ({
   "tile.return"() : () -> ()
 }) {sym_name = "cluster16", block = array<i32: 16, 8, 1>, cluster = array<i32: 4, 4, 1>} : () -> ()
+
+// The parameters' names (one identifier per block argument) survive the round trip.
+// CHECK: "tile.kernel"() ({
+// CHECK-NEXT: ^bb0(%{{.*}}: !tile.buffer<global, 4xf32>, %{{.*}}: i32):
+// CHECK: }) {arg_names = ["src", "n"], block = array<i32: 32, 1, 1>,
+// CHECK-LABEL: sym_name = "named"} : () -> ()
+"tile.kernel"() ({
+^bb0(%a: !tile.buffer<global, 4xf32>, %n: i32):
+  "tile.return"() : () -> ()
+}) {sym_name = "named", block = array<i32: 32, 1, 1>, arg_names = ["src", "n"]} : () -> ()

@@ -34,7 +34,6 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}
-OPVIEWS = _BY_NAME  # (the old name: op name -> its class, which is its OpView)
 
 # derived tables
 DISPATCHED: dict[str, Dispatched] = {c.OPERATION_NAME: c.SPEC.dispatched for c in OP_CLASSES if c.SPEC.dispatched}
@@ -84,6 +83,6 @@ def attr_value(op, name: str):
 sys.modules.setdefault(f"{_mlir._ROOT}.dialects.tile", sys.modules[__name__])
 
 __all__ = ["Trait", "Writes", "Dispatched", "Emits", "BufferOf", "TypeIs", "OperandSpec", "AttrSpec", "OpSpec",
-           "TileOp", "OP_CLASSES", "OP_SPECS", "OPVIEWS", "DISPATCHED", "WRITERS", "op_class", "spec_of", "view",
+           "TileOp", "OP_CLASSES", "OP_SPECS", "DISPATCHED", "WRITERS", "op_class", "spec_of", "view",
            "dispatched_ops", "nearest_tile_op", "attr_value", "read_attr", "read_attr_in", "SUBVIEW_DYNAMIC",
            "subview_strides", "CONVERSIONS"] + [c.__name__ for c in OP_CLASSES]
