@@ -274,3 +274,22 @@ def test_every_ldst_shape_has_a_ptx_lit_test(shape, direction):
     text = _lit_texts("Target/PTX")
     assert re.search(rf"// CHECK: tcgen05\.{direction}\.sync\.aligned\.{shape}\.x\d+", text), (direction, shape)
     assert "%ptxas -arch=sm_100a" in text
+
+
+def test_builder_arguments_are_checked():
+    ctx = make_context()
+    with ctx, ir.Location.unknown():
+        module = ir.Module.create()
+        with tb.kernel(module, "k", [], block=(32, 1, 1)):
+            bar = tb.alloc_shared(tb.buffer_t("shared", (1,), "i64"))
+            with pytest.raises(TypeError, match="unexpected keyword argument 'group'"):
+                tb.commit(bar, group=2)
+            with pytest.raises(TypeError, match="missing required argument 'count'"):
+                tb.mbarrier_init(bar)
+            with pytest.raises(TypeError, match="multiple values for argument 'barrier'"):
+                tb.mbarrier_arrive(bar, barrier=bar)
+            with pytest.raises(TypeError, match="takes 2 positional arguments, 3 given"):
+                tb.mbarrier_wait(bar, 0, 1)
+            op = tb.mbarrier_wait(bar)
+            assert op.phase == 0 and op.barrier == bar and str(op.attributes["phase"]) == "0 : i64"
+            tb.ret()

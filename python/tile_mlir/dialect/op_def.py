@@ -98,8 +98,11 @@ class TypeIs:
     spelling: str
 
     def get(self):
+        """The type, in the current context."""
         if self.spelling.startswith("!tile."):
             return ir.OpaqueType.get("tile", self.spelling[len("!tile."):])
+        if self.spelling[0] == "i" and self.spelling[1:].isdigit():
+            return ir.IntegerType.get_signless(int(self.spelling[1:]))
         return ir.Type.parse(self.spelling)
 
 
