@@ -21,7 +21,7 @@ from ..dialect.ops import SUBVIEW_DYNAMIC, subview_strides
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm
-from ..passes import PipelineError, TilePass, chip_option
+from ..pass_base import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
 from . import registers
 from .address import group_runs, vector_bytes
