@@ -240,10 +240,10 @@ class TileOptMain:
         return None
 
     def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, object]:
-        from .context import first_unregistered_op, make_context, parse_source, unregistered_dialect_error
-        from .diagnostics import DiagnosticEngine, _from_mlir
-        from .mlir import MLIRError
+        from .context import make_context
+        from .diagnostics import DiagnosticEngine
         from .passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
+        from .pipeline import parse, refuse_unregistered
 
         ctx = make_context()
         engine = DiagnosticEngine()
@@ -252,19 +252,16 @@ class TileOptMain:
         out = None
         with engine:
             start = time.perf_counter()
-            try:
-                module = _parse_bytecode(text, ctx) if isinstance(text, bytes) else parse_source(text, filename, ctx)
-            except MLIRError as e:
-                module = None
-                if not engine.diagnostics:  # the handler saw nothing: take them from the exception
-                    for d in e.error_diagnostics:
-                        engine.emit(_from_mlir(d))
+            # the compile's parse stage (pipeline.parse): the same refusal of unregistered dialects
+            if isinstance(text, bytes):
+                module = _parse_bytecode(text, ctx, engine)
+                if module is not None and not args.allow_unregistered_dialect \
+                        and not refuse_unregistered(module, ctx, engine):
+                    module = None
+            else:
+                module = parse(text, filename, ctx, engine, allow_unregistered=args.allow_unregistered_dialect)
             if timer:
                 timer.add("Parser", time.perf_counter() - start)
-            if module is not None and not args.allow_unregistered_dialect:
-                op = first_unregistered_op(module, ctx)
-                if op is not None:
-                    engine.emit(unregistered_dialect_error(op))
             if module is not None and not engine.has_errors():
                 with ctx:
                     module_ok = module.verify()
@@ -415,11 +412,18 @@ def _candidates() -> set[str]:
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
 
 
-def _parse_bytecode(data: bytes, context):
-    from .mlir import ir
+def _parse_bytecode(data: bytes, context, engine):
+    from .diagnostics import _from_mlir
+    from .mlir import MLIRError, ir
 
     with context:
-        return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
+        try:
+            return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
+        except MLIRError as e:
+            if not engine.diagnostics:  # the handler saw nothing: take them from the exception
+                for d in e.error_diagnostics:
+                    engine.emit(_from_mlir(d))
+            return None
 
 
 def _asm(module, args) -> str:
@@ -436,11 +440,11 @@ def _render(module, args):
         buf = io.BytesIO()
         module.write_bytecode(buf)
         return buf.getvalue()
-    from .compiler import binaries_of
+    from .assemble import binaries_of
 
     bins = binaries_of(module)
-    if bins and all(fmt == "isa" for _, fmt, _ in bins):
-        return "\n".join(data.decode() if isinstance(data, bytes) else data for _, _, data in bins)
+    if bins and all(fmt == "isa" for _, fmt, _, _ in bins):
+        return "\n".join(data.decode() for _, _, data, _ in bins)
     return _asm(module, args)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Stage", "STAGES", "STAGE_NAMES", "stage", "passes_through"]
+__all__ = ["Stage", "STAGES", "STAGE_NAMES", "ASM_NAMES", "stage", "passes_through"]
 
 
 @dataclass(frozen=True)
@@ -23,22 +23,26 @@ class Stage:
     passes: tuple[str, ...]  # pass-pipeline elements (ours or upstream), without options
     what: str  # what failed, in "<what> failed" of a TileError
     description: str
+    ir: str = ""  # the name of the IR after this stage in Artifact.asm ("" for none)
 
 
 STAGES: tuple[Stage, ...] = (
     Stage("parse", (), "parsing", "tile IR text -> builtin.module (registered dialects and tile only)"),
-    Stage("verify", ("tile-verify",), "verification", "the tile verifier"),
+    Stage("verify", ("tile-verify",), "verification", "the tile verifier", "tile"),
     Stage("dispatch", ("tile-lower-copy-async", "tile-lower-gemm-async"), "lowering",
-          "copy_async and gemm_async lowered by the variant the dispatch registry picks"),
-    Stage("nvvm", ("convert-tile-to-nvvm",), "lowering", "tile kernels -> llvm.func of NVVM ops in a gpu.module"),
+          "copy_async and gemm_async lowered by the variant the dispatch registry picks", "dispatched"),
+    Stage("nvvm", ("convert-tile-to-nvvm",), "lowering", "tile kernels -> llvm.func of NVVM ops in a gpu.module", "nvvm"),
     # (the kernel is an llvm.func in a gpu.module by then; convert-to-llvm also keeps the mbarrier
     # predicates that convert-gpu-to-nvvm alone would drop)
     Stage("llvm", ("gpu.module(convert-scf-to-cf,convert-to-llvm)", "reconcile-unrealized-casts"), "lowering",
-          "scf/arith/cf -> LLVM dialect"),
-    Stage("ptx", ("gpu-module-to-binary{format=isa}",), "PTX generation", "LLVM NVPTX backend -> PTX"),
+          "scf/arith/cf -> LLVM dialect", "llvm"),
+    Stage("ptx", ("gpu-module-to-binary{format=isa}",), "PTX generation", "LLVM NVPTX backend -> PTX", "ptx"),
     Stage("cubin", (), "cubin generation (ptxas)", "the PTX assembled by the embedded ptxas"),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
+#: the IR Artifact.asm can hold, by name: each stage's IR (MLIR text, or the PTX), and "sass", the cubin
+#: disassembled where nvdisasm exists
+ASM_NAMES = tuple(s.ir for s in STAGES if s.ir) + ("sass",)
 
 
 def stage(name: str) -> Stage:

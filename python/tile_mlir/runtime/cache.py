@@ -62,11 +62,9 @@ _stats = {"compiles": 0, "hits": 0, "disk_hits": 0}
 
 def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
-    source = read_source(src)
+    source = read_source(src)  # read once: compile takes this Source as it is
     arch = resolve_arch(arch)
-    text = source.text if source.module is None else str(source.module)  # a module prints its IR
-    if source.module is None:
-        src = text
+    text = source.ir_text  # (a module is printed once, for the keys; compile compiles the module itself)
     mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
     art = _memory.get(mkey)
     if art is not None:
@@ -78,7 +76,7 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     if art is not None:
         _stats["disk_hits"] += 1
     else:
-        art = _compile(src, arch, options, source.path)
+        art = _compile(source, arch, options, source.path)
         if not art.key:
             art = dataclasses.replace(art, key=":".join(mkey[:2]))
         _stats["compiles"] += 1

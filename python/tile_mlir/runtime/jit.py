@@ -76,7 +76,7 @@ from . import device as _device
 from . import module as _module
 from ..errors import ArgumentError, ArgumentTypeError
 from .args import Signature
-from .backend import BACKENDS, Backend, LaunchResult, choose
+from .backend import BACKENDS, Backend, LaunchResult, choose, forced_backend
 from .cache import compile_cached
 from .emulator import SimBackend
 from .fast_path import fast_path
@@ -175,6 +175,7 @@ class JitKernel:
         if not isinstance(artifact, Artifact):
             raise ArgumentTypeError(f"JitKernel takes an Artifact, got {type(artifact).__name__}")
         _check_backend(backend)
+        backend = forced_backend() or backend  # $TILE_MLIR_BACKEND wins (backend.py)
         self.artifact = artifact
         self.name = artifact.kernel_name
         self.params = tuple(artifact.params)
@@ -219,7 +220,8 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
     bytes, an MLIR module, or an Artifact (tile_mlir.source.read_source). ``arch`` "auto" is
     $TILE_MLIR_ARCH or "sm_100a" (tcgen05 needs it); pass "sm_90a" for Hopper; for an Artifact,
     arch must be "auto" or the artifact's own. ``backend``: "auto" (the GPU when one can run the
-    cubin, else the emulator), "gpu" or "sim". ``compile_options`` go to tile_mlir.compile.
+    cubin, else the emulator), "gpu" or "sim"; $TILE_MLIR_BACKEND (sim, gpu or auto), when set,
+    overrides it for every kernel. ``compile_options`` go to tile_mlir.compile.
     Raises ArgumentError (ArgumentTypeError) for a bad argument, TileError when compiling fails.
     """
     _check_backend(backend)

@@ -1,0 +1,52 @@
+"""PTX -> cubin with the ptxas embedded in the MLIR bindings, without running LLVM's NVPTX backend again.
+
+gpu-module-to-binary{format=bin} runs the whole NVPTX backend and then the embedded ptxas; asked for
+the PTX and the cubin, the compile used to run it twice (format=isa, then format=bin). Here the PTX
+made once is handed to the embedded ptxas through an empty gpu.module whose module-level inline
+assembly (`llvm.module_asm`) is that PTX less its header: the backend prints the header (.version,
+.target, .address_size, from the same #nvvm.target) and the inline assembly verbatim after it, and
+ptxas assembles the result. Measured on the demo: the cubin is byte-identical to format=bin's, in
+about a sixth of its time. No other tool, library or process.
+"""
+from __future__ import annotations
+
+from .mlir import ObjectAttr, ir
+
+__all__ = ["binaries_of", "assemble", "HEADER_DIRECTIVES"]
+
+# what the backend prints for the empty module itself (PTX ISA, "PTX Module Directives")
+HEADER_DIRECTIVES = (".version", ".target", ".address_size")
+
+
+def binaries_of(module_op) -> list[tuple[str, str, bytes, object]]:
+    """(gpu.binary name, format, bytes, target attribute) for each object of each gpu.binary."""
+    out = []
+    for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name != "gpu.binary":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        for obj in op.attributes["objects"]:
+            o = ObjectAttr(obj)
+            fmt = str(o.format).rsplit(".", 1)[-1].lower()
+            fmt = {"assembly": "isa", "binary": "bin", "2": "isa", "3": "bin"}.get(fmt, fmt)
+            data = o.object
+            out.append((name, fmt, data if isinstance(data, bytes) else bytes(data), o.target))
+    return out
+
+
+def assemble(ptx: str, target, context, run_pipeline) -> bytes | None:
+    """The cubin of `ptx` for `target` (the #nvvm.target it was made for), or None after an error
+    diagnostic; `run_pipeline(pipeline_elements, module_op) -> bool` runs a pass pipeline."""
+    body = "\n".join(line for line in ptx.split("\n") if not line.lstrip().startswith(HEADER_DIRECTIVES))
+    with context, ir.Location.unknown():
+        module = ir.Module.create()
+        module.operation.attributes["gpu.container_module"] = ir.UnitAttr.get()
+        gmod = ir.Operation.create("gpu.module", attributes={"sym_name": ir.StringAttr.get("ptx"),
+                                                             "targets": ir.ArrayAttr.get([target])},
+                                   regions=1, ip=ir.InsertionPoint(module.body))
+        gmod.regions[0].blocks.append()
+        gmod.attributes["llvm.module_asm"] = ir.ArrayAttr.get([ir.StringAttr.get(body)])
+    if not run_pipeline(("gpu-module-to-binary{format=bin}",), module.operation):
+        return None
+    return b"".join(d for _, f, d, _ in binaries_of(module.operation) if f == "bin")

@@ -1,0 +1,155 @@
+"""compile() as stages (stages.py, pipeline.py): one front door, every stage's IR from Python
+(Artifact.asm), the dump directory, the PTX made once and assembled once."""
+import os
+
+import pytest
+
+import tile_mlir
+from tile_mlir.diagnostics import TileError
+from tile_mlir.errors import ArgumentError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEMO_PATH = os.path.join(ROOT, "examples", "demo.mlir")
+DEMO = open(DEMO_PATH).read()
+
+
+@pytest.fixture(scope="module")
+def kept():
+    return tile_mlir.compile(DEMO, keep="all")
+
+
+def test_artifact_repr_is_short(kept):
+    text = repr(kept)
+    assert len(text) < 300 and len(str(kept)) < 300
+    assert text == ("Artifact('demo', arch='sm_100a', params=(A: uint8[32x16], out: uint8[128x16]), grid=(1, 1, 1), "
+                    f"block=(128, 1, 1), ptx={len(kept.ptx)} chars, cubin={len(kept.cubin)} bytes, "
+                    "asm=['tile', 'dispatched', 'nvvm', 'llvm', 'ptx', 'sass'])")
+
+
+def test_every_stage_ir_from_python(kept):
+    asm = kept.asm
+    assert list(asm) == ["tile", "dispatched", "nvvm", "llvm", "ptx", "sass"]
+    assert '"tile.copy_async"' in asm["tile"] and "tcgen05.cp" not in asm["tile"]
+    assert '"tile.copy_async"' not in asm["dispatched"] and "nvvm.tcgen05.cp" in asm["dispatched"]
+    assert '"tile.kernel"' in asm["dispatched"]
+    assert "gpu.module @tile_kernels" in asm["nvvm"] and "\"tile." not in asm["nvvm"]  # no tile op left
+    assert "scf." in asm["nvvm"] and "scf." not in asm["llvm"] and "llvm.func @demo" in asm["llvm"]
+    assert asm["ptx"] == kept.ptx and "tcgen05.cp.cta_group::1.32x128b.warpx4" in asm["ptx"]
+
+
+def test_sass_where_nvdisasm_exists(kept):
+    from tile_mlir.runtime.disasm import find_nvdisasm
+
+    if find_nvdisasm() is None:
+        pytest.skip("nvdisasm not installed")
+    assert ".text.demo" in kept.asm["sass"] and "EXIT" in kept.asm["sass"]
+
+
+def test_stage_ir_is_kept_only_when_asked():
+    art = tile_mlir.compile(DEMO)
+    assert list(art.asm) == ["ptx", "sass"] and art.kept == {}
+    with pytest.raises(KeyError, match=r"no IR 'nvvm' \(not kept: compile\(\.\.\., keep=\('nvvm',\)\) keeps it\)"):
+        art.asm["nvvm"]
+    assert list(tile_mlir.compile(DEMO, keep=("dispatched",)).asm) == ["dispatched", "ptx", "sass"]
+    with pytest.raises(ArgumentError, match="keep: no stage IR named 'nvmm'"):
+        tile_mlir.compile(DEMO, keep=("nvmm",))
+
+
+def test_cubin_alone_and_with_the_ptx_are_the_same():
+    both = tile_mlir.compile(DEMO)
+    alone = tile_mlir.compile(DEMO, emit=("cubin",))
+    ptx = tile_mlir.compile(DEMO, emit=("ptx",))
+    assert alone.cubin == both.cubin and alone.ptx == "" and ptx.cubin == b"" and ptx.ptx == both.ptx
+
+
+def test_the_ptx_stage_runs_the_backend_once(monkeypatch):
+    import tile_mlir.pipeline as pipeline
+
+    runs = []
+    real = pipeline.pass_manager
+
+    def counting(elements, ctx, **kw):
+        runs.extend(e for e in elements if e.startswith("gpu-module-to-binary"))
+        return real(elements, ctx, **kw)
+
+    monkeypatch.setattr(pipeline, "pass_manager", counting)
+    tile_mlir.compile(DEMO)
+    # format=isa makes the PTX; the cubin run only assembles it (assemble.py: an empty gpu.module)
+    assert runs == ["gpu-module-to-binary{format=isa}", "gpu-module-to-binary{format=bin}"]
+
+
+def test_dump_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILE_MLIR_DUMP_DIR", str(tmp_path / "dump"))
+    art = tile_mlir.compile(DEMO)
+    names = sorted(os.listdir(tmp_path / "dump"))
+    assert names == ["demo.cubin", "demo.dispatched.mlir", "demo.json", "demo.llvm.mlir", "demo.nvvm.mlir",
+                     "demo.ptx", "demo.tile.mlir"]
+    assert (tmp_path / "dump" / "demo.ptx").read_text() == art.ptx
+    assert (tmp_path / "dump" / "demo.nvvm.mlir").read_text() == art.asm["nvvm"]
+    assert tile_mlir.Artifact.load(tmp_path / "dump" / "demo.json").cubin == art.cubin
+
+
+def test_dump_dir_never_follows_a_symbolic_link(tmp_path, monkeypatch):
+    dump = tmp_path / "dump"
+    dump.mkdir()
+    inside = dump / "victim.txt"
+    inside.write_text("keep me")
+    (dump / "demo.nvvm.mlir").symlink_to(inside)
+    monkeypatch.setenv("TILE_MLIR_DUMP_DIR", str(dump))
+    with pytest.raises(ArgumentError, match="demo.nvvm.mlir is a symbolic link: not written"):
+        tile_mlir.compile(DEMO)
+    assert inside.read_text() == "keep me"
+    (dump / "demo.nvvm.mlir").unlink()
+    (dump / "demo.ptx").symlink_to(tmp_path / "outside.ptx")
+    with pytest.raises(ArgumentError, match="resolves outside"):
+        tile_mlir.compile(DEMO)
+    assert not (tmp_path / "outside.ptx").exists()
+
+
+def test_a_module_is_compiled_as_it_is_never_printed_and_parsed(monkeypatch):
+    from tile_mlir.context import make_context, parse_source
+    import tile_mlir.context as context
+    import tile_mlir.pipeline as pipeline
+
+    module = parse_source(DEMO, "demo.mlir", make_context())
+    before = str(module)
+    ref = tile_mlir.compile(DEMO)
+
+    def refuse(*a, **k):
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(pipeline, "parse_source", refuse)
+    monkeypatch.setattr(context, "parse_source", refuse)
+    art = tile_mlir.compile(module)
+    assert art.cubin == ref.cubin and art.ptx == ref.ptx
+    assert str(module) == before  # compiled a clone
+
+
+def test_a_source_is_read_once_through_jit(monkeypatch, tmp_path):
+    import tile_mlir.source as source
+
+    monkeypatch.setenv("TILE_MLIR_CACHE", "0")
+    reads = []
+    real = source._read_file
+    monkeypatch.setattr(source, "_read_file", lambda path, what: reads.append(path) or real(path, what))
+    path = tmp_path / "once.mlir"
+    path.write_text(DEMO.replace('sym_name = "demo"', 'sym_name = "once"'))
+    k = tile_mlir.jit(path, backend="sim")
+    assert k.name == "once" and reads == [str(path)]
+
+
+def test_compile_and_tile_opt_refuse_a_foreign_op_before_verifying(tmp_path):
+    from tile_mlir.opt import TileOptMain
+    import io
+
+    text = DEMO.replace('  %tid = "tile.thread_id"', '  "foo.bar"() : () -> ()\n  %tid = "tile.thread_id"')
+    text = text.replace("num_cols = 32, cta_group = 1}", "num_cols = 33, cta_group = 1}")  # a verifier error too
+    with pytest.raises(TileError) as e:
+        tile_mlir.compile(text, filename="f.mlir")
+    errors = [d.format() for d in e.value.diagnostics]
+    assert len(errors) == 1 and "operation 'foo.bar' belongs to an unregistered dialect" in errors[0]
+    path = tmp_path / "f.mlir"
+    path.write_text(text)
+    err = io.StringIO()
+    assert TileOptMain([str(path)], io.StringIO(), err).run() == 1
+    assert err.getvalue().count("error:") == 1 and "'foo.bar' belongs to an unregistered dialect" in err.getvalue()
