@@ -32,7 +32,8 @@ _KEPT = tuple(n for n in ASM_NAMES if n != "sass")  # what keep= can ask
 
 
 def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, kernel: str | None = None,
-            emit: tuple[str, ...] = ("ptx", "cubin"), keep: tuple[str, ...] = ()) -> Artifact:
+            emit: tuple[str, ...] = ("ptx", "cubin"), keep: tuple[str, ...] = (),
+            line_info: bool = False) -> Artifact:
     """Compile a tile module to an Artifact for `arch`.
 
     `source`: IR text, a path to a file of it (a str naming an existing file, or an os.PathLike),
@@ -44,6 +45,8 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
     LLVM's NVPTX backend runs once either way, and the cubin is that PTX assembled.
     `keep` names the IR to keep in ``artifact.asm``: "tile" (verified), "dispatched", "nvvm", "llvm"
     (MLIR text after those stages), "ptx" (even when not emitted); ``"all"`` keeps each.
+    `line_info` puts `.file`/`.loc` directives naming `filename`'s lines in the PTX (tile-sim reports
+    faults at them; jit() asks for it when the kernel runs on tile-sim); the cubin stays as without.
     A bad argument raises ArgumentError (ArgumentTypeError for a wrong type); bad IR, TileError."""
     src = read_source(source)
     if src.module is not None and not isinstance(src.module, (ir.Module, ir.Operation, ir.OpView)):
@@ -63,13 +66,15 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
     if unknown or not emit:
         raise ArgumentError(f"emit must name 'ptx' and/or 'cubin', got {emit!r}")
     keep = _keep_names(keep)
+    if not isinstance(line_info, bool):
+        raise ArgumentTypeError(f"line_info must be a bool, got {type(line_info).__name__}")
     dump = os.environ.get(DUMP_DIR_ENV, "").strip()
     if dump:
         keep = _KEPT
     if filename is None:
         filename = src.path or "<tile>"
     with _gc_paused():
-        art = _compile(src, arch, filename, kernel, tuple(emit), keep)
+        art = _compile(src, arch, filename, kernel, tuple(emit), keep, line_info)
     if dump:
         art.save(dump)
     return art
@@ -100,7 +105,7 @@ def _gc_paused():
 
 
 def _compile(source: Source, arch: str, filename: str, kernel: str | None,
-             emit: tuple[str, ...], keep: tuple[str, ...]) -> Artifact:
+             emit: tuple[str, ...], keep: tuple[str, ...], line_info: bool) -> Artifact:
     from .context import make_context
     from .pipeline import Compilation, parse, refuse_unregistered
 
@@ -123,7 +128,8 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                     module_op = None
             if module_op is None:
                 raise TileError(engine.diagnostics, stage("parse").what)
-            comp = Compilation(module_op, ctx, engine, options={"chip": arch}, keep=keep)
+            comp = Compilation(module_op, ctx, engine, options={"chip": arch}, keep=keep,
+                               line_info=filename if line_info else None)
 
             def run(name):
                 if not comp.run(name):

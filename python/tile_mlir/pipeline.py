@@ -8,13 +8,15 @@ what it made: after "nvvm" the dynamic shared memory the kernel needs (read from
 one place), after "ptx" the PTX and its #nvvm.target, after "cubin" the cubin: the PTX of the ptx
 stage assembled (assemble.py), or, when no PTX was asked for, gpu-module-to-binary{format=bin} run
 once on the module (one run of the NVPTX backend either way). The IR after a stage is kept (`asm`,
-by the names in stages.ASM_NAMES) only when asked.
+by the names in stages.ASM_NAMES) only when asked. With `line_info`, the PTX carries `.loc`/`.file`
+directives (line_info.py) and the cubin is assembled from the PTX without them: the same cubin.
 """
 from __future__ import annotations
 
 from .assemble import assemble, binaries_of
 from .context import first_unregistered_op, parse_source, unregistered_dialect_error
 from .diagnostics import Diagnostic, _from_mlir
+from .line_info import add_line_info, without_line_info
 from .mlir import MLIRError, ir
 from .passes import PipelineError, pass_manager, run_pass_manager
 from .stages import stage
@@ -48,8 +50,10 @@ def refuse_unregistered(module_op, ctx, engine) -> bool:
 class Compilation:
     """A module going through the stages after parse; `options` go to our passes that take them."""
 
-    def __init__(self, module_op, ctx, engine, *, options: dict[str, str] | None = None, keep=()):
+    def __init__(self, module_op, ctx, engine, *, options: dict[str, str] | None = None, keep=(),
+                 line_info: str | None = None):
         self.module_op, self.ctx, self.engine = module_op, ctx, engine
+        self.line_info = line_info  # the file name the PTX's .loc lines name (line_info.py), or None
         self.options = dict(options or {})
         self.keep = frozenset(keep)
         self.asm: dict[str, str] = {}
@@ -68,13 +72,18 @@ class Compilation:
                     return False
                 self.cubin = b"".join(d for _, f, d, _ in binaries_of(self.module_op) if f == "bin")
                 return True
-            cubin = assemble(self.ptx, self.target, self.ctx, self._passes)
+            ptx = without_line_info(self.ptx) if self.line_info is not None else self.ptx
+            cubin = assemble(ptx, self.target, self.ctx, self._passes)
             if cubin is None:
                 return False
             self.cubin = cubin
             return True
-        if name == "ptx" and not self._check_targets():
-            return False
+        if name == "ptx":
+            if not self._check_targets():
+                return False
+            if self.line_info is not None:
+                with self.ctx:
+                    add_line_info(self.module_op, self.line_info)
         if not self._passes(st.passes, self.module_op):
             return False
         if name == "nvvm":

@@ -153,3 +153,38 @@ def test_compile_and_tile_opt_refuse_a_foreign_op_before_verifying(tmp_path):
     err = io.StringIO()
     assert TileOptMain([str(path)], io.StringIO(), err).run() == 1
     assert err.getvalue().count("error:") == 1 and "'foo.bar' belongs to an unregistered dialect" in err.getvalue()
+
+
+def test_line_info_in_the_ptx_and_the_same_cubin(tmp_path):
+    import re
+    import shutil
+    import subprocess
+
+    from tile_mlir.line_info import without_line_info
+
+    plain = tile_mlir.compile(DEMO, filename="k.mlir")
+    art = tile_mlir.compile(DEMO, filename="k.mlir", line_info=True)
+    assert re.search(r'^\t\.file\t1 "k\.mlir"$', art.ptx, re.M)
+    line = next(i for i, s in enumerate(DEMO.split("\n"), 1) if '"tile.copy_async"' in s)
+    # the tcgen05.cp comes after a .loc naming the copy_async's line
+    cp = art.ptx.index("tcgen05.cp.cta_group::1")
+    assert re.findall(r"\.loc\t1 (\d+) \d+", art.ptx[:cp])[-1] == str(line)
+    assert without_line_info(art.ptx) == plain.ptx and art.cubin == plain.cubin
+    assert re.search(r"^\.target sm_100a$", art.ptx, re.M) and ".section" not in art.ptx  # no DWARF: directives only
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        (tmp_path / "k.ptx").write_text(art.ptx)
+        run = subprocess.run([ptxas, "-arch=sm_100a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+
+
+def test_line_info_names_a_plain_file_name_only():
+    art = tile_mlir.compile(DEMO, filename='we"ird\nname.mlir', line_info=True)
+    assert '\t.file\t1 "<tile>"' in art.ptx
+
+
+def test_jit_for_tile_sim_asks_for_line_info(monkeypatch):
+    monkeypatch.setenv("TILE_MLIR_CACHE", "0")
+    assert "\t.loc\t1 " in tile_mlir.jit(DEMO, backend="sim").artifact.ptx
+    assert "\t.loc\t" not in tile_mlir.jit(DEMO, backend="sim", line_info=False).artifact.ptx

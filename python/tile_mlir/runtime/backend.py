@@ -28,7 +28,7 @@ from ..errors import ArgumentError
 from .errors import BackendUnavailableError, IncompatibleDeviceError
 from .launch import dim3
 
-__all__ = ["Backend", "LaunchResult", "BACKENDS", "BACKEND_ENV", "choose", "forced_backend"]
+__all__ = ["Backend", "LaunchResult", "BACKENDS", "BACKEND_ENV", "choose", "forced_backend", "surely_sim"]
 
 BACKENDS = ("auto", "gpu", "sim")
 #: forces every kernel's backend, whatever jit() was asked (as TRITON_INTERPRET=1 forces Triton's
@@ -89,6 +89,12 @@ class Backend(ABC):
     @abstractmethod
     def run(self, args, grid, block, stream) -> LaunchResult:
         """Run one call (``args`` in parameter order, their count checked)."""
+
+
+def surely_sim(requested: str) -> bool:
+    """Whether a kernel asked to run on `requested` will run on the emulator whatever it is: "sim", or
+    "auto" without a CUDA device (a GPU of the wrong arch is only known once compiled)."""
+    return requested == "sim" or (requested == "auto" and not _d.probe()[0])
 
 
 def choose(requested: str, artifact) -> tuple[str, str]:
