@@ -1,4 +1,14 @@
-"""PTX -> cubin with the ptxas embedded in the MLIR bindings, without running LLVM's NVPTX backend again.
+"""The PTX and the cubin of a lowered module, LLVM's NVPTX backend run once.
+
+Both at once (ptx_and_cubin): the CuTe DSL's bindings register cute-module-to-binary, its
+gpu-module-to-binary, which writes the PTX it hands to the embedded ptxas to a file
+(`dump-ptx-path`): one run of the backend and of ptxas gives both, byte-identical to format=isa's PTX
+and format=bin's cubin (measured on the demo). The file is in a private temporary directory, read
+back and removed; its path must be a plain token to go into pipeline text, else (or with the upstream
+bindings, which lack the pass) the caller falls back to the two steps below.
+
+PTX -> cubin (assemble), with the ptxas embedded in the MLIR bindings, without running the NVPTX
+backend again.
 
 gpu-module-to-binary{format=bin} runs the whole NVPTX backend and then the embedded ptxas; asked for
 the PTX and the cubin, the compile used to run it twice (format=isa, then format=bin). Here the PTX
@@ -10,9 +20,18 @@ about a sixth of its time. No other tool, library or process.
 """
 from __future__ import annotations
 
-from .mlir import ObjectAttr, ir
+import functools
+import os
+import re
+import shutil
+import tempfile
 
-__all__ = ["binaries_of", "assemble", "HEADER_DIRECTIVES"]
+from .mlir import ObjectAttr, ir, passmanager
+
+__all__ = ["binaries_of", "assemble", "ptx_and_cubin", "HEADER_DIRECTIVES"]
+
+_ONE_RUN = "cute-module-to-binary"
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_./-]+")
 
 # what the backend prints for the empty module itself (PTX ISA, "PTX Module Directives")
 HEADER_DIRECTIVES = (".version", ".target", ".address_size")
@@ -50,3 +69,35 @@ def assemble(ptx: str, target, context, run_pipeline) -> bytes | None:
     if not run_pipeline(("gpu-module-to-binary{format=bin}",), module.operation):
         return None
     return b"".join(d for _, f, d, _ in binaries_of(module.operation) if f == "bin")
+
+
+@functools.cache
+def _has_one_run_pass() -> bool:
+    from .context import make_context
+
+    with make_context():
+        try:
+            passmanager.PassManager.parse(f"builtin.module({_ONE_RUN})")
+        except ValueError:
+            return False
+    return True
+
+
+def ptx_and_cubin(module_op, run_pipeline) -> tuple[str, bytes] | None:
+    """(PTX, cubin) of the lowered module in one run, replacing its gpu.module by a gpu.binary; None,
+    with the module untouched, where that cannot be done here (see the module docstring); raises
+    nothing for a failed run: that is ("", b"") with the errors in the caller's engine."""
+    if not _has_one_run_pass():
+        return None
+    folder = tempfile.mkdtemp(prefix="tile_mlir-ptx-")
+    try:
+        path = os.path.join(folder, "kernel.ptx")
+        if not _PLAIN_PATH.fullmatch(path):
+            return None
+        if not run_pipeline((f"{_ONE_RUN}{{format=bin dump-ptx-path={path}}}",), module_op):
+            return "", b""
+        with open(path, encoding="utf-8") as f:
+            ptx = f.read()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return ptx, b"".join(d for _, f, d, _ in binaries_of(module_op) if f == "bin")

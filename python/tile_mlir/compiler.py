@@ -16,7 +16,6 @@ import hashlib
 import os
 
 from .artifact import Artifact
-from .assemble import binaries_of
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError
 from .errors import ArgumentError, ArgumentTypeError
 from .mlir import ir
@@ -25,7 +24,7 @@ from .source import Source, read_source
 from .stages import ASM_NAMES, stage
 from .target import DEFAULT_ARCH, parse_arch
 
-__all__ = ["compile", "binaries_of", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
+__all__ = ["compile", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
 
 DUMP_DIR_ENV = "TILE_MLIR_DUMP_DIR"
 _KEPT = tuple(n for n in ASM_NAMES if n != "sass")  # what keep= can ask
@@ -144,8 +143,12 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 raise TileError([Diagnostic("error", f"expected exactly one tile.kernel{' named ' + kernel if kernel else ''}; found: {names}")], "compile")
             sig = sigs[0]
             ptx = "ptx" in emit or "ptx" in keep
-            for name in ("dispatch", "nvvm", "llvm") + ("ptx",) * ptx + ("cubin",) * ("cubin" in emit):
+            for name in ("dispatch", "nvvm", "llvm"):
                 run(name)
+            if ptx and not comp.run("ptx", then_cubin="cubin" in emit):
+                raise TileError(engine.diagnostics, stage("ptx").what)
+            if "cubin" in emit:
+                run("cubin")
     finally:
         engine.detach()
     key = hashlib.sha256(f"{arch}\0{source.ir_text}".encode()).hexdigest()[:32]

@@ -6,14 +6,15 @@
 Each stage runs its passes (our passes get the compile's options, e.g. chip, as objects) and reports
 what it made: after "nvvm" the dynamic shared memory the kernel needs (read from the lowering in this
 one place), after "ptx" the PTX and its #nvvm.target, after "cubin" the cubin: the PTX of the ptx
-stage assembled (assemble.py), or, when no PTX was asked for, gpu-module-to-binary{format=bin} run
-once on the module (one run of the NVPTX backend either way). The IR after a stage is kept (`asm`,
+stage assembled (assemble.py), or both from one run (assemble.ptx_and_cubin) when the cubin follows,
+or, when no PTX was asked for, gpu-module-to-binary{format=bin} run once on the module (one run of
+the NVPTX backend in every case). The IR after a stage is kept (`asm`,
 by the names in stages.ASM_NAMES) only when asked. With `line_info`, the PTX carries `.loc`/`.file`
 directives (line_info.py) and the cubin is assembled from the PTX without them: the same cubin.
 """
 from __future__ import annotations
 
-from .assemble import assemble, binaries_of
+from .assemble import assemble, binaries_of, ptx_and_cubin
 from .context import first_unregistered_op, parse_source, unregistered_dialect_error
 from .diagnostics import Diagnostic, _from_mlir
 from .line_info import add_line_info, without_line_info
@@ -61,11 +62,15 @@ class Compilation:
         self.ptx = ""
         self.target = None  # the #nvvm.target the PTX was made for
         self.cubin = b""
+        self.fused = False  # the ptx stage made the cubin too (ptx_and_cubin)
 
-    def run(self, name: str) -> bool:
-        """Run stage `name` (not "parse"); False with the errors in the engine."""
+    def run(self, name: str, *, then_cubin: bool = False) -> bool:
+        """Run stage `name` (not "parse"); False with the errors in the engine. `then_cubin` (for
+        "ptx"): the cubin stage follows, so both may come from one run of the backend."""
         st = stage(name)
         if name == "cubin":
+            if self.fused:
+                return True
             if self.target is None:  # no PTX asked for: one gpu-module-to-binary run makes the cubin
                 if not self._check_targets() or not self._passes(("gpu-module-to-binary{format=bin}",),
                                                                  self.module_op):
@@ -84,6 +89,10 @@ class Compilation:
             if self.line_info is not None:
                 with self.ctx:
                     add_line_info(self.module_op, self.line_info)
+            elif then_cubin:  # (with line info, the cubin is assembled from the PTX without it)
+                both = self._ptx_and_cubin()
+                if both is not None:
+                    return both
         if not self._passes(st.passes, self.module_op):
             return False
         if name == "nvvm":
@@ -94,6 +103,21 @@ class Compilation:
             self.target = isa[0][1] if isa else None
         if st.ir in self.keep:
             self.asm[st.ir] = self.ptx if name == "ptx" else str(self.module_op)
+        return True
+
+    def _ptx_and_cubin(self) -> bool | None:
+        targets = [op.operation.attributes["targets"] for op in self.module_op.regions[0].blocks[0].operations
+                   if op.operation.name == "gpu.module"]
+        got = ptx_and_cubin(self.module_op, self._passes)
+        if got is None:
+            return None
+        self.ptx, self.cubin = got
+        if not self.ptx:
+            return False
+        self.fused = True
+        self.target = targets[0][0] if targets else None
+        if "ptx" in self.keep:
+            self.asm["ptx"] = self.ptx
         return True
 
     def _passes(self, elements, module_op) -> bool:
