@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 
 from .errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name"]
+__all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name", "DUMP_DIR_ENV"]
 
+#: names a directory where every compile writes its artifact and each stage's IR (compiler.py, through save)
+DUMP_DIR_ENV = "TILE_MLIR_DUMP_DIR"
 #: a kernel call's keyword-only launch options (runtime/jit.py), which no parameter may be named
 RESERVED_NAMES = ("grid", "block", "stream")
 KINDS = ("buffer", "scalar")

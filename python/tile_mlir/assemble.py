@@ -86,7 +86,7 @@ def _has_one_run_pass() -> bool:
 def ptx_and_cubin(module_op, run_pipeline) -> tuple[str, bytes] | None:
     """(PTX, cubin) of the lowered module in one run, replacing its gpu.module by a gpu.binary; None,
     with the module untouched, where that cannot be done here (see the module docstring); raises
-    nothing for a failed run: that is ("", b"") with the errors in the caller's engine."""
+    nothing: a failed run is ("", b"") with the errors in the caller's engine, a PTX not written ("", ...)."""
     if not _has_one_run_pass():
         return None
     folder = tempfile.mkdtemp(prefix="tile_mlir-ptx-")
@@ -96,8 +96,11 @@ def ptx_and_cubin(module_op, run_pipeline) -> tuple[str, bytes] | None:
             return None
         if not run_pipeline((f"{_ONE_RUN}{{format=bin dump-ptx-path={path}}}",), module_op):
             return "", b""
-        with open(path, encoding="utf-8") as f:
-            ptx = f.read()
+        try:
+            with open(path, encoding="utf-8") as f:
+                ptx = f.read()
+        except (OSError, UnicodeDecodeError):
+            ptx = ""  # (the caller reports it)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return ptx, b"".join(d for _, f, d, _ in binaries_of(module_op) if f == "bin")

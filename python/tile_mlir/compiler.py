@@ -15,7 +15,7 @@ import gc
 import hashlib
 import os
 
-from .artifact import Artifact
+from .artifact import DUMP_DIR_ENV, Artifact
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError
 from .errors import ArgumentError, ArgumentTypeError
 from .mlir import ir
@@ -26,7 +26,6 @@ from .target import DEFAULT_ARCH, parse_arch
 
 __all__ = ["compile", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
 
-DUMP_DIR_ENV = "TILE_MLIR_DUMP_DIR"
 _KEPT = tuple(n for n in ASM_NAMES if n != "sass")  # what keep= can ask
 
 

@@ -113,6 +113,8 @@ class Compilation:
             return None
         self.ptx, self.cubin = got
         if not self.ptx:
+            if not self.engine.has_errors():
+                self.engine.emit(Diagnostic("error", "cute-module-to-binary wrote no PTX"))
             return False
         self.fused = True
         self.target = targets[0][0] if targets else None

@@ -205,3 +205,11 @@ def test_jit_for_tile_sim_asks_for_line_info(monkeypatch):
     monkeypatch.setenv("TILE_MLIR_CACHE", "0")
     assert "\t.loc\t1 " in tile_mlir.jit(DEMO, backend="sim").artifact.ptx
     assert "\t.loc\t" not in tile_mlir.jit(DEMO, backend="sim", line_info=False).artifact.ptx
+
+
+def test_dump_dir_through_jit_bypasses_the_caches(tmp_path, monkeypatch):
+    tile_mlir.jit(DEMO, backend="sim")  # (now in the memory cache)
+    monkeypatch.setenv("TILE_MLIR_DUMP_DIR", str(tmp_path / "d"))
+    k = tile_mlir.jit(DEMO, backend="sim")
+    assert (tmp_path / "d" / "demo.ptx").read_text() == k.artifact.ptx
+    assert (tmp_path / "d" / "demo.dispatched.mlir").exists()

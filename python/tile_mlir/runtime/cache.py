@@ -42,7 +42,7 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
-from ..artifact import Artifact
+from ..artifact import DUMP_DIR_ENV, Artifact
 from ..source import read_source
 from .arch import resolve_arch
 from .errors import BackendUnavailableError
@@ -66,11 +66,13 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     arch = resolve_arch(arch)
     text = source.ir_text  # (a module is printed once, for the keys; compile compiles the module itself)
     mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
+    if os.environ.get(DUMP_DIR_ENV, "").strip():  # every compile dumps: no cache answers
+        return _compile(source, arch, options, source.path)
     art = _memory.get(mkey)
     if art is not None:
         _stats["hits"] += 1
         return art
-    directory = cache_dir()
+    directory = cache_dir() if not options.get("keep") else None  # (kept stage IR lives in memory only)
     key = disk_key(text, arch, options) if directory else ""
     art = _read(directory, key) if directory else None
     if art is not None:
