@@ -122,6 +122,10 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
             else:
                 with ctx:
                     module_op = source.module.operation.clone()  # the caller's module stays as it was
+                    if module_op.name != "builtin.module":  # an op given alone: into a module, as parsing would
+                        module = ir.Module.create(loc=module_op.location)
+                        module.body.append(module_op)
+                        module_op = module.operation
                 if not refuse_unregistered(module_op, ctx, engine):
                     module_op = None
             if module_op is None:

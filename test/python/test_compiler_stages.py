@@ -213,3 +213,12 @@ def test_dump_dir_through_jit_bypasses_the_caches(tmp_path, monkeypatch):
     k = tile_mlir.jit(DEMO, backend="sim")
     assert (tmp_path / "d" / "demo.ptx").read_text() == k.artifact.ptx
     assert (tmp_path / "d" / "demo.dispatched.mlir").exists()
+
+
+def test_a_kernel_op_given_alone_is_compiled_in_a_module():
+    from tile_mlir.context import make_context, parse_source
+
+    module = parse_source(DEMO, "demo.mlir", make_context())
+    kernel = module.regions[0].blocks[0].operations[0]
+    assert kernel.operation.name == "tile.kernel"
+    assert tile_mlir.compile(kernel).cubin == tile_mlir.compile(DEMO).cubin
