@@ -118,7 +118,7 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
     try:
         with engine:
             if source.module is None:
-                module_op = parse(text, filename, ctx, engine)
+                module_op = parse(text, filename, ctx, engine, allow_unregistered=True)
             else:
                 with ctx:
                     module_op = source.module.operation.clone()  # the caller's module stays as it was
@@ -126,10 +126,11 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                         module = ir.Module.create(loc=module_op.location)
                         module.body.append(module_op)
                         module_op = module.operation
-                if not refuse_unregistered(module_op, ctx, engine):
-                    module_op = None
             if module_op is None:
                 raise TileError(engine.diagnostics, stage("parse").what)
+            refused = refuse_unregistered(module_op, ctx, engine)  # (tile-opt's rule too)
+            if refused is not None:
+                raise TileError(engine.diagnostics, stage(refused).what)
             comp = Compilation(module_op, ctx, engine, options={"chip": arch}, keep=keep,
                                line_info=filename if line_info else None)
 

@@ -223,7 +223,7 @@ class TileOptMain:
             if isinstance(text, bytes):
                 module = _parse_bytecode(text, ctx, engine)
                 if module is not None and not args.allow_unregistered_dialect \
-                        and not refuse_unregistered(module, ctx, engine):
+                        and refuse_unregistered(module, ctx, engine) is not None:
                     module = None
             else:
                 module = parse(text, filename, ctx, engine, allow_unregistered=args.allow_unregistered_dialect)

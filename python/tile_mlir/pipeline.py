@@ -27,8 +27,8 @@ __all__ = ["parse", "Compilation"]
 
 def parse(text: str, filename: str, ctx, engine, *, allow_unregistered: bool = False):
     """The parse stage: `text` as a builtin.module, or None with the errors in `engine`. Ops of a
-    dialect the context does not register are refused (mlir-opt's rule; the tile namespace is the
-    verifier's) unless `allow_unregistered`."""
+    dialect the context does not register are refused (refuse_unregistered) unless
+    `allow_unregistered`."""
     try:
         module_op = parse_source(text, filename, ctx)
     except MLIRError as e:
@@ -36,16 +36,24 @@ def parse(text: str, filename: str, ctx, engine, *, allow_unregistered: bool = F
             for d in e.error_diagnostics:
                 engine.emit(_from_mlir(d))
         return None
-    return module_op if allow_unregistered or refuse_unregistered(module_op, ctx, engine) else None
+    return module_op if allow_unregistered or refuse_unregistered(module_op, ctx, engine) is None else None
 
 
-def refuse_unregistered(module_op, ctx, engine) -> bool:
-    """False, with one error, when the module holds an op of an unregistered dialect."""
+def refuse_unregistered(module_op, ctx, engine) -> str | None:
+    """None when no op of the module belongs to a dialect the context does not register (the tile
+    namespace is the verifier's); else, with errors in `engine`, the stage that refused it: "verify"
+    when the tile verifier explains it (an unknown op using tile buffers: "did you mean 'tile.copy'?"),
+    else "parse" with mlir-opt's unregistered-dialect error. compile() and tile-opt both ask here."""
     foreign = first_unregistered_op(module_op, ctx)
-    if foreign is not None:
-        engine.emit(unregistered_dialect_error(foreign))
-        return False
-    return True
+    if foreign is None:
+        return None
+    from .dialect.verifier import verify_module
+
+    with ctx, module_op.location:
+        if not verify_module(module_op):
+            return "verify"
+    engine.emit(unregistered_dialect_error(foreign))
+    return "parse"
 
 
 class Compilation:
