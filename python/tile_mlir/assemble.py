@@ -4,7 +4,7 @@ Both at once (ptx_and_cubin): the CuTe DSL's bindings register cute-module-to-bi
 gpu-module-to-binary, which writes the PTX it hands to the embedded ptxas to a file
 (`dump-ptx-path`): one run of the backend and of ptxas gives both, byte-identical to format=isa's PTX
 and format=bin's cubin (measured on the demo). The file is in a private temporary directory, read
-back and removed; its path must be a plain token to go into pipeline text, else (or with the upstream
+back and removed (the folder, made once per process, at exit); its path must be a plain token to go into pipeline text, else (or with the upstream
 bindings, which lack the pass) the caller falls back to the two steps below.
 
 PTX -> cubin (assemble), with the ptxas embedded in the MLIR bindings, without running the NVPTX
@@ -20,7 +20,10 @@ about a sixth of its time. No other tool, library or process.
 """
 from __future__ import annotations
 
+import atexit
+import contextlib
 import functools
+import itertools
 import os
 import re
 import shutil
@@ -89,11 +92,10 @@ def ptx_and_cubin(module_op, run_pipeline) -> tuple[str, bytes] | None:
     nothing: a failed run is ("", b"") with the errors in the caller's engine, a PTX not written ("", ...)."""
     if not _has_one_run_pass():
         return None
-    folder = tempfile.mkdtemp(prefix="tile_mlir-ptx-")
+    path = os.path.join(_folder(), f"{os.getpid()}-{next(_serial)}.ptx")  # (a forked child shares the folder)
+    if not _PLAIN_PATH.fullmatch(path):
+        return None
     try:
-        path = os.path.join(folder, "kernel.ptx")
-        if not _PLAIN_PATH.fullmatch(path):
-            return None
         if not run_pipeline((f"{_ONE_RUN}{{format=bin dump-ptx-path={path}}}",), module_op):
             return "", b""
         try:
@@ -102,5 +104,18 @@ def ptx_and_cubin(module_op, run_pipeline) -> tuple[str, bytes] | None:
         except (OSError, UnicodeDecodeError):
             ptx = ""  # (the caller reports it)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
     return ptx, b"".join(d for _, f, d, _ in binaries_of(module_op) if f == "bin")
+
+
+_serial = itertools.count()
+
+
+@functools.cache
+def _folder() -> str:
+    """This process's private folder for the PTX files (made once: a folder per compile cost up to
+    10 ms on a loaded VM, measured), removed at exit."""
+    folder = tempfile.mkdtemp(prefix="tile_mlir-ptx-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
