@@ -117,5 +117,10 @@ def _folder() -> str:
     """This process's private folder for the PTX files (made once: a folder per compile cost up to
     10 ms on a loaded VM, measured), removed at exit."""
     folder = tempfile.mkdtemp(prefix="tile_mlir-ptx-")
-    atexit.register(shutil.rmtree, folder, True)
+    atexit.register(_remove, folder, os.getpid())
     return folder
+
+
+def _remove(folder: str, owner: int) -> None:
+    if os.getpid() == owner:  # (not from a forked child that exits normally)
+        shutil.rmtree(folder, ignore_errors=True)
