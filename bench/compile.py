@@ -2,11 +2,14 @@
 """Compile latency and lowering throughput, in process (run: .venv/bin/python bench/compile.py).
 
 1. Median warm compile latency (tile IR text -> Artifact with PTX and cubin) of the demo and of a copy
-   filling 128 lanes x 512 columns, and the median of each stage: our Python work (context + parse, our
-   passes: verify, dispatch, lower) and upstream's (conversions to LLVM, gpu-module-to-binary: LLVM NVPTX
-   + embedded ptxas). Goal: demo <= 40 ms.
+   filling 128 lanes x 512 columns, and the median of each stage of compile() (stages.py: parse, verify,
+   dispatch, nvvm, llvm are ours plus upstream's conversions; ptx = LLVM NVPTX; cubin = the embedded
+   ptxas assembling that PTX). Goal: demo <= 40 ms.
 2. tile-lower-copy-async throughput on modules of 10 .. 10,000 copy_async ops: ops/s must stay flat
    (time linear in the op count). Goal: >= 20,000 ops/s. Each size runs 3 times: median and best.
+3. Against the CuTe DSL in the same run: the warm demo compile to PTX + cubin (and with line_info=True)
+   beside the warm cute.compile of a kernel of the same weight (test/fixtures/ptx/make_cute.py's
+   `reverse`: shared memory, an mbarrier, 128 threads) to its cubin. Goal: <= 0.4x.
 
 The development VM's speed drifts by up to 2x from minute to minute, so the script times a fixed
 pure-Python loop before and after ("VM speed"): compare runs only at like calibration figures.
@@ -65,33 +68,65 @@ def run_passes(text, pipeline):
     return m
 
 
-OURS = "tile-verify,tile-lower-copy-async,convert-tile-to-nvvm"
-STAGES = (("context+parse", None), ("our passes", OURS),
-          ("conversions", "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts"),
-          ("to-binary", "gpu-module-to-binary{format=bin}"))
+STAGES = ("parse", "verify", "dispatch", "nvvm", "llvm", "ptx", "cubin")
 
 
 def stage_ms(text, n=31, warm=3) -> dict:
-    """Median ms of each stage of compile(emit=("cubin",)), timed one compile at a time."""
-    ts = {name: [] for name, _ in STAGES}
+    """Median ms of each stage of compile() (PTX and cubin), timed one compile at a time."""
+    from tile_mlir.pipeline import Compilation, parse
+
+    ts = {name: [] for name in STAGES}
     for i in range(warm + n):
         t = time.perf_counter()
         ctx = make_context()
-        m = parse_source(text, "bench.mlir", ctx)
-        lap = {"context+parse": time.perf_counter() - t}
         eng = DiagnosticEngine()
         with eng:
-            for name, pipeline in STAGES[1:]:
-                pm = build_pass_manager(pipeline, ctx)
+            m = parse(text, "bench.mlir", ctx, eng)
+            lap = {"parse": time.perf_counter() - t}
+            comp = Compilation(m, ctx, eng, options={"chip": "sm_100a"})
+            for name in STAGES[1:]:
                 t = time.perf_counter()
-                with ctx:
-                    pm.run(m)
+                assert comp.run(name), eng.diagnostics
                 lap[name] = time.perf_counter() - t
-        assert not eng.has_errors(), eng.diagnostics
         if i >= warm:
             for name, dt in lap.items():
                 ts[name].append(dt * 1e3)
     return {name: statistics.median(v) for name, v in ts.items()}
+
+
+def cute_compile():
+    """A function compiling make_cute.py's `reverse` kernel with the CuTe DSL (sm_100a, no GPU), or None
+    when nvidia-cutlass-dsl cannot (its own import path)."""
+    os.environ.setdefault("CUTE_DSL_ARCH", "sm_100a")
+    try:
+        import cutlass
+        import cutlass.cute as cute
+        from cutlass.cute.runtime import make_fake_compact_tensor
+    except Exception as e:  # noqa: BLE001 - report, do not fail the other sections
+        print(f"   (CuTe DSL unavailable: {type(e).__name__}: {e})")
+        return None
+
+    @cute.kernel
+    def reverse_kernel(gA: cute.Tensor, gC: cute.Tensor):
+        tidx, _, _ = cute.arch.thread_idx()
+        bidx, _, _ = cute.arch.block_idx()
+        mbar = cute.arch.alloc_smem(cutlass.Int64, 1, alignment=8)
+        sA = cute.make_tensor(cute.arch.alloc_smem(cutlass.Float32, 128, alignment=16), cute.make_layout(128))
+        if tidx == 0:
+            cute.arch.mbarrier_init(mbar, 128)
+        cute.arch.mbarrier_init_fence()
+        cute.arch.sync_threads()
+        sA[tidx] = gA[bidx * 128 + tidx]
+        cute.arch.mbarrier_arrive(mbar)
+        cute.arch.mbarrier_wait(mbar, 0)
+        gC[bidx * 128 + tidx] = sA[127 - tidx] * 2.0
+
+    @cute.jit
+    def reverse(mA: cute.Tensor, mC: cute.Tensor):
+        reverse_kernel(mA, mC).launch(grid=(2, 1, 1), block=(128, 1, 1))
+
+    a, c = (make_fake_compact_tensor(cutlass.Float32, (256,)) for _ in range(2))
+    return lambda: cute.compile(reverse, a, c)
 
 
 def main():
@@ -99,16 +134,15 @@ def main():
     fill = smem_to_tmem_kernel("fill_tmem", cols_bytes=2048, swizzle="128B")
     print(f"VM speed: calibration loop {calibrate_ms():.0f} ms (lower is faster)\n")
     print("1. compile latency, median (min) of 31 warm runs, ms; then the median of each stage")
-    print(f"{'kernel':32s} {'-> cubin':>15s} {'-> ptx+cubin':>13s} | "
-          + " ".join(f"{name:>13s}" for name, _ in STAGES))
+    print(f"{'kernel':32s} {'-> cubin':>15s} {'-> ptx+cubin':>13s} | " + " ".join(f"{n:>8s}" for n in STAGES))
     for name, text in (("demo (1 cp)", demo), ("128 lanes x 512 cols (128 cps)", fill)):
         ts = times_ms(lambda: compile(text, filename="bench.mlir", emit=("cubin",)))
         both = median_ms(lambda: compile(text, filename="bench.mlir"))
         st = stage_ms(text)
         print(f"{name:32s} {statistics.median(ts):7.1f} ({min(ts):5.1f}) {both:13.1f} | "
-              + " ".join(f"{st[n]:13.1f}" for n, _ in STAGES))
-    print("   goal: demo tile IR -> cubin <= 40 ms; context+parse and our passes are our Python work, the "
-          "rest upstream\n   (conversions to LLVM; to-binary = LLVM NVPTX + embedded ptxas)")
+              + " ".join(f"{st[n]:8.1f}" for n in STAGES))
+    print("   goal: demo tile IR -> cubin <= 40 ms; parse .. llvm are our Python work and upstream's conversions,\n"
+          "   ptx is LLVM's NVPTX backend (once), cubin the embedded ptxas assembling that PTX (once)")
 
     print("\n2. tile-lower-copy-async throughput")
     print(f"{'copy_async ops':>15s} {'ms':>10s} {'ops/s':>10s} {'best ops/s':>11s} {'ms/op':>8s}")
@@ -118,6 +152,17 @@ def main():
         dt = ts[1]
         print(f"{n:15d} {dt * 1e3:10.1f} {n / dt:10.0f} {n / ts[0]:11.0f} {dt * 1e3 / n:8.3f}")
     print("   goal: >= 20,000 ops/s, flat in n (median of 3 fresh modules; best beside it)")
+    print("\n3. against the CuTe DSL, same run: median of 11 warm compiles, ms (3 rounds)")
+    cute = cute_compile()
+    if cute is not None:
+        print(f"{'round':>5s} {'CuTe DSL':>9s} {'tile ptx+cubin':>15s} {'ratio':>6s} {'+line_info':>11s} {'ratio':>6s}")
+        for r in range(3):
+            c = median_ms(cute, n=11, warm=2)
+            t = median_ms(lambda: compile(demo, filename="bench.mlir"), n=11, warm=2)
+            li = median_ms(lambda: compile(demo, filename="bench.mlir", line_info=True), n=11, warm=2)
+            print(f"{r + 1:5d} {c:9.1f} {t:15.1f} {t / c:6.3f} {li:11.1f} {li / c:6.3f}")
+        print("   goal: tile demo -> PTX + cubin <= 0.4x the CuTe DSL's warm compile")
+
     print(f"\nVM speed: calibration loop {calibrate_ms():.0f} ms")
 
 

@@ -22,8 +22,10 @@ from dataclasses import dataclass, field
 
 from .errors import ArgumentError, ArgumentTypeError
 
-__all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name"]
+__all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name", "DUMP_DIR_ENV"]
 
+#: names a directory where every compile writes its artifact and each stage's IR (compiler.py, through save)
+DUMP_DIR_ENV = "TILE_MLIR_DUMP_DIR"
 #: a kernel call's keyword-only launch options (runtime/jit.py), which no parameter may be named
 RESERVED_NAMES = ("grid", "block", "stream")
 KINDS = ("buffer", "scalar")
@@ -186,6 +188,21 @@ class Artifact:
     key: str = ""  # cache key of the source (IR hash, arch, options)
     meta: dict = field(default_factory=dict, compare=False, hash=False)
     tensor_maps: tuple[TensorMapParam, ...] = ()  # parameters after `params`, encoded at launch
+    # the IR of the stages compile(keep=...) kept, by name (stages.ASM_NAMES); read it through `asm`
+    kept: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{p.name}: {p.dtype}[{'x'.join(map(str, p.shape))}]" if p.kind == "buffer"
+                           else f"{p.name}: {p.dtype}" for p in self.params)
+        return (f"Artifact({self.kernel_name!r}, arch={self.arch!r}, params=({params}), grid={self.grid}, "
+                f"block={self.block}, ptx={len(self.ptx)} chars, cubin={len(self.cubin)} bytes, "
+                f"asm={list(self.asm)})")
+
+    @property
+    def asm(self) -> "Asm":
+        """Each stage's IR by name, as Triton's kernel.asm: "ptx", "sass" (the cubin disassembled,
+        where nvdisasm exists), and what compile(keep=...) kept: "tile", "dispatched", "nvvm", "llvm"."""
+        return Asm(self)
 
     def __post_init__(self):
         if not isinstance(self.kernel_name, str) or not _PTX_IDENTIFIER.fullmatch(self.kernel_name):
@@ -222,7 +239,7 @@ class Artifact:
 
     def manifest(self) -> dict:
         d = dataclasses.asdict(self)
-        d.pop("ptx"), d.pop("cubin")
+        d.pop("ptx"), d.pop("cubin"), d.pop("kept")
         d["params"] = [p.to_json() for p in self.params]
         d.pop("tensor_maps")
         if self.tensor_maps:  # (absent otherwise: the manifests of kernels without maps stay as they were)
@@ -230,20 +247,22 @@ class Artifact:
         return d
 
     def save(self, directory) -> str:
-        """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory; return the manifest
-        path. Refuses (ArgumentError) a path that resolves outside the directory (a symbolic link)."""
+        """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory, and <kernel>.<name>.mlir
+        for each IR kept (`asm`); return the manifest path. Refuses (ArgumentError) a path that resolves
+        outside the directory, and never follows a symbolic link where it writes."""
         root = os.path.realpath(_fspath(directory, "directory"))
         os.makedirs(root, exist_ok=True)
         base = os.path.join(root, self.kernel_name)
-        for ext in (".ptx", ".cubin", ".json"):
+        files = [(".ptx", (self.ptx or self.kept.get("ptx", "")).encode()), (".cubin", self.cubin)]
+        files += [(f".{name}.mlir", text.encode()) for name, text in self.kept.items() if name not in ("ptx", "sass")]
+        files.append((".json", json.dumps(self.manifest(), indent=1).encode()))
+        for ext, _ in files:  # (checked before writing any, so that a refusal writes nothing)
             if os.path.dirname(os.path.realpath(base + ext)) != root:
                 raise ArgumentError(f"{base + ext} resolves outside {root}: not written")
-        with open(base + ".ptx", "w") as f:
-            f.write(self.ptx)
-        with open(base + ".cubin", "wb") as f:
-            f.write(self.cubin)
-        with open(base + ".json", "w") as f:
-            json.dump(self.manifest(), f, indent=1)
+            if os.path.islink(base + ext):
+                raise ArgumentError(f"{base + ext} is a symbolic link: not written")
+        for ext, data in files:
+            _write_new(base + ext, data)
         return base + ".json"
 
     @staticmethod
@@ -283,6 +302,59 @@ class Artifact:
             meta=_get(d, "meta", dict, {}),
             tensor_maps=tuple(TensorMapParam.from_json(t) for t in _get(d, "tensor_maps", list, [])),
         )
+
+
+class Asm:
+    """Artifact.asm: a read-only mapping of IR name -> text (see Artifact.asm)."""
+
+    def __init__(self, art: Artifact):
+        self._art = art
+
+    def keys(self) -> list[str]:
+        art = self._art
+        names = [n for n in art.kept if n not in ("ptx", "sass")]
+        return names + ["ptx"] * bool(art.ptx or "ptx" in art.kept) + ["sass"] * bool(art.cubin)
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __contains__(self, name) -> bool:
+        return name in self.keys()
+
+    def __len__(self) -> int:
+        return len(self.keys())
+
+    def __repr__(self) -> str:
+        return f"<asm of {self._art.kernel_name}: {', '.join(self)}>"
+
+    def __getitem__(self, name: str) -> str:
+        art = self._art
+        if name == "ptx" and art.ptx:
+            return art.ptx
+        if name == "sass" and art.cubin:
+            if "sass" not in art.kept:  # disassembled once, on first use
+                from .runtime.disasm import disassemble
+
+                art.kept["sass"] = disassemble(art.cubin)
+            return art.kept["sass"]
+        if name in art.kept:
+            return art.kept[name]
+        why = {"ptx": "compiled without emit=('ptx',)", "sass": "compiled without a cubin"}.get(
+            name, f"not kept: compile(..., keep=({name!r},)) keeps it")
+        raise KeyError(f"{art.kernel_name}: no IR {name!r} ({why})")
+
+
+def _write_new(path: str, data: bytes) -> None:
+    """Write `data` to `path`, refusing (ArgumentError) to follow a symbolic link there."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        if os.path.islink(path):
+            raise ArgumentError(f"{path} is a symbolic link: not written") from None
+        raise
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
 
 
 def _is_count(v) -> bool:

@@ -1,92 +1,50 @@
 """compile(): tile IR (text or module) -> Artifact (PTX, cubin, kernel name, signature, launch shape).
 
-Everything runs in process: our passes, the upstream conversions, and gpu-module-to-binary, whose
-libNVVM makes the PTX and whose embedded ptxas makes the cubin. Every failure is a diagnostic, and
+Everything runs in process, stage by stage (stages.py, pipeline.py): parse, verify, dispatch, nvvm,
+llvm, then gpu-module-to-binary{format=isa} makes the PTX once (LLVM's NVPTX backend) and the
+bindings' embedded ptxas assembles that PTX once (assemble.py). Every failure is a diagnostic, and
 compile raises TileError carrying them; the process never dies on a user's bad input.
+
+$TILE_MLIR_DUMP_DIR, when set, names a directory where each compile writes its artifact and every
+stage's IR (Artifact.save: the one path that writes, never following a symbolic link).
 """
 from __future__ import annotations
 
 import contextlib
 import gc
 import hashlib
+import os
 
-from .artifact import Artifact
-from .diagnostics import Diagnostic, DiagnosticEngine, TileError, _from_mlir
-from .mlir import MLIRError, ObjectAttr, ir
+from .artifact import DUMP_DIR_ENV, Artifact
+from .diagnostics import Diagnostic, DiagnosticEngine, TileError
 from .errors import ArgumentError, ArgumentTypeError
+from .mlir import ir
+from .signature import kernel_signature
 from .source import Source, read_source
+from .stages import ASM_NAMES, stage
 from .target import DEFAULT_ARCH, parse_arch
 
-from .signature import kernel_signature
+__all__ = ["compile", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
 
-__all__ = ["compile", "binaries_of", "kernel_signature", "verify", "lower_to_nvvm", "DEFAULT_ARCH"]
-
-
-def binaries_of(module_op) -> list[tuple[str, str, bytes]]:
-    """(gpu.binary name, format, bytes) for each object of each gpu.binary in the module."""
-    out = []
-    for op in module_op.regions[0].blocks[0].operations:
-        op = op.operation
-        if op.name != "gpu.binary":
-            continue
-        name = ir.StringAttr(op.attributes["sym_name"]).value
-        for obj in op.attributes["objects"]:
-            o = ObjectAttr(obj)
-            fmt = str(o.format).rsplit(".", 1)[-1].lower()
-            fmt = {"assembly": "isa", "binary": "bin", "2": "isa", "3": "bin"}.get(fmt, fmt)
-            data = o.object
-            out.append((name, fmt, data if isinstance(data, bytes) else bytes(data)))
-    return out
-
-
-def _run(pipeline: str, module_op, ctx, engine: DiagnosticEngine) -> bool:
-    from .passes import PipelineError, build_pass_manager, run_pass_manager
-
-    try:
-        pm = build_pass_manager(pipeline, ctx)
-    except PipelineError as e:
-        engine.emit(Diagnostic("error", str(e)))
-        return False
-    return run_pass_manager(pm, module_op, ctx, engine)
-
-
-def _check_targets(module_op, engine) -> bool:
-    """gpu-module-to-binary crashes the process on a gpu.module without targets: refuse it first."""
-    ok = True
-    for op in module_op.regions[0].blocks[0].operations:
-        op = op.operation
-        if op.name == "gpu.module" and "targets" not in op.attributes:
-            engine.emit(Diagnostic.at("error", op, "gpu.module has no #nvvm.target; gpu-module-to-binary needs one"))
-            ok = False
-    return ok
-
-
-def verify(module_op, ctx, engine) -> bool:
-    """tile-verify: what must hold before anything reads a kernel's attributes or lowers it."""
-    return _run("tile-verify", module_op, ctx, engine)
-
-
-def lower_to_nvvm(module_op, ctx, engine, arch: str) -> bool:
-    """Tile IR that verify() accepted -> NVVM/LLVM in a gpu.module for `arch` (ValueError unless
-    target.parse_arch knows it: the pipeline text holds only the chip token it returns)."""
-    chip = parse_arch(arch).arch
-    pipeline = (f"tile-lower-copy-async{{chip={chip}}},tile-lower-gemm-async{{chip={chip}}},"
-                f"convert-tile-to-nvvm{{chip={chip}}},"
-                "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts")
-    return _run(pipeline, module_op, ctx, engine)
+_KEPT = tuple(n for n in ASM_NAMES if n != "sass")  # what keep= can ask
 
 
 def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, kernel: str | None = None,
-            emit: tuple[str, ...] = ("ptx", "cubin")) -> Artifact:
+            emit: tuple[str, ...] = ("ptx", "cubin"), keep: tuple[str, ...] = (),
+            line_info: bool = False) -> Artifact:
     """Compile a tile module to an Artifact for `arch`.
 
     `source`: IR text, a path to a file of it (a str naming an existing file, or an os.PathLike),
-    UTF-8 bytes, or a parsed ir.Module / ir.Operation (source.read_source says how a str is told
-    apart). `filename` names the source in diagnostics (default: the path, else "<tile>"); `kernel`
-    picks the tile.kernel when the module has several.
-    `emit` chooses the outputs: the PTX (what the emulator runs) and/or the cubin (what a GPU runs).
-    Each is a separate gpu-module-to-binary run (libNVVM, plus ptxas for the cubin), so asking for one
-    halves the work: the JIT asks only for what its backend needs.
+    UTF-8 bytes, a parsed ir.Module / ir.Operation (compiled as a clone: the caller's module is left
+    as it was), or a source.Source (source.read_source says how a str is told apart). `filename`
+    names the source in diagnostics (default: the path, else "<tile>"); `kernel` picks the
+    tile.kernel when the module has several.
+    `emit` chooses the outputs: the PTX (what the emulator runs) and/or the cubin (what a GPU runs);
+    LLVM's NVPTX backend runs once either way, and the cubin is that PTX assembled.
+    `keep` names the IR to keep in ``artifact.asm``: "tile" (verified), "dispatched", "nvvm", "llvm"
+    (MLIR text after those stages), "ptx" (even when not emitted); ``"all"`` keeps each.
+    `line_info` puts `.file`/`.loc` directives naming `filename`'s lines in the PTX (tile-sim reports
+    faults at them; jit() asks for it when the kernel runs on tile-sim); the cubin stays as without.
     A bad argument raises ArgumentError (ArgumentTypeError for a wrong type); bad IR, TileError."""
     src = read_source(source)
     if src.module is not None and not isinstance(src.module, (ir.Module, ir.Operation, ir.OpView)):
@@ -105,10 +63,30 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
     unknown = set(emit) - {"ptx", "cubin"}
     if unknown or not emit:
         raise ArgumentError(f"emit must name 'ptx' and/or 'cubin', got {emit!r}")
+    keep = _keep_names(keep)
+    if not isinstance(line_info, bool):
+        raise ArgumentTypeError(f"line_info must be a bool, got {type(line_info).__name__}")
+    dump = os.environ.get(DUMP_DIR_ENV, "").strip()
+    if dump:
+        keep = _KEPT
     if filename is None:
         filename = src.path or "<tile>"
     with _gc_paused():
-        return _compile(src, arch, filename, kernel, tuple(emit))
+        art = _compile(src, arch, filename, kernel, tuple(emit), keep, line_info)
+    if dump:
+        art.save(dump)
+    return art
+
+
+def _keep_names(keep) -> tuple[str, ...]:
+    if keep == "all":
+        return _KEPT
+    if isinstance(keep, str) or not isinstance(keep, (tuple, list)) or not all(isinstance(k, str) for k in keep):
+        raise ArgumentTypeError(f"keep must be a tuple naming IR of {_KEPT}, or 'all', got {keep!r}")
+    unknown = [k for k in keep if k not in _KEPT]
+    if unknown:
+        raise ArgumentError(f"keep: no stage IR named {unknown[0]!r}; expected some of {_KEPT} (or 'all')")
+    return tuple(keep)
 
 
 @contextlib.contextmanager
@@ -125,8 +103,9 @@ def _gc_paused():
 
 
 def _compile(source: Source, arch: str, filename: str, kernel: str | None,
-             emit: tuple[str, ...]) -> Artifact:
-    from .context import first_unregistered_op, make_context, parse_source, unregistered_dialect_error
+             emit: tuple[str, ...], keep: tuple[str, ...], line_info: bool) -> Artifact:
+    from .context import make_context
+    from .pipeline import Compilation, parse, refuse_unregistered
 
     engine = DiagnosticEngine()
     if source.module is None:
@@ -134,23 +113,32 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
         text = source.text
     else:
         ctx = source.module.context
-        text = str(source.module)
+        text = ""  # (names come from locations into text: a module built in Python has none)
     engine.attach(ctx)
     try:
         with engine:
-            try:
-                module_op = parse_source(text, filename, ctx)
-            except MLIRError as e:
-                for d in e.error_diagnostics:
-                    engine.emit(_from_mlir(d))
-                raise TileError(engine.diagnostics, "parsing") from None
-            # (verified first: the verifier explains an unknown op that uses tile buffers best)
-            if not verify(module_op, ctx, engine):
-                raise TileError(engine.diagnostics, "verification")
-            foreign = first_unregistered_op(module_op, ctx)
-            if foreign is not None:
-                engine.emit(unregistered_dialect_error(foreign))
-                raise TileError(engine.diagnostics, "verification")
+            if source.module is None:
+                module_op = parse(text, filename, ctx, engine, allow_unregistered=True)
+            else:
+                with ctx:
+                    module_op = source.module.operation.clone()  # the caller's module stays as it was
+                    if module_op.name != "builtin.module":  # an op given alone: into a module, as parsing would
+                        module = ir.Module.create(loc=module_op.location)
+                        module.body.append(module_op)
+                        module_op = module.operation
+            if module_op is None:
+                raise TileError(engine.diagnostics, stage("parse").what)
+            refused = refuse_unregistered(module_op, ctx, engine)  # (tile-opt's rule too)
+            if refused is not None:
+                raise TileError(engine.diagnostics, stage(refused).what)
+            comp = Compilation(module_op, ctx, engine, options={"chip": arch}, keep=keep,
+                               line_info=filename if line_info else None)
+
+            def run(name):
+                if not comp.run(name):
+                    raise TileError(engine.diagnostics, stage(name).what)
+
+            run("verify")
             sigs = kernel_signature(module_op, text, filename)
             if kernel is not None:
                 sigs = [s for s in sigs if s["name"] == kernel]
@@ -158,38 +146,17 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 names = ", ".join(s["name"] for s in kernel_signature(module_op)) or "none"
                 raise TileError([Diagnostic("error", f"expected exactly one tile.kernel{' named ' + kernel if kernel else ''}; found: {names}")], "compile")
             sig = sigs[0]
-            if not lower_to_nvvm(module_op, ctx, engine, arch) or not _check_targets(module_op, engine):
-                raise TileError(engine.diagnostics, "lowering")
-            dynamic_smem = _dynamic_smem(module_op)
-            ptx, cubin = "", b""
+            ptx = "ptx" in emit or "ptx" in keep
+            for name in ("dispatch", "nvvm", "llvm"):
+                run(name)
+            if ptx and not comp.run("ptx", then_cubin="cubin" in emit):
+                raise TileError(engine.diagnostics, stage("ptx").what)
             if "cubin" in emit:
-                bin_module = module_op
-                if "ptx" in emit:
-                    with ctx:
-                        bin_module = module_op.clone()
-                if not _run("gpu-module-to-binary{format=bin}", bin_module, ctx, engine):
-                    raise TileError(engine.diagnostics, "cubin generation (ptxas)")
-                cubin = b"".join(d for _, f, d in binaries_of(bin_module) if f == "bin")
-            if "ptx" in emit:
-                if not _run("gpu-module-to-binary{format=isa}", module_op, ctx, engine):
-                    raise TileError(engine.diagnostics, "PTX generation")
-                ptx = b"".join(d for _, f, d in binaries_of(module_op) if f == "isa").decode()
+                run("cubin")
     finally:
         engine.detach()
-    key = hashlib.sha256(f"{arch}\0{text}".encode()).hexdigest()[:32]
-    return Artifact(kernel_name=sig["name"], arch=arch, ptx=ptx, cubin=cubin, params=sig["params"],
-                    block=sig["block"], grid=sig["grid"], cluster=sig["cluster"], dynamic_smem=dynamic_smem,
-                    key=key, meta={"outputs": list(sig["outputs"])}, tensor_maps=sig["tensor_maps"])
-
-
-def _dynamic_smem(module_op) -> int:
-    """Bytes of dynamic shared memory the lowered kernel needs (convert-tile-to-nvvm records it)."""
-    total = 0
-    for op in module_op.regions[0].blocks[0].operations:
-        op = op.operation
-        if op.name != "gpu.module":
-            continue
-        for f in op.regions[0].blocks[0].operations:
-            if "tile.dynamic_smem" in f.attributes:
-                total = max(total, ir.IntegerAttr(f.attributes["tile.dynamic_smem"]).value)
-    return total
+    key = hashlib.sha256(f"{arch}\0{source.ir_text}".encode()).hexdigest()[:32]
+    return Artifact(kernel_name=sig["name"], arch=arch, ptx=comp.ptx if "ptx" in emit else "", cubin=comp.cubin,
+                    params=sig["params"], block=sig["block"], grid=sig["grid"], cluster=sig["cluster"],
+                    dynamic_smem=comp.dynamic_smem, key=key, meta={"outputs": list(sig["outputs"])},
+                    tensor_maps=sig["tensor_maps"], kept=comp.asm)

@@ -23,53 +23,14 @@ import os
 import sys
 import time
 
+from .opt_flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
+
 __all__ = ["TileOptMain", "main"]
 
 VERSION = "0.1.0"
 # An input beyond this is refused before it is read into memory (mlir-opt has no limit; ours keeps a
 # mistyped path to a huge binary from exhausting the machine).
 MAX_INPUT_BYTES = 512 << 20
-
-# (flags, argparse keywords): the one list of tile-opt's options; anything else starting with `--` must
-# name a pass or a pipeline.
-_OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
-    (("-o",), dict(dest="output", default="-", help="output file (default: stdout)")),
-    (("-p", "--pass-pipeline"), dict(dest="pipeline", default=None,
-                                     help="textual pipeline, e.g. 'builtin.module(tile-verify,canonicalize)'")),
-    (("--split-input-file",), dict(action="store_true",
-                                   help="process each chunk between '// -----' lines separately")),
-    (("--verify-diagnostics",), dict(action="store_true",
-                                     help="check diagnostics against expected-* comments in the input")),
-    (("--no-implicit-verify",), dict(action="store_true",
-                                     help="do not run tile-verify on parse or before a pipeline that lacks it")),
-    (("--allow-unregistered-dialect",), dict(action="store_true",
-                                             help="accept operations of dialects the bindings do not register")),
-    (("--mlir-print-ir-before-all",), dict(action="store_true", help="print IR before every pass")),
-    (("--mlir-print-ir-after-all",), dict(action="store_true", help="print IR after every pass")),
-    (("--mlir-print-ir-before",), dict(action="append", default=[], metavar="PASS",
-                                       help="print IR before each pass of this argument name (repeatable, "
-                                            "comma-separated)")),
-    (("--mlir-print-ir-after",), dict(action="append", default=[], metavar="PASS",
-                                      help="print IR after each pass of this argument name (repeatable, "
-                                           "comma-separated)")),
-    (("--mlir-print-ir-after-failure",), dict(action="store_true", help="print IR after a pass that failed")),
-    (("--mlir-print-debuginfo",), dict(action="store_true", help="print locations with the IR")),
-    (("--mlir-print-op-generic",), dict(action="store_true", help="print every op in generic form")),
-    (("--mlir-timing",), dict(action="store_true", help="print the wall time of parsing, each pass and output")),
-    (("--mlir-disable-threading",), dict(action="store_true",
-                                         help="accepted for mlir-opt compatibility: tile_mlir's contexts are "
-                                              "single-threaded already")),
-    (("--dump-pass-pipeline",), dict(action="store_true", help="print the pipeline that will run, to stderr")),
-    (("--emit-bytecode",), dict(action="store_true", help="write MLIR bytecode instead of text")),
-    (("--show-dialects",), dict(action="store_true", help="list the dialects tile-opt can parse")),
-    (("--list-passes",), dict(action="store_true", help="list our passes and pipelines")),
-    (("--emit-irdl",), dict(action="store_true",
-                            help="print the tile dialect in IRDL, generated from OP_SPECS (lib/TileOps.irdl)")),
-    (("--version",), dict(action="store_true", help="print version and bindings")),
-)
-_TAKES_VALUE = frozenset(f for flags, kw in _OPTIONS if kw.get("action") not in ("store_true",) for f in flags)
-_KNOWN = frozenset(f for flags, _ in _OPTIONS for f in flags) | {"-h", "--help"}
-
 
 _BYTECODE_MAGIC = b"ML\xefR"  # what MLIR bytecode starts with (mlir/docs/BytecodeFormat.md)
 
@@ -152,6 +113,12 @@ class TileOptMain:
         pipeline = args.pipeline if args.pipeline is not None else ",".join(flags)
         if not pipeline and not args.no_implicit_verify:
             pipeline = "tile-verify"  # verify on parse, as mlir-opt does
+        if args.verify_each.lower() not in ("true", "false", "1", "0"):
+            return self._fail(f"--verify-each: expected true or false, got '{args.verify_each}'")
+        args.verify_each = args.verify_each.lower() in ("true", "1")
+        bad = self._unknown_print_ir_pass(args, pipeline)
+        if bad:
+            return self._fail(bad)
         text, why = self._read(args.input)
         if text is None:
             return self._fail(why)
@@ -240,10 +207,10 @@ class TileOptMain:
         return None
 
     def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, object]:
-        from .context import first_unregistered_op, make_context, parse_source, unregistered_dialect_error
-        from .diagnostics import DiagnosticEngine, _from_mlir
-        from .mlir import MLIRError
+        from .context import make_context
+        from .diagnostics import DiagnosticEngine
         from .passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
+        from .pipeline import parse, refuse_unregistered
 
         ctx = make_context()
         engine = DiagnosticEngine()
@@ -252,19 +219,16 @@ class TileOptMain:
         out = None
         with engine:
             start = time.perf_counter()
-            try:
-                module = _parse_bytecode(text, ctx) if isinstance(text, bytes) else parse_source(text, filename, ctx)
-            except MLIRError as e:
-                module = None
-                if not engine.diagnostics:  # the handler saw nothing: take them from the exception
-                    for d in e.error_diagnostics:
-                        engine.emit(_from_mlir(d))
+            # the compile's parse stage (pipeline.parse): the same refusal of unregistered dialects
+            if isinstance(text, bytes):
+                module = _parse_bytecode(text, ctx, engine)
+                if module is not None and not args.allow_unregistered_dialect \
+                        and refuse_unregistered(module, ctx, engine) is not None:
+                    module = None
+            else:
+                module = parse(text, filename, ctx, engine, allow_unregistered=args.allow_unregistered_dialect)
             if timer:
                 timer.add("Parser", time.perf_counter() - start)
-            if module is not None and not args.allow_unregistered_dialect:
-                op = first_unregistered_op(module, ctx)
-                if op is not None:
-                    engine.emit(unregistered_dialect_error(op))
             if module is not None and not engine.has_errors():
                 with ctx:
                     module_ok = module.verify()
@@ -279,7 +243,11 @@ class TileOptMain:
                                   file=self.err)
                         stepwise = timer is not None or _prints_ir(args)
                         steps = single_pass_elements(full) if stepwise else [(None, full)]
-                        pms = [(label, e, build_pass_manager(e, ctx)) for label, e in steps]
+                        pms = [(label, e, build_pass_manager(e, ctx, verify_each=args.verify_each))
+                               for label, e in steps]
+                        if args.mlir_pass_statistics:
+                            for _, _, pm in pms:
+                                pm.enable_statistics()
                     except PipelineError as e:
                         engine.detach()
                         return self._fail(str(e)) == 0, None
@@ -325,8 +293,36 @@ class TileOptMain:
                 self._dump(f"After {label}", module, args)
 
     def _dump(self, what: str, module, args) -> None:
-        print(f"// -----// IR Dump {what} //----- //", file=self.err)
-        print(_asm(module, args), file=self.err)
+        text = f"// -----// IR Dump {what} //----- //\n{_asm(module, args)}"
+        if args.mlir_print_ir_tree_dir is None:
+            print(text, file=self.err)
+            return
+        self._dumps = getattr(self, "_dumps", 0) + 1
+        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in what)[:80]
+        try:
+            os.makedirs(args.mlir_print_ir_tree_dir, exist_ok=True)
+            path = os.path.join(args.mlir_print_ir_tree_dir, f"{self._dumps:03d}_{name}.mlir")
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text + "\n")
+        except OSError as e:
+            self._fail(f"--mlir-print-ir-tree-dir: cannot write '{args.mlir_print_ir_tree_dir}': {e.strerror or e}")
+
+    def _unknown_print_ir_pass(self, args, pipeline: str) -> str | None:
+        """The error for a --mlir-print-ir-before/after name that names no pass of the pipeline."""
+        names = {n.strip() for v in args.mlir_print_ir_before + args.mlir_print_ir_after for n in v.split(",")}
+        if not names:
+            return None
+        from .passes import PipelineError, single_pass_elements
+
+        try:
+            known = {_pass_argument(e) for _, e in single_pass_elements(pipeline)} | {"tile-verify"}
+        except PipelineError:
+            return None  # (the pipeline's own error is reported when it is built)
+        for name in sorted(names - known):
+            near = difflib.get_close_matches(name, sorted(known), n=1)
+            return (f"--mlir-print-ir-before/after: no pass '{name}' in the pipeline (its passes: "
+                    f"{', '.join(sorted(known))})" + (f"; did you mean '{near[0]}'?" if near else ""))
+        return None
 
     def _help(self) -> int:
         self._parser().print_help(self.out)
@@ -340,6 +336,8 @@ class TileOptMain:
         print("Passes (tile_mlir):", file=self.out)
         for name, cls in passes().items():
             print(f"  --{name:<26} {cls.description}", file=self.out)
+            for opt, text in cls.option_help():
+                print(f"  {'':<6}{opt + '=<value>':<22} {text}", file=self.out)
         print("Pipelines:", file=self.out)
         for name, (text, desc) in PIPELINES.items():
             print(f"  --{name:<26} {desc}", file=self.out)
@@ -415,17 +413,27 @@ def _candidates() -> set[str]:
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
 
 
-def _parse_bytecode(data: bytes, context):
-    from .mlir import ir
+def _parse_bytecode(data: bytes, context, engine):
+    from .diagnostics import _from_mlir
+    from .mlir import MLIRError, ir
 
     with context:
-        return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
+        try:
+            return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
+        except MLIRError as e:
+            if not engine.diagnostics:  # the handler saw nothing: take them from the exception
+                for d in e.error_diagnostics:
+                    engine.emit(_from_mlir(d))
+            return None
 
 
 def _asm(module, args) -> str:
-    if args.mlir_print_debuginfo or args.mlir_print_op_generic:
+    if args.mlir_print_debuginfo or args.mlir_print_op_generic or args.mlir_print_local_scope \
+            or args.mlir_elide_elementsattrs_if_larger is not None:
         return module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
-                              print_generic_op_form=args.mlir_print_op_generic)
+                              print_generic_op_form=args.mlir_print_op_generic,
+                              use_local_scope=args.mlir_print_local_scope,
+                              large_elements_limit=args.mlir_elide_elementsattrs_if_larger)
     return str(module)
 
 
@@ -436,11 +444,11 @@ def _render(module, args):
         buf = io.BytesIO()
         module.write_bytecode(buf)
         return buf.getvalue()
-    from .compiler import binaries_of
+    from .assemble import binaries_of
 
     bins = binaries_of(module)
-    if bins and all(fmt == "isa" for _, fmt, _ in bins):
-        return "\n".join(data.decode() if isinstance(data, bytes) else data for _, _, data in bins)
+    if bins and all(fmt == "isa" for _, fmt, _, _ in bins):
+        return "\n".join(data.decode() for _, _, data, _ in bins)
     return _asm(module, args)
 
 

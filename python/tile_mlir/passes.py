@@ -1,78 +1,61 @@
-"""Named passes and pipelines, and a pass-pipeline builder that mixes ours with upstream passes.
+"""The registry of our passes and pipeline aliases, and a pass-pipeline builder that mixes ours with
+upstream passes.
 
 Python passes cannot be registered with MLIR's textual pipeline parser, so pipeline text is split
 here: elements naming one of our passes become Python passes (PassManager.add(callable)), everything
-else goes to the bindings' parser unchanged. Our passes run on builtin.module.
+else goes to the bindings' parser unchanged. Our passes run on builtin.module. Their base class lives
+below the pass modules (pass_base.py); this registry above them imports each by name, only when a
+pipeline names it, so that `tile-opt --tile-verify` does not load the lowerings at start-up.
 """
 from __future__ import annotations
 
-import importlib
-import traceback
-from typing import ClassVar
-
 from . import diagnostics
 from .mlir import MLIRError, passmanager
-from .target import DEFAULT_ARCH, ArchInfo, parse_arch
+from .pass_base import Option, PipelineError, TilePass, chip_option
+from .stages import passes_through
 
-__all__ = ["TilePass", "chip_option", "passes", "pass_class", "PIPELINES", "build_pass_manager", "pipeline_elements",
-           "single_pass_elements", "split_pipeline", "PipelineError", "run_pass_manager"]
-
-
-class PipelineError(ValueError):
-    pass
+__all__ = ["TilePass", "Option", "chip_option", "passes", "pass_class", "PIPELINES", "build_pass_manager",
+           "pipeline_elements", "single_pass_elements", "split_pipeline", "PipelineError", "run_pass_manager",
+           "pass_manager"]
 
 
-class TilePass:
-    """Base of our passes: `run(module_op) -> bool` (False after emitting an error diagnostic)."""
+def _tile_verify():
+    from .dialect.verifier_pass import TileVerifyPass
 
-    name: ClassVar[str]
-    description: ClassVar[str]
-
-    def __init__(self, options: dict[str, str] | None = None):
-        self.options = dict(options or {})
-        unknown = set(self.options) - set(getattr(self, "OPTIONS", {}))
-        if unknown:
-            raise PipelineError(f"pass '{self.name}' has no option(s) {', '.join(sorted(unknown))}")
-
-    def run(self, module_op) -> bool:
-        raise NotImplementedError
-
-    def __call__(self, op, pass_) -> None:
-        try:
-            with op.context, op.location:
-                ok = self.run(op)
-        except Exception as e:  # a bug in our pass: report it at the module, never as a bare traceback
-            tb = traceback.extract_tb(e.__traceback__)[-1]
-            diagnostics.error(op, f"internal error in pass '{self.name}': {type(e).__name__}: {e} "
-                              f"(at {tb.filename.rsplit('/', 1)[-1]}:{tb.lineno}); please report this")
-            ok = False
-        if not ok:
-            pass_.signal_pass_failure()
+    return TileVerifyPass
 
 
-def chip_option(p: TilePass) -> ArchInfo:
-    """The target chip of pass `p`: its `chip` option (default DEFAULT_ARCH), checked when the pipeline is
-    built, so that a misspelt chip is one pipeline error and never reaches a dispatch predicate."""
-    try:
-        return parse_arch(p.options.get("chip", DEFAULT_ARCH))  # an explicit `chip=` is an error, not the default
-    except ValueError as e:
-        raise PipelineError(f"pass '{p.name}': option chip: {e}") from None
+def _lower_copy_async():
+    from .lowering.copy_async.pass_ import LowerCopyAsyncPass
+
+    return LowerCopyAsyncPass
 
 
-# argument -> (module, class): a pass's module is imported only when a pipeline names it, so that
-# `tile-opt --tile-verify` does not load the lowerings (and their dialect bindings) at start-up.
+def _lower_gemm_async():
+    from .lowering.gemm_async.pass_ import LowerGemmAsyncPass
+
+    return LowerGemmAsyncPass
+
+
+def _convert_tile_to_nvvm():
+    from .lowering.tile_to_nvvm import ConvertTileToNVVMPass
+
+    return ConvertTileToNVVMPass
+
+
+# argument -> the function importing the pass class (xDSL's registry of import lambdas)
 _PASS_CLASSES = {
-    "tile-verify": ("tile_mlir.dialect.verifier_pass", "TileVerifyPass"),
-    "tile-lower-copy-async": ("tile_mlir.lowering.copy_async.pass_", "LowerCopyAsyncPass"),
-    "tile-lower-gemm-async": ("tile_mlir.lowering.gemm_async.pass_", "LowerGemmAsyncPass"),
-    "convert-tile-to-nvvm": ("tile_mlir.lowering.tile_to_nvvm", "ConvertTileToNVVMPass"),
+    "tile-verify": _tile_verify,
+    "tile-lower-copy-async": _lower_copy_async,
+    "tile-lower-gemm-async": _lower_gemm_async,
+    "convert-tile-to-nvvm": _convert_tile_to_nvvm,
 }
 
 
 def pass_class(name: str) -> type[TilePass] | None:
     """Our pass with this argument name, or None."""
-    where = _PASS_CLASSES.get(name)
-    return getattr(importlib.import_module(where[0]), where[1]) if where else None
+    load = _PASS_CLASSES.get(name)
+    return load() if load else None
 
 
 def passes() -> dict[str, type[TilePass]]:
@@ -80,18 +63,11 @@ def passes() -> dict[str, type[TilePass]]:
     return {name: pass_class(name) for name in _PASS_CLASSES}
 
 
-# Upstream part of the lowering: the kernel is already an llvm.func in a gpu.module by then; what is left
-# is arith/scf/cf from the user's program and ours. convert-to-llvm also keeps the mbarrier predicates
-# that convert-gpu-to-nvvm alone would drop.
-_UPSTREAM_TO_LLVM = "gpu.module(convert-scf-to-cf,convert-to-llvm),reconcile-unrealized-casts"
-
-_TILE_PASSES = "tile-verify,tile-lower-copy-async,tile-lower-gemm-async,convert-tile-to-nvvm,"
-
+# the aliases, spelled from the compile's stages (stages.py)
 PIPELINES: dict[str, tuple[str, str]] = {
-    "tile-to-nvvm": (_TILE_PASSES + _UPSTREAM_TO_LLVM,
+    "tile-to-nvvm": (",".join(passes_through("llvm")),
                      "tile IR to NVVM/LLVM dialect in a gpu.module (verify, dispatch copy_async and gemm_async, lower)"),
-    "tile-to-ptx": (_TILE_PASSES + _UPSTREAM_TO_LLVM
-                    + ",gpu-module-to-binary{format=isa}",
+    "tile-to-ptx": (",".join(passes_through("ptx")),
                     "tile-to-nvvm then gpu-module-to-binary{format=isa}; tile-opt prints the PTX"),
 }
 
@@ -142,7 +118,7 @@ def expand(elements: list[str]) -> list[str]:
         used: set[str] = set()
         for inner in expand(split_pipeline(PIPELINES[name.strip()][0])):
             cls = pass_class(inner.partition("{")[0].strip())
-            mine = {k: v for k, v in options.items() if cls is not None and k in getattr(cls, "OPTIONS", {})}
+            mine = {k: v for k, v in options.items() if cls is not None and k in cls.OPTIONS}
             used |= set(mine)
             out.append(inner + "{" + " ".join(f"{k}={v}" for k, v in mine.items()) + "}" if mine else inner)
         unused = set(options) - used
@@ -179,7 +155,12 @@ def single_pass_elements(pipeline: str) -> list[tuple[str, str]]:
 
 def build_pass_manager(pipeline: str, context, *, verify_each: bool = True):
     """A PassManager on builtin.module running `pipeline` (with or without `builtin.module(...)`)."""
-    elements = pipeline_elements(pipeline)
+    return pass_manager(pipeline_elements(pipeline), context, verify_each=verify_each)
+
+
+def pass_manager(elements, context, *, options: dict[str, str] | None = None, verify_each: bool = True):
+    """A PassManager on builtin.module running pipeline `elements`; `options` go to each of our passes
+    that declares them (as objects, never pasted into pipeline text)."""
     with context:
         pm = passmanager.PassManager("builtin.module")
         pm.enable_verifier(verify_each)
@@ -187,9 +168,11 @@ def build_pass_manager(pipeline: str, context, *, verify_each: bool = True):
             name, _, rest = element.partition("{")
             name = name.strip()
             if name in _PASS_CLASSES:
-                options = _parse_options(rest.rstrip("}")) if rest else {}
-                p = pass_class(name)(options)
-                pm.add(p, name=type(p).__name__, argument=name, description=p.description)
+                cls = pass_class(name)
+                given = _parse_options(rest.rstrip("}")) if rest else {}
+                mine = {k: v for k, v in (options or {}).items() if k in cls.OPTIONS and k not in given}
+                p = cls({**mine, **given})
+                pm.add(p, name=cls.__name__, argument=name, description=p.description)
             else:
                 if any(f"({n}" in element or f",{n}" in element for n in _PASS_CLASSES):
                     raise PipelineError(f"tile passes run on builtin.module; cannot nest them in '{element}'")

@@ -9,6 +9,8 @@ kernel gives its arguments.
   no file is an ArgumentError ("no such file"), never a parse error; any other ``str`` is IR text;
 * ``bytes`` (or ``bytearray``, ``memoryview``) are IR text in UTF-8;
 * an MLIR module or operation (an object with ``.operation``) is taken as it is;
+* a Source (what this function returns) is returned as it is: a caller that read a source passes
+  it on, and it is read once;
 * anything else is an ArgumentTypeError.
 
 Files and bytes are decoded as UTF-8; a bad byte is an ArgumentError naming the file and the byte
@@ -17,6 +19,7 @@ offset. MLIR drops SSA names when it parses, but a block argument's location poi
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -40,9 +43,17 @@ class Source:
     module: object = None
     path: str | None = None
 
+    @functools.cached_property
+    def ir_text(self) -> str:
+        """The IR as text: ``text``, or the module printed (once, for cache keys: a module is compiled
+        as it is, never printed to be parsed again)."""
+        return self.text if self.module is None else str(self.module)
+
 
 def read_source(source, what: str = "source") -> Source:
     """The Source of what a caller passed as ``what`` (see the module docstring)."""
+    if isinstance(source, Source):
+        return source
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
         if not isinstance(path, str):

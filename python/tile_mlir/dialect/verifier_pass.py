@@ -1,7 +1,7 @@
 """Pass `tile-verify`: runs the tile verifier over the module (first in every pipeline)."""
 from __future__ import annotations
 
-from ..passes import TilePass
+from ..pass_base import TilePass
 from .verifier import verify_module
 
 

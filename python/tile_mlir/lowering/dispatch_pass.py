@@ -1,19 +1,26 @@
-"""The pass shape that tile-lower-copy-async and tile-lower-gemm-async share: each op named in `OPS`, in
-program order, asks the dispatch registry (key `KEY`, target "cuda") for a variant, which emits the
-instructions before it; the op is then erased. An op no variant takes stays, with one diagnostic that lists
-each variant and why it declined, and the pass fails.
+"""The pass shape that tile-lower-copy-async and tile-lower-gemm-async share: a rewrite pattern per op
+named in `OPS`, registered from Python into the bindings' RewritePatternSet and applied by MLIR's walk
+driver (walk_and_apply_patterns). The pattern asks the dispatch registry (key `KEY`, target "cuda") for
+a variant, which emits the instructions before the op; the rewriter then erases the op. An op no variant
+takes stays, with one diagnostic that lists each variant and why it declined, and the pass fails.
 
-A walk, not a rewrite-pattern driver: the greedy driver revisits an op it failed on whenever an iteration
-changed something, so one failing op next to a succeeding one was reported twice, and its worklist reported
-several failures in reverse line order. Here each op is visited once, in order.
+Why the walk driver: it visits each op once, in program order (nested regions included), and never
+revisits an op after a failure. Measured with the bundled bindings: four ops, the second raising, were
+visited 1, 2, 3, 4 exactly once. The greedy driver revisited an op it failed on whenever an iteration
+changed something (one failing op next to a succeeding one was reported twice) and its worklist
+reported failures in reverse line order.
+
+An exception escaping a Python pattern callback aborts the process (nanobind's python_error through
+C++); so the callback catches every exception into an error at the op and a pattern failure. A
+KeyboardInterrupt or SystemExit makes the rest of the walk fail fast and is raised again after it.
 """
 from __future__ import annotations
 
 from ..diagnostics import error
-from ..dialect.ir_utils import iter_ops
 from ..dispatch import DispatchError, dispatch
-from ..passes import TilePass, chip_option
-from ..target import DEFAULT_ARCH
+from ..mlir import rewrite
+from ..pass_base import Option, TilePass, chip_option, internal_error
+from ..target import DEFAULT_ARCH, parse_arch
 
 __all__ = ["DispatchPass", "TARGET"]
 
@@ -23,7 +30,8 @@ TARGET = "cuda"  # the registry's target key of every variant (dispatch.register
 class DispatchPass(TilePass):
     OPS: tuple[str, ...] = ()
     KEY = ""
-    OPTIONS = {"chip": f"target chip the variants must run on, default {DEFAULT_ARCH}"}
+    OPTIONS = {"chip": Option(f"target chip the variants must run on, default {DEFAULT_ARCH}", parse_arch,
+                              DEFAULT_ARCH)}
 
     def __init__(self, options: dict[str, str] | None = None):
         super().__init__(options)
@@ -39,15 +47,44 @@ class DispatchPass(TilePass):
 
     def run(self, module_op) -> bool:
         self.load_variants()
-        ok = True
-        cache: dict = {}
-        for op in [op for op in iter_ops(module_op) if op.name in self.OPS]:
-            try:
-                ctx = self.context(op, cache)
-                dispatch(self.KEY, TARGET, op, ctx, pinned=ctx.pinned)
-            except DispatchError as e:
-                ok = False
-                error(op, f"'{op.name}' op dispatch: {e.message()}")
-                continue  # the op stays; the pass fails
-            op.erase()
-        return ok
+        run = _Run(self)
+        patterns = rewrite.RewritePatternSet(module_op.context)
+        for name in self.OPS:
+            patterns.add(name, run.match_and_rewrite)
+        rewrite.walk_and_apply_patterns(module_op, patterns.freeze())
+        if run.interrupted is not None:
+            raise run.interrupted
+        return run.ok
+
+
+class _Run:
+    """One run of a DispatchPass: the pattern callback and what it found."""
+
+    def __init__(self, owner: DispatchPass):
+        self.owner = owner
+        self.cache: dict = {}
+        self.ok = True
+        self.interrupted: BaseException | None = None
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        """The pattern: False (success) once the op is lowered and erased, True (failure) otherwise."""
+        op = op.operation
+        if self.interrupted is not None:
+            return True
+        try:
+            ctx = self.owner.context(op, self.cache)
+            dispatch(self.owner.KEY, TARGET, op, ctx, pinned=ctx.pinned)
+        except DispatchError as e:
+            self.ok = False
+            error(op, f"'{op.name}' op dispatch: {e.message()}")
+            return True  # the op stays; the pass fails
+        except Exception as e:  # a bug of ours: a diagnostic at the op, never an abort
+            self.ok = False
+            error(op, f"'{op.name}' op dispatch: " + internal_error(f"pass '{self.owner.name}'", e))
+            return True
+        except BaseException as e:  # noqa: BLE001 - raised again once the driver has returned
+            self.ok = False
+            self.interrupted = e
+            return True
+        rewriter.erase_op(op)
+        return False

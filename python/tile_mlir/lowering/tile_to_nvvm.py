@@ -19,7 +19,7 @@ from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
 from ..dialect.ops import DISPATCHED, AllocSharedOp, KernelOp, op_class
 from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm
-from ..passes import PipelineError, TilePass, chip_option
+from ..pass_base import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
 from .copy_loop import linear_tid
 from .emitter import I8, I32, I64, Emitter

@@ -18,17 +18,32 @@ launch.Launcher of the default configuration on them, else None; the fast path o
 """
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 
 from . import device as _device
 from . import driver as _d
 from .arch import can_run, refusal_message
+from ..errors import ArgumentError
 from .errors import BackendUnavailableError, IncompatibleDeviceError
 from .launch import dim3
 
-__all__ = ["Backend", "LaunchResult", "BACKENDS", "choose"]
+__all__ = ["Backend", "LaunchResult", "BACKENDS", "BACKEND_ENV", "choose", "forced_backend", "surely_sim"]
 
 BACKENDS = ("auto", "gpu", "sim")
+#: forces every kernel's backend, whatever jit() was asked (as TRITON_INTERPRET=1 forces Triton's
+#: interpreter): "sim" runs everything on tile-sim, "gpu" refuses to fall back, "auto" chooses
+BACKEND_ENV = "TILE_MLIR_BACKEND"
+
+
+def forced_backend() -> str | None:
+    """The backend $TILE_MLIR_BACKEND forces (None when unset or empty); ArgumentError for another value."""
+    value = os.environ.get(BACKEND_ENV, "").strip().lower()
+    if not value:
+        return None
+    if value not in BACKENDS:
+        raise ArgumentError(f"${BACKEND_ENV} must be one of {BACKENDS}, got {value!r}")
+    return value
 
 
 class LaunchResult:
@@ -74,6 +89,12 @@ class Backend(ABC):
     @abstractmethod
     def run(self, args, grid, block, stream) -> LaunchResult:
         """Run one call (``args`` in parameter order, their count checked)."""
+
+
+def surely_sim(requested: str) -> bool:
+    """Whether a kernel asked to run on `requested` will run on the emulator whatever it is: "sim", or
+    "auto" without a CUDA device (a GPU of the wrong arch is only known once compiled)."""
+    return requested == "sim" or (requested == "auto" and not _d.probe()[0])
 
 
 def choose(requested: str, artifact) -> tuple[str, str]:

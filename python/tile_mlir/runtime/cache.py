@@ -42,7 +42,7 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
-from ..artifact import Artifact
+from ..artifact import DUMP_DIR_ENV, Artifact
 from ..source import read_source
 from .arch import resolve_arch
 from .errors import BackendUnavailableError
@@ -62,23 +62,23 @@ _stats = {"compiles": 0, "hits": 0, "disk_hits": 0}
 
 def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
-    source = read_source(src)
+    source = read_source(src)  # read once: compile takes this Source as it is
     arch = resolve_arch(arch)
-    text = source.text if source.module is None else str(source.module)  # a module prints its IR
-    if source.module is None:
-        src = text
+    text = source.ir_text  # (a module is printed once, for the keys; compile compiles the module itself)
     mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
+    if os.environ.get(DUMP_DIR_ENV, "").strip():  # every compile dumps: no cache answers
+        return _compile(source, arch, options, source.path)
     art = _memory.get(mkey)
     if art is not None:
         _stats["hits"] += 1
         return art
-    directory = cache_dir()
+    directory = cache_dir() if not options.get("keep") else None  # (kept stage IR lives in memory only)
     key = disk_key(text, arch, options) if directory else ""
     art = _read(directory, key) if directory else None
     if art is not None:
         _stats["disk_hits"] += 1
     else:
-        art = _compile(src, arch, options, source.path)
+        art = _compile(source, arch, options, source.path)
         if not art.key:
             art = dataclasses.replace(art, key=":".join(mkey[:2]))
         _stats["compiles"] += 1

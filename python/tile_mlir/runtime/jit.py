@@ -76,7 +76,7 @@ from . import device as _device
 from . import module as _module
 from ..errors import ArgumentError, ArgumentTypeError
 from .args import Signature
-from .backend import BACKENDS, Backend, LaunchResult, choose
+from .backend import BACKENDS, Backend, LaunchResult, choose, forced_backend, surely_sim
 from .cache import compile_cached
 from .emulator import SimBackend
 from .fast_path import fast_path
@@ -175,6 +175,7 @@ class JitKernel:
         if not isinstance(artifact, Artifact):
             raise ArgumentTypeError(f"JitKernel takes an Artifact, got {type(artifact).__name__}")
         _check_backend(backend)
+        backend = forced_backend() or backend  # $TILE_MLIR_BACKEND wins (backend.py)
         self.artifact = artifact
         self.name = artifact.kernel_name
         self.params = tuple(artifact.params)
@@ -219,7 +220,10 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
     bytes, an MLIR module, or an Artifact (tile_mlir.source.read_source). ``arch`` "auto" is
     $TILE_MLIR_ARCH or "sm_100a" (tcgen05 needs it); pass "sm_90a" for Hopper; for an Artifact,
     arch must be "auto" or the artifact's own. ``backend``: "auto" (the GPU when one can run the
-    cubin, else the emulator), "gpu" or "sim". ``compile_options`` go to tile_mlir.compile.
+    cubin, else the emulator), "gpu" or "sim"; $TILE_MLIR_BACKEND (sim, gpu or auto), when set,
+    overrides it for every kernel. ``compile_options`` go to tile_mlir.compile; a kernel that will
+    run on tile-sim is compiled with ``line_info=True`` unless they say otherwise (its PTX then
+    carries the tile IR's lines; a GPU's cubin is the same either way).
     Raises ArgumentError (ArgumentTypeError) for a bad argument, TileError when compiling fails.
     """
     _check_backend(backend)
@@ -231,6 +235,8 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
         if compile_options:
             raise ArgumentError("compile options cannot apply to an already compiled Artifact")
         return JitKernel(src, backend)
+    if "line_info" not in compile_options and surely_sim(forced_backend() or backend):
+        compile_options["line_info"] = True  # tile-sim names the tile IR line of a fault
     return JitKernel(compile_cached(src, arch, **compile_options), backend)
 
 

@@ -450,3 +450,22 @@ def test_kernel_signature_and_docstring(copy_art):
     k = jit(copy_art, backend="sim")
     assert list(inspect.signature(k).parameters) == ["src", "dst", "n", "grid", "block", "stream"]
     assert "keyword" in type(k).__doc__ and inspect.signature(type(k))  # the class has its own
+
+
+def test_backend_environment_variable_forces_the_emulator(fake_cuda, fake_sim, monkeypatch):
+    """$TILE_MLIR_BACKEND=sim (as TRITON_INTERPRET=1): the emulator runs a kernel the GPU could run,
+    whatever jit() was asked; =gpu forces the GPU; another value is an ArgumentError."""
+    monkeypatch.setenv("TILE_MLIR_BACKEND", "sim")
+    k = jit(fake_artifact("sm_90a"), backend="gpu")
+    res = k(*copy_args())
+    assert (k.backend, res.backend, k.last_backend) == ("sim", "sim", "sim")
+    assert fake_cuda.calls["launch"] == 0 and len(fake_sim.calls) == 1
+    monkeypatch.setenv("TILE_MLIR_BACKEND", "gpu")
+    k = jit(fake_artifact("sm_90a"), backend="sim")
+    assert k(*copy_args()).backend == "gpu" and fake_cuda.calls["launch"] == 1
+    monkeypatch.setenv("TILE_MLIR_BACKEND", "emulator")
+    with pytest.raises(ArgumentError, match=r"\$TILE_MLIR_BACKEND must be one of \('auto', 'gpu', 'sim'\), "
+                                            r"got 'emulator'"):
+        jit(fake_artifact("sm_90a"))
+    monkeypatch.setenv("TILE_MLIR_BACKEND", "")
+    assert jit(fake_artifact("sm_90a")).backend == "auto"
