@@ -18,6 +18,8 @@ import os
 import sys
 import types
 
+from . import env as _env
+
 __all__ = [
     "BINDINGS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
@@ -41,7 +43,7 @@ class _NoNumpy:
 
 # Command-line tools set this before importing us: the bindings' ir.py imports numpy (~150 ms) only to
 # register dense-elements attribute builders that tile_mlir never uses. Library users keep them.
-skip_numpy_builders = os.environ.get("TILE_MLIR_FAST_START") == "1"
+skip_numpy_builders = _env.get("TILE_MLIR_FAST_START") == "1"
 
 
 def _import_all(root: str):
@@ -114,7 +116,7 @@ def _load_fast(choice: str):
         sys.meta_path.remove(blocker)
 
 
-BINDINGS, _mods = _load_fast(os.environ.get("TILE_MLIR_BINDINGS", "").strip().lower())
+BINDINGS, _mods = _load_fast((_env.get("TILE_MLIR_BINDINGS") or "").strip().lower())
 _ROOT = "cutlass._mlir" if BINDINGS == "cutlass" else "mlir"
 ir = _mods["ir"]
 passmanager = _mods["passmanager"]
