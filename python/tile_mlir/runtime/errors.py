@@ -1,11 +1,11 @@
-"""Exceptions raised by the tile_mlir runtime (no CUDA import here); the hierarchy they belong to
-is described in tile_mlir/errors.py, whose argument errors are re-exported here."""
+"""Exceptions raised by the tile_mlir runtime (no CUDA or emulator import here); the hierarchy they
+belong to is described in tile_mlir/errors.py, whose argument errors are re-exported here."""
 from __future__ import annotations
 
 from ..errors import ArgumentError, ArgumentTypeError, TileMLIRError
 
 __all__ = ["TileRuntimeError", "CudaError", "ArgumentError", "ArgumentTypeError",
-           "IncompatibleDeviceError", "BackendUnavailableError", "ContextLostError"]
+           "IncompatibleDeviceError", "BackendUnavailableError", "ContextLostError", "SimRunError"]
 
 
 class TileRuntimeError(TileMLIRError, RuntimeError):
@@ -82,3 +82,32 @@ class ContextLostError(TileRuntimeError):
     """The CUDA state of this process was lost to a device fault that could not be recovered in
     process: device memory (device arrays, raw pointers) from before the fault is gone. Kernel
     calls with host (numpy) arrays still work: they run in a GPU worker process."""
+
+
+# the emulator's hint names its own API; a kernel run through jit() or tile-run reaches it so
+_SIM_HINT = " [pass strict=False to downgrade to a warning]"
+_RUN_HINT = (" [the check is tile-sim's strict mode: tile_mlir.sim.run_ptx(..., strict=False) "
+             "downgrades it to a warning]")
+
+
+class SimRunError(TileRuntimeError):
+    """A kernel run on the emulator (tile-sim) failed: a race, a deadlock, an illegal access, a
+    budget exceeded, ... found while executing its PTX.
+
+    ``error`` is tile-sim's EmulationError (also ``__cause__``), ``findings`` what the emulator
+    found besides (its ``findings``, when it reports them; else empty), ``kernel`` the kernel's
+    name, ``ptx_line`` the 1-based line of ``artifact.ptx`` the error is tied to (None for errors of
+    no one instruction, e.g. a deadlock, whose message lists every warp's position), ``instruction``
+    that line's text, ``location`` "kernel:PTX line N" (or the kernel alone).
+    """
+
+    def __init__(self, error, *, kernel: str, ptx: str = ""):
+        self.error = error
+        self.kernel = kernel
+        self.findings = tuple(getattr(error, "findings", None) or ())
+        self.ptx_line = getattr(error, "line", None)
+        lines = ptx.splitlines()
+        self.instruction = (lines[self.ptx_line - 1].strip()
+                            if self.ptx_line and 0 < self.ptx_line <= len(lines) else "")
+        self.location = f"{kernel}: PTX line {self.ptx_line}" if self.ptx_line else kernel
+        super().__init__(str(error).replace(_SIM_HINT, _RUN_HINT))  # it names the line already
