@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
+from ..lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from .axis import Axis, LayoutError, laneid, reg, warpid
 from .tile_layout import TileLayout

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
+from ...lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ...layout import FragmentError, LayoutError, TCol, TileLayout, TLane, fragment_of
 from ...layout.fragment import WARP_SIZE, offsets_table
