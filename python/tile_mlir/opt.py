@@ -55,6 +55,8 @@ _OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--mlir-print-ir-after-failure",), dict(action="store_true", help="print IR after a pass that failed")),
     (("--mlir-print-debuginfo",), dict(action="store_true", help="print locations with the IR")),
     (("--mlir-print-op-generic",), dict(action="store_true", help="print every op in generic form")),
+    (("--no-type-aliases",), dict(action="store_true",
+                                  help="print every !tile.buffer type in full (default: one alias per repeated type)")),
     (("--mlir-timing",), dict(action="store_true", help="print the wall time of parsing, each pass and output")),
     (("--mlir-disable-threading",), dict(action="store_true",
                                          help="accepted for mlir-opt compatibility: tile_mlir's contexts are "
@@ -424,9 +426,14 @@ def _parse_bytecode(data: bytes, context):
 
 def _asm(module, args) -> str:
     if args.mlir_print_debuginfo or args.mlir_print_op_generic:
-        return module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
+        text = module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
                               print_generic_op_form=args.mlir_print_op_generic)
-    return str(module)
+    else:
+        text = str(module)
+    if args.no_type_aliases:
+        return text
+    from .alias_print import with_type_aliases  # repeated buffer types named once at the top
+    return with_type_aliases(text)
 
 
 def _render(module, args):
