@@ -71,9 +71,14 @@ _WRITERS = ("tile.copy", "tile.copy_async", "tile.tmem.load")  # ops whose opera
 
 def _written_params(kernel) -> set[int]:
     """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns):
-    those used as operand #0 of a writer (all uses of a parameter are in the kernel)."""
-    written = set()
-    for i, a in enumerate(kernel.regions[0].blocks[0].arguments):
-        if any(u.operand_number == 0 and u.owner.operation.name in _WRITERS for u in a.uses):
-            written.add(i)
-    return written
+    those used as operand #0 of a writer, directly or through tile.subview windows of them (a TMA store
+    into a tile of D) (all uses of a parameter are in the kernel)."""
+    return {i for i, a in enumerate(kernel.regions[0].blocks[0].arguments) if _is_written(a)}
+
+
+def _is_written(value) -> bool:
+    for u in value.uses:
+        op = u.owner.operation
+        if u.operand_number == 0 and (op.name in _WRITERS or op.name == "tile.subview" and _is_written(op.results[0])):
+            return True
+    return False
