@@ -90,3 +90,23 @@ def test_tutorial_links_stay_in_the_repository():
             continue
         assert (ROOT / "docs" / target.split("#")[0]).resolve().is_relative_to(ROOT), target
         assert (ROOT / "docs" / target.split("#")[0]).exists(), target
+
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir")) + sorted(STEPS.glob("*.mlir"))
+INSERTED = ("proxy_async", "tcgen05_before_sync", "tcgen05_after_sync")  # lowering/fences.py
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_examples_use_type_aliases_and_write_no_inserted_fence(path):
+    """Every example names its buffer types once, and leaves the fences the compiler inserts to it
+    (docs/fences.md); its PTX still has them, none twice in a row."""
+    text = path.read_text()
+    body = [ln for ln in text.splitlines() if not ln.startswith(("!", "//"))]
+    assert not [ln for ln in body if "!tile.buffer<" in ln], path.name
+    for kind in INSERTED:
+        assert f'kind = "{kind}"' not in text, (path.name, kind)
+    ptx = tile_mlir.compile(path, arch="sm_100a").ptx
+    lines = [ln.strip() for ln in ptx.splitlines() if ln.strip()]
+    assert not [a for a, b in zip(lines, lines[1:]) if "fence" in a and a == b]
+    if "tcgen05" in ptx:
+        assert "tcgen05.fence::before_thread_sync;" in ptx and "tcgen05.fence::after_thread_sync;" in ptx
