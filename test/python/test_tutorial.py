@@ -110,3 +110,13 @@ def test_examples_use_type_aliases_and_write_no_inserted_fence(path):
     assert not [a for a, b in zip(lines, lines[1:]) if "fence" in a and a == b]
     if "tcgen05" in ptx:
         assert "tcgen05.fence::before_thread_sync;" in ptx and "tcgen05.fence::after_thread_sync;" in ptx
+
+
+def test_docs_and_readme_link_only_inside_the_repository():
+    """A clone has no ../shared: the docs say things in their own words (issue 23 item 1)."""
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        text = path.read_text()
+        assert "../shared" not in text and "/work/shared" not in text and "mma-tma-reference" not in text, path.name
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if not target.startswith(("http://", "https://")):
+                assert (path.parent / target).resolve().is_relative_to(ROOT), (path.name, target)

@@ -34,6 +34,10 @@ BACKENDS = ("auto", "gpu", "sim")
 class LaunchResult:
     """What a kernel call returns: which backend ran and the buffer arguments (by param name).
 
+    ``outputs`` holds every buffer argument of the call, by parameter name, the ones the kernel only
+    reads included (``result["A"]`` works for an input too); ``artifact.outputs`` names the buffers the
+    kernel writes, the ones copied back after a host-array call.
+
     ``worker`` is True when the call ran on the GPU in the worker process because this process
     lost its CUDA state to a device fault (see jit.py); False otherwise.
     """
