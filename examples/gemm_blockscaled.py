@@ -610,9 +610,6 @@ def main(argv=None) -> int:
     if args.ptx:
         from tile_mlir.compiler import compile as tile_compile
         text = tile_compile(text, arch=cfg.target, filename=cfg.name).ptx
-    else:  # each repeated buffer type named once at the top, as tile-opt prints it
-        from tile_mlir.alias_print import with_type_aliases
-        text = with_type_aliases(text)
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)
