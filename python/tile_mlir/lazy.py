@@ -5,7 +5,8 @@
 ``tile-opt --help`` imports the pass modules for their descriptions; with numpy imported at the top of
 the planners on that chain it paid about 0.15 s for a library it never called (bench/startup.py). After
 the first attribute access the proxy holds the module's namespace, so later look-ups are plain
-attribute reads. This module imports nothing of the package.
+attribute reads. This module imports nothing of the package. (layout/, which imports nothing outside itself, imports
+numpy inside the functions that use it instead.)
 """
 from __future__ import annotations
 
