@@ -19,6 +19,7 @@ import sys
 import types
 
 from . import env as _env
+from .lazy import LazyModule
 
 __all__ = [
     "BINDINGS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
@@ -149,7 +150,9 @@ def registered_dialects(context) -> list[str]:
 
 def __getattr__(name: str):
     if name in _LAZY:
-        mod = importlib.import_module(f"{_ROOT}.{_LAZY[name]}")
+        # a stand-in that imports the dialect module at its first use: `from ..mlir import llvm` at the top
+        # of a lowering costs nothing until the lowering runs (tile-opt --help loads none of them)
+        mod = LazyModule(f"{_ROOT}.{_LAZY[name]}")
         globals()[name] = mod
         return mod
     if name == "ObjectAttr":

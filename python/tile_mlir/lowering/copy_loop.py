@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from ..dialect.types import BufferType
 from ..dialect.ir_utils import region_of
-from .. import mlir as _mlir  # its dialect modules load at first use (tile-opt --help needs none)
-from ..mlir import ir
+from ..mlir import ir, nvvm
 from .address import byte_offset, group_runs, vector_bytes
 from .emitter import I32, I64, int_type
 
@@ -22,12 +21,12 @@ SCOPE_THREADS = {"thread": 1, "warp": 32, "warpgroup": 128}
 
 def linear_tid(em, block):
     """tid.x + ntid.x * (tid.y + ntid.y * tid.z), specialised for the kernel's static block shape."""
-    x = _mlir.nvvm.read_ptx_sreg_tid_x(I32(), loc=em.loc, ip=em.ip)
+    x = nvvm.read_ptx_sreg_tid_x(I32(), loc=em.loc, ip=em.ip)
     bx, by, bz = block
     if by == 1 and bz == 1:
         return x
-    y = _mlir.nvvm.read_ptx_sreg_tid_y(I32(), loc=em.loc, ip=em.ip)
-    z = _mlir.nvvm.read_ptx_sreg_tid_z(I32(), loc=em.loc, ip=em.ip)
+    y = nvvm.read_ptx_sreg_tid_y(I32(), loc=em.loc, ip=em.ip)
+    z = nvvm.read_ptx_sreg_tid_z(I32(), loc=em.loc, ip=em.ip)
     return em.add(x, em.mul(em.add(y, em.mul(z, em.i32(by))), em.i32(bx)))
 
 

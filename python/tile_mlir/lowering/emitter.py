@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from .. import mlir as _mlir  # its dialect modules load at first use (tile-opt --help needs none)
-from ..mlir import ir
+from ..mlir import ir, llvm
 
 __all__ = ["Emitter", "ptr_type", "I1", "I8", "I16", "I32", "I64"]
 
@@ -45,7 +44,7 @@ def int_type(bits: int):
 
 
 def ptr_type(addr_space: int):
-    return _mlir.llvm.PointerType.get(addr_space)
+    return llvm.PointerType.get(addr_space)
 
 
 class Emitter:
