@@ -29,10 +29,10 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "nvidia-cutlass-dsl) or `mlir` (upstream); unset: cutlass when installed, else mlir"),
     Variable("TILE_MLIR_ARCH", None, "the target of `arch=\"auto\"` in compile(), jit() and tile-run "
              "(default sm_100a)"),
-    Variable("TILE_MLIR_BACKEND", None, "`sim` forces the emulator for every jit() and tile-run call, "
-             "whatever `backend=` says (as TRITON_INTERPRET=1 does)"),
-    Variable("TILE_MLIR_DUMP_DIR", None, "a directory where compile() writes every stage's IR "
-             "(tile, after dispatch, NVVM, LLVM IR, PTX) of each kernel it compiles"),
+    Variable("TILE_MLIR_BACKEND", None, "`sim`, `gpu` or `auto` forces every kernel's backend in jit() and "
+             "tile-run, whatever `backend=` says (`sim` as TRITON_INTERPRET=1 does)"),
+    Variable("TILE_MLIR_DUMP_DIR", None, "a directory where each compile writes its artifact and every "
+             "stage's IR (`<kernel>.<stage>.mlir`, the PTX, the cubin); no compile is answered from the cache"),
     Variable("TILE_MLIR_CACHE", None, "`0` / `off` / `false` / `no` turns the disk compile cache off"),
     Variable("TILE_MLIR_CACHE_DIR", None, "the disk compile cache's directory (default "
              "~/.cache/tile_mlir, or $XDG_CACHE_HOME/tile_mlir)"),
