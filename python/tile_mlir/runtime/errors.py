@@ -2,6 +2,8 @@
 belong to is described in tile_mlir/errors.py, whose argument errors are re-exported here."""
 from __future__ import annotations
 
+import re
+
 from ..errors import ArgumentError, ArgumentTypeError, TileMLIRError
 
 __all__ = ["TileRuntimeError", "CudaError", "ArgumentError", "ArgumentTypeError",
@@ -98,7 +100,9 @@ class SimRunError(TileRuntimeError):
     found besides (its ``findings``, when it reports them; else empty), ``kernel`` the kernel's
     name, ``ptx_line`` the 1-based line of ``artifact.ptx`` the error is tied to (None for errors of
     no one instruction, e.g. a deadlock, whose message lists every warp's position), ``instruction``
-    that line's text, ``location`` "kernel:PTX line N" (or the kernel alone).
+    that line's text, ``source`` the tile IR position ("file:line:col") of that instruction when the PTX
+    carries line information (`.loc` directives), else None; ``location`` the source position, or
+    "kernel: PTX line N", or the kernel alone.
     """
 
     def __init__(self, error, *, kernel: str, ptx: str = ""):
@@ -109,5 +113,22 @@ class SimRunError(TileRuntimeError):
         lines = ptx.splitlines()
         self.instruction = (lines[self.ptx_line - 1].strip()
                             if self.ptx_line and 0 < self.ptx_line <= len(lines) else "")
-        self.location = f"{kernel}: PTX line {self.ptx_line}" if self.ptx_line else kernel
+        self.source = _source_of(lines, self.ptx_line) if self.ptx_line else None
+        self.location = self.source or (f"{kernel}: PTX line {self.ptx_line}" if self.ptx_line else kernel)
         super().__init__(str(error).replace(_SIM_HINT, _RUN_HINT))  # it names the line already
+
+
+_FILE = re.compile(r'\s*\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_LOC = re.compile(r"\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
+
+
+def _source_of(lines: list[str], line: int) -> str | None:
+    """"file:line:col" of the last `.loc` before PTX line ``line`` in its function, or None."""
+    files = {int(m.group(1)): m.group(2) for m in map(_FILE.match, lines) if m}
+    for text in reversed(lines[:line]):
+        m = _LOC.match(text)
+        if m:
+            return f"{files.get(int(m.group(1)), '<unknown>')}:{m.group(2)}:{m.group(3)}"
+        if ".entry" in text or ".func" in text:
+            return None
+    return None

@@ -83,3 +83,17 @@ def test_the_emulator_alone_keeps_its_own_error():
     with pytest.raises(EmulationError) as info:
         run_ptx("not ptx at all", None, [])
     assert not isinstance(info.value, tile_mlir.TileMLIRError)
+
+
+def test_source_location_from_the_ptx_line_information():
+    """With line information in the PTX (`.file` / `.loc`), the error names the tile IR position of the
+    failing instruction; a `.loc` of another function does not count."""
+    from tile_mlir.sim.errors import located
+
+    ptx = "\n".join(['.file 1 "kernel.mlir"', ".visible .entry a()", "{", ".loc 1 7 3", "  ret;", "}",
+                     ".visible .entry k()", "{", ".loc 1 12 5", "  st.shared.b32 [%r1], %r2;",
+                     "  bar.sync 0;", "}", ".visible .entry n()", "{", "  ret;", "}"])
+    err = SimRunError(located("race", line=11, text="bar.sync 0;"), kernel="k", ptx=ptx)
+    assert err.source == "kernel.mlir:12:5" and err.location == "kernel.mlir:12:5"
+    err = SimRunError(located("race", line=15, text="ret;"), kernel="n", ptx=ptx)
+    assert err.source is None and err.location == "n: PTX line 15"
