@@ -27,11 +27,11 @@ check-lit: $(STAMP)
 	$(VENV)/bin/lit -sv test
 
 check-py: $(STAMP)
-	$(PY) -m pytest test/python
+	$(PY) -m pytest -q test/python
 
 test: $(STAMP)
 	$(VENV)/bin/lit -s test
-	$(PY) -m pytest test/python
+	$(PY) -m pytest -q test/python
 
 bench: $(STAMP)
 	$(PY) bench/startup.py

@@ -88,7 +88,7 @@ GEMMS = [("sm_100a", "mxfp8", 128, 128, 512, {}), ("sm_100a", "nvfp4", 128, 128,
 
 def _gemm_rows():
     sys.path.insert(0, os.path.join(HERE, os.pardir, "examples"))
-    os.environ.setdefault("TILE_SIM_MAX_SECONDS", "900")
+    os.environ.setdefault("TILE_MLIR_SIM_MAX_SECONDS", "900")
     import gemm_blockscaled as gemm
 
     print(f"\n{'GEMM on tile-sim (compile excluded)':<44}{'time [s]':>10}{'MMA-flop/s':>12}  bit-exact vs MMA-Sim")

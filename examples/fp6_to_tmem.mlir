@@ -8,41 +8,45 @@
 // swizzle row and 4 tensor-memory columns each; the cp decompresses every 6-bit element into an 8-bit
 // container (data in bits [5, 0]). The warpgroup reads the 32 columns back: `out` is 128 lanes x 128
 // containers, the tile in every lane quarter.
+// Buffer types are named once (MLIR type aliases); the fences the PTX memory model requires around the
+// barriers, the mbarrier wait and the shared-memory stores are the compiler's (docs/fences.md).
+!gA = !tile.buffer<global, 32x128xf6E3M2FN>
+!gOut = !tile.buffer<global, 128x128xui8>
+!sA = !tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>
+!slot = !tile.buffer<shared, 1xi32>
+!bar = !tile.buffer<shared, 1xi64>
+!tA = !tile.buffer<tmem, 32x128xf6E3M2FN, "S[(32, 128) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+
 "tile.kernel"() ({
-^bb0(%A: !tile.buffer<global, 32x128xf6E3M2FN>, %out: !tile.buffer<global, 128x128xui8>):
-  %smem = "tile.alloc_shared"() : () -> !tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>
-  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
-  %bar = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+^bb0(%A: !gA, %out: !gOut):
+  %smem = "tile.alloc_shared"() : () -> !sA
+  %slot = "tile.alloc_shared"() : () -> !slot
+  %bar = "tile.alloc_shared"() : () -> !bar
   %tid = "tile.thread_id"() : () -> i32
   %warp = "tile.warp_id"() : () -> i32
   %c0 = arith.constant 0 : i32
   %is_warp0 = arith.cmpi eq, %warp, %c0 : i32
   %is_thread0 = arith.cmpi eq, %tid, %c0 : i32
   scf.if %is_warp0 {
-    "tile.tmem.alloc"(%slot) {num_cols = 32, cta_group = 1} : (!tile.buffer<shared, 1xi32>) -> ()
+    "tile.tmem.alloc"(%slot) {num_cols = 32, cta_group = 1} : (!slot) -> ()
   }
   scf.if %is_thread0 {
-    "tile.mbarrier.init"(%bar) {count = 1} : (!tile.buffer<shared, 1xi64>) -> ()
+    "tile.mbarrier.init"(%bar) {count = 1} : (!bar) -> ()
     "tile.fence"() {kind = "mbarrier_init"} : () -> ()
   }
-  "tile.copy"(%smem, %A) {scope = "cta"} : (!tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>, !tile.buffer<global, 32x128xf6E3M2FN>) -> ()
-  "tile.fence"() {kind = "proxy_async"} : () -> ()
-  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()
+  "tile.copy"(%smem, %A) {scope = "cta"} : (!sA, !gA) -> ()
   "tile.barrier"() : () -> ()
-  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()
-  %tmem = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x128xf6E3M2FN, "S[(32, 128) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
+  %tmem = "tile.tmem.buffer"(%slot) : (!slot) -> !tA
   scf.if %is_thread0 {
-    "tile.copy_async"(%tmem, %smem) {cta_group = 1, scope = "thread"} : (!tile.buffer<tmem, 32x128xf6E3M2FN, "S[(32, 128) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>) -> ()
-    "tile.commit"(%bar) {cta_group = 1} : (!tile.buffer<shared, 1xi64>) -> ()
+    "tile.copy_async"(%tmem, %smem) {cta_group = 1, scope = "thread"} : (!tA, !sA) -> ()
+    "tile.commit"(%bar) {cta_group = 1} : (!bar) -> ()
   }
-  "tile.mbarrier.wait"(%bar) {phase = 0} : (!tile.buffer<shared, 1xi64>) -> ()
-  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()
-  "tile.tmem.load"(%out, %tmem) {col_offset = 0, num_cols = 32, scope = "warpgroup"} : (!tile.buffer<global, 128x128xui8>, !tile.buffer<tmem, 32x128xf6E3M2FN, "S[(32, 128) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">) -> ()
-  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()
+  "tile.mbarrier.wait"(%bar) {phase = 0} : (!bar) -> ()
+  "tile.tmem.load"(%out, %tmem) {col_offset = 0, num_cols = 32, scope = "warpgroup"} : (!gOut, !tA) -> ()
   "tile.barrier"() : () -> ()
   scf.if %is_warp0 {
     "tile.tmem.relinquish"() {cta_group = 1} : () -> ()
-    "tile.tmem.dealloc"(%slot) {num_cols = 32, cta_group = 1} : (!tile.buffer<shared, 1xi32>) -> ()
+    "tile.tmem.dealloc"(%slot) {num_cols = 32, cta_group = 1} : (!slot) -> ()
   }
   "tile.return"() : () -> ()
 }) {sym_name = "fp6_to_tmem", block = array<i32: 128, 1, 1>} : () -> ()

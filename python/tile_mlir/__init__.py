@@ -14,7 +14,8 @@ Attributes load lazily: importing tile_mlir alone loads no MLIR bindings and no 
 """
 __version__ = "0.1.0"
 __all__ = ["compile", "jit", "Artifact", "Param", "JitKernel", "LaunchResult", "TileMLIRError",
-           "ArgumentError", "ArgumentTypeError", "TileError", "TileRuntimeError", "CudaError"]
+           "ArgumentError", "ArgumentTypeError", "TileError", "TileRuntimeError", "CudaError",
+           "SimRunError"]
 
 # public name -> the module that defines it (imported at first use)
 _HOMES = {
@@ -22,6 +23,7 @@ _HOMES = {
     "Artifact": ".artifact", "Param": ".artifact", "TileError": ".diagnostics",
     "TileMLIRError": ".errors", "ArgumentError": ".errors", "ArgumentTypeError": ".errors",
     "TileRuntimeError": ".runtime.errors", "CudaError": ".runtime.errors",
+    "SimRunError": ".runtime.errors",
 }
 
 

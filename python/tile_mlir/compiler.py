@@ -13,8 +13,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
-import os
 
+from . import env as _env
 from .artifact import DUMP_DIR_ENV, Artifact
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError
 from .errors import ArgumentError, ArgumentTypeError
@@ -66,7 +66,7 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
     keep = _keep_names(keep)
     if not isinstance(line_info, bool):
         raise ArgumentTypeError(f"line_info must be a bool, got {type(line_info).__name__}")
-    dump = os.environ.get(DUMP_DIR_ENV, "").strip()
+    dump = (_env.get(DUMP_DIR_ENV) or "").strip()
     if dump:
         keep = _KEPT
     if filename is None:

@@ -10,10 +10,14 @@
       TileRuntimeError (RuntimeError)    running failed (runtime/errors.py): CudaError,
                                          IncompatibleDeviceError, BackendUnavailableError,
                                          ContextLostError, ...
+        SimRunError                      a run on the emulator failed (a race, a deadlock, ...):
+                                         carries tile-sim's EmulationError, its findings and the
+                                         PTX line
 
 Each keeps the builtin base a Python caller expects: a wrong type is a TypeError, a wrong value a
-ValueError. The emulator's EmulationError (tile_mlir.sim) stays outside: tile-sim imports nothing
-of the compiler's side, and the runtime checks arguments before the emulator sees them.
+ValueError. tile_mlir.sim raises its own EmulationError (tile-sim imports nothing of the compiler's
+side, and is used on its own on any PTX); a kernel run through jit() or tile-run turns it into a
+SimRunError (runtime/emulator.py), so ``except tile_mlir.TileMLIRError`` sees every failure.
 This module imports nothing, so every part of the package can raise these.
 """
 from __future__ import annotations

@@ -18,6 +18,9 @@ import os
 import sys
 import types
 
+from . import env as _env
+from .lazy import LazyModule
+
 __all__ = [
     "BINDINGS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
@@ -41,7 +44,7 @@ class _NoNumpy:
 
 # Command-line tools set this before importing us: the bindings' ir.py imports numpy (~150 ms) only to
 # register dense-elements attribute builders that tile_mlir never uses. Library users keep them.
-skip_numpy_builders = os.environ.get("TILE_MLIR_FAST_START") == "1"
+skip_numpy_builders = _env.get("TILE_MLIR_FAST_START") == "1"
 
 
 def _import_all(root: str):
@@ -114,7 +117,7 @@ def _load_fast(choice: str):
         sys.meta_path.remove(blocker)
 
 
-BINDINGS, _mods = _load_fast(os.environ.get("TILE_MLIR_BINDINGS", "").strip().lower())
+BINDINGS, _mods = _load_fast((_env.get("TILE_MLIR_BINDINGS") or "").strip().lower())
 _ROOT = "cutlass._mlir" if BINDINGS == "cutlass" else "mlir"
 ir = _mods["ir"]
 passmanager = _mods["passmanager"]
@@ -147,7 +150,9 @@ def registered_dialects(context) -> list[str]:
 
 def __getattr__(name: str):
     if name in _LAZY:
-        mod = importlib.import_module(f"{_ROOT}.{_LAZY[name]}")
+        # a stand-in that imports the dialect module at its first use: `from ..mlir import llvm` at the top
+        # of a lowering costs nothing until the lowering runs (tile-opt --help loads none of them)
+        mod = LazyModule(f"{_ROOT}.{_LAZY[name]}")
         globals()[name] = mod
         return mod
     if name == "ObjectAttr":

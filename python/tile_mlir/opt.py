@@ -430,11 +430,16 @@ def _parse_bytecode(data: bytes, context, engine):
 def _asm(module, args) -> str:
     if args.mlir_print_debuginfo or args.mlir_print_op_generic or args.mlir_print_local_scope \
             or args.mlir_elide_elementsattrs_if_larger is not None:
-        return module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
+        text = module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
                               print_generic_op_form=args.mlir_print_op_generic,
                               use_local_scope=args.mlir_print_local_scope,
                               large_elements_limit=args.mlir_elide_elementsattrs_if_larger)
-    return str(module)
+    else:
+        text = str(module)
+    if args.no_type_aliases:
+        return text
+    from .alias_print import with_type_aliases  # repeated buffer types named once at the top
+    return with_type_aliases(text)
 
 
 def _render(module, args):

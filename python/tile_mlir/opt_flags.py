@@ -40,6 +40,8 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
                                        help="print the passes' statistics (the bindings print them to the "
                                             "process's stderr)")),
     (("--mlir-print-op-generic",), dict(action="store_true", help="print every op in generic form")),
+    (("--no-type-aliases",), dict(action="store_true",
+                                  help="print every !tile.buffer type in full (default: one alias per repeated type)")),
     (("--mlir-timing",), dict(action="store_true", help="print the wall time of parsing, each pass and output")),
     (("--mlir-disable-threading",), dict(action="store_true",
                                          help="accepted for mlir-opt compatibility: tile_mlir's contexts are "

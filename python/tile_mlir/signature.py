@@ -33,7 +33,7 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
                 params.append(Param(names[i], "buffer", bt.numpy_dtype, tuple(bt.shape), bits))
             else:
                 params.append(Param(names[i], "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
-        written = _written_params(op)
+        written = _written_params(op) | _written_windows(op)
         out.append({
             "name": read_attr(op, spec["sym_name"]),
             "outputs": tuple(p.name for i, p in enumerate(params) if i in written),
@@ -44,6 +44,20 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
             "tensor_maps": _tensor_maps(op, args, params),
         })
     return out
+
+
+def _written_windows(kernel) -> set[int]:
+    """Indices of the buffer parameters written through a tile.subview window (the GEMM's TMA store of a
+    tile of D): a window of a global buffer is written as the destination (operand #0) of tile.copy,
+    tile.copy_async (or tile.tmem.load), windows of windows included."""
+    def written(view) -> bool:
+        return any(u.operand_number == 0 and (u.owner.operation.name in ("tile.copy", "tile.copy_async", "tile.tmem.load") or
+                                              u.owner.operation.name == "tile.subview" and
+                                              written(u.owner.operation.results[0])) for u in view.uses)
+
+    return {i for i, a in enumerate(kernel.regions[0].blocks[0].arguments)
+            if any(u.operand_number == 0 and u.owner.operation.name == "tile.subview" and
+                   written(u.owner.operation.results[0]) for u in a.uses)}
 
 
 def _tensor_maps(kernel, args, params) -> tuple:

@@ -80,7 +80,7 @@ def test_mmasim_chain_is_within_fp32_of_exact(fmt):
 
 
 # ------------------------------------------------------------------ the Blackwell kernels on tile-sim
-os.environ.setdefault("TILE_SIM_MAX_SECONDS", "600")  # (a few CTAs of 256 threads: tens of seconds)
+os.environ.setdefault("TILE_MLIR_SIM_MAX_SECONDS", "600")  # (a few CTAs of 256 threads: tens of seconds)
 
 import gemm_blockscaled as gemm  # noqa: E402
 
@@ -119,7 +119,7 @@ def test_pair_kernel_without_the_leaders_barrier_deadlocks():
     """The odd CTA's loads completing on its own (unarmed) `full` leave the leader's waiting for half the
     stage's bytes: what barrier_cta = "pair_leader" is for (docs/tma.md §8)."""
     import tile_mlir
-    from tile_mlir.sim import EmulationError
+    from tile_mlir.runtime import SimRunError
 
     cfg = gemm.GemmConfig("sm_100a", "mxfp8", 128, 128, 256, cta_group=2)
     text = gemm.build(cfg)
@@ -127,7 +127,7 @@ def test_pair_kernel_without_the_leaders_barrier_deadlocks():
     args = gemm.operands(cfg)
     kernel = tile_mlir.jit(text.replace(', barrier_cta = "pair_leader"', ""), arch="sm_100a", backend="sim")
     half = (128 + 64) * 128 + 2 * 512  # the odd CTA's bytes of a stage: A, half of B, SFA, SFB
-    with pytest.raises(EmulationError, match=rf"deadlock(.|\n)*CTA 0 warp 1 lanes 0: .*mbarrier.try_wait(.|\n)*"
+    with pytest.raises(SimRunError, match=rf"deadlock(.|\n)*CTA 0 warp 1 lanes 0: .*mbarrier.try_wait(.|\n)*"
                                              rf"of CTA 0 \(phase 0, pending 0/1, tx {half}\)"):
         kernel(*[args[n] for n in ("A", "B", "SFA", "SFB")], np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16))
 

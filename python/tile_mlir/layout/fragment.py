@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from .axis import Axis, LayoutError, laneid, reg, warpid
 from .tile_layout import TileLayout
 
@@ -30,6 +28,7 @@ class FragmentError(LayoutError):
 
 def offsets_table(layout: TileLayout) -> dict[Axis, np.ndarray]:
     """axis -> int64 array over the logical flat index: the layout's offset on that axis (replica 0)."""
+    import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
     n = layout.shard_extent()
     flat = np.arange(n, dtype=np.int64)
     out = {a: np.full(n, layout.offset_on(a), dtype=np.int64) for a in layout.axes()}
@@ -51,6 +50,7 @@ class Fragment:
     @property
     def warps(self) -> tuple[int, ...]:
         """The warps that hold elements, ascending."""
+        import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
         return tuple(int(w) for w in np.unique(self.warp))
 
     @property
@@ -63,6 +63,7 @@ def fragment_of(layout: TileLayout) -> Fragment:
     """Check that `layout` is a register fragment and tabulate it. A fragment maps only onto warpid,
     laneid and reg, has no replica (one holder per element), non-negative strides, lanes below 32, and is
     injective: no two elements share a thread's register slot."""
+    import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
     if not isinstance(layout, TileLayout):
         raise FragmentError("a register layout cannot be swizzled")
     axes = set(layout.axes())
@@ -92,6 +93,7 @@ def fragment_of(layout: TileLayout) -> Fragment:
 
 
 def _first_duplicate(key: np.ndarray) -> tuple[int, int]:
+    import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
     order = np.argsort(key, kind="stable")
     same = np.nonzero(key[order][1:] == key[order][:-1])[0][0]
     return int(order[same]), int(order[same + 1])

@@ -27,6 +27,7 @@ import enum
 import math
 from typing import Sequence
 
+from .args import int_tuple
 from .axis import LayoutError, m
 from .tile_layout import Iter, TileLayout
 
@@ -179,7 +180,7 @@ def kmajor_layout(shape: Sequence[int], elem_bits: int, mode: SwizzleMode) -> "C
     dims outermost. In elements: M -> (M):(atomK), K -> (K/atomK, atomK):(M*atomK, 1); extent-1 iters are
     left out. NONE gives plain row-major S[shape].
     """
-    shape = tuple(int(d) for d in shape)
+    shape = int_tuple(shape, "kmajor_layout(shape, ...): shape")
     if len(shape) < 2 or any(d < 1 for d in shape):
         raise LayoutError(f"kmajor_layout needs a shape [..., M, K] of positive dims, got {list(shape)}")
     if mode is SwizzleMode.NONE:

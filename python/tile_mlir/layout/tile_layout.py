@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
+from . import args as _args
 from .axis import Axis, AxisValue, LayoutError, as_axis_value, m
 
 __all__ = ["Iter", "TileLayout", "S", "R", "O", "from_iters", "AxisOffsets"]
@@ -257,7 +258,8 @@ class TileLayout:
 
     def _flat_index(self, coord, shape) -> int:
         total = self.shard_extent()
-        if isinstance(coord, int) and not isinstance(coord, bool):
+        coord, shape = _args.coordinate(coord, shape)
+        if isinstance(coord, int):
             if shape is not None and math.prod(shape) != total:
                 raise LayoutError(f"shape {tuple(shape)} has {math.prod(shape)} elements, layout has {total}")
             if not 0 <= coord < total:
@@ -288,7 +290,7 @@ class TileLayout:
         boundary cuts at factor f becomes (e/f, f*s), (f, s). Raises LayoutError if a boundary falls
         between non-divisible factors or the element counts differ.
         """
-        shape = tuple(int(d) for d in shape)
+        shape = _args.int_tuple(shape, "group(shape): shape")
         if any(d < 1 for d in shape):
             raise LayoutError(f"shape {shape} has a non-positive dim")
         if math.prod(shape) != self.shard_extent():
@@ -321,7 +323,7 @@ class TileLayout:
 
     def permute(self, perm: Sequence[int]) -> "TileLayout":
         """New shard[i] = shard[perm[i]]."""
-        perm = tuple(perm)
+        perm = _args.int_tuple(perm, "permute(perm): perm")
         if sorted(perm) != list(range(len(self._shard))):
             raise LayoutError(f"{perm} is not a permutation of the {len(self._shard)} shard iters")
         return TileLayout([self._shard[p] for p in perm], self._replica, dict(self._offset))
@@ -330,7 +332,8 @@ class TileLayout:
 
     def permute_by_groups(self, seps: Sequence[int], perm: Sequence[int]) -> "TileLayout":
         """Reorder groups of shard iters: group i is shard[seps[i]:seps[i+1]]; new order perm."""
-        seps = tuple(seps)
+        seps = _args.int_tuple(seps, "permute_by_groups(seps, perm): seps")
+        perm = _args.int_tuple(perm, "permute_by_groups(seps, perm): perm")
         if not seps or seps[0] != 0 or seps[-1] != len(self._shard) or list(seps) != sorted(seps):
             raise LayoutError(f"bad group separators {seps} for {len(self._shard)} shard iters")
         groups = [self._shard[seps[i]:seps[i + 1]] for i in range(len(seps) - 1)]
@@ -345,10 +348,8 @@ class TileLayout:
         Per dim (its iters canonicalized), innermost iter first, the region [b, b+n) must cover whole
         inner iters and then a contiguous, non-wrapping range of one iter; the rest is a single point.
         """
-        shape = tuple(shape)
-        region = tuple(tuple(r) for r in region)
-        if len(region) != len(shape):
-            raise LayoutError(f"region has {len(region)} dims, shape {shape} has {len(shape)}")
+        shape = _args.int_tuple(shape, "slice(shape, region): shape")
+        region = _args.region(region, len(shape))
         grouped, seps = self.group(shape)
         offs = dict(self._offset)
         new_shard: list[Iter] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import numpy as np
+from ..lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ..layout import ComposedLayout, fragment_of, m
 from ..layout.fragment import WARP_SIZE, offsets_table

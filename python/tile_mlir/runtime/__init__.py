@@ -18,7 +18,7 @@ Nothing here imports CUDA, MLIR, the compiler or the emulator until it is used.
 """
 from .arch import can_run, parse_arch, refusal_message, resolve_arch
 from .errors import (ArgumentError, ArgumentTypeError, BackendUnavailableError, ContextLostError,
-                     CudaError, IncompatibleDeviceError, TileRuntimeError)
+                     CudaError, IncompatibleDeviceError, SimRunError, TileRuntimeError)
 from .backend import LaunchResult
 from .cache import compile_cached
 from .jit import JitKernel, cache_stats, clear_cache, jit
@@ -26,7 +26,7 @@ from .jit import JitKernel, cache_stats, clear_cache, jit
 __all__ = [
     "jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats",
     "CudaError", "ArgumentError", "ArgumentTypeError", "IncompatibleDeviceError",
-    "BackendUnavailableError", "TileRuntimeError", "ContextLostError", "can_run", "parse_arch",
+    "BackendUnavailableError", "TileRuntimeError", "ContextLostError", "SimRunError", "can_run", "parse_arch",
     "refusal_message", "resolve_arch",
     "cuda_available", "current_device", "synchronize", "DeviceArray",
 ]

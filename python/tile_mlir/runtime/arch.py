@@ -11,8 +11,7 @@ Rules (CUDA's binary compatibility):
 """
 from __future__ import annotations
 
-import os
-
+from .. import env as _env
 from ..errors import ArgumentError, ArgumentTypeError
 from ..target import DEFAULT_ARCH, ArchInfo, parse_arch  # one home for chips: tile_mlir.target
 
@@ -55,7 +54,7 @@ def refusal_message(arch: str, device_name: str, cc: tuple[int, int]) -> str:
 def resolve_arch(arch: str | None) -> str:
     """"auto"/None -> $TILE_MLIR_ARCH if set, else sm_100a; otherwise the validated name."""
     if arch is None or arch == "auto":
-        arch = os.environ.get("TILE_MLIR_ARCH") or DEFAULT_ARCH
+        arch = _env.get("TILE_MLIR_ARCH") or DEFAULT_ARCH
     if not isinstance(arch, str):
         raise ArgumentTypeError(f"arch must be a str such as 'sm_100a', got {type(arch).__name__}")
     try:

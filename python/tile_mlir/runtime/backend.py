@@ -18,12 +18,12 @@ launch.Launcher of the default configuration on them, else None; the fast path o
 """
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 
 from . import device as _device
 from . import driver as _d
 from .arch import can_run, refusal_message
+from .. import env as _env
 from ..errors import ArgumentError
 from .errors import BackendUnavailableError, IncompatibleDeviceError
 from .launch import dim3
@@ -38,7 +38,7 @@ BACKEND_ENV = "TILE_MLIR_BACKEND"
 
 def forced_backend() -> str | None:
     """The backend $TILE_MLIR_BACKEND forces (None when unset or empty); ArgumentError for another value."""
-    value = os.environ.get(BACKEND_ENV, "").strip().lower()
+    value = (_env.get(BACKEND_ENV) or "").strip().lower()
     if not value:
         return None
     if value not in BACKENDS:
@@ -48,6 +48,10 @@ def forced_backend() -> str | None:
 
 class LaunchResult:
     """What a kernel call returns: which backend ran and the buffer arguments (by param name).
+
+    ``outputs`` holds every buffer argument of the call, by parameter name, the ones the kernel only
+    reads included (``result["A"]`` works for an input too); ``artifact.outputs`` names the buffers the
+    kernel writes, the ones copied back after a host-array call.
 
     ``worker`` is True when the call ran on the GPU in the worker process because this process
     lost its CUDA state to a device fault (see jit.py); False otherwise.

@@ -42,6 +42,7 @@ import tempfile
 from pathlib import Path
 
 from .. import __version__
+from .. import env as _env
 from ..artifact import DUMP_DIR_ENV, Artifact
 from ..source import read_source
 from .arch import resolve_arch
@@ -66,7 +67,7 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     arch = resolve_arch(arch)
     text = source.ir_text  # (a module is printed once, for the keys; compile compiles the module itself)
     mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
-    if os.environ.get(DUMP_DIR_ENV, "").strip():  # every compile dumps: no cache answers
+    if (_env.get(DUMP_DIR_ENV) or "").strip():  # every compile dumps: no cache answers
         return _compile(source, arch, options, source.path)
     art = _memory.get(mkey)
     if art is not None:
@@ -90,9 +91,9 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
 
 def cache_dir() -> str | None:
     """The disk cache's directory, or None when TILE_MLIR_CACHE turns it off."""
-    if os.environ.get(SWITCH_ENV, "").strip().lower() in _OFF:
+    if (_env.get(SWITCH_ENV) or "").strip().lower() in _OFF:
         return None
-    chosen = os.environ.get(DIR_ENV, "").strip()
+    chosen = (_env.get(DIR_ENV) or "").strip()
     if chosen:
         return os.path.abspath(os.path.expanduser(chosen))
     if sys.platform == "darwin":
@@ -139,7 +140,7 @@ def _toolchain() -> str:
     for path in sorted(pkg.rglob("*.py")):
         h.update(path.relative_to(pkg).as_posix().encode() + b"\0")
         h.update(path.read_bytes())
-    h.update(os.environ.get("TILE_MLIR_BINDINGS", "").encode())  # mlir.py picks the provider by it
+    h.update((_env.get("TILE_MLIR_BINDINGS") or "").encode())  # mlir.py picks the provider by it
     for lib in _binding_libraries():
         st = lib.stat()
         h.update(f"\0{lib.name}:{st.st_size}:{st.st_mtime_ns}".encode())

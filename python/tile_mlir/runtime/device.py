@@ -24,12 +24,12 @@ until it exits.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import weakref
 from dataclasses import dataclass
 from typing import Callable
 
+from .. import env as _env
 from . import driver as _d
 from .errors import ContextLostError, CudaError
 
@@ -91,7 +91,7 @@ def context_lost(label: str, what: str) -> ContextLostError:
 
 
 def default_ordinal() -> int:
-    return int(os.environ.get("TILE_MLIR_DEVICE", "0"))
+    return int(_env.get("TILE_MLIR_DEVICE"))
 
 
 def device_count() -> int:

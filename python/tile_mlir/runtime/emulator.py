@@ -16,7 +16,7 @@ import numpy as np
 from . import device as _device
 from .backend import Backend, LaunchResult
 from .dtypes import BIT_PATTERNS
-from .errors import ArgumentTypeError, BackendUnavailableError
+from .errors import ArgumentTypeError, BackendUnavailableError, SimRunError
 from .memory import copy_to_device, copy_to_host
 from .tensor_map import sim_tensor_map
 
@@ -32,7 +32,7 @@ class SimBackend(Backend):
 
     def run(self, args, grid, block, stream) -> LaunchResult:
         try:
-            from tile_mlir.sim import run_ptx
+            from tile_mlir.sim import EmulationError, run_ptx
         except ImportError as e:
             why = f" (no GPU run: {self.fallback})" if self.fallback else ""
             raise BackendUnavailableError(
@@ -66,8 +66,11 @@ class SimBackend(Backend):
         # a map to the allocation of the argument that `is` its array)
         sim_args += [sim_tensor_map(tm, sim_args[index[tm.buffer]]) for tm in self.artifact.tensor_maps]
         g, bl = self.dims(grid, block)
-        res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,
-                      cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem))
+        try:
+            res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,
+                          cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem))
+        except EmulationError as e:  # one hierarchy: a TileRuntimeError (errors.SimRunError)
+            raise SimRunError(e, kernel=sig.kernel, ptx=self.artifact.ptx) from e
         for hb in back_host:
             hb.write_back()
         for ptr, h in back_dev:

@@ -1,11 +1,13 @@
-"""Exceptions raised by the tile_mlir runtime (no CUDA import here); the hierarchy they belong to
-is described in tile_mlir/errors.py, whose argument errors are re-exported here."""
+"""Exceptions raised by the tile_mlir runtime (no CUDA or emulator import here); the hierarchy they
+belong to is described in tile_mlir/errors.py, whose argument errors are re-exported here."""
 from __future__ import annotations
+
+import re
 
 from ..errors import ArgumentError, ArgumentTypeError, TileMLIRError
 
 __all__ = ["TileRuntimeError", "CudaError", "ArgumentError", "ArgumentTypeError",
-           "IncompatibleDeviceError", "BackendUnavailableError", "ContextLostError"]
+           "IncompatibleDeviceError", "BackendUnavailableError", "ContextLostError", "SimRunError"]
 
 
 class TileRuntimeError(TileMLIRError, RuntimeError):
@@ -82,3 +84,51 @@ class ContextLostError(TileRuntimeError):
     """The CUDA state of this process was lost to a device fault that could not be recovered in
     process: device memory (device arrays, raw pointers) from before the fault is gone. Kernel
     calls with host (numpy) arrays still work: they run in a GPU worker process."""
+
+
+# the emulator's hint names its own API; a kernel run through jit() or tile-run reaches it so
+_SIM_HINT = " [pass strict=False to downgrade to a warning]"
+_RUN_HINT = (" [the check is tile-sim's strict mode: tile_mlir.sim.run_ptx(..., strict=False) "
+             "downgrades it to a warning]")
+
+
+class SimRunError(TileRuntimeError):
+    """A kernel run on the emulator (tile-sim) failed: a race, a deadlock, an illegal access, a
+    budget exceeded, ... found while executing its PTX.
+
+    ``error`` is tile-sim's EmulationError (also ``__cause__``), ``findings`` what the emulator
+    found besides (its ``findings``, when it reports them; else empty), ``kernel`` the kernel's
+    name, ``ptx_line`` the 1-based line of ``artifact.ptx`` the error is tied to (None for errors of
+    no one instruction, e.g. a deadlock, whose message lists every warp's position), ``instruction``
+    that line's text, ``source`` the tile IR position ("file:line:col") of that instruction when the PTX
+    carries line information (`.loc` directives), else None; ``location`` the source position, or
+    "kernel: PTX line N", or the kernel alone.
+    """
+
+    def __init__(self, error, *, kernel: str, ptx: str = ""):
+        self.error = error
+        self.kernel = kernel
+        self.findings = tuple(getattr(error, "findings", None) or ())
+        self.ptx_line = getattr(error, "line", None)
+        lines = ptx.splitlines()
+        self.instruction = (lines[self.ptx_line - 1].strip()
+                            if self.ptx_line and 0 < self.ptx_line <= len(lines) else "")
+        self.source = _source_of(lines, self.ptx_line) if self.ptx_line else None
+        self.location = self.source or (f"{kernel}: PTX line {self.ptx_line}" if self.ptx_line else kernel)
+        super().__init__(str(error).replace(_SIM_HINT, _RUN_HINT))  # it names the line already
+
+
+_FILE = re.compile(r'\s*\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
+_LOC = re.compile(r"\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
+
+
+def _source_of(lines: list[str], line: int) -> str | None:
+    """"file:line:col" of the last `.loc` before PTX line ``line`` in its function, or None."""
+    files = {int(m.group(1)): m.group(2) for m in map(_FILE.match, lines) if m}
+    for text in reversed(lines[:line]):
+        m = _LOC.match(text)
+        if m:
+            return f"{files.get(int(m.group(1)), '<unknown>')}:{m.group(2)}:{m.group(3)}"
+        if ".entry" in text or ".func" in text:
+            return None
+    return None

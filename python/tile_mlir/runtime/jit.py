@@ -27,8 +27,8 @@ f8E4M3FN ``float8_e4m3fn``, ...; torch tensors by their DLPack dtype, e.g. ``tor
 the unsigned integers of the same width are taken as bit patterns. Sub-byte elements travel
 packed: pass the packed bytes, or a host array of the elements (runtime/dtypes.py).
 
-The call returns a :class:`LaunchResult` (``backend`` "gpu" or "sim", ``outputs`` name -> the
-buffer objects passed). ``kernel.last_backend`` says which backend ran; the choice is also logged
+The call returns a :class:`LaunchResult` (``backend`` "gpu" or "sim", ``outputs`` name -> every
+buffer object passed, inputs included; ``artifact.outputs`` names only the buffers the kernel writes). ``kernel.last_backend`` says which backend ran; the choice is also logged
 (logger "tile_mlir.runtime", INFO) when it is made.
 
 Backends (backend.py): "gpu" runs the cubin through the CUDA driver (gpu.py) and refuses (before
@@ -157,7 +157,7 @@ class JitKernel:
     (an int, up to 3 ints or "X,Y,Z"; default the artifact's) and ``stream`` (default the legacy
     default stream), returns a :class:`LaunchResult`. ``kernel.launch(...)`` is the same call with
     the default grid/block/stream that builds no result (the cheapest launch). What arguments are
-    taken and how they are staged: the module docstring of tile_mlir.runtime.jit.
+    taken and how they are staged: ``help(tile_mlir.jit)`` (jit()'s docstring carries this module's).
 
     Attributes: ``artifact`` (the Artifact), ``name``, ``params`` (its Params), ``backend`` (as
     requested), ``last_backend``, ``backend_reason``.
@@ -238,6 +238,13 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
     if "line_info" not in compile_options and surely_sim(forced_backend() or backend):
         compile_options["line_info"] = True  # tile-sim names the tile IR line of a fault
     return JitKernel(compile_cached(src, arch, **compile_options), backend)
+
+
+# `tile_mlir.runtime.jit` is the function (runtime/__init__.py re-exports it over the module's name), so
+# the rules above reach help() through it
+if jit.__doc__ and __doc__:  # (None under python -OO)
+    jit.__doc__ = f"{jit.__doc__}\n    {'-' * 72}\n    Module tile_mlir.runtime.jit:\n\n" + \
+        "\n".join("    " + ln if ln else "" for ln in __doc__.splitlines())
 
 
 def _check_backend(backend) -> None:

@@ -20,8 +20,10 @@ is ``A``):
     patterns, one element per byte). Output buffers are those named in
     ``artifact.meta["outputs"]``; without that list, buffers whose name starts with out, dst, res or
     output; ``--zeros NAME`` marks more. Scalars have no default: a missing scalar is an error.
-Printed (``--print full``, the default: numpy repr; ``summary``: shape/dtype/min/max/mean/sha256;
-``none``) and saved (``--output-dir DIR``: NAME.npy) are the output buffers, or every buffer when
+Printed (``--print full``, the default: numpy repr; ``summary``: shape/dtype, min/max/mean of the
+finite values, NaN and inf counts, sha256; ``none``; ``--print-inputs`` shows the inputs too, before the
+run; ``--expected NAME=FILE.npy`` adds the comparison with an expected output; ``--plot FILE`` draws
+outputs, expected values and errors as heat maps, with matplotlib; runtime/show.py) and saved (``--output-dir DIR``: NAME.npy) are the output buffers, or every buffer when
 none is known to be an output. ``--emit-artifact DIR`` writes DIR/<kernel>.{json,ptx,cubin}, the
 kernel name checked to be a PTX identifier and the paths to stay inside DIR. Errors print one line
 ``tile-run: error: ...`` (followed by the compiler's diagnostics when compiling failed) and exit
@@ -30,7 +32,6 @@ with 1; -v adds the traceback.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import logging
 import os
@@ -39,6 +40,7 @@ import sys
 import numpy as np
 
 from .dtypes import BIT_PATTERNS, numpy_dtype
+from .show import summary  # re-exported: the NaN/inf-aware summary line
 
 __all__ = ["main", "build_parser"]
 
@@ -74,6 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compile option for .mlir input (VALUE parsed as JSON if possible)")
     p.add_argument("--print", dest="print_mode", choices=("full", "summary", "none"),
                    default="full", help="how to print outputs (default full numpy repr)")
+    p.add_argument("--print-inputs", action="store_true",
+                   help="print the inputs too (as --print says), before the run")
+    p.add_argument("--expected", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="the expected value of an output: compared in the summary, drawn by --plot")
+    p.add_argument("--plot", metavar="FILE", help="draw the outputs (and expected, |error|) as heat maps "
+                   "into FILE (.png, .pdf, ...; needs matplotlib: pip install 'tile_mlir[plot]')")
     p.add_argument("--output-dir", metavar="DIR", help="save outputs as DIR/NAME.npy")
     p.add_argument("--dump-ptx", action="store_true", help="print the PTX")
     p.add_argument("--dump-sass", action="store_true", help="print the SASS (nvdisasm -c)")
@@ -244,12 +252,17 @@ def build_args(art, positional, named, seed: int, zeros) -> list:
     return args
 
 
-def summary(name: str, a: np.ndarray) -> str:
-    s = f"{name}: shape={tuple(a.shape)} dtype={a.dtype.name}"
-    v = a.astype(np.float32) if a.dtype.name in BIT_PATTERNS else a  # ml_dtypes' narrow floats
-    if a.size and v.dtype.kind in "biuf":
-        s += f" min={v.min()} max={v.max()} mean={float(v.astype(np.float64).mean()):.6g}"
-    return s + f" sha256={hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()[:16]}"
+def _expected(items, outs) -> dict:
+    exp = {}
+    for item in items:
+        k, v = _parse_kv(item, "--expected")
+        if k not in outs:
+            raise UsageError(f"--expected {k}: not an output (outputs: {', '.join(outs)})")
+        try:
+            exp[k] = np.load(v, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise UsageError(f"--expected {k}: cannot read {v}: {e}")
+    return exp
 
 
 # ----------------------------------------------------------------------------- main
@@ -272,6 +285,11 @@ def run(ns) -> int:
     if ns.no_run:
         return 0
     args = build_args(art, ns.values, ns.named, ns.seed, ns.zeros)
+    outs = output_names(art, ns.zeros) or [p.name for p in art.params if p.kind == "buffer"]
+    expected = _expected(ns.expected, outs)
+    if ns.print_inputs and ns.print_mode != "none":
+        _print(ns.print_mode, [(f"input {p.name}", a) for p, a in zip(art.params, args)
+                               if p.kind == "buffer" and p.name not in outs], {})
     kernel = jit(art, backend=ns.backend)
     result = kernel(*args, grid=ns.grid, block=ns.block)
     if kernel.last_backend == "gpu":
@@ -279,19 +297,34 @@ def run(ns) -> int:
         synchronize()
     print(f"tile-run: {art.kernel_name} ran on {kernel.last_backend} ({kernel.backend_reason})",
           file=sys.stderr)
-    outs = output_names(art, ns.zeros) or [p.name for p in art.params if p.kind == "buffer"]
     values = {p.name: a for p, a in zip(art.params, args)}
     if ns.output_dir:
         os.makedirs(ns.output_dir, exist_ok=True)
         for n in outs:
             np.save(os.path.join(ns.output_dir, n + ".npy"), values[n])
     if ns.print_mode != "none":
-        with np.printoptions(threshold=256, edgeitems=4):
-            for n in outs:
-                a = values[n]
-                print(summary(n, a) if ns.print_mode == "summary" else f"{n} = {a!r}")
+        _print(ns.print_mode, [(n, values[n]) for n in outs], expected)
+    if ns.plot:
+        from .show import plot
+        try:
+            plot(ns.plot, {n: values[n] for n in outs}, expected)
+        except ImportError as e:
+            raise UsageError(str(e))
+        print(f"tile-run: wrote {ns.plot}", file=sys.stderr)
     del result
     return 0
+
+
+def _print(mode: str, items, expected) -> None:
+    with np.printoptions(threshold=256, edgeitems=4):
+        for n, a in items:
+            if mode == "summary":
+                print(summary(n, a, expected.get(n)))
+            else:
+                print(f"{n} = {a!r}")
+                if n in expected:
+                    from .show import compare
+                    print(f"{n}: {compare(a, expected[n])}")
 
 
 def main(argv=None) -> int:

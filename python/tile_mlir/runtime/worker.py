@@ -40,7 +40,6 @@ import hashlib
 import importlib
 import json
 import logging
-import os
 import sys
 import threading
 import traceback
@@ -48,6 +47,7 @@ import types
 
 import numpy as np
 
+from .. import env as _env
 from ..artifact import Artifact
 from . import device as _device
 from . import driver as _d
@@ -285,7 +285,7 @@ def _backend(payload) -> GpuBackend:
 
 def _main(conn) -> None:
     """The worker's loop (runs in the child process)."""
-    spec = os.environ.get(DRIVER_ENV)
+    spec = _env.get(DRIVER_ENV)
     if spec:
         _install_driver(spec)
     _d.set_sticky_hook(None)  # a faulted worker reports and exits; the parent starts another

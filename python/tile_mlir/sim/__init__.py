@@ -60,8 +60,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     allocated) raise EmulationError; with ``strict=False`` they become warnings.
 
     ``max_steps`` bounds the number of warp-instructions and ``max_seconds`` (default 20, or env
-    TILE_SIM_MAX_SECONDS) the wall-clock time: deadlocks are detected exactly, these bound
-    livelocks, and the error says where the warps spin.  ``trace`` (or env TILE_EMU_TRACE=1)
+    TILE_MLIR_SIM_MAX_SECONDS) the wall-clock time: deadlocks are detected exactly, these bound
+    livelocks, and the error says where the warps spin.  ``trace`` (or env TILE_MLIR_SIM_TRACE=1)
     prints every step to stderr.
     """
     from .machine import Machine

@@ -14,8 +14,7 @@ tile-sim's own caps keep any input within bounded memory and time; each error na
 
 from __future__ import annotations
 
-import os
-
+from .. import env as _env  # the package's environment variables (imports nothing)
 from .errors import EmulationError
 from .memory import SMEM_BYTES_PER_BYTE, TMEM_BYTES, TMEM_LANES, TMEM_COLS
 
@@ -35,12 +34,12 @@ MAX_MEMORY = 1 << 30
 #: a thread's bytes besides its registers: the Python object, its happens-before and family state
 THREAD_BYTES = 512
 DEFAULT_MAX_STEPS = 5_000_000  # warp-instructions
-#: wall-clock seconds a run may take; TILE_SIM_MAX_SECONDS overrides the default
+#: wall-clock seconds a run may take; TILE_MLIR_SIM_MAX_SECONDS overrides the default
 DEFAULT_MAX_SECONDS = 20.0
 
 
 def max_seconds_default() -> float:
-    v = os.environ.get("TILE_SIM_MAX_SECONDS")
+    v = _env.get("TILE_MLIR_SIM_MAX_SECONDS")
     if v is None:
         return DEFAULT_MAX_SECONDS
     try:
@@ -48,7 +47,7 @@ def max_seconds_default() -> float:
     except ValueError:
         s = -1.0
     if not s > 0:
-        raise EmulationError(f"TILE_SIM_MAX_SECONDS={v!r} is not a positive number of seconds")
+        raise EmulationError(f"TILE_MLIR_SIM_MAX_SECONDS={v!r} is not a positive number of seconds")
     return s
 
 

@@ -27,12 +27,12 @@ Execution model
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 
 import numpy as np
 
+from .. import env as _env
 from . import launch
 from . import memory as mem
 from .codegen import Decoder, f32_to_bits, f64_to_bits
@@ -58,7 +58,7 @@ class Machine:
         self.cluster_dims = cluster
         self.dynamic_smem = dynamic_smem
         self.strict = strict
-        self.trace = trace or bool(os.environ.get("TILE_EMU_TRACE"))
+        self.trace = trace or bool(_env.get("TILE_MLIR_SIM_TRACE"))
         self.max_steps = max_steps
         self.max_seconds = launch.max_seconds_default() if max_seconds is None else max_seconds
         self.steps = 0
@@ -473,7 +473,7 @@ class Machine:
                  if since else "")
         return EmulationError(
             f"{what} (a livelock, or a kernel longer than the budget: pass max_steps= / "
-            f"max_seconds=, or set TILE_SIM_MAX_SECONDS); {quiet}where the warps run:\n"
+            f"max_seconds=, or set TILE_MLIR_SIM_MAX_SECONDS); {quiet}where the warps run:\n"
             + ("\n".join(loops) or "  nowhere") + "\npositions:\n" + self.positions(cl.ctas))
 
     def _exec_warp(self, w, inst, pc):

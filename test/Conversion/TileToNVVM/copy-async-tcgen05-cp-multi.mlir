@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-verify --tile-lower-copy-async | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-verify --tile-lower-copy-async --no-type-aliases | FileCheck %s
 
 // Multi-cp lowerings: the unrolled sequence steps the descriptor's start field (in its low 32-bit word)
 // and the tmem address (by add). Includes what TVM never tested: bf16, f32, cta_group 2, a tmem column

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-verify --tile-lower-gemm-async | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-verify --tile-lower-gemm-async --no-type-aliases | FileCheck %s
 
 // gemm_async -> tcgen05.mma for each kind (lowering/gemm_async/tcgen05_mma.py). The `tile.mma` attribute
 // of each instruction spells its plan: the 32-bit instruction descriptor (docs/gemm.md §2, PTX ISA

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --split-input-file --tile-lower-copy-async | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-lower-copy-async --no-type-aliases | FileCheck %s
 
 // copy_async between tensor memory and registers: one case per tcgen05.ld/st shape, pack/unpack, the
 // .num split, lane offsets and the wait placement (lowering/copy_async/tcgen05_ldst.py; the plan:

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // !tile.buffer types and tile.alloc_shared: scopes, shapes, element types, layout strings (printed
 // exactly as written) and alignment. A kernel's CHECK-LABEL (its sym_name) follows the checks of its

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // tile.copy_async round trip (its lowering is tested in test/Conversion/TileToNVVM/): operand order
 // (dst, src), regions, cta_group, scope, dispatch. A kernel's CHECK-LABEL (its sym_name) follows the

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // tile.copy between global and shared buffers: operand order (dst, src), regions, scopes. A kernel's
 // CHECK-LABEL (its sym_name) follows the checks of its body: the generic form prints the kernel's

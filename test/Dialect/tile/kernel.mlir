@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // tile.kernel round trip. The generic form prints a kernel's attributes after its body, so each
 // kernel's CHECK-LABEL (its sym_name) closes the checks of that kernel's body above it.

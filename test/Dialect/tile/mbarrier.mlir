@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // mbarrier init / arrive / wait and tcgen05 commit. A kernel's CHECK-LABEL (its sym_name) follows
 // the checks of its body: the generic form prints the kernel's attributes after the body.

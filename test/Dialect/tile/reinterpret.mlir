@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // tile.reinterpret: one 512-byte scale-factor atom as TMA writes it (32 rows of 16 bytes), viewed as the
 // 128x4 UE8M0 matrix it holds (examples/gemm_blockscaled.py; ../shared/mma-tma-reference.md §2.5).

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
+// RUN: tile-opt %s --tile-verify | tile-opt --tile-verify --no-type-aliases | FileCheck %s
 //
 // tile.subview: a window of a global buffer at SSA offsets (the CTA's tile of A in
 // examples/gemm_blockscaled.py), keeping the source's strides in its layout.

@@ -114,11 +114,11 @@ def test_livelock_reported_by_the_step_budget():
 
 
 def test_time_budget_from_the_environment(monkeypatch):
-    monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "0.5")
+    monkeypatch.setenv("TILE_MLIR_SIM_MAX_SECONDS", "0.5")
     with pytest.raises(EmulationError, match=r"time budget of 0.5 s exceeded"):
         run(kernel(SPIN), block=32)
-    monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "soon")
-    with pytest.raises(EmulationError, match=r"TILE_SIM_MAX_SECONDS='soon' is not a positive"):
+    monkeypatch.setenv("TILE_MLIR_SIM_MAX_SECONDS", "soon")
+    with pytest.raises(EmulationError, match=r"TILE_MLIR_SIM_MAX_SECONDS='soon' is not a positive"):
         run(kernel(SPIN), block=32)
 
 

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
+from ...lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ...dialect.decline import Decline
 from ...dialect.enums import Scope

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-import numpy as np
+from ...lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ...layout import Axis, TileLayout
 from ...layout.fragment import offsets_table

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
+from ...lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ...dialect.decline import Decline
 from ...layout import ComposedLayout, SwizzleMode, TileLayout, atom_bytes, m, row_pitch

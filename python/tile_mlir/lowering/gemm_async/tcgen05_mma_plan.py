@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
+from ...lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ...dialect.decline import Decline
 from ...layout import TCol, TileLayout, TLane

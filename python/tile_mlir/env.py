@@ -1,0 +1,79 @@
+"""The one home of the environment variables tile_mlir reads: each one's name, default and meaning.
+
+    from tile_mlir import env
+    env.get("TILE_MLIR_ARCH")        # the value, or the variable's default (a str or None)
+
+Every variable is spelled TILE_MLIR_*; the older names (TILE_EMU_*, TILE_SIM_*) are still read, with a
+DeprecationWarning naming the new one, when the new one is not set. The README's table of them is
+checked against ``VARIABLES`` by test/python/test_env.py. This module imports nothing of the package,
+so every part of it (the emulator included) can read its settings here.
+"""
+from __future__ import annotations
+
+import os
+import warnings
+from typing import NamedTuple
+
+__all__ = ["Variable", "VARIABLES", "get", "flag"]
+
+
+class Variable(NamedTuple):
+    name: str
+    default: str | None
+    doc: str
+    old: tuple[str, ...] = ()  # deprecated names, still read
+
+
+VARIABLES: dict[str, Variable] = {v.name: v for v in (
+    Variable("TILE_MLIR_BINDINGS", None, "which MLIR Python bindings: `cutlass` (cutlass._mlir of "
+             "nvidia-cutlass-dsl) or `mlir` (upstream); unset: cutlass when installed, else mlir"),
+    Variable("TILE_MLIR_ARCH", None, "the target of `arch=\"auto\"` in compile(), jit() and tile-run "
+             "(default sm_100a)"),
+    Variable("TILE_MLIR_BACKEND", None, "`sim`, `gpu` or `auto` forces every kernel's backend in jit() and "
+             "tile-run, whatever `backend=` says (`sim` as TRITON_INTERPRET=1 does)"),
+    Variable("TILE_MLIR_DUMP_DIR", None, "a directory where each compile writes its artifact and every "
+             "stage's IR (`<kernel>.<stage>.mlir`, the PTX, the cubin); no compile is answered from the cache"),
+    Variable("TILE_MLIR_CACHE", None, "`0` / `off` / `false` / `no` turns the disk compile cache off"),
+    Variable("TILE_MLIR_CACHE_DIR", None, "the disk compile cache's directory (default "
+             "~/.cache/tile_mlir, or $XDG_CACHE_HOME/tile_mlir)"),
+    Variable("TILE_MLIR_DEVICE", "0", "the CUDA device ordinal the GPU backend uses"),
+    Variable("TILE_MLIR_WORKER_DRIVER", None, "`module:callable` run in the GPU worker process "
+             "instead of the CUDA driver (tests' fakes)"),
+    Variable("TILE_MLIR_SIM_TRACE", None, "non-empty: tile-sim logs every executed instruction",
+             old=("TILE_EMU_TRACE",)),
+    Variable("TILE_MLIR_SIM_MAX_SECONDS", None, "wall-clock seconds one tile-sim run may take "
+             "(default 20)", old=("TILE_SIM_MAX_SECONDS",)),
+    Variable("TILE_MLIR_SIM_MAX_STEPS", None, "warp-instructions one tile-sim run may execute "
+             "(default 5,000,000)"),
+    Variable("TILE_MLIR_SIM_WORKERS", None, "processes tile-sim spreads a launch's CTAs over"),
+    Variable("TILE_MLIR_SIM_PROGRESS", None, "non-empty: tile-sim reports its progress on stderr "
+             "during long runs"),
+    Variable("TILE_MLIR_FAST_START", None, "internal: `1`, set by tile-opt, skips the bindings' "
+             "numpy-only attribute builders"),
+)}
+
+_warned: set[str] = set()
+
+
+def get(name: str) -> str | None:
+    """The value of the variable ``name`` (one of VARIABLES), else of an old name of it, else its
+    default. An old name warns once (DeprecationWarning) per process."""
+    var = VARIABLES[name]
+    value = os.environ.get(name)
+    if value is not None:
+        return value
+    for old in var.old:
+        value = os.environ.get(old)
+        if value is not None:
+            if old not in _warned:
+                _warned.add(old)
+                warnings.warn(f"the environment variable {old} is deprecated: set {name} instead",
+                              DeprecationWarning, stacklevel=2)
+            return value
+    return var.default
+
+
+def flag(name: str) -> bool:
+    """Whether a switch variable is set to something other than empty, 0, off, false or no."""
+    value = get(name)
+    return value is not None and value.strip().lower() not in ("", "0", "off", "false", "no")

@@ -1,0 +1,112 @@
+"""Print a layout's coordinate -> offset map as a grid, in the manner of CuTe's print_layout.
+
+    >>> print(show(S[(2, 4) : (1, 2)]))        # column-major 2x4
+    S[(2, 4) : (1, 2)]  shape (2, 4)
+       0 1 2 3
+      +--------
+    0 | 0 2 4 6
+    1 | 1 3 5 7
+
+Rows are the leading dims of ``shape`` (default: the shard extents), row-major, labelled by their
+coordinate; columns the last dim. A cell is the offset on axis m, or, for a layout on other axes
+(tensor memory, threads), the offsets on each axis the layout names, comma-separated in the order the
+header lists them; replicas are joined by ``|``. A swizzled
+layout (``Swizzle<...> o ...``) shows element offsets after the swizzle, for ``elem_bits``-bit
+elements. Command line: ``python -m tile_mlir.layout show "S[(4,8):(8,1)]" [--shape 2x16] [--bits 16]``.
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import sys
+
+from .args import LayoutTypeError, int_tuple
+from .axis import LayoutError, m
+from .swizzle import ComposedLayout
+from .text import parse_layout
+from .tile_layout import TileLayout
+
+__all__ = ["show", "cells", "main"]
+
+
+def cells(layout, shape=None, elem_bits: int = 8) -> dict[tuple[int, ...], str]:
+    """{coordinate: the text of its offsets} over every coordinate of ``shape``."""
+    if not isinstance(layout, (TileLayout, ComposedLayout)):
+        raise LayoutTypeError(f"show() takes a TileLayout or a swizzled layout (parse_layout gives one), "
+                              f"got {type(layout).__name__}")
+    inner = layout.inner if isinstance(layout, ComposedLayout) else layout
+    shape = (tuple(it.extent for it in inner.shard) or (1,)) if shape is None else \
+        int_tuple(shape, "show(layout, shape): shape")
+    if math.prod(shape) != layout.shard_extent():
+        raise LayoutError(f"shape {shape} has {math.prod(shape)} elements, {layout} has "
+                          f"{layout.shard_extent()}")
+    out = {}
+    for coord in itertools.product(*map(range, shape)):
+        if isinstance(layout, ComposedLayout):
+            if elem_bits < 1:
+                raise LayoutError(f"elem_bits must be positive, got {elem_bits}")
+            text = "|".join(str(b // elem_bits) for b in layout.apply_bits(coord, shape, elem_bits))
+        else:
+            axes = _axes(layout)
+            text = "|".join(",".join(str(d.get(a, 0)) for a in axes) for d in layout.apply(coord, shape))
+        out[coord] = text
+    return out
+
+
+def _axes(layout) -> tuple:
+    """The axes a cell lists, in order (m alone for a plain memory layout)."""
+    inner = layout.inner if isinstance(layout, ComposedLayout) else layout
+    return tuple(sorted(inner.axes(), key=lambda a: a.sort_key)) or (m,)
+
+
+def show(layout, shape=None, elem_bits: int = 8) -> str:
+    """The grid of ``layout``'s offsets over ``shape`` (see the module docstring)."""
+    table = cells(layout, shape, elem_bits)
+    shape = next(reversed(table.keys())) if table else ()
+    shape = tuple(c + 1 for c in shape)
+    cols = shape[-1]
+    lead = shape[:-1]
+    width = max(len(t) for t in [*table.values(), str(cols - 1)])
+    labels = {r: ",".join(map(str, r)) for r in itertools.product(*map(range, lead))} or {(): ""}
+    lw = max(len(v) for v in labels.values())
+    head = f"{layout}  shape {shape}"
+    if isinstance(layout, ComposedLayout):
+        head += f"  ({elem_bits}-bit elements)"
+    elif _axes(layout) != (m,):
+        head += "  cells: " + ",".join(a.name for a in _axes(layout)) + \
+            ("  (replicas split by |)" if layout.replica else "")
+    lines = [head, " " * (lw + 2) + " ".join(f"{c:>{width}}" for c in range(cols)),
+             " " * (lw + 1) + "+" + "-" * ((width + 1) * cols)]
+    for r, label in labels.items():
+        lines.append(f"{label:>{lw}} | " + " ".join(f"{table[r + (c,)]:>{width}}" for c in range(cols)))
+    return "\n".join(lines)
+
+
+def _shape_arg(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(v) for v in text.replace(",", "x").split("x") if v.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--shape takes dims such as 4x8, got {text!r}") from None
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit 1, as tile-run does
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(1)
+
+
+def main(argv=None, prog: str = "tile-layout") -> int:
+    p = _Parser(prog=prog, description="Print a layout's coordinate -> offset map as a grid.")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("show", help="the grid of a layout's offsets")
+    s.add_argument("layout", help='a layout in the buffer types\' notation, e.g. "S[(4, 8) : (8, 1)]"')
+    s.add_argument("--shape", type=_shape_arg, help="the buffer shape, e.g. 4x8 (default: the shard's)")
+    s.add_argument("--bits", type=int, default=8, help="element bits, for swizzled layouts (default 8)")
+    ns = p.parse_args(argv)
+    try:
+        print(show(parse_layout(ns.layout), ns.shape, ns.bits))
+    except LayoutError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return 1
+    return 0
