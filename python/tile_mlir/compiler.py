@@ -12,7 +12,7 @@ import hashlib
 
 from .artifact import Artifact
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError, _from_mlir
-from .mlir import MLIRError, ObjectAttr, ir
+from .mlir import MLIRError, ObjectAttr, binary_pass, ir
 from .errors import ArgumentError, ArgumentTypeError
 from .source import Source, read_source
 from .target import DEFAULT_ARCH, parse_arch
@@ -167,11 +167,11 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 if "ptx" in emit:
                     with ctx:
                         bin_module = module_op.clone()
-                if not _run("gpu-module-to-binary{format=bin}", bin_module, ctx, engine):
+                if not _run(binary_pass("bin"), bin_module, ctx, engine):
                     raise TileError(engine.diagnostics, "cubin generation (ptxas)")
                 cubin = b"".join(d for _, f, d in binaries_of(bin_module) if f == "bin")
             if "ptx" in emit:
-                if not _run("gpu-module-to-binary{format=isa}", module_op, ctx, engine):
+                if not _run(binary_pass("isa"), module_op, ctx, engine):
                     raise TileError(engine.diagnostics, "PTX generation")
                 ptx = b"".join(d for _, f, d in binaries_of(module_op) if f == "isa").decode()
     finally:

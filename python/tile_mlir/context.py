@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .mlir import MLIRError, ir
+from .mlir import MLIRError, init_mlir_error, ir
 from .text_checks import TextProblem, check_text, decode
 
 __all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_unregistered_op",
@@ -39,7 +39,7 @@ class SourceError(MLIRError):
     MLIRError whose error_diagnostics hold one error at the offending line and column."""
 
     def __init__(self, message: str, diagnostics: list):
-        super().__init__(message)
+        init_mlir_error(self, message, diagnostics)
         self._tile_message, self._tile_diagnostics = message, diagnostics
 
     message = property(lambda self: self._tile_message)

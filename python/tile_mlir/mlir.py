@@ -1,27 +1,39 @@
 """The one module of tile_mlir that imports MLIR Python bindings; everything else imports from here.
 
-Two providers of the upstream MLIR Python API are accepted:
+Two providers of the upstream MLIR Python API are accepted (README "Providers"), chosen with
+``TILE_MLIR_BINDINGS``:
 
-* ``cutlass`` (default): the bindings bundled in nvidia-cutlass-dsl as ``cutlass._mlir``. Importing
-  ``cutlass`` runs the whole CuTe DSL package (about 0.9 s of start-up for nothing we use), so we load
-  ``cutlass._mlir`` under a deferred ``cutlass`` package whose ``__init__`` runs only when something
-  other than the bindings is used, after doing the one initialisation step that ``__init__`` performs
-  for the bindings (``_cutlass_ir.populate``, which is idempotent).
-* ``mlir``: the upstream ``mlir`` Python package, chosen with ``TILE_MLIR_BINDINGS=mlir`` or used
-  automatically when nvidia-cutlass-dsl is absent.
+* ``cutlass`` (default): the bindings bundled in nvidia-cutlass-dsl as ``cutlass._mlir`` (LLVM 23,
+  libNVVM and an embedded ptxas). Importing ``cutlass`` runs the whole CuTe DSL package (about 0.9 s of
+  start-up for nothing we use), so we load ``cutlass._mlir`` under a deferred ``cutlass`` package whose
+  ``__init__`` runs only when something other than the bindings is used, after doing the one
+  initialisation step that ``__init__`` performs for the bindings (``_cutlass_ir.populate``, which is
+  idempotent).
+* ``upstream`` (alias ``mlir``): the upstream ``mlir`` Python package (xtc-mlir-python-bindings, LLVM
+  22: PTX from LLVM's NVPTX backend, ptxas run as a program); used as well when nvidia-cutlass-dsl is
+  absent.
+
+What differs between them is adapted here, in SHIMS, and nowhere else: the rest of the package calls
+the shims and never asks which provider it runs on.
 """
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import io
 import os
 import sys
 import types
 
 __all__ = [
-    "BINDINGS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
+    "BINDINGS", "PROVIDERS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
+    "llvm_version", "SHIMS", "llvm_array_type", "llvm_function_type", "mma_kind_attr", "init_mlir_error",
+    "binary_pass",
 ]
+
+# TILE_MLIR_BINDINGS values: a provider's name, or an alias of one
+PROVIDERS = {"cutlass": "cutlass", "upstream": "upstream", "mlir": "upstream"}
 
 
 _SUBMODULES = ("ir", "passmanager", "rewrite", "dialects._ods_common")
@@ -89,16 +101,17 @@ def _load_cutlass():
 
 
 def _load(choice: str):
-    if choice == "cutlass":
+    if choice and choice not in PROVIDERS:
+        raise ImportError(f"TILE_MLIR_BINDINGS={choice!r}: expected 'cutlass' or 'upstream' (alias 'mlir')")
+    provider = PROVIDERS.get(choice)
+    if provider == "cutlass":
         return "cutlass", _load_cutlass()
-    if choice == "mlir":
-        return "mlir", _import_all("mlir")
-    if choice:
-        raise ImportError(f"TILE_MLIR_BINDINGS={choice!r}: expected 'cutlass' or 'mlir'")
+    if provider == "upstream":
+        return "upstream", _import_all("mlir")
     try:
         return "cutlass", _load_cutlass()
     except ImportError:
-        return "mlir", _import_all("mlir")
+        return "upstream", _import_all("mlir")
 
 
 def _load_fast(choice: str):
@@ -143,6 +156,108 @@ def registered_dialects(context) -> list[str]:
                     continue
                 found.add(m.group(1))
     return sorted(found)
+
+
+def llvm_version() -> str:
+    """The LLVM version the bindings were built from, e.g. '23.0.0git': the producer that MLIR's bytecode
+    writer records ("MLIR" + LLVM's version string), the same on every provider."""
+    with ir.Context(), ir.Location.unknown():
+        buf = io.BytesIO()
+        ir.Module.create().operation.write_bytecode(buf)
+    data = buf.getvalue()
+    # magic "ML\xefR", the bytecode version (a varint: bytes with the high bit set, then one without)
+    i = 4
+    while data[i] & 0x80:
+        i += 1
+    producer = data[i + 1:data.index(b"\0", i + 1)].decode()
+    return producer.removeprefix("MLIR")
+
+
+# ----------------------------------------------------------------------------------- provider shims
+# Every difference between the providers, one function per provider each; test/python/test_providers.py
+# tests each. cutlass is LLVM 23 (main, 2026), upstream LLVM 22.1.
+
+
+def _dialect(name: str):
+    return __getattr__(name)
+
+
+def _array_type_built(elem, n: int):
+    return _dialect("llvm").ArrayType.get(elem, n)
+
+
+def _array_type_parsed(elem, n: int):
+    return ir.Type.parse(f"!llvm.array<{int(n)} x {elem}>")
+
+
+def _function_type_built(result, params):
+    return _dialect("llvm").FunctionType.get(result, list(params))
+
+
+def _function_type_parsed(result, params):
+    return ir.Type.parse(f"!llvm.func<{result} ({', '.join(str(p) for p in params)})>")
+
+
+# tcgen05.mma's kinds (PTX ISA .kind::...): every one of them is an #nvvm.tcgen05_mma_kind in LLVM 23;
+# LLVM 22's block_scale op takes its own attribute for the three block-scaled ones.
+_MMA_KINDS = ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
+
+
+def _mma_kind_23(kind: str, block_scale: bool):
+    if kind not in _MMA_KINDS:
+        raise ValueError(f"unknown tcgen05.mma kind {kind!r}")
+    return ir.Attribute.parse(f"#nvvm.tcgen05_mma_kind<{kind}>")
+
+
+def _mma_kind_22(kind: str, block_scale: bool):
+    if kind not in _MMA_KINDS:
+        raise ValueError(f"unknown tcgen05.mma kind {kind!r}")
+    return ir.Attribute.parse(f"#nvvm.{'block_scale_kind' if block_scale else 'tcgen05_mma_kind'}<{kind}>")
+
+
+def _init_error_any(err, message: str, diagnostics: list) -> None:
+    MLIRError.__init__(err, message)  # cutlass's MLIRError takes anything
+
+
+def _init_error_two(err, message: str, diagnostics: list) -> None:
+    MLIRError.__init__(err, message, diagnostics)  # upstream's requires (message, error_diagnostics)
+
+
+def _binary_pass_embedded(fmt: str) -> str:
+    return f"gpu-module-to-binary{{format={fmt}}}"  # libNVVM and ptxas are inside the library
+
+
+def _binary_pass_toolkit(fmt: str) -> str:
+    """LLVM's NVPTX backend makes the PTX; ptxas, for a cubin, is run as a program, looked up under
+    toolkit=<root>/bin, then PATH: the pip package's ptxas (toolchain.find_tool) is in neither."""
+    from .toolchain import find_tool  # noqa: PLC0415
+
+    ptxas = find_tool("ptxas")
+    root = os.path.dirname(os.path.dirname(ptxas)) if ptxas else ""
+    if fmt != "bin" or not root or '"' in root:  # (a quote would end the option's value: PATH only then)
+        return f"gpu-module-to-binary{{format={fmt}}}"
+    return f'gpu-module-to-binary{{format={fmt} toolkit="{root}"}}'
+
+
+SHIMS = {  # name: (what differs, cutlass's, upstream's)
+    "llvm_array_type": ("(elem, n) -> !llvm.array<n x elem>: LLVM 22's llvm module has no ArrayType",
+                        _array_type_built, _array_type_parsed),
+    "llvm_function_type": ("(result, params) -> !llvm.func<...>: LLVM 22's llvm module has no FunctionType",
+                           _function_type_built, _function_type_parsed),
+    "mma_kind_attr": ("(kind, block_scale) -> tcgen05.mma's kind attribute: #nvvm.tcgen05_mma_kind<k> in "
+                      "LLVM 23, #nvvm.block_scale_kind<k> for LLVM 22's block_scale op",
+                      _mma_kind_23, _mma_kind_22),
+    "init_mlir_error": ("(err, message, diagnostics): an MLIRError subclass's base __init__; upstream's "
+                        "requires the diagnostics", _init_error_any, _init_error_two),
+    "binary_pass": ("(format) -> gpu-module-to-binary's pipeline text: upstream's needs toolkit= to find "
+                    "ptxas for format=bin", _binary_pass_embedded, _binary_pass_toolkit),
+}
+_MINE = 1 if BINDINGS == "cutlass" else 2
+llvm_array_type = SHIMS["llvm_array_type"][_MINE]
+llvm_function_type = SHIMS["llvm_function_type"][_MINE]
+mma_kind_attr = SHIMS["mma_kind_attr"][_MINE]
+init_mlir_error = SHIMS["init_mlir_error"][_MINE]
+binary_pass = SHIMS["binary_pass"][_MINE]
 
 
 def __getattr__(name: str):

@@ -20,7 +20,7 @@ from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
 from ..dialect.ops import SUBVIEW_DYNAMIC, subview_strides
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType, is_tile_type
-from ..mlir import ir, llvm
+from ..mlir import ir, llvm_array_type, llvm_function_type
 from ..passes import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
 from . import registers
@@ -198,7 +198,7 @@ class KernelLowering:
         before the kernel's function."""
         ir.Operation.create("llvm.mlir.global", attributes={
             "sym_name": ir.StringAttr.get(name), "linkage": ir.Attribute.parse(f"#llvm.linkage<{linkage}>"),
-            "global_type": ir.TypeAttr.get(llvm.ArrayType.get(I8(), nbytes)),
+            "global_type": ir.TypeAttr.get(llvm_array_type(I8(), nbytes)),
             "addr_space": ir.IntegerAttr.get(I32(), 3), "alignment": ir.IntegerAttr.get(I64(), align),
             "unnamed_addr": ir.IntegerAttr.get(I64(), 0),  # (none, spelled out as the parser does)
         }, regions=1, loc=self.kernel.location, ip=ir.InsertionPoint(self.func))
@@ -228,7 +228,7 @@ def _kernel(k, op, em):
     maps = [inner for inner in body.operations if inner.operation.name == "tile.tensor_map"]
     params += [em.ptr(0)] * len(maps)
     attrs = {"sym_name": ir.StringAttr.get(k.sym),
-             "function_type": ir.TypeAttr.get(llvm.FunctionType.get(ir.Type.parse("!llvm.void"), params)),
+             "function_type": ir.TypeAttr.get(llvm_function_type(ir.Type.parse("!llvm.void"), params)),
              "gpu.kernel": ir.UnitAttr.get(), "nvvm.kernel": ir.UnitAttr.get(),
              "nvvm.reqntid": ir.DenseI32ArrayAttr.get(list(k.block)),
              "unnamed_addr": ir.IntegerAttr.get(I64(), 0)}  # (none, spelled out as the parser does)
@@ -255,7 +255,7 @@ def _kernel(k, op, em):
 def _tensor_map_param_attrs(em):
     """A CUtensorMap passed by value: `.param .align 64 .b8 name[128]`, grid-constant so that TMA reads the
     parameter itself (its generic address, cvta.param), never a local copy (docs/tma.md §4)."""
-    return ir.DictAttr.get({"llvm.byval": ir.TypeAttr.get(llvm.ArrayType.get(I8(), 128)),
+    return ir.DictAttr.get({"llvm.byval": ir.TypeAttr.get(llvm_array_type(I8(), 128)),
                             "llvm.align": ir.IntegerAttr.get(I64(), 64),
                             "nvvm.grid_constant": ir.UnitAttr.get()})
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 
 from ...dispatch import DispatchFail, predicate, register_dispatch
-from ...mlir import ir
+from ...mlir import ir, mma_kind_attr
 from ..emitter import I1
 from .checks import PlanError
 from .operand_ir import DescSteps, desc_base, emitter_at, signed, tmem_address
@@ -60,7 +60,7 @@ def gemm_tcgen05_mma(op, ctx):
         a_desc = DescSteps(em, desc_base(ctx, ctx.a, encode_smem_desc(0, a.lbo_bytes, a.sbo_bytes, a.swizzle)))
     else:
         a_addr = tmem_address(ctx, ctx.a)
-    attrs = {"kind": em.attr(f"#nvvm.tcgen05_mma_kind<{plan.kind}>"),
+    attrs = {"kind": mma_kind_attr(plan.kind, bool(plan.block_scale)),
              "ctaGroup": em.attr(f"#nvvm.cta_group<cta_{plan.cta_group}>")}
     if plan.block_scale:
         attrs["blockScale"] = em.attr(f"#nvvm.tcgen05_mma_block_scale<{plan.block_scale}>")
