@@ -18,6 +18,7 @@ the shims and never asks which provider it runs on.
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import io
@@ -29,7 +30,7 @@ __all__ = [
     "BINDINGS", "PROVIDERS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
     "llvm_version", "SHIMS", "llvm_array_type", "llvm_function_type", "mma_kind_attr", "init_mlir_error",
-    "binary_pass",
+    "binary_pass", "operand_segments",
 ]
 
 # TILE_MLIR_BINDINGS values: a provider's name, or an alias of one
@@ -239,6 +240,28 @@ def _binary_pass_toolkit(fmt: str) -> str:
     return f'gpu-module-to-binary{{format={fmt} toolkit="{root}"}}'
 
 
+@functools.cache
+def _segments_of(name: str):
+    """The provider's operand segments of op `name` (None: the op takes no operandSegmentSizes)."""
+    dialect = name.split(".", 1)[0]
+    gen = importlib.import_module(f"{_ROOT}.dialects._{dialect}_ops_gen")
+    for cls in vars(gen).values():
+        if getattr(cls, "OPERATION_NAME", None) == name:
+            return getattr(cls, "_ODS_OPERAND_SEGMENTS", None)
+    raise ValueError(f"the bindings define no op {name!r}")
+
+
+def _operand_segments(name: str, sizes) -> dict:
+    """{"operandSegmentSizes": sizes} where the provider's op has operand segments, else {} (then at
+    most the last of its optional operands may be given, and positionally)."""
+    segments = _segments_of(name)
+    if segments is None:
+        return {}
+    if len(segments) != len(sizes):
+        raise ValueError(f"{name}: {len(segments)} operand segments, not {len(sizes)}")
+    return {"operandSegmentSizes": ir.DenseI32ArrayAttr.get(list(sizes))}
+
+
 SHIMS = {  # name: (what differs, cutlass's, upstream's)
     "llvm_array_type": ("(elem, n) -> !llvm.array<n x elem>: LLVM 22's llvm module has no ArrayType",
                         _array_type_built, _array_type_parsed),
@@ -251,6 +274,9 @@ SHIMS = {  # name: (what differs, cutlass's, upstream's)
                         "requires the diagnostics", _init_error_any, _init_error_two),
     "binary_pass": ("(format) -> gpu-module-to-binary's pipeline text: upstream's needs toolkit= to find "
                     "ptxas for format=bin", _binary_pass_embedded, _binary_pass_toolkit),
+    "operand_segments": ("(op name, sizes) -> its operandSegmentSizes attribute, or none where the op has no "
+                         "segments: LLVM 23 gave mbarrier.arrive / arrive.expect_tx a multicast-mask operand, "
+                         "LLVM 22's have one optional operand", _operand_segments, _operand_segments),
 }
 _MINE = 1 if BINDINGS == "cutlass" else 2
 llvm_array_type = SHIMS["llvm_array_type"][_MINE]
@@ -258,6 +284,7 @@ llvm_function_type = SHIMS["llvm_function_type"][_MINE]
 mma_kind_attr = SHIMS["mma_kind_attr"][_MINE]
 init_mlir_error = SHIMS["init_mlir_error"][_MINE]
 binary_pass = SHIMS["binary_pass"][_MINE]
+operand_segments = SHIMS["operand_segments"][_MINE]
 
 
 def __getattr__(name: str):

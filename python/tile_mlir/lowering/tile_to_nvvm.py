@@ -20,7 +20,7 @@ from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
 from ..dialect.ops import SUBVIEW_DYNAMIC, subview_strides
 from ..dialect.ops import attr_value as attr
 from ..dialect.types import BufferType, is_tile_type
-from ..mlir import ir, llvm_array_type, llvm_function_type
+from ..mlir import ir, llvm_array_type, llvm_function_type, operand_segments
 from ..passes import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
 from . import registers
@@ -476,13 +476,13 @@ def _tmem_load(k, op, em):
 @lowers("tile.mbarrier.init")
 def _mbarrier_init(k, op, em):
     em.create("nvvm.mbarrier.init", operands=[k.values[op.operands[0]], em.i32(attr(op, "count"))],
-              attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])})
+              attrs=operand_segments("nvvm.mbarrier.init", [1, 1, 0]))
 
 
 @lowers("tile.mbarrier.arrive")
 def _mbarrier_arrive(k, op, em):
     em.create("nvvm.mbarrier.arrive", operands=[k.values[op.operands[0]]], results=[I64()],
-              attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0])})
+              attrs=operand_segments("nvvm.mbarrier.arrive", [1, 0, 0]))
 
 
 @lowers("tile.mbarrier.wait")
@@ -492,7 +492,7 @@ def _mbarrier_wait(k, op, em):
 
     def try_wait(e):
         return e.create("nvvm.mbarrier.try_wait", operands=[bar, e.i32(phase)], results=[I1()],
-                        attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+                        attrs=operand_segments("nvvm.mbarrier.try_wait", [1, 1, 0])).results[0]
 
     em.spin_until(try_wait)
     k.fences.after_thread_sync(op, em)  # consumers of the tcgen05 ops the barrier tracked
@@ -501,7 +501,7 @@ def _mbarrier_wait(k, op, em):
 def _expect_tx(name: str):
     def lower(k, op, em):
         em.create(name, operands=[k.values[op.operands[0]], em.i32(attr(op, "bytes"))],
-                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0, 0])})
+                  attrs=operand_segments(name, [1, 1, 0, 0]))
     return lower
 
 
