@@ -221,7 +221,12 @@ def _init_error_any(err, message: str, diagnostics: list) -> None:
 
 
 def _init_error_two(err, message: str, diagnostics: list) -> None:
-    MLIRError.__init__(err, message, diagnostics)  # upstream's requires (message, error_diagnostics)
+    """Upstream's MLIRError.__init__(message, error_diagnostics) only stores the two as attributes, which
+    a subclass may define as properties instead."""
+    Exception.__init__(err, message)
+    for name, value in (("message", message), ("error_diagnostics", diagnostics)):
+        if not isinstance(getattr(type(err), name, None), property):
+            setattr(err, name, value)
 
 
 def _binary_pass_embedded(fmt: str) -> str:
