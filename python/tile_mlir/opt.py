@@ -65,7 +65,7 @@ _OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--list-passes",), dict(action="store_true", help="list our passes and pipelines")),
     (("--emit-irdl",), dict(action="store_true",
                             help="print the tile dialect in IRDL, generated from OP_SPECS (lib/TileOps.irdl)")),
-    (("--version",), dict(action="store_true", help="print version and bindings")),
+    (("--version",), dict(action="store_true", help="print version, bindings provider and LLVM version")),
 )
 _TAKES_VALUE = frozenset(f for flags, kw in _OPTIONS if kw.get("action") not in ("store_true",) for f in flags)
 _KNOWN = frozenset(f for flags, _ in _OPTIONS for f in flags) | {"-h", "--help"}
@@ -131,9 +131,9 @@ class TileOptMain:
         if args.help:
             return self._help()
         if args.version:
-            from .mlir import BINDINGS
+            from .mlir import BINDINGS, llvm_version
 
-            print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS})", file=self.out)
+            print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS}, LLVM {llvm_version()})", file=self.out)
             return 0
         if args.list_passes:
             self._list_passes()

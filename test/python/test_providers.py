@@ -176,6 +176,33 @@ def test_operand_segments_verify(ctx):
     assert "operandSegmentSizes" not in str(module)  # a property where the op has it, else absent
 
 
+def test_tile_opt_version_names_the_provider_and_llvm():
+    from tile_mlir.opt import VERSION
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    r = subprocess.run([sys.executable, str(ROOT / "tools" / "tile-opt"), "--version"], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS}, LLVM {mlir.llvm_version()})\n"
+
+
+def test_compile_cache_key_has_the_provider_and_ptxas(monkeypatch):
+    from tile_mlir.runtime import cache
+    from tile_mlir.toolchain import find_tool
+
+    keys = {}
+    for choice in ("cutlass", "upstream"):
+        monkeypatch.setenv("TILE_MLIR_BINDINGS", choice)
+        cache._toolchain.cache_clear()
+        keys[choice] = cache._toolchain()
+    assert keys["cutlass"] != keys["upstream"]
+    ptxas = find_tool("ptxas")
+    monkeypatch.setattr(cache, "find_tool", lambda name: None)
+    cache._toolchain.cache_clear()
+    assert cache._toolchain() != keys["upstream"] and ptxas
+    cache._toolchain.cache_clear()
+
+
 def test_every_shim_is_tested():
     # (runs last in this file: pytest keeps the order)
     assert TESTED == set(SHIMS), set(SHIMS) - TESTED
