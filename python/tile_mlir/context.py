@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .mlir import MLIRError, init_mlir_error, ir
+from .mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
 
 __all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_unregistered_op",
@@ -58,7 +58,7 @@ def parse_source(text: str | bytes, filename: str, context) -> "ir.Operation":
     """
     if isinstance(text, (bytes, bytearray)):
         text = decode(bytes(text))
-    problem = text if isinstance(text, TextProblem) else check_text(text)
+    problem = text if isinstance(text, TextProblem) else check_text(text) or parse_guard(text)
     if problem is not None:
         raise _source_error(problem, filename, context)
     with context:

@@ -23,6 +23,7 @@ import importlib
 import importlib.util
 import io
 import os
+import re
 import sys
 import types
 
@@ -30,7 +31,7 @@ __all__ = [
     "BINDINGS", "PROVIDERS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
     "llvm_version", "SHIMS", "llvm_array_type", "llvm_function_type", "mma_kind_attr", "init_mlir_error",
-    "binary_pass", "operand_segments",
+    "binary_pass", "operand_segments", "parse_guard",
 ]
 
 # TILE_MLIR_BINDINGS values: a provider's name, or an alias of one
@@ -144,8 +145,6 @@ def registered_dialects(context) -> list[str]:
     """Namespaces of the dialects registered with `context` (what mlir-opt --show-dialects lists). The
     bindings cannot enumerate a registry, so candidates come from their generated op modules
     (`_<namespace>_ops_gen.py`), each confirmed with the context."""
-    import re
-
     found = set()
     for folder in importlib.import_module(f"{_ROOT}.dialects").__path__:
         for entry in os.listdir(folder):
@@ -267,6 +266,25 @@ def _operand_segments(name: str, sizes) -> dict:
     return {"operandSegmentSizes": ir.DenseI32ArrayAttr.get(list(sizes))}
 
 
+def _parse_guard_none(text: str):
+    return None
+
+
+def _parse_guard_22(text: str):
+    """LLVM 22's parser aborts the process (an assertion in Type::getIntOrFloatBitWidth) on a dense
+    array of `index` elements; LLVM 23's reports it. The same diagnostic, before the parser sees it."""
+    if "index" not in text:  # the common case
+        return None
+    from .text_checks import _STRINGS_AND_COMMENTS, TextProblem, _line_col  # noqa: PLC0415
+
+    bare = _STRINGS_AND_COMMENTS.sub(lambda piece: " " * len(piece.group()), text)
+    m = re.search(r"\barray\s*<\s*(index)\b", bare)
+    if m is None:
+        return None
+    line, col = _line_col(text, m.start(1))
+    return TextProblem(line, col, "expected integer or float type, got: 'index'")
+
+
 SHIMS = {  # name: (what differs, cutlass's, upstream's)
     "llvm_array_type": ("(elem, n) -> !llvm.array<n x elem>: LLVM 22's llvm module has no ArrayType",
                         _array_type_built, _array_type_parsed),
@@ -282,6 +300,8 @@ SHIMS = {  # name: (what differs, cutlass's, upstream's)
     "operand_segments": ("(op name, sizes) -> its operandSegmentSizes attribute, or none where the op has no "
                          "segments: LLVM 23 gave mbarrier.arrive / arrive.expect_tx a multicast-mask operand, "
                          "LLVM 22's have one optional operand", _operand_segments, _operand_segments),
+    "parse_guard": ("(text) -> a TextProblem for input the provider's parser would abort on, or None: "
+                    "LLVM 22's asserts on array<index: ...>", _parse_guard_none, _parse_guard_22),
 }
 _MINE = 1 if BINDINGS == "cutlass" else 2
 llvm_array_type = SHIMS["llvm_array_type"][_MINE]
@@ -290,6 +310,7 @@ mma_kind_attr = SHIMS["mma_kind_attr"][_MINE]
 init_mlir_error = SHIMS["init_mlir_error"][_MINE]
 binary_pass = SHIMS["binary_pass"][_MINE]
 operand_segments = SHIMS["operand_segments"][_MINE]
+parse_guard = SHIMS["parse_guard"][_MINE]
 
 
 def __getattr__(name: str):

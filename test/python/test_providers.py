@@ -203,6 +203,27 @@ def test_compile_cache_key_has_the_provider_and_ptxas(monkeypatch):
     cache._toolchain.cache_clear()
 
 
+def test_parse_guard():
+    mine, _other = covers("parse_guard")
+    guard_22 = SHIMS["parse_guard"][2]
+    text = '"t.x"() {c = array<i32: 1>, d = "array<index: 1>"} : () -> () // array<index: 2>\n'
+    assert guard_22(text) is None  # in a string or a comment it is no array
+    p = guard_22(text + '"t.y"() {e = array< index : 2>} : () -> ()\n')
+    assert (p.line, p.col, p.message) == (2, 21, "expected integer or float type, got: 'index'")
+    assert SHIMS["parse_guard"][1](text + "array<index: 2>") is None  # LLVM 23's parser reports it
+
+
+def test_an_index_array_is_a_diagnostic_on_either_provider():
+    import tile_mlir
+
+    bad = (ROOT / "examples" / "demo.mlir").read_text().replace("block = array<i32:", "block = array<index:")
+    assert "array<index:" in bad
+    with pytest.raises(tile_mlir.TileError) as info:
+        tile_mlir.compile(bad, filename="bad.mlir")
+    assert "expected integer or float type, got: 'index'" in str(info.value)
+
+
+
 def test_every_shim_is_tested():
     # (runs last in this file: pytest keeps the order)
     assert TESTED == set(SHIMS), set(SHIMS) - TESTED
