@@ -29,7 +29,7 @@ import re
 import shutil
 import tempfile
 
-from .mlir import ObjectAttr, ir, passmanager
+from .mlir import ObjectAttr, binary_pass, ir, passmanager
 
 __all__ = ["binaries_of", "assemble", "ptx_and_cubin", "HEADER_DIRECTIVES"]
 
@@ -69,7 +69,7 @@ def assemble(ptx: str, target, context, run_pipeline) -> bytes | None:
                                    regions=1, ip=ir.InsertionPoint(module.body))
         gmod.regions[0].blocks.append()
         gmod.attributes["llvm.module_asm"] = ir.ArrayAttr.get([ir.StringAttr.get(body)])
-    if not run_pipeline(("gpu-module-to-binary{format=bin}",), module.operation):
+    if not run_pipeline((binary_pass("bin"),), module.operation):
         return None
     return b"".join(d for _, f, d, _ in binaries_of(module.operation) if f == "bin")
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from .mlir import MLIRError, ir
+from .mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
 
 __all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_unregistered_op",
@@ -39,7 +39,7 @@ class SourceError(MLIRError):
     MLIRError whose error_diagnostics hold one error at the offending line and column."""
 
     def __init__(self, message: str, diagnostics: list):
-        super().__init__(message)
+        init_mlir_error(self, message, diagnostics)
         self._tile_message, self._tile_diagnostics = message, diagnostics
 
     message = property(lambda self: self._tile_message)
@@ -58,7 +58,7 @@ def parse_source(text: str | bytes, filename: str, context) -> "ir.Operation":
     """
     if isinstance(text, (bytes, bytearray)):
         text = decode(bytes(text))
-    problem = text if isinstance(text, TextProblem) else check_text(text)
+    problem = text if isinstance(text, TextProblem) else check_text(text) or parse_guard(text)
     if problem is not None:
         raise _source_error(problem, filename, context)
     with context:

@@ -26,7 +26,8 @@ class Variable(NamedTuple):
 
 VARIABLES: dict[str, Variable] = {v.name: v for v in (
     Variable("TILE_MLIR_BINDINGS", None, "which MLIR Python bindings: `cutlass` (cutlass._mlir of "
-             "nvidia-cutlass-dsl) or `mlir` (upstream); unset: cutlass when installed, else mlir"),
+             "nvidia-cutlass-dsl) or `upstream` (the upstream `mlir` package; `mlir` is an alias); unset: cutlass "
+             "when installed, else upstream"),
     Variable("TILE_MLIR_ARCH", None, "the target of `arch=\"auto\"` in compile(), jit() and tile-run "
              "(default sm_100a)"),
     Variable("TILE_MLIR_BACKEND", None, "`sim`, `gpu` or `auto` forces every kernel's backend in jit() and "

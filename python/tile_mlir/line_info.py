@@ -6,15 +6,21 @@ emission kind DebugDirectivesOnly, the kind LLVM keeps for NVPTX: the backend th
 the instructions of each tile IR line and one `.file`, and no DWARF sections (`.target` keeps no
 `debug`). Measured on the demo: the PTX less its `.loc`/`.file` lines is byte-identical to the PTX made
 without line info, so the cubin is assembled from that stripped PTX (without_line_info) and stays
-byte-identical too.
+byte-identical too. LLVM 22's backend (the upstream provider) prints, with the same directives, the
+labels `$L__func_begin0:`, `$L__tmp0:`, `$L__func_end0:` that they could refer to and an empty
+`.section .debug_macinfo { }`; without_line_info drops those as well (its cubin is byte-identical too).
 """
 from __future__ import annotations
+
+import re
 
 from .mlir import ir
 
 __all__ = ["add_line_info", "without_line_info", "LINE_DIRECTIVES"]
 
 LINE_DIRECTIVES = (".loc", ".file")  # PTX ISA, "Debugging Directives"
+# what LLVM 22 prints with the directives: labels for them, and an empty debug section
+_DEBUG_ONLY = re.compile(r"\$L__(?:func_begin|func_end|tmp)\d+:|\.section\s+\.debug_\w+\s*\{\s*\}")
 _PLAIN = frozenset(chr(c) for c in range(0x20, 0x7F)) - {'"', "\\"}
 
 
@@ -52,5 +58,6 @@ def _line(loc) -> int:
 
 
 def without_line_info(ptx: str) -> str:
-    """The PTX less its `.loc` and `.file` lines."""
-    return "\n".join(line for line in ptx.split("\n") if not line.lstrip().startswith(LINE_DIRECTIVES))
+    """The PTX less its `.loc` and `.file` lines (and what a backend prints only for them)."""
+    return "\n".join(line for line in ptx.split("\n")
+                     if not line.lstrip().startswith(LINE_DIRECTIVES) and not _DEBUG_ONLY.fullmatch(line.strip()))

@@ -92,9 +92,9 @@ class TileOptMain:
         if args.help:
             return self._help()
         if args.version:
-            from .mlir import BINDINGS
+            from .mlir import BINDINGS, llvm_version
 
-            print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS})", file=self.out)
+            print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS}, LLVM {llvm_version()})", file=self.out)
             return 0
         if args.list_passes:
             self._list_passes()

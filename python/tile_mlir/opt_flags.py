@@ -52,7 +52,7 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--list-passes",), dict(action="store_true", help="list our passes and pipelines")),
     (("--emit-irdl",), dict(action="store_true",
                             help="print the tile dialect in IRDL, generated from OP_SPECS (lib/TileOps.irdl)")),
-    (("--version",), dict(action="store_true", help="print version and bindings")),
+    (("--version",), dict(action="store_true", help="print version, bindings provider and LLVM version")),
 )
 TAKES_VALUE = frozenset(f for flags, kw in OPTIONS if kw.get("action") not in ("store_true",) and "nargs" not in kw
                          for f in flags)

@@ -18,7 +18,7 @@ from .assemble import assemble, binaries_of, ptx_and_cubin
 from .context import first_unregistered_op, parse_source, unregistered_dialect_error
 from .diagnostics import Diagnostic, _from_mlir
 from .line_info import add_line_info, without_line_info
-from .mlir import MLIRError, ir
+from .mlir import MLIRError, binary_pass, ir
 from .passes import PipelineError, pass_manager, run_pass_manager
 from .stages import stage
 
@@ -80,7 +80,7 @@ class Compilation:
             if self.fused:
                 return True
             if self.target is None:  # no PTX asked for: one gpu-module-to-binary run makes the cubin
-                if not self._check_targets() or not self._passes(("gpu-module-to-binary{format=bin}",),
+                if not self._check_targets() or not self._passes((binary_pass("bin"),),
                                                                  self.module_op):
                     return False
                 self.cubin = b"".join(d for _, f, d, _ in binaries_of(self.module_op) if f == "bin")

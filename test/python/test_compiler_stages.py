@@ -197,7 +197,9 @@ def test_line_info_in_the_ptx_and_the_same_cubin(tmp_path):
     cp = art.ptx.index("tcgen05.cp.cta_group::1")
     assert re.findall(r"\.loc\t1 (\d+) \d+", art.ptx[:cp])[-1] == str(line)
     assert without_line_info(art.ptx) == plain.ptx and art.cubin == plain.cubin
-    assert re.search(r"^\.target sm_100a$", art.ptx, re.M) and ".section" not in art.ptx  # no DWARF: directives only
+    # no DWARF: directives only (LLVM 22 prints an empty .debug_macinfo section, nothing in it)
+    assert re.search(r"^\.target sm_100a$", art.ptx, re.M)
+    assert not re.search(r"\.section\s+\.debug_\w+\s*\{\s*[^\s}]", art.ptx)
     ptxas = shutil.which("ptxas")
     if ptxas:
         (tmp_path / "k.ptx").write_text(art.ptx)

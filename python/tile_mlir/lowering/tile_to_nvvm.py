@@ -18,7 +18,7 @@ from ..diagnostics import error
 from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
 from ..dialect.ops import DISPATCHED, AllocSharedOp, KernelOp, op_class
 from ..dialect.types import BufferType, is_tile_type
-from ..mlir import ir, llvm
+from ..mlir import ir, llvm_array_type
 from ..pass_base import PipelineError, TilePass, chip_option
 from ..target import DEFAULT_ARCH, check_ptx_features
 from .copy_loop import linear_tid
@@ -175,7 +175,7 @@ class KernelLowering:
         before the kernel's function."""
         ir.Operation.create("llvm.mlir.global", attributes={
             "sym_name": ir.StringAttr.get(name), "linkage": ir.Attribute.parse(f"#llvm.linkage<{linkage}>"),
-            "global_type": ir.TypeAttr.get(llvm.ArrayType.get(I8(), nbytes)),
+            "global_type": ir.TypeAttr.get(llvm_array_type(I8(), nbytes)),
             "addr_space": ir.IntegerAttr.get(I32(), 3), "alignment": ir.IntegerAttr.get(I64(), align),
             "unnamed_addr": ir.IntegerAttr.get(I64(), 0),  # (none, spelled out as the parser does)
         }, regions=1, loc=self.kernel.location, ip=ir.InsertionPoint(self.func))

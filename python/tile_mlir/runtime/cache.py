@@ -11,8 +11,9 @@ is one file ``<key>.json`` in the cache directory, ``key`` the sha256 of
 * tile_mlir's version and its Python sources (as Triton hashes its own): a lowering change is a
   new key, not a stale artifact;
 * the MLIR bindings' native libraries, each by name, size and modification time, and the
-  TILE_MLIR_BINDINGS choice among them: LLVM, libNVVM and the ptxas that makes the cubin are built
-  into those libraries (compile runs no other tool), so an upgrade or reinstall is a new key.
+  TILE_MLIR_BINDINGS choice among them, and the ptxas toolchain.find_tool finds (the upstream
+  provider runs it for the cubin; cutlass's LLVM, libNVVM and ptxas are built into its library), so
+  an upgrade or reinstall is a new key.
 
 None of this imports the bindings: a hit costs no MLIR start-up.
 
@@ -45,6 +46,7 @@ from .. import __version__
 from .. import env as _env
 from ..artifact import DUMP_DIR_ENV, Artifact
 from ..source import read_source
+from ..toolchain import find_tool
 from .arch import resolve_arch
 from .errors import BackendUnavailableError
 
@@ -141,7 +143,8 @@ def _toolchain() -> str:
         h.update(path.relative_to(pkg).as_posix().encode() + b"\0")
         h.update(path.read_bytes())
     h.update((_env.get("TILE_MLIR_BINDINGS") or "").encode())  # mlir.py picks the provider by it
-    for lib in _binding_libraries():
+    ptxas = find_tool("ptxas")  # the upstream provider runs it for the cubin (cutlass's is built in)
+    for lib in _binding_libraries() + ([Path(ptxas)] if ptxas else []):
         st = lib.stat()
         h.update(f"\0{lib.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     return h.hexdigest()

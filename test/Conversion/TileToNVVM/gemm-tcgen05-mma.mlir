@@ -191,7 +191,7 @@
 // reading bytes (SF id) 0..3 of the same columns; SFA at column 128, SFB at column 132.
 // idesc 0x08a00000 | sfb_id << 4 | sfa_id << 29: scale type UE8M0 bit 23, M>>7 = 1 at bit 27.
 // CHECK-LABEL: "tile.kernel"() ({
-// CHECK: nvvm.tcgen05.mma.block_scale {{.+}}blockScale = #nvvm.tcgen05_mma_block_scale<block32>{{.+}}kind = #nvvm.tcgen05_mma_kind<mxf8f6f4>, tile.mma = "step=0 idesc=0x08a00000 {{.+}} sfa_col=128 sfb_col=132"
+// CHECK: nvvm.tcgen05.mma.block_scale {{.+}}blockScale = #nvvm.tcgen05_mma_block_scale<block32>{{.+}}kind = #nvvm.{{tcgen05_mma|block_scale}}_kind<mxf8f6f4>, tile.mma = "step=0 idesc=0x08a00000 {{.+}} sfa_col=128 sfb_col=132"
 // CHECK: tile.mma = "step=1 idesc=0x28a00010
 // CHECK: tile.mma = "step=2 idesc=0x48a00020
 // CHECK: tile.mma = "step=3 idesc=0x68a00030
@@ -215,7 +215,7 @@
 // mxf4: packed e2m1 (two per byte) with UE8M0, block32: 2 scale factors per K-step of 64; K=128:
 // 2 K-steps with SF ids 0 and 2. idesc 0x08a00080: atype/btype E2M1 = 1 (the mxf4 code).
 // CHECK-LABEL: "tile.kernel"() ({
-// CHECK: kind = #nvvm.tcgen05_mma_kind<mxf4>, tile.mma = "step=0 idesc=0x08a00480
+// CHECK: kind = #nvvm.{{tcgen05_mma|block_scale}}_kind<mxf4>, tile.mma = "step=0 idesc=0x08a00480
 // CHECK: tile.mma = "step=1 idesc=0x48a004a0
 // CHECK: sym_name = "mxf4"
 "tile.kernel"() ({
@@ -237,7 +237,7 @@
 // mxf4nvf4 (NVFP4): e2m1 with UE4M3 scale factors every 16 K (block16: 4 per K-step, SF id 0);
 // idesc 0x08200480: scale type UE4M3 = 0.
 // CHECK-LABEL: "tile.kernel"() ({
-// CHECK: blockScale = #nvvm.tcgen05_mma_block_scale<block16>{{.+}}kind = #nvvm.tcgen05_mma_kind<mxf4nvf4>, tile.mma = "step=0 idesc=0x08200480
+// CHECK: blockScale = #nvvm.tcgen05_mma_block_scale<block16>{{.+}}kind = #nvvm.{{tcgen05_mma|block_scale}}_kind<mxf4nvf4>, tile.mma = "step=0 idesc=0x08200480
 // CHECK: sym_name = "nvfp4"
 "tile.kernel"() ({
   %a = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x64xf4E2M1FN, "Swizzle<32B> o S[(128, 64) : (64, 1)]", align 256>

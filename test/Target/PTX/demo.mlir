@@ -19,8 +19,8 @@
 // CHECK: tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [demo_smem1], {{%r[0-9]+}};
 // CHECK: mbarrier.init.shared.b64 [demo_smem2], {{%r[0-9]+}};
 // CHECK: fence.mbarrier_init.release.cluster;
-// CHECK: ld.global.v4.{{[bu]}}32
-// CHECK: st.shared.v4.{{[bu]}}32
+// CHECK: ld.global.{{v4.[bu]32|v2.b64}}
+// CHECK: st.shared.{{v4.[bu]32|v2.b64}}
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-NEXT: tcgen05.fence::before_thread_sync;
 // CHECK-NEXT: bar.sync 0;

@@ -16,8 +16,8 @@
 // CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // CHECK: mbarrier.init.shared.b64 [every_op_smem{{[0-9]+}}], {{.*}};
 // CHECK: fence.mbarrier_init.release.cluster;
-// CHECK: ld.global.v4.{{[bu]}}32
-// CHECK: st.shared.v4.{{[bu]}}32
+// CHECK: ld.global.{{v4.[bu]32|v2.b64}}
+// CHECK: st.shared.{{v4.[bu]32|v2.b64}}
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: bar.sync 0;
 // CHECK: cp.async.wait_group 0;
@@ -29,8 +29,8 @@
 // CHECK: tcgen05.ld.sync.aligned.32x32b.x4.b32
 // CHECK: tcgen05.wait::ld.sync.aligned;
 // CHECK: tcgen05.fence::before_thread_sync;
-// CHECK: ld.shared.v4.{{[bu]}}32
-// CHECK: st.global.v4.{{[bu]}}32
+// CHECK: ld.shared.{{v4.[bu]32|v2.b64}}
+// CHECK: st.global.{{v4.[bu]32|v2.b64}}
 // CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32
 
 // The special registers, in whatever order LLVM schedules them.

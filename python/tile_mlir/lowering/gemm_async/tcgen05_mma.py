@@ -17,7 +17,7 @@ from __future__ import annotations
 from ...dialect.decline import cached_plan
 from ...dialect.enums import Scope
 from ...dispatch import predicate, register_dispatch
-from ...mlir import ir
+from ...mlir import ir, mma_kind_attr
 from ..emitter import I1
 from ..nvvm_attrs import nvvm_enum
 from ..smem_desc import encode_smem_desc
@@ -53,7 +53,7 @@ def gemm_tcgen05_mma(op, ctx):
         a_desc = DescSteps(em, desc_base(ctx, ctx.a, encode_smem_desc(0, a.lbo_bytes, a.sbo_bytes, a.swizzle)))
     else:
         a_addr = tmem_address(ctx, ctx.a)
-    attrs = {"kind": em.attr(f"#nvvm.tcgen05_mma_kind<{plan.kind}>"),
+    attrs = {"kind": mma_kind_attr(plan.kind, bool(plan.block_scale)),
              "ctaGroup": nvvm_enum(em, plan.cta_group)}
     if plan.block_scale:
         attrs["blockScale"] = em.attr(f"#nvvm.tcgen05_mma_block_scale<{plan.block_scale}>")

@@ -6,7 +6,7 @@ from ...dialect.ops import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdO
                             KernelOp, LaneIdOp, ReinterpretOp, ReturnOp, SubviewOp, TensorMapOp, TensorMapPrefetchOp,
                             ThreadIdOp, TmemBufferOp, WarpIdOp, subview_strides)
 from ...dialect.types import BufferType
-from ...mlir import ir, llvm
+from ...mlir import ir, llvm_array_type, llvm_function_type
 from .. import registers
 from ..emitter import I1, I8, I32, I64, Emitter
 from .registry import lowers
@@ -22,7 +22,7 @@ def _kernel(k, op, em):
     maps = [inner for inner in body.operations if inner.operation.name == TensorMapOp.OPERATION_NAME]
     params += [em.ptr(0)] * len(maps)
     attrs = {"sym_name": ir.StringAttr.get(k.sym),
-             "function_type": ir.TypeAttr.get(llvm.FunctionType.get(ir.Type.parse("!llvm.void"), params)),
+             "function_type": ir.TypeAttr.get(llvm_function_type(ir.Type.parse("!llvm.void"), params)),
              "gpu.kernel": ir.UnitAttr.get(), "nvvm.kernel": ir.UnitAttr.get(),
              "nvvm.reqntid": ir.DenseI32ArrayAttr.get(list(k.block)),
              "unnamed_addr": ir.IntegerAttr.get(I64(), 0)}  # (none, spelled out as the parser does)
@@ -49,7 +49,7 @@ def _kernel(k, op, em):
 def _tensor_map_param_attrs(em):
     """A CUtensorMap passed by value: `.param .align 64 .b8 name[128]`, grid-constant so that TMA reads the
     parameter itself (its generic address, cvta.param), never a local copy (docs/tma.md §4)."""
-    return ir.DictAttr.get({"llvm.byval": ir.TypeAttr.get(llvm.ArrayType.get(I8(), 128)),
+    return ir.DictAttr.get({"llvm.byval": ir.TypeAttr.get(llvm_array_type(I8(), 128)),
                             "llvm.align": ir.IntegerAttr.get(I64(), 64),
                             "nvvm.grid_constant": ir.UnitAttr.get()})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...dialect.enums import BulkWaitKind, FenceKind, Scope
 from ...dialect.ops import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
                             MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp)
-from ...mlir import ir
+from ...mlir import ir, operand_segments
 from ..emitter import I1, I32, I64
 from ..fences import proxy_fence, tcgen05_fence
 from .registry import lowers
@@ -39,13 +39,13 @@ def _barrier(k, op, em):
 @lowers(MbarrierInitOp)
 def _mbarrier_init(k, op, em):
     em.create("nvvm.mbarrier.init", operands=[k.values[op.barrier], em.i32(op.count)],
-              attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])})
+              attrs=operand_segments("nvvm.mbarrier.init", [1, 1, 0]))
 
 
 @lowers(MbarrierArriveOp)
 def _mbarrier_arrive(k, op, em):
     em.create("nvvm.mbarrier.arrive", operands=[k.values[op.barrier]], results=[I64()],
-              attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0])})
+              attrs=operand_segments("nvvm.mbarrier.arrive", [1, 0, 0]))
 
 
 @lowers(MbarrierWaitOp)
@@ -55,7 +55,7 @@ def _mbarrier_wait(k, op, em):
 
     def try_wait(e):
         return e.create("nvvm.mbarrier.try_wait", operands=[bar, e.i32(phase)], results=[I1()],
-                        attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+                        attrs=operand_segments("nvvm.mbarrier.try_wait", [1, 1, 0])).results[0]
 
     em.spin_until(try_wait)
     k.fences.after_thread_sync(op, em)  # consumers of the tcgen05 ops the barrier tracked
@@ -64,7 +64,7 @@ def _mbarrier_wait(k, op, em):
 def _expect_tx(name: str):
     def lower(k, op, em):
         em.create(name, operands=[k.values[op.barrier], em.i32(op.bytes)],
-                  attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0, 0])})
+                  attrs=operand_segments(name, [1, 1, 0, 0]))
     return lower
 
 
