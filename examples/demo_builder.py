@@ -17,7 +17,10 @@ from tile_mlir.mlir import arith, ir  # noqa: E402
 TMEM_LAYOUT = "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]"
 
 
-def build_demo(ctx):
+def build_demo(ctx, fill=None):
+    """The demo as a module in ctx. fill(smem, a), if given, emits the ops that fill shared memory from A
+    and make it visible to the async proxy instead of tile.copy + fence.proxy.async (the test of cp.async
+    into tcgen05.cp uses copy_async here)."""
     with ctx, ir.Location.unknown():
         module = ir.Module.create()
         a_t = tb.buffer_t("global", (32, 16), "ui8")
@@ -39,8 +42,11 @@ def build_demo(ctx):
             with tb.when(is_thread0):
                 tb.mbarrier_init(bar, 1)
                 tb.fence("mbarrier_init")
-            tb.copy(smem, a)
-            tb.fence("proxy_async")  # ordinary stores -> async proxy (tcgen05.cp reads through it)
+            if fill is None:
+                tb.copy(smem, a)
+                tb.fence("proxy_async")  # ordinary stores -> async proxy (tcgen05.cp reads through it)
+            else:
+                fill(smem, a)
             tb.fence("tcgen05_before_sync")
             tb.barrier()
             tb.fence("tcgen05_after_sync")
