@@ -131,7 +131,7 @@ def cute_compile():
 
 def main():
     demo = open(os.path.join(HERE, os.pardir, "examples", "demo.mlir")).read()
-    fill = smem_to_tmem_kernel("fill_tmem", cols_bytes=2048, swizzle="128B")
+    fill = str(smem_to_tmem_kernel("fill_tmem", cols_bytes=2048, swizzle="128B"))  # (text: parsed like a user's)
     print(f"VM speed: calibration loop {calibrate_ms():.0f} ms (lower is faster)\n")
     print("1. compile latency, median (min) of 31 warm runs, ms; then the median of each stage")
     print(f"{'kernel':32s} {'-> cubin':>15s} {'-> ptx+cubin':>13s} | " + " ".join(f"{n:>8s}" for n in STAGES))

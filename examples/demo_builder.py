@@ -12,28 +12,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 
 from tile_mlir.context import make_context  # noqa: E402
 from tile_mlir.dialect import builders as tb  # noqa: E402
-from tile_mlir.mlir import arith, ir, scf  # noqa: E402
+from tile_mlir.mlir import arith, ir  # noqa: E402
 
 TMEM_LAYOUT = "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]"
 
 
-def when(cond):
-    """scf.if cond { ... } as a context manager."""
-
-    class _If:
-        def __enter__(self):
-            self.op = scf.IfOp(cond)
-            self.ip = ir.InsertionPoint(self.op.then_block)
-            self.ip.__enter__()
-
-        def __exit__(self, *exc):
-            scf.YieldOp([])
-            self.ip.__exit__(*exc)
-
-    return _If()
-
-
-def build_demo(ctx):
+def build_demo(ctx, fill=None):
+    """The demo as a module in ctx. fill(smem, a), if given, emits the ops that fill shared memory from A
+    and make it visible to the async proxy instead of tile.copy + fence.proxy.async (the test of cp.async
+    into tcgen05.cp uses copy_async here)."""
     with ctx, ir.Location.unknown():
         module = ir.Module.create()
         a_t = tb.buffer_t("global", (32, 16), "ui8")
@@ -42,26 +29,29 @@ def build_demo(ctx):
         tmem_t = tb.buffer_t("tmem", (32, 16), "ui8", TMEM_LAYOUT)
         slot_t = tb.buffer_t("shared", (1,), "i32")
         bar_t = tb.buffer_t("shared", (1,), "i64")
-        with tb.kernel(module, "demo", [a_t, out_t], block=(128, 1, 1)) as (_, (a, out)):
+        with tb.kernel(module, "demo", {"A": a_t, "out": out_t}, block=(128, 1, 1)) as (_, (a, out)):
             smem = tb.alloc_shared(smem_t)
             slot = tb.alloc_shared(slot_t)
             bar = tb.alloc_shared(bar_t)
             tid, warp = tb.thread_id(), tb.warp_id()
-            zero = arith.ConstantOp(ir.IntegerType.get_signless(32), 0).result
-            is_warp0 = arith.CmpIOp(arith.CmpIPredicate.eq, warp, zero).result
-            is_thread0 = arith.CmpIOp(arith.CmpIPredicate.eq, tid, zero).result
-            with when(is_warp0):
+            zero = arith.constant(ir.IntegerType.get_signless(32), 0)
+            is_warp0 = arith.cmpi(arith.CmpIPredicate.eq, warp, zero)
+            is_thread0 = arith.cmpi(arith.CmpIPredicate.eq, tid, zero)
+            with tb.when(is_warp0):
                 tb.tmem_alloc(slot, 32)
-            with when(is_thread0):
+            with tb.when(is_thread0):
                 tb.mbarrier_init(bar, 1)
                 tb.fence("mbarrier_init")
-            tb.copy(smem, a)
-            tb.fence("proxy_async")  # ordinary stores -> async proxy (tcgen05.cp reads through it)
+            if fill is None:
+                tb.copy(smem, a)
+                tb.fence("proxy_async")  # ordinary stores -> async proxy (tcgen05.cp reads through it)
+            else:
+                fill(smem, a)
             tb.fence("tcgen05_before_sync")
             tb.barrier()
             tb.fence("tcgen05_after_sync")
             tmem = tb.tmem_buffer(slot, tmem_t)
-            with when(is_thread0):
+            with tb.when(is_thread0):
                 tb.copy_async(tmem, smem)
                 tb.commit(bar)
             tb.mbarrier_wait(bar, 0)
@@ -69,7 +59,7 @@ def build_demo(ctx):
             tb.tmem_load(out, tmem, num_cols=4)
             tb.fence("tcgen05_before_sync")
             tb.barrier()
-            with when(is_warp0):
+            with tb.when(is_warp0):
                 tb.tmem_relinquish()
                 tb.tmem_dealloc(slot, 32)
             tb.ret()

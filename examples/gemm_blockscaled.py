@@ -24,7 +24,8 @@ The kernel (one CTA per output tile, grid = tiles of N x tiles of M):
           tile; each stages its 128 rows of A and half of B's rows, all loads complete on the even CTA's
           `full[s]`, whose thread 32 issues the M = 256 cta_group::2 MMAs and commits to both CTAs' barriers;
           each CTA's epilogue stores its own 128 rows (docs/gemm-walkthrough.md §8).
-Only the builder's own integers and choices reach the IR text (no user strings).
+The IR is built with tile_mlir's op builders (tile_mlir.dialect.builders); only the builder's own integers
+and choices reach it (no user strings).
 """
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from gemm_reference import FORMATS  # noqa: E402
+
+from tile_mlir.dialect import builders as tb  # noqa: E402
+from tile_mlir.mlir import arith, ir  # noqa: E402
 
 DENSE = {"bf16": ("bf16", 2), "e4m3": ("f8E4M3FN", 1)}  # Hopper twin: element type, bytes
 DENSE_NUMPY = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
@@ -135,76 +139,37 @@ class GemmConfig:
         return f"gemm_{self.dtype}_{self.m}x{self.n}x{self.k}" + ("_pair" if self.cta_group == 2 else "")
 
 
-# ------------------------------------------------------------------------------------------- IR text
-class _Text:
-    """Indented MLIR text; the i32 constants it uses are hoisted to the top of the kernel body."""
-
-    def __init__(self):
-        self.lines: list[str] = []
-        self.depth = 1
-        self.consts: dict[int, str] = {}
-
-    def __call__(self, line: str) -> None:
-        self.lines.append("  " * self.depth + line)
-
-    def c(self, value: int) -> str:
-        """An i32 constant, made once at the top of the kernel body."""
-        return self.consts.setdefault(value, f"%c{value}")
-
-    @contextmanager
-    def block(self, head: str):
-        """`head {` ... `}`; head "else" continues the scf.if just closed (`} else {`)."""
-        if head == "else":
-            assert self.lines[-1] == "  " * self.depth + "}"
-            self.lines[-1] += " else {"
-        else:
-            self(head + " {")
-        self.depth += 1
-        yield
-        self.depth -= 1
-        self("}")
-
-    def body(self) -> str:
-        consts = [f"  {n} = arith.constant {v} : i32" for v, n in sorted(self.consts.items())]
-        return "\n".join(consts + self.lines)
+# ------------------------------------------------------------------------------------------- IR
+def _mul(a, b):
+    return arith.muli(a, b)
 
 
-def _arith(t: _Text, name: str, op: str, a: str, b: str) -> str:
-    t(f"%{name} = arith.{op} {a}, {b} : i32")
-    return f"%{name}"
+def _add(a, b):
+    return arith.addi(a, b)
 
 
-def _cmp(t: _Text, name: str, pred: str, a: str, b: str) -> str:
-    t(f"%{name} = arith.cmpi {pred}, {a}, {b} : i32")
-    return f"%{name}"
+def _cmp(pred: str, a, b):
+    return arith.cmpi(getattr(arith.CmpIPredicate, pred), a, b)
 
 
-def _buf(scope: str, shape, elem: str, layout: str | None = None, align: int | None = None) -> str:
-    dims = "x".join(str(d) for d in shape)
-    extra = (f', "{layout}"' if layout else "") + (f", align {align}" if align else "")
-    return f"!tile.buffer<{scope}, {dims}x{elem}{extra}>"
+def _buf(scope: str, shape, elem: str, layout: str | None = None, align: int | None = None):
+    return tb.buffer_t(scope, shape, elem, layout, align=align)
 
 
-def _global_tile(t: _Text, name: str, buf: str, buf_t: str, offsets, shape, elem: str, full_shape):
+def _global_tile(buf, offsets, shape, elem: str, full_shape):
     """A window of `shape` elements of the row-major global buffer `buf` (of full_shape) at SSA offsets
     (one per dim), keeping its strides: TMA adds the offsets to its coordinates, tile.copy to its address."""
     strides = [math.prod(full_shape[d + 1:]) for d in range(len(full_shape))]
     out_t = _buf("global", shape, elem, f"S[({', '.join(map(str, shape))}) : ({', '.join(map(str, strides))})]")
-    dyn = ", ".join("-1" for _ in offsets)
-    t(f'%{name} = "tile.subview"({buf}, {", ".join(offsets)}) {{static_offsets = array<i64: {dyn}>, '
-      f'sizes = array<i64: {", ".join(str(d) for d in shape)}>}} : ({buf_t}, {", ".join("i32" for _ in offsets)})'
-      f" -> {out_t}")
-    return f"%{name}", out_t
+    return tb.subview(buf, offsets, out_t, static_offsets=[-1] * len(offsets), sizes=shape)
 
 
-def _tensor_map(t: _Text, buf: str, buf_t: str, box, swizzle: bool = False) -> None:
+def _tensor_map(buf, box, swizzle: bool = False) -> None:
     """The TMA tensor map of a kernel buffer (a grid-constant parameter the runtime encodes at launch)."""
-    sw = ', swizzle = "128B"' if swizzle else ""
-    t(f'%map_{buf[1:].lower()} = "tile.tensor_map"({buf}) {{box = array<i64: {", ".join(map(str, box))}>{sw}}} : '
-      f"({buf_t}) -> !tile.tensormap")
+    tb.tensor_map(buf, box, swizzle="128B" if swizzle else "none")
 
 
-def _swizzled(rows: int, cols: int, elem: str) -> str:
+def _swizzled(rows: int, cols: int, elem: str):
     """A tile as TMA writes a box with 128B swizzle: rows of 128 bytes (cols elements), atoms of 8 rows on the
     absolute address, hence 1024-byte aligned."""
     return _buf("shared", (rows, cols), elem, f"Swizzle<128B> o S[({rows}, {cols}) : ({cols}, 1)]", 1024)
@@ -215,35 +180,42 @@ class _Pipeline:
     (j // S) % 2 -- static in the unrolled body, so stages and barriers are separate static buffers and no
     address is computed at run time. A step past the last K tile (K tiles not a multiple of 2S) is skipped."""
 
-    def __init__(self, t: _Text, cfg: GemmConfig, tag: str):
-        self.t, self.cfg, self.tag = t, cfg, tag
+    def __init__(self, c: tb.Constants, cfg: GemmConfig):
+        self.c, self.cfg = c, cfg
         self.unroll = 2 * cfg.stages
 
     @contextmanager
     def steps(self):
         """Yields, once per unrolled step, (j, stage, phase, kt value) with the insertion point inside it."""
-        t, cfg, tag = self.t, self.cfg, self.tag
+        c, cfg = self.c, self.cfg
         trips = -(-cfg.k_tiles // self.unroll)
-        with t.block(f"scf.for %trip{tag} = {t.c(0)} to {t.c(trips)} step {t.c(1)} : i32"):
-            base = _arith(t, f"kbase{tag}", "muli", f"%trip{tag}", t.c(self.unroll))
+        with tb.loop(c(0), c(trips), c(1)) as trip:
+            base = _mul(trip, c(self.unroll))
 
             def gen():
                 for j in range(self.unroll):
-                    kt = _arith(t, f"kt{tag}_{j}", "addi", base, t.c(j))
+                    kt = _add(base, c(j))
                     if cfg.k_tiles % self.unroll:
-                        with t.block(f"scf.if {_cmp(t, f'live{tag}_{j}', 'ult', kt, t.c(cfg.k_tiles))}"):
+                        with tb.when(_cmp("ult", kt, c(cfg.k_tiles))):
                             yield j, j % cfg.stages, (j // cfg.stages) % 2, kt
                     else:
                         yield j, j % cfg.stages, (j // cfg.stages) % 2, kt
             yield gen()
 
 
-def _wait(t: _Text, bar: str, phase: int) -> None:
-    t(f'"tile.mbarrier.wait"({bar}) {{phase = {phase}}} : ({BAR_T}) -> ()')
+def _bar_t():
+    return _buf("shared", (1,), "i64")
 
 
-BAR_T = "!tile.buffer<shared, 1xi64>"
 EPI_COLS = 64  # accumulator columns a Blackwell epilogue thread holds at a time (tcgen05.ld.32x32b.x64)
+
+
+@contextmanager
+def _kernel(module, cfg: GemmConfig, params, block: int, cluster=None):
+    """cfg's tile.kernel in `module`: yields (its arguments, the constants of its body)."""
+    with tb.kernel(module, cfg.name, params, block=(block, 1, 1), grid=cfg.grid, cluster=cluster) as (k, args):
+        yield args, tb.Constants(k.regions[0].blocks[0])
+        tb.ret()
 
 
 # ---------------------------------------------------------------------------------------- Hopper twin
@@ -254,82 +226,76 @@ def _wgmma_acc_layout(n: int, warp0: int) -> str:
             + (f" + O[{warp0}@warpid]" if warp0 else ""))
 
 
-def hopper_ir(cfg: GemmConfig) -> str:
+def hopper_ir(cfg: GemmConfig, module) -> None:
     elem, size = DENSE[cfg.dtype]
     bm, bn, bk, st = cfg.tile_m, cfg.tile_n, cfg.tile_k, cfg.stages
     a_t = _buf("global", (cfg.m, cfg.k), elem)
     b_t = _buf("global", (cfg.n, cfg.k), elem)
     d_t = _buf("global", (cfg.m, cfg.n), "bf16")
     sa_t, sb_t = _swizzled(bm, bk, elem), _swizzled(bn, bk, elem)
-    t = _Text()
-    _tensor_map(t, "%A", a_t, (bm, bk), swizzle=True)
-    _tensor_map(t, "%B", b_t, (bn, bk), swizzle=True)
-    for s in range(st):
-        t(f'%sa{s} = "tile.alloc_shared"() : () -> {sa_t}')
-        t(f'%sb{s} = "tile.alloc_shared"() : () -> {sb_t}')
-    for s in range(st):
-        t(f'%full{s} = "tile.alloc_shared"() : () -> {BAR_T}')
-        t(f'%empty{s} = "tile.alloc_shared"() : () -> {BAR_T}')
-    t('%tid = "tile.thread_id"() : () -> i32')
-    t('%warp = "tile.warp_id"() : () -> i32')
-    is_t0 = _cmp(t, "is_thread0", "eq", "%tid", t.c(0))
-    # 1. full[s]: the producer's arrive + the stage's TMA bytes; empty[s]: one arrive per consumer warpgroup
-    with t.block(f"scf.if {is_t0}"):
+    with _kernel(module, cfg, {"A": a_t, "B": b_t, "D": d_t}, block=384) as ((A, B, D), c):
+        _tensor_map(A, (bm, bk), swizzle=True)
+        _tensor_map(B, (bn, bk), swizzle=True)
+        sa, sb = [], []
         for s in range(st):
-            t(f'"tile.mbarrier.init"(%full{s}) {{count = 1}} : ({BAR_T}) -> ()')
-            t(f'"tile.mbarrier.init"(%empty{s}) {{count = 2}} : ({BAR_T}) -> ()')
-        t('"tile.fence"() {kind = "mbarrier_init"} : () -> ()')
-    t('"tile.barrier"() : () -> ()')
-    t('%bx = "tile.block_id"() {dim = "x"} : () -> i32')
-    t('%by = "tile.block_id"() {dim = "y"} : () -> i32')
-    m0 = _arith(t, "m0", "muli", "%by", t.c(bm))
-    n0 = _arith(t, "n0", "muli", "%bx", t.c(bn))
-    wg = _arith(t, "wg", "divui", "%warp", t.c(4))
-    with t.block(f"scf.if {_cmp(t, 'is_producer', 'eq', wg, t.c(0))}"):
-        # 2. producer: one thread; K step kt into its stage once both consumers released the stage's last use
-        with t.block(f"scf.if {is_t0}"):
-            with _Pipeline(t, cfg, "p").steps() as steps:
-                for j, s, phase, kt in steps:
-                    _wait(t, f"%empty{s}", 1 - phase)  # (the first pass finds every stage free)
-                    t(f'"tile.mbarrier.arrive_expect_tx"(%full{s}) {{bytes = {(bm + bn) * bk * size}}} : ({BAR_T}) -> ()')
-                    k0 = _arith(t, f"k0_{j}", "muli", kt, t.c(bk))
-                    for name, glob, glob_t, row0, dst_t in (("a", "%A", a_t, m0, sa_t), ("b", "%B", b_t, n0, sb_t)):
-                        rows = bm if name == "a" else bn
-                        src, src_t = _global_tile(t, f"g{name}{j}", glob, glob_t, (row0, k0), (rows, bk), elem,
-                                                  (cfg.m if name == "a" else cfg.n, cfg.k))
-                        t(f'"tile.copy_async"(%s{name}{s}, {src}, %full{s}) : ({dst_t}, {src_t}, {BAR_T}) -> ()')
-    with t.block("else"):
-        for c in (1, 2):  # 3. consumers: warpgroup c computes rows 64 (c - 1) .. 64 c - 1 of the tile
-            with t.block(f"scf.if {_cmp(t, f'is_wg{c}', 'eq', wg, t.c(c))}"):
-                _hopper_consumer(t, cfg, c, elem, sa_t, sb_t, m0, n0, d_t)
-    t('"tile.return"() : () -> ()')
-    return _kernel_text(cfg, [("A", a_t), ("B", b_t), ("D", d_t)], t, block=384)
+            sa.append(tb.alloc_shared(sa_t))
+            sb.append(tb.alloc_shared(sb_t))
+        full, empty = [], []
+        for s in range(st):
+            full.append(tb.alloc_shared(_bar_t()))
+            empty.append(tb.alloc_shared(_bar_t()))
+        tid, warp = tb.thread_id(), tb.warp_id()
+        is_t0 = _cmp("eq", tid, c(0))
+        # 1. full[s]: the producer's arrive + the stage's TMA bytes; empty[s]: one arrive per consumer warpgroup
+        with tb.when(is_t0):
+            for s in range(st):
+                tb.mbarrier_init(full[s], 1)
+                tb.mbarrier_init(empty[s], 2)
+            tb.fence("mbarrier_init")
+        tb.barrier()
+        bx, by = tb.block_id("x"), tb.block_id("y")
+        m0, n0 = _mul(by, c(bm)), _mul(bx, c(bn))
+        wg = arith.divui(warp, c(4))
+        with tb.when(_cmp("eq", wg, c(0))) as producer:
+            # 2. producer: one thread; K step kt into its stage once both consumers released the stage's last use
+            with tb.when(is_t0):
+                with _Pipeline(c, cfg).steps() as steps:
+                    for j, s, phase, kt in steps:
+                        tb.mbarrier_wait(empty[s], 1 - phase)  # (the first pass finds every stage free)
+                        tb.mbarrier_arrive_expect_tx(full[s], (bm + bn) * bk * size)
+                        k0 = _mul(kt, c(bk))
+                        for glob, row0, rows, dst, full_rows in ((A, m0, bm, sa[s], cfg.m), (B, n0, bn, sb[s], cfg.n)):
+                            src = _global_tile(glob, (row0, k0), (rows, bk), elem, (full_rows, cfg.k))
+                            tb.copy_async(dst, src, full[s])
+        with producer.otherwise():
+            for w in (1, 2):  # 3. consumers: warpgroup w computes rows 64 (w - 1) .. 64 w - 1 of the tile
+                with tb.when(_cmp("eq", wg, c(w))):
+                    _hopper_consumer(c, cfg, w, sa, sb, full, empty, tid, m0, n0, D)
 
 
-def _hopper_consumer(t, cfg, c, elem, sa_t, sb_t, m0, n0, d_t):
+def _hopper_consumer(c, cfg, w, sa, sb, full, empty, tid, m0, n0, D):
     bn, bk, st = cfg.tile_n, cfg.tile_k, cfg.stages
-    acc_t = _buf("reg", (64, bn), "f32", _wgmma_acc_layout(bn, 4 * c))
-    out_t = _buf("reg", (64, bn), "bf16", _wgmma_acc_layout(bn, 4 * c))
-    rows = f"array<i64: {64 * (c - 1)}, 0>, a_sizes = array<i64: 64, {bk}>"
-    t(f'%acc{c} = "tile.alloc_reg"() : () -> {acc_t}')
-    leader = _cmp(t, f"leader{c}", "eq", "%tid", t.c(128 * c))
-    with _Pipeline(t, cfg, f"c{c}").steps() as steps:
+    acc_t = _buf("reg", (64, bn), "f32", _wgmma_acc_layout(bn, 4 * w))
+    out_t = _buf("reg", (64, bn), "bf16", _wgmma_acc_layout(bn, 4 * w))
+    rows = [(64 * (w - 1), 64 * w), (0, bk)]
+    acc = tb.alloc_reg(acc_t)
+    leader = _cmp("eq", tid, c(128 * w))
+    with _Pipeline(c, cfg).steps() as steps:
         for j, s, phase, kt in steps:
-            _wait(t, f"%full{s}", phase)
-            accumulate = _cmp(t, f"accum{c}_{j}", "ugt", kt, t.c(0))
-            t(f'"tile.gemm_async"(%acc{c}, %sa{s}, %sb{s}, {accumulate}) {{scope = "warpgroup", a_offsets = {rows}}}'
-              f" : ({acc_t}, {sa_t}, {sb_t}, i1) -> ()")
+            tb.mbarrier_wait(full[s], phase)
+            accumulate = _cmp("ugt", kt, c(0))
+            tb.gemm_async(acc, sa[s], sb[s], accumulate, scope="warpgroup", a_region=rows)
             # once at most this step's wgmmas are pending, the previous step's stage is free again
-            t('"tile.gemm_wait"() {pending = 1} : () -> ()')
-            with t.block(f"scf.if {accumulate}"):
-                with t.block(f"scf.if {leader}"):
-                    t(f'"tile.mbarrier.arrive"(%empty{(s - 1) % st}) : ({BAR_T}) -> ()')
-    t('"tile.gemm_wait"() {pending = 0} : () -> ()')
-    t(f'%out{c} = "tile.alloc_reg"() : () -> {out_t}')
-    t(f'"tile.convert"(%out{c}, %acc{c}) {{rounding = "rn"}} : ({out_t}, {acc_t}) -> ()')
-    row = _arith(t, f"row{c}", "addi", m0, t.c(64 * (c - 1)))
-    dst, dst_t = _global_tile(t, f"d{c}", "%D", d_t, (row, n0), (64, bn), "bf16", (cfg.m, cfg.n))
-    t(f'"tile.copy"({dst}, %out{c}) {{scope = "warpgroup"}} : ({dst_t}, {out_t}) -> ()')
+            tb.gemm_wait(1)
+            with tb.when(accumulate):
+                with tb.when(leader):
+                    tb.mbarrier_arrive(empty[(s - 1) % st])
+    tb.gemm_wait(0)
+    out = tb.alloc_reg(out_t)
+    tb.convert(out, acc, "rn")
+    row = _add(m0, c(64 * (w - 1)))
+    dst = _global_tile(D, (row, n0), (64, bn), "bf16", (cfg.m, cfg.n))
+    tb.copy(dst, out, scope="warpgroup")
 
 
 # ------------------------------------------------------------------------------------------ Blackwell
@@ -346,7 +312,7 @@ def _sf_layouts(rows: int, nsf: int, col0: int) -> tuple[str, str]:
     return smem, tmem
 
 
-def blackwell_ir(cfg: GemmConfig) -> str:
+def blackwell_ir(cfg: GemmConfig, module) -> None:
     fmt = FORMATS[cfg.dtype]
     elem = {"e4m3": "f8E4M3FN", "e2m1": "f4E2M1FN"}[fmt.elem_ptx]
     sf_elem = "f8E8M0FNU" if fmt.scale_ptx == "ue8m0" else "f8E4M3FN"
@@ -378,169 +344,146 @@ def blackwell_ir(cfg: GemmConfig) -> str:
     stage_bytes = (bm + bnc) * bk * fmt.elem_bits // 8 + (sf_box["a"][0] + sf_box["b"][0]) * ak * 512
     acc_t = _buf("tmem", (bm, bn), "f32", f"S[({bm}, {bn}) : (1@TLane, 1@TCol)]")
     regs_layout = f"S[(4, 32, {EPI_COLS}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
-    t = _Text()
-    _tensor_map(t, "%A", a_t, (bm, kb), swizzle=True)
-    _tensor_map(t, "%B", b_t, (bnc, kb), swizzle=True)
-    _tensor_map(t, "%SFA", sfa_t, sf_box["a"])
-    _tensor_map(t, "%SFB", sfb_t, sf_box["b"])
-    _tensor_map(t, "%D", d_t, (bm, bn))
-    for s in range(st):
-        t(f'%sa{s} = "tile.alloc_shared"() : () -> {sa_t}')
-        t(f'%sb{s} = "tile.alloc_shared"() : () -> {sb_t}')
-        if packed:
-            t(f'%va{s} = "tile.reinterpret"(%sa{s}) : ({sa_t}) -> {va_t}')
-            t(f'%vb{s} = "tile.reinterpret"(%sb{s}) : ({sb_t}) -> {vb_t}')
-        for n in "ab":
-            t(f'%sf{n}{s} = "tile.alloc_shared"() : () -> {sf_raw_t[n]}')
-    sd_t = _buf("shared", (bm, bn), "bf16", f"S[({bm}, {bn}) : ({bn}, 1)]", 1024)
-    t(f'%sd = "tile.alloc_shared"() : () -> {sd_t}')
-    for s in range(st):
-        t(f'%full{s} = "tile.alloc_shared"() : () -> {BAR_T}')
-        t(f'%empty{s} = "tile.alloc_shared"() : () -> {BAR_T}')
-    t(f'%done = "tile.alloc_shared"() : () -> {BAR_T}')
-    slot_t = _buf("shared", (1,), "i32")
-    t(f'%slot = "tile.alloc_shared"() : () -> {slot_t}')
-    t('%tid = "tile.thread_id"() : () -> i32')
-    t('%warp = "tile.warp_id"() : () -> i32')
-    is_t0 = _cmp(t, "is_thread0", "eq", "%tid", t.c(0))
-    if cg == 2:  # the pair's even CTA (rank 0 of the cluster of 2) arms `full` and issues the MMAs
-        t('%rank = "tile.cta_rank"() : () -> i32')
-        is_leader = _cmp(t, "is_leader", "eq", "%rank", t.c(0))
-    is_mma_warp = _cmp(t, "is_mma_warp", "eq", "%warp", t.c(1))
-    # 1. set-up: warp 1 allocates tensor memory; full[s] = producer arrive + bytes, empty[s] and done =
-    #    tcgen05.commit of the MMA thread
-    with t.block(f"scf.if {is_mma_warp}"):
-        t(f'"tile.tmem.alloc"(%slot) {{num_cols = {tmem_cols}, cta_group = {cg}}} : ({slot_t}) -> ()')
-    with t.block(f"scf.if {is_t0}"):
+    params = {"A": a_t, "B": b_t, "SFA": sfa_t, "SFB": sfb_t, "D": d_t}
+    with _kernel(module, cfg, params, block=256, cluster=(2, 1, 1) if cg == 2 else None) as ((A, B, SFA, SFB, D), c):
+        _tensor_map(A, (bm, kb), swizzle=True)
+        _tensor_map(B, (bnc, kb), swizzle=True)
+        _tensor_map(SFA, sf_box["a"])
+        _tensor_map(SFB, sf_box["b"])
+        _tensor_map(D, (bm, bn))
+        sa, sb, va, vb, sf = [], [], [], [], {}
         for s in range(st):
-            t(f'"tile.mbarrier.init"(%full{s}) {{count = 1}} : ({BAR_T}) -> ()')
-            t(f'"tile.mbarrier.init"(%empty{s}) {{count = 1}} : ({BAR_T}) -> ()')
-        t(f'"tile.mbarrier.init"(%done) {{count = 1}} : ({BAR_T}) -> ()')
-        t('"tile.fence"() {kind = "mbarrier_init"} : () -> ()')
-    t('"tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()')
-    t('"tile.barrier"() : () -> ()')
-    if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them
-        t('"tile.barrier"() {scope = "cluster"} : () -> ()')
-    t('"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()')
-    t(f'%acc = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {acc_t}')
-    sf_tmem = {}
-    for s in range(st):
-        for n, rows, col in (("a", bm, bn + s * stage_cols), ("b", bn, bn + s * stage_cols + sf_cols["a"])):
-            smem_l, tmem_l = _sf_layouts(rows, nsf, col)
-            view_t = _buf("shared", (rows, nsf), sf_elem, smem_l, 128)
-            tm_t = _buf("tmem", (rows, nsf), sf_elem, tmem_l)
-            t(f'%tsf{n}{s} = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {tm_t}')
-            t(f'%vsf{n}{s} = "tile.reinterpret"(%sf{n}{s}) : ({sf_raw_t[n]}) -> {view_t}')
-            sf_tmem[n, s] = (tm_t, view_t)
-    t('%bx = "tile.block_id"() {dim = "x"} : () -> i32')
-    t('%by = "tile.block_id"() {dim = "y"} : () -> i32')
-    if cg == 1:
-        m_blk, n_blk = "%by", "%bx"
-        m0 = _arith(t, "m0", "muli", "%by", t.c(bm))
-        n0 = row0_b = _arith(t, "n0", "muli", "%bx", t.c(bn))
-    else:  # block x = the CTA's 128-row half of the pair's 256 rows; its half of B's rows
-        m_blk, n_blk = "%bx", "%by"
-        m0 = _arith(t, "m0", "muli", "%bx", t.c(bm))
-        n0 = _arith(t, "n0", "muli", "%by", t.c(bn))
-        row0_b = _arith(t, "row0_b", "addi", n0, _arith(t, "half_b", "muli", "%rank", t.c(bnc)))
-    nb0 = _arith(t, "nb0", "muli", n_blk, t.c(bn // 128))
-    # a pair's loads all complete on the even CTA's `full` (docs/tma.md §8), which counts both CTAs' bytes
-    tma_attrs = ' {cta_group = 2, barrier_cta = "pair_leader"}' if cg == 2 else ""
-    with t.block(f"scf.if {is_t0}"):
-        # 2. producer (thread 0): A, B and their scale atoms of K step kt into stage kt % stages
-        with _Pipeline(t, cfg, "p").steps() as steps:
-            for j, s, phase, kt in steps:
-                _wait(t, f"%empty{s}", 1 - phase)
-                arm = f'"tile.mbarrier.arrive_expect_tx"(%full{s}) {{bytes = {cg * stage_bytes}}} : ({BAR_T}) -> ()'
-                if cg == 1:
-                    t(arm)
-                else:
-                    with t.block(f"scf.if {is_leader}"):
-                        t(arm)
-                k0 = _arith(t, f"k0_{j}", "muli", kt, t.c(kb))
-                r0 = _arith(t, f"r0_{j}", "muli", kt, t.c(ak * 32))
-                for dst, dst_t, glob, glob_t, offs, shape, el, full in (
-                        (f"%sa{s}", sa_t, "%A", a_t, (m0, k0), (bm, kb), g_elem, (cfg.m, kbytes)),
-                        (f"%sb{s}", sb_t, "%B", b_t, (row0_b, k0), (bnc, kb), g_elem, (cfg.n, kbytes)),
-                        (f"%sfa{s}", sf_raw_t["a"], "%SFA", sfa_t, (m_blk, r0, t.c(0)), sf_box["a"], "ui8",
-                         (mt, kt4 * 32, 16)),
-                        (f"%sfb{s}", sf_raw_t["b"], "%SFB", sfb_t, (nb0, r0, t.c(0)), sf_box["b"], "ui8",
-                         (nt, kt4 * 32, 16))):
-                    src, src_t = _global_tile(t, f"g{glob[1:].lower()}{j}", glob, glob_t, offs, shape, el, full)
-                    t(f'"tile.copy_async"({dst}, {src}, %full{s}){tma_attrs} : ({dst_t}, {src_t}, {BAR_T}) -> ()')
-    is_mma_thread = _cmp(t, "is_mma_thread", "eq", "%tid", t.c(32))
-    if cg == 2:
-        t(f"%is_mma_issuer = arith.andi {is_mma_thread}, {is_leader} : i1")
-        is_mma_thread = "%is_mma_issuer"
-    with t.block(f"scf.if {is_mma_thread}"):
-        # 3. MMA issuer (thread 32; of a pair, the even CTA's): scale factors to tensor memory, then the
-        #    block-scaled MMAs of the stage; the commit frees the stage once they (and the copies) are done
-        #    (a pair's: in both CTAs, multicast)
-        with _Pipeline(t, cfg, "m").steps() as steps:
-            for j, s, phase, kt in steps:
-                _wait(t, f"%full{s}", phase)
-                for n in "ab":
-                    tm_t, view_t = sf_tmem[n, s]
-                    t(f'"tile.copy_async"(%tsf{n}{s}, %vsf{n}{s}) {{cta_group = {cg}}} : ({tm_t}, {view_t}) -> ()')
-                accumulate = _cmp(t, f"accum_{j}", "ugt", kt, t.c(0))
-                a, b = (f"%va{s}", f"%vb{s}") if packed else (f"%sa{s}", f"%sb{s}")
-                t(f'"tile.gemm_async.block_scale"(%acc, {a}, {b}, {accumulate}, %tsfa{s}, %tsfb{s}) '
-                  f'{{scale_vec = {fmt.vec}, cta_group = {cg}}} : ({acc_t}, {va_t}, {vb_t}, i1, '
-                  f"{sf_tmem['a', s][0]}, {sf_tmem['b', s][0]}) -> ()")
-                # the last step's MMAs (the last writers of D) complete on `done`, which the epilogue waits
-                # for; every other step's free its stage
-                commit = f"cta_group = {cg}" + (", multicast_mask = 3" if cg == 2 else "")
-                with t.block(f"scf.if {_cmp(t, f'last_{j}', 'eq', kt, t.c(cfg.k_tiles - 1))}"):
-                    t(f'"tile.commit"(%done) {{{commit}}} : ({BAR_T}) -> ()')
-                with t.block("else"):
-                    t(f'"tile.commit"(%empty{s}) {{{commit}}} : ({BAR_T}) -> ()')
-    is_epi = _cmp(t, "is_epilogue", "uge", "%warp", t.c(4))
-    with t.block(f"scf.if {is_epi}"):
-        # 4. epilogue (warps 4-7: warp w reaches lane quarter w % 4 = rows 32 (w - 4) ..): tmem -> registers -> bf16 -> shared
-        _wait(t, "%done", 0)
-        t('"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()')
-        r_t = _buf("reg", (bm, EPI_COLS), "f32", regs_layout)
-        o_t = _buf("reg", (bm, EPI_COLS), "bf16", regs_layout)
-        t(f'%racc = "tile.alloc_reg"() : () -> {r_t}')
-        t(f'%rout = "tile.alloc_reg"() : () -> {o_t}')
-        for c0 in range(0, bn, EPI_COLS):  # column slices: 64 registers a thread at a time
-            cols = f"array<i64: 0, {c0}>, src_sizes = array<i64: {bm}, {EPI_COLS}>"
-            t(f'"tile.copy_async"(%racc, %acc) {{scope = "warpgroup", src_offsets = {cols}}} : ({r_t}, {acc_t}) -> ()')
-            t(f'"tile.convert"(%rout, %racc) {{rounding = "rn"}} : ({o_t}, {r_t}) -> ()')
-            t(f'"tile.copy"(%sd, %rout) {{scope = "warpgroup", dst_offsets = array<i64: 0, {c0}>, '
-              f"dst_sizes = array<i64: {bm}, {EPI_COLS}>}} : ({sd_t}, {o_t}) -> ()")
-    t('"tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()')
-    t('"tile.barrier"() : () -> ()')
-    if cg == 2:  # neither CTA frees tensor memory or exits while its peer may still signal it
-        t('"tile.barrier"() {scope = "cluster"} : () -> ()')
-    # 5. one thread stores the tile with TMA (clipped at the tensor's edge) and waits for it; warp 1 frees
-    #    tensor memory
-    with t.block(f"scf.if {is_t0}"):
-        dst, dst_t = _global_tile(t, "gd", "%D", d_t, (m0, n0), (bm, bn), "bf16", (cfg.m, cfg.n))
-        t(f'"tile.copy_async"({dst}, %sd) : ({dst_t}, {sd_t}) -> ()')
-        t('"tile.bulk_wait"() {pending = 0, kind = "all"} : () -> ()')
-    with t.block(f"scf.if {is_mma_warp}"):
-        t('"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()')
-        t(f'"tile.tmem.relinquish"() {{cta_group = {cg}}} : () -> ()')
-        t(f'"tile.tmem.dealloc"(%slot) {{num_cols = {tmem_cols}, cta_group = {cg}}} : ({slot_t}) -> ()')
-    t('"tile.return"() : () -> ()')
-    params = [("A", a_t), ("B", b_t), ("SFA", sfa_t), ("SFB", sfb_t), ("D", d_t)]
-    return _kernel_text(cfg, params, t, block=256, cluster=(2, 1, 1) if cg == 2 else None)
+            sa.append(tb.alloc_shared(sa_t))
+            sb.append(tb.alloc_shared(sb_t))
+            if packed:
+                va.append(tb.reinterpret(sa[s], va_t))
+                vb.append(tb.reinterpret(sb[s], vb_t))
+            for n in "ab":
+                sf[n, s] = tb.alloc_shared(sf_raw_t[n])
+        sd = tb.alloc_shared(_buf("shared", (bm, bn), "bf16", f"S[({bm}, {bn}) : ({bn}, 1)]", 1024))
+        full, empty = [], []
+        for s in range(st):
+            full.append(tb.alloc_shared(_bar_t()))
+            empty.append(tb.alloc_shared(_bar_t()))
+        done = tb.alloc_shared(_bar_t())
+        slot = tb.alloc_shared(_buf("shared", (1,), "i32"))
+        tid, warp = tb.thread_id(), tb.warp_id()
+        is_t0 = _cmp("eq", tid, c(0))
+        if cg == 2:  # the pair's even CTA (rank 0 of the cluster of 2) arms `full` and issues the MMAs
+            rank = tb.cta_rank()
+            is_leader = _cmp("eq", rank, c(0))
+        is_mma_warp = _cmp("eq", warp, c(1))
+        # 1. set-up: warp 1 allocates tensor memory; full[s] = producer arrive + bytes, empty[s] and done =
+        #    tcgen05.commit of the MMA thread
+        with tb.when(is_mma_warp):
+            tb.tmem_alloc(slot, tmem_cols, cg)
+        with tb.when(is_t0):
+            for s in range(st):
+                tb.mbarrier_init(full[s], 1)
+                tb.mbarrier_init(empty[s], 1)
+            tb.mbarrier_init(done, 1)
+            tb.fence("mbarrier_init")
+        tb.fence("tcgen05_before_sync")
+        tb.barrier()
+        if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them
+            tb.barrier("cluster")
+        tb.fence("tcgen05_after_sync")
+        acc = tb.tmem_buffer(slot, acc_t)
+        tsf, vsf = {}, {}
+        for s in range(st):
+            for n, rows, col in (("a", bm, bn + s * stage_cols), ("b", bn, bn + s * stage_cols + sf_cols["a"])):
+                smem_l, tmem_l = _sf_layouts(rows, nsf, col)
+                tsf[n, s] = tb.tmem_buffer(slot, _buf("tmem", (rows, nsf), sf_elem, tmem_l))
+                vsf[n, s] = tb.reinterpret(sf[n, s], _buf("shared", (rows, nsf), sf_elem, smem_l, 128))
+        bx, by = tb.block_id("x"), tb.block_id("y")
+        if cg == 1:
+            m_blk, n_blk = by, bx
+            m0 = _mul(by, c(bm))
+            n0 = row0_b = _mul(bx, c(bn))
+        else:  # block x = the CTA's 128-row half of the pair's 256 rows; its half of B's rows
+            m_blk, n_blk = bx, by
+            m0 = _mul(bx, c(bm))
+            n0 = _mul(by, c(bn))
+            row0_b = _add(n0, _mul(rank, c(bnc)))
+        nb0 = _mul(n_blk, c(bn // 128))
+        # a pair's loads all complete on the even CTA's `full` (docs/tma.md §8), which counts both CTAs' bytes
+        tma_attrs = {"cta_group": 2, "barrier_cta": "pair_leader"} if cg == 2 else {}
+        with tb.when(is_t0):
+            # 2. producer (thread 0): A, B and their scale atoms of K step kt into stage kt % stages
+            with _Pipeline(c, cfg).steps() as steps:
+                for j, s, phase, kt in steps:
+                    tb.mbarrier_wait(empty[s], 1 - phase)
+                    if cg == 1:
+                        tb.mbarrier_arrive_expect_tx(full[s], cg * stage_bytes)
+                    else:
+                        with tb.when(is_leader):
+                            tb.mbarrier_arrive_expect_tx(full[s], cg * stage_bytes)
+                    k0 = _mul(kt, c(kb))
+                    r0 = _mul(kt, c(ak * 32))
+                    for dst, glob, offs, shape, el, whole in (
+                            (sa[s], A, (m0, k0), (bm, kb), g_elem, (cfg.m, kbytes)),
+                            (sb[s], B, (row0_b, k0), (bnc, kb), g_elem, (cfg.n, kbytes)),
+                            (sf["a", s], SFA, (m_blk, r0, c(0)), sf_box["a"], "ui8", (mt, kt4 * 32, 16)),
+                            (sf["b", s], SFB, (nb0, r0, c(0)), sf_box["b"], "ui8", (nt, kt4 * 32, 16))):
+                        tb.copy_async(dst, _global_tile(glob, offs, shape, el, whole), full[s], **tma_attrs)
+        is_mma_thread = _cmp("eq", tid, c(32))
+        if cg == 2:
+            is_mma_thread = arith.andi(is_mma_thread, is_leader)
+        with tb.when(is_mma_thread):
+            # 3. MMA issuer (thread 32; of a pair, the even CTA's): scale factors to tensor memory, then the
+            #    block-scaled MMAs of the stage; the commit frees the stage once they (and the copies) are done
+            #    (a pair's: in both CTAs, multicast)
+            with _Pipeline(c, cfg).steps() as steps:
+                for j, s, phase, kt in steps:
+                    tb.mbarrier_wait(full[s], phase)
+                    for n in "ab":
+                        tb.copy_async(tsf[n, s], vsf[n, s], cta_group=cg)
+                    accumulate = _cmp("ugt", kt, c(0))
+                    a, b = (va[s], vb[s]) if packed else (sa[s], sb[s])
+                    tb.gemm_async_block_scale(acc, a, b, accumulate, tsf["a", s], tsf["b", s], cta_group=cg,
+                                              scale_vec=fmt.vec)
+                    # the last step's MMAs (the last writers of D) complete on `done`, which the epilogue waits
+                    # for; every other step's free its stage
+                    mask = 3 if cg == 2 else None
+                    with tb.when(_cmp("eq", kt, c(cfg.k_tiles - 1))) as last:
+                        tb.commit(done, cg, mask)
+                    with last.otherwise():
+                        tb.commit(empty[s], cg, mask)
+        with tb.when(_cmp("uge", warp, c(4))):
+            # 4. epilogue (warps 4-7: warp w reaches lane quarter w % 4 = rows 32 (w - 4) ..): tmem -> registers -> bf16 -> shared
+            tb.mbarrier_wait(done, 0)
+            tb.fence("tcgen05_after_sync")
+            racc = tb.alloc_reg(_buf("reg", (bm, EPI_COLS), "f32", regs_layout))
+            rout = tb.alloc_reg(_buf("reg", (bm, EPI_COLS), "bf16", regs_layout))
+            for c0 in range(0, bn, EPI_COLS):  # column slices: 64 registers a thread at a time
+                cols = [(0, bm), (c0, c0 + EPI_COLS)]
+                tb.copy_async(racc, acc, scope="warpgroup", src_region=cols)
+                tb.convert(rout, racc, "rn")
+                tb.copy(sd, rout, scope="warpgroup", dst_region=cols)
+        tb.fence("tcgen05_before_sync")
+        tb.barrier()
+        if cg == 2:  # neither CTA frees tensor memory or exits while its peer may still signal it
+            tb.barrier("cluster")
+        # 5. one thread stores the tile with TMA (clipped at the tensor's edge) and waits for it; warp 1 frees
+        #    tensor memory
+        with tb.when(is_t0):
+            tb.copy_async(_global_tile(D, (m0, n0), (bm, bn), "bf16", (cfg.m, cfg.n)), sd)
+            tb.bulk_wait(0, "all")
+        with tb.when(is_mma_warp):
+            tb.fence("tcgen05_after_sync")
+            tb.tmem_relinquish(cg)
+            tb.tmem_dealloc(slot, tmem_cols, cg)
 
 
-def _kernel_text(cfg: GemmConfig, params, t: _Text, block: int, cluster=None) -> str:
-    args = ", ".join(f"%{n}: {ty}" for n, ty in params)
-    gx, gy, gz = cfg.grid
-    extra = f", cluster = array<i32: {cluster[0]}, {cluster[1]}, {cluster[2]}>" if cluster else ""
-    return ('"tile.kernel"() ({\n'
-            f"^bb0({args}):\n{t.body()}\n"
-            f'}}) {{sym_name = "{cfg.name}", block = array<i32: {block}, 1, 1>, '
-            f"grid = array<i32: {gx}, {gy}, {gz}>{extra}}} : () -> ()\n")
+def build(cfg: GemmConfig, context=None):
+    """cfg's kernel as a tile IR module (in `context`, default a new tile_mlir context)."""
+    from tile_mlir.context import make_context
 
-
-def build(cfg: GemmConfig) -> str:
-    """The tile IR text of cfg's kernel."""
-    return hopper_ir(cfg) if cfg.target == "sm_90a" else blackwell_ir(cfg)
+    ctx = context or make_context()
+    with ctx, ir.Location.unknown():
+        module = ir.Module.create()
+        (hopper_ir if cfg.target == "sm_90a" else blackwell_ir)(cfg, module)
+    return module
 
 
 def operands(cfg: GemmConfig, seed: int = 0) -> dict:
@@ -606,10 +549,11 @@ def main(argv=None) -> int:
         print(f"{cfg.name} on {args.run}: D {'==' if same else '!='} MMA-Sim's model, bit for bit "
               f"({np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))} of {d.size} differ)")
         return 0 if same else 1
-    text = build(cfg)
+    module = build(cfg)
+    text = str(module)
     if args.ptx:
         from tile_mlir.compiler import compile as tile_compile
-        text = tile_compile(text, arch=cfg.target, filename=cfg.name).ptx
+        text = tile_compile(module, arch=cfg.target, filename=cfg.name).ptx
     if args.output:
         with open(args.output, "w") as f:
             f.write(text)

@@ -23,10 +23,6 @@ ELEM = {"f32": (32, "tf32"), "f16": (16, "f16"), "bf16": (16, "bf16"), "f8E4M3FN
 K_STEP_BITS = 256
 
 
-def shape_text(s) -> str:
-    return "x".join(str(d) for d in s)
-
-
 def random_bits(elem: str, shape, rng) -> np.ndarray:
     """Raw bits of finite random values of `elem` (small magnitudes: sums stay far from overflow)."""
     import ml_dtypes
@@ -95,39 +91,48 @@ def wg_acc_layout(n: int) -> str:
 
 
 def wgmma_text(name: str, a_t: str, b_t: str, k: int, n: int, a_elem: str, b_elem: str, d_elem: str = "f32",
-               accumulate: bool = False, flag: bool = False, warpgroup: int = 0) -> str:
+               accumulate: bool = False, flag: bool = False, warpgroup: int = 0):
     """Kernel (A global 64xK, B global NxK, C global 64xN, D global 64xN[, F: i32]): warpgroup `warpgroup`
     (of warpgroup + 1) holds the accumulator and issues the gemm; with `flag` the accumulate operand is
-    computed (F != 0), else the constant `accumulate`."""
+    computed (F != 0), else the constant `accumulate`. a_t, b_t: the shared operands' types (MLIR type
+    text); a tile IR module built with the op builders (the name is historical)."""
+    from e2e_kernels import _module, cmpi, i32
+    from tile_mlir.dialect import builders as tb
+    from tile_mlir.mlir import arith, ir
+
     off = f" + O[{4 * warpgroup}@warpid]" if warpgroup else ""
-    d_t = f'!tile.buffer<reg, 64x{n}x{d_elem}, "{wg_acc_layout(n)}{off}">'
-    ga, gb = f"!tile.buffer<global, 64x{k}x{a_elem}>", f"!tile.buffer<global, {n}x{k}x{b_elem}>"
-    gd = f"!tile.buffer<global, 64x{n}x{d_elem}>"
-    params = f"%A: {ga}, %B: {gb}, %C: {gd}, %D: {gd}" + (", %F: i32" if flag else "")
-    L = ['"tile.kernel"() ({', f"^bb0({params}):",
-         f'  %a = "tile.alloc_shared"() : () -> {a_t}',
-         f'  %b = "tile.alloc_shared"() : () -> {b_t}',
-         f'  %d = "tile.alloc_reg"() : () -> {d_t}',
-         f'  "tile.copy"(%a, %A) {{scope = "cta"}} : ({a_t}, {ga}) -> ()',
-         f'  "tile.copy"(%b, %B) {{scope = "cta"}} : ({b_t}, {gb}) -> ()',
-         f'  "tile.copy"(%d, %C) {{scope = "warpgroup"}} : ({d_t}, {gd}) -> ()',
-         '  "tile.fence"() {kind = "proxy_async"} : () -> ()',
-         '  "tile.barrier"() : () -> ()']
-    if flag:
-        L += ['  %c0 = arith.constant 0 : i32', '  %acc = arith.cmpi ne, %F, %c0 : i32']
-    else:
-        L += [f'  %acc = arith.constant {"true" if accumulate else "false"}']
-    body = [f'"tile.gemm_async"(%d, %a, %b, %acc) {{scope = "warpgroup"}} : ({d_t}, {a_t}, {b_t}, i1) -> ()',
-            '"tile.gemm_wait"() {pending = 0} : () -> ()']
-    if warpgroup:
-        L += ['  %warp = "tile.warp_id"() : () -> i32', f'  %w0 = arith.constant {4 * warpgroup} : i32',
-              '  %mine = arith.cmpi uge, %warp, %w0 : i32', '  scf.if %mine {'] + ["    " + x for x in body] + ['  }']
-    else:
-        L += ["  " + x for x in body]
-    L += [f'  "tile.copy"(%D, %d) {{scope = "warpgroup"}} : ({gd}, {d_t}) -> ()',
-          '  "tile.return"() : () -> ()',
-          f'}}) {{sym_name = "{name}", block = array<i32: {128 * (warpgroup + 1)}, 1, 1>}} : () -> ()']
-    return "\n".join(L) + "\n"
+    stack, module = _module()
+    with stack:
+        d_t = tb.buffer_t("reg", (64, n), d_elem, wg_acc_layout(n) + off)
+        ga, gb = tb.buffer_t("global", (64, k), a_elem), tb.buffer_t("global", (n, k), b_elem)
+        gd = tb.buffer_t("global", (64, n), d_elem)
+        params = [("A", ga), ("B", gb), ("C", gd), ("D", gd)] + ([("F", ir.IntegerType.get_signless(32))] if flag else [])
+        with tb.kernel(module, name, params, block=(128 * (warpgroup + 1), 1, 1)) as (_, args):
+            A, B, C, D = args[:4]
+            a, b = tb.alloc_shared(ir.Type.parse(a_t)), tb.alloc_shared(ir.Type.parse(b_t))
+            d = tb.alloc_reg(d_t)
+            tb.copy(a, A, scope="cta")
+            tb.copy(b, B, scope="cta")
+            tb.copy(d, C, scope="warpgroup")
+            tb.fence("proxy_async")
+            tb.barrier()
+            if flag:
+                acc = cmpi("ne", args[4], i32(0))
+            else:
+                acc = arith.constant(ir.IntegerType.get_signless(1), 1 if accumulate else 0)
+
+            def body():
+                tb.gemm_async(d, a, b, acc, scope="warpgroup")
+                tb.gemm_wait(0)
+
+            if warpgroup:
+                with tb.when(cmpi("uge", tb.warp_id(), i32(4 * warpgroup))):
+                    body()
+            else:
+                body()
+            tb.copy(D, d, scope="warpgroup")
+            tb.ret()
+    return module
 
 
 def run_wgmma(text: str, a_bits, b_bits, c_bits, ptxas_exe: str | None, flag: int | None = None):
@@ -177,114 +182,113 @@ def _sf_decl(rows: int, nk: int, elem: str, col: int, dup2x2=False):
     return smem, f'!tile.buffer<tmem, {rows}x{nk}x{elem}, "{lay}">'
 
 
-def tcgen05_text(c: Tc) -> str:
+def tcgen05_text(c: Tc):
     """Kernel per CTA r: A_r, B_r (and SFA_r, SFB_r) global -> shared (tile.copy; packed fp4 as bytes, then
     tile.reinterpret), [A -> tmem, SFs -> tmem by copy_async], the gemm_async ops by one thread (the even
     CTA's with cta_group 2), commit (multicast to the pair), wait, and tile.tmem.load of every column of
-    the allocation into OUT_r."""
+    the allocation into OUT_r. A tile IR module built with the op builders (the name is historical)."""
+    from e2e_kernels import _module, cmpi, i32, kernel_end, per_cta
+    from tile_mlir.dialect import builders as tb
+    from tile_mlir.mlir import arith, ir
+
     cg = c.cta_group
-    cga = f"cta_group = {cg}"
-    slot_t, bar_t = "!tile.buffer<shared, 1xi32>", "!tile.buffer<shared, 1xi64>"
     rows_a = int(c.a_t.split(", ")[1].split("x")[0])
     rows_b = int(c.b_t.split(", ")[1].split("x")[0])
     sa_t = c.a_smem_t or c.a_t
-    ga = f"!tile.buffer<global, {rows_a}x{c.a_bytes or c.k}x{'ui8' if c.a_bytes else c.a_elem}>"
-    gb = f"!tile.buffer<global, {rows_b}x{c.b_bytes or c.k}x{'ui8' if c.b_bytes else c.b_elem}>"
-    out_t = f"!tile.buffer<global, 128x{c.ncols}xui32>"
-    all_t = f'!tile.buffer<tmem, 128x{c.ncols}xui32, "S[(128, {c.ncols}) : (1@TLane, 1@TCol)]">'
-    per = ["A", "B"] + (["SFA", "SFB"] if c.sf else []) + ["OUT"]
-    types = {"A": ga, "B": gb, "OUT": out_t}
-    if c.sf:
-        nk = c.k // c.scale_vec
-        sfa_s, sfa_t = _sf_decl(rows_a, nk, c.sf, c.ncols - 16)
-        sfb_s, sfb_t = _sf_decl(rows_b * cg, nk, c.sf, c.ncols - 8, dup2x2=(cg == 2 and rows_a == 64))
-        pad = lambda r: -(-r // 128) * 128  # noqa: E731
-        types.update(SFA=f"!tile.buffer<global, {pad(rows_a)}x{nk}x{c.sf}>",
-                     SFB=f"!tile.buffer<global, {pad(rows_b * cg)}x{nk}x{c.sf}>")
-    params = [f"%{p}{r}: {types[p]}" for r in range(cg) for p in per]
-    L = ['"tile.kernel"() ({', f"^bb0({', '.join(params)}):"]
-
-    def smem(name, t, g):  # a shared operand filled from global: bytes + reinterpret for packed fp4
-        if "xui8" in g and "xui8" not in t:
-            byte_t = t.replace("f4E2M1FN", "ui8").replace(f"x{c.a_elem}", "xui8")
-            L.append(f'  %{name}_bytes = "tile.alloc_shared"() : () -> {_bytes_type(t)}')
-            L.append(f'  %{name} = "tile.reinterpret"(%{name}_bytes) : ({_bytes_type(t)}) -> {t}')
-            return f"%{name}_bytes", _bytes_type(t)
-        L.append(f'  %{name} = "tile.alloc_shared"() : () -> {t}')
-        return f"%{name}", t
-
-    fills = [smem("a", sa_t, ga) + ("A", ga), smem("b", c.b_t, gb) + ("B", gb)]
-    if c.sf:
-        L += [f'  %sfa_s = "tile.alloc_shared"() : () -> {sfa_s}', f'  %sfb_s = "tile.alloc_shared"() : () -> {sfb_s}']
-        fills += [("%sfa_s", sfa_s, "SFA", types["SFA"]), ("%sfb_s", sfb_s, "SFB", types["SFB"])]
-    L += [f'  %slot = "tile.alloc_shared"() : () -> {slot_t}', f'  %bar = "tile.alloc_shared"() : () -> {bar_t}',
-          '  %tid = "tile.thread_id"() : () -> i32', '  %warp = "tile.warp_id"() : () -> i32',
-          '  %c0 = arith.constant 0 : i32', '  %w0 = arith.cmpi eq, %warp, %c0 : i32',
-          '  %t0 = arith.cmpi eq, %tid, %c0 : i32', '  %rank = "tile.cta_rank"() : () -> i32',
-          '  %even = arith.cmpi eq, %rank, %c0 : i32', '  %issuer = arith.andi %t0, %even : i1',
-          '  scf.if %w0 {',
-          f'    "tile.tmem.alloc"(%slot) {{num_cols = {c.ncols}, {cga}}} : ({slot_t}) -> ()', '  }',
-          '  scf.if %t0 {', f'    "tile.mbarrier.init"(%bar) {{count = 1}} : ({bar_t}) -> ()',
-          '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()', '  }']
-
-    def per_cta(lines_of):
-        if cg == 1:
-            return ["  " + x for x in lines_of(0)]
-        return (['  scf.if %even {'] + ["    " + x for x in lines_of(0)] + ['  } else {']
-                + ["    " + x for x in lines_of(1)] + ['  }'])
-
-    L += per_cta(lambda r: [f'"tile.copy"({v}, %{g}{r}) {{scope = "cta"}} : ({t}, {gt}) -> ()' for v, t, g, gt in fills])
-    L += ['  "tile.fence"() {kind = "proxy_async"} : () -> ()', '  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-          '  "tile.barrier"() : () -> ()']
-    if cg == 2:
-        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
-    L += ['  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'  %d = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {c.d_t}',
-          f'  %all = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {all_t}']
-    a_val = "%a"
-    if c.a_smem_t:
-        L += [f'  %at = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {c.a_t}']
-        a_val = "%at"
-    if c.sf:
-        L += [f'  %sfa = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {sfa_t}',
-              f'  %sfb = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {sfb_t}']
-    L += ['  %false = arith.constant false', '  %true = arith.constant true', '  scf.if %issuer {']
-    if c.a_smem_t:
-        L += [f'    "tile.copy_async"(%at, %a) {{{cga}}} : ({c.a_t}, {sa_t}) -> ()']
-    if c.sf:
-        L += [f'    "tile.copy_async"(%sfa, %sfa_s) {{{cga}}} : ({sfa_t}, {sfa_s}) -> ()',
-              f'    "tile.copy_async"(%sfb, %sfb_s) {{{cga}}} : ({sfb_t}, {sfb_s}) -> ()']
-    kp = c.k // c.parts
-    for p in range(c.parts):
-        attrs = [cga]
-        if c.parts > 1:
-            attrs += [f"a_offsets = array<i64: 0, {p * kp}>", f"a_sizes = array<i64: {rows_a}, {kp}>",
-                      f"b_offsets = array<i64: 0, {p * kp}>", f"b_sizes = array<i64: {rows_b}, {kp}>"]
-        if c.kind:
-            attrs.append(f'kind = "{c.kind}"')
-        acc = "%false" if p == 0 else "%true"
+    a_g = ("ui8" if c.a_bytes else c.a_elem, c.a_bytes or c.k)
+    b_g = ("ui8" if c.b_bytes else c.b_elem, c.b_bytes or c.k)
+    stack, module = _module()
+    with stack:
+        ty = ir.Type.parse
+        ga = tb.buffer_t("global", (rows_a, a_g[1]), a_g[0])
+        gb = tb.buffer_t("global", (rows_b, b_g[1]), b_g[0])
+        out_t = tb.buffer_t("global", (128, c.ncols), "ui32")
+        all_t = tb.buffer_t("tmem", (128, c.ncols), "ui32", f"S[(128, {c.ncols}) : (1@TLane, 1@TCol)]")
+        per = ["A", "B"] + (["SFA", "SFB"] if c.sf else []) + ["OUT"]
+        types = {"A": ga, "B": gb, "OUT": out_t}
         if c.sf:
-            attrs.append(f"scale_vec = {c.scale_vec}")
-            L += [f'    "tile.gemm_async.block_scale"(%d, {a_val}, %b, {acc}, %sfa, %sfb) {{{", ".join(attrs)}}} : '
-                  f'({c.d_t}, {c.a_t}, {c.b_t}, i1, {sfa_t}, {sfb_t}) -> ()']
-        else:
-            L += [f'    "tile.gemm_async"(%d, {a_val}, %b, {acc}) {{{", ".join(attrs)}}} : ({c.d_t}, {c.a_t}, {c.b_t}, i1) -> ()']
-    mc = ", multicast_mask = 3" if cg == 2 else ""
-    L += [f'    "tile.commit"(%bar) {{{cga}{mc}}} : ({bar_t}) -> ()', '  }',
-          f'  "tile.mbarrier.wait"(%bar) {{phase = 0}} : ({bar_t}) -> ()',
-          '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()']
-    L += per_cta(lambda r: [f'"tile.tmem.load"(%OUT{r}, %all) {{col_offset = 0, num_cols = {c.ncols}, scope = "warpgroup"}}'
-                            f' : ({out_t}, {all_t}) -> ()'])
-    L += ['  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()', '  "tile.barrier"() : () -> ()']
-    if cg == 2:
-        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
-    L += ['  scf.if %w0 {', '    "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'    "tile.tmem.relinquish"() {{{cga}}} : () -> ()',
-          f'    "tile.tmem.dealloc"(%slot) {{num_cols = {c.ncols}, {cga}}} : ({slot_t}) -> ()', '  }',
-          '  "tile.return"() : () -> ()']
-    cl = ", cluster = array<i32: 2, 1, 1>, grid = array<i32: 2, 1, 1>" if cg == 2 else ""
-    L += [f'}}) {{sym_name = "{c.name}", block = array<i32: 128, 1, 1>{cl}}} : () -> ()']
-    return "\n".join(L) + "\n"
+            nk = c.k // c.scale_vec
+            sfa_s, sfa_t = _sf_decl(rows_a, nk, c.sf, c.ncols - 16)
+            sfb_s, sfb_t = _sf_decl(rows_b * cg, nk, c.sf, c.ncols - 8, dup2x2=(cg == 2 and rows_a == 64))
+            pad = lambda r: -(-r // 128) * 128  # noqa: E731
+            types.update(SFA=tb.buffer_t("global", (pad(rows_a), nk), c.sf),
+                         SFB=tb.buffer_t("global", (pad(rows_b * cg), nk), c.sf))
+        params = [(f"{p}{r}", types[p]) for r in range(cg) for p in per]
+        with tb.kernel(module, c.name, params, block=(128, 1, 1),
+                       **(dict(cluster=(2, 1, 1), grid=(2, 1, 1)) if cg == 2 else {})) as (_, args):
+            arg = {name: v for (name, _), v in zip(params, args)}
+
+            def smem(t, g_elem):  # a shared operand filled from global: (operand, fill target); fp4 via bytes
+                if g_elem == "ui8" and "xui8" not in t:
+                    raw = tb.alloc_shared(ty(_bytes_type(t)))
+                    return tb.reinterpret(raw, ty(t)), raw
+                v = tb.alloc_shared(ty(t))
+                return v, v
+
+            a, fa = smem(sa_t, a_g[0])
+            b, fb = smem(c.b_t, b_g[0])
+            fills = [(fa, "A"), (fb, "B")]
+            if c.sf:
+                sfa_sv, sfb_sv = tb.alloc_shared(ty(sfa_s)), tb.alloc_shared(ty(sfb_s))
+                fills += [(sfa_sv, "SFA"), (sfb_sv, "SFB")]
+            slot = tb.alloc_shared(tb.buffer_t("shared", (1,), "i32"))
+            bar = tb.alloc_shared(tb.buffer_t("shared", (1,), "i64"))
+            tid, warp = tb.thread_id(), tb.warp_id()
+            c0 = i32(0)
+            w0, t0 = cmpi("eq", warp, c0), cmpi("eq", tid, c0)
+            even = cmpi("eq", tb.cta_rank(), c0)
+            issuer = arith.andi(t0, even)
+            with tb.when(w0):
+                tb.tmem_alloc(slot, c.ncols, cg)
+            with tb.when(t0):
+                tb.mbarrier_init(bar, 1)
+                tb.fence("mbarrier_init")
+
+            def fill(r):
+                for v, g in fills:
+                    tb.copy(v, arg[f"{g}{r}"], scope="cta")
+
+            per_cta(cg, even, fill)
+            tb.fence("proxy_async")
+            tb.fence("tcgen05_before_sync")
+            tb.barrier()
+            if cg == 2:
+                tb.barrier("cluster")
+            tb.fence("tcgen05_after_sync")
+            d = tb.tmem_buffer(slot, ty(c.d_t))
+            all_ = tb.tmem_buffer(slot, all_t)
+            a_val = a
+            if c.a_smem_t:
+                a_val = tb.tmem_buffer(slot, ty(c.a_t))
+            if c.sf:
+                sfa = tb.tmem_buffer(slot, ty(sfa_t))
+                sfb = tb.tmem_buffer(slot, ty(sfb_t))
+            i1 = ir.IntegerType.get_signless(1)
+            false, true = arith.constant(i1, 0), arith.constant(i1, 1)
+            with tb.when(issuer):
+                if c.a_smem_t:
+                    tb.copy_async(a_val, a, cta_group=cg)
+                if c.sf:
+                    tb.copy_async(sfa, sfa_sv, cta_group=cg)
+                    tb.copy_async(sfb, sfb_sv, cta_group=cg)
+                kp = c.k // c.parts
+                for p in range(c.parts):
+                    regions = {}
+                    if c.parts > 1:
+                        regions = dict(a_region=[(0, rows_a), (p * kp, (p + 1) * kp)],
+                                       b_region=[(0, rows_b), (p * kp, (p + 1) * kp)])
+                    acc = false if p == 0 else true
+                    if c.sf:
+                        tb.gemm_async_block_scale(d, a_val, b, acc, sfa, sfb, kind=c.kind, cta_group=cg,
+                                                  scale_vec=c.scale_vec, **regions)
+                    else:
+                        tb.gemm_async(d, a_val, b, acc, kind=c.kind, cta_group=cg, **regions)
+                tb.commit(bar, cg, 3 if cg == 2 else None)
+            tb.mbarrier_wait(bar, 0)
+            tb.fence("tcgen05_after_sync")
+            per_cta(cg, even, lambda r: tb.tmem_load(arg[f"OUT{r}"], all_, c.ncols, 0, "warpgroup"))
+            kernel_end(cg, c.ncols, slot, w0)
+    return module
 
 
 def _bytes_type(t: str) -> str:

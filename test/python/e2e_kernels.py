@@ -72,18 +72,6 @@ class Case:
         return self.meta.get("packing", default) if self.bits in (4, 6) else None
 
 
-def _shape(s) -> str:
-    return "x".join(str(d) for d in s)
-
-
-def _region_attr(prefix, region):
-    if region is None:
-        return []
-    offs, sizes = region
-    return [f"{prefix}_offsets = array<i64: {', '.join(map(str, offs))}>",
-            f"{prefix}_sizes = array<i64: {', '.join(map(str, sizes))}>"]
-
-
 def tmem_layout_obj(case):
     from tile_mlir.layout import parse_layout
     return parse_layout(case.tmem_layout)
@@ -103,93 +91,123 @@ def alloc_cols(case) -> int:
     return n
 
 
-def kernel_text(case: Case, name: str | None = None) -> str:
+def _module():
+    """A new module in a new tile_mlir context; the context and an unknown location stay current while
+    the caller builds (tile_mlir.dialect.builders)."""
+    from contextlib import ExitStack
+
+    from tile_mlir.context import make_context
+    from tile_mlir.mlir import ir
+
+    stack = ExitStack()
+    stack.enter_context(make_context())
+    stack.enter_context(ir.Location.unknown())
+    return stack, ir.Module.create()
+
+
+def _region(region):
+    """((offsets...), (sizes...)) -> the builders' [(begin, end), ...]; None stays None."""
+    if region is None:
+        return None
+    offs, sizes = region
+    return [(o, o + n) for o, n in zip(offs, sizes)]
+
+
+def i32(value: int):
+    from tile_mlir.mlir import arith, ir
+    return arith.constant(ir.IntegerType.get_signless(32), value)
+
+
+def cmpi(pred: str, a, b):
+    from tile_mlir.mlir import arith
+    return arith.cmpi(getattr(arith.CmpIPredicate, pred), a, b)
+
+
+def per_cta(cg: int, even, body) -> None:
+    """body(0) for cta_group 1; for a pair, scf.if even { body(0) } else { body(1) }."""
+    from tile_mlir.dialect import builders as tb
+
+    if cg == 1:
+        body(0)
+        return
+    with tb.when(even) as branch:
+        body(0)
+    with branch.otherwise():
+        body(1)
+
+
+def kernel_text(case: Case, name: str | None = None):
+    """The case's kernel as a tile IR module (built with the op builders; the name is historical)."""
+    from tile_mlir.dialect import builders as tb
+    from tile_mlir.mlir import arith
+
     name = name or case.name
     bits, e = case.bits, case.elem
     cg = case.cta_group
     ncols = alloc_cols(case)
-    packing = f", packing {case.packing}" if case.packing else ""
-    s_t = f'!tile.buffer<shared, {_shape(case.smem_shape)}x{e}, "{case.smem_layout}", align 1024{packing}>'
-    t_t = f'!tile.buffer<tmem, {_shape(case.tmem_shape)}x{e}, "{case.tmem_layout}">'
-    g_t = f"!tile.buffer<global, {_shape(case.smem_shape)}x{e}>"
-    o_elem = "ui8" if case.tbits != bits else e  # the readback is raw tmem: sub-byte elements in 8-bit containers
-    o_t = f"!tile.buffer<global, 128x{ncols * 32 // case.tbits}x{o_elem}>"
-    slot_t, bar_t = "!tile.buffer<shared, 1xi32>", "!tile.buffer<shared, 1xi64>"
-    args = [f"%A: {g_t}", f"%out: {o_t}"]
-    if cg == 2:
-        args = [f"%A: {g_t}", f"%A1: {g_t}", f"%out: {o_t}", f"%out1: {o_t}"]
-    L = ['"tile.kernel"() ({', f"^bb0({', '.join(args)}):",
-         f'  %smem = "tile.alloc_shared"() : () -> {s_t}',
-         f'  %slot = "tile.alloc_shared"() : () -> {slot_t}',
-         f'  %bar = "tile.alloc_shared"() : () -> {bar_t}',
-         '  %tid = "tile.thread_id"() : () -> i32',
-         '  %warp = "tile.warp_id"() : () -> i32',
-         '  %c0 = arith.constant 0 : i32',
-         '  %w0 = arith.cmpi eq, %warp, %c0 : i32',
-         '  %t0 = arith.cmpi eq, %tid, %c0 : i32']
-    if cg == 2:
-        L += ['  %rank = "tile.cta_rank"() : () -> i32',
-              '  %even = arith.cmpi eq, %rank, %c0 : i32',
-              '  %issuer = arith.andi %t0, %even : i1']
-    else:
-        L += ['  %issuer = arith.andi %t0, %t0 : i1']
-    cga = f"cta_group = {cg}"
-    L += ['  scf.if %w0 {',
-          f'    "tile.tmem.alloc"(%slot) {{num_cols = {ncols}, {cga}}} : ({slot_t}) -> ()',
-          '  }',
-          '  scf.if %t0 {',
-          f'    "tile.mbarrier.init"(%bar) {{count = 1}} : ({bar_t}) -> ()',
-          '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()',
-          '  }']
-    # tile.copy lowers whole bytes and whole 6-bit / padded 4-bit groups, not packed 4-bit data
-    plain = bits in (6, 8, 16, 32) or case.packing is not None
-    if plain:
-        fill = '"tile.copy"(%smem, {a}) {{scope = "cta"}} : ({s}, {g}) -> ()'
-        if cg == 2:
-            L += ['  scf.if %even {', "    " + fill.format(a="%A", s=s_t, g=g_t), '  } else {',
-                  "    " + fill.format(a="%A1", s=s_t, g=g_t), '  }']
-        else:
-            L += ["  " + fill.format(a="%A", s=s_t, g=g_t)]
-    L += ['  "tile.fence"() {kind = "proxy_async"} : () -> ()',
-          '  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-          '  "tile.barrier"() : () -> ()']
-    if cg == 2:  # the peer's alloc and mbarrier init must precede the even CTA's cp and multicast commit
-        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
-    L += ['  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'  %tmem = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {t_t}',
-          '  scf.if %issuer {']
-    scope = case.meta.get("scope", "thread")
-    attrs = _region_attr("dst", case.dst_region) + _region_attr("src", case.src_region) + [cga, f'scope = "{scope}"']
-    L += [f'    "tile.copy_async"(%tmem, %smem) {{{", ".join(attrs)}}} : ({t_t}, {s_t}) -> ()']
-    mc = ", multicast_mask = 3" if cg == 2 else ""
-    L += [f'    "tile.commit"(%bar) {{{cga}{mc}}} : ({bar_t}) -> ()', '  }',
-          f'  "tile.mbarrier.wait"(%bar) {{phase = 0}} : ({bar_t}) -> ()',
-          '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()']
-    load = '"tile.tmem.load"({o}, %tmem) {{col_offset = 0, num_cols = {n}, scope = "warpgroup"}} : ({ot}, {tt}) -> ()'
-    if cg == 2:
-        L += ['  scf.if %even {', "    " + load.format(o="%out", n=ncols, ot=o_t, tt=t_t), '  } else {',
-              "    " + load.format(o="%out1", n=ncols, ot=o_t, tt=t_t), '  }']
-    else:
-        L += ["  " + load.format(o="%out", n=ncols, ot=o_t, tt=t_t)]
-    L += kernel_end(name, 128, ncols, cg, cga, slot_t)
-    return "\n".join(L) + "\n"
+    stack, module = _module()
+    with stack:
+        s_t = tb.buffer_t("shared", case.smem_shape, e, case.smem_layout, align=1024, packing=case.packing)
+        t_t = tb.buffer_t("tmem", case.tmem_shape, e, case.tmem_layout)
+        g_t = tb.buffer_t("global", case.smem_shape, e)
+        o_elem = "ui8" if case.tbits != bits else e  # the readback is raw tmem: sub-byte elements in 8-bit containers
+        o_t = tb.buffer_t("global", (128, ncols * 32 // case.tbits), o_elem)
+        params = {"A": g_t, "out": o_t} if cg == 1 else {"A": g_t, "A1": g_t, "out": o_t, "out1": o_t}
+        with tb.kernel(module, name, params, block=(128, 1, 1),
+                       **(dict(cluster=(2, 1, 1), grid=(2, 1, 1)) if cg == 2 else {})) as (_, args):
+            ins, outs = (args[:1], args[1:]) if cg == 1 else (args[:2], args[2:])
+            smem = tb.alloc_shared(s_t)
+            slot = tb.alloc_shared(tb.buffer_t("shared", (1,), "i32"))
+            bar = tb.alloc_shared(tb.buffer_t("shared", (1,), "i64"))
+            tid, warp = tb.thread_id(), tb.warp_id()
+            c0 = i32(0)
+            w0, t0 = cmpi("eq", warp, c0), cmpi("eq", tid, c0)
+            even = None
+            if cg == 2:
+                even = cmpi("eq", tb.cta_rank(), c0)
+                issuer = arith.andi(t0, even)
+            else:
+                issuer = arith.andi(t0, t0)
+            with tb.when(w0):
+                tb.tmem_alloc(slot, ncols, cg)
+            with tb.when(t0):
+                tb.mbarrier_init(bar, 1)
+                tb.fence("mbarrier_init")
+            # tile.copy lowers whole bytes and whole 6-bit / padded 4-bit groups, not packed 4-bit data
+            if bits in (6, 8, 16, 32) or case.packing is not None:
+                per_cta(cg, even, lambda r: tb.copy(smem, ins[r], scope="cta"))
+            tb.fence("proxy_async")
+            tb.fence("tcgen05_before_sync")
+            tb.barrier()
+            if cg == 2:  # the peer's alloc and mbarrier init must precede the even CTA's cp and multicast commit
+                tb.barrier("cluster")
+            tb.fence("tcgen05_after_sync")
+            tmem = tb.tmem_buffer(slot, t_t)
+            with tb.when(issuer):
+                tb.copy_async(tmem, smem, cta_group=cg, scope=case.meta.get("scope", "thread"),
+                              dst_region=_region(case.dst_region), src_region=_region(case.src_region))
+                tb.commit(bar, cg, 3 if cg == 2 else None)
+            tb.mbarrier_wait(bar, 0)
+            tb.fence("tcgen05_after_sync")
+            per_cta(cg, even, lambda r: tb.tmem_load(outs[r], tmem, ncols, 0, "warpgroup"))
+            kernel_end(cg, ncols, slot, w0)
+    return module
 
 
-def kernel_end(name: str, block: int, ncols: int, cg: int, cga: str, slot_t: str) -> list[str]:
-    """The lines that close a test kernel: sync the CTA (and the pair), warp 0 frees the `ncols`
-    tmem columns, and the kernel op's attributes (a cluster of 2 for cta_group 2)."""
-    L = ['  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-         '  "tile.barrier"() : () -> ()']
+def kernel_end(cg: int, ncols: int, slot, w0) -> None:
+    """The ops that close a test kernel: sync the CTA (and the pair), warp 0 (w0) frees the `ncols`
+    tmem columns of `slot`, tile.return."""
+    from tile_mlir.dialect import builders as tb
+
+    tb.fence("tcgen05_before_sync")
+    tb.barrier()
     if cg == 2:
-        L += ['  "tile.barrier"() {scope = "cluster"} : () -> ()']
-    L += ['  scf.if %w0 {',
-          '    "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'    "tile.tmem.relinquish"() {{{cga}}} : () -> ()',
-          f'    "tile.tmem.dealloc"(%slot) {{num_cols = {ncols}, {cga}}} : ({slot_t}) -> ()',
-          '  }',
-          '  "tile.return"() : () -> ()']
-    cl = ", cluster = array<i32: 2, 1, 1>, grid = array<i32: 2, 1, 1>" if cg == 2 else ""
-    return L + [f'}}) {{sym_name = "{name}", block = array<i32: {block}, 1, 1>{cl}}} : () -> ()']
+        tb.barrier("cluster")
+    with tb.when(w0):
+        tb.fence("tcgen05_after_sync")
+        tb.tmem_relinquish(cg)
+        tb.tmem_dealloc(slot, ncols, cg)
+    tb.ret()
 
 
 # ----------------------------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ import numpy as np
 
 from tile_mlir.layout import TCol, TLane, parse_layout
 
-from e2e_kernels import kernel_end
+from e2e_kernels import _module, cmpi, i32, kernel_end, per_cta
 
 CARRIER = {8: np.uint8, 16: np.uint16, 32: np.uint32}
 POISON = 0xDEADBEEF
@@ -55,65 +55,54 @@ class LdStCase:
         return n
 
 
-def _shape(s) -> str:
-    return "x".join(str(d) for d in s)
+def kernel_text(case: LdStCase):
+    """The case's kernel as a tile IR module (built with the op builders; the name is historical)."""
+    from tile_mlir.dialect import builders as tb
 
+    e, cg, shp = case.elem, case.cta_group, case.shape
+    stack, module = _module()
+    with stack:
+        g_t = tb.buffer_t("global", shp, e)
+        z_t = tb.buffer_t("global", shp, case.convert[0]) if case.convert else None
+        params = []
+        for c in range(cg):
+            params += [(f"X{c}", g_t), (f"Y{c}", g_t)] + ([(f"Z{c}", z_t)] if case.convert else [])
+        with tb.kernel(module, case.name, params, block=(case.block, 1, 1),
+                       **(dict(cluster=(2, 1, 1), grid=(2, 1, 1)) if cg == 2 else {})) as (_, args):
+            per = len(args) // cg
+            slot = tb.alloc_shared(tb.buffer_t("shared", (1,), "i32"))
+            warp = tb.warp_id()
+            c0 = i32(0)
+            w0 = cmpi("eq", warp, c0)
+            with tb.when(w0):
+                tb.tmem_alloc(slot, case.ncols, cg)
+            tb.fence("tcgen05_before_sync")
+            tb.barrier()
+            tb.fence("tcgen05_after_sync")
+            tmem = tb.tmem_buffer(slot, tb.buffer_t("tmem", shp, e, case.tmem_layout))
+            rs = tb.alloc_reg(tb.buffer_t("reg", shp, e, case.st_layout))
+            rl = tb.alloc_reg(tb.buffer_t("reg", shp, e, case.ld_layout))
+            if case.convert:
+                rz = tb.alloc_reg(tb.buffer_t("reg", shp, case.convert[0], case.ld_layout))
+            sc = case.scope
 
-def kernel_text(case: LdStCase) -> str:
-    e, cg = case.elem, case.cta_group
-    shp = _shape(case.shape)
-    g_t = f"!tile.buffer<global, {shp}x{e}>"
-    t_t = f'!tile.buffer<tmem, {shp}x{e}, "{case.tmem_layout}">'
-    rs_t = f'!tile.buffer<reg, {shp}x{e}, "{case.st_layout}">'
-    rl_t = f'!tile.buffer<reg, {shp}x{e}, "{case.ld_layout}">'
-    slot_t = "!tile.buffer<shared, 1xi32>"
-    names = ["X", "Y"] + (["Z"] if case.convert else [])
-    per_cta = [[f"%{n}{c}" for n in names] for c in range(cg)]
-    z_t = f"!tile.buffer<global, {shp}x{case.convert[0]}>" if case.convert else None
-    params = []
-    for c in range(cg):
-        params += [f"%X{c}: {g_t}", f"%Y{c}: {g_t}"] + ([f"%Z{c}: {z_t}"] if case.convert else [])
-    cga = f"cta_group = {cg}"
-    L = ['"tile.kernel"() ({', f"^bb0({', '.join(params)}):",
-         f'  %slot = "tile.alloc_shared"() : () -> {slot_t}',
-         '  %warp = "tile.warp_id"() : () -> i32',
-         '  %c0 = arith.constant 0 : i32',
-         '  %w0 = arith.cmpi eq, %warp, %c0 : i32',
-         '  scf.if %w0 {',
-         f'    "tile.tmem.alloc"(%slot) {{num_cols = {case.ncols}, {cga}}} : ({slot_t}) -> ()',
-         '  }',
-         '  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-         '  "tile.barrier"() : () -> ()',
-         '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-         f'  %tmem = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {t_t}',
-         f'  %rs = "tile.alloc_reg"() : () -> {rs_t}',
-         f'  %rl = "tile.alloc_reg"() : () -> {rl_t}']
-    if case.convert:
-        zr_t = f'!tile.buffer<reg, {shp}x{case.convert[0]}, "{case.ld_layout}">'
-        L += [f'  %rz = "tile.alloc_reg"() : () -> {zr_t}']
-    sc = f'scope = "{case.scope}"'
+            def body(r):
+                x, y, *z = args[r * per:(r + 1) * per]
+                tb.copy(rs, x, scope=sc)
+                tb.copy_async(tmem, rs, scope=sc)
+                tb.fence("tcgen05_before_sync")
+                tb.barrier()
+                tb.fence("tcgen05_after_sync")
+                tb.copy_async(rl, tmem, scope=sc)
+                tb.copy(y, rl, scope=sc)
+                if case.convert:
+                    tb.convert(rz, rl, case.convert[1])
+                    tb.copy(z[0], rz, scope=sc)
 
-    def body(x, y, z):
-        out = [f'"tile.copy"(%rs, {x}) {{{sc}}} : ({rs_t}, {g_t}) -> ()',
-               f'"tile.copy_async"(%tmem, %rs) {{{sc}}} : ({t_t}, {rs_t}) -> ()',
-               '"tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()',
-               '"tile.barrier"() : () -> ()',
-               '"tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-               f'"tile.copy_async"(%rl, %tmem) {{{sc}}} : ({rl_t}, {t_t}) -> ()',
-               f'"tile.copy"({y}, %rl) {{{sc}}} : ({g_t}, {rl_t}) -> ()']
-        if case.convert:
-            out += [f'"tile.convert"(%rz, %rl) {{rounding = "{case.convert[1]}"}} : ({zr_t}, {rl_t}) -> ()',
-                    f'"tile.copy"({z}, %rz) {{{sc}}} : ({z_t}, {zr_t}) -> ()']
-        return out
-
-    if cg == 2:
-        L += ['  %rank = "tile.cta_rank"() : () -> i32', '  %even = arith.cmpi eq, %rank, %c0 : i32',
-              '  scf.if %even {'] + ["    " + x for x in body(*per_cta[0] + [None] * (3 - len(names)))]
-        L += ['  } else {'] + ["    " + x for x in body(*per_cta[1] + [None] * (3 - len(names)))] + ['  }']
-    else:
-        L += ["  " + x for x in body(*per_cta[0] + [None] * (3 - len(names)))]
-    L += kernel_end(case.name, case.block, case.ncols, cg, cga, slot_t)
-    return "\n".join(L) + "\n"
+            even = cmpi("eq", tb.cta_rank(), c0) if cg == 2 else None
+            per_cta(cg, even, body)
+            kernel_end(cg, case.ncols, slot, w0)
+    return module
 
 
 def make_input(case: LdStCase, rng) -> np.ndarray:

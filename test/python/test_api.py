@@ -152,6 +152,24 @@ def test_argument_name_fallbacks(spelled, names):
     assert k(**{names[0]: 1, names[1]: 2}).backend == "sim"
 
 
+@pytest.mark.parametrize("given,names", [(["x", "y_1"], ["x", "y_1"]), (["grid", "n"], ["arg0", "arg1"])])
+def test_builder_kernels_name_arguments_by_arg_names(given, names):
+    """A module built in Python has no text to read names from: the kernel's arg_names name its
+    parameters, unless one is no parameter name (then all are arg<i>)."""
+    from tile_mlir.context import make_context
+    from tile_mlir.dialect import builders as tb
+    from tile_mlir.mlir import ir
+
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.create()
+        i32 = ir.IntegerType.get_signless(32)
+        with tb.kernel(module, "k", {n: i32 for n in given}, block=(32, 1, 1)):
+            tb.ret()
+    art = tile_mlir.compile(module, emit=("ptx",))
+    assert [p.name for p in art.params] == names
+    assert list(inspect.signature(tile_mlir.jit(art, backend="sim")).parameters)[:2] == names
+
+
 def test_names_on_wrapped_and_multiline_sources():
     two = kernel_text("%p: i32,\n    %q: i32", "k1") + kernel_text("%r: i32", "k2")
     art = tile_mlir.compile(two, kernel="k1", emit=("ptx",))

@@ -5,6 +5,7 @@ cp.async writes shared memory through the generic proxy, so tcgen05.cp (async pr
 after the issuing threads' wait and fence.proxy.async (the lowering adds the fence after tile.async_wait)
 and a barrier; without the wait, tile-sim reports the race instead of returning stale bytes."""
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -15,16 +16,21 @@ from tile_mlir.sim import EmulationError, run_ptx
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
 
 
-def _kernel(wait: bool) -> str:
-    text = open(os.path.join(ROOT, "examples", "demo.mlir")).read()
-    fill = ('"tile.copy_async"(%smem, %A) {scope = "cta"} : (!tile.buffer<shared, 32x16xui8, '
-            '"S[(32, 16) : (16, 1)]", align 1024>, !tile.buffer<global, 32x16xui8>) -> ()\n')
-    if wait:
-        fill += '  "tile.async_wait"() : () -> ()\n'
-    start = text.index('  "tile.copy"(%smem, %A)')
-    end = text.index("\n", start) + 1
-    text = text[:start] + "  " + fill + text[end:]
-    return text.replace('  "tile.fence"() {kind = "proxy_async"} : () -> ()\n', "")  # the lowering adds it
+def _kernel(wait: bool):
+    """examples/demo_builder.py's demo with shared memory filled by copy_async (cp.async, the CTA), then
+    tile.async_wait if `wait`; no fence.proxy.async (the lowering adds it after the wait)."""
+    sys.path.insert(0, os.path.join(ROOT, "examples"))
+    from demo_builder import build_demo
+
+    from tile_mlir.context import make_context
+    from tile_mlir.dialect import builders as tb
+
+    def fill(smem, a):
+        tb.copy_async(smem, a, scope="cta")
+        if wait:
+            tb.async_wait()
+
+    return build_demo(make_context(), fill)
 
 
 def test_cp_async_then_tcgen05_cp_matches():

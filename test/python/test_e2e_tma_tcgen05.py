@@ -55,66 +55,53 @@ CASES = [
 ]
 
 
-def _arr(v):
-    return f"array<i64: {', '.join(map(str, v))}>"
-
-
-def kernel_text(case: Case, swizzle: str, row0: int) -> str:
+def kernel_text(case: Case, swizzle: str, row0: int):
     """case's kernel (e2e_kernels.kernel_text, cta_group 1) with the shared tile loaded by TMA: one box of
-    rows x (span / element bytes) per K-atom."""
+    rows x (span / element bytes) per K-atom; a module built with the op builders."""
+    from e2e_kernels import _module, _region, cmpi, i32, kernel_end
+    from tile_mlir.dialect import builders as tb
+
     rows, cols = case.smem_shape
     e, eb = case.elem, case.bits // 8
     atom = SPAN[swizzle] // eb
     ncols = alloc_cols(case)
-    g_t = f"!tile.buffer<global, {rows + row0}x{cols}x{e}>"
-    s_t = f'!tile.buffer<shared, {rows}x{cols}x{e}, "{case.smem_layout}", align {ALIGN[swizzle]}>'
-    t_t = f'!tile.buffer<tmem, {"x".join(map(str, case.tmem_shape))}x{e}, "{case.tmem_layout}">'
-    o_t = f"!tile.buffer<global, 128x{ncols * 32 // case.bits}x{e}>"
-    slot_t, bar_t = "!tile.buffer<shared, 1xi32>", "!tile.buffer<shared, 1xi64>"
-    L = ['"tile.kernel"() ({', f"^bb0(%A: {g_t}, %out: {o_t}):",
-         f'  %map = "tile.tensor_map"(%A) {{box = {_arr((rows, atom))}, swizzle = "{swizzle}"}} : ({g_t}) -> '
-         "!tile.tensormap",
-         f'  %smem = "tile.alloc_shared"() : () -> {s_t}',
-         f'  %slot = "tile.alloc_shared"() : () -> {slot_t}',
-         f'  %full = "tile.alloc_shared"() : () -> {bar_t}',
-         f'  %done = "tile.alloc_shared"() : () -> {bar_t}',
-         '  %tid = "tile.thread_id"() : () -> i32', '  %warp = "tile.warp_id"() : () -> i32',
-         '  %c0 = arith.constant 0 : i32', '  %w0 = arith.cmpi eq, %warp, %c0 : i32',
-         '  %t0 = arith.cmpi eq, %tid, %c0 : i32',
-         '  scf.if %w0 {', f'    "tile.tmem.alloc"(%slot) {{num_cols = {ncols}}} : ({slot_t}) -> ()', '  }',
-         '  scf.if %t0 {',
-         '    "tile.tensor_map.prefetch"(%map) : (!tile.tensormap) -> ()',
-         f'    "tile.mbarrier.init"(%full) {{count = 1}} : ({bar_t}) -> ()',
-         f'    "tile.mbarrier.init"(%done) {{count = 1}} : ({bar_t}) -> ()',
-         '    "tile.fence"() {kind = "mbarrier_init"} : () -> ()',
-         f'    "tile.mbarrier.arrive_expect_tx"(%full) {{bytes = {rows * cols * eb}}} : ({bar_t}) -> ()']
-    for k in range(cols // atom):
-        reg = (f"dst_offsets = {_arr((0, k * atom))}, dst_sizes = {_arr((rows, atom))}, "
-               f"src_offsets = {_arr((row0, k * atom))}, src_sizes = {_arr((rows, atom))}")
-        L.append(f'    "tile.copy_async"(%smem, %A, %full) {{{reg}}} : ({s_t}, {g_t}, {bar_t}) -> ()')
-    region = []
-    if case.src_region:
-        offs, sizes = case.src_region
-        region = [f"src_offsets = {_arr(offs)}", f"src_sizes = {_arr(sizes)}"]
-    L += ['  }',
-          f'  "tile.mbarrier.wait"(%full) {{phase = 0}} : ({bar_t}) -> ()',  # TMA's bytes are in shared memory
-          '  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()', '  "tile.barrier"() : () -> ()',
-          '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'  %tmem = "tile.tmem.buffer"(%slot) : ({slot_t}) -> {t_t}',
-          '  scf.if %t0 {',
-          f'    "tile.copy_async"(%tmem, %smem) {{{", ".join(region + ["cta_group = 1"])}}} : ({t_t}, {s_t}) -> ()',
-          f'    "tile.commit"(%done) {{cta_group = 1}} : ({bar_t}) -> ()', '  }',
-          f'  "tile.mbarrier.wait"(%done) {{phase = 0}} : ({bar_t}) -> ()',
-          '  "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          f'  "tile.tmem.load"(%out, %tmem) {{col_offset = 0, num_cols = {ncols}, scope = "warpgroup"}} : '
-          f"({o_t}, {t_t}) -> ()",
-          '  "tile.fence"() {kind = "tcgen05_before_sync"} : () -> ()', '  "tile.barrier"() : () -> ()',
-          '  scf.if %w0 {', '    "tile.fence"() {kind = "tcgen05_after_sync"} : () -> ()',
-          '    "tile.tmem.relinquish"() : () -> ()',
-          f'    "tile.tmem.dealloc"(%slot) {{num_cols = {ncols}}} : ({slot_t}) -> ()', '  }',
-          '  "tile.return"() : () -> ()',
-          f'}}) {{sym_name = "{case.name}", block = array<i32: 128, 1, 1>}} : () -> ()']
-    return "\n".join(L) + "\n"
+    stack, module = _module()
+    with stack:
+        g_t = tb.buffer_t("global", (rows + row0, cols), e)
+        o_t = tb.buffer_t("global", (128, ncols * 32 // case.bits), e)
+        bar_t = tb.buffer_t("shared", (1,), "i64")
+        with tb.kernel(module, case.name, {"A": g_t, "out": o_t}, block=(128, 1, 1)) as (_, (A, out)):
+            tmap = tb.tensor_map(A, (rows, atom), swizzle)
+            smem = tb.alloc_shared(tb.buffer_t("shared", (rows, cols), e, case.smem_layout, align=ALIGN[swizzle]))
+            slot = tb.alloc_shared(tb.buffer_t("shared", (1,), "i32"))
+            full, done = tb.alloc_shared(bar_t), tb.alloc_shared(bar_t)
+            tid, warp = tb.thread_id(), tb.warp_id()
+            c0 = i32(0)
+            w0, t0 = cmpi("eq", warp, c0), cmpi("eq", tid, c0)
+            with tb.when(w0):
+                tb.tmem_alloc(slot, ncols)
+            with tb.when(t0):
+                tb.tensor_map_prefetch(tmap)
+                tb.mbarrier_init(full, 1)
+                tb.mbarrier_init(done, 1)
+                tb.fence("mbarrier_init")
+                tb.mbarrier_arrive_expect_tx(full, rows * cols * eb)
+                for k in range(cols // atom):
+                    tb.copy_async(smem, A, full, dst_region=[(0, rows), (k * atom, (k + 1) * atom)],
+                                  src_region=[(row0, row0 + rows), (k * atom, (k + 1) * atom)])
+            tb.mbarrier_wait(full, 0)  # TMA's bytes are in shared memory
+            tb.fence("tcgen05_before_sync")
+            tb.barrier()
+            tb.fence("tcgen05_after_sync")
+            tmem = tb.tmem_buffer(slot, tb.buffer_t("tmem", case.tmem_shape, e, case.tmem_layout))
+            with tb.when(t0):
+                tb.copy_async(tmem, smem, cta_group=1, src_region=_region(case.src_region))
+                tb.commit(done, 1)
+            tb.mbarrier_wait(done, 0)
+            tb.fence("tcgen05_after_sync")
+            tb.tmem_load(out, tmem, ncols, 0, "warpgroup")
+            kernel_end(1, ncols, slot, w0)
+    return module
 
 
 @pytest.mark.parametrize("case, swizzle, row0", CASES, ids=[c[0].name for c in CASES])

@@ -20,17 +20,18 @@ from __future__ import annotations
 import inspect
 from contextlib import contextmanager
 
-from ..mlir import ir
+from ..mlir import arith, ir, scf
 from .op_def import BufferOf, make_attr
 from .ops import OP_CLASSES, KernelOp, SubviewOp, op_class
 from .types import BufferType
 
-__all__ = ["buffer_t", "build", "kernel", "ret", "BUILDERS", "builder_name"]
+__all__ = ["buffer_t", "build", "kernel", "ret", "BUILDERS", "builder_name", "Constants", "when", "loop"]
 
 
-def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: int | None = None):
-    """The MLIR type !tile.buffer<scope, shape x elem[, "layout"][, align N]>."""
-    return BufferType(scope, tuple(shape), elem, layout, align).to_mlir()
+def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: int | None = None,
+             packing: str | None = None):
+    """The MLIR type !tile.buffer<scope, shape x elem[, "layout"][, align N][, packing P]>."""
+    return BufferType(scope, tuple(shape), elem, layout, align, packing).to_mlir()
 
 
 def build(name: str, operands=(), results=(), *, loc=None, ip=None, **attrs):
@@ -179,3 +180,68 @@ def kernel(module, name: str, params=(), *, block, cluster=None, grid=None, loc=
 
 
 BUILDERS[KernelOp] = kernel
+
+
+# -- structure around the tile ops: constants, scf.if, scf.for ---------------------------------------------
+class Constants:
+    """Integer constants of one type, each made once at the top of `block` (in ascending order of value, as
+    a hand-written kernel hoists them): `c = Constants(body); c(0)` is the i32 0."""
+
+    def __init__(self, block, type=None):
+        self.block, self.type = block, type or ir.IntegerType.get_signless(32)
+        self.values: dict[int, ir.Value] = {}
+
+    def __call__(self, value: int):
+        if value not in self.values:
+            v = arith.constant(self.type, value, ip=ir.InsertionPoint.at_block_begin(self.block))
+            above = [k for k in self.values if k > value]
+            below = [k for k in self.values if k < value]
+            if above:
+                v.owner.move_before(self.values[min(above)].owner)
+            elif below:
+                v.owner.move_after(self.values[max(below)].owner)
+            self.values[value] = v
+        return self.values[value]
+
+
+class when:
+    """scf.if cond { ... } as a context manager, each branch closed by its scf.yield; `otherwise()` after it
+    adds the else branch:
+
+        with when(c) as branch:
+            ...
+        with branch.otherwise():
+            ...
+    """
+
+    def __init__(self, cond, *, loc=None):
+        self.op = scf.IfOp(cond, loc=loc)
+
+    def __enter__(self):
+        return self._enter(self.op.then_block).__enter__()
+
+    def __exit__(self, *exc):
+        return self._ctx.__exit__(*exc)
+
+    def otherwise(self):
+        return self._enter(self.op.regions[1].blocks.append())
+
+    @contextmanager
+    def _body(self, block):
+        with ir.InsertionPoint(block):
+            yield self
+            scf.YieldOp([])
+
+    def _enter(self, block):
+        self._ctx = self._body(block)
+        return self._ctx
+
+
+@contextmanager
+def loop(lower, upper, step, *, loc=None):
+    """scf.for %iv = lower to upper step step { ... } (no iteration arguments), closed by its scf.yield;
+    yields the induction variable."""
+    op = scf.ForOp(lower, upper, step, loc=loc)
+    with ir.InsertionPoint(op.body):
+        yield op.induction_variable
+        scf.YieldOp([])
