@@ -13,7 +13,7 @@ import numpy as np
 
 from .errors import EmulationError
 from .names import Label
-from .ptx_parser import TYPE_BITS, show_operand
+from .ptx_parser import show_operand
 
 #: special registers evaluated at read time (deterministic: derived from the step counter); the
 #: others are stored in the register file at thread creation (machine.py)
@@ -48,10 +48,6 @@ def f64_to_bits(x: float) -> int:
 
 def bits_to_f64(b: int) -> float:
     return struct.unpack("<d", struct.pack("<Q", b & 0xFFFFFFFFFFFFFFFF))[0]
-
-
-def type_bits(t: str) -> int:
-    return TYPE_BITS[t]
 
 
 class Decoder:
@@ -99,10 +95,6 @@ class Decoder:
         if s is None:
             s = self.slots[key] = len(self.slots)
         return s
-
-    def reg_bits(self, op) -> int:
-        self.slot(op)
-        return op[1].bits
 
     def sym(self, decl):
         """(space, value) of a symbol: ("label", instruction index) or a variable's address."""

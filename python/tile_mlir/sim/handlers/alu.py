@@ -15,8 +15,6 @@ from ..errors import EmulationError
 from ..ptx_parser import TYPE_BITS
 from . import cvt_pack
 
-INT_TYPES = {"u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64",
-             "pred", "b128"}
 FLOAT_TYPES = {"f32", "f64", "f16", "bf16", "f16x2", "bf16x2"}
 F16_OVERFLOW = 65520.0  # from here on a value rounds to infinity in f16 (65504 + half an ulp)
 

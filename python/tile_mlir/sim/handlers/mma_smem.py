@@ -8,7 +8,7 @@ import numpy as np
 from ..errors import EmulationError
 from ..mma_operands import byte_span, element_addresses, gather
 from ..state import shared_observe_load
-from .tcgen05 import _check_proxy as check_proxy
+from .tcgen05_async import check_proxy
 
 
 class _Reader:
