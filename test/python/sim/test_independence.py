@@ -9,7 +9,8 @@ import tile_mlir.sim as sim
 ALLOWED_TOP = {"numpy", "__future__", "re", "os", "sys", "math", "struct", "bisect",
                "dataclasses", "typing", "time"}
 #: the one module that computes tensor-core arithmetic, with MMA-Sim (docs/emulator.md §10)
-NUMERICS = {"mma_numerics.py": {"torch", "mmasim"}}
+NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
+            "mma_fast.py": {"ctypes"}}  # to pin OpenBLAS to one thread
 
 
 def test_sim_imports_only_numpy_stdlib_and_itself():

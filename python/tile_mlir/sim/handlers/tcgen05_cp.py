@@ -10,7 +10,7 @@ import numpy as np
 from .. import memory as mem
 from ..errors import EmulationError
 from ..smem_desc import check_for_cp, decode as decode_desc
-from ..state import shared_observe_load
+from ..state import shared_observe_chunks
 from ..swizzle import ROW_PITCH, swizzle_np
 from . import tcgen05_async as aop
 
@@ -147,9 +147,7 @@ def exec_cp(M, t, spec, taddr, desc):
                                  f"{cta.idx}, outside its {sm.size}-byte shared memory [{dd}]")
         idx = phys[:, :, None] + np.arange(16)[None, None, :]
         aop.check_proxy(M, t, cta, idx, spec)
-        if M.hooks.shared_load:
-            for off in np.unique(phys):
-                shared_observe_load(M, t, cta, int(off), 16, "tcgen05.cp read")
+        shared_observe_chunks(M, t, cta, phys, "tcgen05.cp read")
         data = sm.np[idx]  # (rows, nch, 16) uint8
         if spec.decomp:
             data = _DECOMPRESS[spec.decomp](data)
