@@ -26,9 +26,11 @@ __all__ = ["SimBackend"]
 class SimBackend(Backend):
     name = "sim"
 
-    def __init__(self, artifact, sig, fallback: str = ""):
+    def __init__(self, artifact, sig, fallback: str = "", options=None):
         super().__init__(artifact, sig)
         self.fallback = fallback  # why the GPU does not run it, when the emulator was not asked for
+        # run_ptx's workers / executor / max_steps / max_seconds / progress, from jit()
+        self.options = dict(options or {})
 
     def run(self, args, grid, block, stream) -> LaunchResult:
         try:
@@ -67,7 +69,8 @@ class SimBackend(Backend):
         sim_args += [sim_tensor_map(tm, sim_args[index[tm.buffer]]) for tm in self.artifact.tensor_maps]
         g, bl = self.dims(grid, block)
         res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,
-                      cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem))
+                      cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem),
+                      **self.options)
         for hb in back_host:
             hb.write_back()
         for ptr, h in back_dev:

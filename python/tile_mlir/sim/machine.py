@@ -32,12 +32,13 @@ class Machine(MemoryBinding, Scheduler):
         self.dynamic_smem = dynamic_smem
         self.strict = strict
         self.trace = trace or bool(os.environ.get("TILE_EMU_TRACE"))
-        self.max_steps = max_steps
-        self.max_seconds = launch.max_seconds_default() if max_seconds is None else max_seconds
+        self.max_steps = max_steps  # None: the launch's default, once the code is decoded
+        self.max_seconds = max_seconds  # None: no limit
         self.steps = 0
         self.progress = 0
         self.warnings: list[str] = []
         self._warned: set = set()
+        self.warn_keys: list = []
         self.gmem = GlobalMemory()
         self.hooks = Hooks()  # filled by the handler families as their instructions are decoded
         self.ext = {}  # the families' machine-wide state (state.Kept)
@@ -55,8 +56,10 @@ class Machine(MemoryBinding, Scheduler):
         self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
         self._check_memory(args, slots=self.dec.nslots,
                            tmem=any(i.mnemonic.startswith("tcgen05") for i in self.code))
-        self.tmem_out: list = []  # per CTA, in CTA order, after run()
-        self.shared_out: list = []
+        if self.max_steps is None:
+            self.max_steps = launch.default_max_steps(
+                grid[0] * grid[1] * grid[2], (self.nthreads + 31) // 32, len(self.code))
+        self.kept: dict = {}  # CTA index -> (tensor memory, shared memory), after run()
         self._by_gid: dict = {}  # the threads of the cluster running
         self._spin = None  # warp -> pcs executed, while a budget report probes the warps
 
@@ -70,6 +73,7 @@ class Machine(MemoryBinding, Scheduler):
             return
         self._warned.add(k)
         self.warnings.append(msg)
+        self.warn_keys.append(k)  # a worker's warnings merge by key (pool.py)
 
     def violation(self, msg: str, key=None):
         """A race / ordering violation: an error in strict mode, a warning otherwise."""

@@ -27,6 +27,8 @@ against MMA-Sim bit for bit.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 #: element type -> (exponent bits, fraction bits, IEEE inf/NaN encodings, e4m3-style NaN only)
@@ -38,16 +40,19 @@ FORMATS = {"f32": (8, 23, True, False), "tf32": (8, 10, True, False), "f16": (5,
 _LOW = -(1 << 14)  # the exponent given to zero inputs: far below every e_zero, so they never set e_max
 _CHUNK = 1 << 21  # elements of the M x N x L working arrays per pass (8 MiB of int32)
 _blas_pinned = False
-_WORK: dict = {}
+_LOCAL = threading.local()  # an executor may run launches in threads of one process
 
 
 def _work(k, shape):
     """Working array ``k`` of ``shape`` (int32), kept between calls: fresh multi-MiB arrays cost
     more in page faults than the arithmetic on them (measured 3x)."""
     size = int(np.prod(shape))
-    buf = _WORK.get(k)
+    work = getattr(_LOCAL, "work", None)
+    if work is None:
+        work = _LOCAL.work = {}
+    buf = work.get(k)
     if buf is None or buf.size < size:
-        buf = _WORK[k] = np.empty(max(size, _CHUNK), np.int32)
+        buf = work[k] = np.empty(max(size, _CHUNK), np.int32)
     return buf[:size].reshape(shape)
 
 

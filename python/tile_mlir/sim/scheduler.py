@@ -62,32 +62,38 @@ class Scheduler:
         return "\n".join(out)
 
     # ------------------------------------------------------------------ run
-    def run(self):
-        """Run every cluster, one after another; keep of each CTA what a SimResult reports."""
+    def nclusters(self) -> int:
         gx, gy, gz = self.grid
         cx, cy, cz = self.cluster_dims
-        ncl = (gx // cx) * (gy // cy) * (gz // cz)
-        self.deadline = time.monotonic() + self.max_seconds
+        return (gx // cx) * (gy // cy) * (gz // cz)
+
+    def run(self, clusters=None, done=None):
+        """Run the clusters of linear index in ``clusters`` (default: all), one after another, in
+        order; keep in ``self.kept`` of each CTA what a SimResult reports; ``done(steps)`` after
+        each cluster (progress)."""
+        gx, gy, gz = self.grid
+        cx, cy, cz = self.cluster_dims
+        nx, ny = gx // cx, gy // cy
+        ncl = self.nclusters()
+        self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
-        kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
-        for clz in range(gz // cz):
-            for cly in range(gy // cy):
-                for clx in range(gx // cx):
-                    cl = Cluster(clx + cly * (gx // cx) + clz * (gx // cx) * (gy // cy))
-                    for k in range(cz):
-                        for j in range(cy):
-                            for i in range(cx):
-                                x, y, z = clx * cx + i, cly * cy + j, clz * cz + k
-                                idx = x + y * gx + z * gx * gy
-                                rank = i + j * cx + k * cx * cy
-                                c = CTA(idx, (x, y, z), rank, cl, self.smem_size)
-                                cl.ctas.append(c)
-                    self._make_threads(cl, (clx, cly, clz), ncl)
-                    self._run_cluster(cl)
-                    for c in cl.ctas:  # the rest of the cluster's state goes with it
-                        kept[c.idx] = (c.tmem_snapshot(), c.smem.np)
-        self.tmem_out = [kept[i][0] for i in range(gx * gy * gz)]
-        self.shared_out = [kept[i][1] for i in range(gx * gy * gz)]
+        self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
+        for lin in (range(ncl) if clusters is None else clusters):
+            clx, cly, clz = lin % nx, (lin // nx) % ny, lin // (nx * ny)
+            cl = Cluster(lin)
+            for k in range(cz):
+                for j in range(cy):
+                    for i in range(cx):
+                        x, y, z = clx * cx + i, cly * cy + j, clz * cz + k
+                        idx = x + y * gx + z * gx * gy
+                        rank = i + j * cx + k * cx * cy
+                        cl.ctas.append(CTA(idx, (x, y, z), rank, cl, self.smem_size))
+            self._make_threads(cl, (clx, cly, clz), ncl)
+            self._run_cluster(cl)
+            for c in cl.ctas:  # the rest of the cluster's state goes with it
+                self.kept[c.idx] = (c.tmem_snapshot(), c.smem.np)
+            if done is not None:
+                done(self.steps)
 
     def _make_threads(self, cl, clid, ncl):
         bx, by, bz = self.block
@@ -255,7 +261,8 @@ class Scheduler:
                  if since else "")
         return EmulationError(
             f"{what} (a livelock, or a kernel longer than the budget: pass max_steps= / "
-            f"max_seconds=, or set TILE_SIM_MAX_SECONDS); {quiet}where the warps run:\n"
+            f"max_seconds=, tile-run --max-steps / --max-seconds, or TILE_MLIR_SIM_MAX_STEPS / "
+            f"TILE_MLIR_SIM_MAX_SECONDS); {quiet}where the warps run:\n"
             + ("\n".join(loops) or "  nowhere") + "\npositions:\n" + self.positions(cl.ctas))
 
     def _exec_warp(self, w, inst, pc):
