@@ -13,6 +13,7 @@ import numpy as np
 
 from .errors import EmulationError
 from .names import Label
+from .locations import source
 from .ptx_parser import show_operand
 
 #: special registers evaluated at read time (deterministic: derived from the step counter); the
@@ -74,7 +75,10 @@ class Decoder:
     # -- errors -----------------------------------------------------------------------------
     def error(self, msg: str) -> EmulationError:
         i = self.inst
-        return EmulationError(f"line {i.line}: `{i.text}`: {msg}", line=i.line, located=True)
+        loc = source(self.M.module.files, i.loc)
+        msg = f"line {i.line}: `{i.text}`: {msg}"
+        return EmulationError(f"{loc}: error: {msg}" if loc else msg, line=i.line, located=True,
+                              source=loc)
 
     # -- operand access -----------------------------------------------------------------------
     def operands(self, lo: int, hi: int | None = None) -> list:

@@ -12,6 +12,7 @@ from . import memory as mem
 from .binding import MemoryBinding
 from .codegen import Decoder
 from .errors import EmulationError
+from .locations import located_error
 from .memory import GlobalMemory
 from .opcodes import decode_instruction
 from .scheduler import Scheduler
@@ -39,6 +40,7 @@ class Machine(MemoryBinding, Scheduler):
         self.warnings: list[str] = []
         self._warned: set = set()
         self.warn_keys: list = []
+        self.cur = None  # the instruction executing (its .loc names warnings)
         self.gmem = GlobalMemory()
         self.hooks = Hooks()  # filled by the handler families as their instructions are decoded
         self.ext = {}  # the families' machine-wide state (state.Kept)
@@ -72,6 +74,10 @@ class Machine(MemoryBinding, Scheduler):
         if k in self._warned:
             return
         self._warned.add(k)
+        i = self.cur
+        if i is not None and i.loc is not None:  # MLIR's form, the PTX line kept
+            msg = f"{i.loc}: warning: {msg}" + ("" if msg.startswith("line ") else
+                                                f" (PTX line {i.line}: `{i.text}`)")
         self.warnings.append(msg)
         self.warn_keys.append(k)  # a worker's warnings merge by key (pool.py)
 
@@ -90,7 +96,7 @@ class Machine(MemoryBinding, Scheduler):
             return e
         where = self.where(t) if t is not None else ""
         loc = f"line {inst.line}: `{inst.text}`" + (f" ({where})" if where else "")
-        return EmulationError(f"{loc}: {e.message}", line=inst.line, located=True)
+        return located_error(f"{loc}: {e.message}", inst)
 
     # ------------------------------------------------------------------ thread lifecycle
     def exit_thread(self, t):

@@ -23,6 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma, warp, wgmma
+from .locations import source
 from .state import DInst
 
 
@@ -133,7 +134,7 @@ def decode_instruction(dec, inst):
                              f"(mnemonic `{inst.parts[0]}`) in `{inst.text}`",
                              line=inst.line, located=True)
     key, op = found
-    di = DInst(inst, key)
+    di = DInst(inst, key, source(dec.M.module.files, inst.loc))
     if inst.guard is not None:
         reg, neg = inst.guard
         di.guard = (dec.slot(("reg", reg)), neg)

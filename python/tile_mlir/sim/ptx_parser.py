@@ -27,6 +27,7 @@ import struct
 from dataclasses import dataclass, field
 
 from .errors import EmulationError
+from .locations import parse_file, parse_loc
 from .names import (IDENT, IDENT_RE, MAX_BLOCK_DEPTH, MAX_REGISTERS, NAME_RE, Label, RegDecl,
                     Scope, predefined_scope, resolve_function)
 
@@ -42,6 +43,8 @@ LINE_DIRECTIVES = re.compile(r"\.(version|target|address_size|loc|file|section)\
 #: directives tile-sim skips: debug information and pragmas
 SKIPPED = re.compile(r"\.(loc|file|section|pragma)\b")
 FUNC_KEYWORDS = (".entry", ".func")
+_FILE_DIRECTIVE = re.compile(r"\.file\b")
+_LOC_DIRECTIVE = re.compile(r"\.loc\b")
 
 
 @dataclass
@@ -54,6 +57,7 @@ class Instruction:
     guard: tuple | None = None  # (register, negated); a name until resolved
     index: int = 0
     scope: Scope | None = None  # where its names are resolved (names.resolve_function)
+    loc: tuple | None = None  # (file number, line, column) of the last .loc before it
 
 
 @dataclass(eq=False)  # a declaration is itself: two of one name differ
@@ -97,6 +101,7 @@ class Module:
     vars: list = field(default_factory=list)
     functions: list = field(default_factory=list)
     scope: Scope = field(default_factory=lambda: Scope(predefined_scope()))
+    files: dict = field(default_factory=dict)  # .file number -> path
 
     def entry(self, name: str | None) -> Function:
         entries = [f for f in self.functions if f.is_entry]
@@ -511,6 +516,9 @@ def parse(text: str) -> Module:
             mod.target = s.split(None, 1)[1] if len(s.split()) > 1 else None
         elif s.startswith(".address_size"):
             mod.address_size = _address_size(s, line)
+        elif _FILE_DIRECTIVE.match(s):
+            num, path = parse_file(s, line)
+            mod.files[num] = path
         elif SKIPPED.match(s):
             continue
         elif _is_header(s):
@@ -545,6 +553,7 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
         scope.declare(p.name, p, p.line, "parameter")
     body = scope
     n = len(stmts)
+    loc = None
     while i < n:
         line, s = stmts[i]
         i += 1
@@ -567,6 +576,9 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
         if s.startswith(".reg"):
             _parse_reg_decl(fn, scope, s, line)
             continue
+        if _LOC_DIRECTIVE.match(s):  # not `.local`
+            loc = parse_loc(s, line)
+            continue
         if SKIPPED.match(s):
             continue
         if _VAR_STMT_RE.match(s):
@@ -576,7 +588,9 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
             continue
         if s.startswith("."):
             raise EmulationError(f"line {line}: unsupported directive `{s}`", line=line)
-        fn.instructions.append(parse_instruction(s, line, len(fn.instructions), scope))
+        inst = parse_instruction(s, line, len(fn.instructions), scope)
+        inst.loc = loc
+        fn.instructions.append(inst)
     raise EmulationError(f"line {fn.line}: function {fn.name} body is not closed", line=fn.line)
 
 

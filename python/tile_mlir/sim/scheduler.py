@@ -30,6 +30,7 @@ import sys
 import time
 
 from .errors import EmulationError
+from .locations import located_error
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, State, Thread, Warp
 
 SLICE = 64
@@ -53,6 +54,8 @@ class Scheduler:
                     elif pc < len(self.code):
                         i = self.code[pc]
                         pos = f"line {i.line} `{i.text}`: {STATE_NAMES[st]}"
+                        if i.loc is not None:
+                            pos = f"{i.loc}: {pos}"
                         t0 = w.threads[lanes[0]]
                         if st == State.MBAR and t0.wait_on is not None:
                             pos += f" on {t0.wait_on[0].describe()}"
@@ -175,8 +178,14 @@ class Scheduler:
                         t.state = State.RUN
                         woke = True
             if not woke:
-                raise EmulationError("deadlock: no thread can make progress; positions:\n"
-                                     + self.positions(ctas))
+                msg = "deadlock: no thread can make progress; positions:\n" + self.positions(ctas)
+                blocked = [t for c in ctas for t in c.threads if t.state != State.EXITED]
+                at = self.code[blocked[0].pc - (blocked[0].state in BLOCKED_AFTER)] \
+                    if blocked and blocked[0].pc < len(self.code) else None
+                if at is not None and at.loc is not None:  # the first blocked warp's source
+                    raise EmulationError(f"{at.loc}: error: {msg}", source=at.loc)
+                raise EmulationError(msg)
+        self.cur = None
         for c in ctas:
             for f in self.hooks.cta_done:
                 f(self, c)
@@ -203,6 +212,7 @@ class Scheduler:
                 raise EmulationError(f"execution ran past the last instruction without ret/exit "
                                      f"({self.where(t)})")
             inst = code[minpc]
+            self.cur = inst
             n += 1
             if trace:
                 self._trace_step(w, minpc, inst)
@@ -259,6 +269,9 @@ class Scheduler:
                          f"(`{first.text}` .. `{last.text}`)")
         quiet = (f"no thread stored, arrived or exited in the last {since} warp-instructions; "
                  if since else "")
+        at = next((self.code[min(pcs)] for pcs in spin.values()), None)
+        if at is not None and at.loc is not None:  # the first spinning warp's source
+            what = f"{at.loc}: error: {what}"
         return EmulationError(
             f"{what} (a livelock, or a kernel longer than the budget: pass max_steps= / "
             f"max_seconds=, tile-run --max-steps / --max-seconds, or TILE_MLIR_SIM_MAX_STEPS / "
@@ -322,10 +335,10 @@ class Scheduler:
         exited = [t.lane for t in threads if t.state == State.EXITED]
         if exited:
             desc += f"; lanes {_ranges(exited)} exited"
-        raise EmulationError(
+        raise located_error(
             f"line {inst.line}: `{inst.text}`: convergence error in CTA {w.cta.idx} warp {w.idx}: "
             f"a .sync.aligned/warp-collective instruction must be executed by all required lanes "
-            f"together, but {desc}", line=inst.line, located=True)
+            f"together, but {desc}", inst)
 
 def _ranges(lanes) -> str:
     lanes = sorted(lanes)

@@ -117,9 +117,9 @@ class Cluster:
 class DInst:
     """A decoded instruction: ``fn(thread)``, or with ``warp`` set ``fn(warp, lanes)`` once the
     lanes ``req(warp, lanes_at_pc)`` names are all at it (opcodes.py)."""
-    __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src")
+    __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src", "loc")
 
-    def __init__(self, inst, mnemonic):
+    def __init__(self, inst, mnemonic, loc=None):
         self.line = inst.line
         self.text = inst.text
         self.mnemonic = mnemonic
@@ -128,6 +128,7 @@ class DInst:
         self.warp = False
         self.req = None
         self.src = inst
+        self.loc = loc  # "path:line:col" of its .loc (locations.py), or None
 
 
 # ------------------------------------------------------------------------------- family state
