@@ -101,17 +101,23 @@ def _kind(atype, kw):
     return "mxf8f6f4"
 
 
-def compare(name, rng, m=64, n=64, special_rate=0.002, narrow=False):
+def compare(name, rng, m=64, n=64, special_rate=0.002, narrow=False, times=None):
     """(positions where the fast path and MMA-Sim differ, fast D, MMA-Sim's D, args, kwargs) of
     one random case."""
     import os
     inst, args, kw, m = case(rng, name, m, n, special_rate, narrow)
     old = os.environ.get("TILE_MLIR_SIM_MMA")
     try:
+        import time
+        t0 = time.perf_counter()
         os.environ["TILE_MLIR_SIM_MMA"] = ""
         fast = run(inst, args, kw, m)
+        t1 = time.perf_counter()
         os.environ["TILE_MLIR_SIM_MMA"] = "mmasim"
         ref = run(inst, args, kw, m)
+        if times is not None:
+            times[0] += t1 - t0
+            times[1] += time.perf_counter() - t1
     finally:
         if old is None:
             os.environ.pop("TILE_MLIR_SIM_MMA", None)
