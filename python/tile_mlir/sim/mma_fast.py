@@ -38,7 +38,8 @@ FORMATS = {"f32": (8, 23, True, False), "tf32": (8, 10, True, False), "f16": (5,
            "e2m1": (2, 1, False, False), "ue8m0": (8, 0, False, False),
            "ue4m3": (4, 3, False, True)}
 _LOW = -(1 << 14)  # the exponent given to zero inputs: far below every e_zero, so they never set e_max
-_CHUNK = 1 << 21  # elements of the M x N x L working arrays per pass (8 MiB of int32)
+_CHUNK = 1 << 18  # elements of the M x N x L working arrays per pass: 1 MiB of int32 stays in
+#                  cache through the passes (2x faster than 8 MiB, measured)
 _blas_pinned = False
 _LOCAL = threading.local()  # an executor may run launches in threads of one process
 
