@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05_alloc, \
+from .handlers import alu, control, convert, cp_async, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma, warp, wgmma
 from .locations import source
 from .state import DInst
@@ -46,8 +46,8 @@ TABLE: dict[str, Op] = {
     "prmt": Op(alu.decode_prmt, T), "popc": Op(alu.decode_popc, T), "clz": Op(alu.decode_clz, T),
     "brev": Op(alu.decode_brev, T), "bfind": Op(alu.decode_bfind, T),
     "lop3": Op(alu.decode_lop3, T), "setp": Op(alu.decode_setp, T), "set": Op(alu.decode_set, T),
-    "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(alu.decode_mov, T),
-    "cvt": Op(alu.decode_cvt, T), "cvta": Op(alu.decode_cvta, T),
+    "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(convert.decode_mov, T),
+    "cvt": Op(convert.decode_cvt, T), "cvta": Op(convert.decode_cvta, T),
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
     "atom": Op(memory.decode_atom, T), "red": Op(memory.decode_red, T),
