@@ -185,6 +185,8 @@ def retire_pending(M, t, cg):
             tm = cta.tmem
             tm.cells[lanes, cols] = vals
             tm.written[lanes, cols] = True
+        rec._writes, rec._compute = (), None  # written: a launch keeps every op, not its data
+        rec.chunks = []
         rec.retired = True
         if cg is None:
             rec.forced = True
