@@ -91,7 +91,7 @@ def main():
 #    model of the kernel's MMA chain computed by tile-sim's exact fast path, which is itself checked against
 #    MMA-Sim on 4 tiles (all of D for small shapes)
 GEMMS = [("sm_100a", "mxfp8", 128, 128, 512, {}), ("sm_100a", "nvfp4", 128, 128, 1024, {}),
-         ("sm_90a", "bf16", 128, 128, 512, {"tile_n": 128}), ("sm_90a", "e4m3", 128, 128, 512, {})]
+         ("sm_90a", "bf16", 128, 128, 512, {"tile_n": 128}), ("sm_90a", "e4m3", 128, 128, 512, {"tile_n": 128})]
 SCALING = [("sm_100a", "mxfp8", m, n, k, {}) for m, n, k in
            ((128, 128, 256), (128, 128, 1024), (128, 128, 4096), (128, 256, 1024), (256, 128, 1024),
             (256, 256, 1024), (512, 512, 1024))]
