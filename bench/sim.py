@@ -11,8 +11,14 @@
 3. the same two programs as the pipeline emits them: examples/demo.mlir (the seed's demonstration
    program) and examples/fill_tmem.mlir (128 lanes x 512 columns from a 128B-swizzled tile), compiled
    here to PTX and emulated; their readbacks are checked against numpy.
-4. the GEMMs of examples/gemm_blockscaled.py (MXFP8, NVFP4 on sm_100a, the bf16 Hopper twin): the
-   emulator's speed in MMA-flops per second, each D bit for bit MMA-Sim's.
+4. the GEMMs of examples/gemm_blockscaled.py (MXFP8, NVFP4 on sm_100a, the bf16 and e4m3 Hopper twins):
+   the emulator's speed in MMA-flops per second against numpy's float32 matmul of the same shape, each D
+   bit for bit the model of its MMA chain (tile-sim's fast path, itself checked against MMA-Sim on 4 tiles).
+
+    python bench/sim.py --diff 1000000      the fast MMA path against MMA-Sim, 1M D elements per kind
+    python bench/sim.py --scaling           MXFP8 over M, N, K and CTAs
+    python bench/sim.py --targets           MXFP8 / NVFP4 2048^3 and the bf16 twin 1024^3
+    python bench/sim.py --baseline TREE     MXFP8 512x512x1024 here and at another worktree
 
 Ratios are printed against the parse+decode-only time of kernel 1 (anchor in the same process).
 """
@@ -77,27 +83,155 @@ def main():
                               ("3b: fill_tmem.mlir as compiled (128 cps)", 10.0, "fill_tmem.mlir")):
         t, steps = _pipeline_kernel(os.path.join(HERE, os.pardir, "examples", path))
         print(f"{label:<44}{t:>10.4f}{goal:>10.1f}{t / t_anchor:>10.1f}{steps:>9}")
-    _gemm_rows()
+    gemm_rows(GEMMS, "4. GEMMs per kind")
 
 
-# 4. the GEMMs of examples/gemm_blockscaled.py on tile-sim: MMA-flops (2 M N K) per second of emulation, the
-#    result checked bit for bit against MMA-Sim's model of the kernel's MMA chain
+# 4. the GEMMs of examples/gemm_blockscaled.py on tile-sim: MMA-flops (2 M N K) per second of emulation,
+#    against a same-run anchor (numpy's float32 matmul of the same shape); D checked bit for bit against the
+#    model of the kernel's MMA chain computed by tile-sim's exact fast path, which is itself checked against
+#    MMA-Sim on 4 tiles (all of D for small shapes)
 GEMMS = [("sm_100a", "mxfp8", 128, 128, 512, {}), ("sm_100a", "nvfp4", 128, 128, 1024, {}),
-         ("sm_90a", "bf16", 128, 128, 512, {"tile_n": 128})]
+         ("sm_90a", "bf16", 128, 128, 512, {"tile_n": 128}), ("sm_90a", "e4m3", 128, 128, 512, {"tile_n": 128})]
+SCALING = [("sm_100a", "mxfp8", m, n, k, {}) for m, n, k in
+           ((128, 128, 256), (128, 128, 1024), (128, 128, 4096), (128, 256, 1024), (256, 128, 1024),
+            (256, 256, 1024), (512, 512, 1024))]
+TARGETS = [("sm_100a", "mxfp8", 2048, 2048, 2048, {}), ("sm_100a", "nvfp4", 2048, 2048, 2048, {}),
+           ("sm_90a", "bf16", 1024, 1024, 1024, {})]
 
 
-def _gemm_rows():
+def _gemm_module():
     sys.path.insert(0, os.path.join(HERE, os.pardir, "examples"))
-    os.environ.setdefault("TILE_MLIR_SIM_MAX_SECONDS", "900")
     import gemm_blockscaled as gemm
+    return gemm
 
-    print(f"\n{'GEMM on tile-sim (compile excluded)':<44}{'time [s]':>10}{'MMA-flop/s':>12}  bit-exact vs MMA-Sim")
-    for target, dtype, m, n, k, tiling in GEMMS:
+
+def model(cfg, logical, tiles=None):
+    """D (fp32) of cfg's MMA chain through tile_mlir.sim.mma_numerics (the fast path, or MMA-Sim under
+    TILE_MLIR_SIM_MMA=mmasim): per tile of 128 (tcgen05) / 64 (wgmma) rows and N <= 256, one MMA per K
+    step in order, as examples/gemm_reference.py's MMA-Sim model; ``tiles``: only these (m0, n0)."""
+    from gemm_reference import FORMATS
+    from tile_mlir.sim import mma_numerics as mn
+
+    if cfg.target == "sm_90a":
+        a, b = logical
+        name = {"bfloat16": "bf16", "float8_e4m3fn": "e4m3"}[a.dtype.name]
+        ab = (lambda x: x.view(np.uint16)) if name == "bf16" else (lambda x: x.view(np.uint8))
+        A, B, rows, kstep = ab(a).astype(np.uint32), ab(b).astype(np.uint32).T, 64, 16 if name == "bf16" else 32
+        step = lambda c, m0, n0, nn, k0: mn.wgmma("f32", name, name, A[m0:m0 + 64, k0:k0 + kstep],  # noqa: E731
+                                                   B[k0:k0 + kstep, n0:n0 + nn], c, n=nn, k=kstep)
+    else:
+        a, sfa, b, sfb = logical
+        fmt = FORMATS[cfg.dtype]
+        bits = lambda x: x.view(np.uint8).astype(np.uint32) & (0xF if fmt.elem_ptx == "e2m1" else 0xFF)  # noqa: E731
+        A, B, SA, SB = bits(a), bits(b).T, sfa.view(np.uint8).astype(np.uint32), sfb.view(np.uint8).astype(np.uint32).T
+        at = "e2m1x2" if fmt.elem_ptx == "e2m1" else fmt.elem_ptx
+        rows, kstep, spv = 128, fmt.mma_k, fmt.mma_k // fmt.vec
+        step = lambda c, m0, n0, nn, k0: mn.tcgen05(  # noqa: E731
+            fmt.kind, "f32", at, at, A[m0:m0 + 128, k0:k0 + kstep], B[k0:k0 + kstep, n0:n0 + nn], c, m=128,
+            n=nn, k=kstep, sfa=SA[m0:m0 + 128, k0 // fmt.vec:k0 // fmt.vec + spv],
+            sfb=SB[k0 // fmt.vec:k0 // fmt.vec + spv, n0:n0 + nn], block=fmt.vec, stype=fmt.scale_ptx)
+    m, k = A.shape
+    n = B.shape[1]
+    d = np.zeros((m, n), np.uint32)
+    for n0 in range(0, n, 256):
+        nn = min(256, n - n0)
+        for m0 in range(0, m, rows):
+            if tiles is not None and (m0, n0) not in tiles:
+                continue
+            c = np.zeros((rows, nn), np.uint32)
+            for k0 in range(0, k, kstep):
+                c = step(c, m0, n0, nn, k0)
+            d[m0:m0 + rows, n0:n0 + nn] = c
+    return d.view(np.float32)
+
+
+def _check(gemm, cfg, d, logical, ntiles=4):
+    """(D == the fast model, fast model == MMA-Sim on ntiles tiles (or everything when that is smaller))."""
+    from gemm_reference import to_bf16
+    fast = model(cfg, logical)
+    same = np.array_equal(d.view(np.uint16), to_bf16(fast).view(np.uint16))
+    rows = 64 if cfg.target == "sm_90a" else 128
+    all_tiles = [(m0, n0) for n0 in range(0, cfg.n, 256) for m0 in range(0, cfg.m, rows)]
+    pick = [all_tiles[i * len(all_tiles) // ntiles] for i in range(min(ntiles, len(all_tiles)))]
+    os.environ["TILE_MLIR_SIM_MMA"] = "mmasim"
+    try:
+        ref = model(cfg, logical, tiles=set(pick))
+    finally:
+        del os.environ["TILE_MLIR_SIM_MMA"]
+    ok = all(np.array_equal(ref[m0:m0 + rows, n0:n0 + 256].view(np.uint32),
+                            fast[m0:m0 + rows, n0:n0 + 256].view(np.uint32)) for m0, n0 in pick)
+    return same, ok, len(pick)
+
+
+def _anchor(m, n, k):
+    """Seconds of numpy's float32 matmul of the GEMM's shape (best of 3), in the same run."""
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((m, k), np.float32), rng.standard_normal((k, n), np.float32)
+    return timed(lambda: a @ b)[0]
+
+
+def gemm_rows(rows, title, workers=None):
+    gemm = _gemm_module()
+    import ml_dtypes
+    import tile_mlir
+    print(f"\n{title}")
+    print(f"{'GEMM (compile excluded)':<36}{'CTAs':>5}{'time [s]':>10}{'MMA-flop/s':>12}{'anchor':>11}"
+          f"{'ratio':>8}  D == model, model == MMA-Sim (tiles)")
+    for target, dtype, m, n, k, tiling in rows:
         cfg = gemm.GemmConfig(target, dtype, m, n, k, **tiling)
-        gemm.run(cfg)  # (compiles once: the compile cache keeps it for the timed run)
-        t, (d, logical) = timed(lambda: gemm.run(cfg, seed=1), reps=1)
-        same = (d.view(np.uint16) == gemm.expected(cfg, logical).view(np.uint16)).all()
-        print(f"{cfg.name + ' (' + target + ')':<44}{t:>10.2f}{2 * m * n * k / t:>12.3g}  {'yes' if same else 'NO'}")
+        args = gemm.operands(cfg, seed=1)
+        kern = tile_mlir.jit(gemm.build(cfg), arch=target, backend="sim", workers=workers)
+        ins = [args[p] for p in ("A", "B", "SFA", "SFB") if p in args]
+        d = np.zeros((m, n), ml_dtypes.bfloat16)
+        t0 = time.perf_counter()
+        kern(*ins, d)
+        t = time.perf_counter() - t0
+        same, ok, nt = _check(gemm, cfg, d, args["logical"])
+        ctas = cfg.grid[0] * cfg.grid[1] * cfg.grid[2]
+        fl = 2 * m * n * k / t
+        anchor = 2 * m * n * k / _anchor(m, n, k)
+        print(f"{cfg.name + ' (' + target + ')':<36}{ctas:>5}{t:>10.2f}{fl:>12.3g}{anchor:>11.3g}"
+              f"{anchor / fl:>8.0f}  {'yes' if same else 'NO'}, {'yes' if ok else 'NO'} ({nt})", flush=True)
+
+
+def diff(per_kind, kinds=None):
+    """The differential test of the fast MMA path against MMA-Sim: per_kind D elements per kind."""
+    import mma_diff as md
+    rng = np.random.default_rng(2026)
+    print(f"\n{'kind':<34}{'D elements':>12}{'mismatches':>12}{'fast [s]':>10}{'MMA-Sim [s]':>12}")
+    for name in kinds or md.KINDS:
+        total = bad = 0
+        k = 0
+        times = [0.0, 0.0]
+        while total < per_kind:
+            narrow, rate = ((False, 0.002), (True, 0.0), (True, 0.02), (False, 0.05))[k % 4]
+            b, fast, _, _, _ = md.compare(name, rng, 128, 128, special_rate=rate, narrow=narrow,
+                                          times=times)
+            total += fast.size
+            bad += len(b)
+            k += 1
+        print(f"{name:<34}{total:>12}{bad:>12}{times[0]:>10.2f}{times[1]:>12.2f}", flush=True)
+
+
+def baseline(path, cfg_args=("sm_100a", "mxfp8", 512, 512, 1024)):
+    """Seconds of the same GEMM on tile-sim at another checkout (``path``: a git worktree), run in a
+    subprocess on its own tree, and here."""
+    import subprocess
+    code = ("import os, sys, time; sys.path.insert(0, 'examples'); os.environ['TILE_SIM_MAX_SECONDS'] = '3000'\n"
+            "import gemm_blockscaled as g\n"
+            f"cfg = g.GemmConfig(*{cfg_args!r})\n"
+            "g.run(cfg, seed=1) if '--warm' in sys.argv else None\n"
+            "t = time.perf_counter(); g.run(cfg, seed=1); print(time.perf_counter() - t)\n")
+    out = {}
+    for label, root in (("baseline " + path, path), ("this tree", os.path.join(HERE, os.pardir))):
+        env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"), TILE_MLIR_SIM_PROGRESS="0")
+        r = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True)
+        if r.returncode:
+            raise SystemExit(r.stderr[-2000:])
+        out[label] = float(r.stdout.split()[-1])
+        print(f"{label:<44}{out[label]:>10.2f} s  (compile included)", flush=True)
+    a, b = out.values()
+    print(f"speed-up: {a / b:.1f}x")
 
 
 def _pipeline_kernel(path):
@@ -119,4 +253,22 @@ def _pipeline_kernel(path):
 
 
 if __name__ == "__main__":
-    main()
+    import argparse
+    p = argparse.ArgumentParser(description="tile-sim emulation time")
+    p.add_argument("--diff", type=int, metavar="N", help="only the differential test: N D elements per kind")
+    p.add_argument("--kinds", help="the kinds of --diff, comma-separated (default: all of mma_diff.KINDS)")
+    p.add_argument("--scaling", action="store_true", help="only the MXFP8 scaling over M, N, K and CTAs")
+    p.add_argument("--targets", action="store_true", help="only the 2048^3 / 1024^3 GEMMs of issue 19")
+    p.add_argument("--baseline", metavar="TREE", help="only MXFP8 512x512x1024 here and at TREE")
+    p.add_argument("--workers", type=int, help="tile-sim workers (default: every core)")
+    ns = p.parse_args()
+    if ns.diff:
+        diff(ns.diff, ns.kinds.split(",") if ns.kinds else None)
+    elif ns.scaling:
+        gemm_rows(SCALING, "MXFP8 scaling", ns.workers)
+    elif ns.targets:
+        gemm_rows(TARGETS, "issue 19 targets", ns.workers)
+    elif ns.baseline:
+        baseline(ns.baseline)
+    else:
+        main()

@@ -14,7 +14,7 @@ import os
 import warnings
 from typing import NamedTuple
 
-__all__ = ["Variable", "VARIABLES", "get", "flag"]
+__all__ = ["Variable", "VARIABLES", "get", "given_as", "flag"]
 
 
 class Variable(NamedTuple):
@@ -43,12 +43,15 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
     Variable("TILE_MLIR_SIM_TRACE", None, "non-empty: tile-sim logs every executed instruction",
              old=("TILE_EMU_TRACE",)),
     Variable("TILE_MLIR_SIM_MAX_SECONDS", None, "wall-clock seconds one tile-sim run may take "
-             "(default 20)", old=("TILE_SIM_MAX_SECONDS",)),
+             "(default: no limit; the budget is in steps)", old=("TILE_SIM_MAX_SECONDS",)),
     Variable("TILE_MLIR_SIM_MAX_STEPS", None, "warp-instructions one tile-sim run may execute "
-             "(default 5,000,000)"),
-    Variable("TILE_MLIR_SIM_WORKERS", None, "processes tile-sim spreads a launch's CTAs over"),
-    Variable("TILE_MLIR_SIM_PROGRESS", None, "non-empty: tile-sim reports its progress on stderr "
-             "during long runs"),
+             "(default: 2,000,000 + 64 per warp and static instruction of the launch)"),
+    Variable("TILE_MLIR_SIM_WORKERS", None, "processes tile-sim spreads a launch's independent clusters "
+             "over (default: every core)"),
+    Variable("TILE_MLIR_SIM_MMA", None, "`mmasim`: tile-sim computes every MMA with MMA-Sim instead of "
+             "its exact fast path"),
+    Variable("TILE_MLIR_SIM_PROGRESS", None, "`0` turns tile-sim's progress bar off (it shows on "
+             "a terminal for runs over 2 s)"),
     Variable("TILE_MLIR_FAST_START", None, "internal: `1`, set by tile-opt, skips the bindings' "
              "numpy-only attribute builders"),
 )}
@@ -72,6 +75,13 @@ def get(name: str) -> str | None:
                               DeprecationWarning, stacklevel=2)
             return value
     return var.default
+
+
+def given_as(name: str) -> str | None:
+    """The name under which ``name``'s value is set: itself, an old name of it, or None."""
+    if name in os.environ:
+        return name
+    return next((old for old in VARIABLES[name].old if old in os.environ), None)
 
 
 def flag(name: str) -> bool:

@@ -90,4 +90,4 @@ def test_old_sim_names_reach_the_emulator(monkeypatch):
     monkeypatch.delenv("TILE_MLIR_SIM_MAX_SECONDS", raising=False)
     monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "2.5")
     with pytest.warns(DeprecationWarning):
-        assert launch.max_seconds_default() == 2.5
+        assert launch.budget(None, None) == (None, 2.5)

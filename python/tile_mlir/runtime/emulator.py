@@ -26,9 +26,11 @@ __all__ = ["SimBackend"]
 class SimBackend(Backend):
     name = "sim"
 
-    def __init__(self, artifact, sig, fallback: str = ""):
+    def __init__(self, artifact, sig, fallback: str = "", options=None):
         super().__init__(artifact, sig)
         self.fallback = fallback  # why the GPU does not run it, when the emulator was not asked for
+        # run_ptx's workers / executor / max_steps / max_seconds / progress, from jit()
+        self.options = dict(options or {})
 
     def run(self, args, grid, block, stream) -> LaunchResult:
         try:
@@ -68,7 +70,8 @@ class SimBackend(Backend):
         g, bl = self.dims(grid, block)
         try:
             res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,
-                          cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem))
+                          cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem),
+                          **self.options)
         except EmulationError as e:  # one hierarchy: a TileRuntimeError (errors.SimRunError)
             raise SimRunError(e, kernel=sig.kernel, ptx=self.artifact.ptx) from e
         for hb in back_host:

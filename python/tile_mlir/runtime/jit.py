@@ -98,9 +98,10 @@ class _Runner:
     """
 
     __slots__ = ("last", "result", "fn", "args", "artifact", "sig", "requested", "chosen",
-                 "worker", "last_backend", "reason", "__weakref__")
+                 "worker", "last_backend", "reason", "sim_options", "__weakref__")
 
-    def __init__(self, artifact: Artifact, requested: str):
+    def __init__(self, artifact: Artifact, requested: str, sim_options=None):
+        self.sim_options = dict(sim_options or {})
         self.last = self.result = self.fn = self.args = None
         self.artifact = artifact
         self.sig = Signature.of(artifact)
@@ -120,7 +121,8 @@ class _Runner:
                 self.chosen = GpuBackend(self.artifact, self.sig)
             else:
                 self.chosen = SimBackend(self.artifact, self.sig,
-                                         fallback="" if self.requested == "sim" else why)
+                                         fallback="" if self.requested == "sim" else why,
+                                         options=self.sim_options)
             self.reason = why
         return self.chosen
 
@@ -171,7 +173,7 @@ class JitKernel:
                             doc='"gpu" or "sim": where the last call ran (None before the first)')
     backend_reason = property(attrgetter("_runner.reason"), doc="why the backend was chosen")
 
-    def __init__(self, artifact: Artifact, backend: str = "auto"):
+    def __init__(self, artifact: Artifact, backend: str = "auto", sim_options=None):
         if not isinstance(artifact, Artifact):
             raise ArgumentTypeError(f"JitKernel takes an Artifact, got {type(artifact).__name__}")
         _check_backend(backend)
@@ -180,7 +182,7 @@ class JitKernel:
         self.name = artifact.kernel_name
         self.params = tuple(artifact.params)
         self.backend = backend
-        self._runner = _Runner(artifact, backend)
+        self._runner = _Runner(artifact, backend, sim_options)
         names = [p.name for p in self.params]
         self._fast_call, self.launch = fast_path(names, self._runner)
         self.__signature__ = _call_signature(names)
@@ -213,6 +215,10 @@ def cache_stats() -> dict:
     return {**_cache.stats(), "modules": _module.cache_info()}
 
 
+#: jit()'s keywords that configure the emulator backend (tile_mlir.sim.run_ptx), not the compile
+SIM_OPTIONS = ("workers", "executor", "max_steps", "max_seconds", "progress")
+
+
 def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> JitKernel:
     """A callable kernel (:class:`JitKernel`) from tile IR or an Artifact.
 
@@ -221,12 +227,15 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
     $TILE_MLIR_ARCH or "sm_100a" (tcgen05 needs it); pass "sm_90a" for Hopper; for an Artifact,
     arch must be "auto" or the artifact's own. ``backend``: "auto" (the GPU when one can run the
     cubin, else the emulator), "gpu" or "sim"; $TILE_MLIR_BACKEND (sim, gpu or auto), when set,
-    overrides it for every kernel. ``compile_options`` go to tile_mlir.compile; a kernel that will
-    run on tile-sim is compiled with ``line_info=True`` unless they say otherwise (its PTX then
-    carries the tile IR's lines; a GPU's cubin is the same either way).
+    overrides it for every kernel. The emulator's options ``workers``, ``executor``, ``max_steps``,
+    ``max_seconds`` and ``progress`` go to tile_mlir.sim.run_ptx (SIM_OPTIONS); the other
+    ``compile_options`` to tile_mlir.compile. A kernel that will run on tile-sim is compiled with
+    ``line_info=True`` unless they say otherwise (its PTX then carries the tile IR's lines; a GPU's
+    cubin is the same either way).
     Raises ArgumentError (ArgumentTypeError) for a bad argument, TileError when compiling fails.
     """
     _check_backend(backend)
+    sim_options = {k: compile_options.pop(k) for k in SIM_OPTIONS if k in compile_options}
     if arch is not None and not isinstance(arch, str):
         raise ArgumentTypeError(f"arch must be a str such as 'sm_100a', got {type(arch).__name__}")
     if isinstance(src, Artifact):
@@ -234,10 +243,10 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
             raise ArgumentError(f"artifact {src.kernel_name!r} is built for {src.arch}, not {arch}")
         if compile_options:
             raise ArgumentError("compile options cannot apply to an already compiled Artifact")
-        return JitKernel(src, backend)
+        return JitKernel(src, backend, sim_options)
     if "line_info" not in compile_options and surely_sim(forced_backend() or backend):
         compile_options["line_info"] = True  # tile-sim names the tile IR line of a fault
-    return JitKernel(compile_cached(src, arch, **compile_options), backend)
+    return JitKernel(compile_cached(src, arch, **compile_options), backend, sim_options)
 
 
 # `tile_mlir.runtime.jit` is the function (runtime/__init__.py re-exports it over the module's name), so

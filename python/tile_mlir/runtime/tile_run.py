@@ -88,6 +88,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--emit-artifact", metavar="DIR", help="save the Artifact (json/ptx/cubin)")
     p.add_argument("--no-run", action="store_true", help="stop before running the kernel")
     p.add_argument("-v", "--verbose", action="store_true", help="log the runtime's decisions")
+    sim = p.add_argument_group("tile-sim (--backend sim)")
+    sim.add_argument("--workers", type=int, metavar="N",
+                     help="processes for clusters (default: every core, or TILE_MLIR_SIM_WORKERS)")
+    sim.add_argument("--max-steps", type=int, metavar="N",
+                     help="step budget in warp-instructions (default: scaled from the launch)")
+    sim.add_argument("--max-seconds", type=float, metavar="S",
+                     help="wall-clock budget (default: none)")
+    sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return p
 
 
@@ -290,7 +298,11 @@ def run(ns) -> int:
     if ns.print_inputs and ns.print_mode != "none":
         _print(ns.print_mode, [(f"input {p.name}", a) for p, a in zip(art.params, args)
                                if p.kind == "buffer" and p.name not in outs], {})
-    kernel = jit(art, backend=ns.backend)
+    sim_options = {k: v for k, v in (("workers", ns.workers), ("max_steps", ns.max_steps),
+                                     ("max_seconds", ns.max_seconds)) if v is not None}
+    if ns.no_progress:
+        sim_options["progress"] = False
+    kernel = jit(art, backend=ns.backend, **sim_options)
     result = kernel(*args, grid=ns.grid, block=ns.block)
     if kernel.last_backend == "gpu":
         from tile_mlir.runtime.device import synchronize

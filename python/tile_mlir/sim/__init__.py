@@ -39,8 +39,9 @@ class SimResult:
 
 def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
-            max_steps: int = launch.DEFAULT_MAX_STEPS, max_seconds: float | None = None,
-            strict: bool = True) -> SimResult:
+            max_steps: int | None = None, max_seconds: float | None = None,
+            strict: bool = True, workers: int | None = None, executor=None,
+            progress: bool | None = None) -> SimResult:
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     The launch is checked as the driver checks it: the block against the kernel's ``.reqntid`` /
@@ -59,22 +60,62 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     tcgen05.fence::after_thread_sync, stores into smem an in-flight cp reads, kernel exit with TMEM
     allocated) raise EmulationError; with ``strict=False`` they become warnings.
 
-    ``max_steps`` bounds the number of warp-instructions and ``max_seconds`` (default 20, or env
-    TILE_MLIR_SIM_MAX_SECONDS) the wall-clock time: deadlocks are detected exactly, these bound
-    livelocks, and the error says where the warps spin.  ``trace`` (or env TILE_MLIR_SIM_TRACE=1)
-    prints every step to stderr.
+    Budgets (docs/emulator.md §3): ``max_steps`` warp-instructions (default: scaled from the grid,
+    the block and the kernel's instruction count; env TILE_MLIR_SIM_MAX_STEPS) and ``max_seconds``
+    of wall-clock time (default none; env TILE_MLIR_SIM_MAX_SECONDS).  Deadlocks are detected
+    exactly; the budgets bound livelocks, and the error says where the warps spin.
+
+    ``workers`` (default every core, env TILE_MLIR_SIM_WORKERS): processes that run clusters which
+    do not communicate, with a result bit-identical to a serial run; ``executor``: any
+    ``concurrent.futures.Executor`` to run them on instead (a dask.distributed client's).
+    ``progress``: a progress bar on stderr for runs over 2 s (default: when stderr is a terminal
+    and TILE_MLIR_SIM_PROGRESS is not 0).  ``trace`` (or env TILE_MLIR_SIM_TRACE=1) prints every step to
+    stderr.
     """
+    from . import pool
+    from .progress import bar_for
+
+    explicit = workers is not None or executor is not None
+    workers = pool.default_workers(workers)
+    grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
+    launch_kw = dict(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem,
+                     trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict)
+    args = list(args)
+    m = build_machine(ptx, kernel, args, **launch_kw)
+    with bar_for(m, progress) as bar:
+        pool.run_parallel(m, ptx, kernel, args, launch_kw, workers=workers, executor=executor,
+                          explicit=explicit, bar=bar)
+    m.copy_back()
+    n = m.grid[0] * m.grid[1] * m.grid[2]
+    return SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
+                     warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)])
+
+
+def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,
+                  max_seconds, strict):
+    """The Machine of a launch, its arguments bound (the text parsed once per process)."""
     from .machine import Machine
 
+    max_steps, max_seconds = launch.budget(max_steps, max_seconds)
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
-    module = parse(ptx)
+    module = parse_cached(ptx)
     fn = module.entry(kernel)
-    args = list(args)
     m = Machine(module, fn, grid=grid, block=block, cluster=launch.cluster_of(fn, cluster),
                 dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
                 max_seconds=max_seconds, args=args)
     m.bind_args(args)
-    m.run()
-    m.copy_back()
-    return SimResult(tmem=m.tmem_out, steps=m.steps, warnings=list(m.warnings),
-                     shared=m.shared_out)
+    return m
+
+
+_PARSED: dict = {}
+
+
+def parse_cached(ptx: str):
+    """parse(ptx), kept for the last few texts of the process (a kernel launched again, or a
+    worker's next range of clusters, parses nothing)."""
+    mod = _PARSED.get(ptx)
+    if mod is None:
+        if len(_PARSED) >= 8:
+            _PARSED.pop(next(iter(_PARSED)))
+        mod = _PARSED[ptx] = parse(ptx)
+    return mod

@@ -13,7 +13,8 @@ import numpy as np
 
 from .errors import EmulationError
 from .names import Label
-from .ptx_parser import TYPE_BITS, show_operand
+from .locations import source
+from .ptx_parser import show_operand
 
 #: special registers evaluated at read time (deterministic: derived from the step counter); the
 #: others are stored in the register file at thread creation (machine.py)
@@ -50,10 +51,6 @@ def bits_to_f64(b: int) -> float:
     return struct.unpack("<d", struct.pack("<Q", b & 0xFFFFFFFFFFFFFFFF))[0]
 
 
-def type_bits(t: str) -> int:
-    return TYPE_BITS[t]
-
-
 class Decoder:
     """Per-kernel decoding context: register slots, symbols and closure compilation.
 
@@ -78,7 +75,10 @@ class Decoder:
     # -- errors -----------------------------------------------------------------------------
     def error(self, msg: str) -> EmulationError:
         i = self.inst
-        return EmulationError(f"line {i.line}: `{i.text}`: {msg}", line=i.line, located=True)
+        loc = source(self.M.module.files, i.loc)
+        msg = f"line {i.line}: `{i.text}`: {msg}"
+        return EmulationError(f"{loc}: error: {msg}" if loc else msg, line=i.line, located=True,
+                              source=loc)
 
     # -- operand access -----------------------------------------------------------------------
     def operands(self, lo: int, hi: int | None = None) -> list:
@@ -99,10 +99,6 @@ class Decoder:
         if s is None:
             s = self.slots[key] = len(self.slots)
         return s
-
-    def reg_bits(self, op) -> int:
-        self.slot(op)
-        return op[1].bits
 
     def sym(self, decl):
         """(space, value) of a symbol: ("label", instruction index) or a variable's address."""

@@ -12,14 +12,18 @@ class EmulationError(Exception):
     """An illegal, undefined or unsupported behaviour of the emulated PTX.
 
     ``line`` is the 1-based PTX line number (``None`` for errors that are not tied to one
-    instruction, e.g. a deadlock, which lists every warp's position in the message instead).
+    instruction, e.g. a deadlock, which lists every warp's position in the message instead);
+    ``source`` the ``path:line:col`` of the instruction's ``.loc`` when the PTX has line info
+    (the message then starts with it, in MLIR's diagnostic form: ``path:line:col: error: ...``).
     """
 
-    def __init__(self, message: str, *, line: int | None = None, located: bool = False):
+    def __init__(self, message: str, *, line: int | None = None, located: bool = False,
+                 source: str | None = None):
         super().__init__(message)
         self.message = message
         self.line = line
         self.located = located
+        self.source = source
 
 
 def located(msg: str, *, line: int, text: str, where: str = "") -> EmulationError:

@@ -33,22 +33,47 @@ MAX_CTAS = 65536
 MAX_MEMORY = 1 << 30
 #: a thread's bytes besides its registers: the Python object, its happens-before and family state
 THREAD_BYTES = 512
-DEFAULT_MAX_STEPS = 5_000_000  # warp-instructions
-#: wall-clock seconds a run may take; TILE_MLIR_SIM_MAX_SECONDS overrides the default
-DEFAULT_MAX_SECONDS = 20.0
+#: the default step budget of a launch: a floor, plus this many warp-instructions per warp and
+#: static instruction (a kernel whose warps each run every instruction 64 times, loops included);
+#: a livelock is then reported after minutes at most, a correct kernel never fails for time
+STEP_FLOOR = 2_000_000
+STEPS_PER_WARP_INSTRUCTION = 64
 
 
-def max_seconds_default() -> float:
-    v = _env.get("TILE_MLIR_SIM_MAX_SECONDS")
-    if v is None:
-        return DEFAULT_MAX_SECONDS
+def default_max_steps(ctas: int, warps_per_cta: int, instructions: int) -> int:
+    """The step budget of a launch of ``ctas`` CTAs of ``warps_per_cta`` warps running a kernel of
+    ``instructions`` static instructions (docs/emulator.md §3)."""
+    return STEP_FLOOR + STEPS_PER_WARP_INSTRUCTION * ctas * warps_per_cta * instructions
+
+
+def _env_number(name: str, kind, what: str):
+    v = _env.get(name)  # (the old TILE_SIM_MAX_SECONDS too, with a DeprecationWarning)
+    given = _env.given_as(name)
+    if v is None or v == "":
+        return None
     try:
-        s = float(v)
+        x = kind(v)
     except ValueError:
-        s = -1.0
-    if not s > 0:
-        raise EmulationError(f"TILE_MLIR_SIM_MAX_SECONDS={v!r} is not a positive number of seconds")
-    return s
+        x = -1
+    if not x > 0:
+        where = name if given == name else f"{name} (read from {given})"
+        raise EmulationError(f"{where}={v!r} is not a positive {what}")
+    return x
+
+
+def budget(max_steps, max_seconds):
+    """(max_steps or None for the launch's default, max_seconds or None for no limit): the
+    arguments, else TILE_MLIR_SIM_MAX_STEPS / TILE_MLIR_SIM_MAX_SECONDS (env.py reads the old
+    TILE_SIM_MAX_SECONDS too, with a DeprecationWarning)."""
+    if max_steps is None:
+        max_steps = _env_number("TILE_MLIR_SIM_MAX_STEPS", int, "number of warp-instructions")
+    if max_seconds is None:
+        max_seconds = _env_number("TILE_MLIR_SIM_MAX_SECONDS", float, "number of seconds")
+    for v, what in ((max_steps, "max_steps"), (max_seconds, "max_seconds")):
+        if v is not None and not (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                  and v > 0):
+            raise EmulationError(f"{what}={v!r} must be a positive number")
+    return max_steps, max_seconds
 
 
 def dim3(x, name: str) -> tuple[int, int, int]:

@@ -17,13 +17,20 @@ MMA-Sim has no model for is composed here, and only here, from what it has (docs
   instruction's shape.
 
 Inputs and outputs are bit patterns (numpy uint32 arrays): A is M x K, B is K x N, C and D are
-M x N.  torch and mmasim are imported on the first MMA, so kernels without one never pay for them.
+M x N.  Every floating-point kind of wgmma and tcgen05.mma is computed by ``mma_fast``, an exact
+integer restatement of MMA-Sim's algorithm checked against MMA-Sim bit for bit
+(``test/python/sim/test_mma_fast.py``, ``bench/sim.py``); MMA-Sim itself serves what it does not
+cover, or every MMA when ``TILE_MLIR_SIM_MMA=mmasim``.  torch and mmasim are imported only then.
 """
 
 from __future__ import annotations
 
+from .. import env as _env
+
+
 import numpy as np
 
+from . import mma_fast
 from .errors import EmulationError
 
 #: element type -> (bits, sign bit); fp6/fp4 of kind f8f6f4 sit in 8-bit containers (bits 5..0 /
@@ -113,6 +120,24 @@ def integer_mma(a: np.ndarray, b: np.ndarray, c: np.ndarray, atype: str, btype: 
     return (d & 0xFFFF_FFFF).astype(np.uint32)
 
 
+def _reference() -> bool:
+    return (_env.get("TILE_MLIR_SIM_MMA") or "") == "mmasim"
+
+
+#: element type -> bytes of MMA-Sim's operand (its group length L is 32 bytes of products)
+_ITEM = {"tf32": 4, "f16": 2, "bf16": 2, "e4m3": 1, "e5m2": 1, "e3m2": 1, "e2m3": 1, "e2m1": 1}
+
+
+def _fast_dense(dtype, atype, btype, a, b, c, fp8_narrow):
+    """MMA-Sim's T-FDPA parameters: F = 25 fraction bits (13 for Hopper's fp8), D rounded RZ to
+    f32 (to 13 fraction bits for Hopper's fp8) or RNE to f16; a zero term's exponent -133 / -21."""
+    f16 = dtype == "f16"
+    F = 13 if fp8_narrow else 25
+    rho = "RNE-FP16" if f16 else ("RZ-E8M13" if fp8_narrow else "RZ-FP32")
+    return mma_fast.t_fdpa(a, b, c, atype, btype, dtype, F=F, rho=rho,
+                           e_zero=-21 if f16 else -133, L=32 // _ITEM[atype])
+
+
 def _shape(m, n, k):
     return f"m{m}n{n}k{k}"
 
@@ -127,6 +152,8 @@ def wgmma(dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray, c: n
         a = negate(a, atype)
     if negate_b:
         b = negate(b, btype)
+    if not _reference() and atype in _ITEM:
+        return _fast_dense(dtype, atype, btype, a, b, c, atype in ("e4m3", "e5m2"))
     op = _op("WGMMA", "Hopper", f"{_shape(64, n, k)}.{dtype}.{atype}.{btype}")
     d = op(_tensor(a, atype), _tensor(b, btype), _tensor(c, dtype))
     return _bits(d, dtype)
@@ -148,6 +175,15 @@ def tcgen05(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.
         b = negate(b, btype)
     if scale_d:
         c = _scale_c(c, dtype, scale_d)
+    fast = not _reference()
+    if sfa is None and fast and atype in _ITEM:
+        return _fast_dense(dtype, atype, btype, a, b, c, False)
+    if sfa is not None and fast and dtype == "f32":
+        if atype == "e2m1x2" and k == 64:  # MMA-Sim's grouped sum (G-ST-FDPA)
+            return mma_fast.gst_fdpa(a, b, c, sfa, sfb, stype, block=block)
+        if k == 32 and block == 32 and stype == "ue8m0" and atype in _ITEM:
+            return mma_fast.t_fdpa(a, b, c, atype, btype, "f32", F=25, rho="RZ-FP32",
+                                   e_zero=-133, L=32, sfa=sfa, sfb=sfb, stype="ue8m0")
     if sfa is None:
         op = _op("TCGen05MMA", "Blackwell",
                  f"{_shape(m, n, k)}.kind::{kind}.{dtype}.{atype}.{btype}")

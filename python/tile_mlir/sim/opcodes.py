@@ -1,4 +1,4 @@
-"""The one opcode table of tile-sim: mnemonic -> (decoder, scope, async).
+"""The one opcode table of tile-sim: mnemonic -> (decoder, scope).
 
 * scope ``thread``: the decoder returns ``f(thread)``, executed once per active lane;
 * scope ``warp``: the decoder returns ``(f(warp, lanes), req)``; the instruction executes once per
@@ -6,9 +6,6 @@
   it (``.sync.aligned`` convergence rule);
 * scope ``cta`` / ``cluster``: per-thread arrival at a barrier that blocks the thread (executed like
   ``thread``; listed separately for documentation).
-* ``async``: the instruction's effect completes later (tcgen05.cp completes at tcgen05.commit;
-  tcgen05.ld/st at tcgen05.wait; cp.async at the issuing thread's cp.async.wait_group/wait_all or
-  cp.async.mbarrier.arrive; cp.async.bulk{.tensor} on its mbarrier's phase or bulk wait_group).
 
 A mnemonic is looked up by the longest dotted prefix of the opcode (``tcgen05.cp`` for
 ``tcgen05.cp.cta_group::1.32x128b.warpx4``; ``bar.warp.sync`` before ``bar``).
@@ -24,15 +21,15 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, cp_async, mbarrier, memory, sync, tcgen05, tcgen05_mma, tma, \
-    warp, wgmma
+from .handlers import alu, control, convert, cp_async, mbarrier, memory, sync, tcgen05_alloc, \
+    tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma, warp, wgmma
+from .locations import source
 from .state import DInst
 
 
 class Op(NamedTuple):
     decode: Callable
     scope: str
-    is_async: bool = False
 
 
 T, W, C, CL = "thread", "warp", "cta", "cluster"
@@ -49,8 +46,8 @@ TABLE: dict[str, Op] = {
     "prmt": Op(alu.decode_prmt, T), "popc": Op(alu.decode_popc, T), "clz": Op(alu.decode_clz, T),
     "brev": Op(alu.decode_brev, T), "bfind": Op(alu.decode_bfind, T),
     "lop3": Op(alu.decode_lop3, T), "setp": Op(alu.decode_setp, T), "set": Op(alu.decode_set, T),
-    "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(alu.decode_mov, T),
-    "cvt": Op(alu.decode_cvt, T), "cvta": Op(alu.decode_cvta, T),
+    "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(convert.decode_mov, T),
+    "cvt": Op(convert.decode_cvt, T), "cvta": Op(convert.decode_cvta, T),
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
     "atom": Op(memory.decode_atom, T), "red": Op(memory.decode_red, T),
@@ -60,15 +57,15 @@ TABLE: dict[str, Op] = {
     "discard": Op(memory.decode_nop, T), "nanosleep": Op(memory.decode_nop, T),
     "pmevent": Op(memory.decode_nop, T), "createpolicy": Op(memory.decode_createpolicy, T),
     # ---- cp.async: per-thread groups, performed at the covering wait (cp_async.py)
-    "cp.async": Op(cp_async.decode_cp_async, T, True),
+    "cp.async": Op(cp_async.decode_cp_async, T),
     "cp.async.commit_group": Op(cp_async.decode_commit_group, T),
     "cp.async.wait_group": Op(cp_async.decode_wait_group, T),
     "cp.async.wait_all": Op(cp_async.decode_wait_all, T),
     "cp.async.mbarrier.arrive": Op(cp_async.decode_mbarrier_arrive, T),
     # ---- TMA: bulk (tensor) copies, loads performed at issue completing on an mbarrier, stores
     # at the covering bulk wait_group (tma.py)
-    "cp.async.bulk.tensor": Op(tma.decode_bulk_tensor, T, True),
-    "cp.async.bulk": Op(tma.decode_bulk, T, True),
+    "cp.async.bulk.tensor": Op(tma.decode_bulk_tensor, T),
+    "cp.async.bulk": Op(tma.decode_bulk, T),
     "cp.async.bulk.commit_group": Op(tma.decode_commit_group, T),
     "cp.async.bulk.wait_group": Op(tma.decode_wait_group, T),
     "cp.async.bulk.prefetch.tensor": Op(tma.decode_prefetch_tensor, T),
@@ -99,21 +96,22 @@ TABLE: dict[str, Op] = {
     "mbarrier.test_wait": Op(mbarrier.decode_wait, T),
     "mbarrier.try_wait": Op(mbarrier.decode_wait, T),
     "mbarrier.pending_count": Op(mbarrier.decode_pending_count, T),
-    # ---- tcgen05 (tcgen05.py)
-    "tcgen05.alloc": Op(tcgen05.decode_alloc, W),
-    "tcgen05.dealloc": Op(tcgen05.decode_dealloc, W),
-    "tcgen05.relinquish_alloc_permit": Op(tcgen05.decode_relinquish, W),
-    "tcgen05.cp": Op(tcgen05.decode_cp, T, True),
-    "tcgen05.commit": Op(tcgen05.decode_commit, T),
-    "tcgen05.ld": Op(tcgen05.decode_ld, W, True), "tcgen05.st": Op(tcgen05.decode_st, W, True),
-    "tcgen05.wait::ld": Op(tcgen05.decode_wait, W), "tcgen05.wait::st": Op(tcgen05.decode_wait, W),
-    "tcgen05.fence::before_thread_sync": Op(tcgen05.decode_fence, T),
-    "tcgen05.fence::after_thread_sync": Op(tcgen05.decode_fence, T),
-    "tcgen05.mma": Op(tcgen05_mma.decode_mma, T, True),  # tcgen05_mma.py
-    "tcgen05.shift": Op(tcgen05.decode_unsupported, T, True),
+    # ---- tcgen05 (tcgen05_alloc, _cp, _ldst; commit in tcgen05_async)
+    "tcgen05.alloc": Op(tcgen05_alloc.decode_alloc, W),
+    "tcgen05.dealloc": Op(tcgen05_alloc.decode_dealloc, W),
+    "tcgen05.relinquish_alloc_permit": Op(tcgen05_alloc.decode_relinquish, W),
+    "tcgen05.cp": Op(tcgen05_cp.decode_cp, T),
+    "tcgen05.commit": Op(tcgen05_async.decode_commit, T),
+    "tcgen05.ld": Op(tcgen05_ldst.decode_ld, W), "tcgen05.st": Op(tcgen05_ldst.decode_st, W),
+    "tcgen05.wait::ld": Op(tcgen05_ldst.decode_wait, W),
+    "tcgen05.wait::st": Op(tcgen05_ldst.decode_wait, W),
+    "tcgen05.fence::before_thread_sync": Op(tcgen05_ldst.decode_fence, T),
+    "tcgen05.fence::after_thread_sync": Op(tcgen05_ldst.decode_fence, T),
+    "tcgen05.mma": Op(tcgen05_mma.decode_mma, T),  # tcgen05_mma.py
+    "tcgen05.shift": Op(tcgen05_async.decode_unsupported, T),
     # ---- wgmma (wgmma.py): warpgroup MMA, each warp executing its rows of D
     "wgmma.fence": Op(wgmma.decode_fence, W),
-    "wgmma.mma_async": Op(wgmma.decode_mma_async, W, True),
+    "wgmma.mma_async": Op(wgmma.decode_mma_async, W),
     "wgmma.commit_group": Op(wgmma.decode_commit_group, W),
     "wgmma.wait_group": Op(wgmma.decode_wait_group, W),
 }
@@ -136,7 +134,7 @@ def decode_instruction(dec, inst):
                              f"(mnemonic `{inst.parts[0]}`) in `{inst.text}`",
                              line=inst.line, located=True)
     key, op = found
-    di = DInst(inst, key)
+    di = DInst(inst, key, source(dec.M.module.files, inst.loc))
     if inst.guard is not None:
         reg, neg = inst.guard
         di.guard = (dec.slot(("reg", reg)), neg)

@@ -23,12 +23,13 @@ Line numbers are 1-based in the original text.  Syntax errors raise EmulationErr
 from __future__ import annotations
 
 import re
-import struct
 from dataclasses import dataclass, field
 
 from .errors import EmulationError
-from .names import (IDENT, IDENT_RE, MAX_BLOCK_DEPTH, MAX_REGISTERS, NAME_RE, Label, RegDecl,
-                    Scope, predefined_scope, resolve_function)
+from .locations import parse_file, parse_loc
+from .names import (IDENT, IDENT_RE, MAX_BLOCK_DEPTH, MAX_REGISTERS, Label, RegDecl, Scope,
+                    predefined_scope, resolve_function)
+from .ptx_operands import _INT_RE, _split_top, parse_int, parse_operand, show_operand  # noqa: F401
 
 # declaration types -> bit width
 TYPE_BITS = {
@@ -42,6 +43,8 @@ LINE_DIRECTIVES = re.compile(r"\.(version|target|address_size|loc|file|section)\
 #: directives tile-sim skips: debug information and pragmas
 SKIPPED = re.compile(r"\.(loc|file|section|pragma)\b")
 FUNC_KEYWORDS = (".entry", ".func")
+_FILE_DIRECTIVE = re.compile(r"\.file\b")
+_LOC_DIRECTIVE = re.compile(r"\.loc\b")
 
 
 @dataclass
@@ -54,6 +57,7 @@ class Instruction:
     guard: tuple | None = None  # (register, negated); a name until resolved
     index: int = 0
     scope: Scope | None = None  # where its names are resolved (names.resolve_function)
+    loc: tuple | None = None  # (file number, line, column) of the last .loc before it
 
 
 @dataclass(eq=False)  # a declaration is itself: two of one name differ
@@ -97,6 +101,7 @@ class Module:
     vars: list = field(default_factory=list)
     functions: list = field(default_factory=list)
     scope: Scope = field(default_factory=lambda: Scope(predefined_scope()))
+    files: dict = field(default_factory=dict)  # .file number -> path
 
     def entry(self, name: str | None) -> Function:
         entries = [f for f in self.functions if f.is_entry]
@@ -211,146 +216,6 @@ def split_statements(text: str) -> list[tuple[int, str]]:
 def _is_header(s: str) -> bool:
     toks = s.split()
     return any(t in FUNC_KEYWORDS for t in toks[:4])
-
-
-# ---------------------------------------------------------------------------------------------
-# operands
-
-_INT_RE = re.compile(r"^[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)[uU]?$")
-_F32_RE = re.compile(r"^0[fF]([0-9a-fA-F]{8})$")
-_F64_RE = re.compile(r"^0[dD]([0-9a-fA-F]{16})$")
-_DEC_FLOAT_RE = re.compile(r"^[-+]?[0-9]*\.[0-9]*([eE][-+]?[0-9]+)?$|^[-+]?[0-9]+[eE][-+]?[0-9]+$")
-#: characters of an integer literal: 64 binary digits and a prefix, sign and suffix; a longer one
-#: is no 64-bit value (and Python refuses to convert very long digit strings)
-MAX_LITERAL = 72
-
-
-def _split_top(s: str, sep: str = ",") -> list[str]:
-    out, depth, cur = [], 0, []
-    for c in s:
-        if c in "{[(":
-            depth += 1
-        elif c in "}])":
-            depth -= 1
-        if c == sep and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(c)
-    tail = "".join(cur).strip()
-    if tail or out:
-        out.append(tail)
-    return out
-
-
-def parse_int(tok: str, line: int | None = None) -> int:
-    if len(tok) > MAX_LITERAL:
-        raise EmulationError(f"line {line}: integer literal `{tok[:24]}...` ({len(tok)} characters) "
-                             f"does not fit in 64 bits", line=line)
-    t = tok.rstrip("uU")
-    neg = t.startswith("-")
-    t = t.lstrip("+-")
-    if t[:2] in ("0x", "0X"):
-        v = int(t[2:], 16)
-    elif t[:2] in ("0b", "0B"):
-        v = int(t[2:], 2)
-    elif len(t) > 1 and t.startswith("0"):
-        v = int(t, 8)
-    else:
-        v = int(t)
-    return -v if neg else v
-
-
-def parse_operand(tok: str, line: int, nested: bool = False):
-    """One operand; a vector's elements, a pair's halves and a negated predicate are ``nested``
-    and hold no operand of those forms again (PTX nests them no deeper)."""
-    tok = tok.strip()
-    if not tok:
-        raise EmulationError(f"line {line}: empty operand", line=line)
-    if tok == "_":
-        return ("sink",)
-    if nested and (tok[0] in "{!" or "|" in tok):
-        raise EmulationError(f"line {line}: operand `{tok[:40]}` nests vectors, pairs or `!`",
-                             line=line)
-    if tok.startswith("{") and tok.endswith("}"):
-        elems = _split_top(tok[1:-1])
-        if not elems:
-            raise EmulationError(f"line {line}: empty vector operand `{tok}`", line=line)
-        return ("vec", [parse_operand(t, line, True) for t in elems])
-    if tok.startswith("[") and tok.endswith("]"):
-        inner = tok[1:-1].strip()
-        parts = _split_top(inner)
-        if len(parts) == 2 and parts[1].startswith("{"):  # [tensorMap, tensorCoords]
-            base, off = _split_offset(parts[0], line)
-            return ("tensor", base, off, parse_operand(parts[1], line))
-        base, off = _split_offset(inner, line)
-        return ("addr", base, off)
-    if "|" in tok:
-        a, b = tok.split("|", 1)
-        return ("pair", parse_operand(a, line, True), parse_operand(b, line, True))
-    if tok.startswith("!"):
-        return ("not", parse_operand(tok[1:], line, True))
-    if NAME_RE.match(tok):
-        return ("id", tok, 0)
-    m = _F32_RE.match(tok)
-    if m:
-        return ("fimm", int(m.group(1), 16), 32)
-    m = _F64_RE.match(tok)
-    if m:
-        return ("fimm", int(m.group(1), 16), 64)
-    if _INT_RE.match(tok):
-        return ("imm", parse_int(tok, line))
-    if _DEC_FLOAT_RE.match(tok) and any(ch.isdigit() for ch in tok):
-        return ("fimm", struct.unpack("<Q", struct.pack("<d", float(tok)))[0], 64)
-    base, off = _split_offset(tok, line)
-    if base[0] == "id":  # name+offset
-        return ("id", base[1], off)
-    raise EmulationError(f"line {line}: cannot parse operand `{tok}`", line=line)
-
-
-def show_operand(op) -> str:
-    """An operand as PTX text (for messages)."""
-    k = op[0]
-    if k == "reg":
-        return str(op[1])
-    if k in ("sym", "id"):
-        name = op[1] if k == "id" else op[1].name
-        return name + (f"{op[2]:+d}" if op[2] else "")
-    if k == "imm":
-        return str(op[1])
-    if k == "fimm":
-        return f"0{'f' if op[2] == 32 else 'd'}{op[1]:0{op[2] // 4}X}"
-    if k == "vec":
-        return "{" + ", ".join(show_operand(o) for o in op[1]) + "}"
-    if k == "addr":
-        return f"[{show_operand(op[1])}" + (f"{op[2]:+d}" if op[2] else "") + "]"
-    if k == "tensor":
-        return (f"[{show_operand(op[1])}" + (f"{op[2]:+d}" if op[2] else "") + ", "
-                + show_operand(op[3]) + "]")
-    if k == "pair":
-        return f"{show_operand(op[1])}|{show_operand(op[2])}"
-    if k == "not":
-        return "!" + show_operand(op[1])
-    return "_"
-
-
-def _split_offset(s: str, line: int):
-    """'%rd1+16' -> (('id', '%rd1', 0), 16); 'smem' -> (('id', 'smem', 0), 0); '0x100' -> imm."""
-    s = s.replace(" ", "").replace("+-", "-")  # ptxas accepts [%r1+-1024] (NVPTX prints it)
-    m = re.match(r"^([^+\-]+|[-+]?[0-9][0-9a-fA-FxX]*)((?:[+\-][^+\-]+)*)$", s)
-    if not m:
-        raise EmulationError(f"line {line}: cannot parse address `{s}`", line=line)
-    head, tail = m.group(1), m.group(2)
-    off = 0
-    for sign, num in re.findall(r"([+\-])([^+\-]+)", tail):
-        if not _INT_RE.match(num):
-            raise EmulationError(f"line {line}: address offset `{num}` is not an integer", line=line)
-        off += parse_int(num, line) * (1 if sign == "+" else -1)
-    if _INT_RE.match(head):
-        return ("imm", parse_int(head, line)), off
-    if NAME_RE.match(head):
-        return ("id", head, 0), off
-    raise EmulationError(f"line {line}: cannot parse address `{s}`", line=line)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -511,6 +376,9 @@ def parse(text: str) -> Module:
             mod.target = s.split(None, 1)[1] if len(s.split()) > 1 else None
         elif s.startswith(".address_size"):
             mod.address_size = _address_size(s, line)
+        elif _FILE_DIRECTIVE.match(s):
+            num, path = parse_file(s, line)
+            mod.files[num] = path
         elif SKIPPED.match(s):
             continue
         elif _is_header(s):
@@ -545,6 +413,7 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
         scope.declare(p.name, p, p.line, "parameter")
     body = scope
     n = len(stmts)
+    loc = None
     while i < n:
         line, s = stmts[i]
         i += 1
@@ -567,6 +436,9 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
         if s.startswith(".reg"):
             _parse_reg_decl(fn, scope, s, line)
             continue
+        if _LOC_DIRECTIVE.match(s):  # not `.local`
+            loc = parse_loc(s, line)
+            continue
         if SKIPPED.match(s):
             continue
         if _VAR_STMT_RE.match(s):
@@ -576,7 +448,9 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
             continue
         if s.startswith("."):
             raise EmulationError(f"line {line}: unsupported directive `{s}`", line=line)
-        fn.instructions.append(parse_instruction(s, line, len(fn.instructions), scope))
+        inst = parse_instruction(s, line, len(fn.instructions), scope)
+        inst.loc = loc
+        fn.instructions.append(inst)
     raise EmulationError(f"line {fn.line}: function {fn.name} body is not closed", line=fn.line)
 
 

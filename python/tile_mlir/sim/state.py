@@ -12,6 +12,8 @@ stay as they are.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .errors import EmulationError
 from .memory import SharedMemory, TensorMemory
 
@@ -115,9 +117,9 @@ class Cluster:
 class DInst:
     """A decoded instruction: ``fn(thread)``, or with ``warp`` set ``fn(warp, lanes)`` once the
     lanes ``req(warp, lanes_at_pc)`` names are all at it (opcodes.py)."""
-    __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src")
+    __slots__ = ("line", "text", "fn", "guard", "warp", "req", "mnemonic", "src", "loc")
 
-    def __init__(self, inst, mnemonic):
+    def __init__(self, inst, mnemonic, loc=None):
         self.line = inst.line
         self.text = inst.text
         self.mnemonic = mnemonic
@@ -126,6 +128,7 @@ class DInst:
         self.warp = False
         self.req = None
         self.src = inst
+        self.loc = loc  # "path:line:col" of its .loc (locations.py), or None
 
 
 # ------------------------------------------------------------------------------- family state
@@ -199,6 +202,28 @@ def shared_observe_load(M, t, cta, off, n, what):
     tcgen05.cp does with numpy)."""
     for f in M.hooks.shared_load:
         f(M, t, cta, off, n, what)
+
+
+def shared_observe_chunks(M, t, cta, chunks, what):
+    """Show the load observers a read of the 16-byte chunks at byte offsets ``chunks`` (a numpy
+    array, as an MMA operand or a tcgen05.cp reads them): once per contiguous run of chunks, not
+    once per chunk; an observer with a ``gather`` attribute takes the chunk array itself."""
+    if not M.hooks.shared_load or not len(chunks):
+        return
+    c = np.unique(chunks)
+    runs = None
+    for f in M.hooks.shared_load:
+        g = getattr(f, "gather", None)
+        if g is not None:
+            g(M, t, cta, c, what)
+            continue
+        if runs is None:
+            breaks = np.flatnonzero(np.diff(c) != 16) + 1
+            runs = list(zip(np.concatenate(([0], breaks)).tolist(),
+                            np.concatenate((breaks, [len(c)])).tolist()))
+        for s0, e0 in runs:
+            lo = int(c[s0])
+            f(M, t, cta, lo, int(c[e0 - 1]) + 16 - lo, what)
 
 
 def shared_write(M, t, cta, off, n, val):

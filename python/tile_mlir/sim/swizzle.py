@@ -52,8 +52,3 @@ def swizzle_np(addr: np.ndarray, mode: int) -> np.ndarray:
     m = _ROWMASK[mode]
     return addr ^ (((addr >> 7) & m) << 4)
 
-
-def bits_swizzle(x: int, b: int, m: int, s: int) -> int:
-    """Generic XOR swizzle: bits [m, m+b) of ``x`` are XORed with bits [m+s, m+s+b)."""
-    mask = ((1 << b) - 1) << m
-    return x ^ ((x >> s) & mask)

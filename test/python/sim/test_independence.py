@@ -6,10 +6,13 @@ import pathlib
 
 import tile_mlir.sim as sim
 
-ALLOWED_TOP = {"numpy", "__future__", "re", "os", "sys", "math", "struct", "bisect",
+ALLOWED_TOP = {"numpy", "__future__", "re", "os", "sys", "math", "struct", "bisect", "warnings",
                "dataclasses", "typing", "time"}
 #: the one module that computes tensor-core arithmetic, with MMA-Sim (docs/emulator.md §10)
-NUMERICS = {"mma_numerics.py": {"torch", "mmasim"}}
+NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
+            "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
+            "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
+            "progress.py": {"contextlib", "tqdm"}}
 
 
 def test_sim_imports_only_numpy_stdlib_and_itself():

@@ -122,9 +122,45 @@ def test_time_budget_from_the_environment(monkeypatch):
         run(kernel(SPIN), block=32)
 
 
+def test_step_budget_from_the_environment(monkeypatch):
+    monkeypatch.setenv("TILE_MLIR_SIM_MAX_STEPS", "500")
+    with pytest.raises(EmulationError, match=r"step budget of 500 warp-instructions exceeded"):
+        run(kernel(SPIN), block=32)
+    monkeypatch.setenv("TILE_MLIR_SIM_MAX_STEPS", "-3")
+    with pytest.raises(EmulationError, match=r"TILE_MLIR_SIM_MAX_STEPS='-3' is not a positive"):
+        run(kernel(SPIN), block=32)
+
+
+def test_old_time_variable_still_read_with_a_deprecation_warning(monkeypatch):
+    from tile_mlir import env
+    monkeypatch.setattr(env, "_warned", set())  # (env.py warns once per process and name)
+    monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "0.5")
+    with pytest.warns(DeprecationWarning, match="TILE_MLIR_SIM_MAX_SECONDS"):
+        with pytest.raises(EmulationError, match=r"time budget of 0.5 s exceeded"):
+            run(kernel(SPIN), block=32)
+    monkeypatch.setattr(env, "_warned", set())
+    monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "soon")
+    with pytest.warns(DeprecationWarning):
+        with pytest.raises(EmulationError, match=r"TILE_MLIR_SIM_MAX_SECONDS \(read from TILE_SIM_MAX_SECONDS\)='soon' is not a positive"):
+            run(kernel(SPIN), block=32)
+
+
+def test_default_budget_is_in_steps_scaled_from_the_launch():
+    # no wall-clock default: a correct kernel never fails for time on a loaded machine
+    assert launch.budget(None, None) == (None, None)
+    assert launch.default_max_steps(1, 1, 10) == launch.STEP_FLOOR + 64 * 10
+    assert launch.default_max_steps(16, 4, 500) == launch.STEP_FLOOR + 64 * 16 * 4 * 500
+    from tile_mlir.sim import build_machine
+    m = build_machine(kernel(SPIN), "k", [np.zeros(4, np.uint32)], grid=(3, 1, 1), block=(64, 1, 1),
+                      cluster=None, dynamic_smem=0, trace=False, max_steps=None,
+                      max_seconds=None, strict=True)
+    assert m.max_steps == launch.STEP_FLOOR + 64 * 3 * 2 * 7  # 3 CTAs, 2 warps, 7 instructions
+    assert m.max_seconds is None
+
+
 def test_caps_are_documented_constants():
     assert launch.MAX_SMEM == 227 * 1024 and launch.MAX_THREADS_PER_CTA == 1024
-    assert launch.DEFAULT_MAX_SECONDS == 20.0
+    assert launch.STEP_FLOOR == 2_000_000 and launch.STEPS_PER_WARP_INSTRUCTION == 64
 
 
 def test_object_array_argument():

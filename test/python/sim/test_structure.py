@@ -61,7 +61,7 @@ def test_families_declare_their_state_under_their_own_name():
     assert len(names) == len(set(names)), names
     assert sorted(names) == sorted(state.KEPT)
     with pytest.raises(ValueError, match="declared twice"):
-        state.Kept("tcgen05", "thread", lambda t: None)
+        state.Kept("tcgen05_async", "thread", lambda t: None)
 
 
 def _machine(body, regs=""):

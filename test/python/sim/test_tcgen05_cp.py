@@ -87,7 +87,7 @@ def test_decompress_b4x16_p64(assemble):
 
 def test_decompress_b4_measured_example():
     # docs/emulator.md A2 (GB300 probe): bytes 00 01 .. 0f read back as 0,0,4,0,8,0,...,28,0
-    from tile_mlir.sim.handlers.tcgen05 import _decompress_b4
+    from tile_mlir.sim.handlers.tcgen05_cp import decompress_b4 as _decompress_b4
     out = _decompress_b4(np.arange(16, dtype=np.uint8)[None, :])[0]
     assert list(out) == [0, 0, 4, 0, 8, 0, 12, 0, 16, 0, 20, 0, 24, 0, 28, 0]
 
@@ -102,7 +102,7 @@ def test_decompress_b6x16_p32(q, assemble):
 
 def test_decompress_b6_example():
     # sixteen 6-bit values packed low bits first into 12 bytes, then 4 bytes of padding (ignored)
-    from tile_mlir.sim.handlers.tcgen05 import _decompress_b6
+    from tile_mlir.sim.handlers.tcgen05_cp import decompress_b6 as _decompress_b6
     vals = [63, 0, 1, 62, 33, 30, 5, 58, 17, 46, 9, 54, 2, 61, 32, 31]
     word = sum(v << (6 * i) for i, v in enumerate(vals))
     chunk = np.frombuffer(word.to_bytes(12, "little") + b"\xff" * 4, np.uint8)[None, :]

@@ -1,4 +1,5 @@
-"""Integer, bitwise, floating-point, comparison, selection, move and conversion instructions.
+"""Integer, bitwise, floating-point, comparison and selection instructions (mov, cvt and cvta are
+in convert.py).
 
 Each ``decode_<mnemonic>(d, inst)`` returns the per-thread closure for one instruction; see
 :mod:`tile_mlir.sim.codegen` for the operand conventions.
@@ -8,20 +9,13 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ..codegen import bits_to_f32, bits_to_f64, f32_to_bits, f64_to_bits, mask
-from ..errors import EmulationError
+from ..codegen import f32_to_bits, mask
 from ..ptx_parser import TYPE_BITS
-from . import cvt_pack
 
-INT_TYPES = {"u8", "s8", "b8", "u16", "s16", "b16", "u32", "s32", "b32", "u64", "s64", "b64",
-             "pred", "b128"}
 FLOAT_TYPES = {"f32", "f64", "f16", "bf16", "f16x2", "bf16x2"}
-F16_OVERFLOW = 65520.0  # from here on a value rounds to infinity in f16 (65504 + half an ulp)
 
 
-def _type(d, inst, allowed=None):
+def type_suffix(d, inst, allowed=None):
     t = inst.parts[-1]
     if t not in TYPE_BITS:
         raise d.error(f"missing or unknown type suffix .{t}")
@@ -58,7 +52,7 @@ def _fop(x, reb):
 
 # ------------------------------------------------------------------------------- add/sub/mul
 def decode_add(d, inst, sub=False):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     op = "-" if sub else "+"
     if t in FLOAT_TYPES:
@@ -77,7 +71,7 @@ def decode_sub(d, inst):
 
 
 def decode_mul(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     if t in FLOAT_TYPES:
         return _fexpr(d, t, [a, b], lambda x, y: f"({x} * {y})", d.dst(dd, w))
@@ -91,7 +85,7 @@ def decode_mul(d, inst):
 
 
 def decode_mul24(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     ea = f"(({d.src(a, w)} & 0xffffff ^ 0x800000) - 0x800000)" if s else f"({d.src(a, w)} & 0xffffff)"
     eb = f"(({d.src(b, w)} & 0xffffff ^ 0x800000) - 0x800000)" if s else f"({d.src(b, w)} & 0xffffff)"
@@ -102,7 +96,7 @@ def decode_mul24(d, inst):
 
 
 def decode_mad(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b, c = _ops(d, inst, 4)
     if t in FLOAT_TYPES:
         return decode_fma(d, inst)
@@ -116,13 +110,13 @@ def decode_mad(d, inst):
 
 
 def decode_fma(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b, c = _ops(d, inst, 4)
     return _fexpr(d, t, [a, b, c], lambda x, y, z: f"({x} * {y} + {z})", d.dst(dd, w))
 
 
 def decode_div(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     if t in FLOAT_TYPES:
         return _fexpr(d, t, [a, b], lambda x, y: f"_fdiv({x}, {y})", d.dst(dd, w), {"_fdiv": _fdiv})
@@ -131,7 +125,7 @@ def decode_div(d, inst):
 
 
 def decode_rem(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     return d.compile([d.dst(dd, w)(f"_irem({d.src(a, w, s)}, {d.src(b, w, s)}, M)")],
                      {"_irem": _irem})
@@ -162,7 +156,7 @@ def _irem(a, b, M):
 
 
 def decode_min(d, inst, fn="min"):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     if t in FLOAT_TYPES:
         return _fexpr(d, t, [a, b], lambda x, y: f"_f{fn}({x}, {y})", d.dst(dd, w),
@@ -190,7 +184,7 @@ _fmax = _nan_ignoring(max)
 
 
 def decode_neg(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
     if t in FLOAT_TYPES:
         return d.compile([d.dst(dd, w)(f"{d.src(a, w)} ^ {1 << (w - 1)}")])
@@ -198,7 +192,7 @@ def decode_neg(d, inst):
 
 
 def decode_abs(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
     if t in FLOAT_TYPES:
         return d.compile([d.dst(dd, w)(f"{d.src(a, w)} & {mask(w - 1)}")])
@@ -207,7 +201,7 @@ def decode_abs(d, inst):
 
 # ------------------------------------------------------------------------------- bitwise
 def _bitop(d, inst, op):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     return d.compile([d.dst(dd, w)(f"{d.src(a, w)} {op} {d.src(b, w)}")])
 
@@ -226,7 +220,7 @@ def decode_xor(d, inst):
 
 def _unary(d, inst, expr, dst_bits=None):
     """dst = expr(source text, width) for one-source integer instructions; dst_bits defaults to the width."""
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
     return d.compile([d.dst(dd, dst_bits or w)(expr(d.src(a, w), w))])
 
@@ -240,19 +234,19 @@ def decode_cnot(d, inst):
 
 
 def decode_shl(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     return d.compile([d.dst(dd, w)(f"{d.src(a, w)} << min({d.src(b, 32)}, {w})")])
 
 
 def decode_shr(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     return d.compile([d.dst(dd, w)(f"{d.src(a, w, s)} >> min({d.src(b, 32)}, {w})")])
 
 
 def decode_bfe(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b, c = _ops(d, inst, 4)
     return d.compile([d.dst(dd, w)(
         f"_bfe({d.src(a, w)}, {d.src(b, 32)} & 0xff, {d.src(c, 32)} & 0xff, {w}, {s})")],
@@ -271,7 +265,7 @@ def _bfe(a, pos, ln, w, signed):
 
 
 def decode_bfi(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, f, b, c, e = _ops(d, inst, 5)
     return d.compile([d.dst(dd, w)(
         f"_bfi({d.src(f, w)}, {d.src(b, w)}, {d.src(c, 32)} & 0xff, {d.src(e, 32)} & 0xff, {w})")],
@@ -286,7 +280,7 @@ def _bfi(f, b, pos, ln, w):
 
 
 def decode_prmt(d, inst):
-    t, w, s = _type(d, inst, {"b32"})
+    t, w, s = type_suffix(d, inst, {"b32"})
     modes = [p for p in inst.parts[1:-1]]
     if modes:
         raise d.error(f"prmt mode .{modes[0]} is not supported (only the default mode)")
@@ -320,7 +314,7 @@ def decode_brev(d, inst):
 
 
 def decode_bfind(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
     shiftamt = "shiftamt" in inst.parts
     return d.compile([d.dst(dd, 32)(f"_bfind({d.src(a, w)}, {w}, {s}, {shiftamt})")],
@@ -337,7 +331,7 @@ def _bfind(a, w, signed, shiftamt):
 
 
 def decode_lop3(d, inst):
-    t, w, s = _type(d, inst, {"b32"})
+    t, w, s = type_suffix(d, inst, {"b32"})
     dd, a, b, c, lut = _ops(d, inst, 5)
     if lut[0] != "imm":
         raise d.error("lop3 immLut must be an immediate")
@@ -396,7 +390,7 @@ def _fcmpu(x, y, op):
 
 
 def decode_setp(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     p = inst.parts
     cmp = p[1]
     boolop = p[2] if len(p) > 3 and p[2] in ("and", "or", "xor") else None
@@ -442,7 +436,7 @@ def decode_set(d, inst):
 
 
 def decode_selp(d, inst):
-    t, w, s = _type(d, inst)
+    t, w, s = type_suffix(d, inst)
     dd, a, b, c = _ops(d, inst, 4)
     return d.compile([d.dst(dd, w)(f"{d.src(a, w)} if {d.src(c, 1)} else {d.src(b, w)}")])
 
@@ -456,148 +450,3 @@ def decode_slct(d, inst):
     else:
         cond = f"{d.src(c, 32, True)} >= 0"
     return d.compile([d.dst(dd, w)(f"{d.src(a, w)} if {cond} else {d.src(b, w)}")])
-
-
-# ------------------------------------------------------------------------------- mov / cvt
-def decode_mov(d, inst):
-    t, w, s = _type(d, inst)
-    dd, a = _ops(d, inst, 2)
-    if dd[0] == "vec":  # unpack
-        n = len(dd[1])
-        ew = w // n
-        lines = [f"_v = {d.src(a, w)}"]
-        for i, o in enumerate(dd[1]):
-            lines.append(d.dst(o, ew)(f"(_v >> {i * ew}) & {mask(ew):#x}"))
-        return d.compile(lines)
-    if a[0] == "vec":  # pack
-        n = len(a[1])
-        ew = w // n
-        parts = [f"({d.src(o, ew)} << {i * ew})" for i, o in enumerate(a[1])]
-        return d.compile([d.dst(dd, w)(" | ".join(parts))])
-    if a[0] == "sym":
-        space, val = d.sym(a[1])
-        if space == "label":
-            raise d.error("mov of a label is not supported")
-    return d.compile([d.dst(dd, w)(d.src(a, w, ftype=t in FLOAT_TYPES))])
-
-
-_RND_INT = {"rni": "rn", "rzi": "rz", "rmi": "rm", "rpi": "rp"}
-
-
-def decode_cvt(d, inst):
-    p = inst.parts
-    dt, st = p[-2], p[-1]
-    if dt in cvt_pack.PACKED:  # two inputs, one packed result (sim/handlers/cvt_pack.py)
-        return cvt_pack.decode_cvt_pack(d, inst)
-    if dt not in TYPE_BITS or st not in TYPE_BITS:
-        raise d.error("cvt needs .dtype.atype")
-    mods = set(p[1:-2])
-    dd, a = _ops(d, inst, 2)
-    dw, sw = TYPE_BITS[dt], TYPE_BITS[st]
-    dfl, sfl = dt in FLOAT_TYPES, st in FLOAT_TYPES
-    sat = "sat" in mods
-    if not dfl and not sfl:
-        # integer -> integer: read in the source type (sign-extend if signed), write in dest type
-        e = d.src(a, sw, st.startswith("s"))
-        if sat:
-            lo, hi = ((-(1 << (dw - 1)), (1 << (dw - 1)) - 1) if dt.startswith("s")
-                      else (0, mask(dw)))
-            e = f"max({lo}, min({hi}, {e}))"
-        return d.compile([d.dst(dd, dw, dt.startswith("s"))(e)])
-    rnd = next((m for m in mods if m in ("rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi",
-                                           "rna", "rs")), None)
-    ns = {"_cvt": _cvt, "np": np, "math": math}
-    e = f"_cvt({d.src(a, sw)}, '{st}', '{dt}', {rnd!r}, {sat}, M)"
-    return d.compile([d.dst(dd, dw, dt.startswith("s"))(e)], ns)
-
-
-def _to_float(v, t):
-    if t == "f32":
-        return bits_to_f32(v)
-    if t == "f64":
-        return bits_to_f64(v)
-    if t == "f16":
-        return float(np.array(v & 0xFFFF, dtype=np.uint16).view(np.float16))
-    if t == "bf16":
-        return bits_to_f32((v & 0xFFFF) << 16)
-    raise EmulationError(f"conversion from .{t} is not supported")
-
-
-def _round(x, mode):
-    if mode in ("rn", "rni", None):
-        return float(round(x))  # banker's rounding = round-half-even
-    if mode in ("rz", "rzi"):
-        return float(math.trunc(x))
-    if mode in ("rm", "rmi"):
-        return float(math.floor(x))
-    if mode in ("rp", "rpi"):
-        return float(math.ceil(x))
-    raise EmulationError(f"rounding mode .{mode} is not supported")
-
-
-def _cvt(v, st, dt, rnd, sat, M):
-    if st in FLOAT_TYPES:
-        x = _to_float(v, st)
-    else:
-        w = TYPE_BITS[st]
-        x = v - (1 << w) if st.startswith("s") and (v >> (w - 1)) & 1 else v
-    if dt in FLOAT_TYPES:
-        if isinstance(x, int):
-            x = float(np.float64(x)) if dt == "f64" else float(np.float32(x))
-        if sat:
-            x = 0.0 if math.isnan(x) else min(1.0, max(0.0, x))
-        if st in FLOAT_TYPES and rnd in ("rni", "rzi", "rmi", "rpi") and math.isfinite(x):
-            x = _round(x, rnd)
-        if dt == "f32":
-            return f32_to_bits(x) if math.isfinite(x) or math.isnan(x) else \
-                f32_to_bits(float(np.float32(x)))
-        if dt == "f64":
-            return f64_to_bits(x)
-        if dt == "f16":
-            if abs(x) >= F16_OVERFLOW:  # infinity (numpy warns of the overflow)
-                return 0xFC00 if x < 0 else 0x7C00
-            return int(np.array(x, dtype=np.float16).view(np.uint16))
-        if dt == "bf16":
-            b = f32_to_bits(x)
-            if math.isnan(x):
-                return 0x7FFF
-            return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
-        raise EmulationError(f"conversion to .{dt} is not supported")
-    # float -> int
-    w = TYPE_BITS[dt]
-    if math.isnan(x):
-        return 0
-    if math.isinf(x):
-        xi = None
-    else:
-        xi = int(_round(x, rnd or "rz"))
-    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if dt.startswith("s") else (0, mask(w))
-    if xi is None:
-        xi = hi if x > 0 else lo
-    return max(lo, min(hi, xi)) & mask(w)
-
-
-def decode_cvta(d, inst):
-    from .. import memory as mem
-    p = inst.parts
-    to = "to" in p
-    space = next((q for q in p[1:] if q.split("::")[0] in ("shared", "global", "local", "const",
-                                                          "param")), None)
-    if space is None:
-        raise d.error("cvta needs a state space")
-    t, w, s = _type(d, inst, {"u32", "u64"})
-    dd, a = _ops(d, inst, 2)
-    e = d.src(a, 64)
-    sp = space.split("::")[0]
-    if sp in ("global", "const"):
-        return d.compile([d.dst(dd, w)(e)])
-    base, size = {"shared": (mem.SHARED_WINDOW, mem.SHARED_WINDOW_SIZE),
-                  "param": (mem.PARAM_WINDOW, mem.PARAM_WINDOW_SIZE),
-                  "local": (mem.LOCAL_WINDOW, mem.LOCAL_WINDOW_SIZE)}[sp]
-    if not to:
-        return d.compile([d.dst(dd, w)(f"{e} + {base}")])
-    return d.compile([f"_a = {e}",
-                      f"if not ({base} <= _a < {base + size}):",
-                      f"    raise EmulationError('cvta.to.{space}: generic address 0x%x is not in "
-                      f"the {sp} window' % _a)",
-                      d.dst(dd, w)(f"_a - {base}")])

@@ -7,8 +7,8 @@ import numpy as np
 
 from ..errors import EmulationError
 from ..mma_operands import byte_span, element_addresses, gather
-from ..state import shared_observe_load
-from .tcgen05 import _check_proxy as check_proxy
+from ..state import shared_observe_chunks
+from .tcgen05_async import check_proxy
 
 
 class _Reader:
@@ -35,7 +35,5 @@ def read_operand(M, t, cta, desc, rows: int, cols: int, elem_bits: int, k_major:
     nb = max(elem_bits // 8, 1)
     idx = (addr[..., None] + np.arange(nb)).reshape(-1)
     check_proxy(M, t, cta, idx, _Reader(line))
-    if M.hooks.shared_load:
-        for off in np.unique(addr // 16):
-            shared_observe_load(M, t, cta, int(off) * 16, 16, what)
+    shared_observe_chunks(M, t, cta, (addr // 16) * 16, what)
     return gather(sm.np, addr, bit, elem_bits)

@@ -1,6 +1,6 @@
 """CTA barriers (bar / barrier), cluster barriers, membar / fence.
 
-Happens-before knowledge for the TMEM race check (see tcgen05.py) travels through barriers: when a
+Happens-before knowledge for the TMEM race check (see tcgen05_async.py) travels through barriers: when a
 barrier completes, every participant's knowledge of completed mbarrier phases is merged.  A barrier
 that waits for all live threads completes when the last missing one exits (thread-exit hook).
 """

@@ -7,7 +7,7 @@ and cta_group (:func:`d_lanes`), block scaling with the scale factors in tensor 
 (:func:`scale_factors`); what PTX leaves open is docs/emulator.md A33-A39.  D is computed by
 mma_numerics (MMA-Sim's Blackwell model; i8 exact).
 
-Asynchrony: an MMA joins the issuing thread's tcgen05 pending list (handlers/tcgen05.py) like a
+Asynchrony: an MMA joins the issuing thread's tcgen05 pending list (handlers/tcgen05_async.py) like a
 tcgen05.cp, so it completes at the thread's next ``tcgen05.commit`` of its cta_group, in issue
 order with the cps before it (a scale-factor cp followed by the MMA that reads it is the usual
 pipeline).  Shared-memory operands are read at issue (later stores into them before completion
@@ -33,9 +33,8 @@ from ..memory import POISON
 from ..mma_operands import element_addresses
 from ..smem_desc import BLOCK_SCALED_KINDS, check_for_mma, decode as decode_desc, decode_idesc
 from .mma_smem import read_operand
-from . import tcgen05 as t5  # the family whose pending list and races an MMA joins
-from .tcgen05 import (_cta_group, _decompress_b4, _decompress_b6, _pair, check_cta_group,
-                      check_inflight, retire_at_exit)
+from . import tcgen05_async as aop  # the pending list and races an MMA joins
+from .tcgen05_cp import decompress_b4, decompress_b6
 
 KINDS = ("tf32", "f16", "f8f6f4", "i8") + BLOCK_SCALED_KINDS
 #: kind -> K of one instruction (dense)
@@ -49,7 +48,7 @@ DTYPES = {"tf32": {1: "f32"}, "f16": {0: "f16", 1: "f32"}, "f8f6f4": {0: "f16", 
 #: element type -> bits of one element in shared memory (6/4-bit f8f6f4 types: 16 per 16 bytes)
 SMEM_BITS = {"tf32": 32, "f16": 16, "bf16": 16, "e4m3": 8, "e5m2": 8, "e2m3": 8, "e3m2": 8,
              "e2m1": 8, "u8": 8, "s8": 8, "e2m1x2": 4}
-SUB_BYTE = {"e2m3": _decompress_b6, "e3m2": _decompress_b6, "e2m1": _decompress_b4}
+SUB_BYTE = {"e2m3": decompress_b6, "e3m2": decompress_b6, "e2m1": decompress_b4}
 #: block-scaled kind -> {vector size qualifier (None: none given): scales per row per MMA}
 SCALE_VEC = {"mxf8f6f4": {"scale_vec::1X": 1, "block32": 1},
              "mxf4": {"scale_vec::2X": 2, "block32": 2, None: 2},
@@ -92,35 +91,13 @@ class MmaSpec:
     __slots__ = ("line", "cg", "kind", "block_scale", "nsf", "a_tmem", "scale_d_imm")
 
 
-class MmaRecord:
-    """One tcgen05.mma in flight: what handlers/tcgen05.py's pending-list machinery reads of a cp
-    record (``writes`` computed when the commit retires it, after the writes issued before)."""
-    __slots__ = ("id", "line", "cg", "retired", "first_commit", "forced", "issuer", "chunks",
-                 "opcode", "_writes", "_compute")
-
-    def __init__(self, rid, line, cg, issuer, compute):
-        self.id, self.line, self.cg, self.issuer = rid, line, cg, issuer
-        self.retired = self.forced = False
-        self.first_commit = 0
-        self.chunks = []
-        self.opcode = "tcgen05.mma"
-        self._writes = None
-        self._compute = compute
-
-    @property
-    def writes(self):
-        if self._writes is None:
-            self._writes = self._compute()
-        return self._writes
-
-
 def decode_mma(d, inst):
     p = inst.parts
     if len(p) > 2 and p[2] in ("ws", "sp"):
         raise d.error(f"tcgen05.mma.{p[2]} is not emulated by tile-sim")
     s = MmaSpec()
     s.line = inst.line
-    s.cg = _cta_group(d, inst)
+    s.cg = aop.cta_group(d, inst)
     if s.cg is None:
         raise d.error("tcgen05.mma needs .cta_group::1 or ::2")
     kinds = [q[6:] for q in p if q.startswith("kind::")]
@@ -177,7 +154,7 @@ def decode_mma(d, inst):
         if s.kind not in ("tf32", "f16"):
             raise d.error("scale-input-d is only for .kind::tf32 and .kind::f16")
         s.scale_d_imm = rest[1][1]
-    d.M.hooks.register(shared_store=check_inflight, thread_exit=retire_at_exit)
+    aop.observe(d.M)
     return d.compile([f"_mma(M, t, _spec, {dta}, {a_e}, {b_e}, {i_e}, {sfa_e}, {sfb_e}, "
                       f"{mask_e}, {en_e})"], {"_mma": exec_mma, "_spec": s})
 
@@ -223,7 +200,7 @@ def _types(s, idesc):
 
 
 def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask, enable):
-    check_cta_group(M, s.cg, s.line)
+    aop.check_cta_group(M, s.cg, s.line)
     idesc = decode_idesc(idesc_v, s.kind)
     at, bt, dt = _types(s, idesc)
     k = K_OF[s.kind]
@@ -233,7 +210,7 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         raise EmulationError(f"tcgen05.mma: {err} (idesc 0x{idesc.raw:08x})")
     m_total, n = idesc.m, idesc.n
     rows = m_total // s.cg
-    ctas = _pair(M, t, s.cg)
+    ctas = aop.cta_pair(M, t, s.cg)
     L0, C0 = (d_taddr >> 16) & 0xFFFF, d_taddr & 0xFFFF
     if L0 not in ((0, 16) if m_total == 64 else (0,)):
         raise EmulationError(f"tcgen05.mma D address 0x{d_taddr:08x}: lane field {L0} must be 0"
@@ -267,7 +244,6 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         lanes.append(L)
         cols.append(C + C0)
     disabled = _mask_lanes(mask, s.cg)
-    records = t5.KERNEL.of(M).records
 
     def compute():
         writes = []
@@ -298,13 +274,12 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
                            dres.astype(np.uint32).reshape(-1)))
         return writes
 
-    rec = MmaRecord(len(records) + 1, s.line, s.cg, t, compute)
-    records[rec.id] = rec
+    rec = aop.AsyncOp(M, "tcgen05.mma", s.line, s.cg, t, compute)
     for r, c in enumerate(ctas):
-        c.tmem.src[lanes[r], cols[r]] = rec.id
+        aop.tag_dest(rec, c, lanes[r], cols[r])
     for c, lo, hi in spans:
-        t5.INFLIGHT.of(c).append((lo, hi, rec))
-    t5.issue(t, rec)
+        aop.watch_reads(rec, c, lo, hi)
+    aop.issue(t, rec)
     M.progress += 1
 
 

@@ -607,6 +607,19 @@ def check_load(M, t, cta, off, n, what):
         _check_tma_written(M, t, cta, np.arange(off, off + n), what)
 
 
+def _check_gather(M, t, cta, chunks, what):
+    """check_load for the 16-byte chunks at ``chunks`` at once (state.shared_observe_chunks)."""
+    sh = SHARED.peek(cta)
+    if sh is None:
+        return
+    idx = (chunks[:, None] + np.arange(16)).reshape(-1)
+    if sh.tags[idx].any():
+        _check_tma_written(M, t, cta, idx, what)
+
+
+check_load.gather = _check_gather
+
+
 def check_store(M, t, cta, off, n):
     """Shared-memory store observer: as a load for TMA-written bytes (which then hold generic
     data); and no store into the source of a store whose read is not yet complete."""

@@ -1,0 +1,320 @@
+"""Exact numpy formulations of MMA-Sim's tensor-core arithmetic, for the kinds our kernels use.
+
+MMA-Sim (docs/emulator.md §10) models each output element as fused dot-product-adds over groups
+of at most L products and the accumulator C, evaluated in float64 torch tensors.  Its algorithm,
+restated here in integers so that numpy can run it over whole tiles:
+
+* every input element is ``(-1)^s · I · 2^(e - m)`` with an integer significand I of m fraction
+  bits and its exponent clamped at the format's subnormal exponent;
+* truncated fused sum (``t_fdpa``, wgmma and dense tcgen05.mma; ``st_fdpa``, kind::mxf8f6f4):
+  each product (and C) has exponent E = e_a + e_b (+ the two scale exponents); a zero term has the
+  exponent ``e_zero``; with e_max the largest E of the group, each term is truncated toward zero
+  to F fraction bits below 2^e_max, the truncated terms are added exactly, and the sum is rounded
+  once into D (RZ to f32, RZ to 13 fraction bits, or RNE to f16); a zero D is +0 and a NaN the
+  canonical one;
+* grouped sum (``gst_fdpa``, kind::mxf4 / mxf4nvf4): the 16 products of each group are added
+  exactly first (fp4 products are multiples of 1/4 below 36, so an fp32 matmul is exact), each
+  group sum is scaled by its scale factors, and the groups and C are then truncated and added as
+  above (a group whose products are all zero, or whose scale is zero, has exponent e_zero).
+
+Integer significands make each truncation one right shift of a magnitude below 2^(F+2), so a tile
+costs a few int32 passes over M x N x L instead of MMA-Sim's float64 normalisations.  NaN and
+infinity follow IEEE sums (NaN from a NaN input, 0 x inf or inf - inf), found by small matmuls of
+indicator matrices.  ``tile_mlir.sim.mma_numerics`` calls this module and falls back to MMA-Sim
+for what it does not cover; ``bench/sim.py`` and ``test/python/sim/test_mma_fast.py`` check it
+against MMA-Sim bit for bit.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+#: element type -> (exponent bits, fraction bits, IEEE inf/NaN encodings, e4m3-style NaN only)
+FORMATS = {"f32": (8, 23, True, False), "tf32": (8, 10, True, False), "f16": (5, 10, True, False),
+           "bf16": (8, 7, True, False), "e4m3": (4, 3, False, True), "e5m2": (5, 2, True, False),
+           "e3m2": (3, 2, False, False), "e2m3": (2, 3, False, False),
+           "e2m1": (2, 1, False, False), "ue8m0": (8, 0, False, False),
+           "ue4m3": (4, 3, False, True)}
+_LOW = -(1 << 14)  # the exponent given to zero inputs: far below every e_zero, so they never set e_max
+_CHUNK = 1 << 18  # elements of the M x N x L working arrays per pass: 1 MiB of int32 stays in
+#                  cache through the passes (2x faster than 8 MiB, measured)
+_blas_pinned = False
+_LOCAL = threading.local()  # an executor may run launches in threads of one process
+
+
+def _work(k, shape):
+    """Working array ``k`` of ``shape`` (int32), kept between calls: fresh multi-MiB arrays cost
+    more in page faults than the arithmetic on them (measured 3x)."""
+    size = int(np.prod(shape))
+    work = getattr(_LOCAL, "work", None)
+    if work is None:
+        work = _LOCAL.work = {}
+    buf = work.get(k)
+    if buf is None or buf.size < size:
+        buf = work[k] = np.empty(max(size, _CHUNK), np.int32)
+    return buf[:size].reshape(shape)
+
+
+def _one_blas_thread():
+    """Pin numpy's OpenBLAS to one thread: the small matmuls here gain nothing from threads, and
+    on a loaded machine their spinning threads made one MMA 100x slower (150 ms instead of
+    1.5 ms, measured); tile-sim's parallelism is its worker processes.  No OpenBLAS: nothing."""
+    global _blas_pinned
+    if _blas_pinned:
+        return
+    _blas_pinned = True
+    import ctypes
+    import re
+    try:
+        with open("/proc/self/maps") as f:
+            libs = sorted(set(re.findall(r"(/\S*openblas\S*\.so\S*)", f.read())))
+    except OSError:
+        return
+    for path in libs:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for sym in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                    "openblas_set_num_threads64_", "openblas_set_num_threads"):
+            fn = getattr(lib, sym, None)
+            if fn is not None:
+                fn(1)
+                break
+
+
+class Decoded:
+    """An operand as numpy arrays of its elements: sign (bool), integer significand ``sig`` of
+    ``frac`` fraction bits (int32) and exponent ``exp`` (int32, _LOW for zero), so that the value
+    is (-1)^neg · sig · 2^(exp - frac); NaN and infinity flags (their sig is 0)."""
+    __slots__ = ("neg", "sig", "exp", "nan", "inf", "frac")
+
+    def __init__(self, neg, sig, exp, nan, inf, frac):
+        self.neg, self.sig, self.exp, self.nan, self.inf, self.frac = neg, sig, exp, nan, inf, frac
+
+    @property
+    def special(self) -> bool:
+        return bool(self.nan.any() or self.inf.any())
+
+
+def decode(bits: np.ndarray, etype: str) -> Decoded:
+    """Split the bit patterns of ``etype`` into sign, significand and exponent: fp6 / fp4 sit in
+    the tcgen05 8-bit containers (bits 5..0 / 5..2), "e2m1x2" is fp4 given as nibbles, "tf32" an
+    f32 pattern truncated to tf32 as MMA-Sim does."""
+    b = bits.astype(np.int64)
+    if etype == "tf32":
+        b = (b >> 13) & 0x7FFFF  # MMA-Sim truncates f32 operands to tf32 first
+    elif etype in ("e3m2", "e2m3"):
+        b = b & 0x3F
+    elif etype == "e2m1":
+        b = (b & 0x3F) >> 2
+    elif etype == "e2m1x2":
+        etype, b = "e2m1", b & 0xF
+    E, M, ieee, e4m3 = FORMATS[etype]
+    signed = etype not in ("ue8m0", "ue4m3")
+    neg = ((b >> (E + M)) & 1).astype(bool) if signed else np.zeros(b.shape, bool)
+    ef = (b >> M) & ((1 << E) - 1)
+    mf = b & ((1 << M) - 1)
+    bias = (1 << (E - 1)) - 1
+    if etype == "ue8m0":
+        bias = 127
+    nan = np.zeros(b.shape, bool)
+    inf = np.zeros(b.shape, bool)
+    if ieee:
+        top = ef == (1 << E) - 1
+        nan, inf = top & (mf != 0), top & (mf == 0)
+    elif e4m3:
+        nan = (ef == (1 << E) - 1) & (mf == (1 << M) - 1)
+    elif etype == "ue8m0":
+        nan = ef == 0xFF
+    sub = ef == 0
+    if etype == "ue8m0":  # no fraction bits, no subnormals: 2^(ef - 127)
+        sig = np.ones(b.shape, np.int32)
+        exp = (ef - bias).astype(np.int32)
+    else:
+        sig = np.where(sub, mf, mf | (1 << M)).astype(np.int32)
+        exp = (np.where(sub, 1, ef) - bias).astype(np.int32)
+    sig[nan | inf] = 0
+    exp = np.where(sig == 0, _LOW, exp).astype(np.int32)
+    return Decoded(neg, sig, exp, nan, inf, M)
+
+
+def _specials(a: Decoded, b: Decoded, c: Decoded | None, scale_nan=None):
+    """(nan, +inf, -inf) masks of M x N: IEEE outcomes of the products A·B (K axis contracted)
+    and C."""
+    f = np.float32
+    za, zb = (a.sig == 0) & ~a.nan & ~a.inf, (b.sig == 0) & ~b.nan & ~b.inf
+    pa, na = (~a.neg & ~za & ~a.nan).astype(f), (a.neg & ~za & ~a.nan).astype(f)
+    pb, nb = (~b.neg & ~zb & ~b.nan).astype(f), (b.neg & ~zb & ~b.nan).astype(f)
+    ipa, ina = (a.inf & ~a.neg).astype(f), (a.inf & a.neg).astype(f)
+    ipb, inb = (b.inf & ~b.neg).astype(f), (b.inf & b.neg).astype(f)
+    nan = a.nan.any(axis=1)[:, None] | b.nan.any(axis=0)[None, :]
+    nan = nan | ((a.inf.astype(f) @ zb.astype(f)) > 0) | ((za.astype(f) @ b.inf.astype(f)) > 0)
+    pinf = (ipa @ pb + ina @ nb + pa @ ipb + na @ inb) > 0
+    ninf = (ipa @ nb + ina @ pb + pa @ inb + na @ ipb) > 0
+    if c is not None:
+        nan = nan | c.nan
+        pinf = pinf | (c.inf & ~c.neg)
+        ninf = ninf | (c.inf & c.neg)
+    if scale_nan is not None:
+        nan = nan | scale_nan
+    return nan | (pinf & ninf), pinf & ~ninf & ~nan, ninf & ~pinf & ~nan
+
+
+def _product_sums(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra=None):
+    """(sum, e_max): the truncated fused sum of the L products of each (m, n) and C, as the
+    integer sum of the truncated terms in units of 2^(e_max - F).  ``extra``: M x N exponents
+    added to every product (the block scales)."""
+    m, L = a.sig.shape
+    n = b.sig.shape[1]
+    up = F - a.frac - b.frac  # a product's magnitude in units of 2^(E - F) is sig_a·sig_b << up
+    assert up >= 0 and F + 2 < 31
+    sa = (a.sig.astype(np.int64) << up).astype(np.int32)
+    sgn_a = np.where(a.neg, -1, 1).astype(np.int32)
+    sgn_b = np.where(b.neg, -1, 1).astype(np.int32)
+    ea, eb = a.exp, b.exp
+    # C's term and whether a zero product exists, both per (m, n)
+    ec = np.where(c.sig == 0, e_zero, c.exp + 0)
+    nz = (a.sig != 0).astype(np.float32) @ (b.sig != 0).astype(np.float32)
+    floor = np.where(nz < L, e_zero, ec)
+    floor = np.maximum(floor, ec)
+    # the working arrays are (L, rows, n): reductions over K are then element-wise over planes
+    saT = np.ascontiguousarray((sa * sgn_a).T)  # signed, (L, m)
+    sbs = np.ascontiguousarray(b.sig * sgn_b)  # (L, n)
+    eaT = np.ascontiguousarray(ea.T)
+    out_sum = np.empty((m, n), np.int64)
+    out_emax = np.empty((m, n), np.int32)
+    rows = max(1, min(m, _CHUNK // max(1, n * L)))
+    bE, bP, bS = (_work(k, (L, rows, n)) for k in range(3))
+    for r0 in range(0, m, rows):
+        r1 = min(m, r0 + rows)
+        k = r1 - r0
+        E = np.add(eaT[:, r0:r1, None], eb[:, None, :], out=bE[:, :k])  # (L, r, n)
+        emax0 = E.max(axis=0)
+        if extra is None:
+            emax = np.maximum(emax0, floor[r0:r1])
+            d = np.subtract(emax, E, out=E)
+        else:
+            emax = np.maximum(emax0 + extra[r0:r1], floor[r0:r1])
+            d = np.subtract(emax - extra[r0:r1], E, out=E)
+        P = np.multiply(saT[:, r0:r1, None], sbs[:, None, :], out=bP[:, :k])
+        sgn = np.right_shift(P, 31, out=bS[:, :k])  # 0 or -1: truncation toward zero shifts
+        np.abs(P, out=P)  # the magnitude, then restores the sign as (x ^ sgn) - sgn (numpy: a
+        P >>= d  # shift by >= 32 bits gives 0)
+        P ^= sgn
+        P -= sgn
+        h = L // 2  # two int32 halves: each sum stays below 2^31
+        out_sum[r0:r1] = P[:h].sum(axis=0, dtype=np.int32)
+        out_sum[r0:r1] += P[h:].sum(axis=0, dtype=np.int32)
+        out_emax[r0:r1] = emax
+    # C: significand of c.frac fraction bits, truncated to F fraction bits below 2^e_max
+    sh = (out_emax - ec) + (c.frac - F)
+    cs = c.sig.astype(np.int64)
+    tc = np.where(sh >= 0, cs >> np.minimum(np.maximum(sh, 0), 62), cs << np.maximum(-sh, 0))
+    out_sum += np.where(c.neg, -tc, tc)
+    return out_sum, out_emax
+
+
+def _round(total: np.ndarray, emax: np.ndarray, F: int, rho: str) -> np.ndarray:
+    """D bits of total · 2^(emax - F) (exact in float64: |total| < 2^53), rounded as ``rho``."""
+    v = np.ldexp(total.astype(np.float64), (emax - F).astype(np.int32))
+    with np.errstate(over="ignore"):
+        if rho == "RNE-FP16":
+            h = v.astype(np.float16)  # numpy rounds double -> half once, to nearest even
+            h[h == 0] = 0  # -0 -> +0
+            return h.view(np.uint16).astype(np.uint32)
+        f = v.astype(np.float32)
+    away = np.abs(f.astype(np.float64)) > np.abs(v)
+    f[away] = np.nextafter(f[away], np.float32(0))
+    big = np.abs(v) >= 2.0 ** 128
+    f[big] = np.copysign(np.float32(np.inf), v[big])
+    f[f == 0] = 0
+    out = f.view(np.uint32)
+    if rho == "RZ-E8M13":
+        out = out & np.uint32(0xFFFFFC00)
+    return out
+
+
+def _finish(bits, nan, pinf, ninf, dtype):
+    if dtype == "f16":
+        qnan, pi, ni = 0x7FFF, 0x7C00, 0xFC00
+    else:
+        qnan, pi, ni = 0x7FFFFFFF, 0x7F800000, 0xFF800000
+    bits = np.where(pinf, pi, bits)
+    bits = np.where(ninf, ni, bits)
+    return np.where(nan, qnan, bits).astype(np.uint32)
+
+
+def t_fdpa(a_bits, b_bits, c_bits, atype, btype, dtype, *, F, rho, e_zero, L,
+           sfa=None, sfb=None, stype=None):
+    """D of A (M x K) · B (K x N) + C in groups of L along K (ST-FDPA when scale factors are
+    given: one scale per row of A and column of B and group, ``sfa`` M x K/L, ``sfb`` K/L x N)."""
+    _one_blas_thread()
+    c = c_bits
+    K = a_bits.shape[1]
+    for g, k0 in enumerate(range(0, K, L)):
+        a = decode(a_bits[:, k0:k0 + L], atype)
+        b = decode(b_bits[k0:k0 + L], btype)
+        cd = decode(c, dtype)
+        extra = scale_nan = None
+        if sfa is not None:
+            xa, xb = decode(sfa[:, g:g + 1], stype), decode(sfb[g:g + 1, :], stype)
+            extra = (xa.exp + xb.exp).astype(np.int32)  # sig is 1: ue8m0 scales are powers of two
+            scale_nan = xa.nan | xb.nan
+        total, emax = _product_sums(a, b, F, e_zero, cd, extra)
+        bits = _round(total, emax, F, rho)
+        if a.special or b.special or cd.special or (scale_nan is not None and scale_nan.any()):
+            bits = _finish(bits, *_specials(a, b, cd, scale_nan), dtype)
+        c = bits
+    return c
+
+
+def gst_fdpa(a_nib, b_nib, c_bits, sfa, sfb, stype, *, G=16, F=35, e_zero=-139, block):
+    """D of kind::mxf4 / mxf4nvf4 (fp4 A M x K and B K x N as nibbles, f32 C): group sums of G
+    products, scaled by ``sfa`` (M x K/block) and ``sfb`` (K/block x N) of type ``stype``."""
+    _one_blas_thread()
+    vals = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6, -0.0, -0.5, -1, -1.5, -2, -3, -4, -6], np.float32)
+    av, bv = vals[a_nib & 0xF], vals[b_nib & 0xF]
+    K = av.shape[1]
+    m, n = av.shape[0], bv.shape[1]
+    c = decode(c_bits, "f32")
+    ngroups = K // G
+    p4 = np.empty((ngroups, m, n), np.int64)  # 4 x group sum: an integer below 2^12
+    allzero = np.empty((ngroups, m, n), bool)
+    for g in range(ngroups):
+        sl = slice(g * G, (g + 1) * G)
+        p4[g] = np.rint((av[:, sl] @ bv[sl, :]) * 4).astype(np.int64)
+        allzero[g] = ((av[:, sl] != 0).astype(np.float32) @ (bv[sl, :] != 0).astype(np.float32)) == 0
+    st = "ue4m3" if stype == "ue4m3" else "ue8m0"
+    if st == "ue4m3":  # MMA-Sim drops the sign bit of e4m3 scale factors
+        sfa, sfb = sfa & 0x7F, sfb & 0x7F
+    xa, xb = decode(sfa, st), decode(sfb, st)
+    frac = 2 * xa.frac  # the scale product's significand has this many fraction bits
+    per = block // G
+    terms, exps = [], []
+    for g in range(ngroups):
+        q = g // per
+        s = xa.sig[:, q:q + 1].astype(np.int64) * xb.sig[q:q + 1, :]  # (m, n)
+        e = xa.exp[:, q:q + 1] + xb.exp[q:q + 1, :]
+        e = np.where(allzero[g] | (s == 0), e_zero, e)
+        terms.append(p4[g] * s)  # units of 2^(e - 2 - frac)
+        exps.append(e)
+    ec = np.where(c.sig == 0, e_zero, c.exp)
+    emax = np.maximum(np.max(exps, axis=0), ec)
+    total = np.zeros((m, n), np.int64)
+    for t, e in zip(terms, exps):
+        sh = (emax - e) + (2 + frac - F)
+        mag = np.abs(t)
+        tr = np.where(sh >= 0, mag >> np.minimum(np.maximum(sh, 0), 62), mag << np.maximum(-sh, 0))
+        total += np.where(t < 0, -tr, tr)
+    sh = (emax - ec) + (c.frac - F)
+    cs = c.sig.astype(np.int64)
+    tc = np.where(sh >= 0, cs >> np.minimum(np.maximum(sh, 0), 62), cs << np.maximum(-sh, 0))
+    total += np.where(c.neg, -tc, tc)
+    bits = _round(total, emax.astype(np.int32), F, "RZ-FP32")
+    nan = xa.nan.any(axis=1)[:, None] | xb.nan.any(axis=0)[None, :] | c.nan
+    if nan.any() or c.inf.any():
+        bits = _finish(bits, nan, c.inf & ~c.neg & ~nan, c.inf & c.neg & ~nan, "f32")
+    return bits

@@ -1,0 +1,166 @@
+"""Running a launch's clusters on every core: the first cluster in this process, the others, when
+the run is long enough to gain from it, in worker processes (docs/emulator.md §3).
+
+Clusters that do not communicate give the same result in any order, so each worker runs a
+contiguous range of them from the launch's initial memory and sends back what they changed: the
+bytes of each bound array that differ from the initial ones, each CTA's tensor and shared memory,
+its step count and warnings.  The changes are applied in cluster order, as the serial run would
+have made them, so the result is bit-identical to a serial run; the first fault in cluster order
+is raised, naming its CTA, as the serial run would raise it.  A kernel that may communicate across
+clusters through global memory (atomics, reductions, gpu- or system-scope fences and
+acquire/release accesses, volatile accesses) runs serially.
+
+The pool is any ``concurrent.futures.Executor`` (``executor=``: a dask.distributed client's
+executor spreads a grid over machines); by default a process pool of ``workers`` processes
+(default: every core, or TILE_MLIR_SIM_WORKERS), started once and kept for the next launches.
+"""
+
+from __future__ import annotations
+
+from .. import env as _env
+
+import atexit
+import os
+import time
+
+import numpy as np
+
+from .errors import EmulationError
+
+#: a first cluster that ran at least this long makes the rest of the launch go to the pool (a
+#: pool's start costs about a second once; short launches stay in the process)
+PARALLEL_AFTER_SECONDS = 0.3
+#: PTX mnemonics / qualifiers through which clusters may communicate in global memory
+_COMMUNICATING_OPS = ("atom", "red", "multimem", "membar")
+_COMMUNICATING_QUALS = {"gpu", "sys", "volatile"}
+_POOLS: dict = {}
+
+
+def default_workers(workers=None) -> int:
+    if workers is None:
+        v = (_env.get("TILE_MLIR_SIM_WORKERS") or "")
+        try:
+            workers = int(v) if v else (os.cpu_count() or 1)
+        except ValueError:
+            raise EmulationError(f"TILE_MLIR_SIM_WORKERS={v!r} is not a number of workers") \
+                from None
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise EmulationError(f"workers={workers!r} must be a positive number of processes")
+    return workers
+
+
+def independent(fn) -> bool:
+    """Whether the clusters of kernel ``fn`` cannot communicate through global memory."""
+    for i in fn.instructions:
+        parts = i.opcode.split(".")
+        if parts[0] in _COMMUNICATING_OPS or _COMMUNICATING_QUALS & set(parts[1:]):
+            if parts[0] == "membar" and "cta" in parts:
+                continue
+            return False
+        if parts[0] == "fence" and ("gpu" in parts or "sys" in parts):
+            return False
+    return True
+
+
+def _pool(workers: int):
+    pool = _POOLS.get(workers)
+    if pool is None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        # fork where there is one: spawn and forkserver import the caller's __main__ again in each
+        # worker, which reruns a script that has no `if __name__ == "__main__"` guard
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=ctx)
+        atexit.register(pool.shutdown, wait=False, cancel_futures=True)
+    return pool
+
+
+def split(first: int, ncl: int, parts: int) -> list:
+    """Contiguous ranges of clusters first..ncl-1, about ``parts`` of them."""
+    rest = ncl - first
+    parts = max(1, min(parts, rest))
+    bounds = [first + rest * k // parts for k in range(parts + 1)]
+    return [list(range(a, b)) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+class Outcome:
+    """What a run of some clusters sends back (picklable)."""
+    __slots__ = ("clusters", "diffs", "kept", "steps", "warnings", "error")
+
+    def __init__(self, clusters, diffs, kept, steps, warnings, error=None):
+        self.clusters, self.diffs, self.kept = clusters, diffs, kept
+        self.steps, self.warnings, self.error = steps, warnings, error
+
+
+def _diffs(m, initial) -> list:
+    """(bound-array position, byte indices, new bytes) of what the run changed in global memory."""
+    out = []
+    for k, ((a, base), init) in enumerate(zip(m.bound_arrays, initial)):
+        if not a.nbytes:
+            continue
+        buf, o = m.gmem.find(base, a.nbytes)
+        now = np.frombuffer(buf, np.uint8, a.nbytes, o)
+        idx = np.flatnonzero(now != init)
+        if idx.size:
+            out.append((k, idx, now[idx].copy()))
+    return out
+
+
+def run_clusters(task) -> Outcome:
+    """Worker entry: run the clusters of ``task`` from the launch's initial memory."""
+    from . import build_machine
+    ptx, kernel, args, launch_kw, clusters = task
+    try:
+        m = build_machine(ptx, kernel, args, **launch_kw)
+        initial = [a.view(np.uint8).reshape(-1).copy() for a, _ in m.bound_arrays]
+        m.run(clusters)
+    except EmulationError as e:
+        return Outcome(clusters, [], {}, 0, [], error=e)
+    return Outcome(clusters, _diffs(m, initial), m.kept, m.steps,
+                   [(repr(k), w) for k, w in zip(m.warn_keys, m.warnings)])
+
+
+def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit, bar):
+    """Run machine ``m``'s launch (arguments bound, nothing run yet): cluster 0 here, the others
+    in the pool when it pays; then ``m`` holds the merged result, its arrays not yet copied
+    back.  ``bar``: the progress bar (progress.py) or None."""
+    ncl = m.nclusters()
+    if ncl < 2 or (workers < 2 and executor is None) or not independent(m.fn):
+        m.run(done=bar.cluster_done if bar else None)
+        return
+    t0 = time.monotonic()
+    m.run([0], done=bar.cluster_done if bar else None)
+    if not explicit and time.monotonic() - t0 < PARALLEL_AFTER_SECONDS:
+        kept, steps = m.kept, m.steps
+        m.run(range(1, ncl), done=bar.cluster_done if bar else None)
+        m.kept = {**kept, **m.kept}
+        return
+    pool = executor if executor is not None else _pool(workers)
+    nparts = workers if executor is None else max(2 * workers, 4)  # each part decodes anew
+    futures = [pool.submit(run_clusters, (ptx, kernel, args, launch_kw, cl))
+               for cl in split(1, ncl, nparts)]
+    outcomes = []
+    for f in futures:
+        o = f.result()
+        outcomes.append(o)
+        if bar:
+            bar.clusters_done(len(o.clusters), o.steps)
+    seen = {repr(k) for k in m.warn_keys}
+    for o in outcomes:  # in cluster order
+        if o.error is not None:
+            raise o.error
+        for pos, idx, vals in o.diffs:
+            a, base = m.bound_arrays[pos]
+            buf, off = m.gmem.find(base, a.nbytes)
+            np.frombuffer(buf, np.uint8, a.nbytes, off)[idx] = vals
+        m.kept.update(o.kept)
+        m.steps += o.steps
+        for key, w in o.warnings:
+            if key not in seen:
+                seen.add(key)
+                m.warnings.append(w)
+    if m.steps > m.max_steps:
+        raise EmulationError(f"step budget of {m.max_steps} warp-instructions exceeded by the "
+                             f"launch ({m.steps} in all, its clusters run in {len(outcomes) + 1} "
+                             f"parts; pass max_steps= or set TILE_MLIR_SIM_MAX_STEPS)")
