@@ -363,6 +363,8 @@ def cases(size):
         gemm_case("bw_persistent", blackwell_persistent(False, (128, 128), (1, 1)),
                   256, 256, 64 * s, extra=(1,)),
         gemm_case("hopper_dense", hopper_dense((128, 128), (1, 1)), 256, 128, 128 * s),
+        gemm_case("hopper_dense_f16", hopper_dense((128, 128), (1, 1)), 128, 256, 128 * s,
+                  c_dtype="float16"),
     ]
 
 

@@ -17,9 +17,10 @@ swizzle and descriptor decode are written from the PTX ISA on their own (docs/em
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
-from . import launch
+from . import findings, launch
 from .errors import EmulationError
 from .ptx_parser import parse
 from .tensor_map import TensorMap
@@ -35,12 +36,14 @@ class SimResult:
     steps: int  # warp-instructions executed
     warnings: list = field(default_factory=list)
     shared: list = field(default_factory=list)  # per CTA: final shared memory bytes (uint8)
+    #: ISA rules the kernel broke, in lenient mode (sim/findings.py: rule, PTX line, source line)
+    findings: list = field(default_factory=list)
 
 
 def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
             max_steps: int = launch.DEFAULT_MAX_STEPS, max_seconds: float | None = None,
-            strict: bool = True) -> SimResult:
+            strict: bool | None = None) -> SimResult:
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     The launch is checked as the driver checks it: the block against the kernel's ``.reqntid`` /
@@ -54,10 +57,16 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     :class:`TensorMap` binds a ``.param .align 64 .b8 name[128]`` tensor-map parameter; its array
     shares the allocation of the pointer argument that is the same object (docs/emulator.md §9).
 
-    ``strict`` (default True): races and ordering violations (missing fence.proxy.async before a
-    tcgen05.cp reads generic-proxy stores, tcgen05.ld of cp results without commit + mbarrier wait +
-    tcgen05.fence::after_thread_sync, stores into smem an in-flight cp reads, kernel exit with TMEM
-    allocated) raise EmulationError; with ``strict=False`` they become warnings.
+    ``strict``: in strict mode races and ordering violations (missing fence.proxy.async before a
+    tcgen05.cp reads generic-proxy stores, tcgen05.ld of MMA / cp results without commit + mbarrier
+    wait + tcgen05.fence::after_thread_sync, reading a tcgen05.ld destination before
+    tcgen05.wait::ld, stores into smem an in-flight cp reads, kernel exit with TMEM allocated) raise
+    EmulationError.  Lenient mode (``strict=False``) runs them with the effect the hardware gives
+    and lists each broken rule on ``SimResult.findings`` (sim/findings.py), as a sanitizer reports;
+    faults (out of bounds, misalignment, deadlock, unallocated TMEM) stop the run in both modes.
+    The default (None) is lenient, for foreign PTX, such as NVIDIA's CuTe DSL kernels, that breaks
+    ISA rules it gets away with on silicon; env TILE_SIM_STRICT=1 makes it strict (the test suite
+    sets it) and ``jit()``'s sim backend passes strict=True for the kernels we compile.
 
     ``max_steps`` bounds the number of warp-instructions and ``max_seconds`` (default 20, or env
     TILE_SIM_MAX_SECONDS) the wall-clock time: deadlocks are detected exactly, these bound
@@ -66,6 +75,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     """
     from .machine import Machine
 
+    if strict is None:
+        strict = os.environ.get("TILE_SIM_STRICT", "0") not in ("", "0")
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     module = parse(ptx)
     fn = module.entry(kernel)
@@ -77,4 +88,4 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     m.run()
     m.copy_back()
     return SimResult(tmem=m.tmem_out, steps=m.steps, warnings=list(m.warnings),
-                     shared=m.shared_out)
+                     shared=m.shared_out, findings=findings.collected(m, ptx))

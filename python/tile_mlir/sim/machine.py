@@ -33,7 +33,7 @@ import time
 
 import numpy as np
 
-from . import launch
+from . import findings, launch
 from . import memory as mem
 from .codegen import Decoder, f32_to_bits, f64_to_bits
 from .errors import EmulationError
@@ -245,6 +245,7 @@ class Machine:
         if self.strict:
             raise EmulationError(msg + " [pass strict=False to downgrade to a warning]")
         self.warn(msg, key)
+        findings.report(self, "ordering", msg, line=findings.line_in(msg))
 
     def where(self, t) -> str:
         c = t.cta

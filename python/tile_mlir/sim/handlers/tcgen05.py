@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import memory as mem
+from .. import findings, memory as mem
 from ..errors import EmulationError
 from ..smem_desc import check_for_cp, decode as decode_desc
 from ..state import Kept, State, shared_observe_load
@@ -658,11 +658,12 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
         for t in parts:
             synced = THREAD.of(t).synced
             if not any(synced.get(mb.uid, -1) > n for mb, n in completions(rec)):
-                M.violation(
+                findings.report(  # the rule NVIDIA's CuTe DSL kernels break (findings.py)
+                    M, "tcgen05.fence::after_thread_sync",
                     f"tcgen05.ld by lane {t.lane} reads TMEM written by the {rec.opcode} at line "
                     f"{rec.line} without a successful mbarrier wait on its commit's phase followed "
                     f"by tcgen05.fence::after_thread_sync in this thread (docs/tcgen05.md §10)",
-                    key=("ldrace", line, rec.line))
+                    line=line)
                 break
 
 
@@ -685,12 +686,8 @@ def decode_ld(d, inst):
             M.warn(f"line {line}: .pack::16b bit placement assumed (lower column -> low 16 bits); "
                    f"PTX shows it only in a figure", key=("pack", line))
             vals = (vals[..., 0] & 0xFFFF) | ((vals[..., 1] & 0xFFFF) << 16)
-        for t in parts:
-            row = vals[t.lane].tolist()
-            r = t.r
-            for s, v in zip(slots, row):
-                if s is not None:
-                    r[s] = v
+        for t in parts:  # unreadable until tcgen05.wait::ld (findings.py)
+            findings.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
             THREAD.of(t).ld_pending = True
     return f, None
 
@@ -730,6 +727,7 @@ def decode_wait(d, inst):
     def f(w, parts):
         for t in parts:
             THREAD.of(t).ld_pending = False
+            findings.land_ld(t)
     return f, None
 
 
