@@ -39,6 +39,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import host_eval  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DUMP = tempfile.mkdtemp(prefix="foreign-corpus-")
 #: the DSL reads its target at import: one process per arch (main re-runs itself with --arch)
@@ -122,7 +125,7 @@ def host_descriptors(lowered):
 
 
 # the by-value kernel arguments the host builds (the tiled MMA's runtime fields, FastDivmod
-# structs): evaluated from the constants and insertvalues of the lowered host function
+# structs): evaluated by running the lowered host function's arithmetic (host_eval.py)
 def _split(body):
     out, depth, cur = [], 0, ""
     for ch in body:
@@ -192,25 +195,7 @@ def host_arguments(lowered):
     """Per kernel argument of the host's cudaLaunchKernelEx: bytes of a by-value struct, or None for
     a tensor map (a 16 x i64 descriptor)."""
     lowered = host_function(lowered)
-    vals = {}
-    for m in re.finditer(r"(%\d+) = llvm\.mlir\.constant\((-?\d+|true|false|dense<(-?\d+)> : "
-                         r"vector<(\d+)xi\d+>) : [^\n]*", lowered):
-        name, lit, dense, n = m.groups()
-        vals[name] = ([int(dense)] * int(n) if dense is not None
-                      else {"true": 1, "false": 0}.get(lit, lit))
-    for m in re.finditer(r"(%\d+) = llvm\.mlir\.(?:poison|undef) : (!llvm\.struct<[^\n]*)", lowered):
-        vals[m.group(1)] = _value(m.group(2))
-    for m in re.finditer(r"(%\d+) = llvm\.insertvalue (%\d+), (%\d+)\[([\d, ]+)\] : ", lowered):
-        name, v, agg, idx = m.groups()
-        if agg not in vals or not isinstance(vals[agg], list):
-            continue
-        new = json.loads(json.dumps(vals[agg]))
-        *path, last = [int(i) for i in idx.split(",")]
-        node = new
-        for i in path:
-            node = node[i]
-        node[last] = vals.get(v)
-        vals[name] = new
+    vals = host_eval.evaluate(lowered, _value)
     call = re.search(r"llvm\.call @_cudaLaunchKernelEx\(%\d+, %\d+, (%\d+)\)", lowered).group(1)
     out = []
     for m in re.finditer(rf"(%\d+) = llvm\.getelementptr {call}\[(%\d+)\]", lowered):
@@ -356,14 +341,17 @@ def hopper_dense(tile, cluster):
 
 
 def cases(size):
-    s = 1 if size == "small" else 4
+    """small: make test (seconds on tile-sim each); large: bench/foreign (4x the K, 2x M and N)."""
+    s, t = (1, 1) if size == "small" else (4, 2)
     return [
-        gemm_case("bw_dense_1cta", blackwell_dense(False, (128, 128), (1, 1)), 256, 128, 128 * s),
-        gemm_case("bw_dense_2cta", blackwell_dense(True, (256, 128), (2, 1)), 256, 128, 128 * s),
+        gemm_case("bw_dense_1cta", blackwell_dense(False, (128, 128), (1, 1)),
+                  256 * t, 128 * t, 128 * s),
+        gemm_case("bw_dense_2cta", blackwell_dense(True, (256, 128), (2, 1)),
+                  256 * t, 128 * t, 128 * s),
         gemm_case("bw_persistent", blackwell_persistent(False, (128, 128), (1, 1)),
-                  256, 256, 64 * s, extra=(1,)),
-        gemm_case("hopper_dense", hopper_dense((128, 128), (1, 1)), 256, 128, 128 * s),
-        gemm_case("hopper_dense_f16", hopper_dense((128, 128), (1, 1)), 128, 256, 128 * s,
+                  256 * t, 256 * t, 64 * s, extra=(1,)),
+        gemm_case("hopper_dense", hopper_dense((128, 128), (1, 1)), 256 * t, 128 * t, 128 * s),
+        gemm_case("hopper_dense_f16", hopper_dense((128, 128), (1, 1)), 128 * t, 256 * t, 128 * s,
                   c_dtype="float16"),
     ]
 

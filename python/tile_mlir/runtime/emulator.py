@@ -25,6 +25,9 @@ __all__ = ["SimBackend"]
 
 class SimBackend(Backend):
     name = "sim"
+    #: kernels we compiled keep every ISA rule: tile-sim runs them strict (a finding is an error);
+    #: tile-run --lenient lists findings instead (sim/findings.py)
+    strict = True
 
     def __init__(self, artifact, sig, fallback: str = ""):
         super().__init__(artifact, sig)
@@ -67,7 +70,8 @@ class SimBackend(Backend):
         sim_args += [sim_tensor_map(tm, sim_args[index[tm.buffer]]) for tm in self.artifact.tensor_maps]
         g, bl = self.dims(grid, block)
         res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,
-                      cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem))
+                      cluster=self.cluster, dynamic_smem=int(self.artifact.dynamic_smem),
+                      strict=self.strict)
         for hb in back_host:
             hb.write_back()
         for ptr, h in back_dev:
