@@ -97,10 +97,22 @@ def tma_atoms(clean, host_args):
         kind, arg, memref, b, mbase, _ = m.groups()
         gbasis, fmt = re.search(r"-> \(!cute_nvgpu[^\n]*?tma_gbasis = <\"([^\"]+)\">, "
                                 r"tma_format = (\w+)>", line).groups()
-        out.append(dict(kind=kind, arg=host_args.index(arg) if arg in host_args else None,
+        out.append(dict(kind=kind, arg=_root_arg(clean, arg, host_args),
                         layout=_layout(aliases[memref]), swizzle_b=int(b) if b else 0,
                         swizzle_m=int(mbase) if mbase else 4, gbasis=gbasis, format=fmt))
     return out
+
+
+def _root_arg(clean, name, host_args, depth=8):
+    """The host argument a tensor is a view of (``%view = cute.make_view(%iter, ..)``, ``%iter =
+    cute.get_iter(%arg1)``): the first operand, followed back to an argument."""
+    clean = clean[clean.index("func.func @cutlass___call__"):]  # SSA names repeat per function
+    while name not in host_args and depth:
+        m = re.search(rf"^\s*{re.escape(name)}(?:, %\w+)* = [\w.]+\((%\w+)", clean, re.M)
+        if not m:
+            return None
+        name, depth = m.group(1), depth - 1
+    return host_args.index(name) if name in host_args else None
 
 
 def host_descriptors(lowered):
@@ -256,21 +268,38 @@ def gemm_case(name, make, M, N, K, ab="float16", c_dtype="float32", extra=()):
                 shape=dict(M=M, N=N, K=K), inputs=["a", "b"], outputs=["c"])
 
 
+def transpose_case(name, M, N):
+    """B = A^T through shared memory, TMA both ways (f16, A row-major M x N)."""
+    def build(rng):
+        a = rng.integers(-1000, 1001, (M, N)).astype(np.float16)
+        bufs = [("a", a, (M, N), (N, 1)), ("b", np.zeros((N, M), np.float16), (N, M), (M, 1))]
+        return bufs, {"b": np.ascontiguousarray(a.T)}
+
+    def make(cutlass_dir):
+        rel = "blackwell/tutorial/tutorial_tma/tma_v2.py"
+        mod, commit = load_example(cutlass_dir, rel)
+        return mod.Sm100MatrixTransposeKernelV2(), commit, rel
+    make.arch = "sm_100a"
+    return dict(name=name, make=make, build=build, extra=(1,), stream=False, arch="sm_100a",
+                shape=dict(M=M, N=N), inputs=["a"], outputs=["b"])
+
+
 def compile_case(cutlass_dir, case, cute, cutlass, make_fake_compact_tensor, make_fake_stream):
     rng = np.random.default_rng(20)
     bufs, ref = case["build"](rng)
     dt = {"float16": cutlass.Float16, "float32": cutlass.Float32, "bfloat16": cutlass.BFloat16}
     fakes = []
     for _, arr, shape, stride in bufs:
-        order = tuple(sorted(range(3), key=lambda i: stride[i]))
-        stride_order = tuple(order.index(i) for i in range(3))
+        order = tuple(sorted(range(len(shape)), key=lambda i: stride[i]))
+        stride_order = tuple(order.index(i) for i in range(len(shape)))
         fakes.append(make_fake_compact_tensor(dt[str(arr.dtype)], shape, stride_order=stride_order,
                                               assumed_align=16))
     kernel, commit, src = case["make"](cutlass_dir)
     for f in os.listdir(DUMP):  # the DSL names its dumps after the class: one case at a time
         if not f.endswith(".py"):
             os.remove(os.path.join(DUMP, f))
-    compiled = cute.compile(kernel, *fakes, *case["extra"], make_fake_stream())
+    stream = (make_fake_stream(),) if case.get("stream", True) else ()
+    compiled = cute.compile(kernel, *fakes, *case["extra"], *stream)
     new = set(os.listdir(DUMP))
     ptx_file = next(f for f in new if f.endswith(".ptx"))
     clean = open(os.path.join(DUMP, next(f for f in new if f.endswith("_clean.mlir")))).read()
@@ -351,6 +380,7 @@ def cases(size):
         gemm_case("bw_persistent", blackwell_persistent(False, (128, 128), (1, 1)),
                   256 * t, 256 * t, 64 * s, extra=(1,)),
         gemm_case("hopper_dense", hopper_dense((128, 128), (1, 1)), 256 * t, 128 * t, 128 * s),
+        transpose_case("tma_transpose", 256 * t, 256 * t),
         gemm_case("hopper_dense_f16", hopper_dense((128, 128), (1, 1)), 128 * t, 256 * t, 128 * s,
                   c_dtype="float16"),
     ]
