@@ -42,7 +42,9 @@ def run(folder, name, *, strict=False, **kw):
     bufs = arrays(man, data)
     args = []
     for p in man["params"]:
-        if p["kind"] == "bytes":  # a by-value struct: its bytes, little-endian
+        if p["kind"] == "buffer":  # a global pointer to the buffer's array
+            args.append(bufs[p["buffer"]])
+        elif p["kind"] == "bytes":  # a by-value struct: its bytes, little-endian
             args.append(int.from_bytes(bytes.fromhex(p["value"]), "little"))
         elif p["kind"] == "tensor_map":
             args.append(TensorMap(p["data_type"], bufs[p["buffer"]], p["global_dim"],

@@ -31,11 +31,11 @@ def ld_lines(ptx):
 
 def test_corpus_is_complete_and_its_contracts_are_recorded():
     assert {"bw_dense_1cta", "bw_dense_2cta", "bw_persistent", "hopper_dense",
-            "hopper_dense_f16"} <= set(NAMES)
+            "hopper_dense_f16", "tma_transpose", "triton_dot"} <= set(NAMES)
     for name in NAMES:
         man = json.load(open(os.path.join(FIX, f"{name}.json")))
         maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
-        assert maps and len(maps) == len(man["descriptor_words"])
+        assert len(maps) == len(man["descriptor_words"]) and (maps or name == "triton_dot")
         for p in maps:
             assert {"data_type", "rank", "global_dim", "global_strides", "box_dim",
                     "element_strides", "interleave", "swizzle", "l2_promotion",
@@ -57,6 +57,12 @@ def test_runs_as_shipped_and_matches(name):
     found = {(f.rule, f.line) for f in res.findings}
     if ".target sm_90a" in ptx:
         assert found == set()  # the Hopper kernels keep every rule tile-sim checks
+    elif name == "triton_dot":  # waits for its tcgen05.ld, but commits to a .shared::cta offset
+        commit = [i for i, l in enumerate(ptx.split("\n"), 1) if "tcgen05.commit" in l]
+        assert "tcgen05.wait::ld" in ptx and "tcgen05.fence::after_thread_sync" not in ptx
+        assert found == {("generic-address", commit[0]),
+                         ("tcgen05.fence::after_thread_sync", ld_lines(ptx)[0])}
+        assert all(f.source and f.source.endswith("triton_dot.py:32") for f in res.findings)
     else:  # no fence between the commit's mbarrier wait and tcgen05.ld, and no tcgen05.wait::ld
         assert "tcgen05.fence::after_thread_sync" not in ptx and "tcgen05.wait::ld" not in ptx
         want = {(r, L) for L in ld_lines(ptx)

@@ -34,6 +34,9 @@ RULES = {
         "PTX ISA, tcgen05.ld: the load is asynchronous; tcgen05.wait::ld waits for the completion "
         "of the thread's prior tcgen05.ld, before which its destination registers must not be "
         "read"),
+    "generic-address": (
+        "PTX ISA, Addresses as Operands: an instruction without a state space uses generic "
+        "addressing, and a .shared::cta offset is no generic address of shared memory"),
     "ordering": "an ordering rule of the PTX ISA (the message names it)",
 }
 
@@ -99,20 +102,32 @@ def collected(M, ptx: str) -> list[Finding]:
 
 
 def source_map(ptx: str) -> dict:
-    """PTX line -> "file:line" of the last ``.loc`` before it (``.file`` names the files)."""
-    files, out, cur = {}, {}, None
-    for i, text in enumerate(ptx.split("\n"), 1):
-        m = re.match(r'\s*\.file\s+(\d+)\s+"([^"]*)"', text)
-        if m:
-            files[m.group(1)] = m.group(2)
-            continue
+    """PTX line -> "file:line" of the last ``.loc`` before it (``.file`` names the files, often
+    after the code)."""
+    lines = ptx.split("\n")
+    files = dict(m.groups() for m in (re.match(r'\s*\.file\s+(\d+)\s+"([^"]*)"', t) for t in lines)
+                 if m)
+    out, cur = {}, None
+    for i, text in enumerate(lines, 1):
         m = re.match(r"\s*\.loc\s+(\d+)\s+(\d+)", text)
         if m:
             cur = f"{files.get(m.group(1), 'file' + m.group(1))}:{m.group(2)}"
-            continue
-        if cur is not None:
+        elif cur is not None:
             out[i] = cur
     return out
+
+
+def generic_as_shared(M, t, a, space, what, line):
+    """Triton's tcgen05.commit names its mbarrier by a zero-extended .shared::cta offset with no
+    state space (generic addressing): outside the generic shared window, an address below the
+    CTA's shared memory size is taken as the .shared::cta offset it is, and reported."""
+    if (space != "generic" or M.classify_generic(a) == "generic_shared"
+            or not 0 <= a < t.cta.smem.size):
+        return space
+    report(M, "generic-address",
+           f"{what} at line {line} takes 0x{a:x}, a .shared::cta offset, as its generic mbarrier "
+           f"address (no state space given); tile-sim uses it as that shared offset", line=line)
+    return "shared"
 
 
 # ----------------------------------------------------------------- tcgen05.ld destination poison

@@ -523,6 +523,7 @@ def decode_commit(d, inst):
 
 def exec_commit(M, t, cg, a, space, cmask, line):
     check_cta_group(M, cg, line)
+    space = findings.generic_as_shared(M, t, a, space, "tcgen05.commit", line)
     if cmask is None:
         targets = [mbar.get(M, t, a, space, "tcgen05.commit")]
     else:
