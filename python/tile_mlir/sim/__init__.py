@@ -57,13 +57,14 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     :class:`TensorMap` binds a ``.param .align 64 .b8 name[128]`` tensor-map parameter; its array
     shares the allocation of the pointer argument that is the same object (docs/emulator.md §9).
 
-    ``strict``: in strict mode races and ordering violations (missing fence.proxy.async before a
-    tcgen05.cp reads generic-proxy stores, tcgen05.ld of MMA / cp results without commit + mbarrier
+    ``strict``: in strict mode ordering violations (missing fence.proxy.async before a tcgen05.cp
+    or TMA reads generic-proxy stores, tcgen05.ld of MMA / cp results without commit + mbarrier
     wait + tcgen05.fence::after_thread_sync, reading a tcgen05.ld destination before
-    tcgen05.wait::ld, stores into smem an in-flight cp reads, kernel exit with TMEM allocated) raise
+    tcgen05.wait::ld, kernel exit with TMEM allocated or copies not waited for) raise
     EmulationError.  Lenient mode (``strict=False``) runs them with the effect the hardware gives
-    and lists each broken rule on ``SimResult.findings`` (sim/findings.py), as a sanitizer reports;
-    faults (out of bounds, misalignment, deadlock, unallocated TMEM) stop the run in both modes.
+    and lists each broken rule on ``SimResult.findings`` (sim/findings.py), as a sanitizer reports
+    (and in ``warnings``); faults (out of bounds, misalignment, deadlock, unallocated TMEM, a race
+    whose access overlaps an in-flight copy's bytes) stop the run in both modes.
     The default (None) is lenient, for foreign PTX, such as NVIDIA's CuTe DSL kernels, that breaks
     ISA rules it gets away with on silicon; env TILE_SIM_STRICT=1 makes it strict (the test suite
     sets it) and ``jit()``'s sim backend passes strict=True for the kernels we compile.

@@ -9,10 +9,12 @@ something the ISA does not promise.  So in lenient mode (``run_ptx(strict=False)
 foreign PTX) each one is recorded once per (rule, PTX line) with a count, kept on
 ``SimResult.findings`` and printed by tile-run; in strict mode (what our own compiled kernels run
 under) it raises :class:`EmulationError` like any fault.  Genuine faults (out of bounds,
-misalignment, deadlock, unallocated tensor memory) are never findings.
+misalignment, deadlock, unallocated tensor memory, a race whose access overlaps an in-flight
+copy's bytes: ``Machine.violation(race=True)``) are never findings: they stop the run in both modes.
 
-Every ordering violation the handlers report through ``Machine.violation`` becomes a finding of
-rule ``ordering`` in lenient mode (its message says which); the rules below have their own names.
+Every other ordering violation the handlers report through ``Machine.violation`` becomes a finding
+of rule ``ordering`` in lenient mode (its message says which); the rules below have their own
+names.  The tcgen05.ld register poison that reports ``tcgen05.wait::ld`` is handlers/ld_poison.py.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ import re
 from dataclasses import dataclass
 
 from .errors import EmulationError
-from .state import Kept
 
 #: rule -> what the PTX ISA says (the sentence each report cites)
 RULES = {
@@ -57,31 +58,25 @@ class Finding:
         return f"tile-sim finding: {where}: [{self.rule}] {self.message}{n}"
 
 
-class _Findings:
-    __slots__ = ("items", "index")
-
-    def __init__(self, M):
-        self.items: list[Finding] = []
-        self.index: dict = {}
-
-
-MACHINE = Kept("findings", "machine", _Findings)
-
-
 def report(M, rule: str, message: str, *, line: int | None):
     """A broken ISA rule: an EmulationError in strict mode, else a finding (one per rule and line,
     counted)."""
     if M.strict:
         raise EmulationError(f"{message} [ISA rule {rule}; strict mode: run_ptx(strict=False) "
                              f"reports it as a finding]", line=line)
-    st = MACHINE.of(M)
-    key = (rule, line)
-    f = st.index.get(key)
+    f = seen(M, rule, line)
     if f is None:
-        f = st.index[key] = Finding(rule, message, line)
-        st.items.append(f)
+        M.findings.append(Finding(rule, message, line))
     else:
         f.count += 1
+
+
+def seen(M, rule: str, line: int | None):
+    """The finding of this rule at this line, if reported already (there are few per run)."""
+    for f in M.findings:
+        if f.line == line and f.rule == rule:
+            return f
+    return None
 
 
 def line_in(message: str) -> int | None:
@@ -92,13 +87,10 @@ def line_in(message: str) -> int | None:
 
 def collected(M, ptx: str) -> list[Finding]:
     """The run's findings in the order first seen, with their source lines."""
-    st = MACHINE.peek(M)
-    if st is None:
-        return []
-    src = source_map(ptx) if any(f.line for f in st.items) else {}
-    for f in st.items:
+    src = source_map(ptx) if any(f.line for f in M.findings) else {}
+    for f in M.findings:
         f.source = src.get(f.line)
-    return list(st.items)
+    return list(M.findings)
 
 
 def source_map(ptx: str) -> dict:
@@ -128,76 +120,3 @@ def generic_as_shared(M, t, a, space, what, line):
            f"{what} at line {line} takes 0x{a:x}, a .shared::cta offset, as its generic mbarrier "
            f"address (no state space given); tile-sim uses it as that shared offset", line=line)
     return "shared"
-
-
-# ----------------------------------------------------------------- tcgen05.ld destination poison
-class Unwaited(int):
-    """A tcgen05.ld destination register before tcgen05.wait::ld: its bits, and any use of them is
-    the ``tcgen05.wait::ld`` finding (the emulator's own code reads ``.value``)."""
-
-    def __new__(cls, value, M, line):
-        obj = super().__new__(cls, value)
-        obj.value, obj.M, obj.line = value, M, line
-        return obj
-
-    def _touch(self):
-        M = self.M
-        f = None if M.strict else MACHINE.of(M).index.get(("tcgen05.wait::ld", self.line))
-        if f is not None:  # seen: count it (a GEMM epilogue reads thousands)
-            f.count += 1
-            return
-        report(M, "tcgen05.wait::ld",
-               f"a destination register of the tcgen05.ld at line {self.line} is read before "
-               f"the tcgen05.wait::ld that completes the load", line=self.line)
-
-
-def _guarded(name):
-    plain = getattr(int, name)
-
-    def op(self, *args):
-        self._touch()
-        return plain(int(self.value), *args)
-    op.__name__ = name
-    return op
-
-
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
-              "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__pow__",
-              "__lshift__", "__rlshift__", "__rshift__", "__rrshift__", "__and__", "__rand__",
-              "__or__", "__ror__", "__xor__", "__rxor__", "__neg__", "__pos__", "__abs__",
-              "__invert__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__",
-              "__float__", "__index__", "__format__", "to_bytes"):
-    setattr(Unwaited, _name, _guarded(_name))
-Unwaited.__hash__ = int.__hash__
-
-
-class _LdRegs:
-    __slots__ = ("regs",)
-
-    def __init__(self, t):
-        self.regs = []  # (slot, Unwaited) of tcgen05.ld not yet waited for
-
-
-LD_REGS = Kept("findings", "thread", _LdRegs)
-
-
-def poison_ld(M, t, slots, values, line):
-    """tcgen05.ld's destinations: the loaded bits, unreadable until tcgen05.wait::ld."""
-    r = t.r
-    pend = LD_REGS.of(t).regs
-    for s, v in zip(slots, values):
-        if s is not None:
-            x = r[s] = Unwaited(v, M, line)
-            pend.append((s, x))
-
-
-def land_ld(t):
-    """tcgen05.wait::ld: every register still holding its load's value becomes a plain one."""
-    st = LD_REGS.peek(t)
-    if st is None:
-        return
-    r = t.r
-    for s, x in st.regs:
-        if r[s] is x:
-            r[s] = x.value
-    st.regs = []

@@ -64,6 +64,7 @@ class Machine:
         self.steps = 0
         self.progress = 0
         self.warnings: list[str] = []
+        self.findings: list = []  # sim/findings.py: ISA rules broken, in lenient mode
         self._warned: set = set()
         self.gmem = GlobalMemory()
         self.hooks = Hooks()  # filled by the handler families as their instructions are decoded
@@ -240,8 +241,11 @@ class Machine:
         self._warned.add(k)
         self.warnings.append(msg)
 
-    def violation(self, msg: str, key=None):
-        """A race / ordering violation: an error in strict mode, a warning otherwise."""
+    def violation(self, msg: str, key=None, race: bool = False):
+        """An ordering violation: an error in strict mode, a warning and a finding otherwise. A race
+        (an access that overlaps an in-flight copy's bytes) is a fault in both modes."""
+        if race:
+            raise EmulationError(msg + " [a race: an error in lenient mode too]")
         if self.strict:
             raise EmulationError(msg + " [pass strict=False to downgrade to a warning]")
         self.warn(msg, key)

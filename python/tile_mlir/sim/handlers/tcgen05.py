@@ -31,7 +31,7 @@ from ..errors import EmulationError
 from ..smem_desc import check_for_cp, decode as decode_desc
 from ..state import Kept, State, shared_observe_load
 from ..swizzle import ROW_PITCH, swizzle_np
-from . import mbarrier as mbar
+from . import ld_poison, mbarrier as mbar
 
 # shape -> (rows, 16-byte chunks per row)
 CP_SHAPES = {"128x256b": (128, 2), "128x128b": (128, 1), "4x256b": (4, 2), "64x128b": (64, 1),
@@ -197,7 +197,7 @@ def check_inflight(M, t, cta, off, n):
             M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
                         f"{rec.opcode} issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
                         f"not completed (wait on its commit's mbarrier first)",
-                        key=("war", rec.line))
+                        key=("war", rec.line), race=True)
     inflight[:] = keep
 
 
@@ -652,7 +652,7 @@ def _check_cp_race(M, w, parts, Rr, Cc, line):
             M.violation(f"tcgen05.ld reads TMEM being written by the {rec.opcode} at line "
                         f"{rec.line}, which has not been committed and waited for (needs "
                         f"tcgen05.commit -> mbarrier wait -> tcgen05.fence::after_thread_sync)",
-                        key=("ldrace", line, rec.line))
+                        key=("ldrace", line, rec.line), race=True)
             continue
         if rec.forced:
             continue
@@ -687,8 +687,8 @@ def decode_ld(d, inst):
             M.warn(f"line {line}: .pack::16b bit placement assumed (lower column -> low 16 bits); "
                    f"PTX shows it only in a figure", key=("pack", line))
             vals = (vals[..., 0] & 0xFFFF) | ((vals[..., 1] & 0xFFFF) << 16)
-        for t in parts:  # unreadable until tcgen05.wait::ld (findings.py)
-            findings.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
+        for t in parts:  # unreadable until tcgen05.wait::ld (ld_poison.py)
+            ld_poison.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
             THREAD.of(t).ld_pending = True
     return f, None
 
@@ -728,7 +728,7 @@ def decode_wait(d, inst):
     def f(w, parts):
         for t in parts:
             THREAD.of(t).ld_pending = False
-            findings.land_ld(t)
+            ld_poison.land_ld(t)
     return f, None
 
 
