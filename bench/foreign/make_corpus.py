@@ -327,6 +327,8 @@ def compile_case(cutlass_dir, case, cute, cutlass, make_fake_compact_tensor, mak
         else:
             assert size and len(value) == int(size), (size, value)
             params.append(dict(kind="bytes", value=value.hex()))
+    for i, p in enumerate(params):  # named as the other fixtures' manifests name them
+        params[i] = dict(name=f"param_{i}", **p)
     name = case["name"]
     manifest = dict(source="bench/foreign/make_corpus.py", example=src, cutlass_commit=commit,
                     arch=case["arch"], kernel=entry.group(1),

@@ -49,8 +49,9 @@ def main():
     nparams = len([l for l in ptx.split("\n") if l.strip().startswith(".param")])
     man = dict(source="bench/foreign/triton_dot.py", compiler=f"triton {triton.__version__}",
                arch="sm_100a", kernel="dot_kernel", shape=dict(M=128, N=128, K=64),
-               params=[dict(kind="buffer", buffer=n) for n in ("a", "b", "c")]
-               + [dict(kind="bytes", value="00" * 8)] * (nparams - 3),
+               params=[dict(name=f"param_{i}", kind="buffer", buffer=n)
+                       for i, n in enumerate(("a", "b", "c"))]
+               + [dict(name=f"param_{i}", kind="bytes", value="00" * 8) for i in range(3, nparams)],
                grid=[1, 1, 1], block=[32 * k.metadata.num_warps, 1, 1], cluster=[1, 1, 1],
                dynamic_smem=k.metadata.shared,
                buffers=[dict(name="a", dtype="float16", shape=[128, 64]),
