@@ -687,7 +687,8 @@ def sim_child(spec_path: str) -> int:
     ptx = raw.decode("latin-1")  # every byte reaches the parser
     try:
         run_ptx(ptx, spec["kernel"], args, grid=spec["grid"], block=spec["block"],
-                cluster=spec["cluster"], dynamic_smem=spec["dynamic_smem"], max_steps=spec["max_steps"])
+                cluster=spec["cluster"], dynamic_smem=spec["dynamic_smem"], max_steps=spec["max_steps"],
+                strict=True)  # mutants of our kernels: every ISA rule is a fault
     except EmulationError as e:
         print(f"tile-sim: error: {e}", file=sys.stderr)
         return 1

@@ -50,6 +50,8 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "over (default: every core)"),
     Variable("TILE_MLIR_SIM_MMA", None, "`mmasim`: tile-sim computes every MMA with MMA-Sim instead of "
              "its exact fast path"),
+    Variable("TILE_MLIR_SIM_STRICT", None, "`1`: tile_mlir.sim.run_ptx runs strict by default (ISA rule "
+             "breaks are errors, not findings; the test suite sets it)", old=("TILE_SIM_STRICT",)),
     Variable("TILE_MLIR_SIM_PROGRESS", None, "`0` turns tile-sim's progress bar off (it shows on "
              "a terminal for runs over 2 s)"),
     Variable("TILE_MLIR_FAST_START", None, "internal: `1`, set by tile-opt, skips the bindings' "

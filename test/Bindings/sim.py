@@ -43,7 +43,8 @@ def missing_proxy_fence_is_an_emulation_error():
     art = tile_mlir.compile(open(os.path.join(ROOT, "examples", "demo.mlir")).read(), emit=("ptx",))
     ptx = "\n".join(ln for ln in art.ptx.splitlines() if "fence.proxy.async" not in ln)
     try:
-        run_ptx(ptx, art.kernel_name, [np.zeros((32, 16), np.uint8), np.zeros((128, 16), np.uint8)], block=art.block)
+        run_ptx(ptx, art.kernel_name, [np.zeros((32, 16), np.uint8), np.zeros((128, 16), np.uint8)], block=art.block,
+                strict=True)  # our kernel: strict (run_ptx's default is lenient, for foreign PTX)
         print("no error")
     except EmulationError as e:
         print("caught:", type(e).__name__, "-", str(e).split(":")[0])

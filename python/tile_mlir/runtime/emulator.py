@@ -29,8 +29,10 @@ class SimBackend(Backend):
     def __init__(self, artifact, sig, fallback: str = "", options=None):
         super().__init__(artifact, sig)
         self.fallback = fallback  # why the GPU does not run it, when the emulator was not asked for
-        # run_ptx's workers / executor / max_steps / max_seconds / progress, from jit()
-        self.options = dict(options or {})
+        # run_ptx's workers / executor / max_steps / max_seconds / progress / strict, from jit();
+        # kernels we compiled keep every ISA rule, so they run strict unless asked (jit(strict=False),
+        # tile-run --lenient: findings listed instead, sim/findings.py)
+        self.options = {"strict": True, **(options or {})}
 
     def run(self, args, grid, block, stream) -> LaunchResult:
         try:

@@ -88,8 +88,8 @@ class ContextLostError(TileRuntimeError):
 
 # the emulator's hint names its own API; a kernel run through jit() or tile-run reaches it so
 _SIM_HINT = " [pass strict=False to downgrade to a warning]"
-_RUN_HINT = (" [the check is tile-sim's strict mode: tile_mlir.sim.run_ptx(..., strict=False) "
-             "downgrades it to a warning]")
+_RUN_HINT = (" [the check is tile-sim's strict mode: jit(..., strict=False) or tile-run --lenient "
+             "lists it as a finding instead]")
 
 
 class SimRunError(TileRuntimeError):

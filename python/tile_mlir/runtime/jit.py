@@ -216,7 +216,7 @@ def cache_stats() -> dict:
 
 
 #: jit()'s keywords that configure the emulator backend (tile_mlir.sim.run_ptx), not the compile
-SIM_OPTIONS = ("workers", "executor", "max_steps", "max_seconds", "progress")
+SIM_OPTIONS = ("workers", "executor", "max_steps", "max_seconds", "progress", "strict")
 
 
 def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> JitKernel:
@@ -228,7 +228,9 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
     arch must be "auto" or the artifact's own. ``backend``: "auto" (the GPU when one can run the
     cubin, else the emulator), "gpu" or "sim"; $TILE_MLIR_BACKEND (sim, gpu or auto), when set,
     overrides it for every kernel. The emulator's options ``workers``, ``executor``, ``max_steps``,
-    ``max_seconds`` and ``progress`` go to tile_mlir.sim.run_ptx (SIM_OPTIONS); the other
+    ``max_seconds``, ``progress`` and ``strict`` (default True for the kernels we compile: a broken ISA
+    rule is an error; False lists it on the result's ``sim.findings``) go to tile_mlir.sim.run_ptx
+    (SIM_OPTIONS); the other
     ``compile_options`` to tile_mlir.compile. A kernel that will run on tile-sim is compiled with
     ``line_info=True`` unless they say otherwise (its PTX then carries the tile IR's lines; a GPU's
     cubin is the same either way).

@@ -69,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--zeros", action="append", default=[], metavar="NAME",
                    help="generate this buffer as zeros (treat it as an output)")
     p.add_argument("--backend", choices=("auto", "gpu", "sim"), default="auto")
+    p.add_argument("--lenient", action="store_true",
+                   help="tile-sim: report broken ISA ordering rules as findings instead of errors")
     p.add_argument("--arch", default="auto", help="target for .mlir input (default sm_100a)")
     p.add_argument("--grid", help="X[,Y[,Z]] (default: the artifact's)")
     p.add_argument("--block", help="X[,Y[,Z]] (default: the artifact's)")
@@ -302,8 +304,12 @@ def run(ns) -> int:
                                      ("max_seconds", ns.max_seconds)) if v is not None}
     if ns.no_progress:
         sim_options["progress"] = False
+    if ns.lenient:
+        sim_options["strict"] = False
     kernel = jit(art, backend=ns.backend, **sim_options)
     result = kernel(*args, grid=ns.grid, block=ns.block)
+    for f in getattr(result.sim, "findings", None) or []:  # like a sanitizer's report
+        print(f, file=sys.stderr)
     if kernel.last_backend == "gpu":
         from tile_mlir.runtime.device import synchronize
         synchronize()

@@ -17,9 +17,10 @@ swizzle and descriptor decode are written from the PTX ISA on their own (docs/em
 
 from __future__ import annotations
 
+from .. import env as _env
 from dataclasses import dataclass, field
 
-from . import launch
+from . import findings, launch
 from .errors import EmulationError
 from .ptx_parser import parse
 from .tensor_map import TensorMap
@@ -35,12 +36,14 @@ class SimResult:
     steps: int  # warp-instructions executed
     warnings: list = field(default_factory=list)
     shared: list = field(default_factory=list)  # per CTA: final shared memory bytes (uint8)
+    #: ISA rules the kernel broke, in lenient mode (sim/findings.py: rule, PTX line, source line)
+    findings: list = field(default_factory=list)
 
 
 def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
             max_steps: int | None = None, max_seconds: float | None = None,
-            strict: bool = True, workers: int | None = None, executor=None,
+            strict: bool | None = None, workers: int | None = None, executor=None,
             progress: bool | None = None) -> SimResult:
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
@@ -55,10 +58,17 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     :class:`TensorMap` binds a ``.param .align 64 .b8 name[128]`` tensor-map parameter; its array
     shares the allocation of the pointer argument that is the same object (docs/emulator.md §9).
 
-    ``strict`` (default True): races and ordering violations (missing fence.proxy.async before a
-    tcgen05.cp reads generic-proxy stores, tcgen05.ld of cp results without commit + mbarrier wait +
-    tcgen05.fence::after_thread_sync, stores into smem an in-flight cp reads, kernel exit with TMEM
-    allocated) raise EmulationError; with ``strict=False`` they become warnings.
+    ``strict``: in strict mode ordering violations (missing fence.proxy.async before a tcgen05.cp
+    or TMA reads generic-proxy stores, tcgen05.ld of MMA / cp results without commit + mbarrier
+    wait + tcgen05.fence::after_thread_sync, reading a tcgen05.ld destination before
+    tcgen05.wait::ld, kernel exit with TMEM allocated or copies not waited for) raise
+    EmulationError.  Lenient mode (``strict=False``) runs them with the effect the hardware gives
+    and lists each broken rule on ``SimResult.findings`` (sim/findings.py), as a sanitizer reports
+    (and in ``warnings``); faults (out of bounds, misalignment, deadlock, unallocated TMEM, a race
+    whose access overlaps an in-flight copy's bytes) stop the run in both modes.
+    The default (None) is lenient, for foreign PTX, such as NVIDIA's CuTe DSL kernels, that breaks
+    ISA rules it gets away with on silicon; env TILE_MLIR_SIM_STRICT=1 makes it strict (the test
+    suite sets it) and ``jit()``'s sim backend passes strict=True for the kernels we compile.
 
     Budgets (docs/emulator.md §3): ``max_steps`` warp-instructions (default: scaled from the grid,
     the block and the kernel's instruction count; env TILE_MLIR_SIM_MAX_STEPS) and ``max_seconds``
@@ -88,7 +98,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     m.copy_back()
     n = m.grid[0] * m.grid[1] * m.grid[2]
     return SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
-                     warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)])
+                     warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
+                     findings=findings.collected(m, ptx))
 
 
 def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,
@@ -97,6 +108,8 @@ def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trac
     from .machine import Machine
 
     max_steps, max_seconds = launch.budget(max_steps, max_seconds)
+    if strict is None:
+        strict = _env.flag("TILE_MLIR_SIM_STRICT")
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     module = parse_cached(ptx)
     fn = module.entry(kernel)

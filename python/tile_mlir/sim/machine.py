@@ -6,7 +6,7 @@ here: diagnostics (warn, violation, where), thread exit and the address spaces."
 from __future__ import annotations
 
 from .. import env as _env
-from . import launch
+from . import findings, launch
 from . import memory as mem
 from .binding import MemoryBinding
 from .codegen import Decoder
@@ -37,6 +37,7 @@ class Machine(MemoryBinding, Scheduler):
         self.steps = 0
         self.progress = 0
         self.warnings: list[str] = []
+        self.findings: list = []  # sim/findings.py: ISA rules broken, in lenient mode
         self._warned: set = set()
         self.warn_keys: list = []
         self.cur = None  # the instruction executing (its .loc names warnings)
@@ -80,11 +81,15 @@ class Machine(MemoryBinding, Scheduler):
         self.warnings.append(msg)
         self.warn_keys.append(k)  # a worker's warnings merge by key (pool.py)
 
-    def violation(self, msg: str, key=None):
-        """A race / ordering violation: an error in strict mode, a warning otherwise."""
+    def violation(self, msg: str, key=None, race: bool = False):
+        """An ordering violation: an error in strict mode, a warning and a finding otherwise. A race
+        (an access that overlaps an in-flight copy's bytes) is a fault in both modes."""
+        if race:
+            raise EmulationError(msg + " [a race: an error in lenient mode too]")
         if self.strict:
             raise EmulationError(msg + " [pass strict=False to downgrade to a warning]")
         self.warn(msg, key)
+        findings.report(self, "ordering", msg, line=findings.line_in(msg))
 
     def where(self, t) -> str:
         c = t.cta

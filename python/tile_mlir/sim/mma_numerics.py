@@ -25,11 +25,9 @@ cover, or every MMA when ``TILE_MLIR_SIM_MMA=mmasim``.  torch and mmasim are imp
 
 from __future__ import annotations
 
-from .. import env as _env
-
-
 import numpy as np
 
+from .. import env as _env
 from . import mma_fast
 from .errors import EmulationError
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
-from .handlers import alu, control, convert, cp_async, mbarrier, memory, sync, tcgen05_alloc, \
+from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma, warp, wgmma
 from .locations import source
 from .state import DInst
@@ -87,6 +87,8 @@ TABLE: dict[str, Op] = {
     "bar.warp.sync": Op(warp.decode_bar_warp_sync, W), "elect.sync": Op(warp.decode_elect, W),
     "shfl": Op(warp.decode_shfl, W), "vote": Op(warp.decode_vote, W),
     "redux": Op(warp.decode_redux, W), "activemask": Op(warp.decode_activemask, T),
+    # ---- warp-collective matrix loads / stores between shared memory and fragments (matrix.py)
+    "ldmatrix": Op(matrix.decode_ldmatrix, W), "stmatrix": Op(matrix.decode_stmatrix, W),
     # ---- mbarrier (mbarrier.py)
     "mbarrier.init": Op(mbarrier.decode_init, T), "mbarrier.inval": Op(mbarrier.decode_inval, T),
     "mbarrier.arrive": Op(mbarrier.decode_arrive, T),

@@ -17,14 +17,14 @@ executor spreads a grid over machines); by default a process pool of ``workers``
 
 from __future__ import annotations
 
-from .. import env as _env
-
 import atexit
 import os
 import time
 
 import numpy as np
 
+from .. import env as _env
+from . import findings
 from .errors import EmulationError
 
 #: a first cluster that ran at least this long makes the rest of the launch go to the pool (a
@@ -86,11 +86,11 @@ def split(first: int, ncl: int, parts: int) -> list:
 
 class Outcome:
     """What a run of some clusters sends back (picklable)."""
-    __slots__ = ("clusters", "diffs", "kept", "steps", "warnings", "error")
+    __slots__ = ("clusters", "diffs", "kept", "steps", "warnings", "findings", "error")
 
-    def __init__(self, clusters, diffs, kept, steps, warnings, error=None):
+    def __init__(self, clusters, diffs, kept, steps, warnings, findings=(), error=None):
         self.clusters, self.diffs, self.kept = clusters, diffs, kept
-        self.steps, self.warnings, self.error = steps, warnings, error
+        self.steps, self.warnings, self.findings, self.error = steps, warnings, list(findings), error
 
 
 def _diffs(m, initial) -> list:
@@ -118,7 +118,7 @@ def run_clusters(task) -> Outcome:
     except EmulationError as e:
         return Outcome(clusters, [], {}, 0, [], error=e)
     return Outcome(clusters, _diffs(m, initial), m.kept, m.steps,
-                   [(repr(k), w) for k, w in zip(m.warn_keys, m.warnings)])
+                   [(repr(k), w) for k, w in zip(m.warn_keys, m.warnings)], m.findings)
 
 
 def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit, bar):
@@ -160,6 +160,12 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
             if key not in seen:
                 seen.add(key)
                 m.warnings.append(w)
+        for f in o.findings:  # one per rule and line, counted, as in a serial run (findings.py)
+            same = findings.seen(m, f.rule, f.line)
+            if same is None:
+                m.findings.append(f)
+            else:
+                same.count += f.count
     if m.steps > m.max_steps:
         raise EmulationError(f"step budget of {m.max_steps} warp-instructions exceeded by the "
                              f"launch ({m.steps} in all, its clusters run in {len(outcomes) + 1} "

@@ -4,11 +4,11 @@ with ``progress=False`` or TILE_MLIR_SIM_PROGRESS=0, on when ``progress=True``."
 
 from __future__ import annotations
 
-from .. import env as _env
-
 import contextlib
 import sys
 import time
+
+from .. import env as _env
 
 #: seconds a run takes before its bar appears
 DELAY = 2.0

@@ -165,11 +165,22 @@ def split_statements(text: str) -> list[tuple[int, str]]:
     stmts: list[tuple[int, str]] = []
     buf: list[str] = []
     buf_line = 0
+    section = 0  # 1: after a `.section` line, its `{ ... }` body (debug data) is skipped; 2: in it
     for lineno, line in enumerate(lines, 1):
         i = 0
         n = len(line)
         while i < n:
             c = line[i]
+            if section:
+                if c == "{" and section == 1:
+                    section = 2
+                elif c == "}" and section == 2:
+                    section = 0
+                elif section == 1 and c not in " \t\r":
+                    section = 0
+                    continue
+                i += 1
+                continue
             if c in " \t\r":
                 if buf:
                     buf.append(" ")
@@ -179,6 +190,8 @@ def split_statements(text: str) -> list[tuple[int, str]]:
                 rest = line[i:]
                 if LINE_DIRECTIVES.match(rest):
                     stmts.append((lineno, rest.strip().rstrip(";").strip()))
+                    if rest.startswith(".section") and "{" not in rest:
+                        section = 1
                     break
                 m = _LABEL_RE.match(line, i)
                 if m and not rest.startswith("."):

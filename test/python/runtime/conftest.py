@@ -71,7 +71,8 @@ class FakeSim:
     def __init__(self):
         self.calls = []
 
-    def __call__(self, ptx, kernel, args, *, grid, block, cluster, dynamic_smem):
+    def __call__(self, ptx, kernel, args, *, grid, block, cluster, dynamic_smem, strict):
+        assert strict is True  # the kernels we compile run strict on tile-sim
         self.calls.append(dict(kernel=kernel, args=args, grid=grid, block=block, cluster=cluster,
                                dynamic_smem=dynamic_smem))
         from tile_mlir.sim import TensorMap

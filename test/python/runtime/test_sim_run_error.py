@@ -75,7 +75,7 @@ def test_located_error_names_the_ptx_line_findings_and_the_run_hint():
     assert err.location == "k: PTX line 3"
     assert [repr(f) for f in err.findings] == ["race at shared 0x40"]
     assert str(err).startswith("line 3: `st.shared.b32 [%r1], %r2;`: store races")
-    assert "pass strict=False" not in str(err) and "run_ptx(..., strict=False)" in str(err)
+    assert "pass strict=False" not in str(err) and "jit(..., strict=False)" in str(err)
 
 
 def test_the_emulator_alone_keeps_its_own_error():

@@ -1,5 +1,5 @@
-"""Every illegal behaviour raises EmulationError naming the PTX line (and races are errors by
-default, warnings with strict=False)."""
+"""Every illegal behaviour raises EmulationError naming the PTX line (and ordering violations are
+errors in strict mode, warnings and findings with strict=False)."""
 
 import re
 

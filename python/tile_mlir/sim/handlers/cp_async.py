@@ -236,7 +236,7 @@ def _check_access(M, t, cta, off, n, what):
                         f"with the cp.async issued at line {rec.line} by thread "
                         f"{M.where(rec.issuer)}, which has not been waited for "
                         f"(cp.async.wait_group/wait_all by its issuer, then a barrier)",
-                        key=("cpa-race", what, rec.line))
+                        key=("cpa-race", what, rec.line), race=True)
             continue
         if rec.issuer is t:
             continue
@@ -245,7 +245,7 @@ def _check_access(M, t, cta, off, n, what):
                         f"with the cp.async issued at line {rec.line} by thread "
                         f"{M.where(rec.issuer)}: its issuer waited for it, but this thread has "
                         f"not synchronised with that wait (barrier or mbarrier)",
-                        key=("cpa-sync", what, rec.line))
+                        key=("cpa-sync", what, rec.line), race=True)
 
 
 def check_load(M, t, cta, off, n, what):

@@ -105,7 +105,7 @@ def decompress_b6(chunks):
     return elems.reshape(chunks.shape[:-1] + (16,)).astype(np.uint8)
 
 
-_DECOMPRESS = {"b4x16_p64": decompress_b4, "b6x16_p32": decompress_b6}
+DECOMPRESS = {"b4x16_p64": decompress_b4, "b6x16_p32": decompress_b6}
 
 
 def exec_cp(M, t, spec, taddr, desc):
@@ -150,7 +150,7 @@ def exec_cp(M, t, spec, taddr, desc):
         shared_observe_chunks(M, t, cta, phys, "tcgen05.cp read")
         data = sm.np[idx]  # (rows, nch, 16) uint8
         if spec.decomp:
-            data = _DECOMPRESS[spec.decomp](data)
+            data = DECOMPRESS[spec.decomp](data)
         vals = np.ascontiguousarray(data).view("<u4").reshape(rows, ncols)
         tm = cta.tmem
         err = tm.check_cols(C0, C0 + ncols)

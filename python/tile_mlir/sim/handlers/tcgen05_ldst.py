@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import memory as mem
 from ..errors import EmulationError
-from . import tcgen05_async as aop
+from . import ld_poison, tcgen05_async as aop
 
 
 LDST_SHAPES = ("32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2")
@@ -125,12 +125,8 @@ def decode_ld(d, inst):
             M.warn(f"line {line}: .pack::16b bit placement assumed (lower column -> low 16 bits); "
                    f"PTX shows it only in a figure", key=("pack", line))
             vals = (vals[..., 0] & 0xFFFF) | ((vals[..., 1] & 0xFFFF) << 16)
-        for t in parts:
-            row = vals[t.lane].tolist()
-            r = t.r
-            for s, v in zip(slots, row):
-                if s is not None:
-                    r[s] = v
+        for t in parts:  # unreadable until tcgen05.wait::ld (ld_poison.py)
+            ld_poison.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
             aop.THREAD.of(t).ld_pending = True
     return f, None
 
@@ -170,6 +166,7 @@ def decode_wait(d, inst):
     def f(w, parts):
         for t in parts:
             aop.THREAD.of(t).ld_pending = False
+            ld_poison.land_ld(t)
     return f, None
 
 

@@ -596,7 +596,7 @@ def _check_tma_written(M, t, cta, idx, what):
                         f"{cta.idx} by thread {M.where(t)} races with the {rec.what} issued at "
                         f"line {rec.line}: the thread has not observed the completion of phase "
                         f"{phase} of its {mb.describe()} (mbarrier wait, or a barrier after one)",
-                        key=("tma-race", what, rec.line))
+                        key=("tma-race", what, rec.line), race=True)
 
 
 def check_load(M, t, cta, off, n, what):
@@ -635,7 +635,7 @@ def check_store(M, t, cta, off, n):
                 M.violation(f"store to shared 0x{off:x} ({n} bytes) by thread {M.where(t)} "
                             f"overwrites the source of the {rec.what} issued at line {rec.line} "
                             f"by thread {M.where(rec.issuer)} before a cp.async.bulk.wait_group"
-                            f"(.read) of its issuer covered it", key=("tma-src", rec.line))
+                            f"(.read) of its issuer covered it", key=("tma-src", rec.line), race=True)
 
 
 def check_exit(M, t):

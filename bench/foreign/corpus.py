@@ -1,0 +1,59 @@
+"""Run a foreign-corpus kernel on tile-sim from its manifest (bench/foreign/make_corpus.py).
+
+    run(folder, name, strict=False) -> (outputs, references, SimResult)
+
+The arguments are made from the manifest alone: a ``bytes`` parameter (a by-value struct) binds its recorded bytes,
+a ``tensor_map`` parameter a :class:`tile_mlir.sim.TensorMap` of its recorded
+cuTensorMapEncodeTiled arguments over its buffer's array (inputs from ``<name>.npz``, outputs
+zeroed). test/python/test_foreign_corpus.py and bench/foreign/run_corpus.py share it.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+
+def names(folder):
+    return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
+
+
+def load(folder, name):
+    with open(os.path.join(folder, f"{name}.json")) as f:
+        man = json.load(f)
+    with open(os.path.join(folder, f"{name}.ptx")) as f:
+        ptx = f.read()
+    data = np.load(os.path.join(folder, f"{name}.npz"))
+    return man, ptx, data
+
+
+def arrays(man, data):
+    out = {}
+    for b in man["buffers"]:
+        out[b["name"]] = (data[b["name"]].copy() if b["name"] in man["inputs"]
+                          else np.zeros(b["shape"], b["dtype"]))
+    return out
+
+
+def run(folder, name, *, strict=False, **kw):
+    from tile_mlir.sim import TensorMap, run_ptx
+    man, ptx, data = load(folder, name)
+    bufs = arrays(man, data)
+    args = []
+    for p in man["params"]:
+        if p["kind"] == "buffer":  # a global pointer to the buffer's array
+            args.append(bufs[p["buffer"]])
+        elif p["kind"] == "bytes":  # a by-value struct: its bytes, little-endian
+            args.append(int.from_bytes(bytes.fromhex(p["value"]), "little"))
+        elif p["kind"] == "tensor_map":
+            args.append(TensorMap(p["data_type"], bufs[p["buffer"]], p["global_dim"],
+                                  p["global_strides"], p["box_dim"], p["element_strides"],
+                                  p["interleave"], p["swizzle"], p["l2_promotion"],
+                                  p["oob_fill"]))
+        else:
+            raise ValueError(f"{name}: parameter kind {p['kind']!r}")
+    res = run_ptx(ptx, man["kernel"], args, grid=man["grid"], block=man["block"],
+                  cluster=man["cluster"], dynamic_smem=man["dynamic_smem"], strict=strict, **kw)
+    refs = {n: data[f"ref_{n}"] for n in man["outputs"]}
+    return {n: bufs[n] for n in man["outputs"]}, refs, res

@@ -1,0 +1,160 @@
+"""A small interpreter of the CuTe DSL's lowered host function (LLVM dialect text): it follows the
+host's control flow from its entry and evaluates the integer arithmetic that builds the kernel's
+by-value arguments (e.g. FastDivmod's multiplier and shift, computed in a loop), so the manifest
+records what the host code passes rather than a value worked out again here.
+
+Only what those arguments need is evaluated: constants, poison/undef aggregates, insertvalue,
+integer arithmetic, comparisons, casts, select and branches. Anything else (calls, loads, pointer
+values) yields None, and a branch on None stops the walk (its arguments then stay unknown).
+"""
+from __future__ import annotations
+
+import json
+import re
+
+CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "ult": lambda a, b: a < b,
+       "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b}
+SCMP = {"slt": lambda a, b: a < b, "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b,
+        "sge": lambda a, b: a >= b}
+BIN = {"add": lambda a, b, w: a + b, "sub": lambda a, b, w: a - b, "mul": lambda a, b, w: a * b,
+       "udiv": lambda a, b, w: a // b if b else None, "urem": lambda a, b, w: a % b if b else None,
+       "shl": lambda a, b, w: a << b if b < w else 0, "lshr": lambda a, b, w: a >> b,
+       "and": lambda a, b, w: a & b, "or": lambda a, b, w: a | b, "xor": lambda a, b, w: a ^ b}
+
+
+def _width(t):
+    m = re.fullmatch(r"i(\d+)", t.strip())
+    return int(m.group(1)) if m else None
+
+
+def _signed(v, w):
+    return v - (1 << w) if v >> (w - 1) & 1 else v
+
+
+def parse_blocks(fn):
+    """{block name: (argument names, [op lines])}; the entry block is ``^entry``."""
+    blocks, name, args, ops = {}, "^entry", [], []
+    for line in fn.split("\n")[1:]:
+        s = line.strip()
+        m = re.match(r"(\^bb\d+)(?:\(([^)]*)\))?:", s)
+        if m:
+            blocks[name] = (args, ops)
+            name, ops = m.group(1), []
+            args = re.findall(r"(%\w+):", m.group(2) or "")
+            continue
+        if s:
+            ops.append(s)
+    blocks[name] = (args, ops)
+    return blocks
+
+
+def _targets(text):
+    """[(block, [argument names])] of a br / cond_br's successors."""
+    return [(b, re.findall(r"%\w+", a or "")) for b, a in
+            re.findall(r"(\^bb\d+)(?:\(([^):]*)(?:: [^)]*)?\))?", text)]
+
+
+def evaluate(fn, value_of_aggregate, limit=100000):
+    """Run the host function; returns its environment {SSA name: value}."""
+    blocks = parse_blocks(fn)
+    env = {}
+
+    def get(x):
+        return env.get(x)
+
+    block, steps = "^entry", 0
+    while block is not None and steps < limit:
+        _, ops = blocks[block]
+        block = None
+        for s in ops:
+            steps += 1
+            if s.startswith("llvm.br "):
+                (b, args), = _targets(s[len("llvm.br "):])
+                vals = [get(a) for a in args]
+                for n, v in zip(blocks[b][0], vals):
+                    env[n] = v
+                block = b
+                break
+            if s.startswith("llvm.cond_br "):
+                c = re.match(r"llvm\.cond_br (%\w+)", s).group(1)
+                if get(c) is None:
+                    return env
+                tt = _targets(s)
+                b, args = tt[0] if get(c) else tt[1]
+                vals = [get(a) for a in args]
+                for n, v in zip(blocks[b][0], vals):
+                    env[n] = v
+                block = b
+                break
+            if s.startswith("llvm.return") or "@_cudaLaunchKernelEx" in s:
+                return env
+            m = re.match(r"(%\w+) = llvm\.([a-z_.]+)\s*(.*)", s)
+            if not m:
+                continue
+            name, op, rest = m.groups()
+            env[name] = _op(op, rest, get, value_of_aggregate)
+    return env
+
+
+def _op(op, rest, get, value_of_aggregate):
+    if op == "mlir.constant":
+        m = re.match(r"\((-?\d+|true|false|dense<(-?\d+)> : vector<(\d+)xi\d+>) : ", rest)
+        if not m:
+            return None
+        lit, dense, n = m.groups()
+        if dense is not None:
+            return [int(dense)] * int(n)
+        return {"true": 1, "false": 0}.get(lit, None) if lit in ("true", "false") else int(lit)
+    if op in ("mlir.poison", "mlir.undef"):
+        t = rest.lstrip(": ").strip()
+        return value_of_aggregate(t) if t.startswith("!llvm.struct") else None
+    if op == "insertvalue":
+        m = re.match(r"(%\w+), (%\w+)\[([\d, ]+)\]", rest)
+        agg = get(m.group(2))
+        if not isinstance(agg, list):
+            return None
+        new = json.loads(json.dumps(agg))
+        *path, last = [int(i) for i in m.group(3).split(",")]
+        node = new
+        for i in path:
+            node = node[i]
+        node[last] = get(m.group(1))
+        return new
+    if op == "extractvalue":
+        m = re.match(r"(%\w+)\[([\d, ]+)\]", rest)
+        node = get(m.group(1))
+        for i in (int(i) for i in m.group(2).split(",")):
+            if not isinstance(node, list):
+                return None
+            node = node[i]
+        return node
+    if op in BIN:
+        m = re.match(r"(%\w+), (%\w+)(?: overflow<[^>]*>)? : (i\d+)", rest)
+        if not m:
+            return None
+        a, b, w = get(m.group(1)), get(m.group(2)), _width(m.group(3))
+        if not isinstance(a, int) or not isinstance(b, int):
+            return None
+        v = BIN[op](a, b, w)
+        return None if v is None else v & ((1 << w) - 1)
+    if op == "icmp":
+        m = re.match(r"\"(\w+)\" (%\w+), (%\w+) : (i\d+)", rest)
+        pred, a, b, w = m.group(1), get(m.group(2)), get(m.group(3)), _width(m.group(4))
+        if not isinstance(a, int) or not isinstance(b, int):
+            return None
+        if pred in SCMP:
+            return int(SCMP[pred](_signed(a, w), _signed(b, w)))
+        return int(CMP[pred](a, b))
+    if op in ("zext", "sext", "trunc"):
+        m = re.match(r"(%\w+) : (i\d+) to (i\d+)", rest)
+        a, w0, w1 = get(m.group(1)), _width(m.group(2)), _width(m.group(3))
+        if not isinstance(a, int):
+            return None
+        if op == "sext":
+            a = _signed(a, w0)
+        return a & ((1 << w1) - 1)
+    if op == "select":
+        m = re.match(r"(%\w+), (%\w+), (%\w+)", rest)
+        c = get(m.group(1))
+        return None if c is None else get(m.group(2) if c else m.group(3))
+    return None
