@@ -187,7 +187,8 @@ def main(argv=None) -> int:
 def _report(rows, ours, triton_cfg) -> int:
     names = [o.name for o in ours]
     last = names[-1] if names else None
-    head = f"{'dtype':<5}{'M x N x K':>20}{'cuBLAS':>8}{'Triton':>8}" + "".join(f"{n:>9}" for n in names)
+    width = {n: max(9, len(n) + 2) for n in names}
+    head = f"{'dtype':<5}{'M x N x K':>20}{'cuBLAS':>8}{'Triton':>8}" + "".join(f"{n:>{width[n]}}" for n in names)
     print(head + f"{'ours/cuBLAS (passes)':>22}{'ours/Tri':>9}{'err':>9}{'Tri err':>9}  TF/s, median of passes")
     ratios, non_square, failed = [], 0, False
     for (dtype, shape), passes in rows.items():
@@ -196,7 +197,7 @@ def _report(rows, ours, triton_cfg) -> int:
         tf = {c: flop / statistics.median(p[c] for p in passes) * 1e-12
               for c in ["cuBLAS", "Triton"] + names if not isinstance(passes[0].get(c), str)}
         line = f"{dtype:<5}{f'{m} x {n} x {k}':>20}{tf['cuBLAS']:>8.1f}{tf['Triton']:>8.1f}"
-        line += "".join(f"{tf[n]:>9.1f}" if n in tf else f"{'-':>9}" for n in names)
+        line += "".join(f"{tf[n]:>{width[n]}.1f}" if n in tf else f"{'-':>{width[n]}}" for n in names)
         tri_err, tri_same = passes[0]["Triton err"]
         if last in tf:
             per_pass = [p["cuBLAS"] / p[last] for p in passes]

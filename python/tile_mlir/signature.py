@@ -11,8 +11,9 @@ __all__ = ["kernel_signature"]
 def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict]:
     """For each tile.kernel: name, Params in order, block, cluster, tensor maps (read before lowering).
 
-    Params are named as ``text`` (the source parsed as ``filename``) names the kernel's block
-    arguments, else arg<i> (source.arg_names); sub-byte elements are packed (Param.bits)."""
+    Params are named by the kernel's arg_names (IR built with the builders), else as ``text`` (the source
+    parsed as ``filename``) names the kernel's block arguments, else arg<i> (source.arg_names); sub-byte
+    elements are packed (Param.bits)."""
     from .dialect.ops import read_attr, spec_of
     from .dialect.types import BufferType
     from .source import arg_names
@@ -25,7 +26,7 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
         spec = {a.name: a for a in spec_of("tile.kernel").attrs}
         params = []
         args = op.regions[0].blocks[0].arguments
-        names = arg_names(args, text, filename)
+        names = list(read_attr(op, spec["arg_names"]) or ()) or arg_names(args, text, filename)
         for i, arg in enumerate(args):
             bt = BufferType.of(arg.type)
             if bt is not None:
