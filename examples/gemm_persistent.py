@@ -114,7 +114,6 @@ class _B:
         from tile_mlir.mlir import arith, ir, scf
         self.tb, self.arith, self.ir, self.scf = tb, arith, ir, scf
         self.i32 = ir.IntegerType.get_signless(32)
-        self._consts = {}
 
     def c(self, v: int):
         return self.arith.ConstantOp(self.i32, v).result
@@ -167,17 +166,14 @@ def build(cfg: PersistentConfig):
     """The tile IR module of cfg's kernel."""
     from tile_mlir.context import make_context
 
+    from tile_mlir.mlir import ir
+
     ctx = make_context()
-    with ctx, ctx_loc(ctx):
+    with ctx, ir.Location.unknown(ctx):
         b = _B()
         module = b.ir.Module.create()
         _kernel(b, module, cfg)
     return module
-
-
-def ctx_loc(ctx):
-    from tile_mlir.mlir import ir
-    return ir.Location.unknown(ctx)
 
 
 def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
@@ -192,9 +188,8 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
     sa_t, sb_t, bar_t = swz(bm), swz(bn), tb.buffer_t("shared", (1,), "i64")
     params = {"A": a_t, "B": b_t, "D": d_t}
     with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.grid, 1, 1)) as (_, (a, bb, d)):
-        map_a = tb.tensor_map(a, [bm, bk], swizzle="128B")
-        map_b = tb.tensor_map(bb, [bn, bk], swizzle="128B")
-        del map_a, map_b  # (copy_async finds a window's tensor map through its source buffer)
+        tb.tensor_map(a, [bm, bk], swizzle="128B")  # (copy_async finds a window's map through its source)
+        tb.tensor_map(bb, [bn, bk], swizzle="128B")
         sa = [tb.alloc_shared(sa_t) for _ in range(st)]
         sb = [tb.alloc_shared(sb_t) for _ in range(st)]
         full = [tb.alloc_shared(bar_t) for _ in range(st)]

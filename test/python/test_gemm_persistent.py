@@ -47,6 +47,7 @@ def test_persistent_ptx(tmp_path):
 
     art = tile_mlir.compile(gp.build(gp.PersistentConfig("bf16", 1024, 2048, 1024)), arch="sm_90a")
     assert tuple(art.grid) == (64, 1, 1) and tuple(art.block) == (384, 1, 1)
+    assert [p.name for p in art.params] == ["A", "B", "D"]  # (the builder's kernel arg_names)
     assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in art.ptx
     assert re.search(r"mbarrier\.try_wait\.parity\.shared\.b64 %p\d+, \[%r\d+\], %r\d+;", art.ptx)
     assert art.ptx.count("selp.b32") >= 4  # (at least one pick of each of sa, sb, full, empty)
