@@ -33,8 +33,8 @@ sys.path.insert(0, os.path.join(HERE, "gpu", "persistent"))
 
 DEFAULT_ARTIFACTS = os.path.join(HERE, "gpu", "gemm")
 
-# (M, N, K): the square cases, then projections and MLPs as LLMs shape them. Every one is whole 128 x 256 tiles
-# and K a multiple of 128, so today's one-CTA-per-tile twin runs them too.
+# (M, N, K): the square cases, then projections and MLPs as LLMs shape them (whole 128 x 256 tiles and K a
+# multiple of 128, so the one-CTA-per-tile twin runs them too), then shapes with edge tiles.
 SQUARE = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192)]
 NON_SQUARE = [
     (8192, 28672, 8192),   # wide N: an MLP up-projection
@@ -46,7 +46,12 @@ NON_SQUARE = [
     (16384, 8192, 1024),   # short K
     (8192, 8192, 512),     # very short K
 ]
-SUITE = SQUARE + NON_SQUARE
+# partial tiles in M, N and K (TMA's zero fill and clipped stores): the one-CTA-per-tile twin does not take them
+PARTIAL = [
+    (8000, 8000, 8000),
+    (3000, 11008, 4000),   # M and K edges
+]
+SUITE = SQUARE + NON_SQUARE + PARTIAL
 
 
 def _cublas(dtype: str, a, b):

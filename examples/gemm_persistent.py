@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 
+EPILOGUES = ("tma", "registers")
 DENSE = {"bf16": ("bf16", 2, ml_dtypes.bfloat16), "e4m3": ("f8E4M3FN", 1, ml_dtypes.float8_e4m3fn)}
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
 H200_SMS = 132
@@ -50,20 +51,28 @@ class PersistentConfig:
     k: int
     ctas: int = H200_SMS  # at most this many CTAs (one per multiprocessor)
     group_m: int = 8  # tile rows per raster group
-    stages: int = 4
+    stages: int = 0  # 0: as many as fit (4 with the register epilogue, 3 beside the TMA-store tile)
     tile_m: int = 128
     tile_n: int = 256
+    epilogue: str = "tma"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles
 
     def __post_init__(self):
+        if self.epilogue not in EPILOGUES:
+            raise ValueError(f"epilogue must be one of {', '.join(EPILOGUES)}, got {self.epilogue!r}")
+        if not self.stages:
+            object.__setattr__(self, "stages", 4 if self.epilogue == "registers" else 3)
         if self.dtype not in DENSE:
             raise ValueError(f"dtype must be one of {', '.join(DENSE)}, got {self.dtype!r}")
         if min(self.m, self.n, self.k, self.ctas, self.group_m) < 1:
             raise ValueError("M, N, K, ctas and group_m must be positive")
         if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
-        if self.m % self.tile_m or self.n % self.tile_n:
-            raise ValueError(f"M={self.m}, N={self.n}: the epilogue stores D from registers, so whole "
+        if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
+            raise ValueError(f"M={self.m}, N={self.n}: the register epilogue stores D unclipped, so whole "
                              f"{self.tile_m} x {self.tile_n} tiles only")
+        if self.m < self.tile_m or self.n < self.tile_n or self.n % 8:
+            raise ValueError(f"M={self.m}, N={self.n}: at least one whole {self.tile_m} x {self.tile_n} tile (a TMA "
+                             "box stays within the tensor), N a multiple of 8 (rows of D of 16-byte multiples)")
         if self.k < self.tile_k or (self.k * self.elem_bytes) % 16:
             raise ValueError(f"K={self.k}: at least one K tile ({self.tile_k}), and rows of A and B of a 16-byte "
                              "multiple (TMA's global strides)")
@@ -86,7 +95,7 @@ class PersistentConfig:
 
     @property
     def tiles(self) -> tuple[int, int]:
-        return self.m // self.tile_m, self.n // self.tile_n
+        return -(-self.m // self.tile_m), -(-self.n // self.tile_n)
 
     @property
     def grid(self) -> int:
@@ -98,7 +107,8 @@ class PersistentConfig:
 
     @property
     def smem_bytes(self) -> int:
-        return self.stages * self.stage_bytes + 16 * self.stages + 1024  # (+ barriers, alignment padding)
+        epi = self.tile_m * self.tile_n * 2 + 32 if self.epilogue == "tma" else 0  # (the bf16 tile of D, 4 barriers)
+        return self.stages * self.stage_bytes + epi + 16 * self.stages + 1024  # (+ barriers, alignment padding)
 
     @property
     def name(self) -> str:
@@ -190,6 +200,11 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
     with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.grid, 1, 1)) as (_, (a, bb, d)):
         tb.tensor_map(a, [bm, bk], swizzle="128B")  # (copy_async finds a window's map through its source)
         tb.tensor_map(bb, [bn, bk], swizzle="128B")
+        epi = None
+        if cfg.epilogue == "tma":  # per consumer: its 64 rows of D in shared memory, and two barriers
+            tb.tensor_map(d, [64, bn])
+            sd_t = tb.buffer_t("shared", (64, bn), "bf16", f"S[(64, {bn}) : ({bn}, 1)]", align=128)
+            epi = {c: (tb.alloc_shared(sd_t), tb.alloc_shared(bar_t), tb.alloc_shared(bar_t)) for c in (1, 2)}
         sa = [tb.alloc_shared(sa_t) for _ in range(st)]
         sb = [tb.alloc_shared(sb_t) for _ in range(st)]
         full = [tb.alloc_shared(bar_t) for _ in range(st)]
@@ -200,6 +215,9 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
             for s in range(st):
                 tb.mbarrier_init(full[s], 1)
                 tb.mbarrier_init(empty[s], 2)
+            for _, free, written in (epi or {}).values():
+                tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the tile
+                tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
             tb.fence("mbarrier_init")
         tb.barrier()
         ring = lambda g, bufs, t: tb.ring_stage(b.op("RemUIOp", g, b.c(st)), bufs, result_type=t)  # noqa: E731
@@ -209,17 +227,17 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
         n_tiles, grid = b.c(cfg.tiles[0] * cfg.tiles[1]), b.c(cfg.grid)
 
         def tiles():
-            """The CTA's tile loop: yields (first K step of the tile, m0, n0) inside it."""
+            """The CTA's tile loop: yields (its count i of the CTA's tiles, first K step, m0, n0) inside it."""
             with b.loop(bid, n_tiles, grid) as tile:
                 it = b.op("DivUIOp", b.op("SubIOp", tile, bid), grid)
                 coords = tb.raster_grouped(tile, tiles_m, tiles_n, cfg.group_m)
-                yield (b.op("MulIOp", it, b.c(kt_n)), b.op("MulIOp", coords.row, b.c(bm)),
+                yield (it, b.op("MulIOp", it, b.c(kt_n)), b.op("MulIOp", coords.row, b.c(bm)),
                        b.op("MulIOp", coords.col, b.c(bn)))
 
         wg = b.op("DivUIOp", warp, b.c(4))
         with b.when(b.cmp("eq", wg, b.c(0))):
             with b.when(is_t0):  # producer: K step g into stage g % S once both consumers released it
-                for g0, m0, n0 in tiles():
+                for _, g0, m0, n0 in tiles():
                     with b.loop(b.c(0), b.c(kt_n), b.c(1)) as kt:
                         g = b.op("AddIOp", g0, kt)
                         tb.mbarrier_wait_parity(ring(g, empty, bar_t), b.op("XOrIOp", parity(g), b.c(1)))
@@ -231,17 +249,18 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
                             tb.copy_async(ring(g, bufs, t), src, bar)
         for c in (1, 2):  # consumers: warpgroup c computes rows 64 (c - 1) .. 64 c - 1 of each tile
             with b.when(b.cmp("eq", wg, b.c(c))):
-                _consumer(b, cfg, c, tid, d, d_t, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles)
+                _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles,
+                          epi and epi[c])
         tb.ret()
 
 
-def _consumer(b, cfg, c, tid, d, d_t, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles):
+def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi):
     tb, bk, kt_n = b.tb, cfg.tile_k, cfg.k_tiles
     acc_t = tb.buffer_t("reg", (64, cfg.tile_n), "f32", _acc_layout(cfg.tile_n, 4 * c))
     out_t = tb.buffer_t("reg", (64, cfg.tile_n), "bf16", _acc_layout(cfg.tile_n, 4 * c))
     acc, out = tb.alloc_reg(acc_t), tb.alloc_reg(out_t)
     leader = b.cmp("eq", tid, b.c(128 * c))
-    for g0, m0, n0 in tiles():
+    for it, g0, m0, n0 in tiles():
         with b.loop(b.c(0), b.c(kt_n), b.c(1)) as kt:
             g = b.op("AddIOp", g0, kt)
             tb.mbarrier_wait_parity(ring(g, full, bar_t), parity(g))
@@ -258,7 +277,26 @@ def _consumer(b, cfg, c, tid, d, d_t, sa, sb, full, empty, sa_t, sb_t, bar_t, ri
         tb.convert(out, acc, "rn")
         row = b.op("AddIOp", m0, b.c(64 * (c - 1)))
         dst = tb.subview(d, [row, n0], static_offsets=[-1, -1], sizes=[64, cfg.tile_n])
-        tb.copy(dst, out, "warpgroup")
+        if epi is None:
+            tb.copy(dst, out, "warpgroup")
+            continue
+        # registers -> shared -> TMA store (clipped at D's edges), issued by the leader, which goes on to the
+        # next tile's mainloop while the copy engine writes; the tile is rewritten only once the leader has
+        # seen the last store's reads done (bulk_wait read) and said so on `free`
+        sd, free, written = epi
+        with b.when(leader):
+            tb.bulk_wait(0, kind="read")
+            tb.mbarrier_arrive(free)
+        tb.mbarrier_wait_parity(free, it)
+        tb.copy(sd, out, "warpgroup")
+        tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
+        tb.mbarrier_arrive(written)
+        with b.when(leader):
+            tb.mbarrier_wait_parity(written, it)
+            tb.copy_async(dst, sd)
+    if epi is not None:
+        with b.when(leader):  # the last store reads shared memory: the CTA stays until it has
+            tb.bulk_wait(0, kind="all")
 
 
 # ------------------------------------------------------------------------------------------ checking
@@ -295,15 +333,16 @@ def main(argv=None) -> int:
     p.add_argument("-K", type=int, default=640)
     p.add_argument("--ctas", type=int, default=H200_SMS, help="at most this many CTAs (the GPU's SMs)")
     p.add_argument("--group-m", type=int, default=8)
-    p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
     p.add_argument("--tile-n", type=int, default=256)
+    p.add_argument("--epilogue", choices=EPILOGUES, default="tma")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
                    "model bit for bit")
     args = p.parse_args(argv)
     try:
         cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
-                               stages=args.stages, tile_n=args.tile_n)
+                               stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue)
     except ValueError as e:
         p.error(str(e))
     if args.run:

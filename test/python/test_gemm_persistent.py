@@ -18,10 +18,13 @@ import gemm_persistent as gp  # noqa: E402
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"m": 200}, "whole 128 x 256 tiles only"),
+    ({"m": 200, "epilogue": "registers"}, "whole 128 x 256 tiles only"),
+    ({"m": 100}, "at least one whole 128 x 256 tile"),
+    ({"n": 300}, "N a multiple of 8"),
+    ({"epilogue": "smem"}, "epilogue must be one of"),
     ({"k": 600, "dtype": "e4m3"}, "16-byte multiple"),
     ({"k": 32}, "at least one K tile"),
-    ({"stages": 6}, "at most 232448 bytes"),
+    ({"stages": 4}, "at most 232448 bytes"),  # (4 stages fit only beside the register epilogue)
     ({"dtype": "f16"}, "dtype must be one of"),
     ({"tile_n": 100}, "wgmma N is 8..256"),
 ])
@@ -35,11 +38,15 @@ def test_grid_and_k_tiles():
     cfg = gp.PersistentConfig("bf16", 8192, 28672, 8200)
     assert (cfg.tiles, cfg.grid, cfg.k_tiles) == ((64, 112), 132, 129)  # K 8200 = 128 tiles + 8 (zero filled)
     assert gp.PersistentConfig("e4m3", 256, 512, 640).grid == 4
+    assert gp.PersistentConfig("e4m3", 200, 296, 640).tiles == (2, 2)  # edge tiles count
+    assert (gp.PersistentConfig("bf16", 256, 512, 640).stages,
+            gp.PersistentConfig("bf16", 256, 512, 640, epilogue="registers").stages) == (3, 4)
 
 
 def test_persistent_ptx(tmp_path):
     """One CTA per multiprocessor at most; the tile loop, the K loop with stage and parity from the step count
-    (selp over the stages' addresses, try_wait.parity on a register), wgmma m64n256k16 per K step."""
+    (selp over the stages' addresses, try_wait.parity on a register), wgmma m64n256k16 per K step; the epilogue's
+    TMA store of each consumer's 64 rows, committed, its reads awaited before the tile is rewritten."""
     import subprocess
 
     import tile_mlir
@@ -51,7 +58,10 @@ def test_persistent_ptx(tmp_path):
     assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in art.ptx
     assert re.search(r"mbarrier\.try_wait\.parity\.shared\.b64 %p\d+, \[%r\d+\], %r\d+;", art.ptx)
     assert art.ptx.count("selp.b32") >= 4  # (at least one pick of each of sa, sb, full, empty)
-    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 256)]
+    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 256), (256, 64)]  # (innermost first)
+    assert art.ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 2
+    assert len(re.findall(r"cp\.async\.bulk\.wait_group\.read\s+0;", art.ptx)) == 2  # (one per consumer)
+    assert art.ptx.count("fence.proxy.async.shared::cta;") == 2
     ptxas = find_tool("ptxas")
     if ptxas is None:
         pytest.skip("ptxas not found")
@@ -59,17 +69,21 @@ def test_persistent_ptx(tmp_path):
     subprocess.run([ptxas, "-arch=sm_90a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")], check=True)
 
 
-@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m", [
+@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, epilogue", [
     # 2 CTAs x 2 tiles, 10 K steps over 4 stages: a tile's first step lands mid-ring, in the other parity
-    pytest.param("bf16", 256, 256, 640, 2, 8, id="bf16-ring-across-tiles"),
+    pytest.param("bf16", 256, 256, 640, 2, 8, "registers", id="bf16-ring-across-tiles"),
     # 3 tile rows in groups of 2 (a short last group), 5 K steps, the last 80 of 128 wide (zero filled)
-    pytest.param("e4m3", 384, 128, 592, 2, 2, id="e4m3-short-group-partial-k"),
+    pytest.param("e4m3", 384, 128, 592, 2, 2, "registers", id="e4m3-short-group-partial-k"),
     # 1 CTA, 2 tiles, K 600 = 9 K tiles + 24 (zero filled)
-    pytest.param("bf16", 128, 256, 600, 1, 8, id="bf16-one-cta-partial-k"),
+    pytest.param("bf16", 128, 256, 600, 1, 8, "registers", id="bf16-one-cta-partial-k"),
+    # TMA-store epilogue: 3 tiles a CTA (the shared tile rewritten), rows 200.. of the last tile row clipped
+    pytest.param("bf16", 200, 384, 600, 2, 8, "tma", id="bf16-tma-store-edge-m-k"),
+    # edges in M (320 = 2.5 tiles: one consumer's rows wholly past M), N (200 = 1.56 tiles) and K
+    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", id="e4m3-tma-store-edge-m-n-k"),
 ])
-def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m):
+def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue):
     """tile_n 128 (wgmma m64n128) keeps the emulation short; the H200 runs tile_n 256."""
-    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128)
+    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue)
     d, a, b = gp.run(cfg, seed=5)
     kp = cfg.k_tiles * cfg.tile_k
     want = gp.expected(gp.padded(a, kp), gp.padded(b, kp))
