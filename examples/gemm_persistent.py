@@ -37,6 +37,8 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 
 EPILOGUES = ("tma", "registers")
+SHORT_K = 16  # K steps a tile at most for which the TMA-store epilogue beat the register one on the H200 (its ring
+# has 3 stages to the register epilogue's 4: bench/results/h200-gemm-suite-2026-12-02.txt, run 3)
 DENSE = {"bf16": ("bf16", 2, ml_dtypes.bfloat16), "e4m3": ("f8E4M3FN", 1, ml_dtypes.float8_e4m3fn)}
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
 H200_SMS = 132
@@ -54,11 +56,15 @@ class PersistentConfig:
     stages: int = 0  # 0: as many as fit (4 with the register epilogue, 3 beside the TMA-store tile)
     tile_m: int = 128
     tile_n: int = 256
-    epilogue: str = "tma"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles
+    epilogue: str = "auto"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles;
+    # auto: tma where it is needed (edge tiles in M or N) or pays (at most SHORT_K K steps a tile), else registers
 
     def __post_init__(self):
-        if self.epilogue not in EPILOGUES:
-            raise ValueError(f"epilogue must be one of {', '.join(EPILOGUES)}, got {self.epilogue!r}")
+        if self.epilogue not in EPILOGUES + ("auto",):
+            raise ValueError(f"epilogue must be one of auto, {', '.join(EPILOGUES)}, got {self.epilogue!r}")
+        if self.epilogue == "auto":
+            edges = self.m % self.tile_m or self.n % self.tile_n
+            object.__setattr__(self, "epilogue", "tma" if edges or self.k_tiles <= SHORT_K else "registers")
         if not self.stages:
             object.__setattr__(self, "stages", 4 if self.epilogue == "registers" else 3)
         if self.dtype not in DENSE:
@@ -335,7 +341,7 @@ def main(argv=None) -> int:
     p.add_argument("--group-m", type=int, default=8)
     p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
     p.add_argument("--tile-n", type=int, default=256)
-    p.add_argument("--epilogue", choices=EPILOGUES, default="tma")
+    p.add_argument("--epilogue", choices=("auto",) + EPILOGUES, default="auto")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
                    "model bit for bit")
