@@ -60,6 +60,12 @@ class PersistentConfig:
     # auto: tma where it is needed (edge tiles in M or N) or pays (at most SHORT_K K steps a tile), else registers
 
     def __post_init__(self):
+        if self.dtype not in DENSE:
+            raise ValueError(f"dtype must be one of {', '.join(DENSE)}, got {self.dtype!r}")
+        if min(self.m, self.n, self.k, self.ctas, self.group_m) < 1:
+            raise ValueError("M, N, K, ctas and group_m must be positive")
+        if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
+            raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.epilogue not in EPILOGUES + ("auto",):
             raise ValueError(f"epilogue must be one of auto, {', '.join(EPILOGUES)}, got {self.epilogue!r}")
         if self.epilogue == "auto":
@@ -67,12 +73,6 @@ class PersistentConfig:
             object.__setattr__(self, "epilogue", "tma" if edges or self.k_tiles <= SHORT_K else "registers")
         if not self.stages:
             object.__setattr__(self, "stages", 4 if self.epilogue == "registers" else 3)
-        if self.dtype not in DENSE:
-            raise ValueError(f"dtype must be one of {', '.join(DENSE)}, got {self.dtype!r}")
-        if min(self.m, self.n, self.k, self.ctas, self.group_m) < 1:
-            raise ValueError("M, N, K, ctas and group_m must be positive")
-        if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
-            raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
             raise ValueError(f"M={self.m}, N={self.n}: the register epilogue stores D unclipped, so whole "
                              f"{self.tile_m} x {self.tile_n} tiles only")

@@ -43,6 +43,17 @@ def test_grid_and_k_tiles():
             gp.PersistentConfig("bf16", 256, 512, 640, epilogue="registers").stages) == (3, 4)
 
 
+@pytest.mark.parametrize("dtype, m, n, k, epilogue", [
+    ("bf16", 8192, 8192, 8192, "registers"),
+    ("bf16", 16384, 8192, 1024, "tma"),  # 16 K steps a tile
+    ("bf16", 2048, 2048, 2048, "registers"),  # 32
+    ("e4m3", 2048, 2048, 2048, "tma"),  # 16
+    ("bf16", 8000, 8192, 8192, "tma"),  # an edge in M
+])
+def test_auto_epilogue(dtype, m, n, k, epilogue):
+    assert gp.PersistentConfig(dtype, m, n, k).epilogue == epilogue
+
+
 def test_persistent_ptx(tmp_path):
     """One CTA per multiprocessor at most; the tile loop, the K loop with stage and parity from the step count
     (selp over the stages' addresses, try_wait.parity on a register), wgmma m64n256k16 per K step; the epilogue's
