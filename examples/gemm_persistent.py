@@ -71,8 +71,8 @@ class PersistentConfig:
         if self.epilogue == "auto":
             edges = self.m % self.tile_m or self.n % self.tile_n
             object.__setattr__(self, "epilogue", "tma" if edges or self.k_tiles <= SHORT_K else "registers")
-        if not self.stages:
-            object.__setattr__(self, "stages", 4 if self.epilogue == "registers" else 3)
+        if not self.stages:  # as many as fit, at most 4
+            object.__setattr__(self, "stages", next((st for st in (4, 3, 2) if self._smem(st) <= SMEM_LIMIT), 2))
         if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
             raise ValueError(f"M={self.m}, N={self.n}: the register epilogue stores D unclipped, so whole "
                              f"{self.tile_m} x {self.tile_n} tiles only")
@@ -113,8 +113,17 @@ class PersistentConfig:
 
     @property
     def smem_bytes(self) -> int:
-        epi = self.tile_m * self.tile_n * 2 + 32 if self.epilogue == "tma" else 0  # (the bf16 tile of D, 4 barriers)
-        return self.stages * self.stage_bytes + epi + 16 * self.stages + 1024  # (+ barriers, alignment padding)
+        return self._smem(self.stages)
+
+    @property
+    def epi_cols(self) -> int:
+        """Columns of D a consumer stores per TMA store: half its 64 x tile_n rows at a time, so that the two
+        consumers' staging tiles (32 KB at tile_n 256) leave room for a 4-stage ring."""
+        return self.tile_n // 2
+
+    def _smem(self, stages: int) -> int:
+        epi = 2 * 64 * self.epi_cols * 2 + 32 if self.epilogue == "tma" else 0  # (staging tiles of D, 4 barriers)
+        return stages * self.stage_bytes + epi + 16 * stages + 1024  # (+ barriers, alignment padding)
 
     @property
     def name(self) -> str:
@@ -208,8 +217,9 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
         tb.tensor_map(bb, [bn, bk], swizzle="128B")
         epi = None
         if cfg.epilogue == "tma":  # per consumer: its 64 rows of D in shared memory, and two barriers
-            tb.tensor_map(d, [64, bn])
-            sd_t = tb.buffer_t("shared", (64, bn), "bf16", f"S[(64, {bn}) : ({bn}, 1)]", align=128)
+            ec = cfg.epi_cols
+            tb.tensor_map(d, [64, ec])
+            sd_t = tb.buffer_t("shared", (64, ec), "bf16", f"S[(64, {ec}) : ({ec}, 1)]", align=128)
             epi = {c: (tb.alloc_shared(sd_t), tb.alloc_shared(bar_t), tb.alloc_shared(bar_t)) for c in (1, 2)}
         sa = [tb.alloc_shared(sa_t) for _ in range(st)]
         sb = [tb.alloc_shared(sb_t) for _ in range(st)]
@@ -282,24 +292,28 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
             tb.mbarrier_arrive(ring(b.op("AddIOp", g0, b.c(kt_n - 1)), empty, bar_t))
         tb.convert(out, acc, "rn")
         row = b.op("AddIOp", m0, b.c(64 * (c - 1)))
-        dst = tb.subview(d, [row, n0], static_offsets=[-1, -1], sizes=[64, cfg.tile_n])
         if epi is None:
-            tb.copy(dst, out, "warpgroup")
+            tb.copy(tb.subview(d, [row, n0], static_offsets=[-1, -1], sizes=[64, cfg.tile_n]), out, "warpgroup")
             continue
-        # registers -> shared -> TMA store (clipped at D's edges), issued by the leader, which goes on to the
-        # next tile's mainloop while the copy engine writes; the tile is rewritten only once the leader has
-        # seen the last store's reads done (bulk_wait read) and said so on `free`
+        # registers -> shared -> TMA store (clipped at D's edges) in rounds of epi_cols columns, each issued by
+        # the leader; after the last the warpgroup goes on to the next tile's mainloop while the copy engine
+        # writes. The staging tile is rewritten only once the leader has seen the last store's reads done
+        # (bulk_wait read) and said so on `free`; both barriers complete once a round (parity: the round count)
         sd, free, written = epi
-        with b.when(leader):
-            tb.bulk_wait(0, kind="read")
-            tb.mbarrier_arrive(free)
-        tb.mbarrier_wait_parity(free, it)
-        tb.copy(sd, out, "warpgroup")
-        tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
-        tb.mbarrier_arrive(written)
-        with b.when(leader):
-            tb.mbarrier_wait_parity(written, it)
-            tb.copy_async(dst, sd)
+        ec, rounds = cfg.epi_cols, cfg.tile_n // cfg.epi_cols
+        for r in range(rounds):
+            phase = b.op("AddIOp", b.op("MulIOp", it, b.c(rounds)), b.c(r))
+            with b.when(leader):
+                tb.bulk_wait(0, kind="read")
+                tb.mbarrier_arrive(free)
+            tb.mbarrier_wait_parity(free, phase)
+            tb.copy(sd, out, "warpgroup", dst_region=[(0, 64), (0, ec)], src_region=[(0, 64), (r * ec, (r + 1) * ec)])
+            tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
+            tb.mbarrier_arrive(written)
+            with b.when(leader):
+                tb.mbarrier_wait_parity(written, phase)
+                col = b.op("AddIOp", n0, b.c(r * ec))
+                tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd)
     if epi is not None:
         with b.when(leader):  # the last store reads shared memory: the CTA stays until it has
             tb.bulk_wait(0, kind="all")
