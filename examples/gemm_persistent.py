@@ -5,6 +5,7 @@ docs/gemm-walkthrough.md §10 goes through it.
 
     python examples/gemm_persistent.py --dtype bf16 -M 256 -N 512 -K 640 --ctas 2           # tile IR
     python examples/gemm_persistent.py --dtype e4m3 -M 256 -N 512 -K 640 --ctas 2 --run sim # vs MMA-Sim
+    python examples/gemm_persistent.py --dtype bf16 -M 200 -N 384 -K 600 --ctas 2 --tile-n 128 --run sim
 
 D[M, N] = A[M, K] . B[N, K]^T in bf16, A and B K-major ("TN"), as examples/gemm_blockscaled.py's twin, whose
 warp roles it keeps (384 threads: warpgroup 0 = producer, one thread issuing TMA loads into an S-stage ring;
@@ -18,8 +19,12 @@ What changes:
     barriers, tile.mbarrier.wait_parity waits on the parity. The producer runs up to S steps ahead, into the
     next tile while the consumers convert and store this one;
   * K need not be a multiple of the K tile: the last stage's TMA box runs past K and TMA fills it with zeros
-    (a zero product adds nothing).
-The epilogue stores the accumulator registers to D (tile.copy), so M and N stay multiples of the tile.
+    (a zero product adds nothing);
+  * the epilogue (--epilogue): "tma" writes each consumer's 64 rows to shared memory in two rounds of half the
+    tile's columns, each stored by the warpgroup's leader with TMA, clipped at D's edges (so M and N need not be
+    multiples of the tile), the warpgroup going on to the next tile while the copy engine writes; "registers"
+    stores the accumulator registers with tile.copy (whole tiles only); "auto" (the default) takes tma for edge
+    tiles or short K (at most SHORT_K K steps a tile), registers elsewhere.
 Only the builder's own integers reach the IR (no user strings).
 """
 from __future__ import annotations
