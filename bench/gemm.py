@@ -1,29 +1,57 @@
-"""GEMM TFLOP/s on the GPU: our Hopper twin (examples/gemm_blockscaled.py, target sm_90a) beside cuBLAS in
-the same run, as a ratio.
+"""GEMM TFLOP/s on the GPU over a suite of shapes: our kernels (sm_90a cubins compiled on the development
+machine), cuBLAS and a persistent TMA Triton kernel, in the same process on the same inputs.
 
-    PYTHONPATH=python python3 bench/gemm.py [--sizes 2048 4096 8192] [--dtypes bf16 e4m3]
-                                            [--artifacts bench/gpu/gemm] [--reps 20] [--warmup 5]
+    PYTHONPATH=python python3 bench/gemm.py [--kernels NAME=DIR ...] [--dtypes bf16 e4m3] [--passes 2]
+                                            [--shapes MxNxK ...] [--reps 10] [--warmup 3]
 
-Runs on a GPU machine with torch (no MLIR there): our kernels are the Artifacts that
-bench/gpu/make_gemm_artifacts.py compiled on the development machine (gemm_<dtype>_<M>x<N>x<K>.json),
-launched through tile_mlir.jit(artifact, backend="gpu") on torch CUDA tensors. cuBLAS is torch.matmul
-(bf16 x bf16 -> bf16) and torch._scaled_mm (e4m3 x e4m3 -> bf16, unit scales). Both compute the "TN"
-product D[M, N] = A[M, K] . B[N, K]^T with bf16 D.
+Every kernel computes the "TN" product D[M, N] = A[M, K] . B[N, K]^T with bf16 D. cuBLAS is torch.matmul
+(bf16) and torch._scaled_mm (e4m3, unit scales); Triton is bench/gpu/persistent/triton_gemm.py (one program
+per multiprocessor, grouped raster, TMA descriptors), the faster of its two configs at each shape.
+Ours: for each --kernels NAME=DIR, the Artifact `*_<dtype>_<M>x<N>x<K>.json` in DIR (bench/gpu/persistent/
+make_*.py write them), launched through tile_mlir.jit(artifact, backend="gpu"); the last NAME is "ours" in the
+ratios, the others get a TF/s column.
 
-Method: each kernel is first checked against cuBLAS's D (relative Frobenius error, printed), then timed
+Method: the clocks are warmed by a second of cuBLAS first. Each pass visits every shape and dtype; there each
+kernel is checked against cuBLAS's D (relative Frobenius error; "=" when every bit is cuBLAS's), then timed
 with CUDA events: --warmup launches, then --reps launches each between its own pair of events, median.
-TFLOP/s = 2 M N K / median time. Random inputs U(-1, 1) in the operand type.
+TFLOP/s = 2 M N K / median time; a row shows the median over passes (of two: the mean) and ours/cuBLAS of
+each pass. The last line: `suite: N shapes (K non-square), min ours/cuBLAS R, geomean G`, N counting each
+(shape, dtype), over the median ratios. Random inputs U(-1, 1) in the operand type.
 """
 from __future__ import annotations
 
 import argparse
+import glob
+import math
 import os
 import statistics
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, os.path.join(HERE, "gpu", "persistent"))
+
 DEFAULT_ARTIFACTS = os.path.join(HERE, "gpu", "gemm")
+
+# (M, N, K): the square cases, then projections and MLPs as LLMs shape them (whole 128 x 256 tiles and K a
+# multiple of 128, so the one-CTA-per-tile twin runs them too), then shapes with edge tiles.
+SQUARE = [(2048, 2048, 2048), (4096, 4096, 4096), (8192, 8192, 8192)]
+NON_SQUARE = [
+    (8192, 28672, 8192),   # wide N: an MLP up-projection
+    (4096, 14336, 4096),   # wide N, fewer rows
+    (1024, 8192, 8192),    # short M (a small batch of tokens)
+    (16384, 1024, 8192),   # tall M, narrow N: a K/V projection
+    (8192, 4096, 14336),   # deep K: an MLP down-projection
+    (4096, 4096, 16384),   # deep K
+    (16384, 8192, 1024),   # short K
+    (8192, 8192, 512),     # very short K
+]
+# partial tiles in M, N and K (TMA's zero fill and clipped stores): the one-CTA-per-tile twin does not take them
+PARTIAL = [
+    (8000, 8000, 8000),
+    (3000, 11008, 4000),   # M and K edges
+]
+SUITE = SQUARE + NON_SQUARE + PARTIAL
 
 
 def _cublas(dtype: str, a, b):
@@ -51,57 +79,152 @@ def _time(fn, warmup: int, reps: int) -> float:
     return statistics.median(times)
 
 
-def _ours(dtype: str, size: int, artifacts: str, a, b):
-    """(launch callable, D tensor) for our kernel, or (None, reason)."""
+class _Ours:
+    """Our kernels of one artifact folder, loaded once."""
+
+    def __init__(self, name: str, folder: str):
+        self.name, self.folder, self.kernels = name, folder, {}
+
+    def launcher(self, dtype, shape, a, b, d):
+        """A callable writing D, or a string saying why there is none."""
+        import torch
+        m, n, k = shape
+        key = (dtype, shape)
+        if key not in self.kernels:
+            found = glob.glob(os.path.join(self.folder, f"*_{dtype}_{m}x{n}x{k}.json"))
+            if not found:
+                self.kernels[key] = None
+            else:
+                from tile_mlir.artifact import Artifact
+                from tile_mlir.runtime import jit
+                self.kernels[key] = jit(Artifact.load(found[0]), backend="gpu")
+        kernel = self.kernels[key]
+        if kernel is None:
+            return f"no {self.name} artifact"
+        bits = torch.uint16 if dtype == "bf16" else torch.uint8  # (bit patterns: DLPack has no fp8)
+        args = {"A": a.view(bits), "B": b.view(bits), "D": d.view(torch.uint16)}
+        ordered = [args[p.name] for p in kernel.artifact.params]
+        return lambda: kernel.launch(*ordered)
+
+
+def _check(run, d, ref) -> tuple[float, bool]:
     import torch
-    path = os.path.join(artifacts, f"gemm_{dtype}_{size}x{size}x{size}.json")
-    if not os.path.exists(path):
-        return None, f"no artifact {os.path.relpath(path)}"
-    from tile_mlir.artifact import Artifact
-    from tile_mlir.runtime import jit
-    kernel = jit(Artifact.load(path), backend="gpu")
-    d = torch.zeros((size, size), device="cuda", dtype=torch.bfloat16)
-    bits = torch.uint16 if dtype == "bf16" else torch.uint8  # (bit patterns: DLPack has no fp8, numpy no bf16)
-    args = {"A": a.view(bits), "B": b.view(bits), "D": d.view(torch.uint16)}
-    ordered = [args[p.name] for p in kernel.artifact.params]
-    return (lambda: kernel.launch(*ordered)), d
+    d.zero_()
+    run()
+    torch.cuda.synchronize()
+    err = (torch.linalg.norm(d.float() - ref.float()) / torch.linalg.norm(ref.float())).item()
+    return err, bool(torch.equal(d.view(torch.int16), ref.view(torch.int16)))
+
+
+def _triton(a, b, d, warmup, reps, cache, key):
+    """(seconds, run) of the Triton kernel, its config picked on the first pass."""
+    import triton_gemm
+    if key not in cache:
+        best = None
+        for cfg in triton_gemm.CONFIGS[a.element_size()]:
+            run = triton_gemm.launcher(a, b, d, cfg)
+            t = _time(run, warmup, reps)
+            if best is None or t < best[0]:
+                best = (t, cfg)
+        cache[key] = best[1]
+    run = triton_gemm.launcher(a, b, d, cache[key])
+    return _time(run, warmup, reps), run
+
+
+def _one(dtype, shape, ours, args, triton_cfg):
+    """{column: seconds or error} for one shape in one pass."""
+    import torch
+    m, n, k = shape
+    tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    gen = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
+    a = (torch.rand((m, k), device="cuda", generator=gen) * 2 - 1).to(tdtype)
+    b = (torch.rand((n, k), device="cuda", generator=gen) * 2 - 1).to(tdtype)
+    d = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+    cublas = _cublas(dtype, a, b)
+    ref = cublas()
+    row = {"cuBLAS": _time(cublas, args.warmup, args.reps)}
+    t, run = _triton(a, b, d, args.warmup, args.reps, triton_cfg, (dtype, shape))
+    row["Triton"], row["Triton err"] = t, _check(run, d, ref)
+    for o in ours:
+        run = o.launcher(dtype, shape, a, b, d)
+        if isinstance(run, str):
+            row[o.name] = run
+            continue
+        row[o.name + " err"] = _check(run, d, ref)
+        row[o.name] = _time(run, args.warmup, args.reps)
+    return row
+
+
+def _shape(text: str):
+    m, n, k = (int(x) for x in text.lower().split("x"))
+    return m, n, k
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--sizes", type=int, nargs="+", default=[2048, 4096, 8192])
+    p.add_argument("--kernels", nargs="*", default=[f"twin={DEFAULT_ARTIFACTS}"], metavar="NAME=DIR")
     p.add_argument("--dtypes", nargs="+", default=["bf16", "e4m3"], choices=["bf16", "e4m3"])
-    p.add_argument("--artifacts", default=DEFAULT_ARTIFACTS)
-    p.add_argument("--reps", type=int, default=20)
-    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--shapes", type=_shape, nargs="+", default=SUITE, metavar="MxNxK")
+    p.add_argument("--passes", type=int, default=2)
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=3)
     args = p.parse_args(argv)
+    ours = [_Ours(*spec.split("=", 1)) for spec in args.kernels]
 
     import torch
-    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}")
-    print(f"{'dtype':<6}{'M=N=K':>7}{'cuBLAS TF/s':>13}{'ours TF/s':>11}{'ours/cuBLAS':>13}{'rel err':>10}")
-    failed = False
-    for dtype in args.dtypes:
-        tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
-        for size in args.sizes:
-            gen = torch.Generator(device="cuda").manual_seed(size)
-            a = (torch.rand((size, size), device="cuda", generator=gen) * 2 - 1).to(tdtype)
-            b = (torch.rand((size, size), device="cuda", generator=gen) * 2 - 1).to(tdtype)
-            flop = 2.0 * size ** 3
-            cublas = _cublas(dtype, a, b)
-            ref = cublas().float()
-            t_ref = _time(cublas, args.warmup, args.reps)
-            launch, d = _ours(dtype, size, args.artifacts, a, b)
-            if launch is None:
-                print(f"{dtype:<6}{size:>7}{flop / t_ref * 1e-12:>13.1f}{'-':>11}{'-':>13}{'-':>10}   ({d})")
-                continue
-            launch()
-            torch.cuda.synchronize()
-            err = (torch.linalg.norm(d.float() - ref) / torch.linalg.norm(ref)).item()
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"{torch.cuda.get_device_properties(0).multi_processor_count} SMs; ours = {ours[-1].name if ours else '-'}")
+    warm = torch.randn((8192, 8192), device="cuda", dtype=torch.bfloat16)
+    for _ in range(100):  # (about a second: clocks up before the first timing)
+        warm @ warm
+    del warm
+    torch.cuda.synchronize()
+    triton_cfg, rows = {}, {}
+    for pas in range(args.passes):
+        for dtype in args.dtypes:
+            for shape in args.shapes:
+                rows.setdefault((dtype, shape), []).append(_one(dtype, shape, ours, args, triton_cfg))
+                torch.cuda.empty_cache()
+        print(f"pass {pas + 1} done", flush=True)
+    return _report(rows, ours, triton_cfg)
+
+
+def _report(rows, ours, triton_cfg) -> int:
+    names = [o.name for o in ours]
+    last = names[-1] if names else None
+    width = {n: max(9, len(n) + 2) for n in names}
+    head = f"{'dtype':<5}{'M x N x K':>20}{'cuBLAS':>8}{'Triton':>8}" + "".join(f"{n:>{width[n]}}" for n in names)
+    print(head + f"{'ours/cuBLAS (passes)':>22}{'ours/Tri':>9}{'err':>9}{'Tri err':>9}  TF/s, median of passes")
+    ratios, non_square, failed = [], 0, False
+    for (dtype, shape), passes in rows.items():
+        m, n, k = shape
+        flop = 2.0 * m * n * k
+        tf = {c: flop / statistics.median(p[c] for p in passes) * 1e-12
+              for c in ["cuBLAS", "Triton"] + names if not isinstance(passes[0].get(c), str)}
+        line = f"{dtype:<5}{f'{m} x {n} x {k}':>20}{tf['cuBLAS']:>8.1f}{tf['Triton']:>8.1f}"
+        line += "".join(f"{tf[n]:>{width[n]}.1f}" if n in tf else f"{'-':>{width[n]}}" for n in names)
+        tri_err, tri_same = passes[0]["Triton err"]
+        if last in tf:
+            per_pass = [p["cuBLAS"] / p[last] for p in passes]
+            err, same = passes[0][last + " err"]
             ok = err < 1e-2
             failed |= not ok
-            t_ours = _time(launch, args.warmup, args.reps)
-            print(f"{dtype:<6}{size:>7}{flop / t_ref * 1e-12:>13.1f}{flop / t_ours * 1e-12:>11.1f}"
-                  f"{t_ref / t_ours:>13.2f}{err:>10.1e}{'' if ok else '   WRONG'}")
+            ratio = tf[last] / tf["cuBLAS"]
+            ratios.append(ratio)
+            non_square += not (m == n == k)
+            line += f"{ratio:>8.2f} ({'/'.join(f'{r:.2f}' for r in per_pass)})".ljust(22)
+            line += f"{tf[last] / tf['Triton']:>9.2f}{('=' if same else f'{err:.1e}'):>9}"
+            line += "" if ok else " WRONG"
+        else:
+            line += f"{'-':>22}{'-':>9}{'-':>9}"
+        line += f"{('=' if tri_same else f'{tri_err:.1e}'):>9}"
+        print(line)
+    print(f"# Triton configs (BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M, stages, warps): "
+          + ", ".join(f"{d} {'x'.join(map(str, s))}: {c}" for (d, s), c in triton_cfg.items()))
+    if ratios:
+        geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
+        print(f"suite: {len(ratios)} shapes ({non_square} non-square), min ours/cuBLAS {min(ratios):.2f}, "
+              f"geomean {geo:.2f}")
     return 1 if failed else 0
 
 

@@ -127,6 +127,10 @@ BODIES = {
     "gemm_async.block_scale": lambda t, a: _block_scaled(t),
     "gemm_wait": lambda t, a: tb.gemm_wait(pending=1),
     "tmem.load": lambda t, a: tb.tmem_load(a["out"], _tmem(t), num_cols=4),
+    "ring.stage": lambda t, a: tb.ring_stage(tb.thread_id(), [tb.alloc_shared(t["bar"]), tb.alloc_shared(t["bar"])],
+                                             result_type=t["bar"]),
+    "mbarrier.wait_parity": lambda t, a: tb.mbarrier_wait_parity(tb.alloc_shared(t["bar"]), tb.thread_id()),
+    "raster.grouped": lambda t, a: tb.raster_grouped(tb.block_id("x"), tb.thread_id(), tb.warp_id(), 8),
 }
 
 

@@ -204,6 +204,16 @@ VALID = {
     "bulk_wait": kernel('  "tile.bulk_wait"() {pending = 1, kind = "read"} : () -> ()'),
     "mbarrier.wait": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
                             f'  "tile.mbarrier.wait"(%b) {{phase = 1}} : ({BAR}) -> ()'),
+    "ring.stage": kernel(f'  %b0 = "tile.alloc_shared"() : () -> {BAR}\n'
+                         f'  %b1 = "tile.alloc_shared"() : () -> {BAR}\n'
+                         f'  %i = "tile.thread_id"() : () -> i32\n'
+                         f'  %b = "tile.ring.stage"(%i, %b0, %b1) : (i32, {BAR}, {BAR}) -> {BAR}'),
+    "mbarrier.wait_parity": kernel(f'  %b = "tile.alloc_shared"() : () -> {BAR}\n'
+                                   f'  %p = "tile.thread_id"() : () -> i32\n'
+                                   f'  "tile.mbarrier.wait_parity"(%b, %p) : ({BAR}, i32) -> ()'),
+    "raster.grouped": kernel('  %t = "tile.block_id"() {dim = "x"} : () -> i32\n'
+                             '  %r, %c = "tile.raster.grouped"(%t, %m, %n) {group_m = 8} : (i32, i32, i32) -> (i32, i32)',
+                             params="%m: i32, %n: i32"),
     "tmem.load": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
                         f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
                         f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}\n'

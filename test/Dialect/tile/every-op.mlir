@@ -362,3 +362,36 @@
   "tile.tmem.load"(%o, %t) {num_cols = 4, col_offset = 0, scope = "warpgroup"} : (!tile.buffer<global, 128x16xui8>, !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "op_tmem_load", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.ring.stage"(
+// CHECK: sym_name = "op_ring_stage"
+"tile.kernel"() ({
+// no parameters
+  %b0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %b1 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %i = "tile.thread_id"() : () -> i32
+  %b = "tile.ring.stage"(%i, %b0, %b1) : (i32, !tile.buffer<shared, 1xi64>, !tile.buffer<shared, 1xi64>) -> !tile.buffer<shared, 1xi64>
+  "tile.return"() : () -> ()
+}) {sym_name = "op_ring_stage", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.mbarrier.wait_parity"(
+// CHECK: sym_name = "op_mbarrier_wait_parity"
+"tile.kernel"() ({
+// no parameters
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %p = "tile.thread_id"() : () -> i32
+  "tile.mbarrier.wait_parity"(%b, %p) : (!tile.buffer<shared, 1xi64>, i32) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_mbarrier_wait_parity", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.raster.grouped"(
+// CHECK: sym_name = "op_raster_grouped"
+"tile.kernel"() ({
+^bb0(%m: i32, %n: i32):
+  %t = "tile.block_id"() {dim = "x"} : () -> i32
+  %r, %c = "tile.raster.grouped"(%t, %m, %n) {group_m = 8} : (i32, i32, i32) -> (i32, i32)
+  "tile.return"() : () -> ()
+}) {sym_name = "op_raster_grouped", block = array<i32: 128, 1, 1>} : () -> ()

@@ -20,6 +20,7 @@ from .copy import CONVERSIONS, CopyAsyncOp, ConvertOp, CopyOp
 from .gemm import GemmAsyncBlockScaleOp, GemmAsyncOp, GemmWaitOp
 from .kernel import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdOp, CtaRankOp, ElectOneOp, GridDimOp,
                      KernelOp, LaneIdOp, ReinterpretOp, ReturnOp, SubviewOp, ThreadIdOp, WarpIdOp, subview_strides)
+from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp
 from .sync import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
                    MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp)
 from .tma import TensorMapOp, TensorMapPrefetchOp
@@ -30,7 +31,8 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
     AllocSharedOp, SubviewOp, ReinterpretOp, CopyOp, FenceOp, BarrierOp, TmemAllocOp, TmemRelinquishOp,
     TmemDeallocOp, TmemBufferOp, CopyAsyncOp, TensorMapOp, TensorMapPrefetchOp, MbarrierArriveExpectTxOp,
     MbarrierExpectTxOp, BulkWaitOp, CommitOp, AsyncWaitOp, MbarrierInitOp, MbarrierArriveOp, MbarrierWaitOp,
-    AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp,
+    AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp, RingStageOp,
+    MbarrierWaitParityOp, RasterGroupedOp,
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}

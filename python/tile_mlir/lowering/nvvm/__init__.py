@@ -2,7 +2,7 @@
 the PTX they become): importing this package registers every one in LOWERINGS (registry.py)."""
 from __future__ import annotations
 
-from . import copy, kernel, sync, tmem  # noqa: F401  (register the lowerings)
+from . import copy, kernel, persistent, sync, tmem  # noqa: F401  (register the lowerings)
 from .registry import LOWERINGS, LoweringError, lowers
 
 __all__ = ["LOWERINGS", "LoweringError", "lowers"]

@@ -1,0 +1,391 @@
+#!/usr/bin/env python3
+"""The persistent Hopper GEMM (sm_90a) in the tile dialect, built with the keyword builders: as many CTAs as
+multiprocessors, each walking output tiles in grouped (L2-aware) order, its TMA ring running on across tiles.
+docs/gemm-walkthrough.md §10 goes through it.
+
+    python examples/gemm_persistent.py --dtype bf16 -M 256 -N 512 -K 640 --ctas 2           # tile IR
+    python examples/gemm_persistent.py --dtype e4m3 -M 256 -N 512 -K 640 --ctas 2 --run sim # vs MMA-Sim
+    python examples/gemm_persistent.py --dtype bf16 -M 200 -N 384 -K 600 --ctas 2 --tile-n 128 --run sim
+
+D[M, N] = A[M, K] . B[N, K]^T in bf16, A and B K-major ("TN"), as examples/gemm_blockscaled.py's twin, whose
+warp roles it keeps (384 threads: warpgroup 0 = producer, one thread issuing TMA loads into an S-stage ring;
+warpgroups 1 and 2 = consumers, 64 rows of the 128 x 256 tile each, wgmma with the accumulator in registers).
+What changes:
+  * grid = min(CTAs, tiles) CTAs (--ctas: the GPU's multiprocessors, 132 on the H200); CTA b takes tiles
+    b, b + grid, ... and maps each to its (row, column) by tile.raster.grouped: `group_m` tile rows at a time,
+    down a column of the group, then the next column, so the tiles in flight share panels of A and B in L2;
+  * the ring's K step g counts on across the CTA's tiles (g = i * k_tiles + kt for its i-th tile), so a step's
+    stage g % S and parity (g / S) % 2 are SSA values: tile.ring.stage picks the stage's buffers and
+    barriers, tile.mbarrier.wait_parity waits on the parity. The producer runs up to S steps ahead, into the
+    next tile while the consumers convert and store this one;
+  * K need not be a multiple of the K tile: the last stage's TMA box runs past K and TMA fills it with zeros
+    (a zero product adds nothing);
+  * the epilogue (--epilogue): "tma" writes each consumer's 64 rows to shared memory in two rounds of half the
+    tile's columns, each stored by the warpgroup's leader with TMA, clipped at D's edges (so M and N need not be
+    multiples of the tile), the warpgroup going on to the next tile while the copy engine writes; "registers"
+    stores the accumulator registers with tile.copy (whole tiles only); "auto" (the default) takes tma for edge
+    tiles or short K (at most SHORT_K K steps a tile), registers elsewhere.
+Only the builder's own integers reach the IR (no user strings).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+
+EPILOGUES = ("tma", "registers")
+SHORT_K = 16  # K steps a tile at most for which the TMA-store epilogue beat the register one on the H200 (its ring
+# has 3 stages to the register epilogue's 4: bench/results/h200-gemm-suite-2026-12-02.txt, run 3)
+DENSE = {"bf16": ("bf16", 2, ml_dtypes.bfloat16), "e4m3": ("f8E4M3FN", 1, ml_dtypes.float8_e4m3fn)}
+SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
+H200_SMS = 132
+
+
+@dataclass(frozen=True)
+class PersistentConfig:
+    """One kernel: the problem, the tiling and the schedule."""
+    dtype: str  # bf16 | e4m3
+    m: int
+    n: int
+    k: int
+    ctas: int = H200_SMS  # at most this many CTAs (one per multiprocessor)
+    group_m: int = 8  # tile rows per raster group
+    stages: int = 0  # 0: as many as fit (4 with the register epilogue, 3 beside the TMA-store tile)
+    tile_m: int = 128
+    tile_n: int = 256
+    epilogue: str = "auto"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles;
+    # auto: tma where it is needed (edge tiles in M or N) or pays (at most SHORT_K K steps a tile), else registers
+
+    def __post_init__(self):
+        if self.dtype not in DENSE:
+            raise ValueError(f"dtype must be one of {', '.join(DENSE)}, got {self.dtype!r}")
+        if min(self.m, self.n, self.k, self.ctas, self.group_m) < 1:
+            raise ValueError("M, N, K, ctas and group_m must be positive")
+        if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
+            raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
+        if self.epilogue not in EPILOGUES + ("auto",):
+            raise ValueError(f"epilogue must be one of auto, {', '.join(EPILOGUES)}, got {self.epilogue!r}")
+        if self.epilogue == "auto":
+            edges = self.m % self.tile_m or self.n % self.tile_n
+            object.__setattr__(self, "epilogue", "tma" if edges or self.k_tiles <= SHORT_K else "registers")
+        if not self.stages:  # as many as fit, at most 4
+            object.__setattr__(self, "stages", next((st for st in (4, 3, 2) if self._smem(st) <= SMEM_LIMIT), 2))
+        if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
+            raise ValueError(f"M={self.m}, N={self.n}: the register epilogue stores D unclipped, so whole "
+                             f"{self.tile_m} x {self.tile_n} tiles only")
+        if self.m < self.tile_m or self.n < self.tile_n or self.n % 8:
+            raise ValueError(f"M={self.m}, N={self.n}: at least one whole {self.tile_m} x {self.tile_n} tile (a TMA "
+                             "box stays within the tensor), N a multiple of 8 (rows of D of 16-byte multiples)")
+        if self.k < self.tile_k or (self.k * self.elem_bytes) % 16:
+            raise ValueError(f"K={self.k}: at least one K tile ({self.tile_k}), and rows of A and B of a 16-byte "
+                             "multiple (TMA's global strides)")
+        if self.stages < 2 or self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"{self.stages} stages: at least 2, and at most {SMEM_LIMIT} bytes of shared memory "
+                             f"(these need {self.smem_bytes})")
+
+    @property
+    def elem_bytes(self) -> int:
+        return DENSE[self.dtype][1]
+
+    @property
+    def tile_k(self) -> int:
+        """One 128-byte swizzle row of K per stage."""
+        return 128 // self.elem_bytes
+
+    @property
+    def k_tiles(self) -> int:
+        return -(-self.k // self.tile_k)
+
+    @property
+    def tiles(self) -> tuple[int, int]:
+        return -(-self.m // self.tile_m), -(-self.n // self.tile_n)
+
+    @property
+    def grid(self) -> int:
+        return min(self.ctas, self.tiles[0] * self.tiles[1])
+
+    @property
+    def stage_bytes(self) -> int:
+        return (self.tile_m + self.tile_n) * self.tile_k * self.elem_bytes
+
+    @property
+    def smem_bytes(self) -> int:
+        return self._smem(self.stages)
+
+    @property
+    def epi_cols(self) -> int:
+        """Columns of D a consumer stores per TMA store: half its 64 x tile_n rows at a time, so that the two
+        consumers' staging tiles (32 KB at tile_n 256) leave room for a 4-stage ring."""
+        return self.tile_n // 2
+
+    def _smem(self, stages: int) -> int:
+        epi = 2 * 64 * self.epi_cols * 2 + 32 if self.epilogue == "tma" else 0  # (staging tiles of D, 4 barriers)
+        return stages * self.stage_bytes + epi + 16 * stages + 1024  # (+ barriers, alignment padding)
+
+    @property
+    def name(self) -> str:
+        return f"gemm_persistent_{self.dtype}_{self.m}x{self.n}x{self.k}"
+
+
+# ------------------------------------------------------------------------------------------ building
+class _B:
+    """The builders plus the i32 arithmetic and structured control flow the kernel body uses."""
+
+    def __init__(self):
+        from tile_mlir.dialect import builders as tb
+        from tile_mlir.mlir import arith, ir, scf
+        self.tb, self.arith, self.ir, self.scf = tb, arith, ir, scf
+        self.i32 = ir.IntegerType.get_signless(32)
+
+    def c(self, v: int):
+        return self.arith.ConstantOp(self.i32, v).result
+
+    def op(self, name: str, a, b):
+        return getattr(self.arith, name)(a, b).result
+
+    def cmp(self, pred: str, a, b):
+        return self.arith.CmpIOp(getattr(self.arith.CmpIPredicate, pred), a, b).result
+
+    def when(self, cond):
+        b = self
+
+        class _If:
+            def __enter__(self):
+                self.op = b.scf.IfOp(cond)
+                self.ip = b.ir.InsertionPoint(self.op.then_block)
+                self.ip.__enter__()
+
+            def __exit__(self, *exc):
+                b.scf.YieldOp([])
+                self.ip.__exit__(*exc)
+        return _If()
+
+    def loop(self, lb, ub, step):
+        """scf.for over i32 bounds; yields the induction variable."""
+        b = self
+
+        class _For:
+            def __enter__(self):
+                self.op = b.scf.ForOp(lb, ub, step)
+                self.ip = b.ir.InsertionPoint(self.op.body)
+                self.ip.__enter__()
+                return self.op.induction_variable
+
+            def __exit__(self, *exc):
+                b.scf.YieldOp([])
+                self.ip.__exit__(*exc)
+        return _For()
+
+
+def _acc_layout(n: int, warp0: int) -> str:
+    """The wgmma m64nNk16 accumulator fragment of the warpgroup whose first warp is warp0 (as
+    examples/gemm_blockscaled.py's twin: row = 16 w + l / 4 + 8 ((v >> 1) & 1), col = 8 (v / 4) + 2 (l % 4) +
+    (v & 1))."""
+    return f"S[(4, 2, 8, {n // 8}, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)] + O[{warp0}@warpid]"
+
+
+def build(cfg: PersistentConfig):
+    """The tile IR module of cfg's kernel."""
+    from tile_mlir.context import make_context
+
+    from tile_mlir.mlir import ir
+
+    ctx = make_context()
+    with ctx, ir.Location.unknown(ctx):
+        b = _B()
+        module = b.ir.Module.create()
+        _kernel(b, module, cfg)
+    return module
+
+
+def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
+    tb = b.tb
+    elem, size, _ = DENSE[cfg.dtype]
+    bm, bn, bk, st, kt_n = cfg.tile_m, cfg.tile_n, cfg.tile_k, cfg.stages, cfg.k_tiles
+    a_t = tb.buffer_t("global", (cfg.m, cfg.k), elem)
+    b_t = tb.buffer_t("global", (cfg.n, cfg.k), elem)
+    d_t = tb.buffer_t("global", (cfg.m, cfg.n), "bf16")
+    swz = lambda rows: tb.buffer_t("shared", (rows, bk), elem, f"Swizzle<128B> o S[({rows}, {bk}) : ({bk}, 1)]",  # noqa: E731
+                                   align=1024)
+    sa_t, sb_t, bar_t = swz(bm), swz(bn), tb.buffer_t("shared", (1,), "i64")
+    params = {"A": a_t, "B": b_t, "D": d_t}
+    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.grid, 1, 1)) as (_, (a, bb, d)):
+        tb.tensor_map(a, [bm, bk], swizzle="128B")  # (copy_async finds a window's map through its source)
+        tb.tensor_map(bb, [bn, bk], swizzle="128B")
+        epi = None
+        if cfg.epilogue == "tma":  # per consumer: its 64 rows of D in shared memory, and two barriers
+            ec = cfg.epi_cols
+            tb.tensor_map(d, [64, ec])
+            sd_t = tb.buffer_t("shared", (64, ec), "bf16", f"S[(64, {ec}) : ({ec}, 1)]", align=128)
+            epi = {c: (tb.alloc_shared(sd_t), tb.alloc_shared(bar_t), tb.alloc_shared(bar_t)) for c in (1, 2)}
+        sa = [tb.alloc_shared(sa_t) for _ in range(st)]
+        sb = [tb.alloc_shared(sb_t) for _ in range(st)]
+        full = [tb.alloc_shared(bar_t) for _ in range(st)]
+        empty = [tb.alloc_shared(bar_t) for _ in range(st)]
+        tid, warp = tb.thread_id(), tb.warp_id()
+        is_t0 = b.cmp("eq", tid, b.c(0))
+        with b.when(is_t0):  # full[s]: the producer's arrive + the stage's bytes; empty[s]: both consumers
+            for s in range(st):
+                tb.mbarrier_init(full[s], 1)
+                tb.mbarrier_init(empty[s], 2)
+            for _, free, written in (epi or {}).values():
+                tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the tile
+                tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
+            tb.fence("mbarrier_init")
+        tb.barrier()
+        ring = lambda g, bufs, t: tb.ring_stage(b.op("RemUIOp", g, b.c(st)), bufs, result_type=t)  # noqa: E731
+        parity = lambda g: b.op("DivUIOp", g, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
+        bid = tb.block_id("x")
+        tiles_m, tiles_n = b.c(cfg.tiles[0]), b.c(cfg.tiles[1])
+        n_tiles, grid = b.c(cfg.tiles[0] * cfg.tiles[1]), b.c(cfg.grid)
+
+        def tiles():
+            """The CTA's tile loop: yields (its count i of the CTA's tiles, first K step, m0, n0) inside it."""
+            with b.loop(bid, n_tiles, grid) as tile:
+                it = b.op("DivUIOp", b.op("SubIOp", tile, bid), grid)
+                coords = tb.raster_grouped(tile, tiles_m, tiles_n, cfg.group_m)
+                yield (it, b.op("MulIOp", it, b.c(kt_n)), b.op("MulIOp", coords.row, b.c(bm)),
+                       b.op("MulIOp", coords.col, b.c(bn)))
+
+        wg = b.op("DivUIOp", warp, b.c(4))
+        with b.when(b.cmp("eq", wg, b.c(0))):
+            with b.when(is_t0):  # producer: K step g into stage g % S once both consumers released it
+                for _, g0, m0, n0 in tiles():
+                    with b.loop(b.c(0), b.c(kt_n), b.c(1)) as kt:
+                        g = b.op("AddIOp", g0, kt)
+                        tb.mbarrier_wait_parity(ring(g, empty, bar_t), b.op("XOrIOp", parity(g), b.c(1)))
+                        bar = ring(g, full, bar_t)
+                        tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)
+                        k0 = b.op("MulIOp", kt, b.c(bk))
+                        for glob, rows, row0, bufs, t in ((a, bm, m0, sa, sa_t), (bb, bn, n0, sb, sb_t)):
+                            src = tb.subview(glob, [row0, k0], static_offsets=[-1, -1], sizes=[rows, bk])
+                            tb.copy_async(ring(g, bufs, t), src, bar)
+        for c in (1, 2):  # consumers: warpgroup c computes rows 64 (c - 1) .. 64 c - 1 of each tile
+            with b.when(b.cmp("eq", wg, b.c(c))):
+                _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles,
+                          epi and epi[c])
+        tb.ret()
+
+
+def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi):
+    tb, bk, kt_n = b.tb, cfg.tile_k, cfg.k_tiles
+    acc_t = tb.buffer_t("reg", (64, cfg.tile_n), "f32", _acc_layout(cfg.tile_n, 4 * c))
+    out_t = tb.buffer_t("reg", (64, cfg.tile_n), "bf16", _acc_layout(cfg.tile_n, 4 * c))
+    acc, out = tb.alloc_reg(acc_t), tb.alloc_reg(out_t)
+    leader = b.cmp("eq", tid, b.c(128 * c))
+    for it, g0, m0, n0 in tiles():
+        with b.loop(b.c(0), b.c(kt_n), b.c(1)) as kt:
+            g = b.op("AddIOp", g0, kt)
+            tb.mbarrier_wait_parity(ring(g, full, bar_t), parity(g))
+            accumulate = b.cmp("ugt", kt, b.c(0))
+            tb.gemm_async(acc, ring(g, sa, sa_t), ring(g, sb, sb_t), accumulate, scope="warpgroup",
+                          a_region=[(64 * (c - 1), 64 * c), (0, bk)])
+            tb.gemm_wait(pending=1)  # the previous step's wgmmas are done: its stage is free again
+            with b.when(accumulate):
+                with b.when(leader):
+                    tb.mbarrier_arrive(ring(b.op("SubIOp", g, b.c(1)), empty, bar_t))
+        tb.gemm_wait(pending=0)
+        with b.when(leader):  # the tile's last stage
+            tb.mbarrier_arrive(ring(b.op("AddIOp", g0, b.c(kt_n - 1)), empty, bar_t))
+        tb.convert(out, acc, "rn")
+        row = b.op("AddIOp", m0, b.c(64 * (c - 1)))
+        if epi is None:
+            tb.copy(tb.subview(d, [row, n0], static_offsets=[-1, -1], sizes=[64, cfg.tile_n]), out, "warpgroup")
+            continue
+        # registers -> shared -> TMA store (clipped at D's edges) in rounds of epi_cols columns, each issued by
+        # the leader; after the last the warpgroup goes on to the next tile's mainloop while the copy engine
+        # writes. The staging tile is rewritten only once the leader has seen the last store's reads done
+        # (bulk_wait read) and said so on `free`; both barriers complete once a round (parity: the round count)
+        sd, free, written = epi
+        ec, rounds = cfg.epi_cols, cfg.tile_n // cfg.epi_cols
+        for r in range(rounds):
+            phase = b.op("AddIOp", b.op("MulIOp", it, b.c(rounds)), b.c(r))
+            with b.when(leader):
+                tb.bulk_wait(0, kind="read")
+                tb.mbarrier_arrive(free)
+            tb.mbarrier_wait_parity(free, phase)
+            tb.copy(sd, out, "warpgroup", dst_region=[(0, 64), (0, ec)], src_region=[(0, 64), (r * ec, (r + 1) * ec)])
+            tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
+            tb.mbarrier_arrive(written)
+            with b.when(leader):
+                tb.mbarrier_wait_parity(written, phase)
+                col = b.op("AddIOp", n0, b.c(r * ec))
+                tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd)
+    if epi is not None:
+        with b.when(leader):  # the last store reads shared memory: the CTA stays until it has
+            tb.bulk_wait(0, kind="all")
+
+
+# ------------------------------------------------------------------------------------------ checking
+def expected(a, b) -> np.ndarray:
+    """D as the kernel computes it: MMA-Sim's Hopper wgmma model over K padded with zeros to whole K tiles (TMA's
+    fill), bf16."""
+    import gemm_reference as ref
+    return ref.to_bf16(ref.mmasim_wgmma(a, b))
+
+
+def run(cfg: PersistentConfig, seed: int = 0, backend: str = "sim"):
+    """(D, A, B) of cfg's kernel on random operands through tile_mlir.jit."""
+    import tile_mlir
+    from gemm_reference import random_dense
+
+    a, bt = random_dense(DENSE[cfg.dtype][2], cfg.m, cfg.n, cfg.k, seed=seed)
+    d = np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16)
+    tile_mlir.jit(build(cfg), arch="sm_90a", backend=backend)(a, bt, d)
+    return d, a, bt
+
+
+def padded(x, k: int):
+    """x with zero columns up to k (what TMA fills past the tensor)."""
+    out = np.zeros((x.shape[0], k), x.dtype)
+    out[:, :x.shape[1]] = x
+    return out
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dtype", choices=sorted(DENSE), default="bf16")
+    p.add_argument("-M", type=int, default=256)
+    p.add_argument("-N", type=int, default=512)
+    p.add_argument("-K", type=int, default=640)
+    p.add_argument("--ctas", type=int, default=H200_SMS, help="at most this many CTAs (the GPU's SMs)")
+    p.add_argument("--group-m", type=int, default=8)
+    p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
+    p.add_argument("--tile-n", type=int, default=256)
+    p.add_argument("--epilogue", choices=("auto",) + EPILOGUES, default="auto")
+    p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
+    p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
+                   "model bit for bit")
+    args = p.parse_args(argv)
+    try:
+        cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
+                               stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue)
+    except ValueError as e:
+        p.error(str(e))
+    if args.run:
+        d, a, bt = run(cfg, backend=args.run)
+        kp = cfg.k_tiles * cfg.tile_k
+        want = expected(padded(a, kp), padded(bt, kp))
+        differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
+        print(f"{cfg.name} ({cfg.grid} CTAs) on {args.run}: D {'==' if not differ else '!='} MMA-Sim's model, "
+              f"bit for bit ({differ} of {d.size} differ)")
+        return 1 if differ else 0
+    module = build(cfg)
+    if args.ptx:
+        from tile_mlir.compiler import compile as tile_compile
+        print(tile_compile(module, arch="sm_90a", filename=cfg.name).ptx)
+    else:
+        print(module)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

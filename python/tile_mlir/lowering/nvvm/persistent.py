@@ -1,0 +1,50 @@
+"""Lowerings of the persistent-kernel ops (dialect/ops/persistent.py): a ring stage picked by an SSA index
+(a chain of selects over the stages' shared addresses), an mbarrier wait on an SSA parity, the grouped
+raster order in i32 arithmetic."""
+from __future__ import annotations
+
+from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp
+from ...mlir import ir
+from ..emitter import I1
+from .registry import lowers
+
+
+@lowers(RingStageOp)
+def _ring_stage(k, op, em):
+    """stage[index] as select(index == S-1, p[S-1], ... select(index == 1, p1, p0)); an index outside the
+    ring picks stage 0 (the verifier cannot bound an SSA value; the op's contract is 0 <= index < S)."""
+    stages = [k.values[s] for s in op.stages]
+    picked = stages[0]
+    for i, ptr in enumerate(stages[1:], start=1):
+        hit = em.cmp("eq", op.index, em.i32(i))
+        picked = em.result("llvm.select", ptr.type, (hit, ptr, picked))
+    k.values[op.result] = picked
+
+
+@lowers(MbarrierWaitParityOp)
+def _mbarrier_wait_parity(k, op, em):
+    bar = k.values[op.barrier]
+    parity = em.and_(op.parity, em.i32(1))
+
+    def try_wait(e):
+        return e.create("nvvm.mbarrier.try_wait", operands=[bar, parity], results=[I1()],
+                        attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+
+    em.spin_until(try_wait)
+    k.fences.after_thread_sync(op, em)
+
+
+@lowers(RasterGroupedOp)
+def _raster_grouped(k, op, em):
+    """group = tile / (G tiles_n); rows = min(tiles_m - G group, G); in = tile % (G tiles_n);
+    row = G group + in % rows, col = in / rows."""
+    g = em.i32(op.group_m)
+    per_group = em.mul(g, op.tiles_n)
+    first = em.mul(em.udiv(op.tile, per_group), g)
+    left = em.sub(op.tiles_m, first)
+    rows = em.result("arith.minui", left.type, (left, g))
+    inside = em.urem(op.tile, per_group)
+    row = em.add(first, em.urem(inside, rows))
+    col = em.udiv(inside, rows)
+    for res, v in ((op.row, row), (op.col, col)):
+        res.replace_all_uses_with(v)

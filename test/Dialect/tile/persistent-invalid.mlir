@@ -1,0 +1,42 @@
+// RUN: tile-opt %s --split-input-file --verify-diagnostics
+//
+// The checks of the persistent-kernel ops (dialect/ops/persistent.py).
+
+"tile.kernel"() ({
+  %b0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %i = "tile.thread_id"() : () -> i32
+  // expected-error@+1 {{ring-stages}}
+  %b = "tile.ring.stage"(%i, %b0) : (i32, !tile.buffer<shared, 1xi64>) -> !tile.buffer<shared, 1xi64>
+  "tile.return"() : () -> ()
+}) {sym_name = "one_stage", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  %b0 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %b1 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 2xi64>
+  %i = "tile.thread_id"() : () -> i32
+  // expected-error@+1 {{stage 1 is}}
+  %b = "tile.ring.stage"(%i, %b0, %b1) : (i32, !tile.buffer<shared, 1xi64>, !tile.buffer<shared, 2xi64>) -> !tile.buffer<shared, 1xi64>
+  "tile.return"() : () -> ()
+}) {sym_name = "mixed_stages", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  %p = "tile.thread_id"() : () -> i32
+  // expected-error@+1 {{must be a shared 1xi64 buffer}}
+  "tile.mbarrier.wait_parity"(%b, %p) : (!tile.buffer<shared, 1xi32>, i32) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "not_a_barrier", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%m: i32, %n: i32):
+  %t = "tile.block_id"() {dim = "x"} : () -> i32
+  // expected-error@+1 {{group_m must be in [1, 65536], got 0}}
+  %r, %c = "tile.raster.grouped"(%t, %m, %n) {group_m = 0} : (i32, i32, i32) -> (i32, i32)
+  "tile.return"() : () -> ()
+}) {sym_name = "empty_group", block = array<i32: 128, 1, 1>} : () -> ()

@@ -1,0 +1,102 @@
+"""The persistent Hopper GEMM (examples/gemm_persistent.py): its diagnostics, its PTX (the ring's stage and
+parity chosen at run time), and on tile-sim, bit for bit MMA-Sim's Hopper model, with the CTAs' rings running
+across tiles, a short last raster group and K not a multiple of the K tile (TMA's zero fill)."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+os.environ.setdefault("TILE_SIM_MAX_SECONDS", "900")  # (384-thread CTAs, several tiles each)
+
+import gemm_persistent as gp  # noqa: E402
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"m": 200, "epilogue": "registers"}, "whole 128 x 256 tiles only"),
+    ({"m": 100}, "at least one whole 128 x 256 tile"),
+    ({"n": 300}, "N a multiple of 8"),
+    ({"epilogue": "smem"}, "epilogue must be one of"),
+    ({"k": 600, "dtype": "e4m3"}, "16-byte multiple"),
+    ({"k": 32}, "at least one K tile"),
+    ({"stages": 5}, "at most 232448 bytes"),
+    ({"dtype": "f16"}, "dtype must be one of"),
+    ({"tile_n": 100}, "wgmma N is 8..256"),
+])
+def test_config_errors(kwargs, message):
+    args = {"dtype": "bf16", "m": 256, "n": 512, "k": 640, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        gp.PersistentConfig(**args)
+
+
+def test_grid_and_k_tiles():
+    cfg = gp.PersistentConfig("bf16", 8192, 28672, 8200)
+    assert (cfg.tiles, cfg.grid, cfg.k_tiles) == ((64, 112), 132, 129)  # K 8200 = 128 tiles + 8 (zero filled)
+    assert gp.PersistentConfig("e4m3", 256, 512, 640).grid == 4
+    assert gp.PersistentConfig("e4m3", 200, 296, 640).tiles == (2, 2)  # edge tiles count
+    tma = gp.PersistentConfig("bf16", 256, 512, 640, epilogue="tma")
+    assert (tma.stages, tma.epi_cols, tma.smem_bytes) == (4, 128, 4 * 49152 + 32768 + 32 + 64 + 1024)
+
+
+@pytest.mark.parametrize("dtype, m, n, k, epilogue", [
+    ("bf16", 8192, 8192, 8192, "registers"),
+    ("bf16", 16384, 8192, 1024, "tma"),  # 16 K steps a tile
+    ("bf16", 2048, 2048, 2048, "registers"),  # 32
+    ("e4m3", 2048, 2048, 2048, "tma"),  # 16
+    ("bf16", 8000, 8192, 8192, "tma"),  # an edge in M
+])
+def test_auto_epilogue(dtype, m, n, k, epilogue):
+    assert gp.PersistentConfig(dtype, m, n, k).epilogue == epilogue
+
+
+def test_persistent_ptx(tmp_path):
+    """One CTA per multiprocessor at most; the tile loop, the K loop with stage and parity from the step count
+    (selp over the stages' addresses, try_wait.parity on a register), wgmma m64n256k16 per K step; the epilogue's
+    TMA stores of each consumer's 64 rows in two rounds of 128 columns, each round's staging tile rewritten
+    only after the last store's reads."""
+    import subprocess
+
+    import tile_mlir
+    from tile_mlir.toolchain import find_tool
+
+    art = tile_mlir.compile(gp.build(gp.PersistentConfig("bf16", 1024, 2048, 1024)), arch="sm_90a")
+    assert tuple(art.grid) == (64, 1, 1) and tuple(art.block) == (384, 1, 1)
+    assert [p.name for p in art.params] == ["A", "B", "D"]  # (the builder's kernel arg_names)
+    assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in art.ptx
+    assert re.search(r"mbarrier\.try_wait\.parity\.shared\.b64 %p\d+, \[%r\d+\], %r\d+;", art.ptx)
+    assert art.ptx.count("selp.b32") >= 4  # (at least one pick of each of sa, sb, full, empty)
+    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 256), (128, 64)]  # (innermost first)
+    assert art.ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 4  # (2 consumers x 2 rounds)
+    assert len(re.findall(r"cp\.async\.bulk\.wait_group\.read\s+0;", art.ptx)) == 4
+    assert art.ptx.count("fence.proxy.async.shared::cta;") == 4
+    ptxas = find_tool("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas not found")
+    (tmp_path / "k.ptx").write_text(art.ptx)
+    subprocess.run([ptxas, "-arch=sm_90a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")], check=True)
+
+
+@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, epilogue", [
+    # 2 CTAs x 2 tiles, 10 K steps over 4 stages: a tile's first step lands mid-ring, in the other parity
+    pytest.param("bf16", 256, 256, 640, 2, 8, "registers", id="bf16-ring-across-tiles"),
+    # 3 tile rows in groups of 2 (a short last group), 5 K steps, the last 80 of 128 wide (zero filled)
+    pytest.param("e4m3", 384, 128, 592, 2, 2, "registers", id="e4m3-short-group-partial-k"),
+    # 1 CTA, 2 tiles, K 600 = 9 K tiles + 24 (zero filled)
+    pytest.param("bf16", 128, 256, 600, 1, 8, "registers", id="bf16-one-cta-partial-k"),
+    # TMA-store epilogue: 3 tiles a CTA (the shared tile rewritten), rows 200.. of the last tile row clipped
+    pytest.param("bf16", 200, 384, 600, 2, 8, "tma", id="bf16-tma-store-edge-m-k"),
+    # edges in M (320 = 2.5 tiles: one consumer's rows wholly past M), N (200 = 1.56 tiles) and K
+    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", id="e4m3-tma-store-edge-m-n-k"),
+])
+def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue):
+    """tile_n 128 (wgmma m64n128) keeps the emulation short; the H200 runs tile_n 256."""
+    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue)
+    d, a, b = gp.run(cfg, seed=5)
+    kp = cfg.k_tiles * cfg.tile_k
+    want = gp.expected(gp.padded(a, kp), gp.padded(b, kp))
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
