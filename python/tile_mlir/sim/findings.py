@@ -86,27 +86,12 @@ def line_in(message: str) -> int | None:
 
 
 def collected(M, ptx: str) -> list[Finding]:
-    """The run's findings in the order first seen, with their source lines."""
-    src = source_map(ptx) if any(f.line for f in M.findings) else {}
+    """The run's findings in the order first seen, with their source lines (the ``.loc`` of the
+    instruction at each finding's PTX line, sim/locations.py)."""
+    src = {i.line: i.loc for i in M.code if i.loc} if any(f.line for f in M.findings) else {}
     for f in M.findings:
         f.source = src.get(f.line)
     return list(M.findings)
-
-
-def source_map(ptx: str) -> dict:
-    """PTX line -> "file:line" of the last ``.loc`` before it (``.file`` names the files, often
-    after the code)."""
-    lines = ptx.split("\n")
-    files = dict(m.groups() for m in (re.match(r'\s*\.file\s+(\d+)\s+"([^"]*)"', t) for t in lines)
-                 if m)
-    out, cur = {}, None
-    for i, text in enumerate(lines, 1):
-        m = re.match(r"\s*\.loc\s+(\d+)\s+(\d+)", text)
-        if m:
-            cur = f"{files.get(m.group(1), 'file' + m.group(1))}:{m.group(2)}"
-        elif cur is not None:
-            out[i] = cur
-    return out
 
 
 def generic_as_shared(M, t, a, space, what, line):
