@@ -253,7 +253,7 @@ class TileOptMain:
         with engine:
             start = time.perf_counter()
             try:
-                module = _parse_bytecode(text, ctx) if isinstance(text, bytes) else parse_source(text, filename, ctx)
+                module = _parse_bytecode(text, filename, ctx) if isinstance(text, bytes) else parse_source(text, filename, ctx)
             except MLIRError as e:
                 module = None
                 if not engine.diagnostics:  # the handler saw nothing: take them from the exception
@@ -415,11 +415,10 @@ def _candidates() -> set[str]:
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
 
 
-def _parse_bytecode(data: bytes, context):
-    from .mlir import ir
+def _parse_bytecode(data: bytes, filename: str, context):
+    from .bytecode_checks import parse_bytecode  # strings, size and nesting checked; a large stack
 
-    with context:
-        return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
+    return parse_bytecode(data, filename, context)
 
 
 def _asm(module, args) -> str:
