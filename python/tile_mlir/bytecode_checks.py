@@ -30,7 +30,7 @@ MAGIC = b"ML\xefR"
 # this size, reserved lazily); a tile program's bytecode is a few KiB.
 MAX_BYTECODE_SIZE = 8 << 20
 _STACK_BASE, _STACK_PER_BYTE = 64 << 20, 120
-_STRING_SECTION, _ATTR_TYPE_OFFSET_SECTION = 0, 3
+_STRING_SECTION, _ATTR_TYPE_SECTION, _ATTR_TYPE_OFFSET_SECTION = 0, 2, 3
 # Region levels: text nests two brackets a level at least (`({` of a generic op's region), so this is
 # the same bound text_checks.MAX_NESTING puts on text.
 MAX_REGION_DEPTH = MAX_NESTING // 2
@@ -104,10 +104,12 @@ def _strings(section: bytes) -> list[bytes] | None:
     return out
 
 
-def _offsets_fit(section: bytes) -> bool:
-    """Whether the attribute/type offset section's dialect groups hold no more entries than it
-    declares. The reader (LLVM 23) fills its entry table group by group without that check, so a
-    larger count writes past the table (measured: heap corruption, then an abort)."""
+def _entry_sizes(section: bytes) -> list[tuple[int, bool]] | None:
+    """(size, has custom encoding) of each attribute and type entry listed by the attribute/type
+    offset section, or None when its dialect groups hold more entries than it declares: the reader
+    (LLVM 23) fills its entry table group by group without that check, so a larger count writes past
+    the table (measured: heap corruption, then an abort)."""
+    out = []
     try:
         num_attrs, at = _varint(section, 0)
         num_types, at = _varint(section, at)
@@ -116,13 +118,25 @@ def _offsets_fit(section: bytes) -> bool:
                 _, at = _varint(section, at)  # dialect
                 count, at = _varint(section, at)
                 if count > total:
-                    return False
+                    return None
                 for _ in range(count):
-                    _, at = _varint(section, at)
+                    value, at = _varint(section, at)
+                    out.append((value >> 1, bool(value & 1)))
                 total -= count
     except _Truncated:
-        return False
-    return True
+        return None
+    return out
+
+
+def _asm_entries(section: bytes, sizes) -> list[bytes]:
+    """The entries of the attribute/type section held as assembly text (no custom encoding), which
+    the reader hands to MLIR's text parser."""
+    out, at = [], 0
+    for size, custom in sizes:
+        if not custom:
+            out.append(section[at:at + size].rstrip(b"\0"))
+        at += size
+    return out
 
 
 def check_bytecode(data: bytes) -> str | None:
@@ -133,8 +147,20 @@ def check_bytecode(data: bytes) -> str | None:
     strings = None if sections is None else _strings(sections.get(_STRING_SECTION, b"\1"))
     if strings is None:
         return "malformed bytecode: its sections or string table cannot be followed"
-    if _ATTR_TYPE_OFFSET_SECTION in sections and not _offsets_fit(sections[_ATTR_TYPE_OFFSET_SECTION]):
+    sizes = _entry_sizes(sections.get(_ATTR_TYPE_OFFSET_SECTION, b"\1\1"))
+    if sizes is None:
         return "malformed bytecode: its attribute and type offsets list more entries than it declares"
+    producer = data[_varint(data, 4)[1]:].split(b"\0", 1)[0]  # (sections were followed: no _Truncated)
+    why = check_string(producer)
+    if why is not None:
+        return f"bytecode producer: {why}"
+    for i, asm in enumerate(_asm_entries(sections.get(_ATTR_TYPE_SECTION, b""), sizes)):
+        why = check_string(asm)
+        if why is None:
+            problem = check_text(asm.decode("utf-8"))
+            why = problem.message if problem else None
+        if why is not None:
+            return f"bytecode attribute or type #{i}: {why}"
     for i, s in enumerate(strings):
         why = check_string(s)
         if why is not None:
