@@ -231,20 +231,14 @@ class Artifact:
 
     def save(self, directory) -> str:
         """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory; return the manifest
-        path. Refuses (ArgumentError) a path that resolves outside the directory (a symbolic link)."""
-        root = os.path.realpath(_fspath(directory, "directory"))
-        os.makedirs(root, exist_ok=True)
-        base = os.path.join(root, self.kernel_name)
-        for ext in (".ptx", ".cubin", ".json"):
-            if os.path.dirname(os.path.realpath(base + ext)) != root:
-                raise ArgumentError(f"{base + ext} resolves outside {root}: not written")
-        with open(base + ".ptx", "w") as f:
-            f.write(self.ptx)
-        with open(base + ".cubin", "wb") as f:
-            f.write(self.cubin)
-        with open(base + ".json", "w") as f:
-            json.dump(self.manifest(), f, indent=1)
-        return base + ".json"
+        path. Refuses (ArgumentError) a path that resolves outside the directory (safe_io)."""
+        from .safe_io import write_files
+
+        name = self.kernel_name
+        paths = write_files(_fspath(directory, "directory"), {
+            name + ".ptx": self.ptx.encode(), name + ".cubin": bytes(self.cubin),
+            name + ".json": json.dumps(self.manifest(), indent=1).encode()})
+        return paths[-1]
 
     @staticmethod
     def load(manifest_path) -> "Artifact":
