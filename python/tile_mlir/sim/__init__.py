@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import launch
+from . import launch, run_args
 from .errors import EmulationError
 from .ptx_parser import parse
 from .tensor_map import TensorMap
@@ -66,9 +66,12 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     """
     from .machine import Machine
 
+    run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
+                           max_seconds=max_seconds, trace=trace, strict=strict, args=args)
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     module = parse(ptx)
     fn = module.entry(kernel)
+    run_args.check_args(fn, args)
     args = list(args)
     m = Machine(module, fn, grid=grid, block=block, cluster=launch.cluster_of(fn, cluster),
                 dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
