@@ -10,6 +10,10 @@ Text gets text_checks; bytecode skips the lexer, so its strings arrive raw and i
   stack is sized from the input's length (a level takes at least 6 bytes of bytecode and, measured,
   under 1 KiB of stack), then counts the nesting without recursion and refuses (destroying the module
   on that thread) what nests deeper than text may;
+* MLIR's reader is not hardened against damaged bytecode (the fuzz found fatal errors on huge
+  counts, heap corruption from the attribute offset table, endless loops): the offset table is
+  checked here, and the input is parsed once in a forked child first (:func:`_probe`), so a reader
+  that dies or hangs is a diagnostic;
 * the parsed module is printed (generic form, with locations, as bytes: no str conversion) and the
   print must pass text_checks.check_text, which catches the strings that reach the IR through the
   attribute section's assembly-format strings.
@@ -19,6 +23,7 @@ integers, sections of an id byte, a length and an optional alignment padded with
 """
 from __future__ import annotations
 
+import os
 import threading
 
 from .text_checks import MAX_NESTING, TextProblem, check_string, check_text
@@ -30,6 +35,7 @@ MAGIC = b"ML\xefR"
 # this size, reserved lazily); a tile program's bytecode is a few KiB.
 MAX_BYTECODE_SIZE = 8 << 20
 _STACK_BASE, _STACK_PER_BYTE = 64 << 20, 120
+PROBE_SECONDS = 20.0  # a tile program's bytecode parses in milliseconds
 _STRING_SECTION, _ATTR_TYPE_SECTION, _ATTR_TYPE_OFFSET_SECTION = 0, 2, 3
 # Region levels: text nests two brackets a level at least (`({` of a generic op's region), so this is
 # the same bound text_checks.MAX_NESTING puts on text.
@@ -188,9 +194,58 @@ def parse_bytecode(data: bytes, filename: str, context):
     from .context import _source_error
     from .mlir import MLIRError, ir
 
-    why = check_bytecode(data)
+    why = check_bytecode(data) or _probe(data)
     if why is not None:
         raise _source_error(TextProblem(1, 1, why), filename, context)
+    return _parse_on_big_stack(data, filename, context)
+
+
+def _probe(data: bytes) -> str | None:
+    """Parse `data` once in a forked child first: MLIR's reader (LLVM 23) is not hardened against
+    damaged bytecode (measured by the bytecode fuzz: fatal errors on huge counts, endless loops), so
+    a child that dies or runs past PROBE_SECONDS makes a diagnostic, not a dead or hung caller.
+    None where the child parsed it (or fork is unavailable)."""
+    if not hasattr(os, "fork"):
+        return None
+    import signal
+    import time
+
+    from .context import make_context
+    from .mlir import MLIRError
+
+    pid = os.fork()
+    if pid == 0:  # the child: quiet, and gone without running the parent's exit handlers
+        code = 0
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 2)
+            os.dup2(null, 1)
+            _parse_on_big_stack(data, "probe", make_context())
+        except MLIRError:
+            code = 0  # the reader's own diagnostic: the parent reports it
+        except BaseException:  # noqa: BLE001
+            code = 1
+        os._exit(code)
+    deadline = time.monotonic() + PROBE_SECONDS
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return f"MLIR's bytecode reader did not finish this input in {PROBE_SECONDS:g} s (damaged bytecode)"
+        time.sleep(0.005)
+    if os.WIFSIGNALED(status):
+        name = signal.Signals(os.WTERMSIG(status)).name
+        return f"MLIR's bytecode reader crashes on this input ({name}): damaged bytecode"
+    return None
+
+
+def _parse_on_big_stack(data: bytes, filename: str, context):
+    from .context import _source_error
+    from .mlir import MLIRError, ir
+
     result: dict = {}
 
     def work():
