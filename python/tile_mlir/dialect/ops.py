@@ -634,6 +634,9 @@ def read_attr_in(attrs, a: AttrSpec):
         raw = attrs[a.name]
     except TypeError:  # an attribute the bindings cannot downcast, e.g. array<si32: ...>
         raw = None
+    if a.kind == "i64" and isinstance(raw, ir.IntegerAttr) and not _KIND_OK["i64"](raw):
+        fail("attributes", f"attribute '{a.name}' must be an integer of 64 bits (`N` or `N : i64`), got one of "
+             f"type {raw.type} (which MLIR holds as {raw}, whatever was written)")
     if raw is None or not _KIND_OK[a.kind](raw):
         fail("attributes", f"attribute '{a.name}' must be {KIND_NAMES[a.kind]}"
              + (f", got {raw}" if raw is not None else ""))
@@ -643,7 +646,8 @@ def read_attr_in(attrs, a: AttrSpec):
 # Attributes come back already downcast to their concrete class (StringAttr, IntegerAttr, ...).
 _KIND_OK = {
     "str": lambda x: isinstance(x, ir.StringAttr),
-    "i64": lambda x: isinstance(x, ir.IntegerAttr),
+    # 64 bits only: `255 : i8` is the attribute `-1 : i8` to MLIR, so a narrower type cannot say its value
+    "i64": lambda x: isinstance(x, ir.IntegerAttr) and isinstance(x.type, ir.IntegerType) and x.type.width == 64,
     "i64_array": lambda x: isinstance(x, ir.DenseI64ArrayAttr),
     "i32_array3": lambda x: isinstance(x, ir.DenseI32ArrayAttr) and len(x) == 3,
 }
