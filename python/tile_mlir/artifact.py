@@ -269,7 +269,9 @@ class Artifact:
         if not isinstance(ptx, str) or not isinstance(cubin, (bytes, bytearray)):
             raise ArgumentTypeError("an artifact's ptx is str and its cubin bytes")
         d = manifest
-        return Artifact(
+        from .manifest import check_tensor_maps
+
+        art = Artifact(
             kernel_name=_get(d, "kernel_name", str), arch=_get(d, "arch", str), ptx=ptx,
             cubin=bytes(cubin), params=tuple(Param.from_json(p) for p in _get(d, "params", list)),
             block=_dim3(d, "block"), grid=_dim3(d, "grid"), cluster=_dim3(d, "cluster"),
@@ -277,6 +279,8 @@ class Artifact:
             meta=_get(d, "meta", dict, {}),
             tensor_maps=tuple(TensorMapParam.from_json(t) for t in _get(d, "tensor_maps", list, [])),
         )
+        check_tensor_maps(art.params, art.tensor_maps, ptx)  # (manifest.py: records against params, PTX)
+        return art
 
 
 def _is_count(v) -> bool:
