@@ -35,7 +35,10 @@ MAGIC = b"ML\xefR"
 # this size, reserved lazily); a tile program's bytecode is a few KiB.
 MAX_BYTECODE_SIZE = 8 << 20
 _STACK_BASE, _STACK_PER_BYTE = 64 << 20, 120
-PROBE_SECONDS = 20.0  # a tile program's bytecode parses in milliseconds
+# CPU seconds the probe's child may take (a tile program's bytecode parses in milliseconds; 15,000
+# nested modules, 300 KB, take about 10 s, measured): CPU time, so that a loaded machine does not
+# turn a slow parse into a refusal; the wall-clock limit only backs it up.
+PROBE_CPU_SECONDS, PROBE_CPU_SECONDS_PER_BYTE, PROBE_WALL_FACTOR = 5, 1 / 16384, 20
 _STRING_SECTION, _ATTR_TYPE_SECTION, _ATTR_TYPE_OFFSET_SECTION = 0, 2, 3
 # Region levels: text nests two brackets a level at least (`({` of a generic op's region), so this is
 # the same bound text_checks.MAX_NESTING puts on text.
@@ -203,20 +206,24 @@ def parse_bytecode(data: bytes, filename: str, context):
 def _probe(data: bytes) -> str | None:
     """Parse `data` once in a forked child first: MLIR's reader (LLVM 23) is not hardened against
     damaged bytecode (measured by the bytecode fuzz: fatal errors on huge counts, endless loops), so
-    a child that dies or runs past PROBE_SECONDS makes a diagnostic, not a dead or hung caller.
+    a child that dies or runs past its CPU budget makes a diagnostic, not a dead or hung caller.
     None where the child parsed it (or fork is unavailable)."""
     if not hasattr(os, "fork"):
         return None
+    import resource
     import signal
     import time
 
     from .context import make_context
     from .mlir import MLIRError
 
+    cpu = int(PROBE_CPU_SECONDS + len(data) * PROBE_CPU_SECONDS_PER_BYTE)
     pid = os.fork()
     if pid == 0:  # the child: quiet, and gone without running the parent's exit handlers
         code = 0
         try:
+            used = int(sum(os.times()[:2])) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (used + cpu, used + cpu + 1))
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 2)
             os.dup2(null, 1)
@@ -226,7 +233,7 @@ def _probe(data: bytes) -> str | None:
         except BaseException:  # noqa: BLE001
             code = 1
         os._exit(code)
-    deadline = time.monotonic() + PROBE_SECONDS
+    deadline = time.monotonic() + cpu * PROBE_WALL_FACTOR
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
@@ -234,8 +241,10 @@ def _probe(data: bytes) -> str | None:
         if time.monotonic() > deadline:
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-            return f"MLIR's bytecode reader did not finish this input in {PROBE_SECONDS:g} s (damaged bytecode)"
+            return f"MLIR's bytecode reader did not finish this input in {cpu * PROBE_WALL_FACTOR} s (damaged bytecode)"
         time.sleep(0.005)
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) in (signal.SIGXCPU, signal.SIGKILL):
+        return f"MLIR's bytecode reader did not finish this input in {cpu} s of CPU time (damaged bytecode)"
     if os.WIFSIGNALED(status):
         name = signal.Signals(os.WTERMSIG(status)).name
         return f"MLIR's bytecode reader crashes on this input ({name}): damaged bytecode"
