@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Adversarial harness: seeded mutation fuzzing of tile-opt --tile-to-ptx and of tile-sim on PTX.
 
-    bench/adversary.py --ir-cases N --ptx-cases M --seed S [--timeout T] [--jobs J] [--log PATH]
+    bench/adversary.py --ir-cases N --bc-cases B --ptx-cases M --seed S [--timeout T] [--jobs J] [--log PATH]
     bench/adversary.py --replay [ir:|ptx:]SEED:INDEX [--save DIR]
 
 IR campaign: the seeds are every .mlir under examples/ and test/, split at tile-opt's
@@ -12,12 +12,18 @@ adds --split-input-file --verify-diagnostics; a quarter of the cases add --allow
 that ops outside the known dialects reach the passes) in a subprocess. PTX that tile-opt accepts goes
 through ptxas for the `.target` it names.
 
+Bytecode campaign (--bc-cases): the seeds are the MLIR bytecode of the IR seeds of examples/ and
+test/Target/PTX/ (written once per process); a case applies BC_MUTATORS (bytes, truncation, huge
+varints, non-UTF-8 bytes in strings, small counts) and runs tile-opt on the .mlirbc as the IR campaign
+does. IR mutators include escaped non-UTF-8 bytes in string literals and block sizes below what a
+scope needs.
+
 PTX campaign: the seeds are the PTX our pipeline emits for the kernels of examples/ and
 test/Target/PTX/ (compiled once per process) and every .ptx under test/ and bench/gpu, with the
 launch shape of its artifact manifest where one sits next to it. A case mutates the PTX (register
 counts, directive values, operands, labels, braces, predicates, opcode modifiers, bytes, lines, splices;
 PTX_MUTATORS) and runs it on tile-sim's entry point, run_ptx, in a subprocess of this script
-(--sim-child) with a step budget.
+(--sim-child) with a step budget; BAD_ARG_FRACTION of them misuse one run_ptx argument (BAD_ARGS).
 
 Each outcome gets one class (CLASSES): diagnostic (non-zero exit with an `error:` message and no
 Python traceback), accepted (exit 0; for IR, ptxas assembles the PTX or there is no PTX), bad-ptx
@@ -56,10 +62,11 @@ TILE_OPT = os.path.join(ROOT, "tools", "tile-opt")
 CLASSES = ("diagnostic", "accepted", "bad-ptx", "internal-error", "traceback", "signal", "hang",
            "no-diagnostic")
 FAILURE_CLASSES = frozenset(CLASSES) - {"diagnostic", "accepted"}
-CAMPAIGNS = ("ir", "ptx")
+CAMPAIGNS = ("ir", "bc", "ptx")
 MEMORY_LIMIT = 3 << 30  # bytes of address space per child process
 SIM_MAX_STEPS = 100_000  # warp-instructions; the largest seed (fill_tmem) takes 2,331
 UNREGISTERED_FRACTION = 0.25  # of IR cases run with --allow-unregistered-dialect
+BAD_ARG_FRACTION = 0.15  # of PTX cases whose run_ptx call gets one misused argument (BAD_ARGS)
 SIM_BUFFER_BYTES = 1 << 20  # every buffer parameter: more than any seed's (fill_tmem's 256 KiB)
 #: seconds a sim child may take to import tile-sim (and, for a PTX with an MMA, torch and MMA-Sim,
 #: ~5 s on busy cores) before it reports ready; --timeout bounds only the case after that
@@ -101,6 +108,29 @@ def ir_corpus(root: str = ROOT) -> tuple[IRSeed, ...]:
         chunks = split_input(text)
         for i, (_, chunk) in enumerate(chunks):
             seeds.append(IRSeed(rel if len(chunks) == 1 else f"{rel}#{i}", chunk.encode(), chip))
+    return tuple(seeds)
+
+
+@functools.lru_cache(maxsize=None)
+def bc_corpus(root: str = ROOT) -> tuple[IRSeed, ...]:
+    """The bytecode campaign's seeds: MLIR bytecode of the IR seeds of examples/ and test/Target/PTX/
+    that parse (written by the bindings, in this process)."""
+    import io
+
+    from tile_mlir.context import make_context, parse_source
+    from tile_mlir.mlir import MLIRError
+
+    seeds = []
+    for seed in ir_corpus(root):
+        if not seed.name.startswith(("examples/", "test/Target/PTX/")):
+            continue
+        try:
+            op = parse_source(seed.text.decode(), seed.name, make_context())
+        except MLIRError:
+            continue
+        buf = io.BytesIO()
+        op.write_bytecode(buf)
+        seeds.append(IRSeed(seed.name + ".mlirbc", buf.getvalue(), seed.chip))
     return tuple(seeds)
 
 
@@ -350,9 +380,59 @@ def expected_noise(rng, data, donor):
     return b"\n".join(lines)
 
 
+def escaped_bytes(rng, data, donor):
+    """A string literal gets MLIR's escape of a byte that is not UTF-8 on its own (op names, attribute
+    names, location file names: the bindings aborted converting such a name to str)."""
+    spans = _spans(data, STRING)
+    if not spans:
+        return data
+    a, b = rng.choice(spans)
+    at = rng.randint(a + 1, b - 1)
+    return data[:at] + rng.choice((b"\\FF", b"\\80", b"\\C3\\28", b"\\ED\\A0\\80", b"\\F4\\90")) + data[at:]
+
+
+BLOCK = re.compile(rb"block = array<i32: (\d+)")
+
+
+def block_size(rng, data, donor):
+    """The kernel's block shrinks or grows past what its scoped ops need (warp: 32, warpgroup: 128)."""
+    spans = [m.span(1) for m in BLOCK.finditer(data)]
+    if not spans:
+        return data
+    return _splice(data, rng.choice(spans), rng.choice((b"1", b"16", b"31", b"32", b"64", b"96", b"127", b"256")))
+
+
+def bc_truncate(rng, data, donor):
+    return data[:rng.randrange(4, max(5, len(data)))]
+
+
+def bc_varint(rng, data, donor):
+    """A byte becomes the start of a 9-byte varint of a huge value (counts, sizes, offsets)."""
+    at = rng.randrange(4, len(data))
+    return data[:at] + b"\0" + bytes(rng.choice((0xFF, 0x7F, 0x80)) for _ in range(8)) + data[at + 1:]
+
+
+def bc_string(rng, data, donor):
+    """A byte that is not UTF-8 inside a run of printable bytes (a string of the string section)."""
+    runs = [m.span() for m in re.finditer(rb"[\x20-\x7e]{3,}", data)]
+    if not runs:
+        return data
+    a, b = rng.choice(runs)
+    at = rng.randint(a, b)
+    return data[:at] + rng.choice((b"\xff", b"\x80", b"\xc3", b"\xed\xa0\x80")) + data[at:]
+
+
+def bc_small(rng, data, donor):
+    """A byte gets a small value (0-8: counts, indices, section ids)."""
+    at = rng.randrange(4, len(data))
+    return data[:at] + bytes([rng.randrange(0, 9) * 2 + rng.randrange(2)]) + data[at + 1:]
+
+
 BYTES = {"byte_flip": byte_flip, "byte_insert": byte_insert, "byte_delete": byte_delete}
 LINES = {"line_drop": line_drop, "line_dup": line_dup, "line_swap": line_swap, "splice": splice}
-IR_MUTATORS = {**BYTES, **LINES, "numbers": numbers, "identifiers": identifiers, "strings": strings,
+BC_MUTATORS = {**BYTES, "bc_truncate": bc_truncate, "bc_varint": bc_varint, "bc_string": bc_string,
+               "bc_small": bc_small}
+IR_MUTATORS = {**BYTES, **LINES, "escaped_bytes": escaped_bytes, "block_size": block_size, "numbers": numbers, "identifiers": identifiers, "strings": strings,
                "dialect_typo": dialect_typo, "elem_types": elem_types, "nesting": nesting,
                "non_utf8": non_utf8, "long_line": long_line, "expected_noise": expected_noise}
 
@@ -495,8 +575,8 @@ class Case:
 def make_case(campaign: str, seed: int, index: int, root: str = ROOT) -> Case:
     """Case `index` of a campaign: a function of (campaign, seed, index) and the corpus alone."""
     rng = random.Random(f"{campaign}:{seed}:{index}")
-    corpus = ir_corpus(root) if campaign == "ir" else ptx_corpus(root)
-    table = IR_MUTATORS if campaign == "ir" else PTX_MUTATORS
+    corpus = _corpus(campaign, root)
+    table = {"ir": IR_MUTATORS, "bc": BC_MUTATORS, "ptx": PTX_MUTATORS}[campaign]
     base = rng.choice(corpus)
     data = _text(base)
     names = tuple(rng.choice(sorted(table)) for _ in range(rng.choices((1, 2, 3), (6, 3, 1))[0]))
@@ -509,6 +589,10 @@ def make_case(campaign: str, seed: int, index: int, root: str = ROOT) -> Case:
         # drawn apart from the mutations: a case's text does not depend on its flags
         if random.Random(f"{campaign}:{seed}:{index}:flags").random() < UNREGISTERED_FRACTION:
             flags += ("--allow-unregistered-dialect",)
+    if campaign == "ptx":
+        bad = random.Random(f"{campaign}:{seed}:{index}:args")
+        if bad.random() < BAD_ARG_FRACTION:
+            flags += (f"--bad-arg={bad.choice(sorted(BAD_ARGS))}",)
     return Case(campaign, seed, index, base.name, names, data, flags)
 
 
@@ -516,9 +600,12 @@ def _text(seed):
     return seed.text if isinstance(seed, IRSeed) else seed.ptx
 
 
+def _corpus(campaign: str, root: str = ROOT):
+    return {"ir": ir_corpus, "bc": bc_corpus, "ptx": ptx_corpus}[campaign](root)
+
+
 def _seed_of(case: Case, root: str = ROOT):
-    corpus = ir_corpus(root) if case.campaign == "ir" else ptx_corpus(root)
-    return next(s for s in corpus if s.name == case.source)
+    return next(s for s in _corpus(case.campaign, root) if s.name == case.source)
 
 # ----------------------------------------------------------------------------- running
 
@@ -537,8 +624,8 @@ class Result:
 def commands(case: Case, workdir: str, root: str = ROOT) -> list[str]:
     """Write the case's input files under workdir; the command that runs it."""
     seed = _seed_of(case, root)
-    if case.campaign == "ir":
-        path = os.path.join(workdir, "case.mlir")
+    if case.campaign in ("ir", "bc"):
+        path = os.path.join(workdir, "case.mlir" if case.campaign == "ir" else "case.mlirbc")
         with open(path, "wb") as f:
             f.write(case.data)
         flag = "--tile-to-ptx" + (f"=chip={seed.chip}" if seed.chip else "")
@@ -548,7 +635,8 @@ def commands(case: Case, workdir: str, root: str = ROOT) -> list[str]:
         f.write(case.data)
     spec = {"ptx": path, "kernel": seed.kernel, "params": seed.params, "grid": seed.grid,
             "block": seed.block, "cluster": seed.cluster, "dynamic_smem": seed.dynamic_smem,
-            "max_steps": SIM_MAX_STEPS, "seed": case.index}
+            "max_steps": SIM_MAX_STEPS, "seed": case.index,
+            "bad_arg": next((f.split("=", 1)[1] for f in case.flags if f.startswith("--bad-arg=")), None)}
     with open(os.path.join(workdir, "case.json"), "w") as f:
         json.dump(spec, f)
     return [sys.executable, os.path.abspath(__file__), "--sim-child", os.path.join(workdir, "case.json")]
@@ -636,7 +724,7 @@ def run_case(case: Case, timeout: float, root: str = ROOT) -> Result:
     with tempfile.TemporaryDirectory(prefix="adversary-") as d:
         rc, out, err = run_limited(commands(case, d, root), timeout, ready=case.campaign == "ptx")
         cls = classify(rc, err)
-        if cls == "accepted" and case.campaign == "ir" and ".version" in out:
+        if cls == "accepted" and case.campaign in ("ir", "bc") and ".version" in out:
             rc, err, cls = _assemble(out, d, timeout)
     first, sig = describe(cls, rc, err)
     return Result(case.key, case.source, case.label, cls, first[:240], sig[:240],
@@ -685,14 +773,44 @@ def sim_child(spec_path: str) -> int:
     args = [rng.integers(0, 256, v, dtype=np.uint8) if kind == "buffer" else v
             for kind, v in spec["params"]]
     ptx = raw.decode("latin-1")  # every byte reaches the parser
+    kw = dict(grid=spec["grid"], block=spec["block"], cluster=spec["cluster"], dynamic_smem=spec["dynamic_smem"],
+              max_steps=spec["max_steps"], strict=True)  # mutants of our kernels: every ISA rule is a fault
+    if spec.get("bad_arg"):
+        BAD_ARGS[spec["bad_arg"]](kw, args)
     try:
-        run_ptx(ptx, spec["kernel"], args, grid=spec["grid"], block=spec["block"],
-                cluster=spec["cluster"], dynamic_smem=spec["dynamic_smem"], max_steps=spec["max_steps"],
-                strict=True)  # mutants of our kernels: every ISA rule is a fault
+        run_ptx(ptx, spec["kernel"], args, **kw)
     except EmulationError as e:
         print(f"tile-sim: error: {e}", file=sys.stderr)
         return 1
     return 0
+
+
+def _read_only_first_array(kw, args):
+    for a in args:
+        if hasattr(a, "flags"):
+            a.flags.writeable = False
+            return
+
+
+def _huge_scalar(kw, args):
+    for i, a in enumerate(args):
+        if isinstance(a, int):
+            args[i] = 2 ** 64
+            return
+    kw["grid"] = (3.9, 1, 1)
+
+
+#: run_ptx misuses (issue #22): each must be run_ptx's own EmulationError, before the run
+BAD_ARGS = {
+    "grid-str": lambda kw, args: kw.update(grid="12"),
+    "block-str": lambda kw, args: kw.update(block="32"),
+    "grid-float": lambda kw, args: kw.update(grid=(3.9, 1, 1)),
+    "max-seconds-nan": lambda kw, args: kw.update(max_seconds=float("nan")),
+    "max-steps-str": lambda kw, args: kw.update(max_steps="5"),
+    "dynamic-smem-negative": lambda kw, args: kw.update(dynamic_smem=-1),
+    "read-only-array": _read_only_first_array,
+    "scalar-2**64": _huge_scalar,
+}
 
 
 def exec_limited(cmd: list[str]) -> None:
@@ -704,11 +822,14 @@ def exec_limited(cmd: list[str]) -> None:
 
 
 def run_campaigns(ir_cases: int, ptx_cases: int, *, seed: int = 0, timeout: float = 30.0, jobs: int = 1,
-                  root: str = ROOT, progress=None) -> dict[str, list[Result]]:
-    """Run both campaigns; results per campaign in case order. progress(done, total) if given."""
-    keys = [("ir", i) for i in range(ir_cases)] + [("ptx", i) for i in range(ptx_cases)]
-    if ir_cases:
+                  root: str = ROOT, progress=None, bc_cases: int = 0) -> dict[str, list[Result]]:
+    """Run the campaigns; results per campaign in case order. progress(done, total) if given."""
+    keys = ([("ir", i) for i in range(ir_cases)] + [("bc", i) for i in range(bc_cases)]
+            + [("ptx", i) for i in range(ptx_cases)])
+    if ir_cases or bc_cases:
         ir_corpus(root)
+    if bc_cases:
+        bc_corpus(root)
     if ptx_cases:
         ptx_corpus(root)  # built once, before the threads share it
     results = {c: [] for c in CAMPAIGNS}
@@ -751,7 +872,7 @@ def write_log(path: str, argv: list[str], results, seconds: float) -> None:
     with open(path, "w") as f:
         f.write(f"# bench/adversary.py {' '.join(argv)}\n# {time.strftime('%Y-%m-%d %H:%M:%S')}, "
                 f"{seconds:.0f} s, at {_revision()}; corpus: {len(ir_corpus())} IR seeds, "
-                f"{len(ptx_corpus())} PTX seeds\n")
+                f"{len(bc_corpus()) if results.get('bc') else 0} bytecode seeds, {len(ptx_corpus())} PTX seeds\n")
         f.write("# key  class  mutators  seed  first line of the error\n")
         for r in failures(results):
             f.write(f"{r.key}  {r.cls}  {r.mutators}  {r.source}  {r.first_line}\n")
@@ -780,7 +901,7 @@ def replay(key: str, timeout: float, save: str | None) -> int:
         t0 = time.perf_counter()
         rc, out, err = run_limited(cmd, timeout, ready=campaign == "ptx")
         cls = classify(rc, err)
-        if cls == "accepted" and campaign == "ir" and ".version" in out:
+        if cls == "accepted" and campaign in ("ir", "bc") and ".version" in out:
             rc, err, cls = _assemble(out, workdir, timeout)
         print(err[-6000:].rstrip())
         print(f"=> {cls} (exit {rc}, {time.perf_counter() - t0:.1f} s)")
@@ -799,6 +920,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ir-cases", type=int, default=200)
     ap.add_argument("--ptx-cases", type=int, default=200)
+    ap.add_argument("--bc-cases", type=int, default=0, help="bytecode mutants run by tile-opt (default 0)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per subprocess (default 30)")
     ap.add_argument("--jobs", type=int, default=1)
@@ -816,7 +938,7 @@ def main(argv=None) -> int:
             print(f"... {done}/{total} cases, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
 
     results = run_campaigns(a.ir_cases, a.ptx_cases, seed=a.seed, timeout=a.timeout, jobs=a.jobs,
-                            progress=progress)
+                            progress=progress, bc_cases=a.bc_cases)
     seconds = time.perf_counter() - t0
     for r in failures(results):
         print(f"{r.key}  {r.cls}  {r.mutators}  {r.source}  {r.first_line}")

@@ -536,9 +536,11 @@ def main(argv=None) -> int:
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     args = p.parse_args(argv)
     dtype = args.dtype or ("bf16" if args.target == "sm_90a" else "mxfp8")
+    if args.tile_n is not None and args.tile_n < 1:  # (GemmConfig's 0 means "the default": not from here)
+        p.error(f"--tile-n {args.tile_n}: a tile is at least 1 column wide")
     try:
         cfg = GemmConfig(args.target, dtype, args.M, args.N, args.K,
-                         **({"tile_n": args.tile_n} if args.tile_n else {}),
+                         **({"tile_n": args.tile_n} if args.tile_n is not None else {}),
                          stages=args.stages, cta_group=args.cta_group)
     except ValueError as e:
         p.error(str(e))
@@ -555,8 +557,11 @@ def main(argv=None) -> int:
         from tile_mlir.compiler import compile as tile_compile
         text = tile_compile(module, arch=cfg.target, filename=cfg.name).ptx
     if args.output:
-        with open(args.output, "w") as f:
-            f.write(text)
+        try:
+            with open(args.output, "w") as f:
+                f.write(text)
+        except OSError as e:
+            p.exit(1, f"{p.prog}: error: cannot write {args.output}: {e.strerror or e}\n")
     else:
         sys.stdout.write(text)
     return 0

@@ -248,22 +248,15 @@ class Artifact:
 
     def save(self, directory) -> str:
         """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory, and <kernel>.<name>.mlir
-        for each IR kept (`asm`); return the manifest path. Refuses (ArgumentError) a path that resolves
-        outside the directory, and never follows a symbolic link where it writes."""
-        root = os.path.realpath(_fspath(directory, "directory"))
-        os.makedirs(root, exist_ok=True)
-        base = os.path.join(root, self.kernel_name)
-        files = [(".ptx", (self.ptx or self.kept.get("ptx", "")).encode()), (".cubin", self.cubin)]
-        files += [(f".{name}.mlir", text.encode()) for name, text in self.kept.items() if name not in ("ptx", "sass")]
-        files.append((".json", json.dumps(self.manifest(), indent=1).encode()))
-        for ext, _ in files:  # (checked before writing any, so that a refusal writes nothing)
-            if os.path.dirname(os.path.realpath(base + ext)) != root:
-                raise ArgumentError(f"{base + ext} resolves outside {root}: not written")
-            if os.path.islink(base + ext):
-                raise ArgumentError(f"{base + ext} is a symbolic link: not written")
-        for ext, data in files:
-            _write_new(base + ext, data)
-        return base + ".json"
+        for each IR kept (`asm`); return the manifest path. Refuses (ArgumentError), before writing
+        anything, a path that resolves outside the directory or a symbolic link there (safe_io)."""
+        from .safe_io import write_files
+
+        name = self.kernel_name
+        files = {name + ".ptx": (self.ptx or self.kept.get("ptx", "")).encode(), name + ".cubin": bytes(self.cubin)}
+        files.update((f"{name}.{k}.mlir", text.encode()) for k, text in self.kept.items() if k not in ("ptx", "sass"))
+        files[name + ".json"] = json.dumps(self.manifest(), indent=1).encode()
+        return write_files(_fspath(directory, "directory"), files)[-1]
 
     @staticmethod
     def load(manifest_path) -> "Artifact":
@@ -294,7 +287,9 @@ class Artifact:
         if not isinstance(ptx, str) or not isinstance(cubin, (bytes, bytearray)):
             raise ArgumentTypeError("an artifact's ptx is str and its cubin bytes")
         d = manifest
-        return Artifact(
+        from .manifest import check_tensor_maps
+
+        art = Artifact(
             kernel_name=_get(d, "kernel_name", str), arch=_get(d, "arch", str), ptx=ptx,
             cubin=bytes(cubin), params=tuple(Param.from_json(p) for p in _get(d, "params", list)),
             block=_dim3(d, "block"), grid=_dim3(d, "grid"), cluster=_dim3(d, "cluster"),
@@ -302,6 +297,8 @@ class Artifact:
             meta=_get(d, "meta", dict, {}),
             tensor_maps=tuple(TensorMapParam.from_json(t) for t in _get(d, "tensor_maps", list, [])),
         )
+        check_tensor_maps(art.params, art.tensor_maps, ptx)  # (manifest.py: records against params, PTX)
+        return art
 
 
 class Asm:
@@ -342,19 +339,6 @@ class Asm:
         why = {"ptx": "compiled without emit=('ptx',)", "sass": "compiled without a cubin"}.get(
             name, f"not kept: compile(..., keep=({name!r},)) keeps it")
         raise KeyError(f"{art.kernel_name}: no IR {name!r} ({why})")
-
-
-def _write_new(path: str, data: bytes) -> None:
-    """Write `data` to `path`, refusing (ArgumentError) to follow a symbolic link there."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags, 0o644)
-    except OSError as e:
-        if os.path.islink(path):
-            raise ArgumentError(f"{path} is a symbolic link: not written") from None
-        raise
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
 
 
 def _is_count(v) -> bool:

@@ -221,7 +221,7 @@ class TileOptMain:
             start = time.perf_counter()
             # the compile's parse stage (pipeline.parse): the same refusal of unregistered dialects
             if isinstance(text, bytes):
-                module = _parse_bytecode(text, ctx, engine)
+                module = _parse_bytecode(text, filename, ctx, engine)
                 if module is not None and not args.allow_unregistered_dialect \
                         and refuse_unregistered(module, ctx, engine) is not None:
                     module = None
@@ -413,18 +413,18 @@ def _candidates() -> set[str]:
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
 
 
-def _parse_bytecode(data: bytes, context, engine):
+def _parse_bytecode(data: bytes, filename: str, context, engine):
+    from .bytecode_checks import parse_bytecode  # strings, size and nesting checked; a large stack
     from .diagnostics import _from_mlir
-    from .mlir import MLIRError, ir
+    from .mlir import MLIRError
 
-    with context:
-        try:
-            return ir.Module.parse(data).operation  # (the Operation keeps its Module alive)
-        except MLIRError as e:
-            if not engine.diagnostics:  # the handler saw nothing: take them from the exception
-                for d in e.error_diagnostics:
-                    engine.emit(_from_mlir(d))
-            return None
+    try:
+        return parse_bytecode(data, filename, context)
+    except MLIRError as e:
+        if not engine.diagnostics:  # the handler saw nothing: take them from the exception
+            for d in e.error_diagnostics:
+                engine.emit(_from_mlir(d))
+        return None
 
 
 def _asm(module, args) -> str:

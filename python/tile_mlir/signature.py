@@ -3,33 +3,32 @@ name, parameters (names, kinds, dtypes, shapes), launch shape, the parameters it
 the tensor-map records its TMA ops use."""
 from __future__ import annotations
 
-from .artifact import Param
+import re
 
-__all__ = ["kernel_signature"]
+from .artifact import Param, is_param_name
+
+__all__ = ["kernel_signature", "param_names"]
+
+_KERNEL = re.compile(r'"tile\.kernel"\s*\(\s*\)\s*\(\s*\{\s*(\^[\w$.-]+\s*\()?')
+_COMMENT = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?|//[^\n]*')
+_ARG = re.compile(r"%([\w$.-]+)\s*:")
 
 
 def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict]:
     """For each tile.kernel: name, Params in order, block, cluster, tensor maps (read before lowering).
 
-    Params are named by the kernel's arg_names, else as ``text`` (the source parsed as ``filename``)
-    names the kernel's block arguments, else arg<i> (source.arg_names); sub-byte elements are packed
-    (Param.bits)."""
+    Params are named by param_names; sub-byte elements are packed (Param.bits)."""
     from .dialect.ops import read_attr, spec_of
     from .dialect.types import BufferType
-    from .artifact import is_param_name
-    from .source import arg_names
 
     out = []
-    for op in module_op.regions[0].blocks[0].operations:
-        op = op.operation
-        if op.name != "tile.kernel":
-            continue
+    listed = _text_arg_lists(text)
+    kernels = [op.operation for op in module_op.regions[0].blocks[0].operations if op.operation.name == "tile.kernel"]
+    for k, op in enumerate(kernels):
         spec = {a.name: a for a in spec_of("tile.kernel").attrs}
         params = []
         args = op.regions[0].blocks[0].arguments
-        given = read_attr(op, spec["arg_names"]) if "arg_names" in op.attributes else None
-        names = (list(given) if given and all(is_param_name(n) for n in given)  # the kernel's own names
-                 else arg_names(args, text, filename))
+        names = param_names(op, len(args), listed[k] if len(listed) == len(kernels) else None)
         for i, arg in enumerate(args):
             bt = BufferType.of(arg.type)
             if bt is not None:
@@ -52,16 +51,66 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
 
 def _written_windows(kernel) -> set[int]:
     """Indices of the buffer parameters written through a tile.subview window (the GEMM's TMA store of a
-    tile of D): a window of a global buffer is written as the destination (operand #0) of tile.copy,
-    tile.copy_async (or tile.tmem.load), windows of windows included."""
+    tile of D): a window written as an operand its op writes (dialect.ops.WRITERS), windows of windows
+    included."""
+    from .dialect.ops import WRITERS
+
     def written(view) -> bool:
-        return any(u.operand_number == 0 and (u.owner.operation.name in ("tile.copy", "tile.copy_async", "tile.tmem.load") or
-                                              u.owner.operation.name == "tile.subview" and
-                                              written(u.owner.operation.results[0])) for u in view.uses)
+        return any(u.operand_number in WRITERS.get(u.owner.operation.name, ()) or
+                   u.owner.operation.name == "tile.subview" and u.operand_number == 0 and
+                   written(u.owner.operation.results[0]) for u in view.uses)
 
     return {i for i, a in enumerate(kernel.regions[0].blocks[0].arguments)
             if any(u.operand_number == 0 and u.owner.operation.name == "tile.subview" and
                    written(u.owner.operation.results[0]) for u in a.uses)}
+
+
+def param_names(kernel, count: int, written: list[str] | None) -> list[str]:
+    """The names of a kernel's `count` parameters: its `arg_names` attribute when it has one, else
+    `written`, the `%name`s of its entry block's argument list as the source text spells them
+    (_text_arg_lists), else arg<i>. Never from locations: a `loc(...)` is the author's to write, so
+    crafted ones swapped names (and a keyword call then bound the caller's input as an output).
+    A name that is no parameter name (artifact.is_param_name) is arg<i>; when that repeats a name,
+    or the names do not match the arguments one to one, all are arg<i>."""
+    names = None
+    if "arg_names" in kernel.attributes:
+        try:
+            names = [str(a.value) for a in kernel.attributes["arg_names"]]
+        except (TypeError, AttributeError, ValueError):
+            names = None
+    if names is None:
+        names = written
+    if names is None or len(names) != count:
+        return [f"arg{i}" for i in range(count)]
+    names = [n if is_param_name(n) else f"arg{i}" for i, n in enumerate(names)]
+    if len(set(names)) != count:  # a fallback repeats a name: all fall back
+        return [f"arg{i}" for i in range(count)]
+    return names
+
+
+def _text_arg_lists(text: str) -> list[list[str]]:
+    """For each `"tile.kernel"() ({^bb0(...)` of the source text, in order, the `%name`s of that
+    argument list (comments and strings aside; none for a kernel written without one)."""
+    if not text or "tile.kernel" not in text:
+        return []
+    blank = _COMMENT.sub(lambda m: m.group() if m.group() == '"tile.kernel"' else " " * len(m.group()), text)
+    out = []
+    for m in _KERNEL.finditer(blank):
+        if m.group(1) is None:
+            out.append([])
+            continue
+        depth, i = 1, m.end()
+        while i < len(blank) and depth:
+            depth += {"(": 1, ")": -1}.get(blank[i], 0)
+            i += 1
+        inner = blank[m.end():i - 1]
+        # only the argument names at the list's top level: `%a: !tile.buffer<...>, %b: i32 loc(...)`
+        flat, depth = [], 0
+        for c in inner:
+            depth += (c in "(<[{") - (c in ")>]}")
+            flat.append(c if depth == 0 else " ")
+        out.append(_ARG.findall("".join(flat)))
+    return out
 
 
 def _tensor_maps(kernel, args, params) -> tuple:

@@ -152,10 +152,10 @@ def test_argument_name_fallbacks(spelled, names):
     assert k(**{names[0]: 1, names[1]: 2}).backend == "sim"
 
 
-@pytest.mark.parametrize("given,names", [(["x", "y_1"], ["x", "y_1"]), (["grid", "n"], ["arg0", "arg1"])])
+@pytest.mark.parametrize("given,names", [(["x", "y_1"], ["x", "y_1"]), (["grid", "n"], ["arg0", "n"])])
 def test_builder_kernels_name_arguments_by_arg_names(given, names):
     """A module built in Python has no text to read names from: the kernel's arg_names name its
-    parameters, unless one is no parameter name (then all are arg<i>)."""
+    parameters; one that is no parameter name is arg<i>, as for names read from the text."""
     from tile_mlir.context import make_context
     from tile_mlir.dialect import builders as tb
     from tile_mlir.mlir import ir

@@ -325,6 +325,9 @@ def read_attr_in(attrs, a: AttrSpec):
         raw = attrs[a.name]
     except TypeError:  # an attribute the bindings cannot downcast, e.g. array<si32: ...>
         raw = None
+    if a.kind == I64 and isinstance(raw, ir.IntegerAttr) and not _KIND_OK[I64](raw):
+        fail("attributes", f"attribute '{a.name}' must be an integer of 64 bits (`N` or `N : i64`), got one of "
+             f"type {raw.type} (which MLIR holds as {raw}, whatever was written)")
     if raw is None or not _KIND_OK[a.kind](raw):
         fail("attributes", f"attribute '{a.name}' must be {KIND_NAMES[a.kind]}"
              + (f", got {raw}" if raw is not None else ""))
@@ -335,7 +338,8 @@ def read_attr_in(attrs, a: AttrSpec):
 # Attributes come back already downcast to their concrete class (StringAttr, IntegerAttr, ...).
 _KIND_OK = {
     STR: lambda x: isinstance(x, ir.StringAttr),
-    I64: lambda x: isinstance(x, ir.IntegerAttr),
+    # 64 bits only: `255 : i8` is the attribute `-1 : i8` to MLIR, so a narrower type cannot say its value
+    I64: lambda x: isinstance(x, ir.IntegerAttr) and isinstance(x.type, ir.IntegerType) and x.type.width == 64,
     I64_ARRAY: lambda x: isinstance(x, ir.DenseI64ArrayAttr),
     I32_ARRAY3: lambda x: isinstance(x, ir.DenseI32ArrayAttr) and len(x) == 3,
     STR_ARRAY: lambda x: isinstance(x, ir.ArrayAttr) and all(isinstance(e, ir.StringAttr) for e in x),

@@ -17,6 +17,7 @@ import math
 from ..diagnostics import error
 from .checks import KernelFacts, buffer_type, check_buffer_once, same_cta_group
 from .decline import Decline, fail
+from .cta_checks import check_scope
 from .dominance import defined_inside, undominated_uses
 from .ir_utils import enclosing_kernel, iter_ops, op_name, takes_tile_buffers
 from .op_def import BufferOf, OperandSpec, Trait
@@ -97,6 +98,7 @@ def verify_op(op, kernel: KernelFacts) -> bool:
         _check_generic(op, spec)
         if spec.verify is not None:
             spec.verify(op, kernel)
+        check_scope(op, spec, kernel)  # (dialect/cta_checks.py: a scope wider than the CTA)
         cta_group = _CTA_GROUP.get(spec.full_name)
         if cta_group is not None:
             same_cta_group(op, read_attr(op, cta_group), kernel)

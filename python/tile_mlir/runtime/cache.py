@@ -26,6 +26,12 @@ reader sees a whole entry or none; it carries its key and a digest of its conten
 cannot be read or does not check out (truncated, damaged, another format) is ignored, logged, and
 replaced by the recompiled one; a directory that cannot be written costs only the compile. Entry
 names are hex digests, so nothing is written outside the directory.
+
+Trust (README, "Trust model"): an entry is code that runs, so the cache is trusted only as a user's
+own files are. The directory is created private (0700); one owned by another user, or writable by
+group or others, is refused with a warning, as ssh refuses such a ~/.ssh, and jit() compiles without
+the cache. Entries are opened without following symlinks and without blocking, must be regular files
+of at most MAX_ENTRY_BYTES: a FIFO, a symlink or a device (/dev/zero) is a logged miss, never a hang.
 """
 from __future__ import annotations
 
@@ -38,6 +44,7 @@ import importlib.util
 import json
 import logging
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -50,7 +57,7 @@ from ..toolchain import find_tool
 from .arch import resolve_arch
 from .errors import BackendUnavailableError
 
-__all__ = ["compile_cached", "cache_dir", "disk_key", "clear", "stats", "DIR_ENV", "SWITCH_ENV"]
+__all__ = ["compile_cached", "cache_dir", "usable_dir", "disk_key", "MAX_ENTRY_BYTES", "clear", "stats", "DIR_ENV", "SWITCH_ENV"]
 
 log = logging.getLogger("tile_mlir.runtime")
 
@@ -59,7 +66,11 @@ SWITCH_ENV = "TILE_MLIR_CACHE"
 _OFF = frozenset({"0", "off", "false", "no"})
 _FORMAT = "tile_mlir compile cache 1"  # bump when the entry layout changes
 
+MAX_ENTRY_BYTES = 64 << 20  # an entry is a manifest, PTX and a base64 cubin: a few hundred KiB
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
 _memory: dict[tuple, Artifact] = {}
+_refused: set[str] = set()  # directories warned about once
 _stats = {"compiles": 0, "hits": 0, "disk_hits": 0}
 
 
@@ -75,7 +86,8 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     if art is not None:
         _stats["hits"] += 1
         return art
-    directory = cache_dir() if not options.get("keep") else None  # (kept stage IR lives in memory only)
+    # (kept stage IR lives in memory only)
+    directory = usable_dir(cache_dir()) if not options.get("keep") else None
     key = disk_key(text, arch, options) if directory else ""
     art = _read(directory, key) if directory else None
     if art is not None:
@@ -106,6 +118,44 @@ def cache_dir() -> str | None:
         xdg = os.environ.get("XDG_CACHE_HOME", "")
         root = xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache")  # XDG: absolute only
     return os.path.join(root, "tile_mlir")
+
+
+def usable_dir(directory: str | None) -> str | None:
+    """`directory` when the disk cache may use it: created private (0700) if missing; an existing one
+    must be a directory owned by this user and not writable by group or others. Else None, with a
+    warning (once per directory) saying why: jit() then compiles without the disk cache."""
+    if directory is None:
+        return None
+    try:
+        if not os.path.lexists(directory):
+            os.makedirs(os.path.dirname(directory) or ".", exist_ok=True)
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(directory, 0o700)
+        st = os.stat(directory)
+    except OSError as e:
+        why = f"could not write it ({e.strerror or e})"
+    else:
+        why = _untrusted(st)
+    if why is None:
+        return directory
+    if directory not in _refused:
+        _refused.add(directory)
+        log.warning("tile_mlir.runtime: not using the compile cache directory %s: %s; compiling without "
+                    "the disk cache (fix it with 'chmod 700' and 'chown', or set %s to a private "
+                    "directory)", directory, why, DIR_ENV)
+    return None
+
+
+def _untrusted(st: os.stat_result) -> str | None:
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a directory"
+    if os.name == "nt":
+        return None
+    if st.st_uid != os.getuid():
+        return f"it is owned by uid {st.st_uid}, not by this user (uid {os.getuid()})"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"it is writable by group or others (mode {stat.S_IMODE(st.st_mode):04o})"
+    return None
 
 
 def disk_key(text: str, arch: str, options: dict) -> str:
@@ -191,8 +241,7 @@ def _digest(manifest: dict, ptx: str, cubin: bytes) -> str:
 def _read(directory: str, key: str) -> Artifact | None:
     path = os.path.join(directory, key + ".json")
     try:
-        with open(path, "rb") as f:
-            entry = json.loads(f.read())
+        entry = json.loads(_read_entry(path))
         manifest, ptx = entry["manifest"], entry["ptx"]
         cubin = base64.b64decode(entry["cubin"], validate=True)
         if entry["key"] != key or entry["digest"] != _digest(manifest, ptx, cubin):
@@ -204,6 +253,25 @@ def _read(directory: str, key: str) -> Artifact | None:
         log.warning("tile_mlir.runtime: ignoring compile cache entry %s (%s: %s); recompiling",
                     path, type(e).__name__, e)
         return None
+
+
+def _read_entry(path: str) -> bytes:
+    """The bytes of a cache entry: a regular file of at most MAX_ENTRY_BYTES, opened without
+    following a symlink (ELOOP) and without blocking on a FIFO; anything else raises."""
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file")
+        if st.st_size > MAX_ENTRY_BYTES:
+            raise ValueError(f"{st.st_size} bytes, more than the {MAX_ENTRY_BYTES} an entry may hold")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(MAX_ENTRY_BYTES + 1)
+        if len(data) > MAX_ENTRY_BYTES:
+            raise ValueError(f"more than the {MAX_ENTRY_BYTES} bytes an entry may hold")
+        return data
+    finally:
+        os.close(fd)
 
 
 def _write(directory: str, key: str, art: Artifact) -> None:

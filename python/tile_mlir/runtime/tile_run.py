@@ -11,8 +11,9 @@ bindings) or an artifact manifest .json written by Artifact.save (runs where MLI
 
 Argument values, per kernel parameter (named as the program names its kernel's arguments: ``%A``
 is ``A``):
-  * positional VALUEs after INPUT, in parameter order, or ``--input NAME=VALUE``; a VALUE is a
-    .npy file or, for scalars, a number (``0x`` hex allowed);
+  * positional VALUEs after INPUT, in parameter order, or ``--input NAME=VALUE``; a VALUE is, for
+    scalars, a number (``0x`` hex allowed), tried first; else a file named explicitly: ``@FILE`` or
+    ``FILE.npy`` (a bare name is never looked up as a file);
   * otherwise buffers are generated: *output* buffers are zeros, the others random data of the
     parameter's dtype/shape from ``--seed`` (default 0; integers uniform in the dtype's range for
     8-bit types, else in [-1000, 1000] / [0, 1000]; floats standard normal, rounded to the narrow
@@ -159,23 +160,29 @@ def _number(text: str, dtype: str):
 
 
 def _value_for(param, text: str):
-    """An argument from a VALUE string: .npy path, or a number for scalars."""
-    if text.endswith(".npy") or os.path.exists(text):
-        try:
-            arr = np.load(text, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise UsageError(f"parameter '{param.name}': cannot read {text}: {e}")
-        if param.kind == "scalar":
-            if arr.size != 1:
-                raise UsageError(f"parameter '{param.name}' is a scalar, {text} has shape {arr.shape}")
-            return arr.reshape(()).item()
-        return np.ascontiguousarray(arr)
+    """An argument from a VALUE string. A scalar's VALUE is a number first (`16` is 16 even where a
+    file named 16 exists); files are read only when named explicitly: `@PATH`, or a path ending in
+    .npy."""
     if param.kind == "scalar":
         v = _number(text, param.dtype)
-        if v is None:
-            raise UsageError(f"parameter '{param.name}': {text!r} is not a {param.dtype} number")
-        return v
-    raise UsageError(f"parameter '{param.name}' is a buffer: give a .npy file, not {text!r}")
+        if v is not None:
+            return v
+    path = text[1:] if text.startswith("@") else text if text.endswith(".npy") else None
+    if path is None:
+        if param.kind == "scalar":
+            raise UsageError(f"parameter '{param.name}': {text!r} is not a {param.dtype} number "
+                             "(to read a .npy file, write @FILE)")
+        raise UsageError(f"parameter '{param.name}' is a buffer: give a .npy file (FILE.npy or @FILE), "
+                         f"not {text!r}")
+    try:
+        arr = np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"parameter '{param.name}': cannot read {path}: {e}")
+    if param.kind == "scalar":
+        if arr.size != 1:
+            raise UsageError(f"parameter '{param.name}' is a scalar, {path} has shape {arr.shape}")
+        return arr.reshape(()).item()
+    return np.ascontiguousarray(arr)
 
 
 def output_names(art, extra=()) -> list[str]:
@@ -317,9 +324,7 @@ def run(ns) -> int:
           file=sys.stderr)
     values = {p.name: a for p, a in zip(art.params, args)}
     if ns.output_dir:
-        os.makedirs(ns.output_dir, exist_ok=True)
-        for n in outs:
-            np.save(os.path.join(ns.output_dir, n + ".npy"), values[n])
+        _save_outputs(ns.output_dir, {n: values[n] for n in outs})
     if ns.print_mode != "none":
         _print(ns.print_mode, [(n, values[n]) for n in outs], expected)
     if ns.plot:
@@ -343,6 +348,21 @@ def _print(mode: str, items, expected) -> None:
                 if n in expected:
                     from .show import compare
                     print(f"{n}: {compare(a, expected[n])}")
+
+
+def _save_outputs(directory: str, arrays: dict) -> None:
+    """DIR/NAME.npy for each output, through the one safe write path (safe_io: no symlink followed)."""
+    import io
+
+    from tile_mlir.safe_io import write_files
+
+    files = {}
+    for name, a in arrays.items():
+        buf = io.BytesIO()
+        np.save(buf, a, allow_pickle=False)
+        files[name + ".npy"] = buf.getvalue()
+    for path in write_files(directory, files):
+        print(f"tile-run: wrote {path}", file=sys.stderr)
 
 
 def main(argv=None) -> int:

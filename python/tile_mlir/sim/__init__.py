@@ -17,10 +17,11 @@ swizzle and descriptor decode are written from the PTX ISA on their own (docs/em
 
 from __future__ import annotations
 
-from .. import env as _env
 from dataclasses import dataclass, field
 
-from . import findings, launch
+from .. import env as _env
+
+from . import findings, launch, run_args
 from .errors import EmulationError
 from .ptx_parser import parse
 from .tensor_map import TensorMap
@@ -85,6 +86,9 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     from . import pool
     from .progress import bar_for
 
+    run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
+                           max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
+                           progress=progress)
     explicit = workers is not None or executor is not None
     workers = pool.default_workers(workers)
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
@@ -113,6 +117,8 @@ def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trac
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     module = parse_cached(ptx)
     fn = module.entry(kernel)
+    run_args.check_args(fn, args)
+    args = list(args)
     m = Machine(module, fn, grid=grid, block=block, cluster=launch.cluster_of(fn, cluster),
                 dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
                 max_seconds=max_seconds, args=args)

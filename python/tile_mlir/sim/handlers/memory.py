@@ -164,6 +164,8 @@ def decode_ld(d, inst):
 
 def decode_st(d, inst):
     space = _space(inst)
+    if space == "const":  # the constant bank is read-only: ptxas refuses st.const
+        raise d.error("st.const: the constant state space is read-only (ptxas refuses the store)")
     nv = _vec(inst)
     t, w = _ld_type(d, inst)
     ops = d.operands(2, 3)  # [a], b{, cache-policy}

@@ -18,14 +18,23 @@ def _member_req(d, op):
             if not lanes <= w.lanes:
                 raise EmulationError(f"membermask 0x{m:08x} names lanes that do not exist in "
                                      f"warp {w.idx}")
-            return lanes
+            return _executing_in(m, lanes, at)
         return req
     s = d.slot(op)
 
     def req(w, at):
         m = at[0].r[s] & 0xFFFFFFFF
-        return frozenset(i for i in range(32) if (m >> i) & 1)
+        return _executing_in(m, frozenset(i for i in range(32) if (m >> i) & 1), at)
     return req
+
+
+def _executing_in(m, lanes, at):
+    """`lanes`, after the PTX ISA's rule for the .sync warp instructions: the executing thread must be
+    in membermask (else the behaviour is undefined; membermask 0 waited for no one, forever)."""
+    if not any(t.lane in lanes for t in at):
+        raise EmulationError(f"membermask 0x{m:08x} does not hold the executing lane {at[0].lane}: a .sync "
+                             "warp instruction's executing thread must be in its membermask (PTX ISA)")
+    return lanes
 
 
 def decode_elect(d, inst):
