@@ -13,7 +13,6 @@ import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
 sys.path.insert(0, os.path.join(ROOT, "examples"))
-os.environ.setdefault("TILE_MLIR_SIM_MAX_SECONDS", "600")  # (384-thread CTAs: tens of seconds)
 
 import gemm_blockscaled as gemm  # noqa: E402
 import gemm_reference as ref  # noqa: E402

@@ -12,7 +12,6 @@ import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
 sys.path.insert(0, os.path.join(ROOT, "examples"))
-os.environ.setdefault("TILE_SIM_MAX_SECONDS", "900")  # (384-thread CTAs, several tiles each)
 
 import gemm_persistent as gp  # noqa: E402
 

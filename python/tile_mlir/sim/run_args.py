@@ -69,6 +69,6 @@ def check_args(fn, args) -> None:
                 raise EmulationError(f"run_ptx: the array for {p.name} is read-only: the kernel's results are "
                                      "copied back into it (pass a writable array, e.g. a.copy())")
         elif _is_int(a) and p.type[:1] in "usb" and p.type[1:].isdigit():
-            bits = int(p.type[1:])
+            bits = 8 * p.size  # (a `.b8 name[N]` by-value struct takes an int of its N bytes)
             if not -(1 << (bits - 1)) <= int(a) < (1 << bits):
                 raise EmulationError(f"run_ptx: argument {int(a)} for .{p.type} {p.name} does not fit in {bits} bits")

@@ -4,7 +4,15 @@ load is asynchronous and tcgen05.wait::ld waits for it).
 tcgen05.ld writes each destination register an :class:`Unwaited` value (the loaded bits); any use
 of it (arithmetic, comparison, a store) is the ``tcgen05.wait::ld`` finding of sim/findings.py:
 an error in strict mode, counted in lenient mode, where the bits are used as loaded.
-``tcgen05.wait::ld`` turns the thread's registers still holding them into plain values.
+``tcgen05.wait::ld`` lands the thread's pending loads: their values, wherever they were copied, are
+plain from then on.
+
+A `mov` copies a value without using it, so it propagates the poison (as a memory sanitizer's shadow
+does): `mov.b64 %rd, {%r1, %r2}` of two unwaited registers is an unwaited 64-bit register of the same
+load, fine to use after the wait. NVIDIA's own compiler (libNVVM) moves such copies above the
+tcgen05.wait::ld (measured: our tcgen05.ld epilogues pack the destinations into 64-bit registers in
+the ld's block, the wait after the branch that joins it); a copy reads nothing the hardware must have
+delivered, since ptxas renames registers and scoreboards the physical ones at their first use.
 
 Kept: per thread the registers of its tcgen05.ld not yet waited for.
 """
@@ -15,17 +23,31 @@ from .. import findings
 from ..state import Kept
 
 
+class Load:
+    """One tcgen05.ld of one thread: landed once its tcgen05.wait::ld has executed."""
+    __slots__ = ("landed",)
+
+    def __init__(self):
+        self.landed = False
+
+
 class Unwaited(int):
     """A tcgen05.ld destination register before tcgen05.wait::ld: its bits, and any use of them is
     the ``tcgen05.wait::ld`` finding (the emulator's own code reads ``.value``)."""
 
-    def __new__(cls, value, M, line):
+    def __new__(cls, value, M, line, load):
         obj = super().__new__(cls, value)
-        obj.value, obj.M, obj.line = value, M, line
+        obj.value, obj.M, obj.line, obj.load = value, M, line, load
         return obj
 
-    def _touch(self):
+    def _touch(self) -> bool:
+        """Whether the operation propagates the poison (a mov); reports a use before the wait."""
+        if self.load.landed:
+            return False
         M = self.M
+        cur = M.cur
+        if cur is not None and cur.mnemonic == "mov":
+            return True
         f = None if M.strict else findings.seen(M, "tcgen05.wait::ld", self.line)
         if f is not None:  # seen: count it (a GEMM epilogue reads thousands)
             f.count += 1
@@ -33,14 +55,17 @@ class Unwaited(int):
         findings.report(M, "tcgen05.wait::ld",
                f"a destination register of the tcgen05.ld at line {self.line} is read before "
                f"the tcgen05.wait::ld that completes the load", line=self.line)
+        return False
 
 
 def _guarded(name):
     plain = getattr(int, name)
 
     def op(self, *args):
-        self._touch()
-        return plain(int(self.value), *args)
+        if self._touch():  # a mov's packing: the result is as unwaited as its sources
+            out = plain(int(self.value), *(int(a.value) if isinstance(a, Unwaited) else a for a in args))
+            return Unwaited(out, self.M, self.line, self.load) if type(out) is int else out
+        return plain(int(self.value), *(int(a.value) if isinstance(a, Unwaited) else a for a in args))
     op.__name__ = name
     return op
 
@@ -56,10 +81,11 @@ Unwaited.__hash__ = int.__hash__
 
 
 class _LdRegs:
-    __slots__ = ("regs",)
+    __slots__ = ("regs", "loads")
 
     def __init__(self, t):
         self.regs = []  # (slot, Unwaited) of tcgen05.ld not yet waited for
+        self.loads = []  # their Loads
 
 
 LD_REGS = Kept("ld_poison", "thread", _LdRegs)
@@ -68,20 +94,25 @@ LD_REGS = Kept("ld_poison", "thread", _LdRegs)
 def poison_ld(M, t, slots, values, line):
     """tcgen05.ld's destinations: the loaded bits, unreadable until tcgen05.wait::ld."""
     r = t.r
-    pend = LD_REGS.of(t).regs
+    st = LD_REGS.of(t)
+    load = Load()
+    st.loads.append(load)
     for s, v in zip(slots, values):
         if s is not None:
-            x = r[s] = Unwaited(v, M, line)
-            pend.append((s, x))
+            x = r[s] = Unwaited(v, M, line, load)
+            st.regs.append((s, x))
 
 
 def land_ld(t):
-    """tcgen05.wait::ld: every register still holding its load's value becomes a plain one."""
+    """tcgen05.wait::ld: the thread's loads land (their values, copies included, are plain from now
+    on), and the registers still holding them become plain ones."""
     st = LD_REGS.peek(t)
     if st is None:
         return
+    for load in st.loads:
+        load.landed = True
     r = t.r
     for s, x in st.regs:
         if r[s] is x:
             r[s] = x.value
-    st.regs = []
+    st.regs, st.loads = [], []
