@@ -12,7 +12,8 @@ ALLOWED_TOP = {"numpy", "__future__", "re", "os", "sys", "math", "struct", "bise
 NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
             "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
-            "progress.py": {"contextlib", "tqdm"}}
+            "progress.py": {"contextlib", "tqdm"},
+            "run_args.py": {"numbers"}}  # (numbers.Real: run_ptx's max_seconds)
 
 
 def test_sim_imports_only_numpy_stdlib_and_itself():

@@ -20,6 +20,7 @@ Kept: per thread the registers of its tcgen05.ld not yet waited for.
 from __future__ import annotations
 
 from .. import findings
+from ..guarded_int import guard_int_ops
 from ..state import Kept
 
 
@@ -31,6 +32,7 @@ class Load:
         self.landed = False
 
 
+@guard_int_ops
 class Unwaited(int):
     """A tcgen05.ld destination register before tcgen05.wait::ld: its bits, and any use of them is
     the ``tcgen05.wait::ld`` finding (the emulator's own code reads ``.value``)."""
@@ -51,33 +53,14 @@ class Unwaited(int):
         f = None if M.strict else findings.seen(M, "tcgen05.wait::ld", self.line)
         if f is not None:  # seen: count it (a GEMM epilogue reads thousands)
             f.count += 1
-            return
+            return False
         findings.report(M, "tcgen05.wait::ld",
                f"a destination register of the tcgen05.ld at line {self.line} is read before "
                f"the tcgen05.wait::ld that completes the load", line=self.line)
         return False
 
-
-def _guarded(name):
-    plain = getattr(int, name)
-
-    def op(self, *args):
-        if self._touch():  # a mov's packing: the result is as unwaited as its sources
-            out = plain(int(self.value), *(int(a.value) if isinstance(a, Unwaited) else a for a in args))
-            return Unwaited(out, self.M, self.line, self.load) if type(out) is int else out
-        return plain(int(self.value), *(int(a.value) if isinstance(a, Unwaited) else a for a in args))
-    op.__name__ = name
-    return op
-
-
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
-              "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__pow__",
-              "__lshift__", "__rlshift__", "__rshift__", "__rrshift__", "__and__", "__rand__",
-              "__or__", "__ror__", "__xor__", "__rxor__", "__neg__", "__pos__", "__abs__",
-              "__invert__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__",
-              "__float__", "__index__", "__format__", "to_bytes"):
-    setattr(Unwaited, _name, _guarded(_name))
-Unwaited.__hash__ = int.__hash__
+    def _propagate(self, value):
+        return Unwaited(value, self.M, self.line, self.load)  # a mov's result: as unwaited as its sources
 
 
 class _LdRegs:

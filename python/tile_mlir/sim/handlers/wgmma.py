@@ -26,6 +26,7 @@ import numpy as np
 
 from .. import mma_numerics
 from ..errors import EmulationError
+from ..guarded_int import guard_int_ops
 from ..smem_desc import check_for_mma, decode_sm90
 from ..state import Kept
 from .mma_smem import read_operand
@@ -87,6 +88,7 @@ class _ThreadState:
 THREAD = Kept("wgmma", "thread", _ThreadState)
 
 
+@guard_int_ops
 class InFlight(int):
     """The value of an accumulator register of a wgmma not yet waited for: the result's bits,
     refusing every use (the emulator's own code reads ``.value``)."""
@@ -105,24 +107,6 @@ class InFlight(int):
                         key=("wgmma-inflight", rec.line))
 
 
-def _guarded(name):
-    plain = getattr(int, name)
-
-    def op(self, *args):
-        self._touch()
-        return plain(int(self.value), *args)
-    op.__name__ = name
-    return op
-
-
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
-              "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__pow__",
-              "__lshift__", "__rlshift__", "__rshift__", "__rrshift__", "__and__", "__rand__",
-              "__or__", "__ror__", "__xor__", "__rxor__", "__neg__", "__pos__", "__abs__",
-              "__invert__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__",
-              "__float__", "__format__", "to_bytes"):
-    setattr(InFlight, _name, _guarded(_name))
-InFlight.__hash__ = int.__hash__
 
 
 def _plain(x) -> int:
