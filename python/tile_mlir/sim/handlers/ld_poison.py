@@ -12,7 +12,8 @@ does): `mov.b64 %rd, {%r1, %r2}` of two unwaited registers is an unwaited 64-bit
 load, fine to use after the wait. NVIDIA's own compiler (libNVVM) moves such copies above the
 tcgen05.wait::ld (measured: our tcgen05.ld epilogues pack the destinations into 64-bit registers in
 the ld's block, the wait after the branch that joins it); a copy reads nothing the hardware must have
-delivered, since ptxas renames registers and scoreboards the physical ones at their first use.
+delivered, since ptxas renames registers and scoreboards the physical ones at their first use
+(docs/emulator.md Table A, A40).
 
 Kept: per thread the registers of its tcgen05.ld not yet waited for.
 """
