@@ -11,9 +11,10 @@ on the PTX emulator.
 
 Parts: cache.py (compile cache, memory and disk), backend.py (the backend interface and choice),
 gpu.py / emulator.py / worker.py (the backends), fast_path.py (repeated calls), args.py (argument
-marshalling), dtypes.py (element dtypes: ml_dtypes, DLPack, packed sub-byte elements), and under
-the GPU backend driver.py, device.py, module.py, launch.py, memory.py. Errors: errors.py (part of
-the one hierarchy of tile_mlir/errors.py; a bad argument is an ArgumentError).
+marshalling; buffers.py reads buffer arguments), dtypes.py (element dtypes: ml_dtypes, DLPack,
+packed sub-byte elements), and under the GPU backend driver.py, device.py, module.py, launch.py,
+memory.py. Errors: errors.py (part of the one hierarchy of tile_mlir/errors.py; a bad argument is
+an ArgumentError).
 Nothing here imports CUDA, MLIR, the compiler or the emulator until it is used.
 """
 from .arch import can_run, parse_arch, refusal_message, resolve_arch

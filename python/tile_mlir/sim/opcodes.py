@@ -22,7 +22,7 @@ from typing import Callable, NamedTuple
 
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
-    tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma, warp, wgmma
+    tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .locations import source
 from .state import DInst
 
@@ -63,16 +63,16 @@ TABLE: dict[str, Op] = {
     "cp.async.wait_all": Op(cp_async.decode_wait_all, T),
     "cp.async.mbarrier.arrive": Op(cp_async.decode_mbarrier_arrive, T),
     # ---- TMA: bulk (tensor) copies, loads performed at issue completing on an mbarrier, stores
-    # at the covering bulk wait_group (tma.py)
-    "cp.async.bulk.tensor": Op(tma.decode_bulk_tensor, T),
-    "cp.async.bulk": Op(tma.decode_bulk, T),
-    "cp.async.bulk.commit_group": Op(tma.decode_commit_group, T),
-    "cp.async.bulk.wait_group": Op(tma.decode_wait_group, T),
-    "cp.async.bulk.prefetch.tensor": Op(tma.decode_prefetch_tensor, T),
-    "cp.async.bulk.prefetch": Op(tma.decode_prefetch_bulk, T),
-    "prefetch.tensormap": Op(tma.decode_prefetch_tensormap, T),
-    "prefetch.param.tensormap": Op(tma.decode_prefetch_tensormap, T),
-    "prefetch.const.tensormap": Op(tma.decode_prefetch_tensormap, T),
+    # at the covering bulk wait_group (tma_copy.py; groups, prefetches: tma_group.py)
+    "cp.async.bulk.tensor": Op(tma_copy.decode_bulk_tensor, T),
+    "cp.async.bulk": Op(tma_copy.decode_bulk, T),
+    "cp.async.bulk.commit_group": Op(tma_group.decode_commit_group, T),
+    "cp.async.bulk.wait_group": Op(tma_group.decode_wait_group, T),
+    "cp.async.bulk.prefetch.tensor": Op(tma_group.decode_prefetch_tensor, T),
+    "cp.async.bulk.prefetch": Op(tma_group.decode_prefetch_bulk, T),
+    "prefetch.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
+    "prefetch.param.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
+    "prefetch.const.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
     # ---- control (control.py)
     "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
     "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),

@@ -197,7 +197,7 @@ class BF16DLPack:
         self.bits, self.device = bits, device
 
     def __dlpack__(self, stream=None, **kw):
-        from tile_mlir.runtime.args import _capsule_name, _capsule_ptr, _DLManagedTensor
+        from tile_mlir.runtime.buffers import _capsule_name, _capsule_ptr, _DLManagedTensor
 
         cap = self.bits.__dlpack__()
         _DLManagedTensor.from_address(_capsule_ptr(cap, _capsule_name(cap))).dl_tensor.dtype.code = 4
