@@ -11,12 +11,12 @@
 // CHECK: div.u32
 // CHECK: min.u32 {{.*}}, 8;
 // CHECK: setp.eq.{{[bsu]}}{{16|32}} [[P1:%p[0-9]+]], [[IDX:%rs?[0-9]+]], 1;
-// CHECK: mov.b32 [[S0:%r[0-9]+]], persistent_ops_smem0;
-// CHECK: mov.b32 [[S1:%r[0-9]+]], persistent_ops_smem1;
-// CHECK: selp.b32 [[PICK:%r[0-9]+]], [[S1]], [[S0]], [[P1]];
+// CHECK: mov.b{{32|64}} [[S0:%rd?[0-9]+]], persistent_ops_smem0;
+// CHECK: mov.b{{32|64}} [[S1:%rd?[0-9]+]], persistent_ops_smem1;
+// CHECK: selp.b{{32|64}} [[PICK:%rd?[0-9]+]], [[S1]], [[S0]], [[P1]];
 // CHECK: setp.eq.{{[bsu]}}{{16|32}} [[P2:%p[0-9]+]], [[IDX]], 2;
-// CHECK: mov.b32 [[S2:%r[0-9]+]], persistent_ops_smem2;
-// CHECK: selp.b32 [[BAR:%r[0-9]+]], [[S2]], [[PICK]], [[P2]];
+// CHECK: mov.b{{32|64}} [[S2:%rd?[0-9]+]], persistent_ops_smem2;
+// CHECK: selp.b{{32|64}} [[BAR:%rd?[0-9]+]], [[S2]], [[PICK]], [[P2]];
 // CHECK: mbarrier.init.shared.b64 [[[BAR]]]
 // CHECK: mbarrier.arrive.shared.b64 {{.*}}, [[[BAR]]];
 // CHECK: and.b{{16|32}} {{.*}}, 1;
