@@ -46,8 +46,7 @@ def write_files(directory: str, files: dict[str, bytes]) -> list[str]:
             except FileNotFoundError:
                 continue
             if stat.S_ISLNK(st.st_mode):
-                raise ArgumentError(f"{os.path.join(root, name)} is a symbolic link: it resolves outside {root} "
-                                    "(or may be made to at any time): not written")
+                raise ArgumentError(_link_refusal(root, name))
             if not stat.S_ISREG(st.st_mode):
                 raise ArgumentError(f"{os.path.join(root, name)} exists and is not a regular file: not written")
         for name, data in files.items():
@@ -55,6 +54,14 @@ def write_files(directory: str, files: dict[str, bytes]) -> list[str]:
     finally:
         os.close(dfd)
     return [os.path.join(root, name) for name in files]
+
+
+def _link_refusal(root: str, name: str) -> str:
+    """Why a symbolic link at root/name is not written through (a link may be repointed at any time)."""
+    path = os.path.join(root, name)
+    if os.path.dirname(os.path.realpath(path)) != root:
+        return f"{path} is a symbolic link: it resolves outside {root}: not written"
+    return f"{path} is a symbolic link: not written (it could be made to point anywhere)"
 
 
 def _replace(dfd: int, root: str, name: str, data: bytes) -> None:
