@@ -22,9 +22,9 @@ What changes:
     (a zero product adds nothing);
   * the epilogue (--epilogue): "tma" writes each consumer's 64 rows to shared memory in two rounds of half the
     tile's columns, each stored by the warpgroup's leader with TMA, clipped at D's edges (so M and N need not be
-    multiples of the tile), the warpgroup going on to the next tile while the copy engine writes; "registers"
-    stores the accumulator registers with tile.copy (whole tiles only); "auto" (the default) takes tma for edge
-    tiles or short K (at most SHORT_K K steps a tile), registers elsewhere.
+    multiples of the tile), the warpgroup going on to the next tile while the copy engine writes (the default);
+    "registers" stores the accumulator registers with tile.copy (whole tiles only). On the H200 tma is the
+    faster at every shape of bench/gemm.py's suite but one within noise (docs/gemm-walkthrough.md §10).
 Only the builder's own integers reach the IR (no user strings).
 """
 from __future__ import annotations
@@ -42,8 +42,6 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 
 EPILOGUES = ("tma", "registers")
-SHORT_K = 16  # K steps a tile at most for which the TMA-store epilogue beat the register one on the H200 (its ring
-# has 3 stages to the register epilogue's 4: bench/results/h200-gemm-suite-2026-12-02.txt, run 3)
 DENSE = {"bf16": ("bf16", 2, ml_dtypes.bfloat16), "e4m3": ("f8E4M3FN", 1, ml_dtypes.float8_e4m3fn)}
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
 H200_SMS = 132
@@ -58,11 +56,10 @@ class PersistentConfig:
     k: int
     ctas: int = H200_SMS  # at most this many CTAs (one per multiprocessor)
     group_m: int = 8  # tile rows per raster group
-    stages: int = 0  # 0: as many as fit (4 with the register epilogue, 3 beside the TMA-store tile)
+    stages: int = 0  # 0: as many as fit, at most 4 (4 with either epilogue at tile_n 256)
     tile_m: int = 128
     tile_n: int = 256
-    epilogue: str = "auto"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles;
-    # auto: tma where it is needed (edge tiles in M or N) or pays (at most SHORT_K K steps a tile), else registers
+    epilogue: str = "tma"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles
 
     def __post_init__(self):
         if self.dtype not in DENSE:
@@ -71,11 +68,8 @@ class PersistentConfig:
             raise ValueError("M, N, K, ctas and group_m must be positive")
         if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
-        if self.epilogue not in EPILOGUES + ("auto",):
-            raise ValueError(f"epilogue must be one of auto, {', '.join(EPILOGUES)}, got {self.epilogue!r}")
-        if self.epilogue == "auto":
-            edges = self.m % self.tile_m or self.n % self.tile_n
-            object.__setattr__(self, "epilogue", "tma" if edges or self.k_tiles <= SHORT_K else "registers")
+        if self.epilogue not in EPILOGUES:
+            raise ValueError(f"epilogue must be one of {', '.join(EPILOGUES)}, got {self.epilogue!r}")
         if not self.stages:  # as many as fit, at most 4
             object.__setattr__(self, "stages", next((st for st in (4, 3, 2) if self._smem(st) <= SMEM_LIMIT), 2))
         if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
@@ -360,7 +354,7 @@ def main(argv=None) -> int:
     p.add_argument("--group-m", type=int, default=8)
     p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
     p.add_argument("--tile-n", type=int, default=256)
-    p.add_argument("--epilogue", choices=("auto",) + EPILOGUES, default="auto")
+    p.add_argument("--epilogue", choices=EPILOGUES, default="tma")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
                    "model bit for bit")

@@ -2,7 +2,7 @@
 """Compile the persistent Hopper GEMM (examples/gemm_persistent.py) at every shape of bench/gemm.py's SUITE,
 for its "persistent" column.
 
-    .venv/bin/python bench/gpu/persistent/make_persistent_suite.py OUT_DIR [auto|tma|registers] [DTYPE ...]
+    .venv/bin/python bench/gpu/persistent/make_persistent_suite.py OUT_DIR [tma|registers] [DTYPE ...]
 
 Not committed (rebuilt for a run, about 30 s each here, and carried to the GPU machine).
 """
@@ -18,7 +18,7 @@ from gemm import SUITE  # noqa: E402  (bench/gemm.py)
 from tile_mlir.compiler import compile  # noqa: E402
 
 
-def main(out_dir: str, epilogue: str = "auto", *dtypes: str) -> int:
+def main(out_dir: str, epilogue: str = "tma", *dtypes: str) -> int:
     os.makedirs(out_dir, exist_ok=True)
     for dtype in dtypes or ("bf16", "e4m3"):
         for m, n, k in SUITE:

@@ -7,6 +7,9 @@
 // kernels of test/Conversion/TileToNVVM/gemm-wgmma.mlir. ptxas finds every accumulator register
 // untouched until the wait_group, so it injects no serializing warpgroup.wait (its C7517 note):
 // PTXAS-NOT: warpgroup.wait is injected
+// nor, in k_loop_divergent, a warpgroup.arrive (C7519) or a serialisation of every wgmma (C7520): the first
+// K-step's computed accumulate is the scale-d predicate of one instruction, not a branch between two
+// PTXAS-NOT: {{is injected|serialized}}
 
 // CHECK: .entry bf16_dynamic_acc(
 // CHECK: wgmma.fence.sync.aligned;
@@ -26,6 +29,9 @@
 // CHECK: wgmma.commit_group.sync.aligned;
 // CHECK: wgmma.wait_group.sync.aligned {{.*}}1;
 // CHECK: wgmma.wait_group.sync.aligned {{.*}}0;
+// CHECK: .entry k_loop_divergent(
+// CHECK: setp.ne.b32 p, %r{{[0-9]+}}, 0;
+// CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {{.+}}, p, 1, 1, 0, 0;
 
 "tile.kernel"() ({
 ^bb0(%k: i32):
@@ -100,3 +106,39 @@
   "tile.gemm_wait"() {pending = 0} : () -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "k_loop", block = array<i32: 128, 1, 1>} : () -> ()
+
+// The persistent GEMM's shape (examples/gemm_persistent.py): tiles, each a K-loop, then a leader-only
+// mbarrier arrive (a path ptxas deems divergent) while the accumulator is live, then the epilogue. Through
+// an scf.if on the first K-step's accumulate ptxas injected warpgroup.arrives here (C7519) and, in the
+// persistent GEMM, serialised every wgmma of the kernel (C7520).
+"tile.kernel"() ({
+^bb0(%D: !tile.buffer<global, 64x256xbf16>, %n: i32, %tiles: i32):
+  %a = "tile.alloc_shared"() : () -> !tile.buffer<shared, 64x64xbf16, "Swizzle<128B> o S[(64, 64) : (64, 1)]", align 1024>
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 256x64xbf16, "Swizzle<128B> o S[(256, 64) : (64, 1)]", align 1024>
+  %bar = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %d = "tile.alloc_reg"() : () -> !tile.buffer<reg, 64x256xf32, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">
+  %o = "tile.alloc_reg"() : () -> !tile.buffer<reg, 64x256xbf16, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">
+  %tid = "tile.thread_id"() : () -> i32
+  %z = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %leader = arith.cmpi eq, %tid, %z : i32
+  scf.if %leader {
+    "tile.mbarrier.init"(%bar) {count = 1} : (!tile.buffer<shared, 1xi64>) -> ()
+  }
+  "tile.barrier"() : () -> ()
+  scf.for %t = %z to %tiles step %one : i32 {
+    scf.for %i = %z to %n step %one : i32 {
+      %acc = arith.cmpi ne, %i, %z : i32
+      "tile.gemm_async"(%d, %a, %b, %acc) {scope = "warpgroup"} : (!tile.buffer<reg, 64x256xf32, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">, !tile.buffer<shared, 64x64xbf16, "Swizzle<128B> o S[(64, 64) : (64, 1)]", align 1024>, !tile.buffer<shared, 256x64xbf16, "Swizzle<128B> o S[(256, 64) : (64, 1)]", align 1024>, i1) -> ()
+      "tile.gemm_wait"() {pending = 1} : () -> ()
+    }
+    "tile.gemm_wait"() {pending = 0} : () -> ()
+    "tile.convert"(%o, %d) {rounding = "rn"} : (!tile.buffer<reg, 64x256xbf16, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">, !tile.buffer<reg, 64x256xf32, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">) -> ()
+    scf.if %leader {
+      "tile.mbarrier.arrive"(%bar) : (!tile.buffer<shared, 1xi64>) -> ()
+    }
+    "tile.mbarrier.wait_parity"(%bar, %t) : (!tile.buffer<shared, 1xi64>, i32) -> ()
+    "tile.copy"(%D, %o) {scope = "warpgroup"} : (!tile.buffer<global, 64x256xbf16>, !tile.buffer<reg, 64x256xbf16, "S[(4, 2, 8, 32, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]">) -> ()
+  }
+  "tile.return"() : () -> ()
+}) {sym_name = "k_loop_divergent", block = array<i32: 128, 1, 1>} : () -> ()

@@ -11,8 +11,13 @@ covers this group; `pending = 1` keeps one group in flight while the next stage 
 The plan is wgmma_plan.plan_wgmma. The accumulator is a register tile, the per-thread array of 32-bit
 words that convert-tile-to-nvvm makes of it (docs/registers.md): its N/2 words are read into the
 instruction's struct and written back after it, all at static indices, so LLVM keeps them in registers.
-wgmma's scale-d is an immediate (NVVM: an attribute): the op's `accumulate` folds when it is a constant,
-else selects between the two instructions (scf.if) for the first K-step; later K-steps accumulate.
+The first K-step's scale-d is the op's `accumulate`; later K-steps accumulate. A constant `accumulate` gives
+NVVM's op with scaleD one or zero. A computed one goes to the instruction as the predicate operand the PTX ISA
+makes scale-d (only imm-scale-a/b and imm-trans-a/b are immediates), in the same inline assembly NVVM's own
+lowering prints but with the predicate set from a register: NVVM's attribute would need a branch between two
+instructions, and ptxas serialises every wgmma of a kernel where one sits in a branch whose other side leaves
+the accumulator registers to a path it deems divergent (C7520, measured on the persistent GEMM's TMA-store
+epilogue; docs/gemm-walkthrough.md §10).
 """
 from __future__ import annotations
 
@@ -87,8 +92,7 @@ def gemm_wgmma(op, ctx):
         if known is not None:
             acc = mma(em, acc, s, a_desc, b_desc, "one" if known else "zero")
         else:
-            acc = _select_mma(em, ctx.accumulate, struct,
-                              lambda e, scale_d, acc=acc: mma(e, acc, 0, a_desc, b_desc, scale_d))
+            acc = _mma_scale_d(em, plan, struct, elem, acc, a_desc, b_desc, ctx.accumulate)
     em.create("nvvm.wgmma.commit.group.sync.aligned")
     for i, w in enumerate(plan.words):
         x = em.result("llvm.extractvalue", elem, (acc,), {"position": ir.DenseI64ArrayAttr.get([i])})
@@ -98,14 +102,26 @@ def gemm_wgmma(op, ctx):
     return plan
 
 
-def _select_mma(em, cond, struct, make):
-    """scf.if %cond -> struct { make(scale-d one) } else { make(scale-d zero) }."""
-    op = em.create("scf.if", operands=[cond], results=[struct], regions=2)
-    for region, scale_d in zip(op.regions, ("one", "zero")):
-        block = region.blocks.append()
-        with em.at(ir.InsertionPoint(block)):
-            em.create("scf.yield", operands=[make(em, scale_d)])
-    return op.results[0]
+def _mma_scale_d(em, plan, struct, elem, acc, a_desc, b_desc, accumulate):
+    """One wgmma.mma_async whose scale-d predicate is `accumulate` (i1), as llvm.inline_asm."""
+    n = len(plan.words)
+    d = ", ".join(f"${i}" for i in range(n))
+    # the operands after scale-d (PTX ISA, wgmma.mma_async syntax): imm-scale-a, imm-scale-b for floating-point
+    # types, then imm-trans-a, imm-trans-b for f16 and bf16 only; none for the integer types
+    imms = [] if plan.type_d == "s32" else [1, 1]
+    if plan.type_a in ("f16", "bf16"):
+        imms += [int(plan.a.major != "K"), int(plan.b.major != "K")]
+    asm = (f"{{\n.reg .pred p;\nsetp.ne.b32 p, ${2 * n + 2}, 0;\n"
+           f"wgmma.mma_async.sync.aligned.m64n{plan.n}k{plan.k_step}.{plan.type_d}.{plan.type_a}.{plan.type_b} "
+           f"{{{d}}}, ${2 * n}, ${2 * n + 1}, {', '.join(['p'] + [str(v) for v in imms])};\n}}\n")
+    reg = "f" if plan.type_d == "f32" else "r"
+    constraints = ",".join([f"={reg}"] * n + [str(i) for i in range(n)] + ["l", "l", "r"])
+    words = [em.result("llvm.extractvalue", elem, (acc,), {"position": ir.DenseI64ArrayAttr.get([i])})
+             for i in range(n)]
+    return em.result("llvm.inline_asm", struct, (*words, a_desc, b_desc, em.zext(accumulate, I32())), {
+        "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
+        "has_side_effects": ir.UnitAttr.get(),
+        "tile.mma": ir.StringAttr.get(f"step=0 a=({plan.a.describe(0)}) b=({plan.b.describe(0)}) scale-d=accumulate")})
 
 
 register_dispatch(
