@@ -5,6 +5,7 @@ import re
 
 from .mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
+from .top_level import first_operation
 
 __all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_unregistered_op",
            "unregistered_dialect_error"]
@@ -67,8 +68,10 @@ def parse_source(text: str | bytes, filename: str, context) -> "ir.Operation":
         except MLIRError as e:
             if not any(_SINGLE_TOP.search(d.message) for d in e.error_diagnostics):
                 raise
-            # Wrap on line 1 so that every later line keeps its number (line 1 shifts by 8 columns).
-            op = ir.Operation.parse("module {" + text + "\n}", source_name=filename)
+            # Wrap where the first operation starts, past the alias definitions (top_level.py), on its own
+            # line so that every line keeps its number (that line shifts by 8 columns).
+            i = first_operation(text)
+            op = ir.Operation.parse(text[:i] + "module {" + text[i:] + "\n}", source_name=filename)
             return op
         if op.name == "builtin.module":
             return op
