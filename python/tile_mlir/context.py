@@ -5,7 +5,7 @@ import re
 
 from .mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
-from .top_level import first_operation
+from .top_level import wrap_in_module
 
 __all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_unregistered_op",
            "unregistered_dialect_error"]
@@ -68,10 +68,9 @@ def parse_source(text: str | bytes, filename: str, context) -> "ir.Operation":
         except MLIRError as e:
             if not any(_SINGLE_TOP.search(d.message) for d in e.error_diagnostics):
                 raise
-            # Wrap where the first operation starts, past the alias definitions (top_level.py), on its own
-            # line so that every line keeps its number (that line shifts by 8 columns).
-            i = first_operation(text)
-            op = ir.Operation.parse(text[:i] + "module {" + text[i:] + "\n}", source_name=filename)
+            # Wrapped in a module, the alias definitions outside it, every line keeping its number
+            # (top_level.py).
+            op = ir.Operation.parse(wrap_in_module(text), source_name=filename)
             return op
         if op.name == "builtin.module":
             return op

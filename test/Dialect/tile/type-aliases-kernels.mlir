@@ -42,3 +42,16 @@
   "tile.copy"(%smem, %A) {scope = "cta"} : (!s, !g) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "third", block = array<i32: 128, 1, 1>} : () -> ()
+
+// Aliases defined between kernels (blanked there, written again before the module): one with a comment after
+// it, one over two lines with a comment inside.
+// CHECK:      sym_name = "fourth"
+!h = !tile.buffer<global, 4xi32>   // (a comment that must not swallow the module)
+!t = !tile.buffer<shared, 32x16xui8, // (a comment inside)
+                  "S[(32, 16) : (16, 1)]">
+"tile.kernel"() ({
+^bb0(%S: !h, %A: !g):
+  %smem = "tile.alloc_shared"() : () -> !t
+  "tile.copy"(%smem, %A) {scope = "cta"} : (!t, !g) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "fourth", block = array<i32: 128, 1, 1>} : () -> ()
