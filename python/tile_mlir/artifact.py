@@ -201,7 +201,7 @@ class Artifact:
     @property
     def asm(self) -> "Asm":
         """Each stage's IR by name, as Triton's kernel.asm: "ptx", "sass" (the cubin disassembled,
-        where nvdisasm exists), and what compile(keep=...) kept: "tile", "dispatched", "nvvm", "llvm"."""
+        where nvdisasm exists), and what compile(keep=...) kept: "tile", "dispatched", "nvvm", "llvm", "llvmir"."""
         return Asm(self)
 
     def __post_init__(self):
@@ -248,13 +248,15 @@ class Artifact:
 
     def save(self, directory) -> str:
         """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory, and <kernel>.<name>.mlir
-        for each IR kept (`asm`); return the manifest path. Refuses (ArgumentError), before writing
-        anything, a path that resolves outside the directory or a symbolic link there (safe_io)."""
+        for each IR kept (`asm`; the LLVM IR as <kernel>.llvmir.ll); return the manifest path. Refuses
+        (ArgumentError), before writing anything, a path that resolves outside the directory or a symbolic
+        link there (safe_io)."""
         from .safe_io import write_files
 
         name = self.kernel_name
         files = {name + ".ptx": (self.ptx or self.kept.get("ptx", "")).encode(), name + ".cubin": bytes(self.cubin)}
-        files.update((f"{name}.{k}.mlir", text.encode()) for k, text in self.kept.items() if k not in ("ptx", "sass"))
+        files.update((f"{name}.{k}.{'ll' if k == 'llvmir' else 'mlir'}", text.encode())
+                     for k, text in self.kept.items() if k not in ("ptx", "sass"))
         files[name + ".json"] = json.dumps(self.manifest(), indent=1).encode()
         return write_files(_fspath(directory, "directory"), files)[-1]
 

@@ -42,7 +42,8 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
     `emit` chooses the outputs: the PTX (what the emulator runs) and/or the cubin (what a GPU runs);
     LLVM's NVPTX backend runs once either way, and the cubin is that PTX assembled.
     `keep` names the IR to keep in ``artifact.asm``: "tile" (verified), "dispatched", "nvvm", "llvm"
-    (MLIR text after those stages), "ptx" (even when not emitted); ``"all"`` keeps each.
+    (MLIR text after those stages), "llvmir" (the kernels' LLVM IR, what the backend is given), "ptx"
+    (even when not emitted); ``"all"`` keeps each.
     `line_info` puts `.file`/`.loc` directives naming `filename`'s lines in the PTX (tile-sim reports
     faults at them; jit() asks for it when the kernel runs on tile-sim); the cubin stays as without.
     A bad argument raises ArgumentError (ArgumentTypeError for a wrong type); bad IR, TileError."""

@@ -34,7 +34,7 @@ __all__ = [
     "BINDINGS", "PROVIDERS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
     "llvm_version", "SHIMS", "llvm_array_type", "llvm_function_type", "mma_kind_attr", "init_mlir_error",
-    "binary_pass", "operand_segments", "parse_guard",
+    "binary_pass", "operand_segments", "parse_guard", "llvm_ir",
 ]
 
 # TILE_MLIR_BINDINGS values: a provider's name, or an alias of one
@@ -288,6 +288,14 @@ def _parse_guard_22(text: str):
     return TextProblem(line, col, "expected integer or float type, got: 'index'")
 
 
+def _llvm_ir_cext(op) -> str:
+    return importlib.import_module(f"{_ROOT}._mlir_libs._cutlass_ir")._mlirDialectsLLVM.translate_module_to_llvmir(op)
+
+
+def _llvm_ir_dialect(op) -> str:
+    return importlib.import_module(f"{_ROOT}.dialects.llvm").translate_module_to_llvmir(op)
+
+
 SHIMS = {  # name: (what differs, cutlass's, upstream's)
     "llvm_array_type": ("(elem, n) -> !llvm.array<n x elem>: LLVM 22's llvm module has no ArrayType",
                         _array_type_built, _array_type_parsed),
@@ -305,6 +313,8 @@ SHIMS = {  # name: (what differs, cutlass's, upstream's)
                          "LLVM 22's have one optional operand", _operand_segments, _operand_segments),
     "parse_guard": ("(text) -> a TextProblem for input the provider's parser would abort on, or None: "
                     "LLVM 22's asserts on array<index: ...>", _parse_guard_none, _parse_guard_22),
+    "llvm_ir": ("(op of LLVM-dialect functions) -> its LLVM IR text: upstream's llvm dialect module has "
+                "translate_module_to_llvmir, cutlass's only its extension module", _llvm_ir_cext, _llvm_ir_dialect),
 }
 _MINE = 1 if BINDINGS == "cutlass" else 2
 llvm_array_type = SHIMS["llvm_array_type"][_MINE]
@@ -314,6 +324,7 @@ init_mlir_error = SHIMS["init_mlir_error"][_MINE]
 binary_pass = SHIMS["binary_pass"][_MINE]
 operand_segments = SHIMS["operand_segments"][_MINE]
 parse_guard = SHIMS["parse_guard"][_MINE]
+llvm_ir = SHIMS["llvm_ir"][_MINE]
 
 
 def __getattr__(name: str):

@@ -18,7 +18,7 @@ from .assemble import assemble, binaries_of, ptx_and_cubin
 from .context import first_unregistered_op, parse_source, unregistered_dialect_error
 from .diagnostics import Diagnostic, _from_mlir
 from .line_info import add_line_info, without_line_info
-from .mlir import MLIRError, binary_pass, ir
+from .mlir import MLIRError, binary_pass, ir, llvm_ir
 from .passes import PipelineError, pass_manager, run_pass_manager
 from .stages import stage
 
@@ -111,6 +111,9 @@ class Compilation:
             self.target = isa[0][1] if isa else None
         if st.ir in self.keep:
             self.asm[st.ir] = self.ptx if name == "ptx" else str(self.module_op)
+        if name == "llvm" and "llvmir" in self.keep:
+            ops = self.module_op.regions[0].blocks[0].operations
+            self.asm["llvmir"] = "\n".join(llvm_ir(op.operation) for op in ops if op.operation.name == "gpu.module")
         return True
 
     def _ptx_and_cubin(self) -> bool | None:

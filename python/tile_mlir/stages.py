@@ -40,9 +40,11 @@ STAGES: tuple[Stage, ...] = (
     Stage("cubin", (), "cubin generation (ptxas)", "the PTX assembled by the embedded ptxas"),
 )
 STAGE_NAMES = tuple(s.name for s in STAGES)
-#: the IR Artifact.asm can hold, by name: each stage's IR (MLIR text, or the PTX), and "sass", the cubin
-#: disassembled where nvdisasm exists
-ASM_NAMES = tuple(s.ir for s in STAGES if s.ir) + ("sass",)
+#: the IR Artifact.asm can hold, by name: each stage's IR (MLIR text, or the PTX), "llvmir" (after "llvm":
+#: the gpu.module translated to LLVM IR, what libNVVM or LLVM's NVPTX backend is given) and "sass", the
+#: cubin disassembled where nvdisasm exists
+_IR = tuple(s.ir for s in STAGES if s.ir)
+ASM_NAMES = _IR[:_IR.index("llvm") + 1] + ("llvmir",) + _IR[_IR.index("llvm") + 1:] + ("sass",)
 
 
 def stage(name: str) -> Stage:

@@ -23,17 +23,19 @@ def test_artifact_repr_is_short(kept):
     assert len(text) < 300 and len(str(kept)) < 300
     assert text == ("Artifact('demo', arch='sm_100a', params=(A: uint8[32x16], out: uint8[128x16]), grid=(1, 1, 1), "
                     f"block=(128, 1, 1), ptx={len(kept.ptx)} chars, cubin={len(kept.cubin)} bytes, "
-                    "asm=['tile', 'dispatched', 'nvvm', 'llvm', 'ptx', 'sass'])")
+                    "asm=['tile', 'dispatched', 'nvvm', 'llvm', 'llvmir', 'ptx', 'sass'])")
 
 
 def test_every_stage_ir_from_python(kept):
     asm = kept.asm
-    assert list(asm) == ["tile", "dispatched", "nvvm", "llvm", "ptx", "sass"]
+    assert list(asm) == ["tile", "dispatched", "nvvm", "llvm", "llvmir", "ptx", "sass"]
     assert '"tile.copy_async"' in asm["tile"] and "tcgen05.cp" not in asm["tile"]
     assert '"tile.copy_async"' not in asm["dispatched"] and "nvvm.tcgen05.cp" in asm["dispatched"]
     assert '"tile.kernel"' in asm["dispatched"]
     assert "gpu.module @tile_kernels" in asm["nvvm"] and "\"tile." not in asm["nvvm"]  # no tile op left
     assert "scf." in asm["nvvm"] and "scf." not in asm["llvm"] and "llvm.func @demo" in asm["llvm"]
+    # LLVM IR text, what libNVVM (LLVM's NVPTX backend upstream) is given: the kernel, its intrinsics
+    assert "define ptx_kernel void @demo(" in asm["llvmir"] and "@llvm.nvvm.tcgen05.cp" in asm["llvmir"]
     assert asm["ptx"] == kept.ptx and "tcgen05.cp.cta_group::1.32x128b.warpx4" in asm["ptx"]
 
 
@@ -99,8 +101,8 @@ def test_dump_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("TILE_MLIR_DUMP_DIR", str(tmp_path / "dump"))
     art = tile_mlir.compile(DEMO)
     names = sorted(os.listdir(tmp_path / "dump"))
-    assert names == ["demo.cubin", "demo.dispatched.mlir", "demo.json", "demo.llvm.mlir", "demo.nvvm.mlir",
-                     "demo.ptx", "demo.tile.mlir"]
+    assert names == ["demo.cubin", "demo.dispatched.mlir", "demo.json", "demo.llvm.mlir", "demo.llvmir.ll",
+                     "demo.nvvm.mlir", "demo.ptx", "demo.tile.mlir"]
     assert (tmp_path / "dump" / "demo.ptx").read_text() == art.ptx
     assert (tmp_path / "dump" / "demo.nvvm.mlir").read_text() == art.asm["nvvm"]
     assert tile_mlir.Artifact.load(tmp_path / "dump" / "demo.json").cubin == art.cubin
