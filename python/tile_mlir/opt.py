@@ -12,6 +12,10 @@ and their timing report goes to the C++ stderr, out of reach of a caller's strea
 --mlir-print-ir-* and --mlir-timing flags run the pipeline one pass at a time, printing and timing
 between passes here.
 
+With --verify-diagnostics, each chunk whose pipeline succeeded is printed (as mlir-opt does), so that
+`tile-opt --split-input-file --verify-diagnostics f.mlir | FileCheck f.mlir` checks a file that mixes
+expected-* comments and CHECK lines.
+
 Exit status: 0 on success, 1 on any error (or any unmet expectation with --verify-diagnostics).
 """
 from __future__ import annotations
@@ -136,7 +140,7 @@ class TileOptMain:
             failed |= not ok
             if out is not None:
                 outputs.append(out)
-        if outputs and not args.verify_diagnostics:
+        if outputs:  # (with --verify-diagnostics too: the chunks whose pipeline succeeded, as mlir-opt)
             if not self._write(outputs, args.output):
                 return 1
         return 1 if failed else 0
@@ -267,7 +271,7 @@ class TileOptMain:
             problems = bad + check(engine.diagnostics, exps, filename)
             for p in problems:
                 print(p, file=self.err)
-            return not problems, None
+            return not problems, out
         for d in engine.diagnostics:
             print(d.format(), file=self.err)
         return not engine.has_errors(), out
