@@ -10,6 +10,8 @@ __all__ = ["make_context", "parse_source", "split_input", "SourceError", "first_
            "unregistered_dialect_error"]
 
 _SINGLE_TOP = re.compile(r"single top-level operation, found: \d+")
+# a one-line type or attribute alias definition (`!sA = !tile.buffer<...>`): legal only at the top level
+_ALIAS_LINE = re.compile(r"^[!#][A-Za-z_][\w.$-]*\s*=.*$", re.MULTILINE)
 
 
 # The dialects our lowerings create ops of, loaded up front. The other dialects registered with the
@@ -67,8 +69,11 @@ def parse_source(text: str | bytes, filename: str, context) -> "ir.Operation":
         except MLIRError as e:
             if not any(_SINGLE_TOP.search(d.message) for d in e.error_diagnostics):
                 raise
-            # Wrap on line 1 so that every later line keeps its number (line 1 shifts by 8 columns).
-            op = ir.Operation.parse("module {" + text + "\n}", source_name=filename)
+            # Wrap on line 1 so that every later line keeps its number (line 1 shifts by 8 columns);
+            # alias definitions go before the wrapper (their lines left blank), where they stay legal.
+            aliases = _ALIAS_LINE.findall(text)
+            body = _ALIAS_LINE.sub("", text) if aliases else text
+            op = ir.Operation.parse(" ".join(aliases) + " module {" + body + "\n}", source_name=filename)
             return op
         if op.name == "builtin.module":
             return op

@@ -120,6 +120,13 @@ class TileOptMain:
         if args.verify_each.lower() not in ("true", "false", "1", "0"):
             return self._fail(f"--verify-each: expected true or false, got '{args.verify_each}'")
         args.verify_each = args.verify_each.lower() in ("true", "1")
+        if args.remarks_filter is not None:
+            import re
+
+            try:
+                args.remarks_filter = re.compile(args.remarks_filter)
+            except re.error as e:
+                return self._fail(f"--remarks-filter: not a regular expression: {e}")
         bad = self._unknown_print_ir_pass(args, pipeline)
         if bad:
             return self._fail(bad)
@@ -217,7 +224,7 @@ class TileOptMain:
         from .pipeline import parse, refuse_unregistered
 
         ctx = make_context()
-        engine = DiagnosticEngine()
+        engine = DiagnosticEngine(remark_filter=args.remarks_filter)
         engine.attach(ctx)
         timer = _Timer() if args.mlir_timing else None
         out = None

@@ -39,6 +39,9 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--mlir-pass-statistics",), dict(action="store_true",
                                        help="print the passes' statistics (the bindings print them to the "
                                             "process's stderr)")),
+    (("--remarks-filter",), dict(dest="remarks_filter", default=None, metavar="REGEX",
+                                 help="emit the remarks of the categories the regex matches (ours: 'dispatch', "
+                                      "the variant each op took and why)")),
     (("--mlir-print-op-generic",), dict(action="store_true", help="print every op in generic form")),
     (("--no-type-aliases",), dict(action="store_true",
                                   help="print every !tile.buffer type in full (default: one alias per repeated type)")),
