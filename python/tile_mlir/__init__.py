@@ -8,19 +8,20 @@
 os.PathLike), UTF-8 bytes, or an MLIR module (tile_mlir.source). Every error raised on purpose is
 a TileMLIRError; a bad argument is an ArgumentError (a ValueError; ArgumentTypeError, also a
 TypeError, for a wrong type), a failed compile a TileError with its diagnostics, a failed run a
-TileRuntimeError (tile_mlir.errors).
+TileRuntimeError (tile_mlir.errors). A compile that succeeds with warnings raises each as a
+TileWarning through Python's warnings module.
 
 Attributes load lazily: importing tile_mlir alone loads no MLIR bindings and no CUDA.
 """
 __version__ = "0.1.0"
 __all__ = ["compile", "jit", "Artifact", "Param", "JitKernel", "LaunchResult", "TileMLIRError",
            "ArgumentError", "ArgumentTypeError", "TileError", "TileRuntimeError", "CudaError",
-           "SimRunError"]
+           "SimRunError", "TileWarning"]
 
 # public name -> the module that defines it (imported at first use)
 _HOMES = {
     "compile": ".compiler", "jit": ".runtime", "JitKernel": ".runtime", "LaunchResult": ".runtime",
-    "Artifact": ".artifact", "Param": ".artifact", "TileError": ".diagnostics",
+    "Artifact": ".artifact", "Param": ".artifact", "TileError": ".diagnostics", "TileWarning": ".diagnostics",
     "TileMLIRError": ".errors", "ArgumentError": ".errors", "ArgumentTypeError": ".errors",
     "TileRuntimeError": ".runtime.errors", "CudaError": ".runtime.errors",
     "SimRunError": ".runtime.errors",

@@ -16,7 +16,7 @@ import hashlib
 
 from . import env as _env
 from .artifact import DUMP_DIR_ENV, Artifact
-from .diagnostics import Diagnostic, DiagnosticEngine, TileError
+from .diagnostics import Diagnostic, DiagnosticEngine, TileError, warn_python
 from .errors import ArgumentError, ArgumentTypeError
 from .mlir import ir
 from .signature import kernel_signature
@@ -156,6 +156,7 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 run("cubin")
     finally:
         engine.detach()
+    warn_python(engine.diagnostics, stacklevel=4)  # e.g. a copy_async meant as TMA that took cp.async
     key = hashlib.sha256(f"{arch}\0{source.ir_text}".encode()).hexdigest()[:32]
     return Artifact(kernel_name=sig["name"], arch=arch, ptx=comp.ptx if "ptx" in emit else "", cubin=comp.cubin,
                     params=sig["params"], block=sig["block"], grid=sig["grid"], cluster=sig["cluster"],

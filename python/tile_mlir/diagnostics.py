@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from .errors import TileMLIRError
 from .mlir import ir
 
-__all__ = ["Diagnostic", "DiagnosticEngine", "TileError", "emit", "error", "warning", "remark", "active"]
+__all__ = ["Diagnostic", "DiagnosticEngine", "TileError", "TileWarning", "warn_python", "emit", "error", "warning", "remark", "active",
+           "wants_remarks"]
 
 _SEVERITIES = ("error", "warning", "remark", "note")
 
@@ -88,14 +89,28 @@ class TileError(TileMLIRError):
         super().__init__(f"{what} failed:\n{text}")
 
 
+class TileWarning(UserWarning):
+    """A warning diagnostic of a compile that succeeded, raised through Python's warnings module."""
+
+
+def warn_python(diagnostics: list[Diagnostic], stacklevel: int = 3) -> None:
+    """Each warning among `diagnostics` as a Python warning (library callers see no diagnostic stream)."""
+    import warnings
+
+    for d in diagnostics:
+        if d.severity == "warning":
+            warnings.warn(d.format(), TileWarning, stacklevel=stacklevel)
+
+
 class DiagnosticEngine:
     """Collects diagnostics from Python code and from an MLIR context's handler."""
 
     _stack: list["DiagnosticEngine"] = []
 
-    def __init__(self):
+    def __init__(self, remark_filter=None):
         self.diagnostics: list[Diagnostic] = []
         self._handlers = []
+        self.remark_filter = remark_filter  # a compiled regex: the remark categories asked for (None: none)
 
     # -- collection -------------------------------------------------------------------------------
     def emit(self, diag: Diagnostic) -> Diagnostic:
@@ -171,6 +186,13 @@ def error(where, message: str) -> Diagnostic:
 
 def warning(where, message: str) -> Diagnostic:
     return emit("warning", where, message)
+
+
+def wants_remarks(category: str) -> bool:
+    """Whether the active engine asks for remarks of `category` (e.g. "dispatch"); off by default, so
+    that output is unchanged unless a caller asks (tile-opt --remarks-filter=REGEX, as mlir-opt's)."""
+    eng = active()
+    return eng is not None and eng.remark_filter is not None and eng.remark_filter.search(category) is not None
 
 
 def remark(where, message: str) -> Diagnostic:

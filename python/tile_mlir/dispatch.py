@@ -4,7 +4,9 @@
                        when=[predicate("validate_smem_tmem_copy", fn), predicate("exec_scope", fn2)])
     def impl(op, ctx): ...
 
-Variants of (op, target) are tried by (-priority, name). A predicate returns a bool, (bool, reason), or
+`moves` names the (source, destination) memory pairs a variant handles (none: any); dispatch(...,
+moves=(src, dst)) skips the variants of other pairs, and a failure lists only those that apply (every
+variant with all_variants). Variants of (op, target) are tried by (-priority, name). A predicate returns a bool, (bool, reason), or
 raises Decline; a variant's impl may decline by raising Decline(check, reason) (dialect/decline.py, the
 planners' and the verifier's one exception). A `dispatch = "<variant>"` attribute on the op restricts it
 to that variant. When every variant fails, the caller gets one Rejection table (one row per variant) to
@@ -50,17 +52,21 @@ class Case:
     priority: int
     when: tuple[Predicate, ...]
     impl: Callable[..., Any]
+    moves: tuple[tuple[str, str], ...] = ()  # the (src, dst) memory pairs it handles; () = any
+
+    def handles(self, pair: tuple[str, str] | None) -> bool:
+        return pair is None or not self.moves or pair in self.moves
 
 
 _REGISTRY: dict[tuple[str, str], list[Case]] = {}
 
 
-def register_dispatch(op: str, target: str, *, variant: str, priority: int = 0, when=()):
+def register_dispatch(op: str, target: str, *, variant: str, priority: int = 0, when=(), moves=()):
     def deco(impl):
         cases = _REGISTRY.setdefault((op, target), [])
         if any(c.variant == variant for c in cases):
             raise ValueError(f"variant '{variant}' of {op}/{target} is registered twice")
-        cases.append(Case(op, target, variant, priority, tuple(when), impl))
+        cases.append(Case(op, target, variant, priority, tuple(when), impl, tuple(tuple(m) for m in moves)))
         cases.sort(key=lambda c: (-c.priority, c.variant))
         return impl
 
@@ -74,11 +80,13 @@ def variants(op: str, target: str) -> list[Case]:
 @dataclass
 class Rejection:
     variant: str
-    kind: str  # "rejected" | "declined" | "not selected"
+    kind: str  # "rejected" | "declined" | "not registered" | "other pair" (moves other memory)
     check: str
     reason: str
 
     def format(self) -> str:
+        if self.kind == "other pair":
+            return f"{self.variant}: not for this memory pair: moves {self.reason}"
         if self.kind == "rejected":
             return f"{self.variant}: rejected: {self.check} - {self.reason}"
         if self.kind == "declined":
@@ -92,28 +100,44 @@ class DispatchError(Exception):
     target: str
     rejections: list[Rejection] = field(default_factory=list)
     pinned: str | None = None
+    pair: tuple[str, str] | None = None  # the op's (src, dst) memory, when its variants are by pair
 
-    def message(self) -> str:
+    def message(self, all_variants: bool = False) -> str:
+        """The table: without all_variants, only the variants that handle the op's memory pair (all of
+        them when none does)."""
         if not self.rejections:
             return f"no variant of {self.op} is registered for target '{self.target}'"
-        head = f"no {self.op} variant applies (target '{self.target}'"
-        head += f", dispatch = \"{self.pinned}\")" if self.pinned else ")"
-        return head + ":\n" + "\n".join("  " + r.format() for r in self.rejections)
+        rows = self.rejections
+        shown = rows if all_variants else [r for r in rows if r.kind != "other pair"] or rows
+        moving = f" to {self.pair[0]} -> {self.pair[1]}" if self.pair else ""
+        head = f"no {self.op} variant applies{moving}"
+        head += f" (dispatch = \"{self.pinned}\")" if self.pinned else ""
+        text = head + ":\n" + "\n".join("  " + r.format() for r in shown)
+        hidden = len(rows) - len(shown)
+        if hidden:
+            text += f"\n  ({hidden} variant{'s' * (hidden > 1)} for other memory pairs not shown; the pass option all-variants=1 lists them)"
+        return text
 
     def __str__(self) -> str:
         return self.message()
 
 
-def dispatch(op_name: str, target: str, op, ctx, *, pinned: str | None = None):
-    """Run the first applicable variant's impl; return (variant, result) or raise DispatchError."""
+def dispatch(op_name: str, target: str, op, ctx, *, pinned: str | None = None,
+             moves: tuple[str, str] | None = None, tried: list | None = None):
+    """Run the first applicable variant's impl; return (variant, result) or raise DispatchError.
+    `moves`: the op's (src, dst) memory; a variant registered for other pairs is skipped (unless pinned).
+    `tried`, a list, receives the Rejection of each variant tried before the one chosen."""
     cases = _REGISTRY.get((op_name, target), ())  # read only: no copy (dispatch runs once per op)
-    rejections: list[Rejection] = []
+    rejections: list[Rejection] = [] if tried is None else tried
     if pinned is not None and not any(c.variant == pinned for c in cases):
         known = ", ".join(c.variant for c in cases) or "none"
         raise DispatchError(op_name, target, [Rejection(pinned, "not registered",
-                                                        "", f"known variants: {known}")], pinned)
+                                                        "", f"known variants: {known}")], pinned, moves)
     for case in cases:
         if pinned is not None and case.variant != pinned:
+            continue
+        if pinned is None and not case.handles(moves):
+            rejections.append(Rejection(case.variant, "other pair", "", _pairs(case.moves)))
             continue
         failed = None
         for p in case.when:
@@ -136,4 +160,8 @@ def dispatch(op_name: str, target: str, op, ctx, *, pinned: str | None = None):
             rejections.append(Rejection(case.variant, "declined", "", "impl returned nothing"))
             continue
         return case.variant, result
-    raise DispatchError(op_name, target, rejections, pinned)
+    raise DispatchError(op_name, target, rejections, pinned, moves)
+
+
+def _pairs(moves) -> str:
+    return ", ".join(f"{s} -> {d}" for s, d in moves)

@@ -7,10 +7,16 @@ As mlir-opt: the input is verified when parsed (tile-verify runs even without a 
 may be written with one dash or two (`-split-input-file`), and an unknown flag is reported as such.
 `tile-opt --help` lists the flags, our passes and pipelines.
 
-The bindings' own IR-printing instrumentation prints nothing (checked with the bundled LLVM 23 build)
-and their timing report goes to the C++ stderr, out of reach of a caller's streams; so the
---mlir-print-ir-* and --mlir-timing flags run the pipeline one pass at a time, printing and timing
-between passes here.
+The bindings' own IR-printing instrumentation prints nothing (checked with the bundled LLVM 23 build),
+their timing report goes to the C++ stderr, out of reach of a caller's streams, their statistics are
+compiled out and they have no crash reproducer; so the --mlir-print-ir-*, --mlir-timing,
+--mlir-pass-statistics and --mlir-pass-pipeline-crash-reproducer flags run the pipeline one pass at a
+time, printing, timing, counting and keeping the IR between passes here (opt_output.py,
+opt_reproducer.py).
+
+With --verify-diagnostics, each chunk whose pipeline succeeded is printed (as mlir-opt does), so that
+`tile-opt --split-input-file --verify-diagnostics f.mlir | FileCheck f.mlir` checks a file that mixes
+expected-* comments and CHECK lines.
 
 Exit status: 0 on success, 1 on any error (or any unmet expectation with --verify-diagnostics).
 """
@@ -18,12 +24,12 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import io
 import os
 import sys
 import time
 
 from .opt_flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
+from .opt_output import Statistics, Timer, asm, op_counts, render
 
 __all__ = ["TileOptMain", "main"]
 
@@ -49,6 +55,7 @@ class TileOptMain:
         self.argv = list(sys.argv[1:] if argv is None else argv)
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
+        self._notes: list[str] = []
 
     # -- arguments --------------------------------------------------------------------------------------
     def _parser(self) -> argparse.ArgumentParser:
@@ -116,6 +123,13 @@ class TileOptMain:
         if args.verify_each.lower() not in ("true", "false", "1", "0"):
             return self._fail(f"--verify-each: expected true or false, got '{args.verify_each}'")
         args.verify_each = args.verify_each.lower() in ("true", "1")
+        if args.remarks_filter is not None:
+            import re
+
+            try:
+                args.remarks_filter = re.compile(args.remarks_filter)
+            except re.error as e:
+                return self._fail(f"--remarks-filter: not a regular expression: {e}")
         bad = self._unknown_print_ir_pass(args, pipeline)
         if bad:
             return self._fail(bad)
@@ -123,6 +137,15 @@ class TileOptMain:
         if text is None:
             return self._fail(why)
         filename = "<stdin>" if args.input == "-" else args.input
+        if args.run_reproducer:
+            from .opt_reproducer import read_reproducer
+
+            if args.pipeline is not None or flags:
+                return self._fail("--run-reproducer runs the input's own pipeline: give no pipeline with it")
+            found = read_reproducer(text) if isinstance(text, str) else "the input is MLIR bytecode"
+            if isinstance(found, str):
+                return self._fail(f"--run-reproducer: '{filename}': {found}")
+            text, pipeline, args.verify_each = found
         if isinstance(text, bytes) and (args.split_input_file or args.verify_diagnostics):
             return self._fail(f"'{filename}' is MLIR bytecode: --split-input-file and --verify-diagnostics "
                               "read text")
@@ -136,7 +159,7 @@ class TileOptMain:
             failed |= not ok
             if out is not None:
                 outputs.append(out)
-        if outputs and not args.verify_diagnostics:
+        if outputs:  # (with --verify-diagnostics too: the chunks whose pipeline succeeded, as mlir-opt)
             if not self._write(outputs, args.output):
                 return 1
         return 1 if failed else 0
@@ -213,9 +236,10 @@ class TileOptMain:
         from .pipeline import parse, refuse_unregistered
 
         ctx = make_context()
-        engine = DiagnosticEngine()
+        engine = DiagnosticEngine(remark_filter=args.remarks_filter)
         engine.attach(ctx)
-        timer = _Timer() if args.mlir_timing else None
+        timer = Timer() if args.mlir_timing else None
+        stats = Statistics() if args.mlir_pass_statistics else None
         out = None
         with engine:
             start = time.perf_counter()
@@ -241,38 +265,44 @@ class TileOptMain:
                         if args.dump_pass_pipeline:
                             print(f"Pass Manager with {len(elements)} passes:\nbuiltin.module({full})\n",
                                   file=self.err)
-                        stepwise = timer is not None or _prints_ir(args)
+                        local = bool(args.crash_reproducer and args.local_reproducer)
+                        stepwise = timer is not None or _prints_ir(args) or bool(args.crash_reproducer) or stats is not None
                         steps = single_pass_elements(full) if stepwise else [(None, full)]
                         pms = [(label, e, build_pass_manager(e, ctx, verify_each=args.verify_each))
                                for label, e in steps]
-                        if args.mlir_pass_statistics:
-                            for _, _, pm in pms:
-                                pm.enable_statistics()
                     except PipelineError as e:
                         engine.detach()
                         return self._fail(str(e)) == 0, None
-                    self._run_steps(pms, module, ctx, engine, args, timer)
+                    start_ir = _located(module) if args.crash_reproducer else None
+                    failed_step = self._run_steps(pms, module, ctx, engine, args, timer, snapshot=local,
+                                                 stats=stats)
+                    if failed_step is not None and args.crash_reproducer:
+                        self._reproducer(args, failed_step, full, start_ir)
                 if not engine.has_errors():
                     start = time.perf_counter()
-                    out = _render(module, args)
+                    out = render(module, args)
                     if timer:
                         timer.add("Output", time.perf_counter() - start)
         engine.detach()
         if timer:
             timer.report(self.err)
+        if stats is not None:
+            stats.report(self.err)
         if args.verify_diagnostics:
             from .verify_diagnostics import check, parse_expectations
 
             exps, bad = parse_expectations(text, filename)
             problems = bad + check(engine.diagnostics, exps, filename)
-            for p in problems:
-                print(p, file=self.err)
-            return not problems, None
-        for d in engine.diagnostics:
-            print(d.format(), file=self.err)
-        return not engine.has_errors(), out
+            ok = not problems
+        else:
+            problems, ok = [d.format() for d in engine.diagnostics], not engine.has_errors()
+        for line in problems + self._notes:  # (the reproducer's note after the diagnostics, as mlir-opt)
+            print(line, file=self.err)
+        self._notes.clear()
+        return ok, out
 
-    def _run_steps(self, pms, module, ctx, engine, args, timer) -> None:
+    def _run_steps(self, pms, module, ctx, engine, args, timer, snapshot: bool = False, stats=None):
+        """Run each step; None, or (label, element, the IR before it if `snapshot`) of the one that failed."""
         from .passes import run_pass_manager
 
         before = {n for v in args.mlir_print_ir_before for n in v.split(",")}
@@ -281,19 +311,40 @@ class TileOptMain:
             arg = _pass_argument(element)
             if label is not None and (args.mlir_print_ir_before_all or arg in before):
                 self._dump(f"Before {label}", module, args)
+            ir_before = _located(module) if snapshot else None
+            counts = op_counts(module) if stats is not None else None
             start = time.perf_counter()
             ok = run_pass_manager(pm, module, ctx, engine)
             if timer:
                 timer.add(label or "pipeline", time.perf_counter() - start)
+            if stats is not None:
+                stats.add(label or "pipeline", counts, op_counts(module))
             if not ok:
                 if label is not None and args.mlir_print_ir_after_failure:
                     self._dump(f"After {label} Failed", module, args)
-                return
+                return label, element, ir_before
             if label is not None and (args.mlir_print_ir_after_all or arg in after):
                 self._dump(f"After {label}", module, args)
 
+    def _reproducer(self, args, failed_step, pipeline: str, start_ir: str) -> None:
+        from .opt_reproducer import reproducer_text
+
+        label, element, ir_before = failed_step
+        if args.local_reproducer:
+            pipeline, start_ir = element, ir_before
+        path = args.crash_reproducer
+        try:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(reproducer_text(start_ir, pipeline, args.verify_each))
+        except OSError as e:
+            self._fail(f"--mlir-pass-pipeline-crash-reproducer: cannot write '{path}': {e.strerror or e}")
+            return
+        where = f" while executing '{_pass_argument(element)}'" if label is not None else ""
+        self._notes.append(f"tile-opt: note: pipeline failed{where}: reproducer generated at '{path}' "
+                           f"(tile-opt --run-reproducer {path})")
+
     def _dump(self, what: str, module, args) -> None:
-        text = f"// -----// IR Dump {what} //----- //\n{_asm(module, args)}"
+        text = f"// -----// IR Dump {what} //----- //\n{asm(module, args)}"
         if args.mlir_print_ir_tree_dir is None:
             print(text, file=self.err)
             return
@@ -363,27 +414,14 @@ class TileOptMain:
         return 0 if self._write([text], output) else 1
 
 
-class _Timer:
-    """--mlir-timing: wall time per step, printed as mlir-opt's execution time report."""
-
-    def __init__(self):
-        self.rows: list[tuple[str, float]] = []
-
-    def add(self, name: str, seconds: float) -> None:
-        self.rows.append((name, seconds))
-
-    def report(self, stream) -> None:
-        total = sum(s for _, s in self.rows) or 1e-9
-        bar = "===" + "-" * 73 + "==="
-        print(f"{bar}\n{'... Execution time report ...':^79}".rstrip() + f"\n{bar}", file=stream)
-        print(f"  Total Execution Time: {total:.4f} seconds\n\n  ----Wall Time----  ----Name----", file=stream)
-        for name, s in self.rows + [("Total", total)]:
-            print(f"  {s:8.4f} ({100 * s / total:5.1f}%)  {name}", file=stream)
-
-
 def _prints_ir(args) -> bool:
     return bool(args.mlir_print_ir_before_all or args.mlir_print_ir_after_all or args.mlir_print_ir_before
                 or args.mlir_print_ir_after or args.mlir_print_ir_after_failure)
+
+
+def _located(module) -> str:
+    """The module's text with its locations: what a reproducer starts from."""
+    return module.operation.get_asm(enable_debug_info=True)
 
 
 def _pass_argument(element: str) -> str:
@@ -425,36 +463,6 @@ def _parse_bytecode(data: bytes, filename: str, context, engine):
             for d in e.error_diagnostics:
                 engine.emit(_from_mlir(d))
         return None
-
-
-def _asm(module, args) -> str:
-    if args.mlir_print_debuginfo or args.mlir_print_op_generic or args.mlir_print_local_scope \
-            or args.mlir_elide_elementsattrs_if_larger is not None:
-        text = module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
-                              print_generic_op_form=args.mlir_print_op_generic,
-                              use_local_scope=args.mlir_print_local_scope,
-                              large_elements_limit=args.mlir_elide_elementsattrs_if_larger)
-    else:
-        text = str(module)
-    if args.no_type_aliases:
-        return text
-    from .alias_print import with_type_aliases  # repeated buffer types named once at the top
-    return with_type_aliases(text)
-
-
-def _render(module, args):
-    """The module's text (bytes with --emit-bytecode), or its PTX when the pipeline ended in
-    gpu-module-to-binary{format=isa}."""
-    if args.emit_bytecode:
-        buf = io.BytesIO()
-        module.write_bytecode(buf)
-        return buf.getvalue()
-    from .assemble import binaries_of
-
-    bins = binaries_of(module)
-    if bins and all(fmt == "isa" for _, fmt, _, _ in bins):
-        return "\n".join(data.decode() for _, _, data, _ in bins)
-    return _asm(module, args)
 
 
 def main(argv: list[str] | None = None) -> int:

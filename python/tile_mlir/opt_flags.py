@@ -37,8 +37,18 @@ OPTIONS: tuple[tuple[tuple[str, ...], dict], ...] = (
     (("--verify-each",), dict(nargs="?", const="true", default="true", metavar="BOOL",
                               help="verify the IR after each pass (default true; --verify-each=false)")),
     (("--mlir-pass-statistics",), dict(action="store_true",
-                                       help="print the passes' statistics (the bindings print them to the "
-                                            "process's stderr)")),
+                                       help="print each pass's statistics: the ops it removed and added, by name")),
+    (("--remarks-filter",), dict(dest="remarks_filter", default=None, metavar="REGEX",
+                                 help="emit the remarks of the categories the regex matches (ours: 'dispatch', "
+                                      "the variant each op took and why)")),
+    (("--mlir-pass-pipeline-crash-reproducer",), dict(dest="crash_reproducer", default=None, metavar="FILE",
+                                                      help="when the pipeline fails, write FILE: the IR it started "
+                                                           "from and the pipeline (mlir-opt's reproducer format)")),
+    (("--mlir-pass-pipeline-local-reproducer",), dict(dest="local_reproducer", action="store_true",
+                                                      help="with --mlir-pass-pipeline-crash-reproducer: the IR "
+                                                           "before the failing pass and that pass alone")),
+    (("--run-reproducer",), dict(action="store_true",
+                                 help="run the pipeline a reproducer file names on its IR")),
     (("--mlir-print-op-generic",), dict(action="store_true", help="print every op in generic form")),
     (("--no-type-aliases",), dict(action="store_true",
                                   help="print every !tile.buffer type in full (default: one alias per repeated type)")),

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_ARCH", "ArchInfo", "parse_arch", "check_ptx_features", "TMEM_LANES", "TMEM_COLUMNS",
+__all__ = ["DEFAULT_ARCH", "SUPPORTED_CHIPS", "ArchInfo", "parse_arch", "check_ptx_features", "TMEM_LANES", "TMEM_COLUMNS",
            "MAX_THREAD_REGISTERS", "register_budget"]
 
 DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
@@ -46,6 +46,11 @@ _ARCH_RE = re.compile(r"sm_([1-9][0-9]{1,2})([af]?)", re.ASCII)
 # the features string of #nvvm.target: a PTX ISA version for LLVM's NVPTX backend, e.g. +ptx88 (PTX 8.8)
 _FEATURES_RE = re.compile(r"\+ptx[1-9][0-9]{1,2}", re.ASCII)
 _TCGEN05_SM = frozenset({100, 101, 103, 110})  # sm_101 is sm_110 from CUDA 13 on: both are accepted
+# The chips there are: the GPU names of ptxas 13.0 (`ptxas --help`, --gpu-name) and sm_101 (CUDA 12.9's
+# name of sm_110). Every sm_XY; the `a` variants from sm_90 on; the `f` variants from sm_100 on.
+_CHIP_SMS = (75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121)
+SUPPORTED_CHIPS: tuple[str, ...] = tuple(f"sm_{sm}{s}" for sm in _CHIP_SMS for s in ("", "a", "f")
+                                         if not (s == "a" and sm < 90 or s == "f" and sm < 100))
 
 
 @dataclass(frozen=True)
@@ -81,7 +86,8 @@ class ArchInfo:
 
 
 def parse_arch(arch: str) -> ArchInfo:
-    """The chip `arch` names (surrounding blanks ignored); ValueError when it names none. ArchInfo.arch
+    """The chip `arch` names (surrounding blanks ignored); ValueError when it names none, or a chip
+    not in SUPPORTED_CHIPS (refused here, once, rather than by each op's dispatch). ArchInfo.arch
     is then a token of the grammar sm_XY[a|f], safe to put in pass-pipeline text."""
     if not isinstance(arch, str):
         raise TypeError(f"a GPU architecture is a str such as 'sm_100a', got {type(arch).__name__}")
@@ -89,6 +95,8 @@ def parse_arch(arch: str) -> ArchInfo:
     if not m:
         raise ValueError(f"unknown GPU architecture {arch!r}: expected sm_XY, sm_XYa or sm_XYf "
                          "(e.g. sm_100a, sm_90a)")
+    if m.group(0) not in SUPPORTED_CHIPS:
+        raise ValueError(f"unknown GPU architecture {arch!r}: no such chip; supported: {', '.join(SUPPORTED_CHIPS)}")
     digits = m.group(1)
     return ArchInfo(m.group(0), int(digits[:-1]), int(digits[-1]), m.group(2))
 

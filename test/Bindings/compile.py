@@ -51,7 +51,7 @@ def sub_byte_params():
 
 # CHECK-LABEL: TEST: bad_input_is_a_diagnostic
 # CHECK: caught: lowering failed:
-# CHECK-NEXT: bad.mlir:6:3: error: 'tile.copy_async' op dispatch: no copy_async variant applies (target 'cuda'):
+# CHECK-NEXT: bad.mlir:6:3: error: 'tile.copy_async' op dispatch: no copy_async variant applies to shared -> tmem:
 # CHECK: smem->tmem: declined: router - tmem rows [(32, 1@TLane)] with no replica fit no tcgen05.cp shape
 @run
 def bad_input_is_a_diagnostic():

@@ -56,10 +56,41 @@ def test_failure_table_names_every_variant_and_reason(registry):
         D.dispatch("copy_async", "cuda", object(), None)
     msg = e.value.message()
     assert msg.splitlines() == [
-        "no copy_async variant applies (target 'cuda'):",
+        "no copy_async variant applies:",
         "  smem->tmem: rejected: validate_smem_tmem_copy - requires R[4:32@TLane] on tmem, got no replica",
         "  other: declined: swizzle - row pitch 64 B",
     ]
+
+
+def test_failure_lists_the_variants_of_the_ops_memory_pair(registry):
+    """A variant registered for other memory pairs is skipped, not tried, and left out of the table
+    unless all_variants; `tried` receives what came before the chosen variant."""
+    never = []
+    D.register_dispatch("copy_async", "cuda", variant="tma", priority=20, moves=[("global", "shared")],
+                        when=[D.predicate("needs_barrier", lambda op, ctx: (False, "no mbarrier"))])(lambda op, ctx: 1)
+    D.register_dispatch("copy_async", "cuda", variant="smem->tmem", priority=10, moves=[("shared", "tmem")],
+                        when=[D.predicate("never", lambda op, ctx: never.append(1))])(lambda op, ctx: 1)
+    D.register_dispatch("copy_async", "cuda", variant="global->shared", priority=5, moves=[("global", "shared")])(
+        lambda op, ctx: fail("width", "2-byte runs"))
+    with pytest.raises(D.DispatchError) as e:
+        D.dispatch("copy_async", "cuda", object(), None, moves=("global", "shared"))
+    assert never == []
+    assert e.value.message().splitlines() == [
+        "no copy_async variant applies to global -> shared:",
+        "  tma: rejected: needs_barrier - no mbarrier",
+        "  global->shared: declined: width - 2-byte runs",
+        "  (1 variant for other memory pairs not shown; the pass option all-variants=1 lists them)",
+    ]
+    assert "  smem->tmem: not for this memory pair: moves shared -> tmem" in e.value.message(all_variants=True)
+    with pytest.raises(D.DispatchError) as e:  # no variant for the pair at all: every one, with what it moves
+        D.dispatch("copy_async", "cuda", object(), None, moves=("shared", "shared"))
+    assert len(e.value.message().splitlines()) == 4 and "tma: not for this memory pair: moves global -> shared" \
+        in e.value.message()
+    D.register_dispatch("copy_async", "cuda", variant="ok", priority=0, moves=[("global", "shared")])(lambda op, ctx: 2)
+    tried = []
+    assert D.dispatch("copy_async", "cuda", object(), None, moves=("global", "shared"), tried=tried) == ("ok", 2)
+    assert [(r.variant, r.kind) for r in tried] == [("tma", "rejected"), ("smem->tmem", "other pair"),
+                                                    ("global->shared", "declined")]
 
 
 def test_pinned_variant_only(registry):

@@ -47,3 +47,9 @@ def test_imports_no_mlir_bindings():
     code = "import sys, tile_mlir.target; print(any(m.startswith(('cutlass', 'mlir')) for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("chip", ["sm_91a", "sm_95", "sm_80a", "sm_90f", "sm_104a"])
+def test_a_chip_that_does_not_exist_is_refused_with_the_supported_ones(chip):
+    with pytest.raises(ValueError, match=rf"unknown GPU architecture '{chip}': no such chip; supported: sm_75, "):
+        parse_arch(chip)

@@ -227,9 +227,13 @@ def test_verify_diagnostics_with_split_input_file(write):
     assert err.count("unexpected error") == 1 and ":8:3: error: unexpected error" in err
 
 
-def test_verify_diagnostics_prints_no_ir(write):
-    rc, out, _ = tile_opt([write(GOOD), "--verify-diagnostics", "--tile-verify"])
-    assert (rc, out) == (0, "")
+def test_verify_diagnostics_prints_the_ir_of_chunks_that_pass(write):
+    """As mlir-opt: a chunk whose pipeline succeeds is printed; one that failed (as expected) is not."""
+    rc, out, err = tile_opt([write(GOOD), "--verify-diagnostics", "--tile-verify"])
+    assert (rc, err) == (0, "") and out.startswith("module {") and '"tile.barrier"' in out
+    failing = _kernel(f"  // expected-error@+1 {ERR}\n{BAD_OP}")
+    rc, out, err = tile_opt([write(failing + "// -----\n" + GOOD), "--split-input-file", "--verify-diagnostics"])
+    assert (rc, err) == (0, "") and out.count("module {") == 1 and '"tile.barrier"' in out
 
 
 def test_verify_diagnostics_parse_error_expected(write):

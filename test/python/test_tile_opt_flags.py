@@ -48,5 +48,15 @@ def test_print_ir_tree_dir(write, tmp_path):
     assert (tree / names[1]).read_text().startswith("// -----// IR Dump After canonicalize")
 
 
-def test_pass_statistics_are_accepted(write):
-    assert tile_opt([write(GOOD), "--tile-verify", "--mlir-pass-statistics"])[0] == 0
+def test_pass_statistics_count_the_ops_each_pass_removed_and_added(write):
+    cse = "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  %1 = arith.addi %a, %a : i32\n" \
+          "  %2 = arith.muli %0, %1 : i32\n  return %2 : i32\n}\n"
+    rc, out, err = tile_opt([write(cse), "--cse", "--mlir-pass-statistics"])
+    assert rc == 0 and out.count("arith.addi") == 1
+    report = err.split("... Pass statistics report ...", 1)[1]
+    assert "\n  cse\n    (S)    1 arith.addi - operations removed\n" in report
+
+
+def test_remarks_filter_must_be_a_regex(write):
+    rc, _, err = tile_opt([write(GOOD), "--remarks-filter=("])
+    assert rc == 1 and "--remarks-filter: not a regular expression" in err

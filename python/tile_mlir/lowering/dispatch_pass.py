@@ -2,7 +2,10 @@
 named in `OPS`, registered from Python into the bindings' RewritePatternSet and applied by MLIR's walk
 driver (walk_and_apply_patterns). The pattern asks the dispatch registry (key `KEY`, target "cuda") for
 a variant, which emits the instructions before the op; the rewriter then erases the op. An op no variant
-takes stays, with one diagnostic that lists each variant and why it declined, and the pass fails.
+takes stays, with one diagnostic that lists each variant for its memory pair and why it declined (every
+variant with the pass option all-variants=1), and the walk goes on, so that every such op is reported;
+then the pass fails. With remarks asked for (tile-opt --remarks-filter=dispatch), each lowered op gets a
+remark naming its variant and why the ones before it did not apply.
 
 Why the walk driver: it visits each op once, in program order (nested regions included), and never
 revisits an op after a failure. Measured with the bundled bindings: four ops, the second raising, were
@@ -16,8 +19,8 @@ KeyboardInterrupt or SystemExit makes the rest of the walk fail fast and is rais
 """
 from __future__ import annotations
 
-from ..diagnostics import error
-from ..dispatch import DispatchError, dispatch
+from ..diagnostics import error, remark, wants_remarks
+from ..dispatch import DispatchError, Rejection, dispatch
 from ..mlir import rewrite
 from ..pass_base import Option, TilePass, chip_option, internal_error
 from ..target import DEFAULT_ARCH, parse_arch
@@ -27,15 +30,25 @@ __all__ = ["DispatchPass", "TARGET"]
 TARGET = "cuda"  # the registry's target key of every variant (dispatch.register_dispatch)
 
 
+def _boolean(text: str) -> bool:
+    value = {"true": True, "1": True, "false": False, "0": False}.get(text.strip().lower())
+    if value is None:
+        raise ValueError(f"expected true or false, got '{text}'")
+    return value
+
+
 class DispatchPass(TilePass):
     OPS: tuple[str, ...] = ()
     KEY = ""
     OPTIONS = {"chip": Option(f"target chip the variants must run on, default {DEFAULT_ARCH}", parse_arch,
-                              DEFAULT_ARCH)}
+                              DEFAULT_ARCH),
+               "all-variants": Option("list every variant in a dispatch failure, not only those for the op's "
+                                      "memory pair (true/false, default false)", _boolean, "false")}
 
     def __init__(self, options: dict[str, str] | None = None):
         super().__init__(options)
         self.target = chip_option(self)
+        self.all_variants = self.values["all-variants"]
 
     def load_variants(self) -> None:
         """Import the variant modules, which register themselves."""
@@ -44,6 +57,10 @@ class DispatchPass(TilePass):
     def context(self, op, cache: dict):
         """The variants' view of `op` (it has `.pinned`, the `dispatch` attribute); `cache` lives for one run."""
         raise NotImplementedError
+
+    def moves(self, ctx) -> tuple[str, str] | None:
+        """The op's (source, destination) memory, when its variants are registered by pair."""
+        return None
 
     def run(self, module_op) -> bool:
         self.load_variants()
@@ -71,12 +88,14 @@ class _Run:
         op = op.operation
         if self.interrupted is not None:
             return True
+        tried: list[Rejection] = []
         try:
             ctx = self.owner.context(op, self.cache)
-            dispatch(self.owner.KEY, TARGET, op, ctx, pinned=ctx.pinned)
+            moves = self.owner.moves(ctx)
+            variant, _ = dispatch(self.owner.KEY, TARGET, op, ctx, pinned=ctx.pinned, moves=moves, tried=tried)
         except DispatchError as e:
             self.ok = False
-            error(op, f"'{op.name}' op dispatch: {e.message()}")
+            error(op, f"'{op.name}' op dispatch: {e.message(self.owner.all_variants)}")
             return True  # the op stays; the pass fails
         except Exception as e:  # a bug of ours: a diagnostic at the op, never an abort
             self.ok = False
@@ -86,5 +105,16 @@ class _Run:
             self.ok = False
             self.interrupted = e
             return True
+        if wants_remarks("dispatch"):
+            remark(op, _chosen(op.name, variant, moves, ctx.pinned, tried))
         rewriter.erase_op(op)
         return False
+
+
+def _chosen(name: str, variant: str, moves, pinned, tried: list[Rejection]) -> str:
+    """The remark of a lowered op: its variant and why those tried before it did not apply."""
+    why = (f"pinned by dispatch = \"{pinned}\"" if pinned else
+           "the first by priority whose checks passed" + (f" for {moves[0]} -> {moves[1]}" if moves else ""))
+    before = [r for r in tried if r.kind != "other pair"]
+    text = f"'{name}' op dispatch: variant '{variant}' ({why})"
+    return text + ("; before it:\n" + "\n".join("  " + r.format() for r in before) if before else "")

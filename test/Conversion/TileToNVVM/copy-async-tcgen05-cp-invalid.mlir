@@ -119,7 +119,7 @@
   %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
   %t = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">
-  // expected-error@+1 {{no copy_async variant applies (target 'cuda', dispatch = "tma"):}}
+  // expected-error@+1 {{no copy_async variant applies to shared -> tmem (dispatch = "tma"):}}
   "tile.copy_async"(%t, %s) {dispatch = "tma"} : (!tile.buffer<tmem, 32x16xui8, "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]">, !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "pinned_unknown_variant", block = array<i32: 128, 1, 1>} : () -> ()

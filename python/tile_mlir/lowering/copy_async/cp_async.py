@@ -10,9 +10,14 @@ other threads read the shared tile. Hopper runs this variant, so it is the one t
      contiguous runs allow on both sides (cp.async moves 4, 8 or 16 bytes: narrower runs decline);
   C. emit the strided loop of cp.async (.cg for 16 bytes: bypass L1; .ca otherwise) and one
      commit_group.
+
+A copy that would have been a TMA load had it an mbarrier (the kernel declares a tensor map of its
+source: tma.would_be_tma_load) gets a warning: a forgotten barrier otherwise shows only as the program's
+mbarrier wait never completing. `dispatch = "global->shared"` says cp.async is meant, and silences it.
 """
 from __future__ import annotations
 
+from ...diagnostics import warning
 from ...dialect.decline import Decline
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
@@ -20,6 +25,7 @@ from ...mlir import ir, nvvm
 from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from ..emitter import Emitter, ptr_type
 from .kernel_info import kernel_block
+from .tma import would_be_tma_load
 
 __all__ = ["validate_global_shared_copy", "any_scope", "copy_async_cp_async"]
 
@@ -59,10 +65,15 @@ def copy_async_cp_async(op, ctx):
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async)
     em.create("nvvm.cp.async.commit.group")
+    if ctx.pinned is None and would_be_tma_load(ctx):
+        warning(op, "'tile.copy_async' op lowered to cp.async (variant 'global->shared'), which completes at "
+                    "tile.async_wait: it has no mbarrier, yet the kernel declares a tile.tensor_map of its "
+                    "source; a TMA load completes on an mbarrier given as operand #2 (pin "
+                    "dispatch = \"global->shared\" if cp.async is meant)")
     return width
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="global->shared", priority=5,
+    "copy_async", "cuda", variant="global->shared", priority=5, moves=[("global", "shared")],
     when=[predicate("validate_global_shared_copy", validate_global_shared_copy), predicate("exec_scope", any_scope)],
 )(copy_async_cp_async)

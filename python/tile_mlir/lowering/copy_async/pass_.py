@@ -21,3 +21,6 @@ class LowerCopyAsyncPass(DispatchPass):
 
     def context(self, op, cache: dict) -> CopyAsyncCtx:
         return CopyAsyncCtx(op, self.target, cache=cache)
+
+    def moves(self, ctx: CopyAsyncCtx) -> tuple[str, str]:
+        return ctx.src_t.scope, ctx.dst_t.scope

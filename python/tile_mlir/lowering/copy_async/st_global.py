@@ -35,6 +35,6 @@ def copy_async_st_global(op, ctx):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="shared->global", priority=5,
+    "copy_async", "cuda", variant="shared->global", priority=5, moves=[("shared", "global")],
     when=[predicate("validate_shared_global_copy", validate_shared_global_copy)],
 )(copy_async_st_global)

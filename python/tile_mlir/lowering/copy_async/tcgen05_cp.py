@@ -135,6 +135,6 @@ def copy_async_smem_tmem(op, ctx):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="smem->tmem", priority=10,
+    "copy_async", "cuda", variant="smem->tmem", priority=10, moves=[("shared", "tmem")],
     when=[predicate("validate_smem_tmem_copy", validate_smem_tmem_copy), predicate("exec_scope", exec_scope)],
 )(copy_async_smem_tmem)

@@ -182,13 +182,13 @@ def _emit(em, plan, direction, taddr, regs, warp):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="tmem->reg", priority=10,
+    "copy_async", "cuda", variant="tmem->reg", priority=10, moves=[("tmem", "reg")],
     when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "ld")),
           predicate("exec_scope", exec_scope)],
 )(lambda op, ctx: copy_async_tmem_reg(op, ctx, "ld"))
 
 register_dispatch(
-    "copy_async", "cuda", variant="reg->tmem", priority=10,
+    "copy_async", "cuda", variant="reg->tmem", priority=10, moves=[("reg", "tmem")],
     when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "st")),
           predicate("exec_scope", exec_scope)],
 )(lambda op, ctx: copy_async_tmem_reg(op, ctx, "st"))

@@ -15,7 +15,7 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 """
 from __future__ import annotations
 
-from ...dialect.decline import cached_plan
+from ...dialect.decline import Decline, cached_plan
 from ...dialect.enums import BarrierCta, CtaGroup, Scope
 from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
@@ -26,7 +26,7 @@ from ..emitter import I16, I32, Emitter
 from ..nvvm_attrs import nvvm_enum
 from .tma_plan import DeclaredMap, plan_tma
 
-__all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma"]
+__all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma", "would_be_tma_load"]
 
 
 def _direction(ctx) -> str | None:
@@ -98,6 +98,22 @@ def _cached_plan(direction, g_t, g_region, s_t, s_region, maps):
                     max(s_t.align or 16, 16), maps)
 
 
+def would_be_tma_load(ctx) -> bool:
+    """Whether this copy, given an mbarrier, would be a TMA load: global -> shared on a chip with TMA, and
+    the kernel declares a tile.tensor_map of its source under which the load plans."""
+    if _direction(ctx) != "load" or not ctx.target.has_tma:
+        return False
+    g, g_t, g_region, _ = _through_window(ctx.src, ctx.src_t, ctx.src_region)
+    maps, _ = _declared_maps(ctx, g)
+    if not maps:
+        return False
+    try:
+        _cached_plan("load", g_t, g_region, ctx.dst_t, ctx.dst_region, tuple(maps))
+    except Decline:
+        return False
+    return True
+
+
 def copy_async_tma(op, ctx):
     direction = _direction(ctx)
     load = direction == "load"
@@ -150,6 +166,6 @@ def _pair_leader_barrier(em, bar):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="tma", priority=20,
+    "copy_async", "cuda", variant="tma", priority=20, moves=[("global", "shared"), ("shared", "global")],
     when=[predicate("validate_tma_copy", validate_tma_copy), predicate("exec_scope", exec_scope)],
 )(copy_async_tma)
