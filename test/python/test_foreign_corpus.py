@@ -18,11 +18,6 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "foreign"))
 import corpus  # noqa: E402
 
 NAMES = corpus.names(FIX)
-#: the 2-CTA kernel addresses its leader's mbarrier as its own shared::cta address with bit 24
-#: cleared (CUTLASS's peer-bit mask): that assumes a CTA's shared::cta addresses carry its cluster
-#: rank in bit 24, which tile-sim's address model (rank + 1 in bits 24+, docs/emulator.md) does not
-#: give, so the peer CTA's TMA signals its own barrier and the leader waits forever
-TWO_CTA = "bw_dense_2cta"
 
 
 def ld_lines(ptx):
@@ -45,10 +40,7 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
         assert f".target {man['arch']}" in ptx and man["kernel"] in ptx
 
 
-@pytest.mark.parametrize("name", [n if n != TWO_CTA else pytest.param(
-    n, marks=pytest.mark.xfail(raises=EmulationError, strict=True,
-                               reason="shared::cluster address model, see TWO_CTA"))
-    for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_runs_as_shipped_and_matches(name):
     outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
     for n, ref in refs.items():

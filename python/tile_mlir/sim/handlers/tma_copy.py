@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import EmulationError
+from ..memory import own_offset
 from . import mbarrier as mbar
 from . import tma
 from .tma import SMEM_BOX_ALIGN, TILE_DIMS, check_bulk, check_fenced, check_qualifiers, \
@@ -190,6 +191,7 @@ def _decode_tensor_store(d, inst, dims):
 
 def tensor_store(M, t, taddr, coords, src, line):
     what = "cp.async.bulk.tensor store"
+    src = own_offset(t.cta, src)
     tm, gaddr = _mapped_box(M, taddr, coords, what, "A25")
     if src % SMEM_BOX_ALIGN:
         raise EmulationError(f"{what}: shared source 0x{src:x} is not {SMEM_BOX_ALIGN}-byte "
@@ -273,6 +275,8 @@ def decode_bulk(d, inst):
 
 def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
     what = "cp.async.bulk"
+    if src_space == "shared":
+        src = own_offset(t.cta, src)
     check_bulk(what, dst, src, size)
     if mask is None:
         cta, off = M.shared_target(t, dst, dst_space)
@@ -302,6 +306,7 @@ def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
 
 def bulk_store(M, t, dst, src, size, line):
     what = "cp.async.bulk store"
+    src = own_offset(t.cta, src)
     check_bulk(what, dst, src, size)
     if M.classify_generic(dst) != "global":
         raise EmulationError(f"{what}: destination 0x{dst:x} is not a global address")
