@@ -221,8 +221,8 @@ def compile_blockscaled(cutlass_dir, case, cute, cutlass, mc):
 
 def cases(size):
     s = 1 if size == "small" else 2
-    return [case("bw_blockscaled_mxf8", "mxf8", 128 * s, 256 * s, 256 * s),
-            case("bw_blockscaled_nvf4", "nvf4", 128 * s, 256 * s, 256 * s)]
+    return [case("bw_blockscaled_mxf8", "mxf8", 256 * s, 256 * s, 256 * s),
+            case("bw_blockscaled_nvf4", "nvf4", 256 * s, 256 * s, 256 * s)]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -112,13 +112,16 @@ def _op(op, rest, get, value_of_aggregate):
     if op == "mlir.constant":
         if b := re.match(r"\((true|false)\) : i1", rest):  # i1 literals print bare
             return int(b.group(1) == "true")
-        m = re.match(r"\((-?\d+|true|false|dense<(-?\d+)> : vector<(\d+)xi\d+>) : ", rest)
+        m = re.match(r"\((-?\d+|true|false|dense<(-?\d+)> : vector<(\d+)xi(\d+)>) : (i\d+)?", rest)
         if not m:
             return None
-        lit, dense, n = m.groups()
+        lit, dense, n, ew, t = m.groups()
         if dense is not None:
-            return [int(dense)] * int(n)
-        return {"true": 1, "false": 0}.get(lit, None) if lit in ("true", "false") else int(lit)
+            return [int(dense) & ((1 << int(ew)) - 1)] * int(n)
+        if lit in ("true", "false"):
+            return int(lit == "true")
+        w = _width(t) if t else None  # values are unsigned bit patterns, as LLVM's are
+        return int(lit) & ((1 << w) - 1) if w else None
     if op in ("mlir.poison", "mlir.undef"):
         t = rest.lstrip(": ").strip()
         return value_of_aggregate(t) if t.startswith("!llvm.struct") else None
