@@ -73,7 +73,8 @@ def test_runs_as_shipped_and_matches(name):
                    for f in res.findings)
 
 
-@pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_persistent"])
+@pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_dense_2cta", "bw_persistent",
+                                  "bw_blockscaled_mxf8", "bw_blockscaled_nvf4"])
 def test_fenceless_kernel_fails_strict(name):
     ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
     with pytest.raises(EmulationError, match=r"fence::after_thread_sync.*ISA rule") as e:
