@@ -19,7 +19,18 @@ SCMP = {"slt": lambda a, b: a < b, "sle": lambda a, b: a <= b, "sgt": lambda a, 
 BIN = {"add": lambda a, b, w: a + b, "sub": lambda a, b, w: a - b, "mul": lambda a, b, w: a * b,
        "udiv": lambda a, b, w: a // b if b else None, "urem": lambda a, b, w: a % b if b else None,
        "shl": lambda a, b, w: a << b if b < w else 0, "lshr": lambda a, b, w: a >> b,
-       "and": lambda a, b, w: a & b, "or": lambda a, b, w: a | b, "xor": lambda a, b, w: a ^ b}
+       "sdiv": lambda a, b, w: _sdiv(_signed(a, w), _signed(b, w)),
+       "srem": lambda a, b, w: _srem(_signed(a, w), _signed(b, w)),
+       "ashr": lambda a, b, w: _signed(a, w) >> b, "and": lambda a, b, w: a & b, "or": lambda a, b, w: a | b, "xor": lambda a, b, w: a ^ b}
+
+
+def _sdiv(a, b):  # C's: truncated toward zero
+    return None if not b else (abs(a) // abs(b)) * (1 if (a < 0) == (b < 0) else -1)
+
+
+def _srem(a, b):
+    q = _sdiv(a, b)
+    return None if q is None else a - q * b
 
 
 def _width(t):
@@ -54,10 +65,11 @@ def _targets(text):
             re.findall(r"(\^bb\d+)(?:\(([^):]*)(?:: [^)]*)?\))?", text)]
 
 
-def evaluate(fn, value_of_aggregate, limit=100000):
-    """Run the host function; returns its environment {SSA name: value}."""
+def evaluate(fn, value_of_aggregate, limit=100000, args=None):
+    """Run the host function, its integer arguments bound by ``args`` ({"%arg5": 256, ..}: a
+    run-time problem shape); returns its environment {SSA name: value}."""
     blocks = parse_blocks(fn)
-    env = {}
+    env = dict(args or {})
 
     def get(x):
         return env.get(x)
@@ -98,13 +110,18 @@ def evaluate(fn, value_of_aggregate, limit=100000):
 
 def _op(op, rest, get, value_of_aggregate):
     if op == "mlir.constant":
-        m = re.match(r"\((-?\d+|true|false|dense<(-?\d+)> : vector<(\d+)xi\d+>) : ", rest)
+        if b := re.match(r"\((true|false)\) : i1", rest):  # i1 literals print bare
+            return int(b.group(1) == "true")
+        m = re.match(r"\((-?\d+|true|false|dense<(-?\d+)> : vector<(\d+)xi(\d+)>) : (i\d+)?", rest)
         if not m:
             return None
-        lit, dense, n = m.groups()
+        lit, dense, n, ew, t = m.groups()
         if dense is not None:
-            return [int(dense)] * int(n)
-        return {"true": 1, "false": 0}.get(lit, None) if lit in ("true", "false") else int(lit)
+            return [int(dense) & ((1 << int(ew)) - 1)] * int(n)
+        if lit in ("true", "false"):
+            return int(lit == "true")
+        w = _width(t) if t else None  # values are unsigned bit patterns, as LLVM's are
+        return int(lit) & ((1 << w) - 1) if w else None
     if op in ("mlir.poison", "mlir.undef"):
         t = rest.lstrip(": ").strip()
         return value_of_aggregate(t) if t.startswith("!llvm.struct") else None

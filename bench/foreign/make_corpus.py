@@ -40,6 +40,7 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import blockscaled  # noqa: E402
 import host_eval  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -77,11 +78,27 @@ def _layout(text):
     return tuple(map(int, m.group(1).split(","))), tuple(map(int, m.group(2).split(",")))
 
 
-def launch_facts(clean):
+def launch_facts(clean, grid=True):
+    """(grid, block, cluster) the kernel's launch facts state (grid None: a run-time one)."""
     m = re.search(r"cutlass_launch_facts = \{([^}]*)\}", clean)
     facts = {k: [int(v) for v in vals.split(",")] for k, vals in
              re.findall(r"exact_(\w+)_dim = array<i64: ([\d, ]+)>", m.group(1))}
-    return facts["grid"], facts["block"], facts["cluster"]
+    return facts["grid"] if grid else None, facts["block"], facts["cluster"]
+
+
+def clear_dump():
+    """The DSL names its dumps after the class: one case at a time."""
+    for f in os.listdir(DUMP):
+        if not f.endswith(".py"):
+            os.remove(os.path.join(DUMP, f))
+
+
+def read_dump():
+    """(PTX, clean IR) of the case just compiled."""
+    new = os.listdir(DUMP)
+    ptx = open(os.path.join(DUMP, next(f for f in new if f.endswith(".ptx")))).read()
+    clean = open(os.path.join(DUMP, next(f for f in new if f.endswith("_clean.mlir")))).read()
+    return ptx, clean
 
 
 def tma_atoms(clean, host_args):
@@ -115,11 +132,13 @@ def _root_arg(clean, name, host_args, depth=8):
     return host_args.index(name) if name in host_args else None
 
 
-def host_descriptors(lowered):
+def host_descriptors(lowered, env=None):
     """The 128-byte maps the host function encodes inline: per 16 x i64 alloca of alignment 64,
-    the constant stored to each word (None for a computed one: the address)."""
+    the constant stored to each word, or its value in ``env`` (host_eval's environment of a
+    run-time shape); None for one not known (the address)."""
     lowered = host_function(lowered)
     consts = dict(re.findall(r"(%\d+) = llvm\.mlir\.constant\((-?\d+) : i64\) : i64", lowered))
+    consts.update({k: v for k, v in (env or {}).items() if isinstance(v, int) and k not in consts})
     descs, geps = [], {}
     for line in lowered.splitlines():
         if m := re.search(r"(%\d+) = llvm\.alloca %\d+ x i64 \{alignment = 64", line):
@@ -203,22 +222,22 @@ def host_function(lowered):
     return lowered[start:end if end > 0 else len(lowered)]
 
 
-def host_arguments(lowered):
+def host_arguments(lowered, args=None):
     """Per kernel argument of the host's cudaLaunchKernelEx: bytes of a by-value struct, or None for
-    a tensor map (a 16 x i64 descriptor)."""
+    a tensor map (a 16 x i64 descriptor); ``args`` binds the host's run-time integer arguments."""
     lowered = host_function(lowered)
-    vals = host_eval.evaluate(lowered, _value)
+    vals = host_eval.evaluate(lowered, _value, args=args)
     call = re.search(r"llvm\.call @_cudaLaunchKernelEx\(%\d+, %\d+, (%\d+)\)", lowered).group(1)
     out = []
     for m in re.finditer(rf"(%\d+) = llvm\.getelementptr {call}\[(%\d+)\]", lowered):
         slot = m.group(1)
         ptr = re.search(rf"llvm\.store (%\d+), {slot} : !llvm\.ptr, !llvm\.ptr", lowered).group(1)
-        typ = re.search(rf"{ptr} = llvm\.alloca %\d+ x (!llvm\.struct<[^\n]*?\)>)( \{{alignment|"
-                        rf" : )", lowered).group(1)
+        typ = re.search(rf"{ptr} = llvm\.alloca %\d+ x (!llvm\.struct<[^\n]*?\)>|i\d+)"
+                        rf"( \{{alignment| : )", lowered).group(1)
         if "array<16 x i64>" in typ:
             out.append(None)
             continue
-        src = re.search(rf"llvm\.store (%\d+), {ptr} : ", lowered).group(1)
+        src = re.search(rf"llvm\.store (%\w+), {ptr} : ", lowered).group(1)
         out.append(_bytes(typ, vals.get(src)))
     return out
 
@@ -295,14 +314,10 @@ def compile_case(cutlass_dir, case, cute, cutlass, make_fake_compact_tensor, mak
         fakes.append(make_fake_compact_tensor(dt[str(arr.dtype)], shape, stride_order=stride_order,
                                               assumed_align=16))
     kernel, commit, src = case["make"](cutlass_dir)
-    for f in os.listdir(DUMP):  # the DSL names its dumps after the class: one case at a time
-        if not f.endswith(".py"):
-            os.remove(os.path.join(DUMP, f))
+    clear_dump()
     stream = (make_fake_stream(),) if case.get("stream", True) else ()
     compiled = cute.compile(kernel, *fakes, *case["extra"], *stream)
-    new = set(os.listdir(DUMP))
-    ptx_file = next(f for f in new if f.endswith(".ptx"))
-    clean = open(os.path.join(DUMP, next(f for f in new if f.endswith("_clean.mlir")))).read()
+    ptx, clean = read_dump()
     lowered = str(compiled.ir_module)
     host = re.search(r"func\.func @cutlass___call__\w*\(([^{]*)\{llvm.emit_c", clean).group(1)
     host_args = re.findall(r"(%arg\d+):", host)
@@ -311,7 +326,6 @@ def compile_case(cutlass_dir, case, cute, cutlass, make_fake_compact_tensor, mak
     atoms = tma_atoms(clean, host_args)
     words = host_descriptors(lowered)
     assert len(words) == len(atoms), (len(words), len(atoms))
-    ptx = open(os.path.join(DUMP, ptx_file)).read()
     entry = re.search(r"\.entry (\w+)\(([^)]*)\)", ptx)
     pdecls = re.findall(r"\.param \.align (\d+) \.b8 \w+\[(\d+)\]|\.param \.(\w+) \w+", entry.group(2))
     params, k = [], 0
@@ -385,6 +399,7 @@ def cases(size):
         transpose_case("tma_transpose", 256 * t, 256 * t),
         gemm_case("hopper_dense_f16", hopper_dense((128, 128), (1, 1)), 128 * t, 256 * t, 128 * s,
                   c_dtype="float16"),
+        *blockscaled.cases(size),
     ]
 
 
@@ -408,8 +423,13 @@ def main():
     for case in cases(o.size):
         if case["arch"] != o.arch or (o.only and case["name"] not in o.only):
             continue
-        name, ptx, manifest, arrays, ref = compile_case(o.cutlass, case, cute, cutlass,
-                                                         make_fake_compact_tensor, make_fake_stream)
+        if "compile" in case:  # a driver of its own (blockscaled.py)
+            name, ptx, manifest, arrays, ref = case["compile"](o.cutlass, case, cute, cutlass,
+                                                               sys.modules[__name__])
+        else:
+            name, ptx, manifest, arrays, ref = compile_case(o.cutlass, case, cute, cutlass,
+                                                             make_fake_compact_tensor,
+                                                             make_fake_stream)
         with open(os.path.join(out, f"{name}.ptx"), "w") as f:
             f.write(ptx)
         with open(os.path.join(out, f"{name}.json"), "w") as f:

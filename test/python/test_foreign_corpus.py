@@ -18,11 +18,6 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "foreign"))
 import corpus  # noqa: E402
 
 NAMES = corpus.names(FIX)
-#: the 2-CTA kernel addresses its leader's mbarrier as its own shared::cta address with bit 24
-#: cleared (CUTLASS's peer-bit mask): that assumes a CTA's shared::cta addresses carry its cluster
-#: rank in bit 24, which tile-sim's address model (rank + 1 in bits 24+, docs/emulator.md) does not
-#: give, so the peer CTA's TMA signals its own barrier and the leader waits forever
-TWO_CTA = "bw_dense_2cta"
 
 
 def ld_lines(ptx):
@@ -30,8 +25,9 @@ def ld_lines(ptx):
 
 
 def test_corpus_is_complete_and_its_contracts_are_recorded():
-    assert {"bw_dense_1cta", "bw_dense_2cta", "bw_persistent", "hopper_dense",
-            "hopper_dense_f16", "tma_transpose", "triton_dot"} <= set(NAMES)
+    assert {"bw_dense_1cta", "bw_dense_2cta", "bw_persistent", "bw_blockscaled_mxf8",
+            "bw_blockscaled_nvf4", "hopper_dense", "hopper_dense_f16", "tma_transpose",
+            "triton_dot"} <= set(NAMES)
     for name in NAMES:
         man = json.load(open(os.path.join(FIX, f"{name}.json")))
         maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
@@ -45,10 +41,7 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
         assert f".target {man['arch']}" in ptx and man["kernel"] in ptx
 
 
-@pytest.mark.parametrize("name", [n if n != TWO_CTA else pytest.param(
-    n, marks=pytest.mark.xfail(raises=EmulationError, strict=True,
-                               reason="shared::cluster address model, see TWO_CTA"))
-    for n in NAMES])
+@pytest.mark.parametrize("name", NAMES)
 def test_runs_as_shipped_and_matches(name):
     outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
     for n, ref in refs.items():
@@ -68,11 +61,20 @@ def test_runs_as_shipped_and_matches(name):
         want = {(r, L) for L in ld_lines(ptx)
                 for r in ("tcgen05.fence::after_thread_sync", "tcgen05.wait::ld")}
         assert found == want
+        # exactly: per warp that executes a tcgen05.ld, one fence finding; per lane and
+        # destination register of it (its .xN), one read before the wait
+        lines = ptx.split("\n")
+        count = {(f.rule, f.line): f.count for f in res.findings}
+        for L in ld_lines(ptx):
+            n = int(re.search(r"\.32x32b\.x(\d+)\.", lines[L - 1]).group(1))
+            assert count[("tcgen05.wait::ld", L)] == 32 * n * count[
+                ("tcgen05.fence::after_thread_sync", L)]
         assert all(re.match(r"tile-sim finding: line \d+: \[tcgen05\.", str(f))
                    for f in res.findings)
 
 
-@pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_persistent"])
+@pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_dense_2cta", "bw_persistent",
+                                  "bw_blockscaled_mxf8", "bw_blockscaled_nvf4"])
 def test_fenceless_kernel_fails_strict(name):
     ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
     with pytest.raises(EmulationError, match=r"fence::after_thread_sync.*ISA rule") as e:
@@ -88,3 +90,40 @@ def test_our_kernels_run_strict():
     assert SimBackend(art, None).options["strict"] is True  # jit()'s sim backend, unless strict=False
     assert SimBackend(art, None, options={"strict": False}).options["strict"] is False
     assert os.environ.get("TILE_MLIR_SIM_STRICT") == "1"  # test/python/conftest.py
+
+
+@pytest.mark.parametrize("kind", ["mxf8", "nvf4"])
+def test_blockscaled_reads_every_scale_factor(kind, tmp_path):
+    """The stored reference is what the stored buffers decode to (bench/foreign/blockscaled.py
+    `reference`: e4m3 / e2m1 codes, low nibble first, scales from the 32x4x4 atoms); doubling one
+    scale of A and one of B changes C exactly as that decoding says, on tile-sim as shipped."""
+    import shutil
+    import blockscaled
+    name = f"bw_blockscaled_{kind}"
+    man, _, data = corpus.load(FIX, name)
+    M, N, K = man["shape"]["M"], man["shape"]["N"], man["shape"]["K"]
+    bufs = {n: data[n] for n in man["inputs"]}
+    np.testing.assert_array_equal(blockscaled.reference(kind, bufs, M, N, K).astype(np.float32),
+                                  data["ref_c"])
+    fmt, vec = blockscaled.KINDS[kind][1], blockscaled.KINDS[kind][2]
+    for key, mn, (r, k) in (("sfa", M, (M - 3, 1)), ("sfb", N, (37, K // vec - 1))):
+        sf = blockscaled.unblocked_scales(bufs[key], mn, K // vec).copy()
+        sf[r, k] = blockscaled.codes_of(fmt, [2 * blockscaled.decode(fmt, [sf[r, k]])[0] or 1])[0]
+        bufs[key] = blockscaled.blocked_scales(sf, mn, K // vec)
+    ref = blockscaled.reference(kind, bufs, M, N, K).astype(np.float32)
+    rows, cols = np.nonzero(ref != data["ref_c"])  # in one row and one column of C only
+    assert len(rows) > M // 2 and ((rows == M - 3) | (cols == 37)).all()
+    for ext in ("ptx", "json"):
+        shutil.copy(os.path.join(FIX, f"{name}.{ext}"), tmp_path)
+    np.savez(tmp_path / f"{name}.npz", **bufs, ref_c=ref)
+    outs, refs, _ = corpus.run(str(tmp_path), name)
+    np.testing.assert_array_equal(outs["c"].view(np.uint8), ref.view(np.uint8))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_corpus_assembles(name):
+    sys.path.insert(0, os.path.join(ROOT, "test", "python", "sim"))
+    from ptxgen import ptxas_check
+    man = json.load(open(os.path.join(FIX, f"{name}.json")))
+    if ptxas_check(open(os.path.join(FIX, f"{name}.ptx")).read(), man["arch"]) == "skip":
+        pytest.skip("no ptxas found")

@@ -51,6 +51,11 @@ def bits_to_f64(b: int) -> float:
     return struct.unpack("<d", struct.pack("<Q", b & 0xFFFFFFFFFFFFFFFF))[0]
 
 
+#: a shared variable's address in the issuing CTA: its .shared::cta window starts at its cluster
+#: rank's .shared::cluster window (sim/memory.py)
+SHARED_SYM = "(t.cta.rank << 24)"
+
+
 class Decoder:
     """Per-kernel decoding context: register slots, symbols and closure compilation.
 
@@ -133,7 +138,8 @@ class Decoder:
             e = str(b & m)
         elif k == "sym":
             space, val = self.sym(op[1])
-            e = str((val + op[2]) & m)
+            e = str((val + op[2]) & m) if space != "shared" else \
+                f"(({SHARED_SYM} + {val + op[2]}) & {m:#x})"
         elif k == "not":
             return f"(1 - {self.src(op[1], 1)})"
         else:
@@ -170,7 +176,7 @@ class Decoder:
             return str(base[1] + off), None
         if base[0] == "sym":
             space, val = self.sym(base[1])
-            return str(val + off), space
+            return (str(val + off) if space != "shared" else f"({SHARED_SYM} + {val + off})"), space
         raise self.error(f"bad address `{show_operand(op)}`")
 
     # -- compilation ------------------------------------------------------------------------------

@@ -113,19 +113,7 @@ class Machine(MemoryBinding, Scheduler):
     # ------------------------------------------------------------------ address spaces
     def shared_target(self, t, addr: int, space: str):
         """Resolve a shared address to (cta, offset). space: 'shared' | 'cluster' | 'generic'."""
-        if space == "generic":
-            if not (mem.SHARED_WINDOW <= addr < mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE):
-                raise EmulationError(f"generic address 0x{addr:x} is not in the shared window")
-            addr -= mem.SHARED_WINDOW
-            space = "cluster"
-        if space == "shared" or addr < (1 << mem.CLUSTER_SHIFT):
-            return t.cta, addr
-        rank = (addr >> mem.CLUSTER_SHIFT) - 1
-        ctas = t.cta.cluster.ctas
-        if not 0 <= rank < len(ctas):
-            raise EmulationError(f".shared::cluster address 0x{addr:x} names CTA rank {rank}, "
-                                 f"but the cluster has {len(ctas)} CTA(s)")
-        return ctas[rank], addr & ((1 << mem.CLUSTER_SHIFT) - 1)
+        return mem.resolve_shared(t.cta, addr, space)
 
     def classify_generic(self, addr: int) -> str:
         if mem.SHARED_WINDOW <= addr < mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE:

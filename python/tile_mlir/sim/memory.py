@@ -9,8 +9,14 @@ Address conventions (documented choices of the emulator):
   (``.extern .shared ... x[]``) starts after them, aligned to 1024 bytes (the hardware/driver
   guarantee is at least 16 B; 1024 keeps 128B-swizzled buffers aligned).  On hardware the window
   may start at a reserved offset that is itself 1024-aligned, so absolute swizzle phases agree.
-* ``.shared::cluster`` addresses: an address below 2**24 is the issuing CTA's own ``.shared::cta``
-  address; ``(rank + 1) << 24 | offset`` names CTA ``rank`` of the cluster (what ``mapa`` returns).
+* ``.shared::cluster`` addresses: ``rank << 24 | offset`` names CTA ``rank`` of the cluster (what
+  ``mapa`` returns).  The PTX ISA puts each CTA's ``.shared::cta`` window inside the
+  ``.shared::cluster`` window (its own addresses are valid ``.shared::cluster`` addresses naming
+  it, and ``getctarank`` of one gives its rank), so a CTA's ``.shared::cta`` addresses (symbols,
+  ``cvta.to.shared``) are its ``.shared::cluster`` ones, ``rank << 24 | offset``: CUTLASS's 2-CTA
+  kernels name the even CTA's mbarrier by clearing bit 24 of their own address (Table A, A41).
+  Rank 0, and every CTA of a launch without clusters, has offsets from 0.  A ``.shared::cta``
+  access takes the offset bits; its rank bits must be the CTA's own or zero (``own_offset``).
 * generic addresses: shared window at ``SHARED_WINDOW`` (+ the ``.shared::cluster`` address), local
   window at ``LOCAL_WINDOW``, kernel parameters at ``PARAM_WINDOW`` (``cvta.param``); everything
   else is global memory (allocations from ``GLOBAL_BASE``).
@@ -33,6 +39,7 @@ PARAM_WINDOW = 0x0000_3000_0000_0000
 PARAM_WINDOW_SIZE = 1 << 16
 GLOBAL_BASE = 0x0000_7F00_0000_0000
 CLUSTER_SHIFT = 24
+OFFSET_MASK = (1 << CLUSTER_SHIFT) - 1
 DYN_SMEM_ALIGN = 1024
 POISON = 0xDEADBEEF
 TMEM_LANES = 128
@@ -42,6 +49,34 @@ SMEM_BYTES_PER_BYTE = 10
 #: host bytes of one CTA's tensor memory: cells, snapshot and cp record ids (4 bytes each per
 #: cell), the written flags (1 byte)
 TMEM_BYTES = TMEM_LANES * TMEM_COLS * 13
+
+
+def own_offset(cta, addr: int) -> int:
+    """The offset in ``cta``'s shared memory of the ``.shared::cta`` address ``addr``."""
+    hi = addr >> CLUSTER_SHIFT
+    if hi == 0 or hi == cta.rank or addr < 0:  # a negative offset faults at the bounds check
+        return addr & OFFSET_MASK if addr >= 0 else addr
+    raise EmulationError(f".shared::cta address 0x{addr:x} is in CTA rank {hi}'s window, not the "
+                         f"issuing CTA's (rank {cta.rank}): use a .shared::cluster access")
+
+
+def resolve_shared(cta, addr: int, space: str):
+    """A shared address of an instruction of ``cta`` -> (cta, offset); space: 'shared' (the
+    .shared::cta window), 'cluster' or 'generic'."""
+    if space == "generic":
+        if not (SHARED_WINDOW <= addr < SHARED_WINDOW + SHARED_WINDOW_SIZE):
+            raise EmulationError(f"generic address 0x{addr:x} is not in the shared window")
+        addr -= SHARED_WINDOW
+    elif space == "shared":
+        return cta, own_offset(cta, addr)
+    rank = addr >> CLUSTER_SHIFT
+    if rank == cta.rank:
+        return cta, addr & OFFSET_MASK
+    ctas = cta.cluster.ctas
+    if not 0 <= rank < len(ctas):
+        raise EmulationError(f".shared::cluster address 0x{addr:x} names CTA rank {rank}, "
+                             f"but the cluster has {len(ctas)} CTA(s)")
+    return ctas[rank], addr & OFFSET_MASK
 
 
 class Allocation:

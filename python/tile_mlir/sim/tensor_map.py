@@ -244,6 +244,18 @@ class TensorMap:
             raise EmulationError(f"{what}: swizzle {self.swizzle.upper()} is not emulated by "
                                  f"tile-sim")
 
+    def as_bytes(self):
+        """A 16U4_ALIGN8B map as the UINT8 map of its bytes (dimension 0 halved): 16 elements
+        packed in 8 bytes, in global and in shared memory alike (no padding), so a copy moves
+        the packed bytes as they are. Box coordinates in dimension 0 halve likewise."""
+        if self.data_type != "16u4_align8b" or self.element_strides[0] != 1 or self.box_dim[0] % 2:
+            raise EmulationError(f"{self.data_type.upper()} as bytes needs 16U4_ALIGN8B with "
+                                 f"an even boxDim[0] and elementStrides[0] = 1")
+        return TensorMap("uint8", self.global_address, (self.global_dim[0] // 2,) +
+                         self.global_dim[1:], self.global_strides, (self.box_dim[0] // 2,) +
+                         self.box_dim[1:], self.element_strides, self.interleave, self.swizzle,
+                         self.l2_promotion, self.oob_fill, self.offset)
+
     # ------------------------------------------------------------------ box geometry
     def box(self, coords, dst: int, bound0: int | None = None):
         """For box coordinates ``coords`` and the box's first shared byte ``dst`` (absolute

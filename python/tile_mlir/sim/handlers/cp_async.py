@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import EmulationError
+from ..memory import own_offset
 from ..state import Kept, shared_write
 from . import mbarrier as mbar
 from .sync import merge_seen
@@ -116,6 +117,7 @@ def decode_cp_async(d, inst):
 
 
 def issue(M, t, dst, src, cp_size, src_size, line):
+    dst = own_offset(t.cta, dst)
     if dst % cp_size:
         raise EmulationError(f"cp.async destination shared 0x{dst:x} is not aligned to its "
                              f"cp-size {cp_size}")

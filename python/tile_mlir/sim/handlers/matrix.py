@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import EmulationError
+from ..memory import own_offset
 from ..state import shared_observe_load, shared_write
 from .tcgen05_cp import DECOMPRESS  # the decompressions tcgen05.cp shares
 
@@ -137,7 +138,7 @@ def _row_targets(M, w, parts, ae, nrows, space, name):
                 raise EmulationError(f"{name}: row {i}'s address 0x{a:x} is in CTA rank "
                                      f"{cta.rank}'s shared memory, not the executing CTA's")
         else:
-            cta, off = t.cta, a
+            cta, off = t.cta, own_offset(t.cta, a)
         if off % 16:
             raise EmulationError(f"{name}: row {i}'s shared address 0x{off:x} (lane {i}) is not "
                                  f"16-byte aligned")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import memory as mem
 from ..codegen import mask
 from ..errors import EmulationError
+from ..memory import OFFSET_MASK, own_offset
 from ..ptx_parser import TYPE_BITS
 from ..state import shared_read, shared_write
 
@@ -45,7 +46,7 @@ def make_reader(M, space):
         return lambda t, a, n: gread(a, n)
     if space == "shared":
         def rd(t, a, n):
-            return shared_read(M, t, t.cta, a, n)
+            return shared_read(M, t, t.cta, a if a <= OFFSET_MASK else own_offset(t.cta, a), n)
         return rd
     if space == "cluster":
         def rd(t, a, n):
@@ -90,7 +91,8 @@ def make_writer(M, space):
     if space in ("global", "const"):
         return gw
     if space == "shared":
-        return lambda t, a, n, v: shared_write(M, t, t.cta, a, n, v)
+        return lambda t, a, n, v: shared_write(
+            M, t, t.cta, a if a <= OFFSET_MASK else own_offset(t.cta, a), n, v)
     if space == "cluster":
         def wr(t, a, n, v):
             c, off = M.shared_target(t, a, "cluster")
@@ -259,10 +261,10 @@ def decode_mapa(d, inst):
         lines += [f"if not ({mem.SHARED_WINDOW} <= _a < {mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE}):",
                   "    raise EmulationError('mapa: generic address 0x%x is not a shared address' % _a)",
                   "_c, _o = M.shared_target(t, _a, 'generic')",
-                  d.dst(dd, w)(f"{mem.SHARED_WINDOW} + ((_k + 1) << {mem.CLUSTER_SHIFT}) + _o")]
+                  d.dst(dd, w)(f"{mem.SHARED_WINDOW} + (_k << {mem.CLUSTER_SHIFT}) + _o")]
     else:
         lines += ["_c, _o = M.shared_target(t, _a, 'cluster')",
-                  d.dst(dd, w)(f"((_k + 1) << {mem.CLUSTER_SHIFT}) + _o")]
+                  d.dst(dd, w)(f"(_k << {mem.CLUSTER_SHIFT}) + _o")]
     return d.compile(lines)
 
 

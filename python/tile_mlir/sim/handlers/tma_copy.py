@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import EmulationError
+from ..memory import own_offset
 from . import mbarrier as mbar
 from . import tma
 from .tma import SMEM_BOX_ALIGN, TILE_DIMS, check_bulk, check_fenced, check_qualifiers, \
@@ -56,21 +57,27 @@ def _decode_tensor_load(d, inst, dims, dst_space):
 
 
 def _mapped_box(M, taddr, coords, what, why):
-    """The tensor map at `taddr` and its global address, once the box's coordinates fit it: one per
-    dimension, the innermost a multiple of 16 bytes (`why` cites the row that says so)."""
+    """The tensor map at `taddr`, its global address and the box's coordinates, once they fit
+    it: one per dimension, the innermost a multiple of 16 bytes (`why` cites the row that says
+    so). A load through a dense packed 4-bit map (16U4_ALIGN8B) copies its bytes (`as_bytes`)."""
     tm, gaddr = tensor_map_at(M, taddr, what)
+    if tm.data_type == "16u4_align8b" and "store" not in what and len(coords) == tm.rank:
+        if coords[0] % 32:
+            raise EmulationError(f"{what}: the innermost coordinate {coords[0]} of a "
+                                 f"16U4_ALIGN8B box is not a multiple of 32 elements (16 bytes)")
+        tm, coords = tm.as_bytes(), [coords[0] // 2, *coords[1:]]
     tm.check_executable(what)
     if len(coords) != tm.rank:
         raise EmulationError(f"{what}: .{len(coords)}d for a tensor map of rank {tm.rank}")
     if coords[0] * tm.elem_size % 16:
         raise EmulationError(f"{what}: the innermost coordinate {coords[0]} times the element "
                              f"size {tm.elem_size} is not a multiple of 16 bytes ({why})")
-    return tm, gaddr
+    return tm, gaddr, coords
 
 
 def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
     what = "cp.async.bulk.tensor"
-    tm, gaddr = _mapped_box(M, taddr, coords, what, "a fault on the H200, A25")
+    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "a fault on the H200, A25")
     targets = _destinations(M, t, dst, dst_space, mb_addr, mask, cg, what)
     goff, inb, phys = tm.box(coords, targets[0][1])
     data = _gather(M, gaddr, goff, inb, tm, what)
@@ -190,7 +197,8 @@ def _decode_tensor_store(d, inst, dims):
 
 def tensor_store(M, t, taddr, coords, src, line):
     what = "cp.async.bulk.tensor store"
-    tm, gaddr = _mapped_box(M, taddr, coords, what, "A25")
+    src = own_offset(t.cta, src)
+    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "A25")
     if src % SMEM_BOX_ALIGN:
         raise EmulationError(f"{what}: shared source 0x{src:x} is not {SMEM_BOX_ALIGN}-byte "
                              f"aligned (A24)")
@@ -273,6 +281,8 @@ def decode_bulk(d, inst):
 
 def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
     what = "cp.async.bulk"
+    if src_space == "shared":
+        src = own_offset(t.cta, src)
     check_bulk(what, dst, src, size)
     if mask is None:
         cta, off = M.shared_target(t, dst, dst_space)
@@ -302,6 +312,7 @@ def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
 
 def bulk_store(M, t, dst, src, size, line):
     what = "cp.async.bulk store"
+    src = own_offset(t.cta, src)
     check_bulk(what, dst, src, size)
     if M.classify_generic(dst) != "global":
         raise EmulationError(f"{what}: destination 0x{dst:x} is not a global address")
