@@ -213,6 +213,16 @@ def test_parse_guard():
     assert SHIMS["parse_guard"][1](text + "array<index: 2>") is None  # LLVM 23's parser reports it
 
 
+def test_llvm_ir():
+    """The provider's translation of the demo's gpu.module to LLVM IR text (artifact.asm["llvmir"])."""
+    import tile_mlir
+
+    mine, _other = covers("llvm_ir")
+    art = tile_mlir.compile((ROOT / "examples" / "demo.mlir").read_text(), filename="demo.mlir", keep=("llvmir",))
+    assert "define ptx_kernel void @demo(" in art.asm["llvmir"]
+    assert "@llvm.nvvm.tcgen05.cp" in art.asm["llvmir"]
+
+
 def test_an_index_array_is_a_diagnostic_on_either_provider():
     import tile_mlir
 
