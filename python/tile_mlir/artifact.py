@@ -244,6 +244,9 @@ class Artifact:
         d.pop("tensor_maps")
         if self.tensor_maps:  # (absent otherwise: the manifests of kernels without maps stay as they were)
             d["tensor_maps"] = [tm.to_json() for tm in self.tensor_maps]
+        from .manifest import digests
+
+        d["digests"] = digests(self)  # (checked by from_manifest: manifest.py)
         return d
 
     def save(self, directory) -> str:
@@ -287,7 +290,7 @@ class Artifact:
         if not isinstance(ptx, str) or not isinstance(cubin, (bytes, bytearray)):
             raise ArgumentTypeError("an artifact's ptx is str and its cubin bytes")
         d = manifest
-        from .manifest import check_tensor_maps
+        from .manifest import check_digests, check_tensor_maps
 
         art = Artifact(
             kernel_name=_get(d, "kernel_name", str), arch=_get(d, "arch", str), ptx=ptx,
@@ -298,6 +301,7 @@ class Artifact:
             tensor_maps=tuple(TensorMapParam.from_json(t) for t in _get(d, "tensor_maps", list, [])),
         )
         check_tensor_maps(art.params, art.tensor_maps, ptx)  # (manifest.py: records against params, PTX)
+        check_digests(d.get("digests"), art)  # (then the whole against what it was saved with)
         return art
 
 
