@@ -14,7 +14,8 @@ sha256 of the PTX, of the cubin, of the parameters with the outputs, of the tens
 the kernel name, arch and launch shape, each checked at load, so a swizzle, box or map order edited
 after saving, or a .ptx / .cubin from another build, is refused with the part that differs. They catch
 edits and mix-ups, not forgery: whoever can write the manifest can write its digests (the trust model).
-A manifest without them (saved before they existed) is checked as above only.
+A manifest without them is refused: saved before they existed, or stripped (re-save it with
+Artifact.save).
 """
 from __future__ import annotations
 
@@ -86,9 +87,10 @@ def digests(art) -> dict:
 
 def check_digests(recorded, art) -> None:
     """Raise ArgumentError naming the first part of `art` that its manifest's `recorded` digests disagree
-    with; nothing for a manifest without digests (None)."""
+    with, or saying there are none (None)."""
     if recorded is None:
-        return
+        raise ArgumentError("manifest has no field 'digests' binding it to its code (saved before they "
+                            "existed, or stripped): re-save the artifact with Artifact.save")
     if not isinstance(recorded, dict) or set(recorded) != set(DIGEST_PARTS):
         raise ArgumentError(f"manifest field 'digests' must map {sorted(DIGEST_PARTS)} to digests, got "
                             f"{recorded!r:.200}")
