@@ -269,8 +269,8 @@ class Artifact:
         with open(base + ".json", "rb") as f:
             try:
                 d = json.loads(f.read())
-            except ValueError as e:  # bad JSON or bad UTF-8
-                raise ArgumentError(f"{base}.json: not a JSON manifest ({e})") from None
+            except (ValueError, RecursionError) as e:  # bad JSON or bad UTF-8, nesting past the parser's depth
+                raise ArgumentError(f"{base}.json: not a JSON manifest ({type(e).__name__}: {e})") from None
         with open(base + ".ptx") as f:
             ptx = f.read()
         with open(base + ".cubin", "rb") as f:

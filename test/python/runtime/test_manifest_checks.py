@@ -135,3 +135,12 @@ def test_tile_run_names_the_mismatch_without_a_traceback(tma_art, tmp_path, caps
     err = capsys.readouterr().err
     assert "digest mismatch: the kernel name, arch and launch shape" in err
     assert "Traceback" not in err
+
+
+def test_manifest_nested_past_the_json_parser_is_refused(tma_art, tmp_path):
+    """(the adversary's surface campaign: json.loads raised RecursionError through Artifact.load)"""
+    path, _ = _saved(tma_art, tmp_path)
+    with open(path, "w") as f:
+        f.write("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ArgumentError, match="not a JSON manifest"):
+        Artifact.load(path)
