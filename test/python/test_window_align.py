@@ -46,3 +46,37 @@ def test_nested_window_copies_the_right_bytes():
     want = np.zeros_like(b)
     want[0:8, 5:37] = a
     np.testing.assert_array_equal(b, want)
+
+
+ODD = """"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 6x44xf32>, %B: !tile.buffer<global, 6x44xf32>):
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 5x7xf32, align 128>
+  %wa = "tile.subview"(%A) {static_offsets = array<i64: 1, 4>, sizes = array<i64: 5, 7>} : (!tile.buffer<global, 6x44xf32>) -> !tile.buffer<global, 5x7xf32, "S[(5, 7) : (44, 1)]">
+  %wb = "tile.subview"(%B) {static_offsets = array<i64: 0, 1>, sizes = array<i64: 5, 7>} : (!tile.buffer<global, 6x44xf32>) -> !tile.buffer<global, 5x7xf32, "S[(5, 7) : (44, 1)]">
+  %t = "tile.thread_id"() : () -> i32
+  %c1 = arith.constant 1 : i32
+  %t0 = arith.cmpi ult, %t, %c1 : i32
+  scf.if %t0 {
+    "tile.copy"(%s, %wa) {scope = "thread"} : (!tile.buffer<shared, 5x7xf32, align 128>, !tile.buffer<global, 5x7xf32, "S[(5, 7) : (44, 1)]">) -> ()
+  }
+  "tile.barrier"() : () -> ()
+  scf.if %t0 {
+    "tile.copy_async"(%wb, %s) {scope = "thread", dispatch = "shared->global"} : (!tile.buffer<global, 5x7xf32, "S[(5, 7) : (44, 1)]">, !tile.buffer<shared, 5x7xf32, align 128>) -> ()
+  }
+  "tile.return"() : () -> ()
+}) {sym_name = "odd", block = array<i32: 128, 1, 1>} : () -> ()
+"""
+
+
+def test_shared_tile_of_odd_bytes_is_not_read_past_its_end():
+    """(the adversary's surface campaign, surf:2:52) LLVM's vectorizer turned one thread's scalar loads
+    of a 5 x 7 f32 shared tile's last 3 elements into one ld.shared.v4 at byte 128 of its 140: tile-sim
+    refused the read past the array. Shared buffers over 8 bytes are now allocated in whole 16-byte chunks."""
+    a = np.arange(6 * 44, dtype=np.float32).reshape(6, 44)
+    b = np.zeros((6, 44), np.float32)
+    art = tile_mlir.compile(ODD, arch="sm_90a")
+    assert "odd_smem0[144]" in art.ptx
+    tile_mlir.jit(art, backend="sim")(a, b)
+    want = np.zeros_like(b)
+    want[0:5, 1:8] = a[1:6, 4:11]
+    np.testing.assert_array_equal(b, want)

@@ -154,6 +154,8 @@ class KernelLowering:
                 nbytes = max(1, bt.storage_bytes(inner.span()))
                 if inner is not bt.layout:  # a swizzle moves 16-byte chunks within their 128-byte line
                     nbytes = -(-nbytes // 128) * 128
+                if nbytes > 8:  # whole 16-byte chunks: LLVM's NVPTX load/store vectorizer widens a run of
+                    nbytes = -(-nbytes // 16) * 16  # scalar loads to an aligned vector (5 x 7 f32: v4 at byte 128)
                 bufs.append((op, nbytes, max(bt.align or 16, 16)))
         if sum(n for _, n, _ in bufs) <= _STATIC_SMEM_LIMIT:
             for i, (op, nbytes, align) in enumerate(bufs):
