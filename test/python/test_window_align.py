@@ -68,15 +68,23 @@ ODD = """"tile.kernel"() ({
 """
 
 
-def test_shared_tile_of_odd_bytes_is_not_read_past_its_end():
-    """(the adversary's surface campaign, surf:2:52) LLVM's vectorizer turned one thread's scalar loads
-    of a 5 x 7 f32 shared tile's last 3 elements into one ld.shared.v4 at byte 128 of its 140: tile-sim
-    refused the read past the array. Shared buffers over 8 bytes are now allocated in whole 16-byte chunks."""
-    a = np.arange(6 * 44, dtype=np.float32).reshape(6, 44)
-    b = np.zeros((6, 44), np.float32)
-    art = tile_mlir.compile(ODD, arch="sm_90a")
-    assert "odd_smem0[144]" in art.ptx
+@pytest.mark.parametrize("elem,rows,cols,dtype,alloc", [
+    ("f32", 5, 7, np.float32, 144),  # 140 bytes: ld.shared.v4 at byte 128
+    ("f16", 1, 3, np.float16, 8),  # 6 bytes: ld.shared.v4.b16 (surf:31:279)
+])
+def test_shared_tile_of_odd_bytes_is_not_read_past_its_end(elem, rows, cols, dtype, alloc):
+    """(the adversary's surface campaign, surf:2:52 and surf:31:279) LLVM's vectorizer turned one
+    thread's scalar loads of a shared tile's last elements into one vector past its end (tile-sim
+    refused the read). Shared buffers are now allocated in a power of two of bytes up to 16, whole
+    16-byte chunks beyond."""
+    text = (ODD.replace("5x7xf32", f"{rows}x{cols}x{elem}").replace("6x44xf32", f"6x44x{elem}")
+            .replace("sizes = array<i64: 5, 7>", f"sizes = array<i64: {rows}, {cols}>")
+            .replace("(5, 7) : (44, 1)", f"({rows}, {cols}) : (44, 1)"))
+    a = np.arange(6 * 44).astype(dtype).reshape(6, 44)
+    b = np.zeros((6, 44), dtype)
+    art = tile_mlir.compile(text, arch="sm_90a")
+    assert f"odd_smem0[{alloc}]" in art.ptx
     tile_mlir.jit(art, backend="sim")(a, b)
     want = np.zeros_like(b)
-    want[0:5, 1:8] = a[1:6, 4:11]
+    want[0:rows, 1:1 + cols] = a[1:1 + rows, 4:4 + cols]
     np.testing.assert_array_equal(b, want)

@@ -3,7 +3,7 @@
 
 A static offset contributes exactly its bytes; a dynamic one a multiple of stride_d * element bytes
 times what its IR proves (known_multiple: constants, and the products, sums and shifts of them, as a
-tile index times the tile's extent). Vector accesses wider than that would be misaligned: a fault on
+tile index times the tile's extent; an scf.for induction variable from its bound and step). Vector accesses wider than that would be misaligned: a fault on
 the GPU, for a window that starts at an unaligned byte offset.
 """
 from __future__ import annotations
@@ -36,11 +36,24 @@ def _constant(op):
         return None
 
 
+def _loop_iv(value, depth: int) -> int:
+    """An scf.for induction variable: a multiple of what both its lower bound and its step are."""
+    block = value.owner
+    parent = getattr(block, "owner", None)
+    parent = getattr(parent, "operation", parent)
+    if getattr(parent, "name", None) != "scf.for" or getattr(value, "arg_number", None) != 0:
+        return 1
+    lb, _, step = list(parent.operands)[:3]
+    return math.gcd(known_multiple(lb, depth + 1), known_multiple(step, depth + 1))
+
+
 def known_multiple(value, depth: int = 0) -> int:
     """A number the integer `value` is always a multiple of (1 when nothing is known)."""
-    op = _owner_op(value)
-    if op is None or depth > _DEPTH:
+    if depth > _DEPTH:
         return 1
+    op = _owner_op(value)
+    if op is None:
+        return _loop_iv(value, depth)
     name, args = op.name, list(op.operands)
     km = lambda v: known_multiple(v, depth + 1)  # noqa: E731
     if name == "arith.constant":

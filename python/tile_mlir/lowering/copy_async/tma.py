@@ -15,7 +15,7 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 """
 from __future__ import annotations
 
-from ...dialect.decline import cached_plan
+from ...dialect.decline import Decline, cached_plan
 from ...dialect.enums import BarrierCta, CtaGroup, Scope
 from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
@@ -24,6 +24,7 @@ from ...dispatch import DispatchError, Rejection, predicate, register_dispatch
 from ...mlir import ir
 from ..emitter import I16, I32, Emitter
 from ..nvvm_attrs import nvvm_enum
+from ..window_align import known_multiple
 from .tma_plan import DeclaredMap, plan_tma
 
 __all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma"]
@@ -78,6 +79,21 @@ def _through_window(g, g_t, g_region):
     return source, BufferType.of(source.type), region, moved
 
 
+def _decline_unproven_start(g_t, moved) -> None:
+    """A box must start on 16 bytes in the inner dim (step A's `coordinate`; the H200 faults otherwise). A
+    window's SSA offset there is checked as far as its IR shows (window_align.known_multiple): a multiple
+    of 16 bytes, or the variant declines (a store then falls to st.global, which moves what is aligned)."""
+    inner = len(g_t.shape) - 1
+    for dim, offset in moved:
+        if dim == inner:
+            k = known_multiple(offset)
+            if k * g_t.elem_bits // 8 % 16:
+                raise Decline("coordinate", f"the window's SSA offset in the inner dim is known only to be a "
+                              f"multiple of {k} element(s) ({k * g_t.elem_bits // 8} B); a TMA box starts on "
+                              f"16 bytes (the H200 faults otherwise): make it a constant multiple of "
+                              f"{16 * 8 // g_t.elem_bits} elements (e.g. a tile index times the box)")
+
+
 def _refuse_edge_overrun(g_t, moved) -> None:
     """A store writes dimension 0 to 16-byte granularity where it crosses the tensor's edge (docs/emulator.md
     A27, measured on the H200): bytes past a tensor whose dimension 0 is not whole 16-byte chunks. A box at
@@ -121,6 +137,7 @@ def copy_async_tma(op, ctx):
     g, g_t, g_region = (ctx.src, ctx.src_t, ctx.src_region) if load else (ctx.dst, ctx.dst_t, ctx.dst_region)
     s, s_t, s_region = (ctx.dst, ctx.dst_t, ctx.dst_region) if load else (ctx.src, ctx.src_t, ctx.src_region)
     g, g_t, g_region, moved = _through_window(g, g_t, g_region)
+    _decline_unproven_start(g_t, moved)
     if not load:
         _refuse_edge_overrun(g_t, moved)
     maps, values = _declared_maps(ctx, g)
