@@ -1,5 +1,6 @@
-"""What is known of a global pointer's alignment: a kernel's buffer parameter starts 16-byte aligned
-(the runtime refuses others), a tile.subview window at its source + sum(offset_d * stride_d) elements.
+"""What is known of a global pointer's alignment: a kernel's buffer parameter is taken to start 16-byte
+aligned (as every allocation does; nothing checks a raw pointer passed in), a tile.subview window at its
+source + sum(offset_d * stride_d) elements.
 
 A static offset contributes exactly its bytes; a dynamic one a multiple of stride_d * element bytes
 times what its IR proves (known_multiple: constants, and the products, sums and shifts of them, as a
