@@ -244,6 +244,9 @@ class Artifact:
         d.pop("tensor_maps")
         if self.tensor_maps:  # (absent otherwise: the manifests of kernels without maps stay as they were)
             d["tensor_maps"] = [tm.to_json() for tm in self.tensor_maps]
+        from .manifest import digests
+
+        d["digests"] = digests(self)  # (checked by from_manifest: manifest.py)
         return d
 
     def save(self, directory) -> str:
@@ -268,8 +271,8 @@ class Artifact:
         with open(base + ".json", "rb") as f:
             try:
                 d = json.loads(f.read())
-            except ValueError as e:  # bad JSON or bad UTF-8
-                raise ArgumentError(f"{base}.json: not a JSON manifest ({e})") from None
+            except (ValueError, RecursionError) as e:  # bad JSON or bad UTF-8, nesting past the parser's depth
+                raise ArgumentError(f"{base}.json: not a JSON manifest ({type(e).__name__}: {e})") from None
         with open(base + ".ptx") as f:
             ptx = f.read()
         with open(base + ".cubin", "rb") as f:
@@ -289,7 +292,7 @@ class Artifact:
         if not isinstance(ptx, str) or not isinstance(cubin, (bytes, bytearray)):
             raise ArgumentTypeError("an artifact's ptx is str and its cubin bytes")
         d = manifest
-        from .manifest import check_tensor_maps
+        from .manifest import check_digests, check_tensor_maps
 
         art = Artifact(
             kernel_name=_get(d, "kernel_name", str), arch=_get(d, "arch", str), ptx=ptx,
@@ -300,6 +303,7 @@ class Artifact:
             tensor_maps=tuple(TensorMapParam.from_json(t) for t in _get(d, "tensor_maps", list, [])),
         )
         check_tensor_maps(art.params, art.tensor_maps, ptx)  # (manifest.py: records against params, PTX)
+        check_digests(d.get("digests"), art)  # (then the whole against what it was saved with)
         return art
 
 

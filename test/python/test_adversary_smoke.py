@@ -1,6 +1,7 @@
 """The adversarial harness's smoke run (bench/adversary.py): 200 tile-IR mutants through
-tile-opt --tile-to-ptx (+ ptxas) and 200 PTX mutants on tile-sim end in a diagnostic or are
-accepted, never in a traceback, signal, hang, internal error, PTX that ptxas rejects or a silent exit.
+tile-opt --tile-to-ptx (+ ptxas), 50 bytecode mutants, 200 PTX mutants on tile-sim and 40 surface
+cases (subview windows checked against numpy, edited manifests, hostile cache entries) end in a
+diagnostic or are accepted, never in a wrong result, a traceback, signal, hang, internal error, PTX that ptxas rejects or a silent exit.
 A failing case replays with `bench/adversary.py --replay <key>`."""
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ _spec.loader.exec_module(adversary)
 
 CASES = 200
 BC_CASES = 50  # bytecode mutants (issue #22): each parse forks a probe, so fewer
+SURF_CASES = 40  # windows run on tile-sim, manifests, cache entries (issue #22): each compiles a kernel
 TIMEOUT = 10.0  # seconds per case after its start-up; a case that is no hang takes about 1 s on 2 busy cores
 
 
@@ -38,7 +40,7 @@ def test_the_timeout_excludes_start_up_but_catches_a_hang():
 @pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found")
 @pytest.mark.parametrize("campaign", adversary.CAMPAIGNS)
 def test_smoke(campaign):
-    n = BC_CASES if campaign == "bc" else CASES
+    n = {"bc": BC_CASES, "surf": SURF_CASES}.get(campaign, CASES)
     counts = {f"{c}_cases": n if c == campaign else 0 for c in adversary.CAMPAIGNS}
     results = adversary.run_campaigns(**counts, seed=0, timeout=TIMEOUT, jobs=2)
     assert len(results[campaign]) == n

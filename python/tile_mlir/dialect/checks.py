@@ -93,7 +93,12 @@ def check_buffer(bt: BufferType, what: str) -> None:
                 fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "
                      f"so the buffer needs align {need} (the swizzle repeat), got {bt.align or 16}")
         span = _span(inner, "m")
-        if span > bt.numel * (1 << 20):
+        if bt.scope == "global":
+            # a window of a larger tensor (tile.subview) spans its source's rows: only 64-bit byte
+            # offsets bound it (types.py bounds the buffer's own bytes the same way)
+            if span * bt.elem_bits >= 8 << 63:
+                fail("layout", f"{what}: layout spans {span} elements, beyond 64-bit byte offsets")
+        elif span > bt.numel * (1 << 20):
             fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
 
 

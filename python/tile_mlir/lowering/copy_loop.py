@@ -14,9 +14,10 @@ from ..dialect.types import BufferType
 from ..mlir import ir, nvvm
 from .address import byte_offset, group_runs, vector_bytes
 from .emitter import I32, I64, int_type
+from .window_align import MAX_ALIGN, base_align
 
 __all__ = ["linear_tid", "scope_rank", "copy_types", "sliced_layouts", "emit_copy_loop", "load_store",
-           "emit_group_copy", "GROUP", "SCOPE_THREADS"]
+           "emit_group_copy", "GROUP", "SCOPE_THREADS", "pointer_align", "access_limit"]
 
 SCOPE_THREADS = {Scope.THREAD: 1, Scope.WARP: 32, Scope.WARPGROUP: 128}
 
@@ -53,6 +54,21 @@ def sliced_layouts(op):
     dst_l = dst_t.layout.slice(dst_t.shape, dst_r).canonicalize()
     src_l = src_t.layout.slice(src_t.shape, src_r).canonicalize()
     return dst_l, src_l, dst_t.elem_bits, dst_r.numel
+
+
+def pointer_align(value, t: BufferType) -> int:
+    """Bytes the buffer `value` (of type t) is known to start aligned to, at most MAX_ALIGN: a global
+    window's from its offsets (window_align), a shared buffer's from its align."""
+    if t.scope == "global":
+        return base_align(value)
+    return min(t.align or MAX_ALIGN, MAX_ALIGN)
+
+
+def access_limit(op) -> int:
+    """The widest access (bytes) a copy op's two pointers allow: what both are known aligned to."""
+    v = view(op)
+    dst_t, src_t = copy_types(op)
+    return min(pointer_align(v.dst, dst_t), pointer_align(v.src, src_t))
 
 
 def load_store(em, dst, src, width: int) -> None:

@@ -154,6 +154,10 @@ class KernelLowering:
                 nbytes = max(1, bt.storage_bytes(inner.span()))
                 if inner is not bt.layout:  # a swizzle moves 16-byte chunks within their 128-byte line
                     nbytes = -(-nbytes // 128) * 128
+                # LLVM's NVPTX load/store vectorizer widens a run of scalar loads to an aligned vector that
+                # may reach past the last element (5 x 7 f32: v4 at byte 128; 3 f16: v4.b16): a power of
+                # two up to 16 bytes, whole 16-byte chunks beyond
+                nbytes = 1 << (nbytes - 1).bit_length() if nbytes <= 16 else -(-nbytes // 16) * 16
                 bufs.append((op, nbytes, max(bt.align or 16, 16)))
         if sum(n for _, n, _ in bufs) <= _STATIC_SMEM_LIMIT:
             for i, (op, nbytes, align) in enumerate(bufs):

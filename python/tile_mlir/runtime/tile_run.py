@@ -145,7 +145,7 @@ def _parse_kv(item: str, what: str) -> tuple[str, str]:
 def _json_or_str(v: str):
     try:
         return json.loads(v)
-    except ValueError:
+    except (ValueError, RecursionError):  # (nesting past the parser's depth: the text as it is)
         return v
 
 

@@ -46,3 +46,23 @@
   %w = "tile.subview"(%A, %i) {static_offsets = array<i64: -1, 0>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 256x512xbf16>, i64) -> !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">
   "tile.return"() : () -> ()
 }) {sym_name = "offset_type", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// Issue #22: a window of 4-bit elements starting mid-byte (its address would be truncated to the byte).
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 16x64xi4>):
+  // expected-error@+1 {{'tile.subview' op subview-alignment: a window of i4 elements must start on a byte}}
+  %w = "tile.subview"(%A) {static_offsets = array<i64: 0, 1>, sizes = array<i64: 8, 32>} : (!tile.buffer<global, 16x64xi4>) -> !tile.buffer<global, 8x32xi4, "S[(8, 32) : (64, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "mid_byte", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 16x64xi4>):
+  %c = "tile.block_id"() {dim = "x"} : () -> i32
+  // expected-error@+1 {{'tile.subview' op subview-alignment: a window of i4 elements must start on a byte}}
+  %w = "tile.subview"(%A, %c) {static_offsets = array<i64: 0, -1>, sizes = array<i64: 8, 32>} : (!tile.buffer<global, 16x64xi4>, i32) -> !tile.buffer<global, 8x32xi4, "S[(8, 32) : (64, 1)]">
+  "tile.return"() : () -> ()
+}) {sym_name = "dynamic_mid_byte", block = array<i32: 128, 1, 1>} : () -> ()

@@ -109,3 +109,22 @@ def test_regular_entry_still_hits(compiles, compile_cache_dir):
     cache.clear()
     compile_within()
     assert len(compiles) == 1
+
+
+def test_re_digested_entry_with_an_edited_manifest_is_a_miss(compiles, compile_cache_dir, caplog):
+    """An entry whose outer checksum matches is no longer trusted whole: its manifest's own digests
+    (manifest.py) refuse an edited launch shape, and the kernel is compiled again."""
+    import base64
+    import json
+
+    compile_within()
+    path = entry_path(str(compile_cache_dir))
+    e = json.load(open(path))
+    e["manifest"]["block"] = [32, 1, 1]
+    e["digest"] = cache._digest(e["manifest"], e["ptx"], base64.b64decode(e["cubin"]))
+    with open(path, "w") as f:
+        json.dump(e, f)
+    cache.clear()
+    caplog.set_level(logging.WARNING, logger="tile_mlir.runtime")
+    art = compile_within()
+    assert len(compiles) == 2 and "digest mismatch" in caplog.text and art.block == (64, 1, 1)

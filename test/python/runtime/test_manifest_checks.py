@@ -56,3 +56,91 @@ def test_record_of_another_element_size_is_refused(tma_art):
                 p["dtype"] = size
     with pytest.raises(ArgumentError, match="elements are"):
         reload(tma_art, edit)
+
+
+# -- digests: a manifest bound to its code (manifest.check_digests) -----------------------------------
+
+
+def _saved(art, tmp_path):
+    path = art.save(str(tmp_path))
+    return path, json.loads(open(path).read())
+
+
+def _rewrite(path, m):
+    with open(path, "w") as f:
+        json.dump(m, f)
+
+
+def test_saved_manifest_records_digests_and_loads(tma_art, tmp_path):
+    path, m = _saved(tma_art, tmp_path)
+    assert set(m["digests"]) == {"ptx", "cubin", "params", "tensor_maps", "launch"}
+    assert Artifact.load(path).tensor_maps == tma_art.tensor_maps
+
+
+@pytest.mark.parametrize("edit,part", [
+    (lambda m: _first(m).update(swizzle="none" if _first(m)["swizzle"] != "none" else "128b"), "tensor-map records"),
+    (lambda m: _first(m).update(box_dim=[d // 2 for d in _first(m)["box_dim"]]), "tensor-map records"),
+    (lambda m: m["tensor_maps"].reverse() or m["tensor_maps"].__setitem__(0, m["tensor_maps"][0]), "tensor-map records"),
+    (lambda m: m.update(block=[64, 1, 1]), "kernel name, arch and launch shape"),
+    (lambda m: m.update(grid=[1, 1, 1]), "kernel name, arch and launch shape"),
+    (lambda m: m["meta"].update(outputs=[]), "parameters and outputs"),
+])
+def test_manifest_edited_after_saving_is_refused_by_name(tma_art, tmp_path, edit, part):
+    path, m = _saved(tma_art, tmp_path)
+    before = json.dumps(m, sort_keys=True)
+    edit(m)
+    if json.dumps(m, sort_keys=True) == before:
+        pytest.skip("the edit changes nothing for this artifact")
+    _rewrite(path, m)
+    with pytest.raises(ArgumentError, match=rf"digest mismatch: the {part}"):
+        Artifact.load(path)
+
+
+def test_code_from_another_build_is_refused_by_name(tma_art, tmp_path):
+    path, _ = _saved(tma_art, tmp_path)
+    base = path[:-len(".json")]
+    with open(base + ".ptx", "a") as f:
+        f.write("\n// another build\n")
+    with pytest.raises(ArgumentError, match=r"digest mismatch: the PTX \(ptx\)"):
+        Artifact.load(path)
+    tma_art.save(str(tmp_path))
+    with open(base + ".cubin", "ab") as f:
+        f.write(b"\0")
+    with pytest.raises(ArgumentError, match=r"digest mismatch: the cubin \(cubin\)"):
+        Artifact.load(path)
+
+
+@pytest.mark.parametrize("bad", ["x", [], {"ptx": "0"}, None])
+def test_malformed_digests_are_refused(tma_art, tmp_path, bad):
+    path, m = _saved(tma_art, tmp_path)
+    if bad is None:  # stripped (or saved before digests existed)
+        del m["digests"]
+        _rewrite(path, m)
+        with pytest.raises(ArgumentError, match="manifest has no field 'digests'"):
+            Artifact.load(path)
+        return
+    m["digests"] = bad
+    _rewrite(path, m)
+    with pytest.raises(ArgumentError, match="manifest field 'digests' must map"):
+        Artifact.load(path)
+
+
+def test_tile_run_names_the_mismatch_without_a_traceback(tma_art, tmp_path, capsys):
+    from tile_mlir.runtime.tile_run import main
+
+    path, m = _saved(tma_art, tmp_path)
+    m["block"] = [64, 1, 1]
+    _rewrite(path, m)
+    assert main([path, "--backend", "sim"]) != 0
+    err = capsys.readouterr().err
+    assert "digest mismatch: the kernel name, arch and launch shape" in err
+    assert "Traceback" not in err
+
+
+def test_manifest_nested_past_the_json_parser_is_refused(tma_art, tmp_path):
+    """(the adversary's surface campaign: json.loads raised RecursionError through Artifact.load)"""
+    path, _ = _saved(tma_art, tmp_path)
+    with open(path, "w") as f:
+        f.write("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ArgumentError, match="not a JSON manifest"):
+        Artifact.load(path)

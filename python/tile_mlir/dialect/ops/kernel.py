@@ -189,6 +189,11 @@ class SubviewOp(TileOp, name="subview"):
         for d, (o, n, ext) in enumerate(zip(offsets, sizes, src.shape)):
             if not 0 < n <= ext or (o != SUBVIEW_DYNAMIC and (o < 0 or o + n > ext)):
                 fail("region-in-bounds", f"window [{o}, {o} + {n}) of dim {d} is outside the source's extent {ext}")
+        bits, strides = src.addr_bits, subview_strides(src)
+        start = sum(o * st for o, st in zip(offsets, strides) if o != SUBVIEW_DYNAMIC) * bits
+        if start % 8 or any(o == SUBVIEW_DYNAMIC and st * bits % 8 for o, st in zip(offsets, strides)):
+            fail("subview-alignment", f"a window of {src.elem} elements must start on a byte: its offsets "
+                 f"(static ones, and the strides of dynamic ones) must be whole bytes")
         want = self.window_type(src, sizes)
         if res.elem != src.elem or res.shape != want.shape or res.layout != want.layout:
             fail("result-type", f"the window of this source is {want}, got {res}")

@@ -22,7 +22,7 @@ from ...dialect.decline import Decline
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
-from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
+from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from ..emitter import Emitter, ptr_type
 from .kernel_info import kernel_block
 from .tma import would_be_tma_load
@@ -56,14 +56,16 @@ def copy_async_cp_async(op, ctx):
     em = Emitter(ir.InsertionPoint(op), op.location)
     from ..address import vector_bytes
 
-    width = vector_bytes((dst_l, src_l), bits)
+    limit = access_limit(op)
+    width = vector_bytes((dst_l, src_l), bits, limit)
     if width < 4:
-        raise Decline("width", f"contiguous runs allow {width}-byte accesses; cp.async moves 4, 8 or 16 bytes")
+        raise Decline("width", f"contiguous runs and the pointers' known alignment ({limit} bytes) allow "
+                      f"{width}-byte accesses; cp.async moves 4, 8 or 16 bytes")
     block = kernel_block(op)
     dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(3)]).results[0]
     src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(1)]).results[0]
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
-    emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async)
+    emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async, max_width=limit)
     em.create("nvvm.cp.async.commit.group")
     if ctx.pinned is None and would_be_tma_load(ctx):
         warning(op, "'tile.copy_async' op lowered to cp.async (variant 'global->shared'), which completes at "

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
-from ..copy_loop import emit_copy_loop, linear_tid, scope_rank, sliced_layouts
+from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from ..emitter import Emitter, ptr_type
 from .kernel_info import kernel_block
 
@@ -31,7 +31,7 @@ def copy_async_st_global(op, ctx):
     dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(1)]).results[0]
     src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(3)]).results[0]
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
-    return emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n)
+    return emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, max_width=access_limit(op))
 
 
 register_dispatch(

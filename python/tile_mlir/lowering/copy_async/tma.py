@@ -20,10 +20,11 @@ from ...dialect.enums import BarrierCta, CtaGroup, Scope
 from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
-from ...dispatch import predicate, register_dispatch
+from ...dispatch import DispatchError, Rejection, predicate, register_dispatch
 from ...mlir import ir
 from ..emitter import I16, I32, Emitter
 from ..nvvm_attrs import nvvm_enum
+from ..window_align import known_multiple
 from .tma_plan import DeclaredMap, plan_tma
 
 __all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma", "would_be_tma_load"]
@@ -78,6 +79,38 @@ def _through_window(g, g_t, g_region):
     return source, BufferType.of(source.type), region, moved
 
 
+def _decline_unproven_start(g_t, moved) -> None:
+    """A box must start on 16 bytes in the inner dim (step A's `coordinate`; the H200 faults otherwise). A
+    window's SSA offset there is checked as far as its IR shows (window_align.known_multiple): a multiple
+    of 16 bytes, or the variant declines (a store then falls to st.global, which moves what is aligned)."""
+    inner = len(g_t.shape) - 1
+    for dim, offset in moved:
+        if dim == inner:
+            k = known_multiple(offset)
+            if k * g_t.elem_bits // 8 % 16:
+                raise Decline("coordinate", f"the window's SSA offset in the inner dim is known only to be a "
+                              f"multiple of {k} element(s) ({k * g_t.elem_bits // 8} B); a TMA box starts on "
+                              f"16 bytes (the H200 faults otherwise): make it a constant multiple of "
+                              f"{16 * 8 // g_t.elem_bits} elements (e.g. a tile index times the box)")
+
+
+def _refuse_edge_overrun(g_t, moved) -> None:
+    """A store writes dimension 0 to 16-byte granularity where it crosses the tensor's edge (docs/emulator.md
+    A27, measured on the H200): bytes past a tensor whose dimension 0 is not whole 16-byte chunks. A box at
+    static offsets stays inside (plan_tma); a window at an SSA offset in dimension 0 may cross the edge, so
+    it is refused, not handed to another variant (st.global would not clip at all). Only a rank-1 tensor
+    can have such a dimension 0: longer rows are strides, multiples of 16 bytes (tensor-map-stride)."""
+    row_bytes = g_t.shape[-1] * g_t.elem_bits // 8
+    rank = len(g_t.shape)
+    if row_bytes % 16 and any(dim == rank - 1 for dim, _ in moved):
+        raise DispatchError("copy_async", "cuda", [Rejection(
+            "tma", "refused (no other variant tried)", "tma-store-edge",
+            f"tma-store-edge - a TMA store through a window at an SSA offset into a tensor of {row_bytes} bytes per row (not "
+            f"a multiple of 16): where the box crosses the edge the H200 writes the row's last 16-byte chunk "
+            f"whole (A27), {16 - row_bytes % 16} bytes past the tensor; pad the tensor to a multiple of 16 "
+            f"bytes or store at static offsets")])
+
+
 def _declared_maps(ctx, buffer) -> tuple[list[DeclaredMap], list]:
     """The kernel's tile.tensor_map declarations of `buffer` (DeclaredMap, with its ordinal among all the
     kernel's maps, which is its parameter's) and the map values, by ordinal."""
@@ -120,6 +153,9 @@ def copy_async_tma(op, ctx):
     g, g_t, g_region = (ctx.src, ctx.src_t, ctx.src_region) if load else (ctx.dst, ctx.dst_t, ctx.dst_region)
     s, s_t, s_region = (ctx.dst, ctx.dst_t, ctx.dst_region) if load else (ctx.src, ctx.src_t, ctx.src_region)
     g, g_t, g_region, moved = _through_window(g, g_t, g_region)
+    _decline_unproven_start(g_t, moved)
+    if not load:
+        _refuse_edge_overrun(g_t, moved)
     maps, values = _declared_maps(ctx, g)
     plan = _cached_plan(direction, g_t, g_region, s_t, s_region, tuple(maps))
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))

@@ -5,7 +5,7 @@ from ...dialect.ops import ConvertOp, CopyOp
 from ...dialect.types import BufferType
 from .. import registers
 from ..address import group_runs, vector_bytes
-from ..copy_loop import GROUP, copy_types, emit_copy_loop, emit_group_copy, scope_rank, sliced_layouts
+from ..copy_loop import GROUP, access_limit, copy_types, pointer_align, emit_copy_loop, emit_group_copy, scope_rank, sliced_layouts
 from .registry import LoweringError, lowers
 
 
@@ -21,7 +21,7 @@ def _copy_registers(k, op, em, load: bool):
     mem_l, reg_l = (src_l, dst_l) if load else (dst_l, src_l)
     mem_v, reg_v = (op.src, op.dst) if load else (op.dst, op.src)
     mem_t = BufferType.of(mem_v.type)
-    mem_align = 16 if mem_t.scope == "global" else max(mem_t.align or 16, 16)
+    mem_align = pointer_align(mem_v, mem_t)
     try:
         plan = registers.plan_register_store(mem_l, reg_l, bits, mem_align)
     except registers.StoreError as e:
@@ -50,11 +50,13 @@ def _copy(k, op, em):
     if bits == 6 or dst_t.packing or src_t.packing:  # 6-bit data, padded 4-bit data (b4x16_p64)
         _group_copy(k, op, em, (dst_l, src_l), numel)
     else:
-        if not vector_bytes((dst_l, src_l), bits):
+        limit = access_limit(op)
+        if not vector_bytes((dst_l, src_l), bits, limit):
             raise LoweringError(op, f"tile.copy of {bits}-bit elements needs whole bytes: each contiguous run "
                                 "of the copied region must start on a byte and cover whole bytes on both sides")
         rank, n = scope_rank(em, op.scope, k.tid(em), k.block)
-        emit_copy_loop(em, (k.values[op.dst], k.values[op.src]), (dst_l, src_l), bits, numel, rank, n)
+        emit_copy_loop(em, (k.values[op.dst], k.values[op.src]), (dst_l, src_l), bits, numel, rank, n,
+                       max_width=limit)
     if dst_t.scope == "shared":
         k.fences.after_generic_shared_writes(op, em)
 
