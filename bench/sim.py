@@ -170,28 +170,45 @@ def _anchor(m, n, k):
     return timed(lambda: a @ b)[0]
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its live worker processes (the sim's pool
+    keeps them between launches, so they are read from /proc, not reaped)."""
+    import multiprocessing
+    total = time.process_time()
+    tick = os.sysconf("SC_CLK_TCK")
+    for ch in multiprocessing.active_children():
+        try:
+            f = open(f"/proc/{ch.pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(f[11]) + int(f[12])) / tick
+    return total
+
+
 def gemm_rows(rows, title, workers=None):
     gemm = _gemm_module()
     import ml_dtypes
     import tile_mlir
     print(f"\n{title}")
-    print(f"{'GEMM (compile excluded)':<36}{'CTAs':>5}{'time [s]':>10}{'MMA-flop/s':>12}{'anchor':>11}"
-          f"{'ratio':>8}  D == model, model == MMA-Sim (tiles)")
+    print(f"{'GEMM (compile excluded)':<36}{'CTAs':>5}{'time [s]':>10}{'cpu [s]':>9}{'MMA-flop/s':>12}"
+          f"{'anchor':>11}{'ratio':>8}{'load':>6}  D == model, model == MMA-Sim (tiles)")
     for target, dtype, m, n, k, tiling in rows:
         cfg = gemm.GemmConfig(target, dtype, m, n, k, **tiling)
         args = gemm.operands(cfg, seed=1)
         kern = tile_mlir.jit(gemm.build(cfg), arch=target, backend="sim", workers=workers)
         ins = [args[p] for p in ("A", "B", "SFA", "SFB") if p in args]
         d = np.zeros((m, n), ml_dtypes.bfloat16)
-        t0 = time.perf_counter()
+        c0, t0 = _cpu_seconds(), time.perf_counter()
         kern(*ins, d)
         t = time.perf_counter() - t0
+        cpu, load = _cpu_seconds() - c0, os.getloadavg()[0]
         same, ok, nt = _check(gemm, cfg, d, args["logical"])
         ctas = cfg.grid[0] * cfg.grid[1] * cfg.grid[2]
         fl = 2 * m * n * k / t
         anchor = 2 * m * n * k / _anchor(m, n, k)
-        print(f"{cfg.name + ' (' + target + ')':<36}{ctas:>5}{t:>10.2f}{fl:>12.3g}{anchor:>11.3g}"
-              f"{anchor / fl:>8.0f}  {'yes' if same else 'NO'}, {'yes' if ok else 'NO'} ({nt})", flush=True)
+        print(f"{cfg.name + ' (' + target + ')':<36}{ctas:>5}{t:>10.2f}{cpu:>9.2f}{fl:>12.3g}{anchor:>11.3g}"
+              f"{anchor / fl:>8.0f}{load:>6.1f}  {'yes' if same else 'NO'}, {'yes' if ok else 'NO'} ({nt})",
+              flush=True)
 
 
 def diff(per_kind, kinds=None):

@@ -4,7 +4,7 @@ value's ``_touch()``; the emulator's own code reads ``.value`` instead."""
 
 from __future__ import annotations
 
-__all__ = ["guard_int_ops"]
+__all__ = ["guard_int_ops", "carry", "plain"]
 
 INT_OPS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__",
            "__rfloordiv__", "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__pow__",
@@ -15,7 +15,20 @@ INT_OPS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", 
 
 
 def _plain(a):
-    return int(a.value) if hasattr(a, "_touch") else a
+    return a if type(a) is int else int(a.value) if hasattr(a, "_touch") else a
+
+
+plain = _plain
+
+
+def carry(vals, value: int):
+    """``value``, computed from the plain values of ``vals`` in one step (a mov's packing): each
+    guarded one is touched, as its operators would be, and the first that carries wraps it."""
+    keep = None
+    for v in vals:
+        if type(v) is not int and hasattr(v, "_touch") and v._touch() and keep is None:
+            keep = v
+    return value if keep is None else keep._propagate(value)
 
 
 def guard_int_ops(cls):

@@ -172,8 +172,6 @@ def _product_sums(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra
     up = F - a.frac - b.frac  # a product's magnitude in units of 2^(E - F) is sig_a·sig_b << up
     assert up >= 0 and F + 2 < 31
     sa = (a.sig.astype(np.int64) << up).astype(np.int32)
-    sgn_a = np.where(a.neg, -1, 1).astype(np.int32)
-    sgn_b = np.where(b.neg, -1, 1).astype(np.int32)
     ea, eb = a.exp, b.exp
     # C's term and whether a zero product exists, both per (m, n)
     ec = np.where(c.sig == 0, e_zero, c.exp + 0)
@@ -181,13 +179,20 @@ def _product_sums(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra
     floor = np.where(nz < L, e_zero, ec)
     floor = np.maximum(floor, ec)
     # the working arrays are (L, rows, n): reductions over K are then element-wise over planes
-    saT = np.ascontiguousarray((sa * sgn_a).T)  # signed, (L, m)
-    sbs = np.ascontiguousarray(b.sig * sgn_b)  # (L, n)
+    # magnitudes, and the signs as 0 / -1 masks: a truncated signed term is (x ^ s) - s of its
+    # truncated magnitude x, s = s_a ^ s_b, and the sum of the -s over K counts the products of
+    # unlike signs (a matmul)
+    saT = np.ascontiguousarray(sa.T)  # (L, m)
+    sbs = np.ascontiguousarray(b.sig)  # (L, n)
+    s_aT = np.ascontiguousarray(-a.neg.T.astype(np.int32))[:, :, None]  # (L, m, 1)
+    s_b = -b.neg.astype(np.int32)[:, None, :]  # (L, 1, n)
+    na, nb = a.neg.astype(np.float32), b.neg.astype(np.float32)
+    unlike = (na @ (1 - nb) + (1 - na) @ nb).astype(np.int64)  # (m, n): the count of s = -1
     eaT = np.ascontiguousarray(ea.T)
     out_sum = np.empty((m, n), np.int64)
     out_emax = np.empty((m, n), np.int32)
     rows = max(1, min(m, _CHUNK // max(1, n * L)))
-    bE, bP, bS = (_work(k, (L, rows, n)) for k in range(3))
+    bE, bP = (_work(k, (L, rows, n)) for k in range(2))
     for r0 in range(0, m, rows):
         r1 = min(m, r0 + rows)
         k = r1 - r0
@@ -199,15 +204,14 @@ def _product_sums(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra
         else:
             emax = np.maximum(emax0 + extra[r0:r1], floor[r0:r1])
             d = np.subtract(emax - extra[r0:r1], E, out=E)
-        P = np.multiply(saT[:, r0:r1, None], sbs[:, None, :], out=bP[:, :k])
-        sgn = np.right_shift(P, 31, out=bS[:, :k])  # 0 or -1: truncation toward zero shifts
-        np.abs(P, out=P)  # the magnitude, then restores the sign as (x ^ sgn) - sgn (numpy: a
-        P >>= d  # shift by >= 32 bits gives 0)
-        P ^= sgn
-        P -= sgn
+        P = np.multiply(saT[:, r0:r1, None], sbs[:, None, :], out=bP[:, :k])  # magnitudes
+        P >>= d  # truncated (numpy: a shift by >= 32 bits gives 0)
+        P ^= s_aT[:, r0:r1]
+        P ^= s_b
         h = L // 2  # two int32 halves: each sum stays below 2^31
         out_sum[r0:r1] = P[:h].sum(axis=0, dtype=np.int32)
         out_sum[r0:r1] += P[h:].sum(axis=0, dtype=np.int32)
+        out_sum[r0:r1] += unlike[r0:r1]
         out_emax[r0:r1] = emax
     # C: significand of c.frac fraction bits, truncated to F fraction bits below 2^e_max
     sh = (out_emax - ec) + (c.frac - F)

@@ -81,6 +81,11 @@ class Scheduler:
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
+        self._run_clusters(clusters, ncl, nx, ny, done)
+
+    def _run_clusters(self, clusters, ncl, nx, ny, done):
+        gx, gy, gz = self.grid
+        cx, cy, cz = self.cluster_dims
         for lin in (range(ncl) if clusters is None else clusters):
             clx, cly, clz = lin % nx, (lin // nx) % ny, lin // (nx * ny)
             cl = Cluster(lin)
@@ -95,6 +100,7 @@ class Scheduler:
             self._run_cluster(cl)
             for c in cl.ctas:  # the rest of the cluster's state goes with it
                 self.kept[c.idx] = (c.tmem_snapshot(), c.smem.np)
+            _release(cl)
             if done is not None:
                 done(self.steps)
 
@@ -339,6 +345,21 @@ class Scheduler:
             f"line {inst.line}: `{inst.text}`: convergence error in CTA {w.cta.idx} warp {w.idx}: "
             f"a .sync.aligned/warp-collective instruction must be executed by all required lanes "
             f"together, but {desc}", inst)
+
+def _release(cl):
+    """Drop a finished cluster's registers, memories and family state. The families' machine-wide
+    records of its asynchronous operations (looked up by ids that only its CTAs held) still name
+    its threads, so without this every CTA of a long launch stayed alive, and Python's garbage
+    collector, walking all of them again and again, made a CTA cost more the later it ran (a
+    2048^3 GEMM's CTA 1.5x its first)."""
+    for c in cl.ctas:
+        for t in c.threads:
+            t.r, t.ext, t.seen, t.local, t.wait_on = [], {}, {}, None, None
+        for w in c.warps:
+            w.threads = []
+        c.threads, c.warps, c.ext, c._tmem, c.smem = [], [], {}, None, None
+    cl.ext = {}
+
 
 def _ranges(lanes) -> str:
     lanes = sorted(lanes)

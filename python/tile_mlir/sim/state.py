@@ -204,13 +204,14 @@ def shared_observe_load(M, t, cta, off, n, what):
         f(M, t, cta, off, n, what)
 
 
-def shared_observe_chunks(M, t, cta, chunks, what):
+def shared_observe_chunks(M, t, cta, chunks, what, unique=False):
     """Show the load observers a read of the 16-byte chunks at byte offsets ``chunks`` (a numpy
-    array, as an MMA operand or a tcgen05.cp reads them): once per contiguous run of chunks, not
-    once per chunk; an observer with a ``gather`` attribute takes the chunk array itself."""
+    array, as an MMA operand or a tcgen05.cp reads them; ``unique``: already sorted without
+    repeats): once per contiguous run of chunks, not once per chunk; an observer with a
+    ``gather`` attribute takes the chunk array itself."""
     if not M.hooks.shared_load or not len(chunks):
         return
-    c = np.unique(chunks)
+    c = chunks if unique else np.unique(chunks)
     runs = None
     for f in M.hooks.shared_load:
         g = getattr(f, "gather", None)

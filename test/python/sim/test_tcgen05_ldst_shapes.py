@@ -235,3 +235,24 @@ def test_cvt_pair_packs_a_high_b_low(dtype, mods, fmt, mode, sat, assemble):
     out = np.zeros(len(rows), np.uint32 if fmt in ("bf16", "f16") else np.uint16)
     run_ptx(ptx, "k", [pairs, out], block=(len(rows), 1, 1))
     assert out.tolist() == want
+
+
+@pytest.mark.parametrize("use_before_wait", [False, True])
+def test_mov_packed_copies_of_ld_registers_land_at_the_wait(use_before_wait, assemble):
+    """A mov packing tcgen05.ld destinations before the wait copies their poison (ld_poison.py): the
+    64-bit copy is plain after the wait (unpacked, stored: the loaded cells), and an add on it
+    before the wait is the tcgen05.wait::ld error."""
+    ptx = ldst_kernel("32x32b", 2, 2, 0, 0)
+    wait = "\ttcgen05.wait::ld.sync.aligned;"
+    early = "\tadd.s64 %rd5, %rd4, 1;\n" if use_before_wait else ""
+    ptx = ptx.replace(wait, f"\tmov.b64 %rd4, {{%r200, %r201}};\n{early}{wait}\n"
+                            "\tmov.b64 {%r200, %r201}, %rd4;", 1)
+    assemble(ptx)
+    out = np.zeros(32 * 2, np.uint32)
+    if use_before_wait:
+        with pytest.raises(Exception, match="read before the tcgen05.wait::ld"):
+            run_ptx(ptx, "k", [out], block=(32, 1, 1), strict=True)
+        return
+    run_ptx(ptx, "k", [out], block=(32, 1, 1), strict=True)
+    want = np.array([[lane * 1000 + c for c in range(2)] for lane in range(32)], np.uint32)
+    assert np.array_equal(out.reshape(32, 2), want)

@@ -261,3 +261,16 @@ def test_chained_wgmmas_accumulate_in_issue_order():
     twice = op(t16(a), t16(b.T.copy()), torch.from_numpy(once.view(np.int32)).view(torch.float32))
     assert np.array_equal(d_matrix(out[0], 16, "f32"),
                           twice.view(torch.int32).numpy().view(np.uint32))
+
+
+@pytest.mark.parametrize("atype, dtype", [("f16", "f32"), ("f16", "f16"), ("e4m3", "f32")])
+def test_chained_wgmmas_same_in_strict_and_lenient_mode(atype, dtype):
+    """Strict mode keeps one token per warp's wgmma and passes the record's D on as the next C;
+    lenient mode keeps a value per register: a chain of three gives the same D both ways."""
+    cfg = config(atype=atype, dtype=dtype, n=16, scale_d=1, modes=("normal",))
+    ptx = ptx_of(cfg)
+    line = next(ln for ln in ptx.split("\n") if "wgmma.mma_async" in ln)
+    ptx = ptx.replace(line, "\n".join([line] + [line.replace("%p2", "1")] * 2), 1)
+    strict, _ = run(cfg, ptx)
+    lenient, res = run(cfg, ptx, strict=False)
+    assert np.array_equal(strict, lenient) and not res.warnings

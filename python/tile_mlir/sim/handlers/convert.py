@@ -10,6 +10,7 @@ import numpy as np
 
 from ..codegen import bits_to_f32, bits_to_f64, f32_to_bits, f64_to_bits, mask
 from ..errors import EmulationError
+from ..guarded_int import carry, plain
 from ..ptx_parser import TYPE_BITS
 from . import cvt_pack
 from .alu import FLOAT_TYPES, type_suffix
@@ -18,25 +19,63 @@ F16_OVERFLOW = 65520.0  # from here on a value rounds to infinity in f16 (65504 
 
 
 def decode_mov(d, inst):
+    """A mov copies a guarded value (guarded_int.py) without using it: the copy is guarded as its
+    source and, with its register, shown to the value (``_track``), so that the value's owner can
+    make the copies plain when they may be used (ld_poison.py)."""
     t, w, s = type_suffix(d, inst)
     dd, a = d.operands(2)
+    ns = {"_track": _track, "_moved": _moved, "_plain": plain}
     if dd[0] == "vec":  # unpack
         n = len(dd[1])
         ew = w // n
         lines = [f"_v = {d.src(a, w)}"]
         for i, o in enumerate(dd[1]):
             lines.append(d.dst(o, ew)(f"(_v >> {i * ew}) & {mask(ew):#x}"))
-        return d.compile(lines)
+        lines += [f"if type(_v) is not int:"] + [
+            f"    _track(t, {d.slot(o)})" for o in dd[1] if o[0] != "sink"] + ["    pass"]
+        return d.compile(lines, ns)
     if a[0] == "vec":  # pack
         n = len(a[1])
         ew = w // n
-        parts = [f"({d.src(o, ew)} << {i * ew})" for i, o in enumerate(a[1])]
-        return d.compile([d.dst(dd, w)(" | ".join(parts))])
+        xs = [f"_x{i}" for i in range(n)]
+        lines = [f"{x} = {d.src(o, ew)}" for x, o in zip(xs, a[1])]
+        value = " | ".join(f"({x} << {i * ew})" for i, x in enumerate(xs))
+        lines += [f"if {' and '.join(f'type({x}) is int' for x in xs)}:",
+                  "    " + d.dst(dd, w)(value), "else:"]
+        if dd[0] != "sink":  # of guarded values: computed once on the plain bits, then guarded
+            plainv = " | ".join(f"(_plain({x}) << {i * ew})" for i, x in enumerate(xs))
+            sl = d.slot(dd)
+            lines += ["    " + d.dst(dd, w)(plainv), f"    _moved(t, {sl}, ({', '.join(xs)},), r[{sl}])"]
+        else:
+            lines.append("    pass")
+        return d.compile(lines, ns)
     if a[0] == "sym":
         space, val = d.sym(a[1])
         if space == "label":
             raise d.error("mov of a label is not supported")
-    return d.compile([d.dst(dd, w)(d.src(a, w, ftype=t in FLOAT_TYPES))])
+    lines = [d.dst(dd, w)(d.src(a, w, ftype=t in FLOAT_TYPES))]
+    if dd[0] != "sink":
+        lines.append(f"if type(r[{d.slot(dd)}]) is not int: _track(t, {d.slot(dd)})")
+    return d.compile(lines, ns)
+
+
+def _moved(t, slot, xs, value):
+    """Register ``slot`` of ``t`` takes ``value``, packed by a mov from ``xs`` of which some are
+    guarded: their type's ``_moved`` when they share one, else as their operators give it."""
+    g = next(type(x) for x in xs if type(x) is not int)
+    f = getattr(g, "_moved", None)
+    if f is not None and all(type(x) is int or type(x) is g for x in xs):
+        f(t, slot, xs, value)
+        return
+    t.r[slot] = carry(xs, value)
+    _track(t, slot)
+
+
+def _track(t, slot):
+    x = t.r[slot]
+    f = getattr(x, "_copied_to", None)
+    if f is not None:
+        f(t, slot)
 
 
 _RND_INT = {"rni": "rn", "rzi": "rz", "rmi": "rm", "rpi": "rp"}

@@ -26,42 +26,67 @@ from ..state import Kept
 
 
 class Load:
-    """One tcgen05.ld of one thread: landed once its tcgen05.wait::ld has executed."""
-    __slots__ = ("landed",)
+    """One tcgen05.ld of one thread (its line names it): landed once its tcgen05.wait::ld has
+    executed."""
+    __slots__ = ("landed", "M", "line")
 
-    def __init__(self):
-        self.landed = False
+    def __init__(self, M, line):
+        self.landed, self.M, self.line = False, M, line
 
 
 @guard_int_ops
 class Unwaited(int):
     """A tcgen05.ld destination register before tcgen05.wait::ld: its bits, and any use of them is
-    the ``tcgen05.wait::ld`` finding (the emulator's own code reads ``.value``)."""
+    the ``tcgen05.wait::ld`` finding (the emulator's own code reads ``.value``).  One attribute,
+    its load, as a GEMM epilogue makes one per accumulator column and lane."""
 
-    def __new__(cls, value, M, line, load):
-        obj = super().__new__(cls, value)
-        obj.value, obj.M, obj.line, obj.load = value, M, line, load
+    value = property(int.__int__)
+
+    def __new__(cls, value, load):
+        obj = int.__new__(cls, value)
+        obj.load = load
         return obj
 
     def _touch(self) -> bool:
         """Whether the operation propagates the poison (a mov); reports a use before the wait."""
-        if self.load.landed:
+        load = self.load
+        if load.landed:
             return False
-        M = self.M
+        M = load.M
         cur = M.cur
         if cur is not None and cur.mnemonic == "mov":
             return True
-        f = None if M.strict else findings.seen(M, "tcgen05.wait::ld", self.line)
+        f = None if M.strict else findings.seen(M, "tcgen05.wait::ld", load.line)
         if f is not None:  # seen: count it (a GEMM epilogue reads thousands)
             f.count += 1
             return False
         findings.report(M, "tcgen05.wait::ld",
-               f"a destination register of the tcgen05.ld at line {self.line} is read before "
-               f"the tcgen05.wait::ld that completes the load", line=self.line)
+               f"a destination register of the tcgen05.ld at line {load.line} is read before "
+               f"the tcgen05.wait::ld that completes the load", line=load.line)
         return False
 
     def _propagate(self, value):
-        return Unwaited(value, self.M, self.line, self.load)  # a mov's result: as unwaited as its sources
+        return Unwaited(value, self.load)  # a mov's result: as unwaited as its sources
+
+    def _copied_to(self, t, slot):
+        """A mov put this copy in register ``slot`` of ``t``: the wait makes it plain there too
+        (so that the epilogue computes on plain ints, not through the guarded operators)."""
+        if not self.load.landed:
+            LD_REGS.of(t).regs.append((slot, self))
+
+    @staticmethod
+    def _moved(t, slot, xs, value):
+        """A mov packing ``xs`` (plain or Unwaited) into ``value`` in register ``slot``: what
+        guarded operators and ``_copied_to`` give, in one step (the first unlanded load
+        carries)."""
+        for x in xs:
+            if type(x) is not int and not x.load.landed:
+                obj = int.__new__(Unwaited, value)
+                obj.load = x.load
+                t.r[slot] = obj
+                LD_REGS.of(t).regs.append((slot, obj))
+                return
+        t.r[slot] = value
 
 
 class _LdRegs:
@@ -79,12 +104,14 @@ def poison_ld(M, t, slots, values, line):
     """tcgen05.ld's destinations: the loaded bits, unreadable until tcgen05.wait::ld."""
     r = t.r
     st = LD_REGS.of(t)
-    load = Load()
+    load = Load(M, line)
     st.loads.append(load)
+    regs, new = st.regs, int.__new__
     for s, v in zip(slots, values):
         if s is not None:
-            x = r[s] = Unwaited(v, M, line, load)
-            st.regs.append((s, x))
+            x = r[s] = new(Unwaited, v)
+            x.load = load
+            regs.append((s, x))
 
 
 def land_ld(t):

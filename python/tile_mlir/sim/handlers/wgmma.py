@@ -12,7 +12,10 @@ integer kinds exact).
 
 Asynchrony: operands are read and D computed at issue; the accumulator registers then hold
 :class:`InFlight` values until the ``wgmma.wait_group`` that retires the wgmma's group, at which the
-plain results land.  Any arithmetic, comparison or store of an InFlight register is a violation
+plain results land.  In strict mode every accumulator register of a warp's wgmma holds the same
+InFlight (its record's token: any use of it is an error, so its value never matters) and the
+record keeps the warp's D, which a chained wgmma reads as its C directly; in lenient mode, where a
+use goes on with the value, each register holds its own.  Any arithmetic, comparison or store of an InFlight register is a violation
 (PTX: the registers must not be accessed until the group completes); a later wgmma of the chain
 reads the pending value as its C, as PTX orders same-accumulator wgmmas.  A wgmma needs a prior
 wgmma.fence in its thread; a thread that exits with wgmmas not waited for is a violation.
@@ -109,16 +112,27 @@ class InFlight(int):
 
 
 
-def _plain(x) -> int:
-    return x.value if type(x) is InFlight else x
-
-
 class Record:
-    __slots__ = ("M", "line", "slots")
+    """One warp's wgmma: its D (16 x n, the C of a chained wgmma), each lane's accumulator values
+    (``rows``) and, in strict mode, the token its registers hold."""
+    __slots__ = ("M", "line", "slots", "span", "d", "rows", "tok")
 
-    def __init__(self, M, line):
-        self.M, self.line = M, line
-        self.slots = {}  # thread -> (slots, values)
+    def __init__(self, M, line, slots, span, d, rows, strict):
+        self.M, self.line, self.slots, self.span, self.d, self.rows = M, line, slots, span, d, rows
+        self.tok = InFlight(0, self) if strict else None
+
+
+def _span(slots):
+    """(first, end) when the slots are consecutive (registers read and written as a slice)."""
+    return (slots[0], slots[0] + len(slots)) if slots == list(range(slots[0], slots[0] +
+                                                                     len(slots))) else None
+
+
+def _held(r, rec, x):
+    """Whether every accumulator register of ``rec`` in file ``r`` holds ``x`` (by identity)."""
+    sp = rec.span
+    seg = r[sp[0]:sp[1]] if sp is not None else [r[s] for s in rec.slots]
+    return seg[0] is x and len(set(map(id, seg))) == 1  # (C-speed identity over the slice)
 
 
 # ------------------------------------------------------------------------------- decoders
@@ -155,12 +169,19 @@ def retire(M, t, keep: int):
     """Complete the thread's oldest committed groups until ``keep`` remain: the accumulator
     registers take their results."""
     st = THREAD.of(t)
+    r = t.r
     while len(st.groups) > keep:
         for rec in st.groups.pop(0):
-            slots, values = rec.slots.pop(t)
-            r = t.r
-            for s, v in zip(slots, values):
-                x = r[s]
+            values = rec.rows[t.lane]
+            sp = rec.span
+            if rec.tok is not None:
+                if sp is not None and _held(r, rec, rec.tok):  # the common case, as a slice
+                    r[sp[0]:sp[1]] = values
+                    continue
+                x0 = r[rec.slots[0]]
+                if type(x0) is InFlight and x0.rec is not rec and _held(r, rec, x0):
+                    continue  # a later wgmma of the chain holds them all
+            for s, v, x in zip(rec.slots, values, [r[s] for s in rec.slots]):
                 if type(x) is InFlight and x.rec is rec:
                     r[s] = v
                 elif not (type(x) is InFlight and x.rec is not rec):
@@ -180,7 +201,7 @@ def at_exit(M, t):
 
 class _Spec:
     __slots__ = ("line", "n", "k", "dtype", "atype", "btype", "satfinite", "a_regs", "a_desc",
-                 "b_desc", "d_slots", "scale_d", "neg_a", "neg_b", "trans_a", "trans_b")
+                 "b_desc", "d_slots", "span", "scale_d", "neg_a", "neg_b", "trans_a", "trans_b")
 
 
 def _imm(d, op, allowed, what):
@@ -236,6 +257,7 @@ def decode_mma_async(d, inst):
         raise d.error(f".{shape}.{dtype} needs {nregs} accumulator registers, got "
                       f"{len(ops[0][1])}")
     s.d_slots = [d.slot(o) for o in ops[0][1]]
+    s.span = _span(s.d_slots)
     if a_regs:
         if len(ops[1][1]) != 4:
             raise d.error("A from registers takes 4 registers")
@@ -309,25 +331,60 @@ def exec_mma(M, w, parts, s):
     wide = s.dtype in ("f32", "s32")
     rr, cc = d_fragment(s.n)
     rr, cc = rr[32 * q:32 * q + 32] - 16 * q, cc[32 * q:32 * q + 32]
-    c = np.zeros((16, s.n), dtype=np.uint32)
-    if scale_d:
-        vals = np.array([[_plain(t.r[sl]) for sl in s.d_slots] for t in parts], dtype=np.uint64)
-        if not wide:
-            vals = np.stack([vals & 0xFFFF, vals >> 16], axis=-1).reshape(32, -1)
-        c[rr, cc] = vals.astype(np.uint32)
+    c = _chained_c(parts, s) if scale_d else None
+    if c is None:
+        c = np.zeros((16, s.n), dtype=np.uint32)
+        if scale_d:
+            vals = np.array([[_plain(t, t.r[sl], sl) for sl in s.d_slots] for t in parts],
+                            dtype=np.uint64)
+            if not wide:
+                vals = np.stack([vals & 0xFFFF, vals >> 16], axis=-1).reshape(32, -1)
+            c[rr, cc] = vals.astype(np.uint32)
     dres = mma_numerics.wgmma(s.dtype, s.atype, s.btype, a, b, c, n=s.n, k=s.k,
                               negate_a=s.neg_a, negate_b=s.neg_b, saturate=s.satfinite)
     out = dres[rr, cc].astype(np.uint64)  # (32, n/2) values
     if not wide:
         out = out[:, 0::2] | (out[:, 1::2] << 16)
-    rec = Record(M, s.line)
+    rows = [None] * 32
     for t, row in zip(parts, out.tolist()):
-        rec.slots[t] = (s.d_slots, row)
+        rows[t.lane] = row
+    rec = Record(M, s.line, s.d_slots, s.span, dres.astype(np.uint32), rows, M.strict)
+    tok, sp = rec.tok, s.span
+    for t in parts:
         r = t.r
-        for sl, v in zip(s.d_slots, row):
-            r[sl] = InFlight(v, rec)
+        if tok is None:  # lenient: each register its value, used as it is when touched
+            for sl, v in zip(s.d_slots, rows[t.lane]):
+                r[sl] = InFlight(v, rec)
+        elif sp is not None:
+            r[sp[0]:sp[1]] = [tok] * (sp[1] - sp[0])
+        else:
+            for sl in s.d_slots:
+                r[sl] = tok
         THREAD.of(t).pending.append(rec)
     M.progress += 1
+
+
+def _plain(t, x, slot):
+    """The value in register ``slot`` of thread ``t``, holding ``x`` (an in-flight one its
+    record's value, as PTX orders same-accumulator wgmmas)."""
+    if type(x) is not InFlight:
+        return x
+    rec = x.rec
+    return rec.rows[t.lane][rec.slots.index(slot)] if x is rec.tok else x.value
+
+
+def _chained_c(parts, s):
+    """C of a wgmma whose every accumulator register, in every lane, holds the token of one
+    earlier wgmma of this warp on the same registers: that wgmma's D; else None."""
+    x0 = parts[0].r[s.d_slots[0]]
+    if type(x0) is not InFlight:
+        return None
+    rec = x0.rec
+    if x0 is not rec.tok or rec.slots != s.d_slots:
+        return None
+    if all(_held(t.r, rec, x0) for t in parts):
+        return rec.d
+    return None
 
 
 def _a_from_registers(parts, s, q):
