@@ -50,19 +50,13 @@ def _one_line(value: str) -> str:
     """An alias definition on one line: its `//` comments (outside strings) dropped, newlines as spaces."""
     out, i, n = [], 0, len(value)
     while i < n:
-        c = value[i]
-        if c == '"':
-            j = i + 1
-            while j < n and value[j] != '"':
-                j += 2 if value[j] == "\\" else 1
-            out.append(value[i:j + 1])
-            i = j + 1
-        elif value.startswith("//", i):
-            i = _line_end(value, i)
+        j, kind = _step(value, i)
+        if kind == "comment":
             out.append(" ")
+            j += value.startswith("\n", j)  # (the comment's newline with it)
         else:
-            out.append(" " if c == "\n" else c)
-            i += 1
+            out.append(" " if kind == "newline" else value[i:j])
+        i = j
     return "".join(out)
 
 
@@ -70,39 +64,18 @@ def _later_aliases(text: str, i: int):
     """(start, end of the value, end of the line) of each alias definition at the top level after offset i."""
     depth, n, line_start = 0, len(text), False
     while i < n:
-        c = text[i]
-        if c == "\n":
-            line_start = True
-            i += 1
-            continue
-        if line_start and depth == 0 and not c.isspace() and _ALIAS.match(text, i):
+        if line_start and depth == 0 and not text[i].isspace() and _ALIAS.match(text, i):
             value_end, end = _alias_end(text, _ALIAS.match(text, i).end())
             yield i, value_end, end
             i = end
-            line_start = True
             continue
-        if not c.isspace():
+        j, kind = _step(text, i)
+        depth = _depth(depth, kind)
+        if kind == "newline":
+            line_start = True
+        elif not text[i].isspace():
             line_start = False
-        if c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == "-" and text.startswith("->", i):
-            i += 1
-        elif c in _OPEN:
-            depth += 1
-        elif c in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif text.startswith("//", i):
-            i = _line_end(text, i)
-            line_start = True
-            continue
-        i += 1
-
-
-def _line_end(text: str, i: int) -> int:
-    j = text.find("\n", i)
-    return len(text) if j < 0 else j + 1
+        i = j
 
 
 def _alias_end(text: str, i: int) -> tuple[int, int]:
@@ -110,23 +83,37 @@ def _alias_end(text: str, i: int) -> tuple[int, int]:
     first newline or `//` comment outside brackets and strings."""
     depth, n, value_end = 0, len(text), None
     while i < n:
-        c = text[i]
-        if c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif c == "-" and text.startswith("->", i):
-            i += 1
-        elif c in _OPEN:
-            depth += 1
-        elif c in _CLOSE:
-            depth = max(depth - 1, 0)
-        elif c == "\n" and depth == 0:
-            return (i if value_end is None else value_end), i + 1
-        elif text.startswith("//", i):  # (a comment after the value, or inside a multi-line one)
-            if depth == 0 and value_end is None:
-                value_end = i
-            i = _line_end(text, i) - 1
-            continue
-        i += 1
+        j, kind = _step(text, i)
+        if kind == "newline" and depth == 0:
+            return (i if value_end is None else value_end), j
+        if kind == "comment" and depth == 0 and value_end is None:  # (a comment after the value)
+            value_end = i
+        depth = _depth(depth, kind)
+        i = j
     return (n if value_end is None else value_end), n
+
+
+def _step(text: str, i: int) -> tuple[int, str]:
+    """The token at i and the offset after it: a string (to its closing quote), `->`, an opening or closing
+    bracket, a `//` comment (up to its newline, not past it), a newline, or another character."""
+    c = text[i]
+    if c == '"':
+        j, n = i + 1, len(text)
+        while j < n and text[j] != '"':
+            j += 2 if text[j] == "\\" else 1
+        return min(j + 1, n), "string"
+    if text.startswith("->", i):
+        return i + 2, "arrow"
+    if text.startswith("//", i):
+        j = text.find("\n", i)
+        return (len(text) if j < 0 else j), "comment"
+    return i + 1, "open" if c in _OPEN else "close" if c in _CLOSE else "newline" if c == "\n" else "other"
+
+
+def _depth(depth: int, kind: str) -> int:
+    return depth + 1 if kind == "open" else max(depth - 1, 0) if kind == "close" else depth
+
+
+def _line_end(text: str, i: int) -> int:
+    j = text.find("\n", i)
+    return len(text) if j < 0 else j + 1
