@@ -180,7 +180,7 @@ def main():
 def backend_floor(demo: str):
     """(setup, run): run() is only the backend (gpu-module-to-binary{format=bin}: libNVVM to PTX, then the
     embedded ptxas) on the demo's LLVM-dialect module, which setup() parses afresh outside the timed part."""
-    from tile_mlir.mlir import ir, passmanager
+    from tile_mlir.mlir import binary_pass, ir, passmanager
 
     llvm_text = compile(demo, filename="bench.mlir", keep=("llvm",)).asm["llvm"]
     pending = []
@@ -189,7 +189,7 @@ def backend_floor(demo: str):
         ctx = make_context()
         with ctx:
             pending.append((ctx, ir.Module.parse(llvm_text),
-                            passmanager.PassManager.parse("builtin.module(gpu-module-to-binary{format=bin})")))
+                            passmanager.PassManager.parse(f"builtin.module({binary_pass('bin')})")))
 
     def run():
         ctx, module, pm = pending.pop()

@@ -81,16 +81,13 @@ def gemm_wgmma(op, ctx):
         "layoutB": em.attr(f"#nvvm.mma_layout<{'col' if plan.b.major == 'K' else 'row'}>"),
     }
 
-    def mma(e, acc, s: int, a_desc, b_desc, scale_d: str):
-        return e.result("nvvm.wgmma.mma_async", struct, (acc, a_desc, b_desc),
-                        {**attrs, "scaleD": e.attr(f"#nvvm.wgmma_scale_out<{scale_d}>"), "tile.mma": ir.StringAttr.get(
-                            f"step={s} a=({plan.a.describe(s)}) b=({plan.b.describe(s)})")})
-
     for s in range(plan.steps):
-        a_desc, b_desc = descs[0].at(plan.a.starts[s]), descs[1].at(plan.b.starts[s])  # (outside the scf.if)
+        a_desc, b_desc = descs[0].at(plan.a.starts[s]), descs[1].at(plan.b.starts[s])
         known = True if s else _constant_bool(ctx.accumulate)
         if known is not None:
-            acc = mma(em, acc, s, a_desc, b_desc, "one" if known else "zero")
+            acc = em.result("nvvm.wgmma.mma_async", struct, (acc, a_desc, b_desc),
+                            {**attrs, "scaleD": em.attr(f"#nvvm.wgmma_scale_out<{'one' if known else 'zero'}>"),
+                             "tile.mma": ir.StringAttr.get(_describe(plan, s))})
         else:
             acc = _mma_scale_d(em, plan, struct, elem, acc, a_desc, b_desc, ctx.accumulate)
     em.create("nvvm.wgmma.commit.group.sync.aligned")
@@ -121,7 +118,12 @@ def _mma_scale_d(em, plan, struct, elem, acc, a_desc, b_desc, accumulate):
     return em.result("llvm.inline_asm", struct, (*words, a_desc, b_desc, em.zext(accumulate, I32())), {
         "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get(constraints),
         "has_side_effects": ir.UnitAttr.get(),
-        "tile.mma": ir.StringAttr.get(f"step=0 a=({plan.a.describe(0)}) b=({plan.b.describe(0)}) scale-d=accumulate")})
+        "tile.mma": ir.StringAttr.get(_describe(plan, 0) + " scale-d=accumulate")})
+
+
+def _describe(plan, s: int) -> str:
+    """The `tile.mma` attribute of K-step s: its descriptors' fields."""
+    return f"step={s} a=({plan.a.describe(s)}) b=({plan.b.describe(s)})"
 
 
 register_dispatch(
