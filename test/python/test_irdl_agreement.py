@@ -120,12 +120,14 @@ VALID_IR = sorted(ROOT.glob("examples/*.mlir")) + sorted(
     p for p in ROOT.glob("test/Dialect/tile/*.mlir") if "invalid" not in p.name)
 _TILE_OP = re.compile(r'"tile\.([a-z0-9_.]+)"(?=\()')
 _BUFFER = re.compile(r'!tile\.(buffer<(?:[^">]|"[^"]*")*>)')
+# A `//` comment ends at the line's end wherever it starts (inside a type too), but not inside a string.
+_COMMENT = re.compile(r'((?:[^"\n/]|"(?:[^"\\\n]|\\.)*"|/(?!/))*)//[^\n]*')
 
 
 def irdl_spelling(text: str) -> str:
     """Tile IR in the spelling of lib/TileOps.irdl. tile.kernel and tile.return become unregistered ops:
     IRDL cannot make tile.return a terminator (test/IRDL/tile-ops-invalid.mlir)."""
-    text = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("//"))
+    text = _COMMENT.sub(lambda m: m.group(1), text)
     text = _BUFFER.sub(lambda m: irdl_type(BufferType.parse_body(m.group(1))), text)
     unchecked = {"kernel", "return"}
     return _TILE_OP.sub(lambda m: f'"unchecked.{m.group(1)}"' if m.group(1) in unchecked
