@@ -2,7 +2,7 @@
 machine), cuBLAS and a persistent TMA Triton kernel, in the same process on the same inputs.
 
     PYTHONPATH=python python3 bench/gemm.py [--kernels NAME=DIR ...] [--dtypes bf16 e4m3] [--passes 2]
-                                            [--shapes MxNxK ...] [--reps 10] [--warmup 3]
+                                            [--shapes MxNxK ...] [--reps 10] [--warmup 3] [--calls 5]
 
 Every kernel computes the "TN" product D[M, N] = A[M, K] . B[N, K]^T with bf16 D. cuBLAS is torch.matmul
 (bf16) and torch._scaled_mm (e4m3, unit scales); Triton is bench/gpu/persistent/triton_gemm.py (one program
@@ -13,7 +13,12 @@ ratios, the others get a TF/s column.
 
 Method: the clocks are warmed by a second of cuBLAS first. Each pass visits every shape and dtype; there each
 kernel is checked against cuBLAS's D (relative Frobenius error; "=" when every bit is cuBLAS's), then timed
-with CUDA events: --warmup launches, then --reps launches each between its own pair of events, median.
+with CUDA events: --warmup launches each, then --reps rounds, each timing --calls back-to-back launches of every
+kernel between one pair of events (the round's first kernel rotating), median per kernel of the per-call time.
+Interleaved, because the H200 runs at its 700 W cap under these kernels: timed one after another, the first
+kernel of a shape ran on the headroom the idle gap left and the last on the capped clock (measured: ~1500 vs
+~1455 MHz), a bias against whichever came last (ours, before 2026-12-02). Back to back, so that the host's
+launch work (torch's dispatch is tens of microseconds) overlaps the GPU's, as in any real loop.
 TFLOP/s = 2 M N K / median time; a row shows the median over passes (of two: the mean) and ours/cuBLAS of
 each pass. The last line: `suite: N shapes (K non-square), min ours/cuBLAS R, geomean G`, N counting each
 (shape, dtype), over the median ratios. Random inputs U(-1, 1) in the operand type.
@@ -116,6 +121,27 @@ def _check(run, d, ref) -> tuple[float, bool]:
     return err, bool(torch.equal(d.view(torch.int16), ref.view(torch.int16)))
 
 
+def _time_interleaved(fns: dict, warmup: int, reps: int, calls: int) -> dict:
+    """{name: median seconds of one call}: `reps` rounds, each timing `calls` back-to-back calls of every fn
+    with CUDA events, the round's first fn rotating, so that each meets the same clocks and power state."""
+    import torch
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    torch.cuda.synchronize()
+    names, times = list(fns), {name: [] for name in fns}
+    for r in range(reps):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(calls):
+                fns[name]()
+            end.record()
+            end.synchronize()
+            times[name].append(start.elapsed_time(end) * 1e-3 / calls)
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
 def _triton(a, b, d, warmup, reps, cache, key):
     """(seconds, run) of the Triton kernel, its config picked on the first pass."""
     import triton_gemm
@@ -142,16 +168,16 @@ def _one(dtype, shape, ours, args, triton_cfg):
     d = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
     cublas = _cublas(dtype, a, b)
     ref = cublas()
-    row = {"cuBLAS": _time(cublas, args.warmup, args.reps)}
-    t, run = _triton(a, b, d, args.warmup, args.reps, triton_cfg, (dtype, shape))
-    row["Triton"], row["Triton err"] = t, _check(run, d, ref)
+    _, run = _triton(a, b, d, args.warmup, args.reps, triton_cfg, (dtype, shape))
+    row, fns = {"Triton err": _check(run, d, ref)}, {"cuBLAS": cublas, "Triton": run}
     for o in ours:
         run = o.launcher(dtype, shape, a, b, d)
         if isinstance(run, str):
             row[o.name] = run
             continue
         row[o.name + " err"] = _check(run, d, ref)
-        row[o.name] = _time(run, args.warmup, args.reps)
+        fns[o.name] = run
+    row.update(_time_interleaved(fns, args.warmup, args.reps, args.calls))
     return row
 
 
@@ -168,6 +194,7 @@ def main(argv=None) -> int:
     p.add_argument("--passes", type=int, default=2)
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--calls", type=int, default=5, help="back-to-back launches per timed block")
     args = p.parse_args(argv)
     ours = [_Ours(*spec.split("=", 1)) for spec in args.kernels]
 

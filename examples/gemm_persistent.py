@@ -6,6 +6,7 @@ docs/gemm-walkthrough.md §10 goes through it.
     python examples/gemm_persistent.py --dtype bf16 -M 256 -N 512 -K 640 --ctas 2           # tile IR
     python examples/gemm_persistent.py --dtype e4m3 -M 256 -N 512 -K 640 --ctas 2 --run sim # vs MMA-Sim
     python examples/gemm_persistent.py --dtype bf16 -M 200 -N 384 -K 600 --ctas 2 --tile-n 128 --run sim
+    python examples/gemm_persistent.py --dtype bf16 -M 384 -N 512 -K 256 --ctas 4 --cluster-m 2 --run sim
 
 D[M, N] = A[M, K] . B[N, K]^T in bf16, A and B K-major ("TN"), as examples/gemm_blockscaled.py's twin, whose
 warp roles it keeps (384 threads: warpgroup 0 = producer, one thread issuing TMA loads into an S-stage ring;
@@ -24,7 +25,9 @@ What changes:
     tile's columns, each stored by the warpgroup's leader with TMA, clipped at D's edges (so M and N need not be
     multiples of the tile), the warpgroup going on to the next tile while the copy engine writes (the default);
     "registers" stores the accumulator registers with tile.copy (whole tiles only). On the H200 tma is the
-    faster at every shape of bench/gemm.py's suite but one within noise (docs/gemm-walkthrough.md §10).
+    faster at every shape of bench/gemm.py's suite but one within noise (docs/gemm-walkthrough.md §10);
+  * --cluster-m 2: clusters of 2 CTAs on tiles (2p, n) and (2p + 1, n), each loading its A and half of the B
+    tile for both by TMA multicast, releasing stages on both CTAs' barriers (docs/tma.md §9).
 Only the builder's own integers reach the IR (no user strings).
 """
 from __future__ import annotations
@@ -60,6 +63,7 @@ class PersistentConfig:
     tile_m: int = 128
     tile_n: int = 256
     epilogue: str = "tma"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles
+    cluster_m: int = 1  # 2: clusters of 2 CTAs on tiles (2 p, n) and (2 p + 1, n), each multicasting half of B
 
     def __post_init__(self):
         if self.dtype not in DENSE:
@@ -70,6 +74,12 @@ class PersistentConfig:
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.epilogue not in EPILOGUES:
             raise ValueError(f"epilogue must be one of {', '.join(EPILOGUES)}, got {self.epilogue!r}")
+        if self.cluster_m not in (1, 2):
+            raise ValueError(f"cluster_m must be 1 or 2, got {self.cluster_m}")
+        if self.cluster_m == 2 and (self.epilogue != "tma" or self.ctas < 2 or self.tile_n % 16):
+            raise ValueError("cluster_m=2: the TMA epilogue (a pair's second tile row may lie past M, its stores "
+                             "clipped away), at least 2 CTAs, and tile_n a multiple of 16 (each CTA loads "
+                             "tile_n / 2 rows of B, whole 8-row swizzle atoms)")
         if not self.stages:  # as many as fit, at most 4
             object.__setattr__(self, "stages", next((st for st in (4, 3, 2) if self._smem(st) <= SMEM_LIMIT), 2))
         if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
@@ -103,8 +113,13 @@ class PersistentConfig:
         return -(-self.m // self.tile_m), -(-self.n // self.tile_n)
 
     @property
+    def units(self) -> tuple[int, int]:
+        """The grid of work units a cluster takes: pairs of tile rows by tile columns with cluster_m 2."""
+        return -(-self.tiles[0] // self.cluster_m), self.tiles[1]
+
+    @property
     def grid(self) -> int:
-        return min(self.ctas, self.tiles[0] * self.tiles[1])
+        return self.cluster_m * min(self.ctas // self.cluster_m, self.units[0] * self.units[1])
 
     @property
     def stage_bytes(self) -> int:
@@ -126,7 +141,8 @@ class PersistentConfig:
 
     @property
     def name(self) -> str:
-        return f"gemm_persistent_{self.dtype}_{self.m}x{self.n}x{self.k}"
+        mc = "_mc2" if self.cluster_m == 2 else ""
+        return f"gemm_persistent{mc}_{self.dtype}_{self.m}x{self.n}x{self.k}"
 
 
 # ------------------------------------------------------------------------------------------ building
@@ -211,9 +227,13 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
                                    align=1024)
     sa_t, sb_t, bar_t = swz(bm), swz(bn), tb.buffer_t("shared", (1,), "i64")
     params = {"A": a_t, "B": b_t, "D": d_t}
-    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.grid, 1, 1)) as (_, (a, bb, d)):
+    cm = cfg.cluster_m
+    bn_load = bn // cm  # the rows of B a CTA loads (with cluster_m 2: its half, multicast to the pair)
+    cluster = (cm, 1, 1) if cm > 1 else None
+    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.grid, 1, 1),
+                   cluster=cluster) as (_, (a, bb, d)):
         tb.tensor_map(a, [bm, bk], swizzle="128B")  # (copy_async finds a window's map through its source)
-        tb.tensor_map(bb, [bn, bk], swizzle="128B")
+        tb.tensor_map(bb, [bn_load, bk], swizzle="128B")
         epi = None
         if cfg.epilogue == "tma":  # per consumer: its 64 rows of D in shared memory, and two barriers
             ec = cfg.epi_cols
@@ -229,24 +249,27 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
         with b.when(is_t0):  # full[s]: the producer's arrive + the stage's bytes; empty[s]: both consumers
             for s in range(st):
                 tb.mbarrier_init(full[s], 1)
-                tb.mbarrier_init(empty[s], 2)
+                tb.mbarrier_init(empty[s], 2 * cm)  # (with cluster_m 2, the pair's consumers: both write it)
             for _, free, written in (epi or {}).values():
                 tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the tile
                 tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
             tb.fence("mbarrier_init")
-        tb.barrier()
+        tb.barrier("cluster" if cm > 1 else "cta")  # (a peer's multicast and arrivals find them initialised)
         ring = lambda g, bufs, t: tb.ring_stage(b.op("RemUIOp", g, b.c(st)), bufs, result_type=t)  # noqa: E731
         parity = lambda g: b.op("DivUIOp", g, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
-        bid = tb.block_id("x")
-        tiles_m, tiles_n = b.c(cfg.tiles[0]), b.c(cfg.tiles[1])
-        n_tiles, grid = b.c(cfg.tiles[0] * cfg.tiles[1]), b.c(cfg.grid)
+        # a cluster (one CTA when cluster_m is 1) walks units; its CTA of rank r takes tile row cm * row + r
+        bid, rank = tb.block_id("x"), (tb.cta_rank() if cm > 1 else b.c(0))
+        unit0 = b.op("DivUIOp", bid, b.c(cm)) if cm > 1 else bid
+        units_m, units_n = b.c(cfg.units[0]), b.c(cfg.units[1])
+        n_units, clusters = b.c(cfg.units[0] * cfg.units[1]), b.c(cfg.grid // cm)
 
         def tiles():
             """The CTA's tile loop: yields (its count i of the CTA's tiles, first K step, m0, n0) inside it."""
-            with b.loop(bid, n_tiles, grid) as tile:
-                it = b.op("DivUIOp", b.op("SubIOp", tile, bid), grid)
-                coords = tb.raster_grouped(tile, tiles_m, tiles_n, cfg.group_m)
-                yield (it, b.op("MulIOp", it, b.c(kt_n)), b.op("MulIOp", coords.row, b.c(bm)),
+            with b.loop(unit0, n_units, clusters) as unit:
+                it = b.op("DivUIOp", b.op("SubIOp", unit, unit0), clusters)
+                coords = tb.raster_grouped(unit, units_m, units_n, max(1, cfg.group_m // cm))
+                row = b.op("AddIOp", b.op("MulIOp", coords.row, b.c(cm)), rank) if cm > 1 else coords.row
+                yield (it, b.op("MulIOp", it, b.c(kt_n)), b.op("MulIOp", row, b.c(bm)),
                        b.op("MulIOp", coords.col, b.c(bn)))
 
         wg = b.op("DivUIOp", warp, b.c(4))
@@ -259,22 +282,41 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
                         bar = ring(g, full, bar_t)
                         tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)
                         k0 = b.op("MulIOp", kt, b.c(bk))
-                        for glob, rows, row0, bufs, t in ((a, bm, m0, sa, sa_t), (bb, bn, n0, sb, sb_t)):
-                            src = tb.subview(glob, [row0, k0], static_offsets=[-1, -1], sizes=[rows, bk])
-                            tb.copy_async(ring(g, bufs, t), src, bar)
+                        src = tb.subview(a, [m0, k0], static_offsets=[-1, -1], sizes=[bm, bk])
+                        tb.copy_async(ring(g, sa, sa_t), src, bar)
+                        if cm == 1:
+                            src = tb.subview(bb, [n0, k0], static_offsets=[-1, -1], sizes=[bn, bk])
+                            tb.copy_async(ring(g, sb, sb_t), src, bar)
+                            continue
+                        # this CTA's half of B's rows, written into both CTAs' stage, completing on both's
+                        # full[s] (a multicast load signals the barrier at the same offset in each destination)
+                        for r in range(cm):
+                            with b.when(b.cmp("eq", rank, b.c(r))):
+                                src = tb.subview(bb, [b.op("AddIOp", n0, b.c(r * bn_load)), k0],
+                                                 static_offsets=[-1, -1], sizes=[bn_load, bk])
+                                tb.copy_async(ring(g, sb, sb_t), src, bar, multicast_mask=(1 << cm) - 1,
+                                              dst_region=[(r * bn_load, (r + 1) * bn_load), (0, bk)])
         for c in (1, 2):  # consumers: warpgroup c computes rows 64 (c - 1) .. 64 c - 1 of each tile
             with b.when(b.cmp("eq", wg, b.c(c))):
                 _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles,
-                          epi and epi[c])
+                          epi and epi[c], rank)
+        if cm > 1:  # no CTA leaves while its peer may still multicast into it or arrive on its barriers
+            tb.barrier("cluster")
         tb.ret()
 
 
-def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi):
+def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi, rank):
     tb, bk, kt_n = b.tb, cfg.tile_k, cfg.k_tiles
     acc_t = tb.buffer_t("reg", (64, cfg.tile_n), "f32", _acc_layout(cfg.tile_n, 4 * c))
     out_t = tb.buffer_t("reg", (64, cfg.tile_n), "bf16", _acc_layout(cfg.tile_n, 4 * c))
     acc, out = tb.alloc_reg(acc_t), tb.alloc_reg(out_t)
     leader = b.cmp("eq", tid, b.c(128 * c))
+
+    def release(g):  # stage g % S is read: free it for this CTA's producer and, with a cluster, the peer's
+        bar = ring(g, empty, bar_t)
+        tb.mbarrier_arrive(bar)
+        if cfg.cluster_m > 1:
+            tb.mbarrier_arrive(bar, b.op("XOrIOp", rank, b.c(1)))
     for it, g0, m0, n0 in tiles():
         with b.loop(b.c(0), b.c(kt_n), b.c(1)) as kt:
             g = b.op("AddIOp", g0, kt)
@@ -285,10 +327,10 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
             tb.gemm_wait(pending=1)  # the previous step's wgmmas are done: its stage is free again
             with b.when(accumulate):
                 with b.when(leader):
-                    tb.mbarrier_arrive(ring(b.op("SubIOp", g, b.c(1)), empty, bar_t))
+                    release(b.op("SubIOp", g, b.c(1)))
         tb.gemm_wait(pending=0)
         with b.when(leader):  # the tile's last stage
-            tb.mbarrier_arrive(ring(b.op("AddIOp", g0, b.c(kt_n - 1)), empty, bar_t))
+            release(b.op("AddIOp", g0, b.c(kt_n - 1)))
         tb.convert(out, acc, "rn")
         row = b.op("AddIOp", m0, b.c(64 * (c - 1)))
         if epi is None:
@@ -355,13 +397,16 @@ def main(argv=None) -> int:
     p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
     p.add_argument("--tile-n", type=int, default=256)
     p.add_argument("--epilogue", choices=EPILOGUES, default="tma")
+    p.add_argument("--cluster-m", type=int, choices=(1, 2), default=1,
+                   help="2: CTA pairs on vertically adjacent tiles, each loading half of B for both (TMA multicast)")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
                    "model bit for bit")
     args = p.parse_args(argv)
     try:
         cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
-                               stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue)
+                               stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue,
+                               cluster_m=args.cluster_m)
     except ValueError as e:
         p.error(str(e))
     if args.run:

@@ -80,21 +80,47 @@ def test_persistent_ptx(tmp_path):
     subprocess.run([ptxas, "-arch=sm_90a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")], check=True)
 
 
-@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, epilogue", [
+def test_multicast_ptx():
+    """cluster_m 2: a cluster of 2 CTAs, B's map boxing half the tile's rows, each CTA's half multicast to both
+    (ctaMask 3), both CTAs' empty barriers released by each consumer (mapa + a .shared::cluster arrive), and a
+    cluster barrier before the CTAs leave."""
+    cfg = gp.PersistentConfig("bf16", 1024, 2048, 1024, cluster_m=2)
+    assert cfg.grid == 64 and cfg.units == (4, 8) and cfg.name.startswith("gemm_persistent_mc2_")
+    import tile_mlir
+    art = tile_mlir.compile(gp.build(cfg), arch="sm_90a")
+    assert tuple(art.cluster) == (2, 1, 1) and tuple(art.grid) == (64, 1, 1)
+    assert [tm.box_dim for tm in art.tensor_maps][:2] == [(64, 128), (64, 128)]
+    assert len(re.findall(r"cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.tile\.mbarrier::complete_tx::bytes"
+                          r"\.multicast::cluster", art.ptx)) == 2  # (one per rank's half)
+    assert art.ptx.count("mbarrier.arrive.shared::cluster.b64 _,") == 4  # (2 consumers x 2 release points)
+    assert art.ptx.count("barrier.cluster.arrive") == 2  # (after the barriers' init, before leaving)
+    for kwargs, message in (({"epilogue": "registers"}, "the TMA epilogue"), ({"ctas": 1}, "at least 2 CTAs"),
+                            ({"tile_n": 136}, "multiple of 16"), ({"cluster_m": 4}, "1 or 2")):
+        with pytest.raises(ValueError, match=message):
+            gp.PersistentConfig("bf16", 1024, 2048, 1024, **{"cluster_m": 2, **kwargs})
+
+
+@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, epilogue, cluster_m", [
     # 2 CTAs x 2 tiles, 10 K steps over 4 stages: a tile's first step lands mid-ring, in the other parity
-    pytest.param("bf16", 256, 256, 640, 2, 8, "registers", id="bf16-ring-across-tiles"),
+    pytest.param("bf16", 256, 256, 640, 2, 8, "registers", 1, id="bf16-ring-across-tiles"),
     # 3 tile rows in groups of 2 (a short last group), 5 K steps, the last 80 of 128 wide (zero filled)
-    pytest.param("e4m3", 384, 128, 592, 2, 2, "registers", id="e4m3-short-group-partial-k"),
+    pytest.param("e4m3", 384, 128, 592, 2, 2, "registers", 1, id="e4m3-short-group-partial-k"),
     # 1 CTA, 2 tiles, K 600 = 9 K tiles + 24 (zero filled)
-    pytest.param("bf16", 128, 256, 600, 1, 8, "registers", id="bf16-one-cta-partial-k"),
+    pytest.param("bf16", 128, 256, 600, 1, 8, "registers", 1, id="bf16-one-cta-partial-k"),
     # TMA-store epilogue: 3 tiles a CTA (the shared tile rewritten), rows 200.. of the last tile row clipped
-    pytest.param("bf16", 200, 384, 600, 2, 8, "tma", id="bf16-tma-store-edge-m-k"),
+    pytest.param("bf16", 200, 384, 600, 2, 8, "tma", 1, id="bf16-tma-store-edge-m-k"),
     # edges in M (320 = 2.5 tiles: one consumer's rows wholly past M), N (200 = 1.56 tiles) and K
-    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", id="e4m3-tma-store-edge-m-n-k"),
+    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", 1, id="e4m3-tma-store-edge-m-n-k"),
+    # clusters of 2 multicasting halves of B: 2 clusters x 2 units; the pair of the third tile row has its
+    # second CTA wholly past M (loading B for its peer, its stores clipped away); K of 4 steps over 4 stages
+    pytest.param("bf16", 384, 256, 256, 4, 8, "tma", 2, id="bf16-multicast-pairs-past-m"),
+    # one cluster walking 4 units, edges in M, N and K, the ring's parity turning across units
+    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", 2, id="e4m3-multicast-edge-m-n-k"),
 ])
-def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue):
+def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue, cluster_m):
     """tile_n 128 (wgmma m64n128) keeps the emulation short; the H200 runs tile_n 256."""
-    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue)
+    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue,
+                              cluster_m=cluster_m)
     d, a, b = gp.run(cfg, seed=5)
     kp = cfg.k_tiles * cfg.tile_k
     want = gp.expected(gp.padded(a, kp), gp.padded(b, kp))
