@@ -6,7 +6,8 @@ from ..mlir import ir
 from .decline import fail
 from .types import BufferType
 
-__all__ = ["iter_ops", "op_name", "enclosing_kernel", "BUFFER_CAST", "takes_tile_buffers", "Region", "region_of"]
+__all__ = ["iter_ops", "op_name", "enclosing_kernel", "BUFFER_CAST", "takes_tile_buffers", "Region", "region_of",
+           "constant_int"]
 
 # tile-lower-copy-async hands buffers to the code it emits as casts to pointers or tmem addresses,
 # which convert-tile-to-nvvm resolves
@@ -30,6 +31,15 @@ def iter_ops(op) -> list:
 
 def op_name(op) -> str:
     return op.operation.name
+
+
+def constant_int(value) -> int | None:
+    """The integer of an arith.constant SSA value, or None for any other value (known only at run time)."""
+    owner = getattr(value, "owner", None)
+    if owner is None or getattr(owner, "name", None) != "arith.constant":
+        return None
+    attr = owner.attributes["value"]
+    return attr.value if isinstance(attr, ir.IntegerAttr) else None  # (attributes come back downcast)
 
 
 def enclosing_kernel(op):

@@ -73,3 +73,13 @@
   "tile.commit"(%bar) {multicast_mask = 1099511627776} : (!tile.buffer<shared, 1xi64>) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "commit_wide_mask", block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  %bar = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi64>
+  %two = arith.constant 2 : i32
+  // expected-error@+1 {{'tile.mbarrier.arrive' op cluster-rank: operand #1 (cta) is CTA rank 2, beyond the cluster of 2}}
+  "tile.mbarrier.arrive"(%bar, %two) : (!tile.buffer<shared, 1xi64>, i32) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "remote_rank_beyond_cluster", block = array<i32: 128, 1, 1>, cluster = array<i32: 2, 1, 1>} : () -> ()

@@ -4,7 +4,8 @@ from __future__ import annotations
 from ..checks import check_slot
 from ..decline import fail
 from ..enums import BulkWaitKind, FenceKind, Parity, Scope
-from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp
+from ..ir_utils import constant_int
+from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp, TypeIs
 
 __all__ = ["FenceOp", "BarrierOp", "MbarrierArriveExpectTxOp", "MbarrierExpectTxOp", "BulkWaitOp", "AsyncWaitOp",
            "MbarrierInitOp", "MbarrierArriveOp", "MbarrierWaitOp"]
@@ -92,13 +93,19 @@ class MbarrierInitOp(TileOp, name="mbarrier.init"):
 
 
 class MbarrierArriveOp(TileOp, name="mbarrier.arrive"):
-    """mbarrier.arrive by the executing thread."""
+    """mbarrier.arrive by the executing thread; with `cta`, on the mbarrier at the same offset in CTA `cta` of
+    the cluster (mapa, then mbarrier.arrive.shared::cluster, which returns no state): a consumer releasing a
+    stage that a peer's multicast load writes (docs/tma.md §9)."""
 
     barrier = Operand(BufferOf("shared"))
-    TRAITS = (Emits("nvvm.mbarrier.arrive", "mbarrier.arrive"),)
+    cta = Operand(TypeIs("i32"), optional=True)
+    TRAITS = (Emits("nvvm.mbarrier.arrive", "mbarrier.arrive"), Emits("nvvm.mapa", "mapa"))
 
     def verify(self, kernel) -> None:
         _barrier_operand(self)
+        rank = constant_int(self.cta) if self.cta is not None else None
+        if rank is not None and not 0 <= rank < kernel.cluster_size:
+            fail("cluster-rank", f"operand #1 (cta) is CTA rank {rank}, beyond the cluster of {kernel.cluster_size}")
 
 
 class MbarrierWaitOp(TileOp, name="mbarrier.wait"):

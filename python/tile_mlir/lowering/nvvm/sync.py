@@ -44,8 +44,14 @@ def _mbarrier_init(k, op, em):
 
 @lowers(MbarrierArriveOp)
 def _mbarrier_arrive(k, op, em):
-    em.create("nvvm.mbarrier.arrive", operands=[k.values[op.barrier]], results=[I64()],
-              attrs=operand_segments("nvvm.mbarrier.arrive", [1, 0, 0]))
+    bar = k.values[op.barrier]
+    if op.cta is None:
+        em.create("nvvm.mbarrier.arrive", operands=[bar], results=[I64()],
+                  attrs=operand_segments("nvvm.mbarrier.arrive", [1, 0, 0]))
+        return
+    # a .shared::cluster arrive returns no state (PTX ISA "mbarrier.arrive"): the NVVM op without a result
+    remote = em.result("nvvm.mapa", em.ptr(7), (bar, op.cta))
+    em.create("nvvm.mbarrier.arrive", operands=[remote], attrs=operand_segments("nvvm.mbarrier.arrive", [1, 0, 0]))
 
 
 @lowers(MbarrierWaitOp)
