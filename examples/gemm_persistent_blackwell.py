@@ -63,6 +63,7 @@ class PersistentBlackwellConfig:
     group_m: int = 8  # tile rows per raster group
     stages: int = 4
     tile_n: int = 128
+    cta_group: int = 1  # 2: CTA pairs (clusters of 2) on 256 x tile_n tiles (docs/gemm-walkthrough.md §8)
 
     def __post_init__(self):
         if self.dtype not in FORMATS:
@@ -73,6 +74,10 @@ class PersistentBlackwellConfig:
             raise ValueError(f"tile_n={self.tile_n}: 128 or 256 (whole scale atoms)")
         if self.stages < 2:
             raise ValueError("the ring needs at least 2 stages")
+        if self.cta_group not in (1, 2):
+            raise ValueError(f"cta_group={self.cta_group}: 1, or 2 (CTA pairs)")
+        if self.ctas < self.cta_group:
+            raise ValueError(f"ctas={self.ctas}: a CTA pair needs at least 2 CTAs")
         if self.tmem_used > TMEM_COLUMNS:
             raise ValueError(f"2 accumulators of {self.tile_n} columns + {self.stages} stages x {self.stage_cols} "
                              f"scale-factor columns = {self.tmem_used} exceed tensor memory's {TMEM_COLUMNS}: use "
@@ -110,11 +115,17 @@ class PersistentBlackwellConfig:
 
     @property
     def tiles(self) -> tuple[int, int]:
-        return -(-self.m // self.tile_m), -(-self.n // self.tile_n)
+        """Output tiles (rows, columns): 128 x tile_n, or 256 x tile_n per CTA pair."""
+        return -(-self.m // (self.tile_m * self.cta_group)), -(-self.n // self.tile_n)
+
+    @property
+    def units(self) -> int:
+        """Tile walkers: CTAs, or CTA pairs; each takes tiles unit, unit + units, ..."""
+        return min(self.ctas // self.cta_group, self.tiles[0] * self.tiles[1])
 
     @property
     def grid(self) -> tuple[int, int, int]:
-        return (min(self.ctas, self.tiles[0] * self.tiles[1]), 1, 1)
+        return (self.units * self.cta_group, 1, 1)
 
     @property
     def sf_cols(self) -> tuple[int, int]:
@@ -136,8 +147,9 @@ class PersistentBlackwellConfig:
 
     @property
     def stage_bytes(self) -> int:
-        """A stage's TMA bytes: A, B (whole boxes, zero-filled past the tensors) and their scale atoms."""
-        return ((self.tile_m + self.tile_n) * self.tile_k * self.fmt.elem_bits // 8
+        """A CTA's TMA bytes a stage: A, its rows of B (whole boxes, zero-filled past the tensors) and the scale
+        atoms (SFB for all of the tile's N in each CTA of a pair)."""
+        return ((self.tile_m + self.tile_n // self.cta_group) * self.tile_k * self.fmt.elem_bits // 8
                 + (1 + self.tile_n // 128) * self.atoms_k * 512)
 
     @property
@@ -147,7 +159,7 @@ class PersistentBlackwellConfig:
 
     @property
     def name(self) -> str:
-        return f"gemm_persistent_{self.dtype}_{self.m}x{self.n}x{self.k}"
+        return f"gemm_persistent_{self.dtype}_{self.m}x{self.n}x{self.k}" + ("_pair" if self.cta_group == 2 else "")
 
 
 # ------------------------------------------------------------------------------------------ building
@@ -171,6 +183,8 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
     elem = {"e4m3": "f8E4M3FN", "e2m1": "f4E2M1FN"}[fmt.elem_ptx]
     sf_elem = "f8E8M0FNU" if fmt.scale_ptx == "ue8m0" else "f8E4M3FN"
     bm, bn, bk, st, kt_n, ak = cfg.tile_m, cfg.tile_n, cfg.tile_k, cfg.stages, cfg.k_tiles, cfg.atoms_k
+    cg = cfg.cta_group
+    bnc = bn // cg  # rows of B a CTA stages (a pair's MMA reads the even CTA's first, then the odd's)
     nsf = bk // fmt.vec
     # A and B travel as bytes (TMA moves no 4-bit type); the MMA reads a stage through a tile.reinterpret view
     packed = fmt.elem_bits < 8
@@ -180,18 +194,20 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
     params = {"A": _buf("global", (cfg.m, kbytes), g_elem), "B": _buf("global", (cfg.n, kbytes), g_elem),
               "SFA": _buf("global", (mt, atoms * 32, 16), "ui8"), "SFB": _buf("global", (nt, atoms * 32, 16), "ui8"),
               "D": _buf("global", (cfg.m, cfg.n), "bf16")}
-    sa_t, sb_t = _swizzled(bm, kb, g_elem), _swizzled(bn, kb, g_elem)
-    va_t, vb_t = _swizzled(bm, bk, elem), _swizzled(bn, bk, elem)
+    sa_t, sb_t = _swizzled(bm, kb, g_elem), _swizzled(bnc, kb, g_elem)
+    va_t, vb_t = _swizzled(bm, bk, elem), _swizzled(bnc, bk, elem)
     sf_box = {"a": (1, ak * 32, 16), "b": (bn // 128, ak * 32, 16)}
     sf_raw_t = {n: _buf("shared", box, "ui8", f"S[({box[0]}, {box[1]}, 16) : ({box[1] * 16}, 16, 1)]", 128)
                 for n, box in sf_box.items()}
     acc_t = _buf("tmem", (bm, bn), "f32", f"S[({bm}, {bn}) : (1@TLane, 1@TCol)]")
     regs_layout = f"S[(4, 32, {EPI_COLS}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
     bar_t = _bar_t()
-    with tb.kernel(module, cfg.name, params, block=(256, 1, 1), grid=cfg.grid) as (kern, (A, B, SFA, SFB, D)):
+    cluster = (2, 1, 1) if cg == 2 else None
+    with tb.kernel(module, cfg.name, params, block=(256, 1, 1), grid=cfg.grid, cluster=cluster) as (kern, args):
+        A, B, SFA, SFB, D = args
         c = tb.Constants(kern.regions[0].blocks[0])
         tb.tensor_map(A, (bm, kb), swizzle="128B")
-        tb.tensor_map(B, (bn, kb), swizzle="128B")
+        tb.tensor_map(B, (bnc, kb), swizzle="128B")
         tb.tensor_map(SFA, sf_box["a"], swizzle="none")
         tb.tensor_map(SFB, sf_box["b"], swizzle="none")
         tb.tensor_map(D, (bm, bn), swizzle="none")
@@ -210,18 +226,23 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
         tid, warp = tb.thread_id(), tb.warp_id()
         is_t0 = _cmp("eq", tid, c(0))
         is_mma_warp = _cmp("eq", warp, c(1))
+        rank = tb.cta_rank() if cg == 2 else c(0)  # (a pair's even CTA, rank 0, arms `full` and issues the MMAs)
+        is_leader = _cmp("eq", rank, c(0)) if cg == 2 else None
         # 1. set-up: warp 1 allocates tensor memory. full[s] = producer arrive + bytes; empty[s], acc_full[b] =
-        #    tcgen05.commit of the MMA thread; acc_empty[b] = the 128 epilogue threads' arrives
+        #    tcgen05.commit of the MMA thread (a pair's: in both CTAs, multicast); acc_empty[b] = the arrives of
+        #    the 128 epilogue threads (a pair's: of both CTAs, on the even CTA's barrier)
         with tb.when(is_mma_warp):
-            tb.tmem_alloc(slot, cfg.tmem_cols, 1)
+            tb.tmem_alloc(slot, cfg.tmem_cols, cg)
         with tb.when(is_t0):
-            for bar, count in [(b, 1) for b in full + empty + acc_full] + [(b, 128) for b in acc_empty]:
+            for bar, count in [(b, 1) for b in full + empty + acc_full] + [(b, 128 * cg) for b in acc_empty]:
                 tb.mbarrier_init(bar, count)
             tb.mbarrier_init(free, 1)  # the epilogue's leader: the last TMA store has read sd
             tb.mbarrier_init(written, 128)  # every epilogue thread wrote its rows of sd
             tb.fence("mbarrier_init")
         tb.fence("tcgen05_before_sync")
         tb.barrier()
+        if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them
+            tb.barrier("cluster")
         tb.fence("tcgen05_after_sync")
         # tensor memory: acc[0], acc[1], then per stage SFA's and SFB's columns; buffers of one type each at
         # their col_offset, so that tile.ring.stage picks among them
@@ -239,13 +260,13 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
 
         stage = lambda g: arith.remui(g, c(st))  # noqa: E731
         parity = lambda g: arith.divui(g, c(st))  # noqa: E731  (wait_parity reads bit 0)
-        bid = tb.block_id("x")
-        n_tiles, grid = c(cfg.tiles[0] * cfg.tiles[1]), c(cfg.grid[0])
+        unit = arith.divui(tb.block_id("x"), c(cg))  # the CTA, or the CTA's pair
+        n_tiles, units = c(cfg.tiles[0] * cfg.tiles[1]), c(cfg.units)
 
         def tiles():
-            """The CTA's tile loop: yields (its count i of the CTA's tiles, the tile's (row, col) block) inside it."""
-            with tb.loop(bid, n_tiles, grid) as tile:
-                it = arith.divui(arith.subi(tile, bid), grid)
+            """The CTA's tile loop: yields (its count i of the unit's tiles, the tile's (row, col) block) inside it."""
+            with tb.loop(unit, n_tiles, units) as tile:
+                it = arith.divui(arith.subi(tile, unit), units)
                 coords = tb.raster_grouped(tile, c(cfg.tiles[0]), c(cfg.tiles[1]), cfg.group_m)
                 yield it, coords.row, coords.col
 
@@ -254,26 +275,37 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
             with tb.loop(c(0), c(kt_n), c(1)) as kt:
                 yield kt, arith.addi(arith.muli(it, c(kt_n)), kt)
 
+        # a pair's loads all complete on the even CTA's `full` (docs/tma.md §8), which counts both CTAs' bytes
+        tma_attrs = {"cta_group": 2, "barrier_cta": "pair_leader"} if cg == 2 else {}
         with tb.when(is_t0):
-            # 2. producer: K step g into stage g % S once the MMAs that read its last use are done
+            # 2. producer: K step g into stage g % S once the MMAs that read its last use are done; a CTA of a pair
+            #    loads its 128 rows of A (atom row 2 row + rank of SFA) and its half of B's rows
             for it, mb, nb in tiles():
-                m0, n0 = arith.muli(mb, c(bm)), arith.muli(nb, c(bn))
+                am = arith.addi(arith.muli(mb, c(cg)), rank)
+                m0, n0 = arith.muli(am, c(bm)), arith.muli(nb, c(bn))
+                row0_b = arith.addi(n0, arith.muli(rank, c(bnc)))
                 for kt, g in k_steps(it):
                     s = stage(g)
                     tb.mbarrier_wait_parity(ring(s, empty), arith.xori(parity(g), c(1)))
                     bar = ring(s, full)
-                    tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)
+                    if cg == 1:
+                        tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)
+                    else:
+                        with tb.when(is_leader):
+                            tb.mbarrier_arrive_expect_tx(bar, 2 * cfg.stage_bytes)
                     k0, r0 = arith.muli(kt, c(kb)), arith.muli(kt, c(ak * 32))
                     for dst, glob, offs, box in (
-                            (sa, A, (m0, k0), (bm, kb)), (sb, B, (n0, k0), (bn, kb)),
-                            (sf["a"], SFA, (mb, r0, c(0)), sf_box["a"]),
+                            (sa, A, (m0, k0), (bm, kb)), (sb, B, (row0_b, k0), (bnc, kb)),
+                            (sf["a"], SFA, (am, r0, c(0)), sf_box["a"]),
                             (sf["b"], SFB, (arith.muli(nb, c(bn // 128)), r0, c(0)), sf_box["b"])):
                         src = tb.subview(glob, list(offs), static_offsets=[-1] * len(offs), sizes=list(box))
-                        tb.copy_async(ring(s, dst), src, bar)
-        with tb.when(_cmp("eq", tid, c(32))):
+                        tb.copy_async(ring(s, dst), src, bar, **tma_attrs)
+        mask = 3 if cg == 2 else None  # a pair's commits reach both CTAs' barriers
+        is_mma_thread = _cmp("eq", tid, c(32))
+        with tb.when(arith.andi(is_mma_thread, is_leader) if cg == 2 else is_mma_thread):
             # 3. MMA issuer: tile i into acc[i % 2] once the epilogue has read that accumulator's last tile; per K
             #    step the stage's scale factors to tensor memory, the block-scaled MMAs, a commit freeing the stage;
-            #    after the tile's last step a commit to acc_full[i % 2]
+            #    after the tile's last step a commit to acc_full[i % 2] (of a pair: the even CTA's thread 32)
             for it, _, _ in tiles():
                 b = arith.andi(it, c(1))
                 tb.mbarrier_wait_parity(ring(b, acc_empty), arith.xori(arith.divui(it, c(2)), c(1)))
@@ -282,26 +314,28 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
                     s = stage(g)
                     tb.mbarrier_wait_parity(ring(s, full), parity(g))
                     for n in "ab":
-                        tb.copy_async(ring(s, tsf[n]), ring(s, vsf[n]), cta_group=1)
+                        tb.copy_async(ring(s, tsf[n]), ring(s, vsf[n]), cta_group=cg)
                     tb.gemm_async_block_scale(d, ring(s, va), ring(s, vb), _cmp("ugt", kt, c(0)), ring(s, tsf["a"]),
-                                              ring(s, tsf["b"]), cta_group=1, scale_vec=fmt.vec)
-                    tb.commit(ring(s, empty), 1)
-                tb.commit(ring(b, acc_full), 1)
+                                              ring(s, tsf["b"]), cta_group=cg, scale_vec=fmt.vec)
+                    tb.commit(ring(s, empty), cg, mask)
+                tb.commit(ring(b, acc_full), cg, mask)
         with tb.when(_cmp("uge", warp, c(4))):
-            _epilogue(cfg, c, tiles, ring, tid, acc, acc_full, acc_empty, sd, free, written, D, regs_layout)
+            _epilogue(cfg, c, tiles, ring, tid, rank, acc, acc_full, acc_empty, sd, free, written, D, regs_layout)
         tb.fence("tcgen05_before_sync")
         tb.barrier()
+        if cg == 2:  # neither CTA frees tensor memory or exits while its peer may still signal it
+            tb.barrier("cluster")
         with tb.when(is_mma_warp):  # every MMA completed (the epilogue saw each tile's acc_full)
             tb.fence("tcgen05_after_sync")
-            tb.tmem_relinquish(1)
-            tb.tmem_dealloc(slot, cfg.tmem_cols, 1)
+            tb.tmem_relinquish(cg)
+            tb.tmem_dealloc(slot, cfg.tmem_cols, cg)
         tb.ret()
 
 
-def _epilogue(cfg, c, tiles, ring, tid, acc, acc_full, acc_empty, sd, free, written, D, regs_layout):
-    """Warps 4-7 (warp w reads lane quarter w % 4: rows 32 (w - 4) ..): per tile wait acc_full, tcgen05.ld in
-    slices of EPI_COLS columns, bf16, into the staging tile sd; arrive acc_empty (the MMA thread may overwrite
-    the accumulator), then the leader stores sd with TMA (clipped at D's edges) and the warps go on to the next
+def _epilogue(cfg, c, tiles, ring, tid, rank, acc, acc_full, acc_empty, sd, free, written, D, regs_layout):
+    """Warps 4-7 (warp w reads lane quarter w % 4: rows 32 (w - 4) ..) of each CTA, on its 128 rows: per tile
+    wait acc_full, tcgen05.ld in slices of EPI_COLS columns, bf16, into the staging tile sd; arrive acc_empty
+    (the MMA thread may overwrite the accumulator; a pair's on the even CTA's barrier), then the leader stores sd with TMA (clipped at D's edges) and the warps go on to the next
     tile while the copy engine writes. sd is rewritten only once the leader has seen the last store's reads done
     (bulk_wait read) and said so on `free`; both sd barriers complete once a tile (parity: the tile count)."""
     bm, bn = cfg.tile_m, cfg.tile_n
@@ -323,12 +357,16 @@ def _epilogue(cfg, c, tiles, ring, tid, acc, acc_full, acc_empty, sd, free, writ
             tb.convert(rout, racc, "rn")
             tb.copy(sd, rout, scope="warpgroup", dst_region=cols)
         tb.fence("tcgen05_before_sync")  # (the tcgen05.ld waits come before the arrive)
-        tb.mbarrier_arrive(ring(b, acc_empty))
+        if cfg.cta_group == 2:  # (mapa + a .shared::cluster arrive, also from the even CTA itself)
+            tb.mbarrier_arrive(ring(b, acc_empty), c(0))
+        else:
+            tb.mbarrier_arrive(ring(b, acc_empty))
         tb.fence("proxy_async")  # generic-proxy stores that the copy engine reads
         tb.mbarrier_arrive(written)
         with tb.when(leader):
             tb.mbarrier_wait_parity(written, it)
-            m0, n0 = arith.muli(mb, c(bm)), arith.muli(nb, c(bn))
+            m0 = arith.muli(arith.addi(arith.muli(mb, c(cfg.cta_group)), rank), c(bm))
+            n0 = arith.muli(nb, c(bn))
             tb.copy_async(tb.subview(D, [m0, n0], static_offsets=[-1, -1], sizes=[bm, bn]), sd)
     with tb.when(leader):  # the last store reads shared memory: the CTA stays until it has
         tb.bulk_wait(0, kind="all")
@@ -377,13 +415,14 @@ def main(argv=None) -> int:
     p.add_argument("--group-m", type=int, default=8)
     p.add_argument("--stages", type=int, default=4)
     p.add_argument("--tile-n", type=int, default=128)
+    p.add_argument("--cta-group", type=int, choices=(1, 2), default=1, help="2 = CTA pairs issuing M = 256 MMAs")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
                    "model bit for bit")
     args = p.parse_args(argv)
     try:
         cfg = PersistentBlackwellConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
-                                        stages=args.stages, tile_n=args.tile_n)
+                                        stages=args.stages, tile_n=args.tile_n, cta_group=args.cta_group)
     except ValueError as e:
         p.error(str(e))
     if args.run:
