@@ -6,6 +6,7 @@ docs/gemm-walkthrough.md §11 goes through it.
 
     python examples/gemm_persistent_blackwell.py --dtype mxfp8 -M 300 -N 264 -K 416 --ctas 2           # tile IR
     python examples/gemm_persistent_blackwell.py --dtype nvfp4 -M 300 -N 264 -K 416 --ctas 2 --run sim # vs MMA-Sim
+    python examples/gemm_persistent_blackwell.py --dtype mxfp8 -M 300 -N 264 -K 416 --ctas 2 --cta-group 2 --run sim
     python examples/gemm_persistent_blackwell.py --dtype mxfp8 -M 300 -N 264 -K 416 --ptx
 
 D[M, N] = A[M, K] . B[N, K]^T in bf16 with every element times its block's scale (examples/gemm_reference.py), A
@@ -19,8 +20,16 @@ and B K-major, as examples/gemm_blockscaled.py's Blackwell kernel, whose warp ro
     epilogue waits for it, reads the accumulator (tcgen05.ld), arrives on acc_empty[i % 2] and converts and stores
     while the MMA thread already accumulates tile i + 1 into the other one; before reusing acc[b] the MMA thread
     waits on acc_empty[b] (phase parities from the tile count: (i / 2) % 2);
+  * --cta-group 2: CTA pairs (clusters of 2) walk 256 x tile_n tiles, each CTA staging its 128 rows of A and half of
+    B's rows, all loads completing on the even CTA's `full`, whose thread 32 issues M = 256 cta_group::2 MMAs and
+    commits to both CTAs' barriers; the accumulators of both CTAs are released on the even CTA's acc_empty (count
+    256: the 128 epilogue threads of each CTA, the odd CTA's arriving through mapa, tile.mbarrier.arrive with a
+    CTA rank);
   * partial tiles: TMA loads past M, N or K are filled with zeros (elements and scale bytes alike: a zero product
-    adds nothing), the TMA store of D is clipped at D's edges. Alignment (TMA: global row strides of 16-byte
+    adds nothing), the TMA store of D is clipped at D's edges. SFA and SFB are the scales of the reference's
+    definition (one per V = 32 / 16 consecutive k of a row) in gemm_reference.sf_atoms's image: rows padded to
+    whole 128-row atoms and scale blocks to whole atoms of 4 with zero bytes; a last K tile's atoms past that
+    image are TMA's zeros too, so the padded steps multiply zero elements by scale code 0. Alignment (TMA: global row strides of 16-byte
     multiples; whole scale blocks): K a multiple of 32 for both formats (mxfp8: 16-byte rows need K % 16, its
     scale blocks K % 32; nvfp4: two elements a byte, so K % 32), N a multiple of 8 (rows of bf16 D); at least one
     whole tile (M >= 128, N >= tile_n, K >= the K tile: a TMA box stays within its tensor).
@@ -313,10 +322,11 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
                 for kt, g in k_steps(it):
                     s = stage(g)
                     tb.mbarrier_wait_parity(ring(s, full), parity(g))
+                    t = {n: ring(s, tsf[n]) for n in "ab"}
                     for n in "ab":
-                        tb.copy_async(ring(s, tsf[n]), ring(s, vsf[n]), cta_group=cg)
-                    tb.gemm_async_block_scale(d, ring(s, va), ring(s, vb), _cmp("ugt", kt, c(0)), ring(s, tsf["a"]),
-                                              ring(s, tsf["b"]), cta_group=cg, scale_vec=fmt.vec)
+                        tb.copy_async(t[n], ring(s, vsf[n]), cta_group=cg)
+                    tb.gemm_async_block_scale(d, ring(s, va), ring(s, vb), _cmp("ugt", kt, c(0)), t["a"], t["b"],
+                                              cta_group=cg, scale_vec=fmt.vec)
                     tb.commit(ring(s, empty), cg, mask)
                 tb.commit(ring(b, acc_full), cg, mask)
         with tb.when(_cmp("uge", warp, c(4))):
