@@ -23,6 +23,21 @@
 
 // -----
 
+!acc = !tile.buffer<tmem, 128x64xf32, "S[(128, 64) : (1@TLane, 1@TCol)]">
+"tile.kernel"() ({
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 128} : (!tile.buffer<shared, 1xi32>) -> ()
+  %t0 = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !acc
+  %s1 = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x64xf32>
+  %i = "tile.thread_id"() : () -> i32
+  // expected-error@+1 {{stage 1 is}}
+  %b = "tile.ring.stage"(%i, %t0, %s1) : (i32, !acc, !tile.buffer<shared, 128x64xf32>) -> !acc
+  "tile.tmem.dealloc"(%slot) {num_cols = 128} : (!tile.buffer<shared, 1xi32>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "tmem_and_shared_stages", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
 "tile.kernel"() ({
   %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
   %p = "tile.thread_id"() : () -> i32

@@ -177,3 +177,14 @@
   "tile.tmem.relinquish"() {cta_group = 2} : () -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "cta_group2_without_cluster", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 512} : (!tile.buffer<shared, 1xi32>) -> ()
+  // expected-error@+1 {{'tile.tmem.buffer' op tmem-address: col_offset must be in [0, 512) (a tmem column), got 512}}
+  %t = "tile.tmem.buffer"(%slot) {col_offset = 512} : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x64xf32, "S[(128, 64) : (1@TLane, 1@TCol)]">
+  "tile.tmem.dealloc"(%slot) {num_cols = 512} : (!tile.buffer<shared, 1xi32>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "col_offset_past_tmem", block = array<i32: 128, 1, 1>} : () -> ()

@@ -13,12 +13,13 @@ _I32 = TypeIs("i32")
 
 
 class RingStageOp(TileOp, name="ring.stage"):
-    """Stage `index` (0 <= index < len(stages)) of a ring of shared buffers of one type: a view of that
-    stage's buffer, so the copies, MMAs and barriers of a K step may name a stage chosen at run time."""
+    """Stage `index` (0 <= index < len(stages)) of a ring of shared or tensor-memory buffers of one type: a
+    view of that stage's buffer, so the copies, MMAs and barriers of a K step may name a stage chosen at run
+    time (tmem stages: tile.tmem.buffers at different col_offsets, e.g. double-buffered accumulators)."""
 
     index = Operand(_I32)
-    stages = Operand(BufferOf("shared"), variadic=True)
-    result = Result(BufferOf("shared"))
+    stages = Operand(BufferOf("shared", "tmem"), variadic=True)
+    result = Result(BufferOf("shared", "tmem"))
     TRAITS = (Emits(None, ("setp", "selp")),)
 
     def verify(self, kernel) -> None:

@@ -7,8 +7,10 @@ from ..checks import buffer_type, check_slot
 from ..decline import fail
 from ..enums import CtaGroup, Scope
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, Trait, Writes
+from .persistent import RingStageOp
 
-__all__ = ["TmemAllocOp", "TmemRelinquishOp", "TmemDeallocOp", "TmemBufferOp", "CommitOp", "TmemLoadOp"]
+__all__ = ["TmemAllocOp", "TmemRelinquishOp", "TmemDeallocOp", "TmemBufferOp", "CommitOp", "TmemLoadOp",
+           "has_tmem_address"]
 
 _TC, _TMEM = Trait.TCGEN05, Trait.USES_TMEM
 
@@ -51,16 +53,30 @@ class TmemDeallocOp(TileOp, name="tmem.dealloc"):
 
 
 class TmemBufferOp(TileOp, name="tmem.buffer"):
-    """A tensor-memory buffer over the address that tile.tmem.alloc wrote to `slot`."""
+    """A tensor-memory buffer over the address that tile.tmem.alloc wrote to `slot`, plus col_offset
+    columns (buffers of one type at different columns: the stages of a tile.ring.stage over tmem)."""
 
     slot = Operand(BufferOf("shared"))
     result = Result(BufferOf("tmem"))
-    TRAITS = (_TMEM, Emits(None, "ld"))
+    col_offset = Attr(I64, default=0)
+    TRAITS = (_TMEM, Emits(None, ("ld", "add")))
 
     def verify(self, kernel) -> None:
         check_slot(self.slot, 32, "operand #0 (slot)")
+        if not 0 <= self.col_offset < TMEM_COLUMNS:
+            fail("tmem-address", f"col_offset must be in [0, {TMEM_COLUMNS}) (a tmem column), got {self.col_offset}")
         if not any(u.owner.name == TmemAllocOp.OPERATION_NAME for u in self.slot.uses if hasattr(u.owner, "name")):
             fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
+
+
+def has_tmem_address(value) -> bool:
+    """Whether a tmem buffer value has an address the lowering can read: a tile.tmem.buffer, or a
+    tile.ring.stage whose stages all have one."""
+    owner = getattr(value, "owner", None)
+    name = getattr(owner, "name", None)
+    if name == TmemBufferOp.OPERATION_NAME:
+        return True
+    return name == RingStageOp.OPERATION_NAME and all(has_tmem_address(s) for s in list(owner.operands)[1:])
 
 
 class CommitOp(TileOp, name="commit"):

@@ -22,6 +22,7 @@ from __future__ import annotations
 from ...dialect.decline import cached_plan
 from ...dialect.enums import Scope
 from ...dialect.ir_utils import BUFFER_CAST
+from ...dialect.ops.tmem import has_tmem_address
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..emitter import I32, I64, Emitter
@@ -39,9 +40,9 @@ def validate_smem_tmem_copy(op, ctx):
         return False, f"requires a tensor-memory destination, got {ctx.dst_t.scope}"
     if ctx.dst_t.layout_text is None:
         return False, "requires a layout on the tmem buffer"
-    owner = ctx.dst.owner
-    if getattr(owner, "name", None) != "tile.tmem.buffer":
-        return False, "requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot)"
+    if not has_tmem_address(ctx.dst):
+        return False, ("requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot, or a "
+                       "tile.ring.stage of them)")
     rep = ctx.dst_t.layout.canonicalize().replica
     if rep not in MULTICAST_REPLICAS:
         return False, (f"requires a tcgen05.cp multicast replica on tmem (R[4 : 32@TLane], R[2 : 64@TLane], "

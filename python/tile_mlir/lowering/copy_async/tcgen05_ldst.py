@@ -24,6 +24,7 @@ from ...dialect.decline import cached_plan
 from ...dialect.enums import Scope
 from ...dialect.ir_utils import BUFFER_CAST, iter_ops
 from ...dialect.ops import CopyAsyncOp
+from ...dialect.ops.tmem import has_tmem_address
 from ...dialect.types import BufferType
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
@@ -56,8 +57,9 @@ def validate_tmem_reg_copy(op, ctx, want: str):
         need = "tmem -> reg" if want == "ld" else "reg -> tmem"
         return False, f"requires {need}, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     tmem = ctx.src if want == "ld" else ctx.dst
-    if getattr(tmem.owner, "name", None) != "tile.tmem.buffer":
-        return False, "requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot)"
+    if not has_tmem_address(tmem):
+        return False, ("requires the tmem buffer's address (a tile.tmem.buffer over a tile.tmem.alloc slot, or a "
+                       "tile.ring.stage of them)")
     if not ctx.target.has_tcgen05:
         return False, f"tcgen05.{want} needs an sm_100a-family target, not {ctx.target.arch}"
     return True, ""

@@ -140,4 +140,5 @@ def _reinterpret(k, op, em):
 
 @lowers(TmemBufferOp)
 def _tmem_buffer(k, op, em):
-    k.values[op.result] = em.load(I32(), k.values[op.slot], align=4)
+    addr = em.load(I32(), k.values[op.slot], align=4)
+    k.values[op.result] = em.add(addr, em.i32(op.col_offset)) if op.col_offset else addr
