@@ -28,6 +28,10 @@ What changes:
     faster at every shape of bench/gemm.py's suite but one within noise (docs/gemm-walkthrough.md §10);
   * --cluster-m 2: clusters of 2 CTAs on tiles (2p, n) and (2p + 1, n), each loading its A and half of the B
     tile for both by TMA multicast, releasing stages on both CTAs' barriers (docs/tma.md §9).
+  * --schedule pingpong (tile_n at most 128): each consumer owns every other tile of the CTA, all its rows, its
+    epilogue under the other's mainloop, the two taking turns on the ring through `order` barriers. Both
+    options are bit for bit on tile-sim and on the H200 and neither is faster there (docs/gemm-walkthrough.md
+    §10).
 Only the builder's own integers reach the IR (no user strings).
 """
 from __future__ import annotations
@@ -45,6 +49,7 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 
 EPILOGUES = ("tma", "registers")
+SCHEDULES = ("cooperative", "pingpong")
 DENSE = {"bf16": ("bf16", 2, ml_dtypes.bfloat16), "e4m3": ("f8E4M3FN", 1, ml_dtypes.float8_e4m3fn)}
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
 H200_SMS = 132
@@ -64,6 +69,9 @@ class PersistentConfig:
     tile_n: int = 256
     epilogue: str = "tma"  # tma: registers -> shared -> TMA store (clipped); registers: st.global, whole tiles
     cluster_m: int = 1  # 2: clusters of 2 CTAs on tiles (2 p, n) and (2 p + 1, n), each multicasting half of B
+    # cooperative: both consumers share each tile (64 rows each); pingpong: each consumer owns every other tile
+    # of the CTA (all 128 rows) and its epilogue runs under the other's mainloop
+    schedule: str = "cooperative"
 
     def __post_init__(self):
         if self.dtype not in DENSE:
@@ -74,14 +82,21 @@ class PersistentConfig:
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.epilogue not in EPILOGUES:
             raise ValueError(f"epilogue must be one of {', '.join(EPILOGUES)}, got {self.epilogue!r}")
+        if self.schedule not in SCHEDULES:
+            raise ValueError(f"schedule must be one of {', '.join(SCHEDULES)}, got {self.schedule!r}")
+        if self.schedule == "pingpong" and (self.tile_n > 128 or self.cluster_m != 1 or self.epilogue != "tma"):
+            raise ValueError("schedule pingpong: tile_n at most 128 (a consumer holds 128 x tile_n f32 "
+                             "accumulators, tile_n registers a thread), cluster_m 1 and the TMA epilogue")
         if self.cluster_m not in (1, 2):
             raise ValueError(f"cluster_m must be 1 or 2, got {self.cluster_m}")
         if self.cluster_m == 2 and (self.epilogue != "tma" or self.ctas < 2 or self.tile_n % 16):
             raise ValueError("cluster_m=2: the TMA epilogue (a pair's second tile row may lie past M, its stores "
                              "clipped away), at least 2 CTAs, and tile_n a multiple of 16 (each CTA loads "
                              "tile_n / 2 rows of B, whole 8-row swizzle atoms)")
-        if not self.stages:  # as many as fit, at most 4
-            object.__setattr__(self, "stages", next((st for st in (4, 3, 2) if self._smem(st) <= SMEM_LIMIT), 2))
+        if not self.stages:  # as many as fit, at most 4 (pingpong: 6, its stages are smaller)
+            most = 6 if self.schedule == "pingpong" else 4
+            object.__setattr__(self, "stages", next((st for st in range(most, 1, -1) if self._smem(st) <= SMEM_LIMIT),
+                                                    2))
         if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
             raise ValueError(f"M={self.m}, N={self.n}: the register epilogue stores D unclipped, so whole "
                              f"{self.tile_m} x {self.tile_n} tiles only")
@@ -132,17 +147,19 @@ class PersistentConfig:
     @property
     def epi_cols(self) -> int:
         """Columns of D a consumer stores per TMA store: half its 64 x tile_n rows at a time, so that the two
-        consumers' staging tiles (32 KB at tile_n 256) leave room for a 4-stage ring."""
-        return self.tile_n // 2
+        consumers' staging tiles (32 KB at tile_n 256) leave room for a 4-stage ring (pingpong: whole rows)."""
+        return self.tile_n if self.schedule == "pingpong" else self.tile_n // 2
 
     def _smem(self, stages: int) -> int:
         epi = 2 * 64 * self.epi_cols * 2 + 32 if self.epilogue == "tma" else 0  # (staging tiles of D, 4 barriers)
-        return stages * self.stage_bytes + epi + 16 * stages + 1024  # (+ barriers, alignment padding)
+        order = 16 if self.schedule == "pingpong" else 0  # (the consumers' two order barriers)
+        return stages * self.stage_bytes + epi + 16 * stages + order + 1024  # (+ barriers, alignment padding)
 
     @property
     def name(self) -> str:
         mc = "_mc2" if self.cluster_m == 2 else ""
-        return f"gemm_persistent{mc}_{self.dtype}_{self.m}x{self.n}x{self.k}"
+        pp = "_pingpong" if self.schedule == "pingpong" else ""
+        return f"gemm_persistent{mc}{pp}_{self.dtype}_{self.m}x{self.n}x{self.k}"
 
 
 # ------------------------------------------------------------------------------------------ building
@@ -244,12 +261,18 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
         sb = [tb.alloc_shared(sb_t) for _ in range(st)]
         full = [tb.alloc_shared(bar_t) for _ in range(st)]
         empty = [tb.alloc_shared(bar_t) for _ in range(st)]
+        pingpong = cfg.schedule == "pingpong"
+        # pingpong: order[c] completes when the other consumer has issued its tile's last MMAs (so that a
+        # consumer's K steps come after all of the other's, and a stage's parity is never two phases old)
+        order = {c: tb.alloc_shared(bar_t) for c in (1, 2)} if pingpong else {}
         tid, warp = tb.thread_id(), tb.warp_id()
         is_t0 = b.cmp("eq", tid, b.c(0))
         with b.when(is_t0):  # full[s]: the producer's arrive + the stage's bytes; empty[s]: both consumers
-            for s in range(st):
+            for s in range(st):  # (pingpong: one consumer reads a step; cluster_m 2: the pair's consumers)
                 tb.mbarrier_init(full[s], 1)
-                tb.mbarrier_init(empty[s], 2 * cm)  # (with cluster_m 2, the pair's consumers: both write it)
+                tb.mbarrier_init(empty[s], 1 if pingpong else 2 * cm)
+            for bar in order.values():
+                tb.mbarrier_init(bar, 1)
             for _, free, written in (epi or {}).values():
                 tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the tile
                 tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
@@ -263,9 +286,13 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
         units_m, units_n = b.c(cfg.units[0]), b.c(cfg.units[1])
         n_units, clusters = b.c(cfg.units[0] * cfg.units[1]), b.c(cfg.grid // cm)
 
-        def tiles():
-            """The CTA's tile loop: yields (its count i of the CTA's tiles, first K step, m0, n0) inside it."""
-            with b.loop(unit0, n_units, clusters) as unit:
+        def tiles(part=None):
+            """The CTA's tile loop: yields (its count i of the CTA's tiles, first K step, m0, n0) inside it;
+            part p of 2: only its tiles i = p, p + 2, ... (a pingpong consumer's)."""
+            first, step = unit0, clusters
+            if part is not None:
+                first, step = b.op("AddIOp", unit0, b.op("MulIOp", clusters, b.c(part))), b.op("MulIOp", clusters, b.c(2))
+            with b.loop(first, n_units, step) as unit:
                 it = b.op("DivUIOp", b.op("SubIOp", unit, unit0), clusters)
                 coords = tb.raster_grouped(unit, units_m, units_n, max(1, cfg.group_m // cm))
                 row = b.op("AddIOp", b.op("MulIOp", coords.row, b.c(cm)), rank) if cm > 1 else coords.row
@@ -296,20 +323,22 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
                                                  static_offsets=[-1, -1], sizes=[bn_load, bk])
                                 tb.copy_async(ring(g, sb, sb_t), src, bar, multicast_mask=(1 << cm) - 1,
                                               dst_region=[(r * bn_load, (r + 1) * bn_load), (0, bk)])
-        for c in (1, 2):  # consumers: warpgroup c computes rows 64 (c - 1) .. 64 c - 1 of each tile
-            with b.when(b.cmp("eq", wg, b.c(c))):
+        for c in (1, 2):  # consumers: warpgroup c computes rows 64 (c - 1) .. 64 c - 1 of each tile (pingpong:
+            with b.when(b.cmp("eq", wg, b.c(c))):  # every row of every other tile)
                 _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles,
-                          epi and epi[c], rank)
+                          epi and epi[c], rank, order)
         if cm > 1:  # no CTA leaves while its peer may still multicast into it or arrive on its barriers
             tb.barrier("cluster")
         tb.ret()
 
 
-def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi, rank):
+def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi, rank, order):
     tb, bk, kt_n = b.tb, cfg.tile_k, cfg.k_tiles
+    pingpong = bool(order)
+    halves = (0, 64) if pingpong else (64 * (c - 1),)  # the 64-row slices of the tile this warpgroup computes
     acc_t = tb.buffer_t("reg", (64, cfg.tile_n), "f32", _acc_layout(cfg.tile_n, 4 * c))
     out_t = tb.buffer_t("reg", (64, cfg.tile_n), "bf16", _acc_layout(cfg.tile_n, 4 * c))
-    acc, out = tb.alloc_reg(acc_t), tb.alloc_reg(out_t)
+    accs, out = [tb.alloc_reg(acc_t) for _ in halves], tb.alloc_reg(out_t)
     leader = b.cmp("eq", tid, b.c(128 * c))
 
     def release(g):  # stage g % S is read: free it for this CTA's producer and, with a cluster, the peer's
@@ -317,47 +346,63 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
         tb.mbarrier_arrive(bar)
         if cfg.cluster_m > 1:
             tb.mbarrier_arrive(bar, b.op("XOrIOp", rank, b.c(1)))
-    for it, g0, m0, n0 in tiles():
+    for it, g0, m0, n0 in tiles(c - 1 if pingpong else None):
+        mine = b.op("DivUIOp", it, b.c(2)) if pingpong else it  # this warpgroup's count of its tiles
+        if pingpong:  # wait for the other's previous tile's MMAs (consumer 1's first tile waits for nothing:
+            # parity 1 of a fresh barrier counts as completed)
+            tb.mbarrier_wait_parity(order[c], b.op("AddIOp", mine, b.c(1 if c == 1 else 0)))
         with b.loop(b.c(0), b.c(kt_n), b.c(1)) as kt:
             g = b.op("AddIOp", g0, kt)
             tb.mbarrier_wait_parity(ring(g, full, bar_t), parity(g))
             accumulate = b.cmp("ugt", kt, b.c(0))
-            tb.gemm_async(acc, ring(g, sa, sa_t), ring(g, sb, sb_t), accumulate, scope="warpgroup",
-                          a_region=[(64 * (c - 1), 64 * c), (0, bk)])
-            tb.gemm_wait(pending=1)  # the previous step's wgmmas are done: its stage is free again
+            for acc, r0 in zip(accs, halves):
+                tb.gemm_async(acc, ring(g, sa, sa_t), ring(g, sb, sb_t), accumulate, scope="warpgroup",
+                              a_region=[(r0, r0 + 64), (0, bk)])
+            tb.gemm_wait(pending=len(halves))  # the previous step's wgmmas are done: its stage is free again
             with b.when(accumulate):
                 with b.when(leader):
                     release(b.op("SubIOp", g, b.c(1)))
+        if pingpong:
+            with b.when(leader):  # the tensor cores are the other's from here (they queue behind these MMAs)
+                tb.mbarrier_arrive(order[3 - c])
         tb.gemm_wait(pending=0)
         with b.when(leader):  # the tile's last stage
             release(b.op("AddIOp", g0, b.c(kt_n - 1)))
-        tb.convert(out, acc, "rn")
-        row = b.op("AddIOp", m0, b.c(64 * (c - 1)))
-        if epi is None:
-            tb.copy(tb.subview(d, [row, n0], static_offsets=[-1, -1], sizes=[64, cfg.tile_n]), out, "warpgroup")
-            continue
-        # registers -> shared -> TMA store (clipped at D's edges) in rounds of epi_cols columns, each issued by
-        # the leader; after the last the warpgroup goes on to the next tile's mainloop while the copy engine
-        # writes. The staging tile is rewritten only once the leader has seen the last store's reads done
-        # (bulk_wait read) and said so on `free`; both barriers complete once a round (parity: the round count)
-        sd, free, written = epi
-        ec, rounds = cfg.epi_cols, cfg.tile_n // cfg.epi_cols
-        for r in range(rounds):
-            phase = b.op("AddIOp", b.op("MulIOp", it, b.c(rounds)), b.c(r))
-            with b.when(leader):
-                tb.bulk_wait(0, kind="read")
-                tb.mbarrier_arrive(free)
-            tb.mbarrier_wait_parity(free, phase)
-            tb.copy(sd, out, "warpgroup", dst_region=[(0, 64), (0, ec)], src_region=[(0, 64), (r * ec, (r + 1) * ec)])
-            tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
-            tb.mbarrier_arrive(written)
-            with b.when(leader):
-                tb.mbarrier_wait_parity(written, phase)
-                col = b.op("AddIOp", n0, b.c(r * ec))
-                tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd)
+        for h, (acc, r0) in enumerate(zip(accs, halves)):
+            tb.convert(out, acc, "rn")
+            row = b.op("AddIOp", m0, b.c(r0))
+            if epi is None:
+                tb.copy(tb.subview(d, [row, n0], static_offsets=[-1, -1], sizes=[64, cfg.tile_n]), out, "warpgroup")
+                continue
+            _store(b, cfg, d, epi, out, leader, row, n0, b.op("AddIOp", b.op("MulIOp", mine, b.c(len(halves))),
+                                                                b.c(h)))
     if epi is not None:
         with b.when(leader):  # the last store reads shared memory: the CTA stays until it has
             tb.bulk_wait(0, kind="all")
+
+
+def _store(b, cfg, d, epi, out, leader, row, n0, count):
+    """Registers -> shared -> TMA store (clipped at D's edges) of 64 rows in rounds of epi_cols columns, each
+    issued by the leader; after the last the warpgroup goes on while the copy engine writes. The staging tile
+    is rewritten only once the leader has seen the last store's reads done (bulk_wait read) and said so on
+    `free`; both barriers complete once a round (parity: the warpgroup's round count; `count` = its stores
+    of 64 rows so far)."""
+    tb = b.tb
+    sd, free, written = epi
+    ec, rounds = cfg.epi_cols, cfg.tile_n // cfg.epi_cols
+    for r in range(rounds):
+        phase = b.op("AddIOp", b.op("MulIOp", count, b.c(rounds)), b.c(r))
+        with b.when(leader):
+            tb.bulk_wait(0, kind="read")
+            tb.mbarrier_arrive(free)
+        tb.mbarrier_wait_parity(free, phase)
+        tb.copy(sd, out, "warpgroup", dst_region=[(0, 64), (0, ec)], src_region=[(0, 64), (r * ec, (r + 1) * ec)])
+        tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
+        tb.mbarrier_arrive(written)
+        with b.when(leader):
+            tb.mbarrier_wait_parity(written, phase)
+            col = b.op("AddIOp", n0, b.c(r * ec))
+            tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd)
 
 
 # ------------------------------------------------------------------------------------------ checking
@@ -397,6 +442,8 @@ def main(argv=None) -> int:
     p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
     p.add_argument("--tile-n", type=int, default=256)
     p.add_argument("--epilogue", choices=EPILOGUES, default="tma")
+    p.add_argument("--schedule", choices=SCHEDULES, default="cooperative",
+                   help="pingpong: each consumer warpgroup owns every other tile (use --tile-n 128)")
     p.add_argument("--cluster-m", type=int, choices=(1, 2), default=1,
                    help="2: CTA pairs on vertically adjacent tiles, each loading half of B for both (TMA multicast)")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
@@ -406,7 +453,7 @@ def main(argv=None) -> int:
     try:
         cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
                                stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue,
-                               cluster_m=args.cluster_m)
+                               cluster_m=args.cluster_m, schedule=args.schedule)
     except ValueError as e:
         p.error(str(e))
     if args.run:

@@ -100,27 +100,49 @@ def test_multicast_ptx():
             gp.PersistentConfig("bf16", 1024, 2048, 1024, **{"cluster_m": 2, **kwargs})
 
 
-@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, epilogue, cluster_m", [
+def test_pingpong_ptx():
+    """schedule pingpong: each consumer issues two wgmma m64n128 per k16 (its tile's two 64-row halves), waits
+    for the other's tile on its order barrier and releases the tensor cores to it after its last MMAs; up to 6
+    stages of 32 KB; the staging tile holds whole 128-column rows."""
+    cfg = gp.PersistentConfig("bf16", 8192, 8192, 512, tile_n=128, schedule="pingpong")
+    assert (cfg.stages, cfg.epi_cols, cfg.tiles) == (6, 128, (64, 64)) and "_pingpong_" in cfg.name
+    import tile_mlir
+    art = tile_mlir.compile(gp.build(cfg), arch="sm_90a")
+    assert art.ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16") == 16  # (2 consumers x 2 halves x 4)
+    assert len(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+2;", art.ptx)) == 2
+    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 128), (128, 64)]
+    for kwargs, message in (({"tile_n": 256}, "tile_n at most 128"), ({"cluster_m": 2}, "cluster_m 1"),
+                            ({"epilogue": "registers"}, "the TMA epilogue"), ({"schedule": "x"}, "schedule must be")):
+        with pytest.raises(ValueError, match=message):
+            gp.PersistentConfig("bf16", 1024, 2048, 1024, **{"tile_n": 128, "schedule": "pingpong", **kwargs})
+
+
+@pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, epilogue, extra", [
     # 2 CTAs x 2 tiles, 10 K steps over 4 stages: a tile's first step lands mid-ring, in the other parity
-    pytest.param("bf16", 256, 256, 640, 2, 8, "registers", 1, id="bf16-ring-across-tiles"),
+    pytest.param("bf16", 256, 256, 640, 2, 8, "registers", {}, id="bf16-ring-across-tiles"),
     # 3 tile rows in groups of 2 (a short last group), 5 K steps, the last 80 of 128 wide (zero filled)
-    pytest.param("e4m3", 384, 128, 592, 2, 2, "registers", 1, id="e4m3-short-group-partial-k"),
+    pytest.param("e4m3", 384, 128, 592, 2, 2, "registers", {}, id="e4m3-short-group-partial-k"),
     # 1 CTA, 2 tiles, K 600 = 9 K tiles + 24 (zero filled)
-    pytest.param("bf16", 128, 256, 600, 1, 8, "registers", 1, id="bf16-one-cta-partial-k"),
+    pytest.param("bf16", 128, 256, 600, 1, 8, "registers", {}, id="bf16-one-cta-partial-k"),
     # TMA-store epilogue: 3 tiles a CTA (the shared tile rewritten), rows 200.. of the last tile row clipped
-    pytest.param("bf16", 200, 384, 600, 2, 8, "tma", 1, id="bf16-tma-store-edge-m-k"),
+    pytest.param("bf16", 200, 384, 600, 2, 8, "tma", {}, id="bf16-tma-store-edge-m-k"),
     # edges in M (320 = 2.5 tiles: one consumer's rows wholly past M), N (200 = 1.56 tiles) and K
-    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", 1, id="e4m3-tma-store-edge-m-n-k"),
+    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", {}, id="e4m3-tma-store-edge-m-n-k"),
     # clusters of 2 multicasting halves of B: 2 clusters x 2 units; the pair of the third tile row has its
     # second CTA wholly past M (loading B for its peer, its stores clipped away); K of 4 steps over 4 stages
-    pytest.param("bf16", 384, 256, 256, 4, 8, "tma", 2, id="bf16-multicast-pairs-past-m"),
+    pytest.param("bf16", 384, 256, 256, 4, 8, "tma", {"cluster_m": 2}, id="bf16-multicast-pairs-past-m"),
     # one cluster walking 4 units, edges in M, N and K, the ring's parity turning across units
-    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", 2, id="e4m3-multicast-edge-m-n-k"),
+    pytest.param("e4m3", 320, 200, 592, 2, 2, "tma", {"cluster_m": 2}, id="e4m3-multicast-edge-m-n-k"),
+    # pingpong: 9 tiles on 2 CTAs, so consumer 1 takes 3 of CTA 0's 5 tiles and consumer 2 two (each waiting for
+    # the other's MMAs); 4 K steps over 6 stages, so a consumer's K steps start mid-ring
+    pytest.param("bf16", 384, 384, 256, 2, 8, "tma", {"schedule": "pingpong"}, id="bf16-pingpong-odd-tiles"),
+    # pingpong with edges in M, N and K, 2 stages (each stage's parity turning many times), one CTA
+    pytest.param("e4m3", 200, 200, 592, 1, 2, "tma", {"schedule": "pingpong", "stages": 2},
+                 id="e4m3-pingpong-edge-m-n-k"),
 ])
-def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue, cluster_m):
-    """tile_n 128 (wgmma m64n128) keeps the emulation short; the H200 runs tile_n 256."""
-    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue,
-                              cluster_m=cluster_m)
+def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue, extra):
+    """tile_n 128 (wgmma m64n128) keeps the emulation short; the H200 runs tile_n 256 (pingpong: 128)."""
+    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue, **extra)
     d, a, b = gp.run(cfg, seed=5)
     kp = cfg.k_tiles * cfg.tile_k
     want = gp.expected(gp.padded(a, kp), gp.padded(b, kp))

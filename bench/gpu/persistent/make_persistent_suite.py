@@ -2,9 +2,10 @@
 """Compile the persistent Hopper GEMM (examples/gemm_persistent.py) at every shape of bench/gemm.py's SUITE,
 for its "persistent" column.
 
-    .venv/bin/python bench/gpu/persistent/make_persistent_suite.py OUT_DIR [tma|registers|tma-mc2] [DTYPE ...]
+    .venv/bin/python bench/gpu/persistent/make_persistent_suite.py OUT_DIR [tma|registers|tma-mc2|tma-pingpong] [DTYPE ...]
 
-tma-mc2: the TMA epilogue with clusters of 2 CTAs along M, each multicasting half of the B tile (cluster_m=2).
+tma-mc2: the TMA epilogue with clusters of 2 CTAs along M, each multicasting half of the B tile (cluster_m=2);
+tma-pingpong: the TMA epilogue with consumer warpgroups owning alternate 128 x 128 tiles (schedule=pingpong).
 
 Not committed (rebuilt for a run, about 30 s each here, and carried to the GPU machine).
 """
@@ -22,12 +23,12 @@ from tile_mlir.compiler import compile  # noqa: E402
 
 def main(out_dir: str, mode: str = "tma", *dtypes: str) -> int:
     os.makedirs(out_dir, exist_ok=True)
-    epilogue, _, mc = mode.partition("-")
-    cluster_m = {"": 1, "mc2": 2}[mc]
+    epilogue, _, variant = mode.partition("-")
+    options = {"": {}, "mc2": {"cluster_m": 2}, "pingpong": {"schedule": "pingpong", "tile_n": 128}}[variant]
     for dtype in dtypes or ("bf16", "e4m3"):
         for m, n, k in SUITE:
             try:
-                cfg = persistent.PersistentConfig(dtype, m, n, k, epilogue=epilogue, cluster_m=cluster_m)
+                cfg = persistent.PersistentConfig(dtype, m, n, k, epilogue=epilogue, **options)
             except ValueError as e:
                 print(f"{dtype} {m}x{n}x{k}: not built ({e})")
                 continue
