@@ -105,12 +105,12 @@ def _gc_paused():
 
 def _compile(source: Source, arch: str, filename: str, kernel: str | None,
              emit: tuple[str, ...], keep: tuple[str, ...], line_info: bool) -> Artifact:
-    from .context import make_context
+    from .context import compile_context
     from .pipeline import Compilation, parse, refuse_unregistered
 
     engine = DiagnosticEngine()
     if source.module is None:
-        ctx = make_context()
+        ctx = compile_context()
         text = source.text
     else:
         ctx = source.module.context
