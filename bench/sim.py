@@ -199,7 +199,7 @@ def gemm_rows(rows, title, workers=None):
         ins = [args[p] for p in ("A", "B", "SFA", "SFB") if p in args]
         d = np.zeros((m, n), ml_dtypes.bfloat16)
         c0, t0 = _cpu_seconds(), time.perf_counter()
-        kern(*ins, d)
+        res = kern(*ins, d)
         t = time.perf_counter() - t0
         cpu, load = _cpu_seconds() - c0, os.getloadavg()[0]
         same, ok, nt = _check(gemm, cfg, d, args["logical"])
@@ -209,6 +209,7 @@ def gemm_rows(rows, title, workers=None):
         print(f"{cfg.name + ' (' + target + ')':<36}{ctas:>5}{t:>10.2f}{cpu:>9.2f}{fl:>12.3g}{anchor:>11.3g}"
               f"{anchor / fl:>8.0f}{load:>6.1f}  {'yes' if same else 'NO'}, {'yes' if ok else 'NO'} ({nt})",
               flush=True)
+        print(f"  # {res.sim.schedule}", flush=True)
 
 
 def diff(per_kind, kinds=None):
