@@ -131,7 +131,10 @@ def run_clusters(task) -> Outcome:
         m.run(clusters)
     except EmulationError as e:
         return Outcome(clusters, [], {}, 0, [], error=e)
-    return Outcome(clusters, _diffs(m, initial), m.kept, m.steps,
+    from .memory import TensorMemory
+    unused = TensorMemory.UNUSED  # shared by every CTA without tensor memory: sent as None
+    kept = {i: (None if tm is unused else tm, sm) for i, (tm, sm) in m.kept.items()}
+    return Outcome(clusters, _diffs(m, initial), kept, m.steps,
                    [(repr(k), w) for k, w in zip(m.warn_keys, m.warnings)], m.findings)
 
 
@@ -183,6 +186,8 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
         outcomes.append(o)
         if bar:
             bar.clusters_done(len(o.clusters), o.steps)
+    from .memory import TensorMemory
+    unused = TensorMemory.UNUSED
     seen = {repr(k) for k in m.warn_keys}
     for o in outcomes:  # in cluster order
         if o.error is not None:
@@ -191,7 +196,7 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
             a, base = m.bound_arrays[pos]
             buf, off = m.gmem.find(base, a.nbytes)
             np.frombuffer(buf, np.uint8, a.nbytes, off)[idx] = vals
-        m.kept.update(o.kept)
+        m.kept.update({i: (unused if tm is None else tm, sm) for i, (tm, sm) in o.kept.items()})
         m.steps += o.steps
         for key, w in o.warnings:
             if key not in seen:
