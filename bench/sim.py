@@ -18,7 +18,7 @@
     python bench/sim.py --diff 1000000      the fast MMA path against MMA-Sim, 1M D elements per kind
     python bench/sim.py --scaling           MXFP8 over M, N, K and CTAs
     python bench/sim.py --targets           MXFP8 / NVFP4 2048^3 and the bf16 twin 1024^3
-    python bench/sim.py --baseline TREE     MXFP8 512x512x1024 here and at another worktree
+    python bench/sim.py --baseline TREE     MXFP8 512x512x1024 here and at another worktree (its own PYTHONPATH)
 
 Ratios are printed against the parse+decode-only time of kernel 1 (anchor in the same process).
 """
@@ -199,7 +199,7 @@ def gemm_rows(rows, title, workers=None):
         ins = [args[p] for p in ("A", "B", "SFA", "SFB") if p in args]
         d = np.zeros((m, n), ml_dtypes.bfloat16)
         c0, t0 = _cpu_seconds(), time.perf_counter()
-        kern(*ins, d)
+        res = kern(*ins, d)
         t = time.perf_counter() - t0
         cpu, load = _cpu_seconds() - c0, os.getloadavg()[0]
         same, ok, nt = _check(gemm, cfg, d, args["logical"])
@@ -209,6 +209,7 @@ def gemm_rows(rows, title, workers=None):
         print(f"{cfg.name + ' (' + target + ')':<36}{ctas:>5}{t:>10.2f}{cpu:>9.2f}{fl:>12.3g}{anchor:>11.3g}"
               f"{anchor / fl:>8.0f}{load:>6.1f}  {'yes' if same else 'NO'}, {'yes' if ok else 'NO'} ({nt})",
               flush=True)
+        print(f"  # {res.sim.schedule}", flush=True)
 
 
 def diff(per_kind, kinds=None):
@@ -230,25 +231,55 @@ def diff(per_kind, kinds=None):
         print(f"{name:<34}{total:>12}{bad:>12}{times[0]:>10.2f}{times[1]:>12.2f}", flush=True)
 
 
+_BASELINE_CODE = """
+import os, sys, time, multiprocessing
+sys.path.insert(0, 'examples')
+os.environ['TILE_SIM_MAX_SECONDS'] = '3000'  # older trees' wall-clock budget
+import numpy as np, ml_dtypes, tile_mlir
+import gemm_blockscaled as g
+cfg = g.GemmConfig(*{cfg!r})
+args = g.operands(cfg, seed=1)
+t = time.perf_counter()
+kern = tile_mlir.jit(g.build(cfg), arch=cfg.target, backend='sim')
+compile_s = time.perf_counter() - t
+d = np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16)
+c, t = time.process_time(), time.perf_counter()
+kern(*[args[n] for n in ('A', 'B', 'SFA', 'SFB') if n in args], d)
+wall, cpu = time.perf_counter() - t, time.process_time() - c
+tick = os.sysconf('SC_CLK_TCK')
+for ch in multiprocessing.active_children():  # a pool's workers, still alive
+    f = open('/proc/%d/stat' % ch.pid).read().rsplit(')', 1)[1].split()
+    cpu += (int(f[11]) + int(f[12])) / tick
+np.save({out!r}, d.view(np.uint16))
+print(compile_s, wall, cpu, os.getloadavg()[0])
+"""
+
+
 def baseline(path, cfg_args=("sm_100a", "mxfp8", 512, 512, 1024)):
-    """Seconds of the same GEMM on tile-sim at another checkout (``path``: a git worktree), run in a
-    subprocess on its own tree, and here."""
+    """One launch of the same GEMM on tile-sim at another checkout (``path``: a git worktree) and
+    here, each in a fresh process on its own tree (its PYTHONPATH), compile excluded (jit() compiles;
+    the kernel call is timed: emulation, the old tree's torch / MMA-Sim import included); D must be
+    bit-identical between the two."""
     import subprocess
-    code = ("import os, sys, time; sys.path.insert(0, 'examples'); os.environ['TILE_SIM_MAX_SECONDS'] = '3000'\n"
-            "import gemm_blockscaled as g\n"
-            f"cfg = g.GemmConfig(*{cfg_args!r})\n"
-            "g.run(cfg, seed=1) if '--warm' in sys.argv else None\n"
-            "t = time.perf_counter(); g.run(cfg, seed=1); print(time.perf_counter() - t)\n")
-    out = {}
-    for label, root in (("baseline " + path, path), ("this tree", os.path.join(HERE, os.pardir))):
-        env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"), TILE_MLIR_SIM_PROGRESS="0")
-        r = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True)
-        if r.returncode:
-            raise SystemExit(r.stderr[-2000:])
-        out[label] = float(r.stdout.split()[-1])
-        print(f"{label:<44}{out[label]:>10.2f} s  (compile included)", flush=True)
-    a, b = out.values()
-    print(f"speed-up: {a / b:.1f}x")
+    import tempfile
+    out, ds = {}, []
+    print(f"GEMM {cfg_args}, one launch per tree, compile excluded")
+    print(f"{'tree':<44}{'wall [s]':>10}{'cpu [s]':>9}{'compile [s]':>12}{'load':>6}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, root in (("baseline " + path, path), ("this tree", os.path.join(HERE, os.pardir))):
+            npy = os.path.join(tmp, f"d{len(ds)}.npy")
+            env = dict(os.environ, PYTHONPATH=os.path.join(root, "python"), TILE_MLIR_SIM_PROGRESS="0")
+            r = subprocess.run([sys.executable, "-c", _BASELINE_CODE.format(cfg=cfg_args, out=npy)],
+                               cwd=root, env=env, capture_output=True, text=True)
+            if r.returncode:
+                raise SystemExit(r.stderr[-2000:])
+            comp, wall, cpu, load = map(float, r.stdout.split()[-4:])
+            out[label] = (wall, cpu)
+            ds.append(np.load(npy))
+            print(f"{label:<44}{wall:>10.2f}{cpu:>9.2f}{comp:>12.2f}{load:>6.1f}", flush=True)
+    (aw, ac), (bw, bc) = out.values()
+    print(f"speed-up: {aw / bw:.1f}x wall, {ac / bc:.1f}x cpu; D bit-identical between the trees: "
+          f"{'yes' if np.array_equal(*ds) else 'NO'}")
 
 
 def _pipeline_kernel(path):

@@ -54,7 +54,9 @@ def add_line_info(module_op, filename: str) -> None:
 def _line(loc) -> int:
     from .diagnostics import _file_line_col
 
-    return max(_file_line_col(loc)[1], 1)
+    # 0 for an unknown location: the backend prints `.loc 1 0 0`, no source line (PTX ISA / DWARF), where
+    # line 1 made every instruction of a module built without locations claim the tile IR's line 1
+    return _file_line_col(loc)[1]
 
 
 def without_line_info(ptx: str) -> str:

@@ -7,7 +7,9 @@
 In memory, artifacts are kept by (IR hash, arch, options) for the life of the process. On disk, each
 is one file ``<key>.json`` in the cache directory, ``key`` the sha256 of
 
-* the IR text, the arch and the compile options (as sorted JSON) and the entry format;
+* the IR text, the arch and the compile options (as sorted JSON) and the entry format; with
+  ``line_info`` the PTX carries the source's locations, so the text is keyed with them (a module's
+  printed with its locations) and with the file name diagnostics give;
 * tile_mlir's version and its Python sources (as Triton hashes its own): a lowering change is a
   new key, not a stale artifact;
 * the MLIR bindings' native libraries, each by name, size and modification time, and the
@@ -78,7 +80,7 @@ def compile_cached(src, arch: str = "auto", **options) -> Artifact:
     """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
     source = read_source(src)  # read once: compile takes this Source as it is
     arch = resolve_arch(arch)
-    text = source.ir_text  # (a module is printed once, for the keys; compile compiles the module itself)
+    text = _keyed_text(source, options)  # (compile compiles a module itself, never this text)
     mkey = (hashlib.sha256(text.encode()).hexdigest()[:32], arch, _options_text(options))
     if (_env.get(DUMP_DIR_ENV) or "").strip():  # every compile dumps: no cache answers
         return _compile(source, arch, options, source.path)
@@ -217,6 +219,20 @@ def _binding_libraries() -> list[Path]:
 
 
 # ----------------------------------------------------------------------------- entries
+
+
+def _keyed_text(source, options: dict) -> str:
+    """The IR text that keys ``source``'s artifact: with line_info, its `.file` / `.loc` come from
+    the locations and the file name, which the plain text lacks (a module built with unknown
+    locations prints as the text of a file, and was answered with that file's lines)."""
+    text = source.ir_text  # (a module is printed once)
+    if not options.get("line_info"):
+        return text
+    if source.module is not None:
+        op = getattr(source.module, "operation", source.module)
+        text = op.get_asm(enable_debug_info=True)
+    name = options.get("filename") or source.path or ""
+    return f"// line info: {name}\n{text}"
 
 
 def _compile(src, arch: str, options: dict, path: str | None) -> Artifact:

@@ -123,11 +123,14 @@ _LOC = re.compile(r"\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
 
 
 def _source_of(lines: list[str], line: int) -> str | None:
-    """"file:line:col" of the last `.loc` before PTX line ``line`` in its function, or None."""
+    """"file:line:col" of the last `.loc` before PTX line ``line`` in its function, or None (also
+    for `.loc N 0 0`: no source line, what an op of unknown location gets)."""
     files = {int(m.group(1)): m.group(2) for m in map(_FILE.match, lines) if m}
     for text in reversed(lines[:line]):
         m = _LOC.match(text)
         if m:
+            if m.group(2) == "0":
+                return None
             return f"{files.get(int(m.group(1)), '<unknown>')}:{m.group(2)}:{m.group(3)}"
         if ".entry" in text or ".func" in text:
             return None

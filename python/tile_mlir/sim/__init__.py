@@ -39,6 +39,8 @@ class SimResult:
     shared: list = field(default_factory=list)  # per CTA: final shared memory bytes (uint8)
     #: ISA rules the kernel broke, in lenient mode (sim/findings.py: rule, PTX line, source line)
     findings: list = field(default_factory=list)
+    #: how the clusters ran: "serial: <why>" or "pool: ..." (sim/pool.py)
+    schedule: str = ""
 
 
 def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
@@ -103,7 +105,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     n = m.grid[0] * m.grid[1] * m.grid[2]
     return SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
                      warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
-                     findings=findings.collected(m, ptx))
+                     findings=findings.collected(m, ptx), schedule=m.schedule)
 
 
 def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,

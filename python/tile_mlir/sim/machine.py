@@ -61,6 +61,7 @@ class Machine(MemoryBinding, Scheduler):
         if self.max_steps is None:
             self.max_steps = launch.default_max_steps(
                 grid[0] * grid[1] * grid[2], (self.nthreads + 31) // 32, len(self.code))
+        self.schedule = ""  # how the clusters ran (pool.py)
         self.kept: dict = {}  # CTA index -> (tensor memory, shared memory), after run()
         self._by_gid: dict = {}  # the threads of the cluster running
         self._spin = None  # warp -> pcs executed, while a budget report probes the warps

@@ -8,7 +8,8 @@ its step count and warnings.  The changes are applied in cluster order, as the s
 have made them, so the result is bit-identical to a serial run; the first fault in cluster order
 is raised, naming its CTA, as the serial run would raise it.  A kernel that may communicate across
 clusters through global memory (atomics, reductions, gpu- or system-scope fences and
-acquire/release accesses, volatile accesses) runs serially.
+acquire/release accesses, volatile accesses) runs serially.  How a launch ran is said on
+``SimResult.schedule`` and the progress line; a serial run asked for more workers warns.
 
 The pool is any ``concurrent.futures.Executor`` (``executor=``: a dask.distributed client's
 executor spreads a grid over machines); by default a process pool of ``workers`` processes
@@ -20,6 +21,7 @@ from __future__ import annotations
 import atexit
 import os
 import time
+import warnings
 
 import numpy as np
 
@@ -27,9 +29,10 @@ from .. import env as _env
 from . import findings
 from .errors import EmulationError
 
-#: a first cluster that ran at least this long makes the rest of the launch go to the pool (a
-#: pool's start costs about a second once; short launches stay in the process)
-PARALLEL_AFTER_SECONDS = 0.3
+#: the rest of a launch goes to the pool when, estimated from its first cluster, it would take at
+#: least this long here (a pool's start costs about a second once; short launches stay here).  The
+#: whole rest counts, not one cluster: 255 CTAs of 0.25 s each ran serially under a per-cluster test
+PARALLEL_AFTER_SECONDS = 1.0
 #: PTX mnemonics / qualifiers through which clusters may communicate in global memory
 _COMMUNICATING_OPS = ("atom", "red", "multimem", "membar")
 _COMMUNICATING_QUALS = {"gpu", "sys", "volatile"}
@@ -49,17 +52,28 @@ def default_workers(workers=None) -> int:
     return workers
 
 
-def independent(fn) -> bool:
-    """Whether the clusters of kernel ``fn`` cannot communicate through global memory."""
+def communicating(fn):
+    """The first instruction of kernel ``fn`` through which its clusters may communicate in global
+    memory, or None."""
     for i in fn.instructions:
         parts = i.opcode.split(".")
         if parts[0] in _COMMUNICATING_OPS or _COMMUNICATING_QUALS & set(parts[1:]):
             if parts[0] == "membar" and "cta" in parts:
                 continue
-            return False
+            return i
         if parts[0] == "fence" and ("gpu" in parts or "sys" in parts):
-            return False
-    return True
+            return i
+    return None
+
+
+def independent(fn) -> bool:
+    """Whether the clusters of kernel ``fn`` cannot communicate through global memory."""
+    return communicating(fn) is None
+
+
+def goes_to_pool(first_seconds: float, rest: int, explicit: bool) -> bool:
+    """Whether the ``rest`` clusters after a first one of ``first_seconds`` go to the pool."""
+    return rest > 0 and (explicit or first_seconds * rest >= PARALLEL_AFTER_SECONDS)
 
 
 def _pool(workers: int):
@@ -117,7 +131,10 @@ def run_clusters(task) -> Outcome:
         m.run(clusters)
     except EmulationError as e:
         return Outcome(clusters, [], {}, 0, [], error=e)
-    return Outcome(clusters, _diffs(m, initial), m.kept, m.steps,
+    from .memory import TensorMemory
+    unused = TensorMemory.UNUSED  # shared by every CTA without tensor memory: sent as None
+    kept = {i: (None if tm is unused else tm, sm) for i, (tm, sm) in m.kept.items()}
+    return Outcome(clusters, _diffs(m, initial), kept, m.steps,
                    [(repr(k), w) for k, w in zip(m.warn_keys, m.warnings)], m.findings)
 
 
@@ -126,26 +143,51 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
     in the pool when it pays; then ``m`` holds the merged result, its arrays not yet copied
     back.  ``bar``: the progress bar (progress.py) or None."""
     ncl = m.nclusters()
-    if ncl < 2 or (workers < 2 and executor is None) or not independent(m.fn):
-        m.run(done=bar.cluster_done if bar else None)
+    done = bar.cluster_done if bar else None
+    pooled = workers >= 2 or executor is not None
+    comm = communicating(m.fn) if ncl >= 2 and pooled else None
+    if ncl < 2 or not pooled or comm is not None:
+        if comm is not None:
+            m.schedule = (f"serial: clusters may communicate through `{comm.opcode}` (PTX line "
+                          f"{comm.line})")
+            if explicit:
+                warnings.warn(f"tile-sim runs {ncl} clusters serially although workers={workers}"
+                              f"{' and an executor' if executor is not None else ''} were asked "
+                              f"for: {m.schedule[8:]}", RuntimeWarning, stacklevel=4)
+        else:
+            m.schedule = "serial" + ("" if ncl < 2 else f": workers={workers}")
+        if bar:
+            bar.note(m.schedule)
+        m.run(done=done)
         return
     t0 = time.monotonic()
-    m.run([0], done=bar.cluster_done if bar else None)
-    if not explicit and time.monotonic() - t0 < PARALLEL_AFTER_SECONDS:
-        kept, steps = m.kept, m.steps
-        m.run(range(1, ncl), done=bar.cluster_done if bar else None)
+    m.run([0], done=done)
+    first = time.monotonic() - t0
+    if not goes_to_pool(first, ncl - 1, explicit):
+        m.schedule = (f"serial: the rest estimated at {first * (ncl - 1):.2f} s from the first "
+                      f"cluster (< {PARALLEL_AFTER_SECONDS} s)")
+        if bar:
+            bar.note(m.schedule)
+        kept = m.kept
+        m.run(range(1, ncl), done=done)
         m.kept = {**kept, **m.kept}
         return
     pool = executor if executor is not None else _pool(workers)
     nparts = workers if executor is None else max(2 * workers, 4)  # each part decodes anew
-    futures = [pool.submit(run_clusters, (ptx, kernel, args, launch_kw, cl))
-               for cl in split(1, ncl, nparts)]
+    parts = split(1, ncl, nparts)
+    m.schedule = (f"pool: cluster 0 here, {ncl - 1} in {len(parts)} parts on "
+                  f"{'the executor' if executor is not None else f'{workers} workers'}")
+    if bar:
+        bar.note(f"pool of {workers}" if executor is None else "executor")
+    futures = [pool.submit(run_clusters, (ptx, kernel, args, launch_kw, cl)) for cl in parts]
     outcomes = []
     for f in futures:
         o = f.result()
         outcomes.append(o)
         if bar:
             bar.clusters_done(len(o.clusters), o.steps)
+    from .memory import TensorMemory
+    unused = TensorMemory.UNUSED
     seen = {repr(k) for k in m.warn_keys}
     for o in outcomes:  # in cluster order
         if o.error is not None:
@@ -154,7 +196,7 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
             a, base = m.bound_arrays[pos]
             buf, off = m.gmem.find(base, a.nbytes)
             np.frombuffer(buf, np.uint8, a.nbytes, off)[idx] = vals
-        m.kept.update(o.kept)
+        m.kept.update({i: (unused if tm is None else tm, sm) for i, (tm, sm) in o.kept.items()})
         m.steps += o.steps
         for key, w in o.warnings:
             if key not in seen:

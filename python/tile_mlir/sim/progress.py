@@ -27,11 +27,16 @@ class Bar:
 
     def __init__(self, total_ctas: int, cluster_ctas: int, force: bool):
         from tqdm import tqdm
-        self.per = cluster_ctas
+        self.per, self.force = cluster_ctas, force
         self.t0 = time.monotonic()
         self.steps = 0
         self.bar = tqdm(total=total_ctas, unit="CTA", desc="tile-sim", file=sys.stderr,
                         delay=0 if force else DELAY, leave=False, dynamic_ncols=True)
+
+    def note(self, text: str) -> None:
+        """How the launch runs (serial and why, or the pool), in the bar's description."""
+        shown = self.force or time.monotonic() - self.t0 >= DELAY  # else drawn when it appears
+        self.bar.set_description_str(f"tile-sim ({text})", refresh=shown)
 
     def cluster_done(self, steps: int) -> None:  # in this process: steps is the running total
         self._update(1, steps - self.steps)

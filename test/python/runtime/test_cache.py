@@ -87,6 +87,31 @@ def test_key_depends_on_ir_arch_options_and_toolchain(monkeypatch):
     assert cache.disk_key(TEXT, "sm_90a", {}) != base
 
 
+def test_line_info_keys_the_file_name_and_a_modules_locations(compiles, compile_cache_dir, tmp_path):
+    # with line info the PTX's `.file` / `.loc` come from the file name and the locations: one IR text
+    # from two files, or from a file and a module without locations, is not one artifact
+    a, b = tmp_path / "a.mlir", tmp_path / "b.mlir"
+    a.write_text(TEXT)
+    b.write_text(TEXT)
+    cache.compile_cached(str(a), "sm_90a")
+    cache.compile_cached(str(b), "sm_90a")
+    assert len(compiles) == 1  # no line info: the text alone
+    cache.compile_cached(str(a), "sm_90a", line_info=True)
+    cache.compile_cached(str(b), "sm_90a", line_info=True)
+    cache.compile_cached(str(a), "sm_90a", line_info=True)
+    assert len(compiles) == 3 and len(entries(compile_cache_dir)) == 3
+    pytest.importorskip("tile_mlir.compiler", reason="the MLIR bindings are not installed")
+    from tile_mlir.context import make_context
+    from tile_mlir.mlir import ir
+    with make_context(), ir.Location.unknown():
+        module = ir.Module.create()  # prints as an empty module's file would
+    c = tmp_path / "c.mlir"
+    c.write_text(str(module))
+    cache.compile_cached(str(c), "sm_90a", line_info=True)
+    cache.compile_cached(module, "sm_90a", line_info=True)
+    assert len(compiles) == 5
+
+
 def test_options_reach_the_compiler_and_the_key(compiles, compile_cache_dir):
     cache.compile_cached(TEXT, "sm_90a")
     cache.compile_cached(TEXT, "sm_90a", kernel="copy")

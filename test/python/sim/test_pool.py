@@ -34,9 +34,9 @@ KERNEL = HEADER + """.visible .entry k(.param .u64 out, .param .u32 bad)
 """
 
 
-def _run(workers=None, executor=None, bad=99, grid=8):
+def _run(workers=None, executor=None, bad=99, grid=8, kernel=KERNEL):
     out = np.zeros(grid * 64, np.uint32)
-    res = run_ptx(KERNEL, "k", [out, bad], grid=(grid, 1, 1), block=(64, 1, 1),
+    res = run_ptx(kernel, "k", [out, bad], grid=(grid, 1, 1), block=(64, 1, 1),
                   workers=workers, executor=executor, progress=False)
     return out, res
 
@@ -49,6 +49,47 @@ def test_pool_result_is_bit_identical_to_serial():
     assert np.array_equal(parallel, serial)
     assert rp.steps == rs.steps and len(rp.shared) == len(rs.shared) == 8
     assert all(np.array_equal(a, b) for a, b in zip(rp.shared, rs.shared))
+
+
+class _Clock:
+    """pool.time with a monotonic clock that advances ``dt`` per reading: a first cluster of dt."""
+
+    def __init__(self, dt):
+        self.t, self.dt = 0.0, dt
+
+    def monotonic(self):
+        self.t += self.dt
+        return self.t
+
+
+def test_default_workers_pool_many_short_clusters(monkeypatch):
+    # the NVFP4 2048^3 case: 256 CTAs of 0.25 s ran serially (one core) because the pool was chosen
+    # by the first cluster's time alone; the estimated rest of the launch decides now
+    assert pool.goes_to_pool(0.25, 255, False) and not pool.goes_to_pool(0.25, 2, False)
+    assert pool.goes_to_pool(0.0, 1, True) and not pool.goes_to_pool(5.0, 0, False)
+    serial, rs = _run(workers=1)
+    monkeypatch.setenv("TILE_MLIR_SIM_WORKERS", "2")  # the default, not workers= (explicit)
+    monkeypatch.setattr(pool, "time", _Clock(0.25))  # 7 more clusters: 1.75 s estimated
+    out, res = _run()
+    assert res.schedule == "pool: cluster 0 here, 7 in 2 parts on 2 workers", res.schedule
+    assert np.array_equal(out, serial) and res.steps == rs.steps
+    assert all(np.array_equal(a, b) for a, b in zip(res.shared, rs.shared))
+    monkeypatch.setattr(pool, "time", _Clock(0.25))
+    out, res = _run(grid=3)  # 2 more: 0.5 s estimated, stays here
+    assert res.schedule.startswith("serial: the rest estimated at 0.50 s"), res.schedule
+    assert np.array_equal(out, serial[:3 * 64])
+
+
+def test_serial_fallback_is_reported():
+    atom = KERNEL.replace("st.global.u32 [%rd3], %r6;", "atom.global.add.u32 %r7, [%rd3], %r6;")
+    serial, _ = _run(workers=1)
+    with pytest.warns(RuntimeWarning, match=r"8 clusters serially although workers=2 .*"
+                      r"`atom\.global\.add\.u32` \(PTX line 21\)"):
+        out, res = _run(workers=2, kernel=atom)
+    assert res.schedule == "serial: clusters may communicate through `atom.global.add.u32` (PTX line 21)"
+    assert np.array_equal(out, serial)
+    assert _run(workers=1)[1].schedule == "serial: workers=1"
+    assert _run(workers=2)[1].schedule.startswith("pool: cluster 0 here, 7 in 2 parts")
 
 
 def test_fault_names_its_cta_as_the_serial_run_does():
@@ -102,4 +143,4 @@ def test_progress_bar_switches(monkeypatch, capsys):
     out = np.zeros(4 * 64, np.uint32)
     run_ptx(KERNEL, "k", [out, 99], grid=(4, 1, 1), block=(64, 1, 1), workers=1, progress=True)
     err = capsys.readouterr().err
-    assert "tile-sim" in err and "/4" in err and "CTA" in err, err
+    assert "tile-sim (serial: workers=1)" in err and "/4" in err and "CTA" in err, err

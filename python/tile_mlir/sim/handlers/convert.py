@@ -62,9 +62,16 @@ def decode_mov(d, inst):
 def _moved(t, slot, xs, value):
     """Register ``slot`` of ``t`` takes ``value``, packed by a mov from ``xs`` of which some are
     guarded: their type's ``_moved`` when they share one, else as their operators give it."""
-    g = next(type(x) for x in xs if type(x) is not int)
-    f = getattr(g, "_moved", None)
-    if f is not None and all(type(x) is int or type(x) is g for x in xs):
+    g = None  # the one guarded type among xs, False for several (a loop: a GEMM epilogue packs 10^5)
+    for x in xs:
+        if type(x) is not int:
+            if g is None:
+                g = type(x)
+            elif type(x) is not g:
+                g = False
+                break
+    f = getattr(g, "_moved", None) if g else None
+    if f is not None:
         f(t, slot, xs, value)
         return
     t.r[slot] = carry(xs, value)
