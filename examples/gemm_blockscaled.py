@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from gemm_reference import FORMATS  # noqa: E402
+from gemm_reference import FORMATS, report_bits  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
@@ -312,6 +312,23 @@ def _sf_layouts(rows: int, nsf: int, col0: int) -> tuple[str, str]:
     return smem, tmem
 
 
+def _set_up(is_mma_warp, is_t0, slot, tmem_cols: int, cg: int, barriers) -> None:
+    """Warp 1 allocates the tensor memory, thread 0 initialises each (barrier, arrival count) of `barriers`; then
+    the CTA meets (a pair: the cluster too, so that the peer's barriers are initialised and its tensor memory
+    allocated before either uses them), between the fences that order the allocation for every tcgen05 op."""
+    with tb.when(is_mma_warp):
+        tb.tmem_alloc(slot, tmem_cols, cg)
+    with tb.when(is_t0):
+        for bar, count in barriers:
+            tb.mbarrier_init(bar, count)
+        tb.fence("mbarrier_init")
+    tb.fence("tcgen05_before_sync")
+    tb.barrier()
+    if cg == 2:
+        tb.barrier("cluster")
+    tb.fence("tcgen05_after_sync")
+
+
 def blackwell_ir(cfg: GemmConfig, module) -> None:
     fmt = FORMATS[cfg.dtype]
     elem = {"e4m3": "f8E4M3FN", "e2m1": "f4E2M1FN"}[fmt.elem_ptx]
@@ -375,19 +392,8 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
         is_mma_warp = _cmp("eq", warp, c(1))
         # 1. set-up: warp 1 allocates tensor memory; full[s] = producer arrive + bytes, empty[s] and done =
         #    tcgen05.commit of the MMA thread
-        with tb.when(is_mma_warp):
-            tb.tmem_alloc(slot, tmem_cols, cg)
-        with tb.when(is_t0):
-            for s in range(st):
-                tb.mbarrier_init(full[s], 1)
-                tb.mbarrier_init(empty[s], 1)
-            tb.mbarrier_init(done, 1)
-            tb.fence("mbarrier_init")
-        tb.fence("tcgen05_before_sync")
-        tb.barrier()
-        if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them
-            tb.barrier("cluster")
-        tb.fence("tcgen05_after_sync")
+        _set_up(is_mma_warp, is_t0, slot, tmem_cols, cg,
+                [(bar, 1) for s in range(st) for bar in (full[s], empty[s])] + [(done, 1)])
         acc = tb.tmem_buffer(slot, acc_t)
         tsf, vsf = {}, {}
         for s in range(st):
@@ -546,11 +552,7 @@ def main(argv=None) -> int:
         p.error(str(e))
     if args.run:
         d, logical = run(cfg, backend=args.run)
-        want = expected(cfg, logical)
-        same = np.array_equal(d.view(np.uint16), want.view(np.uint16))
-        print(f"{cfg.name} on {args.run}: D {'==' if same else '!='} MMA-Sim's model, bit for bit "
-              f"({np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))} of {d.size} differ)")
-        return 0 if same else 1
+        return report_bits(f"{cfg.name} on {args.run}", d, expected(cfg, logical))
     module = build(cfg)
     text = str(module)
     if args.ptx:

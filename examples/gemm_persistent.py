@@ -458,12 +458,9 @@ def main(argv=None) -> int:
         p.error(str(e))
     if args.run:
         d, a, bt = run(cfg, backend=args.run)
+        from gemm_reference import report_bits
         kp = cfg.k_tiles * cfg.tile_k
-        want = expected(padded(a, kp), padded(bt, kp))
-        differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
-        print(f"{cfg.name} ({cfg.grid} CTAs) on {args.run}: D {'==' if not differ else '!='} MMA-Sim's model, "
-              f"bit for bit ({differ} of {d.size} differ)")
-        return 1 if differ else 0
+        return report_bits(f"{cfg.name} ({cfg.grid} CTAs) on {args.run}", d, expected(padded(a, kp), padded(bt, kp)))
     module = build(cfg)
     if args.ptx:
         from tile_mlir.compiler import compile as tile_compile

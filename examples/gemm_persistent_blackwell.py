@@ -50,8 +50,8 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _sf_layouts, _swizzled  # noqa: E402
-from gemm_reference import FORMATS  # noqa: E402
+from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _set_up, _sf_layouts, _swizzled  # noqa: E402
+from gemm_reference import FORMATS, report_bits  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
@@ -240,19 +240,11 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
         # 1. set-up: warp 1 allocates tensor memory. full[s] = producer arrive + bytes; empty[s], acc_full[b] =
         #    tcgen05.commit of the MMA thread (a pair's: in both CTAs, multicast); acc_empty[b] = the arrives of
         #    the 128 epilogue threads (a pair's: of both CTAs, on the even CTA's barrier)
-        with tb.when(is_mma_warp):
-            tb.tmem_alloc(slot, cfg.tmem_cols, cg)
-        with tb.when(is_t0):
-            for bar, count in [(b, 1) for b in full + empty + acc_full] + [(b, 128 * cg) for b in acc_empty]:
-                tb.mbarrier_init(bar, count)
-            tb.mbarrier_init(free, 1)  # the epilogue's leader: the last TMA store has read sd
-            tb.mbarrier_init(written, 128)  # every epilogue thread wrote its rows of sd
-            tb.fence("mbarrier_init")
-        tb.fence("tcgen05_before_sync")
-        tb.barrier()
-        if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them
-            tb.barrier("cluster")
-        tb.fence("tcgen05_after_sync")
+        # sd's barriers: `free` by the epilogue's leader (the last TMA store has read sd), `written` by every
+        # epilogue thread (its rows of sd are written)
+        _set_up(is_mma_warp, is_t0, slot, cfg.tmem_cols, cg,
+                [(b, 1) for b in full + empty + acc_full] + [(b, 128 * cg) for b in acc_empty]
+                + [(free, 1), (written, 128)])
         # tensor memory: acc[0], acc[1], then per stage SFA's and SFB's columns; buffers of one type each at
         # their col_offset, so that tile.ring.stage picks among them
         acc = [tb.tmem_buffer(slot, acc_t, col_offset=b * bn) for b in range(2)]
@@ -437,11 +429,8 @@ def main(argv=None) -> int:
         p.error(str(e))
     if args.run:
         d, logical = run(cfg, backend=args.run)
-        want = expected(cfg, logical)
-        differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
-        print(f"{cfg.name} ({cfg.grid[0]} CTAs, {cfg.tiles[0] * cfg.tiles[1]} tiles) on {args.run}: D "
-              f"{'==' if not differ else '!='} MMA-Sim's model, bit for bit ({differ} of {d.size} differ)")
-        return 1 if differ else 0
+        return report_bits(f"{cfg.name} ({cfg.grid[0]} CTAs, {cfg.tiles[0] * cfg.tiles[1]} tiles) on {args.run}",
+                           d, expected(cfg, logical))
     module = build(cfg)
     if args.ptx:
         from tile_mlir.compiler import compile as tile_compile

@@ -226,6 +226,13 @@ def mmasim_wgmma(a, b) -> np.ndarray:
     return d[:m, :n].numpy()
 
 
+def report_bits(label: str, d: np.ndarray, want: np.ndarray) -> int:
+    """Print whether bf16 D is `want` bit for bit (the examples' --run line); the exit status: 0 when it is."""
+    differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
+    print(f"{label}: D {'==' if not differ else '!='} MMA-Sim's model, bit for bit ({differ} of {d.size} differ)")
+    return 1 if differ else 0
+
+
 def to_bf16(d: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 round to nearest even, as cvt.rn.bf16.f32 (ml_dtypes rounds RNE)."""
     return np.asarray(d, np.float32).astype(ml_dtypes.bfloat16)
