@@ -331,8 +331,7 @@ def _set_up(is_mma_warp, is_t0, slot, tmem_cols: int, cg: int, barriers) -> None
 
 def blackwell_ir(cfg: GemmConfig, module) -> None:
     fmt = FORMATS[cfg.dtype]
-    elem = {"e4m3": "f8E4M3FN", "e2m1": "f4E2M1FN"}[fmt.elem_ptx]
-    sf_elem = "f8E8M0FNU" if fmt.scale_ptx == "ue8m0" else "f8E4M3FN"
+    elem, sf_elem = fmt.elem_mlir, fmt.scale_mlir
     bm, bn, bk, st, cg = 128, cfg.tile_n, cfg.tile_k, cfg.stages, cfg.cta_group
     bnc = bn // cg  # rows of B a CTA stages (a pair's MMA reads the even CTA's first, then the odd's)
     nsf = bk // fmt.vec  # scale blocks per row per stage

@@ -291,7 +291,8 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
             part p of 2: only its tiles i = p, p + 2, ... (a pingpong consumer's)."""
             first, step = unit0, clusters
             if part is not None:
-                first, step = b.op("AddIOp", unit0, b.op("MulIOp", clusters, b.c(part))), b.op("MulIOp", clusters, b.c(2))
+                step = b.op("MulIOp", clusters, b.c(2))
+                first = b.op("AddIOp", unit0, b.op("MulIOp", clusters, b.c(part)))
             with b.loop(first, n_units, step) as unit:
                 it = b.op("DivUIOp", b.op("SubIOp", unit, unit0), clusters)
                 coords = tb.raster_grouped(unit, units_m, units_n, max(1, cfg.group_m // cm))

@@ -189,8 +189,7 @@ def _cmp(pred: str, a, b):
 
 def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
     fmt = cfg.fmt
-    elem = {"e4m3": "f8E4M3FN", "e2m1": "f4E2M1FN"}[fmt.elem_ptx]
-    sf_elem = "f8E8M0FNU" if fmt.scale_ptx == "ue8m0" else "f8E4M3FN"
+    elem, sf_elem = fmt.elem_mlir, fmt.scale_mlir
     bm, bn, bk, st, kt_n, ak = cfg.tile_m, cfg.tile_n, cfg.tile_k, cfg.stages, cfg.k_tiles, cfg.atoms_k
     cg = cfg.cta_group
     bnc = bn // cg  # rows of B a CTA stages (a pair's MMA reads the even CTA's first, then the odd's)

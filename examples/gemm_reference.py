@@ -33,10 +33,14 @@ class BlockFormat:
     kind: str  # tcgen05.mma .kind
     mma_k: int  # K of one tcgen05.mma of this kind (256 bits of A per row)
     elem_bits: int  # bits per element in memory (4: two e2m1 per byte, low nibble first)
+    elem_mlir: str  # the element's and the scale's MLIR type names (the tile IR's buffers)
+    scale_mlir: str
 
 
-MXFP8 = BlockFormat("mxfp8", np.dtype(ml_dtypes.float8_e4m3fn), "e4m3", "ue8m0", 32, "mxf8f6f4", 32, 8)
-NVFP4 = BlockFormat("nvfp4", np.dtype(ml_dtypes.float4_e2m1fn), "e2m1", "ue4m3", 16, "mxf4nvf4", 64, 4)
+MXFP8 = BlockFormat("mxfp8", np.dtype(ml_dtypes.float8_e4m3fn), "e4m3", "ue8m0", 32, "mxf8f6f4", 32, 8,
+                    "f8E4M3FN", "f8E8M0FNU")
+NVFP4 = BlockFormat("nvfp4", np.dtype(ml_dtypes.float4_e2m1fn), "e2m1", "ue4m3", 16, "mxf4nvf4", 64, 4,
+                    "f4E2M1FN", "f8E4M3FN")
 FORMATS = {f.name: f for f in (MXFP8, NVFP4)}
 
 
