@@ -21,9 +21,10 @@ What changes:
     next tile while the consumers convert and store this one;
   * K need not be a multiple of the K tile: the last stage's TMA box runs past K and TMA fills it with zeros
     (a zero product adds nothing);
-  * the epilogue (--epilogue): "tma" writes each consumer's 64 rows to shared memory in two rounds of half the
-    tile's columns, each stored by the warpgroup's leader with TMA, clipped at D's edges (so M and N need not be
-    multiples of the tile), the warpgroup going on to the next tile while the copy engine writes (the default);
+  * the epilogue (--epilogue): "tma" writes each consumer's 64 rows to shared memory 64 columns at a time,
+    alternating between two 128B-swizzled staging boxes (no bank conflicts), each stored by the warpgroup's
+    leader with TMA, clipped at D's edges (so M and N need not be multiples of the tile), the warpgroup going on
+    to the next tile while the copy engine writes (the default);
     "registers" stores the accumulator registers with tile.copy (whole tiles only). On the H200 tma is the
     faster at every shape of bench/gemm.py's suite but one within noise (docs/gemm-walkthrough.md §10);
   * --cluster-m 2: clusters of 2 CTAs on tiles (2p, n) and (2p + 1, n), each loading its A and half of the B
@@ -51,6 +52,7 @@ import numpy as np  # noqa: E402
 EPILOGUES = ("tma", "registers")
 SCHEDULES = ("cooperative", "pingpong")
 DENSE = {"bf16": ("bf16", 2, ml_dtypes.bfloat16), "e4m3": ("f8E4M3FN", 1, ml_dtypes.float8_e4m3fn)}
+EPI_BOX = 64  # columns of a TMA-store staging box: one 128-byte swizzle row of bf16
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
 H200_SMS = 132
 
@@ -146,12 +148,19 @@ class PersistentConfig:
 
     @property
     def epi_cols(self) -> int:
-        """Columns of D a consumer stores per TMA store: half its 64 x tile_n rows at a time, so that the two
-        consumers' staging tiles (32 KB at tile_n 256) leave room for a 4-stage ring (pingpong: whole rows)."""
-        return self.tile_n if self.schedule == "pingpong" else self.tile_n // 2
+        """Columns of D in one staging box of the TMA epilogue: 64 (128 bytes of bf16, one 128-byte swizzle
+        row, so that a warp's stores of 8 rows hit 8 different bank groups), or the whole tile_n where that is
+        not a multiple of 64 (unswizzled)."""
+        return EPI_BOX if self.tile_n % EPI_BOX == 0 else self.tile_n
+
+    @property
+    def epi_rounds(self) -> int:
+        """Staging boxes a consumer writes per 64 rows of D; it alternates between two boxes, so that it
+        fills one while the copy engine reads the other."""
+        return self.tile_n // self.epi_cols
 
     def _smem(self, stages: int) -> int:
-        epi = 2 * 64 * self.epi_cols * 2 + 32 if self.epilogue == "tma" else 0  # (staging tiles of D, 4 barriers)
+        epi = 2 * 2 * 64 * self.epi_cols * 2 + 32 if self.epilogue == "tma" else 0  # (2 boxes a consumer, 4 barriers)
         order = 16 if self.schedule == "pingpong" else 0  # (the consumers' two order barriers)
         return stages * self.stage_bytes + epi + 16 * stages + order + 1024  # (+ barriers, alignment padding)
 
@@ -252,11 +261,15 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
         tb.tensor_map(a, [bm, bk], swizzle="128B")  # (copy_async finds a window's map through its source)
         tb.tensor_map(bb, [bn_load, bk], swizzle="128B")
         epi = None
-        if cfg.epilogue == "tma":  # per consumer: its 64 rows of D in shared memory, and two barriers
+        if cfg.epilogue == "tma":  # per consumer: two staging boxes of its 64 rows of D, and two barriers
             ec = cfg.epi_cols
-            tb.tensor_map(d, [64, ec])
-            sd_t = tb.buffer_t("shared", (64, ec), "bf16", f"S[(64, {ec}) : ({ec}, 1)]", align=128)
-            epi = {c: (tb.alloc_shared(sd_t), tb.alloc_shared(bar_t), tb.alloc_shared(bar_t)) for c in (1, 2)}
+            swizzled = ec == EPI_BOX
+            tb.tensor_map(d, [64, ec], swizzle="128B" if swizzled else None)
+            sd_t = tb.buffer_t("shared", (64, ec), "bf16",
+                               (f"Swizzle<128B> o S[(64, {ec}) : ({ec}, 1)]" if swizzled else f"S[(64, {ec}) : ({ec}, 1)]"),
+                               align=1024 if swizzled else 128)
+            epi = {c: ([tb.alloc_shared(sd_t) for _ in range(2)], sd_t, tb.alloc_shared(bar_t), tb.alloc_shared(bar_t))
+                   for c in (1, 2)}
         sa = [tb.alloc_shared(sa_t) for _ in range(st)]
         sb = [tb.alloc_shared(sb_t) for _ in range(st)]
         full = [tb.alloc_shared(bar_t) for _ in range(st)]
@@ -273,7 +286,7 @@ def _kernel(b: _B, module, cfg: PersistentConfig) -> None:
                 tb.mbarrier_init(empty[s], 1 if pingpong else 2 * cm)
             for bar in order.values():
                 tb.mbarrier_init(bar, 1)
-            for _, free, written in (epi or {}).values():
+            for _, _, free, written in (epi or {}).values():
                 tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the tile
                 tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
             tb.fence("mbarrier_init")
@@ -384,19 +397,22 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
 
 def _store(b, cfg, d, epi, out, leader, row, n0, count):
     """Registers -> shared -> TMA store (clipped at D's edges) of 64 rows in rounds of epi_cols columns, each
-    issued by the leader; after the last the warpgroup goes on while the copy engine writes. The staging tile
-    is rewritten only once the leader has seen the last store's reads done (bulk_wait read) and said so on
-    `free`; both barriers complete once a round (parity: the warpgroup's round count; `count` = its stores
-    of 64 rows so far)."""
+    issued by the leader; after the last the warpgroup goes on while the copy engine writes. Round q (counted
+    over the warpgroup's stores, `count` = its stores of 64 rows so far) fills staging box q % 2 once the
+    leader has seen the store of round q - 2 done reading it (bulk_wait read with one group left in flight)
+    and said so on `free`; both barriers complete once a round (parity: q)."""
     tb = b.tb
-    sd, free, written = epi
-    ec, rounds = cfg.epi_cols, cfg.tile_n // cfg.epi_cols
+    boxes, box_t, free, written = epi
+    ec, rounds = cfg.epi_cols, cfg.epi_rounds
     for r in range(rounds):
         phase = b.op("AddIOp", b.op("MulIOp", count, b.c(rounds)), b.c(r))
         with b.when(leader):
-            tb.bulk_wait(0, kind="read")
+            tb.bulk_wait(1, kind="read")
             tb.mbarrier_arrive(free)
         tb.mbarrier_wait_parity(free, phase)
+        # with an even number of rounds a round's box is fixed; otherwise it alternates with the count
+        sd = boxes[r % 2] if rounds % 2 == 0 else tb.ring_stage(b.op("RemUIOp", phase, b.c(2)), boxes,
+                                                                 result_type=box_t)
         tb.copy(sd, out, "warpgroup", dst_region=[(0, 64), (0, ec)], src_region=[(0, 64), (r * ec, (r + 1) * ec)])
         tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
         tb.mbarrier_arrive(written)

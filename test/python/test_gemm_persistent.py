@@ -39,7 +39,9 @@ def test_grid_and_k_tiles():
     assert gp.PersistentConfig("e4m3", 256, 512, 640).grid == 4
     assert gp.PersistentConfig("e4m3", 200, 296, 640).tiles == (2, 2)  # edge tiles count
     tma = gp.PersistentConfig("bf16", 256, 512, 640, epilogue="tma")
-    assert (tma.stages, tma.epi_cols, tma.smem_bytes) == (4, 128, 4 * 49152 + 32768 + 32 + 64 + 1024)
+    assert (tma.stages, tma.epi_cols, tma.epi_rounds, tma.smem_bytes) == (4, 64, 4, 4 * 49152 + 32768 + 32 + 64 + 1024)
+    # (two 64 x 64 staging boxes a consumer; tile_n not a multiple of 64: one unswizzled box of the whole row)
+    assert gp.PersistentConfig("bf16", 256, 480, 640, tile_n=240).epi_cols == 240
 
 
 def test_default_epilogue():
@@ -56,8 +58,9 @@ def test_default_epilogue():
 def test_persistent_ptx(tmp_path):
     """One CTA per multiprocessor at most; the tile loop, the K loop with stage and parity from the step count
     (selp over the stages' addresses, try_wait.parity on a register), wgmma m64n256k16 per K step; the epilogue's
-    TMA stores of each consumer's 64 rows in two rounds of 128 columns, each round's staging tile rewritten
-    only after the last store's reads."""
+    TMA stores of each consumer's 64 rows in four rounds of 64 columns through two 128B-swizzled staging boxes,
+    each box rewritten once the store two rounds back has read it (one group left in flight), the registers
+    stored to the boxes with the swizzle's XOR."""
     import subprocess
 
     import tile_mlir
@@ -69,10 +72,12 @@ def test_persistent_ptx(tmp_path):
     assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in art.ptx
     assert re.search(r"mbarrier\.try_wait\.parity\.shared\.b64 %p\d+, \[%r\d+\], %r\d+;", art.ptx)
     assert art.ptx.count("selp.b32") >= 4  # (at least one pick of each of sa, sb, full, empty)
-    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 256), (128, 64)]  # (innermost first)
-    assert art.ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 4  # (2 consumers x 2 rounds)
-    assert len(re.findall(r"cp\.async\.bulk\.wait_group\.read\s+0;", art.ptx)) == 4
-    assert art.ptx.count("fence.proxy.async.shared::cta;") == 4
+    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 256), (64, 64)]  # (innermost first)
+    assert [tm.swizzle for tm in art.tensor_maps] == ["128b", "128b", "128b"]
+    assert art.ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 8  # (2 consumers x 4 rounds)
+    assert len(re.findall(r"cp\.async\.bulk\.wait_group\.read\s+1;", art.ptx)) == 8
+    assert art.ptx.count("fence.proxy.async.shared::cta;") == 8
+    assert art.ptx.count("st.shared.b32") == 128 and art.ptx.count("xor.b32") >= 2  # (64 words x 2 consumers)
     ptxas = find_tool("ptxas")
     if ptxas is None:
         pytest.skip("ptxas not found")
@@ -103,14 +108,14 @@ def test_multicast_ptx():
 def test_pingpong_ptx():
     """schedule pingpong: each consumer issues two wgmma m64n128 per k16 (its tile's two 64-row halves), waits
     for the other's tile on its order barrier and releases the tensor cores to it after its last MMAs; up to 6
-    stages of 32 KB; the staging tile holds whole 128-column rows."""
+    stages of 32 KB; each 64-row half stored in two 64-column rounds."""
     cfg = gp.PersistentConfig("bf16", 8192, 8192, 512, tile_n=128, schedule="pingpong")
-    assert (cfg.stages, cfg.epi_cols, cfg.tiles) == (6, 128, (64, 64)) and "_pingpong_" in cfg.name
+    assert (cfg.stages, cfg.epi_cols, cfg.epi_rounds, cfg.tiles) == (6, 64, 2, (64, 64)) and "_pingpong_" in cfg.name
     import tile_mlir
     art = tile_mlir.compile(gp.build(cfg), arch="sm_90a")
     assert art.ptx.count("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16") == 16  # (2 consumers x 2 halves x 4)
     assert len(re.findall(r"wgmma\.wait_group\.sync\.aligned\s+2;", art.ptx)) == 2
-    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 128), (128, 64)]
+    assert [tm.box_dim for tm in art.tensor_maps] == [(64, 128), (64, 128), (64, 64)]
     for kwargs, message in (({"tile_n": 256}, "tile_n at most 128"), ({"cluster_m": 2}, "cluster_m 1"),
                             ({"epilogue": "registers"}, "the TMA epilogue"), ({"schedule": "x"}, "schedule must be")):
         with pytest.raises(ValueError, match=message):
@@ -139,10 +144,14 @@ def test_pingpong_ptx():
     # pingpong with edges in M, N and K, 2 stages (each stage's parity turning many times), one CTA
     pytest.param("e4m3", 200, 200, 592, 1, 2, "tma", {"schedule": "pingpong", "stages": 2},
                  id="e4m3-pingpong-edge-m-n-k"),
+    # tile_n 192: three 64-column rounds a store, so the staging box alternates across a CTA's tiles
+    pytest.param("bf16", 256, 384, 256, 2, 8, "tma", {"tile_n": 192}, id="bf16-tma-store-odd-rounds"),
+    # tile_n 120 (not a multiple of 64): one unswizzled staging box of whole rows, clipped at N 200
+    pytest.param("e4m3", 128, 200, 256, 1, 8, "tma", {"tile_n": 120}, id="e4m3-tma-store-unswizzled-edge-n"),
 ])
 def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue, extra):
-    """tile_n 128 (wgmma m64n128) keeps the emulation short; the H200 runs tile_n 256 (pingpong: 128)."""
-    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, tile_n=128, epilogue=epilogue, **extra)
+    """tile_n 128 (wgmma m64n128) unless said keeps the emulation short; the H200 runs tile_n 256 (pingpong: 128)."""
+    cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, epilogue=epilogue, **{"tile_n": 128, **extra})
     d, a, b = gp.run(cfg, seed=5)
     kp = cfg.k_tiles * cfg.tile_k
     want = gp.expected(gp.padded(a, kp), gp.padded(b, kp))

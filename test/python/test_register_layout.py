@@ -89,9 +89,20 @@ def test_store_plan_alignment_follows_the_offsets():
     assert [c[2] for c in p.chunks] == [4] * 6  # gcd(28, ...) = 4: no wider access is provably aligned
 
 
-def test_store_plan_refuses_swizzled_memory():
+def test_store_plan_swizzled_memory():
+    """Into a 128B-swizzled tile: planned on the inner layout, with one XOR value per thread from the bits 7..9
+    of its offset (a lane's row); a fragment whose thread spans rows of the pattern is refused."""
+    from tile_mlir.layout.swizzle import SwizzleMode, swizzle_bytes
     from tile_mlir.lowering.registers import StoreError, plan_register_store
 
-    with pytest.raises(StoreError, match="unswizzled"):
-        plan_register_store(parse_layout("Swizzle<128B> o S[(32, 64) : (64, 1)]"),
+    p = plan_register_store(parse_layout("Swizzle<128B> o S[(32, 64) : (64, 1)]"),
                             parse_layout("S[(32, 64) : (1@laneid, 1@reg)]"), 16, 1024)
+    assert p.swizzle == (0x380, 3) and [c[2] for c in p.chunks] == [16] * 8
+    for lane in range(32):  # every chunk's address, as the emitted code forms it, is the swizzled one
+        off = p.base_bytes + sum(((lane >> b) & 1) * c for b, c in p.coeff_bytes)
+        flip = (off & 0x380) >> 3
+        assert [(off + memb) ^ flip for _, memb, _, _ in p.chunks] == \
+            [swizzle_bytes(SwizzleMode.B128, lane * 128 + 16 * i) for i in range(8)]
+    with pytest.raises(StoreError, match="differ in the bits the 128B swizzle reads"):
+        plan_register_store(parse_layout("Swizzle<128B> o S[(64, 32) : (32, 1)]"),
+                            parse_layout("S[(64, 32) : (1@reg, 1@laneid)]"), 16, 1024)

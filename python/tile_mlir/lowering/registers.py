@@ -9,7 +9,10 @@ The epilogue (docs/registers.md §6):
   - tile.copy registers <-> global / shared: plan_register_store splits each element's memory offset into
     a thread part and a slot part, off = A(thread) + B(slot), with A linear in the bits of the thread's
     rank in the tile's warps (every power-of-two fragment is); the slots are then cut into runs that are
-    contiguous in memory and moved as vectors of up to 16 bytes, aligned as the offsets prove.
+    contiguous in memory and moved as vectors of up to 16 bytes, aligned as the offsets prove. A swizzled
+    buffer (`Swizzle<..> o inner`) is planned on `inner`; where the bits the swizzle reads come from the
+    thread alone (as for the wgmma fragment in a 128B-swizzled tile: a row's bits are the lane's), the
+    thread XORs its 16-byte-chunk offsets with one value, so a warp's 8 rows land in 8 bank groups.
 """
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ from ..lazy import numpy as np  # imported at first use (tile-opt --help never c
 
 from ..layout import ComposedLayout, fragment_of, m
 from ..layout.fragment import WARP_SIZE, offsets_table
+from ..layout.swizzle import swizzle_params
 from ..mlir import ir
 from .emitter import I32, I64, int_type, ptr_type
 
@@ -37,20 +41,23 @@ class StoreError(Exception):
 @dataclass(frozen=True)
 class StorePlan:
     """first_warp, warps: the warps that hold the tile; base_bytes + sum over thread-rank bits b of
-    bit_b * coeff_bytes[b]: the thread's byte offset; chunks: (register byte, memory byte, bytes, align)."""
+    bit_b * coeff_bytes[b]: the thread's byte offset; chunks: (register byte, memory byte, bytes, align);
+    swizzle: None, or (mask, shift) of a swizzled buffer: each chunk's address is (thread offset + memory
+    byte) ^ ((thread offset & mask) >> shift)."""
 
     first_warp: int
     warps: int
     base_bytes: int
     coeff_bytes: tuple[tuple[int, int], ...]
     chunks: tuple[tuple[int, int, int, int], ...]
+    swizzle: tuple[int, int] | None = None
 
 
 def plan_register_store(mem_layout, reg_layout, elem_bits: int, mem_align: int) -> StorePlan:
     """Plan the store of sliced `reg_layout` to sliced `mem_layout` (axis m, whole bytes per element run)."""
     if isinstance(mem_layout, ComposedLayout):
-        raise StoreError("registers move to and from unswizzled buffers only (for a swizzled one, go "
-                         "through an unswizzled buffer or a TMA copy)")
+        plan = plan_register_store(mem_layout.inner, reg_layout, elem_bits, mem_align)
+        return _swizzled(plan, mem_layout, reg_layout, elem_bits)
     frag = fragment_of(reg_layout)
     off = offsets_table(mem_layout).get(m, np.zeros(mem_layout.shard_extent(), dtype=np.int64))
     warps = frag.warps
@@ -102,6 +109,31 @@ def plan_register_store(mem_layout, reg_layout, elem_bits: int, mem_align: int) 
             i += size // eb
         i = j
     return StorePlan(w0, nw, int(a[0]) * eb, tuple((bit, c * eb) for bit, c in coeffs), tuple(chunks))
+
+
+def _swizzled(plan: StorePlan, mem_layout: ComposedLayout, reg_layout, elem_bits: int) -> StorePlan:
+    """`plan` (made on the swizzle's inner layout) for the swizzled buffer, when the swizzle's source bits of
+    every element's byte offset are its thread's (so one XOR value per thread). The swizzle acts on absolute
+    addresses, so on offsets only from a buffer aligned to its repeat: the verifier's swizzle-alignment
+    check holds every swizzled shared buffer to that."""
+    mode = mem_layout.swizzle
+    b, mm, s = swizzle_params(mode)
+    if not b:
+        return plan
+    mask = ((1 << b) - 1) << (mm + s)
+    frag = fragment_of(reg_layout)
+    off = offsets_table(mem_layout.inner).get(m, np.zeros(mem_layout.shard_extent(), dtype=np.int64))
+    byte = off * (elem_bits // 8)
+    rank = (frag.warp - plan.first_warp) * WARP_SIZE + frag.lane
+    first = np.full(plan.warps * WARP_SIZE, -1, dtype=np.int64)
+    first[rank] = byte & mask  # any element's source bits per thread; then all of them must agree
+    if not (first[rank] == (byte & mask)).all():
+        raise StoreError(f"a thread's elements differ in the bits the {mode.value} swizzle reads (bits "
+                         f"{mm + s}..{mm + s + b - 1} of the byte offset): each thread must hold whole rows of "
+                         "the swizzle pattern")
+    if any(size > 1 << mm for _, _, size, _ in plan.chunks):  # (a chunk is aligned to its size)
+        raise StoreError("a vector access would straddle the swizzle's 16-byte units")
+    return StorePlan(plan.first_warp, plan.warps, plan.base_bytes, plan.coeff_bytes, plan.chunks, (mask, s))
 
 
 # -- emission -----------------------------------------------------------------------------------------
@@ -168,10 +200,14 @@ def emit_move(em, plan: StorePlan, mem, regs, warp, lane, load: bool) -> None:
     for bit, c in plan.coeff_bytes:
         off = em.add(off, em.mul(em.and_(em.shr(rank, em.const(bit, t)), em.const(1, t)), em.const(c, t)))
     base = em.gep(mem, off)
+    if plan.swizzle:
+        mask, shift = plan.swizzle
+        flip = em.shr(em.and_(off, em.const(mask, t)), em.const(shift, t))
     for regb, memb, size, align in plan.chunks:
-        t = ir.VectorType.get([size // 4], I32()) if size >= 8 else int_type(size * 8)
-        r, a = em.gep(regs, regb), em.gep(base, memb)
+        vt = ir.VectorType.get([size // 4], I32()) if size >= 8 else int_type(size * 8)
+        r = em.gep(regs, regb)
+        a = em.gep(mem, em.xor(em.add(off, em.const(memb, t)), flip)) if plan.swizzle else em.gep(base, memb)
         if load:
-            em.store(em.load(t, a, align=align), r, align=min(size, 4))
+            em.store(em.load(vt, a, align=align), r, align=min(size, 4))
         else:
-            em.store(em.load(t, r, align=min(size, 4)), a, align=align)
+            em.store(em.load(vt, r, align=min(size, 4)), a, align=align)
