@@ -102,12 +102,10 @@ class PersistentConfig:
         if self.epilogue == "registers" and (self.m % self.tile_m or self.n % self.tile_n):
             raise ValueError(f"M={self.m}, N={self.n}: the register epilogue stores D unclipped, so whole "
                              f"{self.tile_m} x {self.tile_n} tiles only")
-        if self.m < self.tile_m or self.n < self.tile_n or self.n % 8:
-            raise ValueError(f"M={self.m}, N={self.n}: at least one whole {self.tile_m} x {self.tile_n} tile (a TMA "
-                             "box stays within the tensor), N a multiple of 8 (rows of D of 16-byte multiples)")
-        if self.k < self.tile_k or (self.k * self.elem_bytes) % 16:
-            raise ValueError(f"K={self.k}: at least one K tile ({self.tile_k}), and rows of A and B of a 16-byte "
-                             "multiple (TMA's global strides)")
+        if self.n % 8:  # (a tensor smaller than a tile is fine: TMA fills the box past its edges and clips stores)
+            raise ValueError(f"N={self.n}: a multiple of 8 (rows of D of 16-byte multiples, TMA's global strides)")
+        if (self.k * self.elem_bytes) % 16:
+            raise ValueError(f"K={self.k}: rows of A and B of a 16-byte multiple (TMA's global strides)")
         if self.stages < 2 or self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"{self.stages} stages: at least 2, and at most {SMEM_LIMIT} bytes of shared memory "
                              f"(these need {self.smem_bytes})")

@@ -2,7 +2,9 @@
 """Compile the persistent Hopper GEMM (examples/gemm_persistent.py) at every shape of bench/gemm.py's SUITE,
 for its "persistent" column.
 
-    .venv/bin/python bench/gpu/persistent/make_persistent_suite.py OUT_DIR [tma|registers|tma-mc2|tma-pingpong] [DTYPE ...]
+    .venv/bin/python bench/gpu/persistent/make_persistent_suite.py OUT_DIR [tma|registers|tma-mc2|tma-pingpong] [DTYPE ...] [MxNxK ...]
+
+MxNxK arguments replace the suite's shapes (e.g. 1x8x16 100x40x48: tensors smaller than a tile);
 
 tma-mc2: the TMA epilogue with clusters of 2 CTAs along M, each multicasting half of the B tile (cluster_m=2);
 tma-pingpong: the TMA epilogue with consumer warpgroups owning alternate 128 x 128 tiles (schedule=pingpong).
@@ -21,12 +23,14 @@ from gemm import SUITE  # noqa: E402  (bench/gemm.py)
 from tile_mlir.compiler import compile  # noqa: E402
 
 
-def main(out_dir: str, mode: str = "tma", *dtypes: str) -> int:
+def main(out_dir: str, mode: str = "tma", *rest: str) -> int:
     os.makedirs(out_dir, exist_ok=True)
+    shapes = [tuple(int(x) for x in a.split("x")) for a in rest if "x" in a] or SUITE
+    dtypes = [a for a in rest if "x" not in a]
     epilogue, _, variant = mode.partition("-")
     options = {"": {}, "mc2": {"cluster_m": 2}, "pingpong": {"schedule": "pingpong", "tile_n": 128}}[variant]
     for dtype in dtypes or ("bf16", "e4m3"):
-        for m, n, k in SUITE:
+        for m, n, k in shapes:
             try:
                 cfg = persistent.PersistentConfig(dtype, m, n, k, epilogue=epilogue, **options)
             except ValueError as e:

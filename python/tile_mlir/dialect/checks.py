@@ -232,8 +232,6 @@ def tensor_map_problem(shape, elem: str, box, swizzle: str = Swizzle.NONE,
     for d, b in enumerate(box):
         if not 1 <= b <= TMA_MAX_BOX:
             return "tensor-map-box", f"box dim {d} is {b}; TMA boxes are 1 to {TMA_MAX_BOX} elements per dim"
-        if b > shape[d]:
-            return "tensor-map-box", f"box dim {d} ({b}) is larger than the tensor's extent {shape[d]}"
     ebytes = element_bits(elem) // 8
     inner = box[-1] * ebytes
     if inner % TMA_STRIDE_ALIGN:

@@ -13,10 +13,25 @@
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 256x512xbf16>):
   %r = "tile.block_id"() {dim = "y"} : () -> i32
-  // expected-error@+1 {{'tile.subview' op region-in-bounds: window [480, 480 + 64) of dim 1 is outside the source's extent 512}}
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x64xbf16, "S[(128, 64) : (64, 1)]", align 1024>
+  // expected-error@+1 {{'tile.subview' op region-in-bounds: window [480, 480 + 64) of dim 1 reaches past the source's extent 512: only a TMA copy (tile.copy_async to or from shared memory), which fills and clips past the edge, may move such a window}}
   %w = "tile.subview"(%A, %r) {static_offsets = array<i64: -1, 480>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 256x512xbf16>, i32) -> !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">
+  "tile.copy"(%s, %w) : (!tile.buffer<shared, 128x64xbf16, "S[(128, 64) : (64, 1)]", align 1024>, !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (512, 1)]">) -> ()
   "tile.return"() : () -> ()
-}) {sym_name = "static_out_of_bounds", block = array<i32: 128, 1, 1>} : () -> ()
+}) {sym_name = "static_past_the_edge_by_tile_copy", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// a window larger than its tensor (dynamic offset), moved by an element copy: refused as above
+"tile.kernel"() ({
+^bb0(%A: !tile.buffer<global, 100x64xbf16>):
+  %r = "tile.block_id"() {dim = "y"} : () -> i32
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x64xbf16, "S[(128, 64) : (64, 1)]", align 1024>
+  // expected-error@+1 {{'tile.subview' op region-in-bounds: window of 128 elements from a dynamic start of dim 0 reaches past the source's extent 100}}
+  %w = "tile.subview"(%A, %r) {static_offsets = array<i64: -1, 0>, sizes = array<i64: 128, 64>} : (!tile.buffer<global, 100x64xbf16>, i32) -> !tile.buffer<global, 128x64xbf16, "S[(128, 64) : (64, 1)]">
+  "tile.copy"(%w, %s) : (!tile.buffer<global, 128x64xbf16, "S[(128, 64) : (64, 1)]">, !tile.buffer<shared, 128x64xbf16, "S[(128, 64) : (64, 1)]", align 1024>) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "larger_than_the_tensor_by_tile_copy", block = array<i32: 128, 1, 1>} : () -> ()
 
 // -----
 

@@ -53,16 +53,6 @@
 
 // -----
 
-// a box larger than the tensor
-"tile.kernel"() ({
-^bb0(%A: !tile.buffer<global, 16x64xui8>):
-  // expected-error@+1 {{'tile.tensor_map' op tensor-map-box: box dim 0 (32) is larger than the tensor's extent 16}}
-  %m = "tile.tensor_map"(%A) {box = array<i64: 32, 64>} : (!tile.buffer<global, 16x64xui8>) -> !tile.tensormap
-  "tile.return"() : () -> ()
-}) {sym_name = "box_extent", block = array<i32: 128, 1, 1>} : () -> ()
-
-// -----
-
 // inner box row of 8 B: not a multiple of 16
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 16x64xbf16>):

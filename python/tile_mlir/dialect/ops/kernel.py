@@ -187,8 +187,11 @@ class SubviewOp(TileOp, name="subview"):
             fail("subview-offsets", f"static_offsets has {dynamic} dynamic entries (-1), the op {n_offsets} "
                  "offset operands")
         for d, (o, n, ext) in enumerate(zip(offsets, sizes, src.shape)):
-            if not 0 < n <= ext or (o != SUBVIEW_DYNAMIC and (o < 0 or o + n > ext)):
+            if n <= 0 or (o != SUBVIEW_DYNAMIC and not 0 <= o < ext):
                 fail("region-in-bounds", f"window [{o}, {o} + {n}) of dim {d} is outside the source's extent {ext}")
+            if n > ext or (o != SUBVIEW_DYNAMIC and o + n > ext):
+                where = f"[{o}, {o} + {n})" if o != SUBVIEW_DYNAMIC else f"of {n} elements from a dynamic start"
+                self._only_tma(f"window {where} of dim {d} reaches past the source's extent {ext}")
         bits, strides = src.addr_bits, subview_strides(src)
         start = sum(o * st for o, st in zip(offsets, strides) if o != SUBVIEW_DYNAMIC) * bits
         if start % 8 or any(o == SUBVIEW_DYNAMIC and st * bits % 8 for o, st in zip(offsets, strides)):
@@ -197,6 +200,19 @@ class SubviewOp(TileOp, name="subview"):
         want = self.window_type(src, sizes)
         if res.elem != src.elem or res.shape != want.shape or res.layout != want.layout:
             fail("result-type", f"the window of this source is {want}, got {res}")
+
+
+    def _only_tma(self, what: str) -> None:
+        """A window that is sure to reach past its tensor's edge is only for TMA copies (tile.copy_async between
+        it and shared memory), which fill the box past the edge with zeros on a load and clip a store there
+        (checked on the H200 with boxes larger than the tensor, docs/tma.md §2); any other copy would
+        address memory outside the tensor."""
+        for use in self.result.uses:
+            owner = use.owner
+            sides = [BufferType.of(v.type) for v in list(owner.operands)[:2]]
+            if getattr(owner, "name", None) != "tile.copy_async" or not any(t and t.scope == "shared" for t in sides):
+                fail("region-in-bounds", f"{what}: only a TMA copy (tile.copy_async to or from shared memory), "
+                     "which fills and clips past the edge, may move such a window")
 
 
 def subview_strides(src: BufferType) -> tuple[int, ...]:
