@@ -169,6 +169,14 @@ def _tensor_map(buf, box, swizzle: bool = False) -> None:
     tb.tensor_map(buf, box, swizzle="128B" if swizzle else "none")
 
 
+def _staging(bm: int, bn: int) -> list:
+    """The epilogue's staging tile of bm x bn bf16 as bn / EPI_COLS boxes of 64 columns (one 128-byte swizzle
+    row each), 128B-swizzled: each thread writes a row, and the swizzle puts a warp's 32 rows' 16-byte stores
+    on distinct bank groups 8 at a time, where rows 2 * bn bytes apart would all fall on the same 4 banks
+    (docs/registers.md §6). Each box is stored by its own TMA store."""
+    return [tb.alloc_shared(_swizzled(bm, EPI_COLS, "bf16")) for _ in range(bn // EPI_COLS)]
+
+
 def _swizzled(rows: int, cols: int, elem: str):
     """A tile as TMA writes a box with 128B swizzle: rows of 128 bytes (cols elements), atoms of 8 rows on the
     absolute address, hence 1024-byte aligned."""
@@ -366,7 +374,7 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
         _tensor_map(B, (bnc, kb), swizzle=True)
         _tensor_map(SFA, sf_box["a"])
         _tensor_map(SFB, sf_box["b"])
-        _tensor_map(D, (bm, bn))
+        _tensor_map(D, (bm, EPI_COLS), swizzle=True)
         sa, sb, va, vb, sf = [], [], [], [], {}
         for s in range(st):
             sa.append(tb.alloc_shared(sa_t))
@@ -376,7 +384,7 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
                 vb.append(tb.reinterpret(sb[s], vb_t))
             for n in "ab":
                 sf[n, s] = tb.alloc_shared(sf_raw_t[n])
-        sd = tb.alloc_shared(_buf("shared", (bm, bn), "bf16", f"S[({bm}, {bn}) : ({bn}, 1)]", 1024))
+        sd = _staging(bm, bn)
         full, empty = [], []
         for s in range(st):
             full.append(tb.alloc_shared(_bar_t()))
@@ -464,7 +472,7 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
                 cols = [(0, bm), (c0, c0 + EPI_COLS)]
                 tb.copy_async(racc, acc, scope="warpgroup", src_region=cols)
                 tb.convert(rout, racc, "rn")
-                tb.copy(sd, rout, scope="warpgroup", dst_region=cols)
+                tb.copy(sd[c0 // EPI_COLS], rout, scope="warpgroup")
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         if cg == 2:  # neither CTA frees tensor memory or exits while its peer may still signal it
@@ -472,7 +480,9 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
         # 5. one thread stores the tile with TMA (clipped at the tensor's edge) and waits for it; warp 1 frees
         #    tensor memory
         with tb.when(is_t0):
-            tb.copy_async(_global_tile(D, (m0, n0), (bm, bn), "bf16", (cfg.m, cfg.n)), sd)
+            for i, box in enumerate(sd):
+                col = _add(n0, c(i * EPI_COLS)) if i else n0
+                tb.copy_async(_global_tile(D, (m0, col), (bm, EPI_COLS), "bf16", (cfg.m, cfg.n)), box)
             tb.bulk_wait(0, "all")
         with tb.when(is_mma_warp):
             tb.fence("tcgen05_after_sync")

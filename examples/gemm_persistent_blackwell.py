@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _set_up, _sf_layouts, _swizzled  # noqa: E402
+from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _set_up, _sf_layouts, _staging, _swizzled  # noqa: E402
 from gemm_reference import FORMATS, report_bits  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
@@ -218,13 +218,13 @@ def _kernel(module, cfg: PersistentBlackwellConfig) -> None:
         tb.tensor_map(B, (bnc, kb), swizzle="128B")
         tb.tensor_map(SFA, sf_box["a"], swizzle="none")
         tb.tensor_map(SFB, sf_box["b"], swizzle="none")
-        tb.tensor_map(D, (bm, bn), swizzle="none")
+        tb.tensor_map(D, (bm, EPI_COLS), swizzle="128B")
         sa = [tb.alloc_shared(sa_t) for _ in range(st)]
         sb = [tb.alloc_shared(sb_t) for _ in range(st)]
         va = [tb.reinterpret(s, va_t) for s in sa] if packed else sa
         vb = [tb.reinterpret(s, vb_t) for s in sb] if packed else sb
         sf = {n: [tb.alloc_shared(sf_raw_t[n]) for _ in range(st)] for n in "ab"}
-        sd = tb.alloc_shared(_buf("shared", (bm, bn), "bf16", f"S[({bm}, {bn}) : ({bn}, 1)]", 1024))
+        sd = _staging(bm, bn)
         full = [tb.alloc_shared(bar_t) for _ in range(st)]
         empty = [tb.alloc_shared(bar_t) for _ in range(st)]
         acc_full = [tb.alloc_shared(bar_t) for _ in range(2)]
@@ -356,7 +356,7 @@ def _epilogue(cfg, c, tiles, ring, tid, rank, acc, acc_full, acc_empty, sd, free
             cols = [(0, bm), (c0, c0 + EPI_COLS)]
             tb.copy_async(racc, src, scope="warpgroup", src_region=cols)
             tb.convert(rout, racc, "rn")
-            tb.copy(sd, rout, scope="warpgroup", dst_region=cols)
+            tb.copy(sd[c0 // EPI_COLS], rout, scope="warpgroup")
         tb.fence("tcgen05_before_sync")  # (the tcgen05.ld waits come before the arrive)
         if cfg.cta_group == 2:  # (mapa + a .shared::cluster arrive, also from the even CTA itself)
             tb.mbarrier_arrive(ring(b, acc_empty), c(0))
@@ -368,7 +368,9 @@ def _epilogue(cfg, c, tiles, ring, tid, rank, acc, acc_full, acc_empty, sd, free
             tb.mbarrier_wait_parity(written, it)
             m0 = arith.muli(arith.addi(arith.muli(mb, c(cfg.cta_group)), rank), c(bm))
             n0 = arith.muli(nb, c(bn))
-            tb.copy_async(tb.subview(D, [m0, n0], static_offsets=[-1, -1], sizes=[bm, bn]), sd)
+            for i, box in enumerate(sd):  # (a 64-column box each)
+                col = arith.addi(n0, c(i * EPI_COLS)) if i else n0
+                tb.copy_async(tb.subview(D, [m0, col], static_offsets=[-1, -1], sizes=[bm, EPI_COLS]), box)
     with tb.when(leader):  # the last store reads shared memory: the CTA stays until it has
         tb.bulk_wait(0, kind="all")
 

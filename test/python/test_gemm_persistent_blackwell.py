@@ -76,8 +76,10 @@ def test_persistent_blackwell_ptx(tmp_path):
         assert len(waits) >= 6 and sum(w.startswith("%r") for w in waits) >= 3
         # (a ring pick of the scale factors' tmem columns: selp.b32 between tcgen05 addresses)
         assert ptx.count("selp.b32") >= 8
-        assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 1  # (the store of D)
-        assert [tm.box_dim for tm in art.tensor_maps][-1] == (128, 128)
+        # the store of D: two 128B-swizzled boxes of 64 columns (a thread's row stored without bank conflicts)
+        assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 2
+        assert [(tm.box_dim, tm.swizzle) for tm in art.tensor_maps][-1] == ((64, 128), "128b")
+        assert ptx.count("st.shared.v4.b32") == 16 and "xor.b32" in ptx
         ptxas = find_tool("ptxas")
         if ptxas is None:
             pytest.skip("ptxas not found")

@@ -201,7 +201,6 @@ class SubviewOp(TileOp, name="subview"):
         if res.elem != src.elem or res.shape != want.shape or res.layout != want.layout:
             fail("result-type", f"the window of this source is {want}, got {res}")
 
-
     def _only_tma(self, what: str) -> None:
         """A window that is sure to reach past its tensor's edge is only for TMA copies (tile.copy_async between
         it and shared memory), which fill the box past the edge with zeros on a load and clip a store there
