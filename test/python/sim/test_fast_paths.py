@@ -1,0 +1,130 @@
+"""tile-sim's fast paths against the paths they replace, in the same process: a kernel run with
+each switched on and off gives the same D, steps, warnings and findings, and a fault inside one is
+named as before (line, lane, tile IR location).
+
+* lane runs (sim/lane_runs.py): straight-line stretches executed for a warp's lanes at once;
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from tile_mlir.sim import EmulationError, lane_runs, run_ptx
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+import gemm_blockscaled as gemm  # noqa: E402
+
+SWITCHES = {"lane_runs": (lane_runs, "ENABLED")}
+
+
+def _gemm(cfg, strict=True):
+    """(D bits, SimResult) of cfg's GEMM on tile-sim, in this process."""
+    import tile_mlir
+    args = gemm.operands(cfg, seed=5)
+    d = np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16)
+    kern = tile_mlir.jit(gemm.build(cfg), arch=cfg.target, backend="sim", workers=1, strict=strict)
+    res = kern(*[args[p] for p in ("A", "B", "SFA", "SFB") if p in args], d)
+    return d.view(np.uint16).copy(), res.sim
+
+
+def _summary(res):
+    return res.steps, list(res.warnings), [tuple(vars(f).items()) if hasattr(f, "__dict__") else f
+                                           for f in res.findings]
+
+
+def _off(monkeypatch, *names):
+    for n in names:
+        mod, attr = SWITCHES[n]
+        monkeypatch.setattr(mod, attr, False)
+
+
+# ------------------------------------------------------------------------------- lane runs
+_HEAD = (".version 8.8\n.target sm_100a\n.address_size 64\n.visible .entry k(.param .u64 out)\n"
+         "{\n.reg .b32 %r<12>;\n.reg .b64 %rd<6>;\n.reg .pred %p<4>;\n"
+         ".shared .align 16 .b8 buf[256];\n")
+
+
+def _lanes_kernel(body):
+    return (_HEAD + "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\n" + body +
+            "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r5;\n"
+            "ret;\n}\n")
+
+
+#: divergent lanes (odd lanes branch over a stretch, rejoining mid-stretch), guarded instructions
+#: and shared-memory traffic inside stretches
+DIVERGENT = _lanes_kernel(
+    "and.b32 %r2, %r1, 1;\nsetp.ne.u32 %p1, %r2, 0;\nshl.b32 %r3, %r1, 2;\n"
+    "@%p1 bra SKIP;\nadd.s32 %r4, %r1, 100;\nmul.lo.s32 %r4, %r4, 3;\nxor.b32 %r4, %r4, 0x55;\n"
+    "SKIP:\nst.shared.u32 [%r3], %r1;\nadd.s32 %r5, %r1, 7;\n@%p1 add.s32 %r5, %r5, %r4;\n"
+    "@!%p1 shl.b32 %r5, %r5, 3;\nbar.sync 0;\nxor.b32 %r6, %r3, 4;\nld.shared.u32 %r7, [%r6];\n"
+    "add.s32 %r5, %r5, %r7;\ncvt.u64.u32 %rd4, %r5;\nmov.b64 {%r8, %r9}, %rd4;\n"
+    "add.s32 %r5, %r8, %r9;\n")
+
+
+@pytest.mark.parametrize("block", [32, 48, 64])
+def test_lane_runs_same_as_per_thread(monkeypatch, block):
+    out_fast = np.zeros(block, np.uint32)
+    r_fast = run_ptx(DIVERGENT, "k", [out_fast], block=(block, 1, 1))
+    _off(monkeypatch, "lane_runs")
+    out_slow = np.zeros(block, np.uint32)
+    r_slow = run_ptx(DIVERGENT, "k", [out_slow], block=(block, 1, 1))
+    assert np.array_equal(out_fast, out_slow)
+    assert (r_fast.steps, r_fast.warnings) == (r_slow.steps, r_slow.warnings)
+    assert all(np.array_equal(a, b) for a, b in zip(r_fast.shared, r_slow.shared))
+
+
+def test_lane_runs_are_taken():
+    """The stretches run through lane_runs.run (else the test above compares a path with itself)."""
+    seen = []
+    real = lane_runs.run
+
+    def spy(M, lanes, pc, k):
+        seen.append((len(lanes), k))
+        return real(M, lanes, pc, k)
+    lane_runs.run = spy
+    try:
+        run_ptx(DIVERGENT, "k", [np.zeros(64, np.uint32)], block=(64, 1, 1))
+    finally:
+        lane_runs.run = real
+    assert any(n == 32 and k > 2 for n, k in seen)  # converged warps
+    assert any(n == 16 for n, _ in seen)  # the even lanes alone, before the odd ones rejoin
+
+
+#: lane 5 of warp 1 stores out of bounds in the middle of a stretch
+FAULT = _lanes_kernel(
+    "mov.u32 %r2, 0;\nsetp.eq.u32 %p1, %r1, 37;\n@%p1 mov.u32 %r2, 4096;\nshl.b32 %r3, %r1, 2;\n"
+    "add.s32 %r3, %r3, %r2;\nadd.s32 %r5, %r1, 1;\nst.shared.u32 [%r3], %r5;\n"
+    "add.s32 %r5, %r5, 1;\n")
+
+
+def test_fault_inside_a_lane_run_named_as_before(monkeypatch):
+    msgs = []
+    for on in (True, False):
+        monkeypatch.setattr(lane_runs, "ENABLED", on)
+        with pytest.raises(EmulationError) as e:
+            run_ptx(FAULT, "k", [np.zeros(64, np.uint32)], block=(64, 1, 1))
+        msgs.append((str(e.value), e.value.line, e.value.source))
+    assert msgs[0] == msgs[1]
+    assert "st.shared.u32 [%r3], %r5" in msgs[0][0] and "warp 1, lane 5" in msgs[0][0]
+
+
+def test_fault_inside_a_lane_run_names_the_tile_ir_line(monkeypatch):
+    """With .loc line info the fault is reported at the tile IR file:line:col, both ways."""
+    ptx = FAULT.replace(".visible", '.file 1 "kernel.mlir"\n.visible').replace(
+        "st.shared.u32", ".loc 1 42 7\nst.shared.u32")
+    msgs = []
+    for on in (True, False):
+        monkeypatch.setattr(lane_runs, "ENABLED", on)
+        with pytest.raises(EmulationError) as e:
+            run_ptx(ptx, "k", [np.zeros(64, np.uint32)], block=(64, 1, 1))
+        msgs.append((str(e.value), e.value.source))
+    assert msgs[0] == msgs[1]
+    assert msgs[0][1] is not None and msgs[0][1].endswith("kernel.mlir:42:7")
+    assert str(msgs[0][0]).startswith(msgs[0][1] + ": error:")
