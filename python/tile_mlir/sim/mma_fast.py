@@ -99,6 +99,10 @@ class Decoded:
         return bool(self.nan.any() or self.inf.any())
 
 
+def _part(d: Decoded, idx) -> Decoded:
+    return Decoded(d.neg[idx], d.sig[idx], d.exp[idx], d.nan[idx], d.inf[idx], d.frac)
+
+
 def decode(bits: np.ndarray, etype: str) -> Decoded:
     """Split the bit patterns of ``etype`` into sign, significand and exponent: fp6 / fp4 sit in
     the tcgen05 8-bit containers (bits 5..0 / 5..2), "e2m1x2" is fp4 given as nibbles, "tf32" an
@@ -258,9 +262,12 @@ def t_fdpa(a_bits, b_bits, c_bits, atype, btype, dtype, *, F, rho, e_zero, L,
     _one_blas_thread()
     c = c_bits
     K = a_bits.shape[1]
+    # decoded once: decode is element-wise, so slicing its result is decoding the slice (a K
+    # chain of MMAs in one call pays its small-array numpy overhead once, not per group)
+    da, db = decode(a_bits, atype), decode(b_bits, btype)
     for g, k0 in enumerate(range(0, K, L)):
-        a = decode(a_bits[:, k0:k0 + L], atype)
-        b = decode(b_bits[k0:k0 + L], btype)
+        a = da if K == L else _part(da, np.s_[:, k0:k0 + L])
+        b = db if K == L else _part(db, np.s_[k0:k0 + L])
         cd = decode(c, dtype)
         extra = scale_nan = None
         if sfa is not None:

@@ -140,6 +140,12 @@ def _shape(m, n, k):
     return f"m{m}n{n}k{k}"
 
 
+def fast_wgmma(atype: str) -> bool:
+    """Whether wgmma of ``atype`` is computed by the fast path (mma_fast.t_fdpa), which rounds
+    per group of L products along K: a chain of them is then one call over the summed K."""
+    return not _reference() and atype in _ITEM
+
+
 def wgmma(dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, *,
           n: int, k: int, negate_a=False, negate_b=False, saturate=False) -> np.ndarray:
     """D of ``wgmma.mma_async.m64n<n>k<k>.<dtype>.<atype>.<btype>`` for the rows given (MMA-Sim's

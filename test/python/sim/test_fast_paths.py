@@ -3,6 +3,8 @@ each switched on and off gives the same D, steps, warnings and findings, and a f
 named as before (line, lane, tile IR location).
 
 * lane runs (sim/lane_runs.py): straight-line stretches executed for a warp's lanes at once;
+* wgmma chains (sim/handlers/wgmma_chain.py): D computed when first read, a K chain and the
+  warpgroup's warps in one call;
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from tile_mlir.sim import EmulationError, lane_runs, run_ptx
+from tile_mlir.sim import EmulationError, lane_runs, mma_numerics, run_ptx
+from tile_mlir.sim.handlers import wgmma_chain
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
 import gemm_blockscaled as gemm  # noqa: E402
 
-SWITCHES = {"lane_runs": (lane_runs, "ENABLED")}
+SWITCHES = {"lane_runs": (lane_runs, "ENABLED"), "wgmma_chain": (wgmma_chain, "ENABLED")}
 
 
 def _gemm(cfg, strict=True):
@@ -43,6 +46,41 @@ def _off(monkeypatch, *names):
     for n in names:
         mod, attr = SWITCHES[n]
         monkeypatch.setattr(mod, attr, False)
+
+
+@pytest.mark.parametrize("dtype, m, n, k", [("bf16", 128, 128, 256), ("e4m3", 128, 256, 128)])
+def test_wgmma_gemm_same_with_fast_paths_on_and_off(monkeypatch, dtype, m, n, k):
+    cfg = gemm.GemmConfig("sm_90a", dtype, m, n, k, tile_n=128)
+    calls = []
+    real = mma_numerics.wgmma
+
+    def counted(*a, **kw):
+        calls.append((a[3].shape[0], kw["k"]))  # (rows, K)
+        return real(*a, **kw)
+    monkeypatch.setattr(mma_numerics, "wgmma", counted)
+    d_fast, r_fast = _gemm(cfg)
+    fast_calls = list(calls)
+    with monkeypatch.context() as mp:
+        _off(mp, "lane_runs", "wgmma_chain")
+        calls.clear()
+        d_slow, r_slow = _gemm(cfg)
+    assert np.array_equal(d_fast, d_slow)
+    assert _summary(r_fast) == _summary(r_slow)
+    # the slow path: one call per warp and wgmma; the fast one fuses K chains and warps
+    assert set(calls) == {(16, 16 if dtype == "bf16" else 32)}
+    assert len(fast_calls) <= len(calls) / (k // (16 if dtype == "bf16" else 32))  # whole chains
+    assert sum(r * k for r, k in fast_calls) == sum(r * k for r, k in calls)  # the same work
+    if dtype == "bf16":  # warps stacked (where a warp's peers issued the chain already)
+        assert any(r > 16 for r, _ in fast_calls)
+
+
+def test_wgmma_gemm_lenient_same_with_fast_paths_on_and_off(monkeypatch):
+    cfg = gemm.GemmConfig("sm_90a", "bf16", 128, 128, 128, tile_n=128)
+    d_fast, r_fast = _gemm(cfg, strict=False)
+    _off(monkeypatch, "lane_runs", "wgmma_chain")
+    d_slow, r_slow = _gemm(cfg, strict=False)
+    assert np.array_equal(d_fast, d_slow)
+    assert _summary(r_fast) == _summary(r_slow)
 
 
 # ------------------------------------------------------------------------------- lane runs
