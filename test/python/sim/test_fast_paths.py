@@ -5,6 +5,8 @@ named as before (line, lane, tile IR location).
 * lane runs (sim/lane_runs.py): straight-line stretches executed for a warp's lanes at once;
 * wgmma chains (sim/handlers/wgmma_chain.py): D computed when first read, a K chain and the
   warpgroup's warps in one call;
+* tcgen05.mma chains (sim/handlers/tcgen05_chain.py): the MMAs a commit retires onto one D in one
+  call.
 """
 
 from __future__ import annotations
@@ -17,14 +19,15 @@ import numpy as np
 import pytest
 
 from tile_mlir.sim import EmulationError, lane_runs, mma_numerics, run_ptx
-from tile_mlir.sim.handlers import wgmma_chain
+from tile_mlir.sim.handlers import tcgen05_chain, wgmma_chain
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
 sys.path.insert(0, os.path.join(ROOT, "examples"))
 
 import gemm_blockscaled as gemm  # noqa: E402
 
-SWITCHES = {"lane_runs": (lane_runs, "ENABLED"), "wgmma_chain": (wgmma_chain, "ENABLED")}
+SWITCHES = {"lane_runs": (lane_runs, "ENABLED"), "wgmma_chain": (wgmma_chain, "ENABLED"),
+            "tcgen05_chain": (tcgen05_chain, "ENABLED")}
 
 
 def _gemm(cfg, strict=True):
@@ -81,6 +84,32 @@ def test_wgmma_gemm_lenient_same_with_fast_paths_on_and_off(monkeypatch):
     d_slow, r_slow = _gemm(cfg, strict=False)
     assert np.array_equal(d_fast, d_slow)
     assert _summary(r_fast) == _summary(r_slow)
+
+
+@pytest.mark.parametrize("dtype, m, n, k, cg", [("mxfp8", 128, 128, 512, 1), ("mxfp8", 256, 256, 256, 2),
+                                             ("nvfp4", 128, 128, 512, 1)])
+def test_tcgen05_gemm_same_with_fast_paths_on_and_off(monkeypatch, dtype, m, n, k, cg):
+    cfg = gemm.GemmConfig("sm_100a", dtype, m, n, k, cta_group=cg)
+    calls = []
+    real = mma_numerics.tcgen05_chain
+
+    def counted(*a, **kw):
+        calls.append(a[4].shape)  # A: rows x summed K
+        return real(*a, **kw)
+    monkeypatch.setattr(mma_numerics, "tcgen05_chain", counted)
+    d_fast, r_fast = _gemm(cfg)
+    fast_calls = list(calls)
+    with monkeypatch.context() as mp:
+        _off(mp, "lane_runs", "tcgen05_chain")
+        calls.clear()
+        d_slow, r_slow = _gemm(cfg)
+    assert np.array_equal(d_fast, d_slow)
+    assert _summary(r_fast) == _summary(r_slow)
+    assert not calls
+    if dtype == "mxfp8":  # a commit's 4 MMAs of K 32 in one call (nvfp4: G-ST-FDPA, never fused)
+        assert fast_calls and all(kk == 128 for _, kk in fast_calls)
+    else:
+        assert not fast_calls
 
 
 # ------------------------------------------------------------------------------- lane runs
