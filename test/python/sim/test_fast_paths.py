@@ -195,3 +195,44 @@ def test_fault_inside_a_lane_run_names_the_tile_ir_line(monkeypatch):
     assert msgs[0] == msgs[1]
     assert msgs[0][1] is not None and msgs[0][1].endswith("kernel.mlir:42:7")
     assert str(msgs[0][0]).startswith(msgs[0][1] + ": error:")
+
+
+# ------------------------------------------------------------------------------- TMA observer cache
+def test_tma_observer_cache_sees_a_new_load_into_the_same_chunks():
+    """The load ids under an operand's chunks are kept only until the CTA's TMA tags change: a
+    second load into the same ring slot, not waited for, is still a race."""
+    from types import SimpleNamespace as NS
+
+    from tile_mlir.sim.handlers import tma
+
+    class M:
+        ext = {}
+
+        def violation(self, msg, key=None, race=False):
+            raise EmulationError(msg)
+
+        def where(self, t):
+            return "thread 0"
+
+    class CTA:  # (hashable: a TMA record's phases are keyed by CTA)
+        ext, idx, smem = {}, 0, NS(size=256)
+
+    m, cta = M(), CTA()
+    t = NS(seen={})
+    chunks = np.array([0, 16, 32, 48])
+    chunks.flags.writeable = False  # as mma_smem's cached layouts are
+    recs = tma.RECORDS.of(m)
+    sh = tma.SHARED.of(cta)
+    for rid in (1, 2):
+        mb = NS(uid=rid, describe=lambda: "mbarrier")
+        recs[rid] = NS(phase={cta: (mb, 0)}, what="load", line=10 * rid)
+    sh.tags[0:64] = 1
+    sh.version += 1
+    t.seen[1] = 1  # the reader observed load 1's phase
+    tma._check_gather(m, t, cta, chunks, "wgmma B")
+    assert sh.rids[id(chunks)][2] == [1]
+    tma._check_gather(m, t, cta, chunks, "wgmma B")  # from the cache: still fine
+    sh.tags[0:64] = 2  # as tma_copy writes a landing load
+    sh.version += 1
+    with pytest.raises(EmulationError, match="issued at line 20"):
+        tma._check_gather(m, t, cta, chunks, "wgmma B")
