@@ -6,7 +6,9 @@ named as before (line, lane, tile IR location).
 * wgmma chains (sim/handlers/wgmma_chain.py): D computed when first read, a K chain and the
   warpgroup's warps in one call;
 * tcgen05.mma chains (sim/handlers/tcgen05_chain.py): the MMAs a commit retires onto one D in one
-  call.
+  call;
+* plain tcgen05.ld destinations where no instruction can read one before its wait
+  (sim/handlers/ld_poison.py, never_read_unwaited).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import numpy as np
 import pytest
 
 from tile_mlir.sim import EmulationError, lane_runs, mma_numerics, run_ptx
-from tile_mlir.sim.handlers import tcgen05_chain, wgmma_chain
+from tile_mlir.sim.handlers import ld_poison, tcgen05_chain, wgmma_chain
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
 sys.path.insert(0, os.path.join(ROOT, "examples"))
@@ -27,7 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 import gemm_blockscaled as gemm  # noqa: E402
 
 SWITCHES = {"lane_runs": (lane_runs, "ENABLED"), "wgmma_chain": (wgmma_chain, "ENABLED"),
-            "tcgen05_chain": (tcgen05_chain, "ENABLED")}
+            "tcgen05_chain": (tcgen05_chain, "ENABLED"), "ld_static": (ld_poison, "STATIC")}
 
 
 def _gemm(cfg, strict=True):
@@ -97,12 +99,17 @@ def test_tcgen05_gemm_same_with_fast_paths_on_and_off(monkeypatch, dtype, m, n, 
         calls.append(a[4].shape)  # A: rows x summed K
         return real(*a, **kw)
     monkeypatch.setattr(mma_numerics, "tcgen05_chain", counted)
+    poisoned = []
+    real_poison = ld_poison.poison_ld
+    monkeypatch.setattr(ld_poison, "poison_ld", lambda *a: poisoned.append(1) or real_poison(*a))
     d_fast, r_fast = _gemm(cfg)
     fast_calls = list(calls)
+    assert not poisoned  # the epilogue reads its registers after the wait: plain from the start
     with monkeypatch.context() as mp:
-        _off(mp, "lane_runs", "tcgen05_chain")
+        _off(mp, "lane_runs", "tcgen05_chain", "ld_static")
         calls.clear()
         d_slow, r_slow = _gemm(cfg)
+    assert poisoned
     assert np.array_equal(d_fast, d_slow)
     assert _summary(r_fast) == _summary(r_slow)
     assert not calls
@@ -236,3 +243,41 @@ def test_tma_observer_cache_sees_a_new_load_into_the_same_chunks():
     sh.version += 1
     with pytest.raises(EmulationError, match="issued at line 20"):
         tma._check_gather(m, t, cta, chunks, "wgmma B")
+
+
+# ------------------------------------------------------------------------------- tcgen05.ld proof
+def _ld_kernel(after_ld):
+    """One warp: alloc, tcgen05.ld of 2 columns, ``after_ld``, dealloc."""
+    return (".version 8.8\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n"
+            ".reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n"
+            ".shared .align 16 .b8 slot[16];\n"
+            "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], 32;\n"
+            "ld.shared.b32 %r1, [slot];\n"
+            "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r2, %r3}, [%r1];\n" + after_ld +
+            "tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r1, 32;\n"
+            "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\nret;\n}\n")
+
+
+@pytest.mark.parametrize("after_ld, plain", [
+    ("mov.b64 %rd1, {%r2, %r3};\ntcgen05.wait::ld.sync.aligned;\nmov.b64 {%r4, %r5}, %rd1;\n"
+     "add.s32 %r6, %r4, %r5;\n", True),  # copies before the wait, uses after it
+    ("mov.b64 %rd1, {%r2, %r3};\nmov.b64 {%r4, %r5}, %rd1;\nadd.s32 %r6, %r4, 1;\n"
+     "tcgen05.wait::ld.sync.aligned;\n", False),  # a copy's copy used before the wait
+    ("setp.eq.u32 %p1, %r1, 0;\n@%p1 bra L;\ntcgen05.wait::ld.sync.aligned;\nL:\n"
+     "add.s32 %r6, %r2, 1;\n", False),  # one path skips the wait
+    ("@%p1 tcgen05.wait::ld.sync.aligned;\nadd.s32 %r6, %r2, 1;\n", False),  # a guarded wait
+])
+def test_never_read_unwaited(after_ld, plain):
+    from tile_mlir.sim.machine import Machine
+    from tile_mlir.sim.ptx_parser import parse
+
+    mod = parse(_ld_kernel(after_ld))
+    M = Machine(mod, mod.entry("k"), grid=(1, 1, 1), block=(32, 1, 1), cluster=(1, 1, 1),
+                dynamic_smem=0, strict=True, trace=False, max_steps=None)
+    assert M.ld_plain is plain
+
+
+def test_read_before_wait_still_found_with_the_proof_on():
+    ptx = _ld_kernel("add.s32 %r6, %r2, 1;\ntcgen05.wait::ld.sync.aligned;\n")
+    with pytest.raises(EmulationError, match="read before the tcgen05.wait::ld"):
+        run_ptx(ptx, "k", [], block=(32, 1, 1), strict=True)
