@@ -19,6 +19,7 @@
     python bench/sim.py --scaling           MXFP8 over M, N, K and CTAs
     python bench/sim.py --targets           MXFP8 / NVFP4 2048^3 and the bf16 twin 1024^3
     python bench/sim.py --baseline TREE     MXFP8 512x512x1024 here and at another worktree (its own PYTHONPATH)
+    python bench/sim.py --baseline TREE --gemm sm_90a,bf16,1024,1024,1024    another GEMM of the two trees
 
 Ratios are printed against the parse+decode-only time of kernel 1 (anchor in the same process).
 """
@@ -308,6 +309,8 @@ if __name__ == "__main__":
     p.add_argument("--scaling", action="store_true", help="only the MXFP8 scaling over M, N, K and CTAs")
     p.add_argument("--targets", action="store_true", help="only the 2048^3 / 1024^3 GEMMs of issue 19")
     p.add_argument("--baseline", metavar="TREE", help="only MXFP8 512x512x1024 here and at TREE")
+    p.add_argument("--gemm", metavar="TARGET,DTYPE,M,N,K", help="the GEMM of --baseline (default "
+                   "sm_100a,mxfp8,512,512,1024)")
     p.add_argument("--workers", type=int, help="tile-sim workers (default: every core)")
     ns = p.parse_args()
     if ns.diff:
@@ -317,6 +320,7 @@ if __name__ == "__main__":
     elif ns.targets:
         gemm_rows(TARGETS, "issue 19 targets", ns.workers)
     elif ns.baseline:
-        baseline(ns.baseline)
+        g = ns.gemm.split(",") if ns.gemm else None
+        baseline(ns.baseline, *([(g[0], g[1], *map(int, g[2:]))] if g else []))
     else:
         main()

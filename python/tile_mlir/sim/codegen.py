@@ -193,4 +193,7 @@ class Decoder:
         except SyntaxError as e:  # pragma: no cover - internal error
             raise self.error(f"internal codegen error {e}:\n{src}")
         exec(code, g)
-        return g["_f"]
+        f = g["_f"]
+        if args == "t":
+            f.body = lines  # its source, for lane runs to inline (lane_runs.py)
+        return f

@@ -11,6 +11,7 @@ from . import memory as mem
 from .binding import MemoryBinding
 from .codegen import Decoder
 from .errors import EmulationError
+from .handlers import ld_poison
 from .locations import located_error
 from .memory import GlobalMemory
 from .opcodes import decode_instruction
@@ -56,6 +57,9 @@ class Machine(MemoryBinding, Scheduler):
         self._layout_globals()
         self.dec = Decoder(self, fn, self.symbols)
         self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
+        # tcgen05.ld may write plain values when nothing can read them before their wait
+        self.ld_plain = ld_poison.STATIC and any(i.mnemonic == "tcgen05.ld" for i in self.code) \
+            and ld_poison.never_read_unwaited(self.code)
         self._check_memory(args, slots=self.dec.nslots,
                            tmem=any(i.mnemonic.startswith("tcgen05") for i in self.code))
         if self.max_steps is None:

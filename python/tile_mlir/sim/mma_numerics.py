@@ -140,6 +140,12 @@ def _shape(m, n, k):
     return f"m{m}n{n}k{k}"
 
 
+def fast_wgmma(atype: str) -> bool:
+    """Whether wgmma of ``atype`` is computed by the fast path (mma_fast.t_fdpa), which rounds
+    per group of L products along K: a chain of them is then one call over the summed K."""
+    return not _reference() and atype in _ITEM
+
+
 def wgmma(dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray, c: np.ndarray, *,
           n: int, k: int, negate_a=False, negate_b=False, saturate=False) -> np.ndarray:
     """D of ``wgmma.mma_async.m64n<n>k<k>.<dtype>.<atype>.<btype>`` for the rows given (MMA-Sim's
@@ -199,6 +205,37 @@ def tcgen05(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.
     tsa = torch.from_numpy(sfa.astype(np.uint8).copy()).view(sview)
     tsb = torch.from_numpy(sfb.astype(np.uint8).copy()).view(sview)
     return _bits(op(ta, tb, _tensor(c, dtype), tsa, tsb), dtype)
+
+
+def tcgen05_fusable(kind: str, dtype: str, atype: str, k: int, block, stype, scaled: bool) -> bool:
+    """Whether ``tcgen05`` serves this kind by mma_fast.t_fdpa, which rounds once per group of L
+    products along K with one MMA's K a multiple of L: MMAs one after another on one D are then
+    one :func:`tcgen05_chain` over the summed K (not kind::mxf4 / mxf4nvf4: G-ST-FDPA rounds once
+    over all of an MMA's groups; not i8: saturation)."""
+    if _reference() or atype not in _ITEM or kind == "i8":
+        return False
+    if not scaled:
+        return k % (32 // _ITEM[atype]) == 0
+    return dtype == "f32" and k == 32 and block == 32 and stype == "ue8m0"
+
+
+def tcgen05_chain(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray,
+                  c: np.ndarray, *, negate_a=False, negate_b=False, scale_d: int = 0, sfa=None,
+                  sfb=None) -> np.ndarray:
+    """D of tcgen05.mma one after another on one D, their A (M x sK), B (sK x N) and scale
+    factors (sfa M x s·K/32, sfb s·K/32 x N) side by side, C the first's (scaled by its
+    scale-input-d): the same groups in the same order as :func:`tcgen05` MMA by MMA, where
+    :func:`tcgen05_fusable`."""
+    if negate_a:
+        a = negate(a, atype)
+    if negate_b:
+        b = negate(b, btype)
+    if scale_d:
+        c = _scale_c(c, dtype, scale_d)
+    if sfa is None:
+        return _fast_dense(dtype, atype, btype, a, b, c, False)
+    return mma_fast.t_fdpa(a, b, c, atype, btype, "f32", F=25, rho="RZ-FP32", e_zero=-133, L=32,
+                           sfa=sfa, sfb=sfb, stype="ue8m0")
 
 
 def _scale_c(c: np.ndarray, dtype: str, s: int) -> np.ndarray:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import sys
 import time
 
+from . import lane_runs
 from .errors import EmulationError
 from .locations import located_error
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, State, Thread, Warp
@@ -78,6 +79,8 @@ class Scheduler:
         cx, cy, cz = self.cluster_dims
         nx, ny = gx // cx, gy // cy
         ncl = self.nclusters()
+        self._run_len = lane_runs.lengths(self.code) if lane_runs.ENABLED else [0] * len(self.code)
+        self._lane_loops = [None] * len(self.code)  # built on first use (lane_runs.py)
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
@@ -204,6 +207,7 @@ class Scheduler:
         BIG = 1 << 60
         RUN = State.RUN
         trace = self.trace or self._spin is not None
+        run_len = self._run_len
         while n < budget:
             minpc = BIG
             for t in threads:
@@ -225,6 +229,22 @@ class Scheduler:
             if inst.warp:
                 self._exec_warp(w, inst, minpc)
                 continue
+            if run_len[minpc] > 1 and not trace:
+                # a lane run: the lanes at minpc through straight-line instructions until another
+                # runnable lane of the warp or the slice's end (lane_runs.py)
+                lanes, other = [], BIG
+                for t in threads:
+                    if t.state == RUN:
+                        p = t.pc
+                        if p == minpc:
+                            lanes.append(t)
+                        elif p < other:
+                            other = p
+                k = min(run_len[minpc], other - minpc, budget - n + 1)
+                if k > 1:
+                    n += k - 1
+                    lane_runs.run(self, lanes, minpc, k)
+                    continue
             fn = inst.fn
             nxt = minpc + 1
             g = inst.guard

@@ -13,7 +13,8 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
             "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
             "progress.py": {"contextlib", "tqdm"},
-            "run_args.py": {"numbers"}}  # (numbers.Real: run_ptx's max_seconds)
+            "run_args.py": {"numbers"},  # (numbers.Real: run_ptx's max_seconds)
+            "wgmma.py": {"itertools", "operator"}}  # (identity over a register slice at C speed)
 
 
 def test_sim_imports_only_numpy_stdlib_and_itself():

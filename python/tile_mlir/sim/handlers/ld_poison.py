@@ -16,13 +16,23 @@ delivered, since ptxas renames registers and scoreboards the physical ones at th
 (docs/emulator.md Table A, A40).
 
 Kept: per thread the registers of its tcgen05.ld not yet waited for.
+
+Most kernels never read a destination early, and that is decidable before the run:
+:func:`never_read_unwaited` follows every path of the kernel (a may-analysis of which registers can
+hold an unwaited value) and finds no instruction but a mov reading one.  Then no guarded value can
+ever be touched, so tcgen05.ld writes plain ints (tcgen05_ldst.py): every result, finding and
+warning is the same, without an object per destination register and lane.
 """
 
 from __future__ import annotations
 
 from .. import findings
 from ..guarded_int import guard_int_ops
+from ..names import Label
 from ..state import Kept
+
+#: False: tcgen05.ld always writes guarded values (tests compare the two)
+STATIC = True
 
 
 class Load:
@@ -127,3 +137,81 @@ def land_ld(t):
         if r[s] is x:
             r[s] = x.value
     st.regs, st.loads = [], []
+
+
+# ------------------------------------------------------------------------------- static proof
+def _regs(op) -> set:
+    """The registers an operand names (vectors, addresses, pairs, negations included)."""
+    k = op[0]
+    if k == "reg":
+        return {op[1].key}
+    if k == "vec":
+        return set().union(*map(_regs, op[1]))
+    if k == "addr":
+        return _regs(op[1])
+    if k == "tensor":
+        return _regs(op[1]) | _regs(op[3])
+    if k == "pair":
+        return _regs(op[1]) | _regs(op[2])
+    if k == "not":
+        return _regs(op[1])
+    return set()
+
+
+def never_read_unwaited(code) -> bool:
+    """Whether, on every path of ``code`` (decoded instructions), no instruction other than a mov
+    reads a register that may hold a tcgen05.ld destination not yet waited for: a destination
+    itself or a mov's copy of one, from the tcgen05.ld until a tcgen05.wait::ld (an unguarded one:
+    it lands every load of the thread).  Conservative: every register an instruction names counts
+    as read, and only unguarded movs overwrite."""
+    n = len(code)
+    state = [None] * (n + 1)  # the registers that may be unwaited on entry, once reached
+    state[0] = frozenset()
+    work = [0]
+    while work:
+        i = work.pop()
+        if i >= n:
+            continue
+        may = state[i]
+        di = code[i]
+        inst, mn = di.src, di.mnemonic
+        guard = inst.guard[0].key if inst.guard is not None else None
+        if guard in may:
+            return False
+        ops = inst.operands
+        if mn == "tcgen05.ld":
+            if any(_regs(o) & may for o in ops[1:]):
+                return False
+            out = may | _regs(ops[0])
+        elif mn == "tcgen05.wait::ld":
+            out = may if guard is not None else frozenset()
+        elif mn == "mov" and ops:
+            dst = _regs(ops[0])
+            if any(_regs(o) & may for o in ops[1:]):
+                out = may | dst
+            else:
+                out = may if guard is not None else may - dst
+        else:
+            if any(_regs(o) & may for o in ops):
+                return False
+            out = may
+        nxt = []
+        if mn == "bra":
+            tgt = ops[0][1] if ops and ops[0][0] == "sym" else None
+            if not isinstance(tgt, Label):
+                return False
+            nxt.append(tgt.index)
+            if guard is not None:
+                nxt.append(i + 1)
+        elif mn in ("ret", "exit", "trap", "brkpt"):
+            if guard is not None:
+                nxt.append(i + 1)
+        else:
+            nxt.append(i + 1)
+        for j in nxt:
+            old = state[j]
+            new = out if old is None else old | out
+            if old is None or new != old:
+                state[j] = frozenset(new)
+                work.append(j)
+    return True

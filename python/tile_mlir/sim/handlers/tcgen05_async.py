@@ -27,6 +27,7 @@ from .. import findings
 from ..errors import EmulationError
 from ..state import Kept
 from . import mbarrier as mbar
+from . import tcgen05_chain
 
 
 def cta_group(d, inst):
@@ -109,7 +110,7 @@ class AsyncOp:
     ``compute`` when the commit retires it (after the writes of everything issued before);
     ``first_commit`` indexes the issuer's commit list (set by :func:`issue`)."""
     __slots__ = ("id", "line", "cg", "_writes", "chunks", "retired", "first_commit", "forced",
-                 "issuer", "opcode", "_compute")
+                 "issuer", "opcode", "_compute", "chain")
 
     def __init__(self, M, opcode, line, cg, issuer, compute=None):
         records = KERNEL.of(M).records
@@ -125,6 +126,7 @@ class AsyncOp:
         self.retired = False
         self.first_commit = 0
         self.forced = False
+        self.chain = None  # an MMA's tcgen05_chain.Link: computed with the MMAs retired after it
 
     @property
     def writes(self):
@@ -181,16 +183,25 @@ def retire_pending(M, t, cg):
     for rec in st.pending:
         (done if cg is None or rec.cg == cg else keep).append(rec)
     st.pending = keep
-    for rec in done:
-        for cta, lanes, cols, vals in rec.writes:
+    i = 0
+    while i < len(done):
+        rec, j = done[i], i + 1
+        ch = rec.chain
+        if ch is not None:  # MMAs onto the same D, in one call (tcgen05_chain.py)
+            while j < len(done) and ch.joins(done[j].chain):
+                j += 1
+        for cta, lanes, cols, vals in (rec.writes if j == i + 1 else
+                                       tcgen05_chain.run([r.chain for r in done[i:j]])):
             tm = cta.tmem
             tm.cells[lanes, cols] = vals
             tm.written[lanes, cols] = True
-        rec._writes, rec._compute = (), None  # written: a launch keeps every op, not its data
-        rec.chunks = []
-        rec.retired = True
-        if cg is None:
-            rec.forced = True
+        for rec in done[i:j]:
+            rec._writes, rec._compute, rec.chain = (), None, None  # a launch keeps every op,
+            rec.chunks = []  # not its data
+            rec.retired = True
+            if cg is None:
+                rec.forced = True
+        i = j
 
 
 def retire_at_exit(M, t):

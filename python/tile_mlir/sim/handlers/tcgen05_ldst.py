@@ -125,8 +125,15 @@ def decode_ld(d, inst):
             M.warn(f"line {line}: .pack::16b bit placement assumed (lower column -> low 16 bits); "
                    f"PTX shows it only in a figure", key=("pack", line))
             vals = (vals[..., 0] & 0xFFFF) | ((vals[..., 1] & 0xFFFF) << 16)
+        plain = M.ld_plain
         for t in parts:  # unreadable until tcgen05.wait::ld (ld_poison.py)
-            ld_poison.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
+            if plain:  # (no instruction can read them early: ld_poison.never_read_unwaited)
+                r = t.r
+                for s, v in zip(slots, vals[t.lane].tolist()):
+                    if s is not None:
+                        r[s] = v
+            else:
+                ld_poison.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
             aop.THREAD.of(t).ld_pending = True
     return f, None
 

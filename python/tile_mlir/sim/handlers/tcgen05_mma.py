@@ -34,6 +34,7 @@ from ..mma_operands import element_addresses
 from ..smem_desc import BLOCK_SCALED_KINDS, check_for_mma, decode as decode_desc, decode_idesc
 from .mma_smem import read_operand
 from . import tcgen05_async as aop  # the pending list and races an MMA joins
+from . import tcgen05_chain
 from .tcgen05_cp import decompress_b4, decompress_b6
 
 KINDS = ("tf32", "f16", "f8f6f4", "i8") + BLOCK_SCALED_KINDS
@@ -245,25 +246,37 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         cols.append(C + C0)
     disabled = _mask_lanes(mask, s.cg)
 
+    def read_c(r):
+        """(D's cells before, C) in CTA r, as the MMA reads them when it completes."""
+        c = ctas[r]
+        tm = c.tmem
+        L, C = lanes[r], cols[r]
+        old = tm.cells[L, C].astype(np.uint32)
+        cin = (old & 0xFFFF) if dt == "f16" else old
+        if not enable:
+            cin = np.zeros_like(cin)
+        elif not tm.written[L, C].all():
+            M.warn(f"line {s.line}: tcgen05.mma in CTA {c.idx} accumulates onto TMEM cells "
+                   f"that were never written (poison 0x{POISON:08X})", key=("mmapoison", s.line))
+        return old, cin
+
+    def read_sf(r):
+        if not s.block_scale:
+            return {}
+        tm = ctas[r].tmem
+        return dict(sfa=scale_factors(tm, sfa_addr, rows, s.nsf, idesc.sfa_id, "A"),
+                    sfb=scale_factors(tm, sfb_addr, n, s.nsf, idesc.sfb_id, "B",
+                                      half=(s.cg == 2 and m_total == 128)).T)
+
     def compute():
         writes = []
         for r, c in enumerate(ctas):
-            tm = c.tmem
             L, C = lanes[r], cols[r]
-            a = a_smem[r] if a_smem[r] is not None else _a_from_tmem(tm, a_src, at, rows, k)
-            old = tm.cells[L, C].astype(np.uint32)
-            cin = (old & 0xFFFF) if dt == "f16" else old
-            if not enable:
-                cin = np.zeros_like(cin)
-            elif not tm.written[L, C].all():
-                M.warn(f"line {s.line}: tcgen05.mma in CTA {c.idx} accumulates onto TMEM cells "
-                       f"that were never written (poison 0x{POISON:08X})", key=("mmapoison", s.line))
-            sf = {}
-            if s.block_scale:
-                sf = dict(sfa=scale_factors(tm, sfa_addr, rows, s.nsf, idesc.sfa_id, "A"),
-                          sfb=scale_factors(tm, sfb_addr, n, s.nsf, idesc.sfb_id, "B",
-                                            half=(s.cg == 2 and m_total == 128)).T,
-                          block=k // s.nsf, stype="ue8m0" if idesc.scale_type else "ue4m3")
+            a = a_smem[r] if a_smem[r] is not None else _a_from_tmem(c.tmem, a_src, at, rows, k)
+            old, cin = read_c(r)
+            sf = read_sf(r)
+            if sf:
+                sf.update(block=k // s.nsf, stype="ue8m0" if idesc.scale_type else "ue4m3")
             dres = mma_numerics.tcgen05(
                 s.kind, dt, at, bt, a, b.T, cin, m=64 if rows == 64 else 128, n=n, k=k,
                 negate_a=bool(idesc.negate_a), negate_b=bool(idesc.negate_b),
@@ -275,12 +288,23 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         return writes
 
     rec = aop.AsyncOp(M, "tcgen05.mma", s.line, s.cg, t, compute)
+    if not idesc.saturate:  # (the one bit a chain's key leaves out: it is i8's, never fused)
+        sf_spans = [_sf_span(sfa_addr, rows), _sf_span(sfb_addr, n)] if s.block_scale else []
+        rec.chain = tcgen05_chain.link(s, s.kind, dt, at, bt, k, idesc, d_taddr, ctas, lanes, cols,
+                                       a_smem, b.T, enable, disabled, read_c, read_sf, sf_spans)
     for r, c in enumerate(ctas):
         aop.tag_dest(rec, c, lanes[r], cols[r])
     for c, lo, hi in spans:
         aop.watch_reads(rec, c, lo, hi)
     aop.issue(t, rec)
     M.progress += 1
+
+
+def _sf_span(taddr, rows):
+    """(first, end) of the tensor-memory columns a scale-factor set may occupy (scale_factors:
+    column base + r / 32 for MN index r < rows)."""
+    c0 = taddr & 0xFFFF
+    return c0, c0 + (rows + 31) // 32
 
 
 def _check(dd, which):

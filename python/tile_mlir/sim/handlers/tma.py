@@ -84,12 +84,17 @@ class _Groups:
 
 class _Shared:
     """A CTA's shared memory as TMA sees it: ``tags``, per byte the id of the load that wrote it
-    (0: none); ``reading``, the copies whose source read is not known complete: [(lo, hi, rec)]."""
-    __slots__ = ("tags", "reading")
+    (0: none), and ``version``, how often they changed; ``reading``, the copies whose source read
+    is not known complete: [(lo, hi, rec)]; ``rids``: the load ids under an MMA operand's chunks
+    (id(chunks) -> (chunks, version, ids)), as a K loop reads the same ring slots again and
+    again and tags change only when a load lands or a store clears them."""
+    __slots__ = ("tags", "version", "reading", "rids")
 
     def __init__(self, cta):
         self.tags = np.zeros(cta.smem.size, dtype=np.int32)
+        self.version = 0
         self.reading = []
+        self.rids = {}
 
 
 RECORDS = Kept("tma", "machine", lambda M: {})
@@ -179,18 +184,26 @@ def register_hooks(d):
     d.M.hooks.register(shared_load=check_load, shared_store=check_store, thread_exit=check_exit)
 
 
-def check_tma_written(M, t, cta, idx, what):
+def check_tma_written(M, t, cta, idx, what, rids=None):
+    """A read by ``t`` of shared bytes ``idx``: each TMA load that wrote some of them (``rids``,
+    their ids in order, when known; ``idx`` then may be a function giving the bytes, needed
+    for a message only) must be complete in the reader's view."""
     sh = SHARED.peek(cta)
     if sh is None:
         return
-    ids = sh.tags[idx]
-    if not ids.any():
-        return
+    if rids is None:
+        ids = sh.tags[idx]
+        if not ids.any():
+            return
+        rids = np.unique(ids[ids != 0]).tolist()
     records = RECORDS.of(M)
-    for rid in np.unique(ids[ids != 0]):
-        rec = records[int(rid)]
+    for rid in rids:
+        rec = records[rid]
         mb, phase = rec.phase[cta]
         if t.seen.get(mb.uid, -1) <= phase:
+            if callable(idx):
+                idx = idx()
+            ids = sh.tags[idx]
             M.violation(f"{what} at shared 0x{int(idx[np.argmax(ids == rid)]):x} of CTA "
                         f"{cta.idx} by thread {M.where(t)} races with the {rec.what} issued at "
                         f"line {rec.line}: the thread has not observed the completion of phase "
@@ -211,9 +224,20 @@ def _check_gather(M, t, cta, chunks, what):
     sh = SHARED.peek(cta)
     if sh is None:
         return
-    idx = (chunks[:, None] + np.arange(16)).reshape(-1)
-    if sh.tags[idx].any():
-        check_tma_written(M, t, cta, idx, what)
+    hit = sh.rids.get(id(chunks))
+    if hit is not None and hit[0] is chunks and hit[1] == sh.version:
+        rids = hit[2]
+    else:
+        ids = sh.tags[_bytes(chunks)]
+        rids = np.unique(ids[ids != 0]).tolist() if ids.any() else []
+        if not chunks.flags.writeable:  # a cached operand layout's (mma_smem.py): kept alive here
+            sh.rids[id(chunks)] = (chunks, sh.version, rids)
+    if rids:
+        check_tma_written(M, t, cta, lambda: _bytes(chunks), what, rids)
+
+
+def _bytes(chunks):
+    return (chunks[:, None] + np.arange(16)).reshape(-1)
 
 
 check_load.gather = _check_gather
@@ -228,6 +252,7 @@ def check_store(M, t, cta, off, n):
     if sh.tags[off:off + n].any():
         check_tma_written(M, t, cta, np.arange(off, off + n), "store")
         sh.tags[off:off + n] = 0
+        sh.version += 1
     if sh.reading:
         for lo, hi, rec in sh.reading:
             if off < hi and lo < off + n:

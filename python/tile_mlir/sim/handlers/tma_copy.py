@@ -162,7 +162,9 @@ def _write_smem(M, cta, phys, data, rec, what):
     check_fenced(M, cta, idx, f"{what} (async proxy) overwrites", rec.line)
     sm.np[idx] = data.reshape(-1)
     sm.wtag[idx] = 0  # no generic-proxy writer any more
-    tma.SHARED.of(cta).tags[idx] = rec.id
+    sh = tma.SHARED.of(cta)
+    sh.tags[idx] = rec.id
+    sh.version += 1
 
 
 def _complete(M, rec, cta, mb_cta, mb_off, nbytes, what):

@@ -25,6 +25,9 @@ Kept: per thread its uncommitted wgmmas, its committed groups and whether it exe
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 import numpy as np
 
 from .. import mma_numerics
@@ -32,6 +35,7 @@ from ..errors import EmulationError
 from ..guarded_int import guard_int_ops
 from ..smem_desc import check_for_mma, decode_sm90
 from ..state import Kept
+from . import wgmma_chain
 from .mma_smem import read_operand
 
 #: (dtype, atype) -> K of the instruction; the element types wgmma takes
@@ -46,6 +50,19 @@ def n_valid(atype: str, n: int) -> bool:
     if atype in ("s8", "u8"):
         return n in (8, 16, 24) or (32 <= n <= 256 and n % 16 == 0)
     return 8 <= n <= 256 and n % 8 == 0
+
+
+_FRAGMENTS: dict = {}
+
+
+def _warp_fragment(n: int, q: int):
+    """d_fragment's rows for warp ``q`` of the warpgroup, its rows counted from 16q (kept: every
+    wgmma asked for it again)."""
+    hit = _FRAGMENTS.get((n, q))
+    if hit is None:
+        rr, cc = d_fragment(n)
+        hit = _FRAGMENTS[(n, q)] = (rr[32 * q:32 * q + 32] - 16 * q, cc[32 * q:32 * q + 32])
+    return hit
 
 
 def d_fragment(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -113,13 +130,30 @@ class InFlight(int):
 
 
 class Record:
-    """One warp's wgmma: its D (16 x n, the C of a chained wgmma), each lane's accumulator values
-    (``rows``) and, in strict mode, the token its registers hold."""
-    __slots__ = ("M", "line", "slots", "span", "d", "rows", "tok")
+    """One warp's wgmma: its D (16 x n, the C of a chained wgmma; computed when first read,
+    wgmma_chain.py), each lane's accumulator values (``rows``) and, in strict mode, the token its
+    registers hold."""
+    __slots__ = ("M", "line", "slots", "span", "step", "frag", "wide", "_rows", "tok")
 
-    def __init__(self, M, line, slots, span, d, rows, strict):
-        self.M, self.line, self.slots, self.span, self.d, self.rows = M, line, slots, span, d, rows
+    def __init__(self, M, line, slots, span, step, frag, wide, strict):
+        self.M, self.line, self.slots, self.span, self.step = M, line, slots, span, step
+        self.frag, self.wide, self._rows = frag, wide, None
         self.tok = InFlight(0, self) if strict else None
+
+    @property
+    def d(self):
+        return wgmma_chain.compute(self.step)
+
+    @property
+    def rows(self):
+        """Lane -> its accumulator registers' values."""
+        if self._rows is None:
+            rr, cc = self.frag
+            out = self.d[rr, cc].astype(np.uint64)  # (32, n/2) values
+            if not self.wide:
+                out = out[:, 0::2] | (out[:, 1::2] << 16)
+            self._rows = out.tolist()
+        return self._rows
 
 
 def _span(slots):
@@ -132,7 +166,7 @@ def _held(r, rec, x):
     """Whether every accumulator register of ``rec`` in file ``r`` holds ``x`` (by identity)."""
     sp = rec.span
     seg = r[sp[0]:sp[1]] if sp is not None else [r[s] for s in rec.slots]
-    return seg[0] is x and len(set(map(id, seg))) == 1  # (C-speed identity over the slice)
+    return seg[0] is x and all(map(is_, seg, repeat(x)))  # (C-speed identity over the slice)
 
 
 # ------------------------------------------------------------------------------- decoders
@@ -172,16 +206,18 @@ def retire(M, t, keep: int):
     r = t.r
     while len(st.groups) > keep:
         for rec in st.groups.pop(0):
-            values = rec.rows[t.lane]
             sp = rec.span
             if rec.tok is not None:
                 if sp is not None and _held(r, rec, rec.tok):  # the common case, as a slice
-                    r[sp[0]:sp[1]] = values
+                    r[sp[0]:sp[1]] = rec.rows[t.lane]
                     continue
                 x0 = r[rec.slots[0]]
                 if type(x0) is InFlight and x0.rec is not rec and _held(r, rec, x0):
-                    continue  # a later wgmma of the chain holds them all
-            for s, v, x in zip(rec.slots, values, [r[s] for s in rec.slots]):
+                    continue  # a later wgmma of the chain holds them all (its D not needed)
+            xs = [r[s] for s in rec.slots]
+            values = rec.rows[t.lane] if any(type(x) is InFlight and x.rec is rec for x in xs) \
+                else xs  # (only a written register's violation is left to report)
+            for s, v, x in zip(rec.slots, values, xs):
                 if type(x) is InFlight and x.rec is rec:
                     r[s] = v
                 elif not (type(x) is InFlight and x.rec is not rec):
@@ -329,27 +365,31 @@ def exec_mma(M, w, parts, s):
         a = _a_from_registers(parts, s, q)
     scale_d = _uniform(parts, s.scale_d, "scale-d")
     wide = s.dtype in ("f32", "s32")
-    rr, cc = d_fragment(s.n)
-    rr, cc = rr[32 * q:32 * q + 32] - 16 * q, cc[32 * q:32 * q + 32]
-    c = _chained_c(parts, s) if scale_d else None
-    if c is None:
+    frag = _warp_fragment(s.n, q)
+    key = (s.dtype, s.atype, s.btype, s.n, s.k, s.satfinite)
+    prev = _chained_c(parts, s) if scale_d else None
+    c = None
+    if prev is not None and prev.step.key != key:
+        c, prev = prev.d, None
+    if prev is None and c is None:
         c = np.zeros((16, s.n), dtype=np.uint32)
         if scale_d:
+            rr, cc = frag
             vals = np.array([[_plain(t, t.r[sl], sl) for sl in s.d_slots] for t in parts],
                             dtype=np.uint64)
             if not wide:
                 vals = np.stack([vals & 0xFFFF, vals >> 16], axis=-1).reshape(32, -1)
             c[rr, cc] = vals.astype(np.uint32)
-    dres = mma_numerics.wgmma(s.dtype, s.atype, s.btype, a, b, c, n=s.n, k=s.k,
-                              negate_a=s.neg_a, negate_b=s.neg_b, saturate=s.satfinite)
-    out = dres[rr, cc].astype(np.uint64)  # (32, n/2) values
-    if not wide:
-        out = out[:, 0::2] | (out[:, 1::2] << 16)
-    rows = [None] * 32
-    for t, row in zip(parts, out.tolist()):
-        rows[t.lane] = row
-    rec = Record(M, s.line, s.d_slots, s.span, dres.astype(np.uint32), rows, M.strict)
+    if s.neg_a:  # negation is exact in every input format: applied to the operand bits here
+        a = mma_numerics.negate(a, s.atype)
+    if s.neg_b:
+        b = mma_numerics.negate(b, s.btype)
+    step = wgmma_chain.new_step(w, key, a, b, prev.step if prev is not None else None, c)
+    if not wgmma_chain.lazy(M, s.atype):
+        wgmma_chain.compute(step)  # at issue, as its errors are
+    rec = Record(M, s.line, s.d_slots, s.span, step, frag, wide, M.strict)
     tok, sp = rec.tok, s.span
+    rows = rec.rows if tok is None else None
     for t in parts:
         r = t.r
         if tok is None:  # lenient: each register its value, used as it is when touched
@@ -374,8 +414,8 @@ def _plain(t, x, slot):
 
 
 def _chained_c(parts, s):
-    """C of a wgmma whose every accumulator register, in every lane, holds the token of one
-    earlier wgmma of this warp on the same registers: that wgmma's D; else None."""
+    """The record of the earlier wgmma of this warp on the same registers whose token every
+    accumulator register, in every lane, holds (its D is this wgmma's C); else None."""
     x0 = parts[0].r[s.d_slots[0]]
     if type(x0) is not InFlight:
         return None
@@ -383,7 +423,7 @@ def _chained_c(parts, s):
     if x0 is not rec.tok or rec.slots != s.d_slots:
         return None
     if all(_held(t.r, rec, x0) for t in parts):
-        return rec.d
+        return rec
     return None
 
 
