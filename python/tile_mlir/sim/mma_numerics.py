@@ -152,10 +152,7 @@ def wgmma(dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray, c: n
     Hopper model; integer kinds exact)."""
     if atype in INTEGER:
         return integer_mma(a, b, c, atype, btype, saturate)
-    if negate_a:
-        a = negate(a, atype)
-    if negate_b:
-        b = negate(b, btype)
+    a, b, c = _operands(a, b, c, dtype, atype, btype, negate_a, negate_b, 0)
     if not _reference() and atype in _ITEM:
         return _fast_dense(dtype, atype, btype, a, b, c, atype in ("e4m3", "e5m2"))
     op = _op("WGMMA", "Hopper", f"{_shape(64, n, k)}.{dtype}.{atype}.{btype}")
@@ -173,12 +170,7 @@ def tcgen05(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.
     factors as bit patterns: ``sfa`` M x K/block, ``sfb`` K/block x N, of type ``stype``."""
     if kind == "i8":
         return integer_mma(a, b, c, atype, btype, saturate)
-    if negate_a:
-        a = negate(a, atype)
-    if negate_b:
-        b = negate(b, btype)
-    if scale_d:
-        c = _scale_c(c, dtype, scale_d)
+    a, b, c = _operands(a, b, c, dtype, atype, btype, negate_a, negate_b, scale_d)
     fast = not _reference()
     if sfa is None and fast and atype in _ITEM:
         return _fast_dense(dtype, atype, btype, a, b, c, False)
@@ -186,8 +178,7 @@ def tcgen05(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.
         if atype == "e2m1x2" and k == 64:  # MMA-Sim's grouped sum (G-ST-FDPA)
             return mma_fast.gst_fdpa(a, b, c, sfa, sfb, stype, block=block)
         if k == 32 and block == 32 and stype == "ue8m0" and atype in _ITEM:
-            return mma_fast.t_fdpa(a, b, c, atype, btype, "f32", F=25, rho="RZ-FP32",
-                                   e_zero=-133, L=32, sfa=sfa, sfb=sfb, stype="ue8m0")
+            return _block32(a, b, c, atype, btype, sfa, sfb)
     if sfa is None:
         op = _op("TCGen05MMA", "Blackwell",
                  f"{_shape(m, n, k)}.kind::{kind}.{dtype}.{atype}.{btype}")
@@ -226,14 +217,25 @@ def tcgen05_chain(kind: str, dtype: str, atype: str, btype: str, a: np.ndarray, 
     factors (sfa M x s·K/32, sfb s·K/32 x N) side by side, C the first's (scaled by its
     scale-input-d): the same groups in the same order as :func:`tcgen05` MMA by MMA, where
     :func:`tcgen05_fusable`."""
+    a, b, c = _operands(a, b, c, dtype, atype, btype, negate_a, negate_b, scale_d)
+    if sfa is None:
+        return _fast_dense(dtype, atype, btype, a, b, c, False)
+    return _block32(a, b, c, atype, btype, sfa, sfb)
+
+
+def _operands(a, b, c, dtype: str, atype: str, btype: str, negate_a, negate_b, scale_d: int):
+    """A and B negated as asked, C scaled by 2^-scale_d (scale-input-d)."""
     if negate_a:
         a = negate(a, atype)
     if negate_b:
         b = negate(b, btype)
     if scale_d:
         c = _scale_c(c, dtype, scale_d)
-    if sfa is None:
-        return _fast_dense(dtype, atype, btype, a, b, c, False)
+    return a, b, c
+
+
+def _block32(a, b, c, atype: str, btype: str, sfa, sfb) -> np.ndarray:
+    """kind::mxf8f6f4 block32 with ue8m0 scales, f32 D: MMA-Sim's T-FDPA parameters for it."""
     return mma_fast.t_fdpa(a, b, c, atype, btype, "f32", F=25, rho="RZ-FP32", e_zero=-133, L=32,
                            sfa=sfa, sfb=sfb, stype="ue8m0")
 
