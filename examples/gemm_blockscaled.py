@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from gemm_reference import FORMATS, report_bits  # noqa: E402
+from gemm_reference import FORMATS, module_text, report_bits  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
@@ -175,6 +175,14 @@ def _staging(bm: int, bn: int) -> list:
     on distinct bank groups 8 at a time, where rows 2 * bn bytes apart would all fall on the same 4 banks
     (docs/registers.md §6). Each box is stored by its own TMA store."""
     return [tb.alloc_shared(_swizzled(bm, EPI_COLS, "bf16")) for _ in range(bn // EPI_COLS)]
+
+
+def _store_staging(D, sd, m0, n0, rows: int, c) -> None:
+    """The staging boxes of `_staging` (rows x 64 each) to D's window at (m0, n0): one TMA store a box,
+    clipped at D's edges (`c` makes an i32 constant)."""
+    for i, box in enumerate(sd):
+        col = _add(n0, c(i * EPI_COLS)) if i else n0
+        tb.copy_async(tb.subview(D, [m0, col], static_offsets=[-1, -1], sizes=[rows, EPI_COLS]), box)
 
 
 def _swizzled(rows: int, cols: int, elem: str):
@@ -480,9 +488,7 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
         # 5. one thread stores the tile with TMA (clipped at the tensor's edge) and waits for it; warp 1 frees
         #    tensor memory
         with tb.when(is_t0):
-            for i, box in enumerate(sd):
-                col = _add(n0, c(i * EPI_COLS)) if i else n0
-                tb.copy_async(_global_tile(D, (m0, col), (bm, EPI_COLS), "bf16", (cfg.m, cfg.n)), box)
+            _store_staging(D, sd, m0, n0, bm, c)
             tb.bulk_wait(0, "all")
         with tb.when(is_mma_warp):
             tb.fence("tcgen05_after_sync")
@@ -562,11 +568,7 @@ def main(argv=None) -> int:
     if args.run:
         d, logical = run(cfg, backend=args.run)
         return report_bits(f"{cfg.name} on {args.run}", d, expected(cfg, logical))
-    module = build(cfg)
-    text = str(module)
-    if args.ptx:
-        from tile_mlir.compiler import compile as tile_compile
-        text = tile_compile(module, arch=cfg.target, filename=cfg.name).ptx
+    text = module_text(build(cfg), cfg.target, cfg.name, args.ptx)
     if args.output:
         try:
             with open(args.output, "w") as f:

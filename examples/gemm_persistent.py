@@ -476,12 +476,8 @@ def main(argv=None) -> int:
         from gemm_reference import report_bits
         kp = cfg.k_tiles * cfg.tile_k
         return report_bits(f"{cfg.name} ({cfg.grid} CTAs) on {args.run}", d, expected(padded(a, kp), padded(bt, kp)))
-    module = build(cfg)
-    if args.ptx:
-        from tile_mlir.compiler import compile as tile_compile
-        print(tile_compile(module, arch="sm_90a", filename=cfg.name).ptx)
-    else:
-        print(module)
+    from gemm_reference import module_text
+    print(module_text(build(cfg), "sm_90a", cfg.name, args.ptx))
     return 0
 
 

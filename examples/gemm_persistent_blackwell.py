@@ -50,8 +50,8 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _set_up, _sf_layouts, _staging, _swizzled  # noqa: E402
-from gemm_reference import FORMATS, report_bits  # noqa: E402
+from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _set_up, _sf_layouts, _staging, _store_staging, _swizzled  # noqa: E402
+from gemm_reference import FORMATS, module_text, report_bits  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
@@ -368,9 +368,7 @@ def _epilogue(cfg, c, tiles, ring, tid, rank, acc, acc_full, acc_empty, sd, free
             tb.mbarrier_wait_parity(written, it)
             m0 = arith.muli(arith.addi(arith.muli(mb, c(cfg.cta_group)), rank), c(bm))
             n0 = arith.muli(nb, c(bn))
-            for i, box in enumerate(sd):  # (a 64-column box each)
-                col = arith.addi(n0, c(i * EPI_COLS)) if i else n0
-                tb.copy_async(tb.subview(D, [m0, col], static_offsets=[-1, -1], sizes=[bm, EPI_COLS]), box)
+            _store_staging(D, sd, m0, n0, bm, c)
     with tb.when(leader):  # the last store reads shared memory: the CTA stays until it has
         tb.bulk_wait(0, kind="all")
 
@@ -432,12 +430,7 @@ def main(argv=None) -> int:
         d, logical = run(cfg, backend=args.run)
         return report_bits(f"{cfg.name} ({cfg.grid[0]} CTAs, {cfg.tiles[0] * cfg.tiles[1]} tiles) on {args.run}",
                            d, expected(cfg, logical))
-    module = build(cfg)
-    if args.ptx:
-        from tile_mlir.compiler import compile as tile_compile
-        print(tile_compile(module, arch="sm_100a", filename=cfg.name).ptx)
-    else:
-        print(module)
+    print(module_text(build(cfg), "sm_100a", cfg.name, args.ptx))
     return 0
 
 

@@ -230,6 +230,14 @@ def mmasim_wgmma(a, b) -> np.ndarray:
     return d[:m, :n].numpy()
 
 
+def module_text(module, arch: str, name: str, ptx: bool) -> str:
+    """What a GEMM example prints: its tile IR, or with `ptx` the PTX it compiles to for arch."""
+    if not ptx:
+        return str(module)
+    from tile_mlir.compiler import compile as tile_compile
+    return tile_compile(module, arch=arch, filename=name).ptx
+
+
 def report_bits(label: str, d: np.ndarray, want: np.ndarray) -> int:
     """Print whether bf16 D is `want` bit for bit (the examples' --run line); the exit status: 0 when it is."""
     differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
