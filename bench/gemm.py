@@ -36,7 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, os.path.join(HERE, "gpu", "persistent"))
 
-DEFAULT_ARTIFACTS = os.path.join(HERE, "gpu", "gemm")
+DEFAULT_ARTIFACTS = os.path.join(HERE, os.pardir, "build", "gpu", "gemm")  # make gpu-artifacts
 
 # (M, N, K): the square cases, then projections and MLPs as LLMs shape them (whole 128 x 256 tiles and K a
 # multiple of 128, so the one-CTA-per-tile twin runs them too), then shapes with edge tiles.

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Build the Hopper twin of examples/gemm_blockscaled.py (sm_90a) for the H200, into bench/gpu/gemm/:
+"""Build the Hopper twin of examples/gemm_blockscaled.py (sm_90a) for the H200, into build/gpu/gemm/ (not
+committed: `make gpu-artifacts` makes it here, and the GPU run carries it, so what runs there is always
+what today's compiler makes):
 
 * gemm_<dtype>_<S>x<S>x<S> for S in 2048, 4096, 8192 and dtype bf16, e4m3: what bench/gemm.py times against
   cuBLAS (inputs are made on the GPU there; no data shipped);
 * check/gemm_<dtype>_256x512x640 (CHECK_CASES): small, with inputs and the expected D from tile-sim, which must
-  first equal MMA-Sim's Hopper wgmma model bit for bit here; bench/gpu/run_artifacts.py bench/gpu/gemm/check
-  then compares the H200's D with it exactly (tile-sim and silicon agree to the bit).
+  first equal MMA-Sim's Hopper wgmma model bit for bit here; bench/gpu/run_artifacts.py build/gpu/gemm/check
+  then compares the H200's D with it exactly (tile-sim and silicon agree to the bit). The check cases'
+  inputs and D that the H200 matched are kept as evidence in test/fixtures/gemm-check (data, not compiled
+  code: MMA-Sim's product of seeded inputs), where test_gemm_hopper_sim.py checks them against MMA-Sim.
 
-    .venv/bin/python bench/gpu/make_gemm_artifacts.py [OUT_DIR]   (default bench/gpu/gemm)
+    .venv/bin/python bench/gpu/make_gemm_artifacts.py [OUT_DIR]   (default build/gpu/gemm)
 """
 import os
 import sys
@@ -40,7 +44,7 @@ def _compile(cfg):
     return art
 
 
-def main(out_dir=os.path.join(ROOT, "bench", "gpu", "gemm")) -> int:
+def main(out_dir=os.path.join(ROOT, "build", "gpu", "gemm")) -> int:
     check_dir = os.path.join(out_dir, "check")
     os.makedirs(check_dir, exist_ok=True)
     failed = 0

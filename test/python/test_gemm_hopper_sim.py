@@ -1,6 +1,6 @@
 """The Hopper twin of examples/gemm_blockscaled.py (sm_90a: TMA ring, wgmma consumers) on tile-sim, bit for bit
-MMA-Sim's Hopper model of its wgmma chain; and the H200-checked artifacts (bench/gpu/gemm/check, whose D the
-H200 reproduced bit for bit: bench/results/h200-gemm-2026-12-01.txt) against the same model."""
+MMA-Sim's Hopper model of its wgmma chain; and the H200-checked data (test/fixtures/gemm-check, the inputs and D of bench/gpu/make_gemm_artifacts.py's
+check cases, which the H200 reproduced bit for bit: bench/results/h200-gemm-2026-12-01.txt) against the same model."""
 from __future__ import annotations
 
 import os
@@ -34,7 +34,7 @@ def test_hopper_twin_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k):
 @pytest.mark.parametrize("name", ["gemm_bf16_256x512x640", "gemm_e4m3_256x512x640"])
 def test_h200_checked_artifact_is_mmasim(name):
     """The D shipped beside the cubin (tile-sim's, and the H200's: run_artifacts matched it) is MMA-Sim's."""
-    base = os.path.join(ROOT, "bench", "gpu", "gemm", "check", name)
+    base = os.path.join(ROOT, "test", "fixtures", "gemm-check", name)
     dtype = DTYPES[name.split("_")[1]]
     with np.load(base + ".inputs.npz") as z:
         a, b = z["A"].view(dtype), z["B"].view(dtype)

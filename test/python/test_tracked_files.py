@@ -1,12 +1,16 @@
 """Invariants of the files git tracks: a checkout works on a case-folding file system (macOS, Windows),
-and the committed GPU artifacts are current with their sources."""
+and the committed GPU artifacts are current: their sources unchanged, and what today's compiler makes
+(their generators run into a temporary folder and every file must come out byte for byte as committed,
+which catches a compiler change that alters the PTX, the cubin or the manifest)."""
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
+import sys
 from collections import defaultdict
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -82,3 +86,38 @@ def test_gpu_artifact_data_has_its_parameters_dtypes():
                         wrong.append(f"{data.name}: {name} is {got}, its parameter {want}")
     assert checked, "no artifact data found"
     assert not wrong, "\n".join(wrong)
+
+
+# Every committed folder of compiled artifacts with the generator that makes it. Compiled artifacts kept
+# anywhere else are not committed: make gpu-artifacts builds them into build/ (bench/gpu/README.md).
+REGENERATED = [
+    ("bench/gpu/make_hopper_artifacts.py", "bench/gpu/artifacts"),
+    ("bench/gpu/make_blackwell_demo.py", "bench/gpu/blackwell"),
+]
+
+
+def test_every_committed_compiled_artifact_is_regenerated_here():
+    """A manifest made by our compiler (its sources are not its own hand-written .ptx) lies in a folder
+    that test_compiled_artifacts_are_current regenerates, so no committed PTX or cubin can go stale."""
+    folders = {folder for _, folder in REGENERATED}
+    unchecked = []
+    for path, manifest in artifact_manifests():
+        own_ptx = path[:-len(".json")] + ".ptx"
+        if own_ptx in manifest.get("meta", {}).get("sources", {}):
+            continue  # hand-written PTX assembled by ptxas (make_selftest.py): the PTX is the source
+        if str(PurePosixPath(path).parent) not in folders:
+            unchecked.append(path)
+    assert not unchecked, f"compiled artifacts no test regenerates: {unchecked}"
+
+
+@pytest.mark.parametrize("generator, folder", REGENERATED)
+def test_compiled_artifacts_are_current(tmp_path, generator, folder):
+    env = {**os.environ, "TILE_MLIR_BINDINGS": "cutlass"}  # the default provider builds the artifacts
+    run = subprocess.run([sys.executable, str(ROOT / generator), str(tmp_path)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    made = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    committed = {p.name: p.read_bytes() for p in (ROOT / folder).iterdir() if p.name in made}
+    assert made.keys() == committed.keys(), f"not committed: {sorted(made.keys() - committed.keys())}"
+    stale = sorted(name for name in made if made[name] != committed[name])
+    assert not stale, f"stale: run make gpu-artifacts ({', '.join(stale)})"
