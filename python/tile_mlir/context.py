@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 import threading
 
+from .errors import TileMLIRError
 from .mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
 from .top_level import wrap_in_module
@@ -66,7 +67,7 @@ def release_compile_context() -> None:
     _thread.context, _thread.uses = None, 0
 
 
-class SourceError(MLIRError):
+class SourceError(TileMLIRError, MLIRError):
     """Text refused before parsing (not UTF-8, nested too deep), raised as the parser's errors are: an
     MLIRError whose error_diagnostics hold one error at the offending line and column."""
 

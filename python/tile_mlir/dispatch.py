@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .dialect.decline import Decline
+from .errors import TileMLIRError
 
 __all__ = ["predicate", "register_dispatch", "dispatch", "variants", "Rejection", "DispatchError"]
 
@@ -95,7 +96,7 @@ class Rejection:
 
 
 @dataclass
-class DispatchError(Exception):
+class DispatchError(TileMLIRError):
     op: str
     target: str
     rejections: list[Rejection] = field(default_factory=list)

@@ -28,6 +28,7 @@ import os
 import sys
 import time
 
+from .errors import UsageError
 from .opt_flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
 from .opt_output import Statistics, Timer, asm, op_counts, render
 
@@ -41,13 +42,9 @@ MAX_INPUT_BYTES = 512 << 20
 _BYTECODE_MAGIC = b"ML\xefR"  # what MLIR bytecode starts with (mlir/docs/BytecodeFormat.md)
 
 
-class _UsageError(Exception):
-    pass
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # a usage problem is one line, never argparse's exit
-        raise _UsageError(message)
+        raise UsageError(message)
 
 
 class TileOptMain:
@@ -94,7 +91,7 @@ class TileOptMain:
         rest, flags = self._split_pass_flags()
         try:
             args = self._parser().parse_args(rest)
-        except _UsageError as e:
+        except UsageError as e:
             return self._fail(f"{e}; try 'tile-opt --help'")
         if args.help:
             return self._help()

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from . import diagnostics
+from .errors import TileMLIRError
 from .target import DEFAULT_ARCH, ArchInfo, parse_arch
 
 __all__ = ["TilePass", "Option", "PipelineError", "chip_option", "internal_error"]
 
 
-class PipelineError(ValueError):
-    pass
+class PipelineError(TileMLIRError, ValueError):
+    """A pipeline, pass name or pass option that cannot run (the message names it)."""
 
 
 @dataclass(frozen=True)

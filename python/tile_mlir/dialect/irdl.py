@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from ..errors import TileMLIRError
 from .op_def import AttrSpec, BufferOf, OperandSpec, OpSpec
 from .ops import OP_SPECS
 from .types import _ELEMENTS, PACKINGS, SCOPES, BufferType
@@ -46,7 +47,7 @@ _LITERAL = {"str": lambda v: f'"{v}"', "i64": lambda v: f"{v} : i64"}  # a choic
 _IRDL_NAME = re.compile(r"[a-z0-9](?:_?[a-z0-9])*_?")
 
 
-class IRDLError(ValueError):
+class IRDLError(TileMLIRError, ValueError):
     """An op table IRDL cannot state: a name IRDL rejects, two ops meeting one IRDL name, ..."""
 
 

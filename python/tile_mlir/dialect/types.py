@@ -37,6 +37,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..errors import TileMLIRError
 from ..mlir import ir
 
 __all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
@@ -76,7 +77,7 @@ def numpy_dtype(elem: str) -> str:
 PACKINGS = {"b6x16_p32": (6, 16, 16), "b4x16_p64": (4, 16, 16)}
 
 
-class TypeParseError(ValueError):
+class TypeParseError(TileMLIRError, ValueError):
     """A malformed !tile.buffer body; the message says what was expected."""
 
 

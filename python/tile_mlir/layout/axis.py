@@ -26,10 +26,12 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
+from ..errors import TileMLIRError
+
 __all__ = ["Axis", "AxisValue", "LayoutError", "m", "TLane", "TCol", "laneid", "warpid", "reg", "THREAD_AXES"]
 
 
-class LayoutError(ValueError):
+class LayoutError(TileMLIRError, ValueError):
     """A layout that cannot be built, parsed, grouped or sliced. The message says where and why."""
 
 

@@ -40,16 +40,13 @@ import sys
 
 import numpy as np
 
+from ..errors import UsageError
 from .dtypes import BIT_PATTERNS, numpy_dtype
 from .show import summary  # re-exported: the NaN/inf-aware summary line
 
 __all__ = ["main", "build_parser"]
 
 OUTPUT_PREFIXES = ("out", "dst", "res", "output")
-
-
-class UsageError(Exception):
-    pass
 
 
 class _Parser(argparse.ArgumentParser):

@@ -7,8 +7,10 @@ CTA / warp / lane to messages raised by handlers that do not carry a location ye
 
 from __future__ import annotations
 
+from ..errors import TileMLIRError
 
-class EmulationError(Exception):
+
+class EmulationError(TileMLIRError):
     """An illegal, undefined or unsupported behaviour of the emulated PTX.
 
     ``line`` is the 1-based PTX line number (``None`` for errors that are not tied to one

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ...errors import TileMLIRError
+
 __all__ = ["LOWERINGS", "lowers", "LoweringError"]
 
 LOWERINGS: dict[type, Callable] = {}
@@ -20,7 +22,9 @@ def lowers(cls):
     return register
 
 
-class LoweringError(Exception):
+class LoweringError(TileMLIRError):
+    """An op the lowering cannot build (convert-tile-to-nvvm reports it as a diagnostic at `op`)."""
+
     def __init__(self, op, message: str):
         super().__init__(message)
         self.op = op
