@@ -23,6 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
+from .handlers import mma_sync
 from .locations import source
 from .state import DInst
 
@@ -89,6 +90,8 @@ TABLE: dict[str, Op] = {
     "redux": Op(warp.decode_redux, W), "activemask": Op(warp.decode_activemask, T),
     # ---- warp-collective matrix loads / stores between shared memory and fragments (matrix.py)
     "ldmatrix": Op(matrix.decode_ldmatrix, W), "stmatrix": Op(matrix.decode_stmatrix, W),
+    # ---- mma.sync: warp-level MMA on register fragments (mma_sync.py)
+    "mma": Op(mma_sync.decode_mma, W),
     # ---- mbarrier (mbarrier.py)
     "mbarrier.init": Op(mbarrier.decode_init, T), "mbarrier.inval": Op(mbarrier.decode_inval, T),
     "mbarrier.arrive": Op(mbarrier.decode_arrive, T),
