@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
-from .handlers import mma_sync
+from .handlers import mma_sync, regpool
 from .locations import source
 from .state import DInst
 
@@ -84,14 +84,18 @@ TABLE: dict[str, Op] = {
     "barrier.cluster.arrive": Op(sync.decode_barrier_cluster_arrive, CL),
     "barrier.cluster.wait": Op(sync.decode_barrier_cluster_wait, CL),
     "fence": Op(sync.decode_fence, T), "membar": Op(sync.decode_membar, T),
+    "griddepcontrol": Op(sync.decode_griddepcontrol, T),
     # ---- warp collectives (warp.py)
     "bar.warp.sync": Op(warp.decode_bar_warp_sync, W), "elect.sync": Op(warp.decode_elect, W),
     "shfl": Op(warp.decode_shfl, W), "vote": Op(warp.decode_vote, W),
     "redux": Op(warp.decode_redux, W), "activemask": Op(warp.decode_activemask, T),
+    "match": Op(warp.decode_match, W),
     # ---- warp-collective matrix loads / stores between shared memory and fragments (matrix.py)
     "ldmatrix": Op(matrix.decode_ldmatrix, W), "stmatrix": Op(matrix.decode_stmatrix, W),
     # ---- mma.sync: warp-level MMA on register fragments (mma_sync.py)
     "mma": Op(mma_sync.decode_mma, W),
+    # ---- setmaxnreg: the CTA's register pool and the warpgroup rules (regpool.py)
+    "setmaxnreg": Op(regpool.decode_setmaxnreg, W),
     # ---- mbarrier (mbarrier.py)
     "mbarrier.init": Op(mbarrier.decode_init, T), "mbarrier.inval": Op(mbarrier.decode_inval, T),
     "mbarrier.arrive": Op(mbarrier.decode_arrive, T),
