@@ -312,35 +312,31 @@ def _int_mma(a, b, c, atype, btype, saturate):
 
 def fma_chain_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     """d = fma(a[:, k], b[k, :], d) for k = 0..K-1 from d = C, each fma rounded once (IEEE,
-    round to nearest even): exact rationals, then Python's correctly rounded int division."""
-    from fractions import Fraction
+    round to nearest even): the exact sum as integers over a power of two, then Python's
+    correctly rounded int / int division."""
     import math
-    fa = a.astype(np.uint64).view(np.float64)
-    fb = b.astype(np.uint64).view(np.float64)
-    d = c.astype(np.uint64).view(np.float64).copy()
-    m, kk = fa.shape
-    n = fb.shape[1]
-    for i in range(m):
-        for j in range(n):
-            acc = float(d[i, j])
-            for k in range(kk):
-                acc = _fma(float(fa[i, k]), float(fb[k, j]), acc, Fraction, math)
-            d[i, j] = acc
-    return d.view(np.uint64)
+    fa = a.astype(np.uint64).view(np.float64).tolist()
+    fb = b.astype(np.uint64).view(np.float64).tolist()
+    d = c.astype(np.uint64).view(np.float64).tolist()
+    for i, row in enumerate(d):
+        for j in range(len(row)):
+            acc = row[j]
+            for k, x in enumerate(fa[i]):
+                acc = _fma(x, fb[k][j], acc, math)
+            row[j] = acc
+    return np.array(d, np.float64).view(np.uint64)
 
 
-def _fma(x, y, z, Fraction, math):
+def _fma(x, y, z, math):
     if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
         return x * y + z  # inf / NaN: the unfused result is the fused one
-    p = Fraction(x) * Fraction(y)
-    s = p + Fraction(z)
-    if s == 0:
-        # an exact zero: -0 only when both addends are -0 or negative-signed zeros (IEEE 754 6.3)
-        pz = math.copysign(1.0, x) * math.copysign(1.0, y) < 0 if p == 0 else None
-        if p == 0 and z == 0 and pz and math.copysign(1.0, z) < 0:
-            return -0.0
-        return 0.0
+    (nx, dx), (ny, dy), (nz, dz) = x.as_integer_ratio(), y.as_integer_ratio(), z.as_integer_ratio()
+    den = max(dx * dy, dz)  # powers of two: the larger is a multiple of the smaller
+    num = nx * ny * (den // (dx * dy)) + nz * (den // dz)
+    if num == 0:  # an exact zero sum: -0 only from two negative zeros (IEEE 754 6.3)
+        neg_p = (math.copysign(1.0, x) * math.copysign(1.0, y)) < 0
+        return -0.0 if (nx * ny == 0 and z == 0 and neg_p and math.copysign(1.0, z) < 0) else 0.0
     try:
-        return float(s)
+        return num / den
     except OverflowError:
-        return math.copysign(math.inf, s)
+        return math.copysign(math.inf, num)

@@ -30,7 +30,7 @@ ASSUMED = {
     # steps of 8, at most 256 (so a 384-thread CTA starts at 168, CUTLASS's choice for it)
     "launch_count": lambda nwarps: min(256, (65536 // (32 * nwarps)) // 8 * 8),
 }
-RULE = "setmaxnreg"
+RULE, RULE_COUNT = "setmaxnreg", "setmaxnreg.count"
 
 
 class _Pool:
@@ -98,7 +98,7 @@ def decode_setmaxnreg(d, inst):
                                 f"setmaxnreg must be executed by all warps of a warpgroup",
                                 line=line)
         if pool.known[me] and ((action == "inc" and n < cur) or (action == "dec" and n > cur)):
-            findings.report(M, RULE, f"line {line}: setmaxnreg.{action} {n} in warp {me}, which "
+            findings.report(M, RULE_COUNT, f"line {line}: setmaxnreg.{action} {n} in warp {me}, which "
                             f"holds {cur} registers per thread: .inc must not lower and .dec "
                             f"must not raise the count", line=line)
         pool.free -= 32 * (n - cur)
@@ -111,3 +111,6 @@ def decode_setmaxnreg(d, inst):
 findings.RULES.setdefault(RULE, (
     "PTX ISA, setmaxnreg: the same setmaxnreg instruction must be executed by all warps in a "
     "warpgroup; .dec releases registers to and .inc requests registers from the CTA's pool"))
+findings.RULES.setdefault(RULE_COUNT, (
+    "PTX ISA, setmaxnreg: .dec reduces the per-thread maximum register count from its current "
+    "value to imm-reg-count, .inc increases it from its current value"))

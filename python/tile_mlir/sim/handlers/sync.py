@@ -96,8 +96,9 @@ def bar_arrive(M, t, bid, cnt, wait, line=None, red=None):
         st = bars[bid] = [[], cnt, []]
     elif cnt is not None and st[1] is not None and st[1] != cnt:
         findings.report(M, "bar-count", f"line {line}: barrier {bid} is used with thread count "
-                        f"{cnt} while {len(st[0])} threads wait on it with count {st[1]} (the "
-                        f"barrier completes at the first count)", line=line)
+                        f"{cnt} while {len(st[0])} threads wait on it with count {st[1]} (tile-sim "
+                        f"then waits for the larger count)", line=line)
+        st[1] = max(st[1], cnt)
     elif cnt is not None:
         st[1] = cnt
     st[0].append(t)
