@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
-from .handlers import mma_sync, regpool
+from .handlers import atomics, mma_sync, regpool
 from .locations import source
 from .state import DInst
 
@@ -51,7 +51,7 @@ TABLE: dict[str, Op] = {
     "cvt": Op(convert.decode_cvt, T), "cvta": Op(convert.decode_cvta, T),
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
-    "atom": Op(memory.decode_atom, T), "red": Op(memory.decode_red, T),
+    "atom": Op(atomics.decode_atom, T), "red": Op(atomics.decode_red, T),  # atomics.py
     "mapa": Op(memory.decode_mapa, T), "getctarank": Op(memory.decode_getctarank, T),
     "isspacep": Op(memory.decode_isspacep, T), "prefetch": Op(memory.decode_nop, T),
     "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),
