@@ -92,6 +92,7 @@ TABLE: dict[str, Op] = {
     "match": Op(warp.decode_match, W),
     # ---- warp-collective matrix loads / stores between shared memory and fragments (matrix.py)
     "ldmatrix": Op(matrix.decode_ldmatrix, W), "stmatrix": Op(matrix.decode_stmatrix, W),
+    "movmatrix": Op(matrix.decode_movmatrix, W),
     # ---- mma.sync: warp-level MMA on register fragments (mma_sync.py)
     "mma": Op(mma_sync.decode_mma, W),
     # ---- setmaxnreg: the CTA's register pool and the warpgroup rules (regpool.py)

@@ -173,3 +173,16 @@ def test_elect_and_activemask(assemble):
     got = run(body, range(32), 3)
     assert (got[5:, 0] == 5).all() and got[5:, 1].tolist() == [1] + [0] * 26
     assert (got[5:, 2] == 0xFFFFFFE0).all() and (got[:5] == 0).all()
+
+
+def test_movmatrix_transposes_the_m8n8_fragment(assemble):
+    """Thread T holds row T/4, columns 2(T%4), 2(T%4)+1 (low half first) of an 8x8 b16 matrix;
+    after movmatrix it holds the same places of the transpose."""
+    m = (np.arange(64).reshape(8, 8) * 257 + 3).astype(np.uint32)
+    vals = [int(m[T // 4, 2 * (T % 4)]) | int(m[T // 4, 2 * (T % 4) + 1]) << 16 for T in range(32)]
+    body = "\tmovmatrix.sync.aligned.m8n8.trans.b16 %r3, %r2;\n\tst.global.u32 [%rd5], %r3;\n"
+    assemble(kernel(body))
+    got = run(body, vals)[:, 0]
+    t = m.T
+    assert [int(x) for x in got] == [int(t[T // 4, 2 * (T % 4)]) | int(t[T // 4, 2 * (T % 4) + 1]) << 16
+                                     for T in range(32)]
