@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
-from .handlers import atomics, mma_sync, regpool
+from .handlers import atomics, clc, mma_sync, regpool
 from .locations import source
 from .state import DInst
 
@@ -85,6 +85,9 @@ TABLE: dict[str, Op] = {
     "barrier.cluster.wait": Op(sync.decode_barrier_cluster_wait, CL),
     "fence": Op(sync.decode_fence, T), "membar": Op(sync.decode_membar, T),
     "griddepcontrol": Op(sync.decode_griddepcontrol, T),
+    # ---- cluster launch control: cancelling clusters not yet launched (clc.py)
+    "clusterlaunchcontrol.try_cancel": Op(clc.decode_try_cancel, T),
+    "clusterlaunchcontrol.query_cancel": Op(clc.decode_query_cancel, T),
     # ---- warp collectives (warp.py)
     "bar.warp.sync": Op(warp.decode_bar_warp_sync, W), "elect.sync": Op(warp.decode_elect, W),
     "shfl": Op(warp.decode_shfl, W), "vote": Op(warp.decode_vote, W),
