@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
-from .handlers import atomics, clc, mma_sync, regpool
+from .handlers import atomics, clc, mma_sync, regpool, tensormap_dev
 from .locations import source
 from .state import DInst
 
@@ -74,6 +74,9 @@ TABLE: dict[str, Op] = {
     "prefetch.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
     "prefetch.param.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
     "prefetch.const.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
+    # ---- tensor maps in device memory: edits and copies (tensormap_dev.py)
+    "tensormap.replace": Op(tensormap_dev.decode_replace, T),
+    "tensormap.cp_fenceproxy": Op(tensormap_dev.decode_cp_fenceproxy, W),
     # ---- control (control.py)
     "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
     "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),
