@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
-from .handlers import atomics, clc, mma_sync, regpool, tensormap_dev
+from .handlers import async_store, atomics, clc, mma_sync, regpool, tensormap_dev
 from .locations import source
 from .state import DInst
 
@@ -52,6 +52,8 @@ TABLE: dict[str, Op] = {
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
     "atom": Op(atomics.decode_atom, T), "red": Op(atomics.decode_red, T),  # atomics.py
+    "st.async": Op(async_store.decode_st_async, T),  # async_store.py: into a peer's shared
+    "red.async": Op(async_store.decode_red_async, T),  # memory, completing on its mbarrier
     "mapa": Op(memory.decode_mapa, T), "getctarank": Op(memory.decode_getctarank, T),
     "isspacep": Op(memory.decode_isspacep, T), "prefetch": Op(memory.decode_nop, T),
     "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),

@@ -191,7 +191,6 @@ def decode_st(d, inst):
 decode_ldu = decode_ld
 
 
-# ------------------------------------------------------------------------------- atom / red
 # ------------------------------------------------------------------------------- cluster addressing
 def decode_mapa(d, inst):
     p = inst.parts
