@@ -23,7 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
-from .handlers import async_store, atomics, clc, mma_sync, regpool, tensormap_dev
+from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
 from .locations import source
 from .state import DInst
 
@@ -80,9 +80,9 @@ TABLE: dict[str, Op] = {
     "tensormap.replace": Op(tensormap_dev.decode_replace, T),
     "tensormap.cp_fenceproxy": Op(tensormap_dev.decode_cp_fenceproxy, W),
     # ---- control (control.py)
-    "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
+    "bra": Op(control.decode_bra, T), "ret": Op(calls.decode_ret, T),
     "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),
-    "brkpt": Op(control.decode_brkpt, T), "call": Op(control.decode_unsupported, T),
+    "brkpt": Op(control.decode_brkpt, T), "call": Op(calls.decode_call, T),
     "brx": Op(control.decode_unsupported, T),
     # ---- barriers and fences (sync.py)
     "bar": Op(sync.decode_bar, C), "barrier": Op(sync.decode_bar, C),

@@ -146,6 +146,8 @@ def decode_ld(d, inst):
     ae, symspace = d.addr_expr(addr)
     if symspace == "param" and space == "generic":
         space = "param"
+    if symspace == "local" and space == "param":  # a device function's parameter: its frame
+        space = "local"
     eb = w // 8
     n = eb * nv
     dsts = dst[1] if dst[0] == "vec" else [dst]
@@ -173,6 +175,8 @@ def decode_st(d, inst):
     ops = d.operands(2, 3)  # [a], b{, cache-policy}
     addr, src = ops[0], ops[1]
     ae, symspace = d.addr_expr(addr)
+    if symspace == "local" and space == "param":  # a call's argument or a return value: a frame
+        space = "local"
     eb = w // 8
     n = eb * nv
     srcs = src[1] if src[0] == "vec" else [src]
