@@ -97,6 +97,24 @@ def test_scalar_atom_literals(ty, op, before, b, c, after, d, form, assemble):
         assert int(out[0]) == d
 
 
+def test_add_f32_flushes_on_global_memory_only():
+    """The ISA: atom.add.f32 without .noftz flushes subnormal inputs and results on global memory
+    and keeps them on shared memory; .noftz (PTX ISA 9.4) keeps them everywhere."""
+    body = ("\tmov.b32 %f1, 0x00000010;\n"
+            "\tatom.global.add.f32 %f2, [%rd1], %f1;\n"
+            "\tatom.global.add.noftz.f32 %f3, [%rd1+4], %f1;\n"
+            "\tmov.u32 %r2, sbuf;\n\tst.shared.u32 [%r2], 0x20;\n"
+            "\tatom.shared.add.f32 %f4, [%r2], %f1;\n\tld.shared.u32 %r3, [%r2];\n"
+            "\tmov.u64 %rd3, sbuf;\n\tcvta.shared.u64 %rd3, %rd3;\n\tst.shared.u32 [%r2+4], 0x20;\n"
+            "\tatom.add.f32 %f5, [%rd3+4], %f1;\n\tld.shared.u32 %r4, [%r2+4];\n"
+            "\tatom.add.f32 %f6, [%rd1+8], %f1;\n"
+            "\tst.global.u32 [%rd2], %r3;\n\tst.global.u32 [%rd2+4], %r4;\n")
+    buf, out = np.array([0x20, 0x20, 0x20], np.uint32), np.zeros(2, np.uint32)
+    run_ptx(kernel(body, smem=True), "k", [buf, out], block=(1, 1, 1))
+    assert buf.tolist() == [0, 0x30, 0]  # global: flushed; .noftz: kept; generic to global: flushed
+    assert out.tolist() == [0x30, 0x30]  # shared, and generic to shared: kept
+
+
 def test_64_bit_and_f64(assemble):
     body = ("\tmov.b64 %rd3, 0x7FFFFFFFFFFFFFFF;\n\tatom.global.add.u64 %rd4, [%rd1], 1;\n"
             "\tatom.global.min.s64 %rd5, [%rd1+8], %rd3;\n"
@@ -220,11 +238,14 @@ def test_red_over_a_cluster_peer(assemble):
 
 
 @pytest.mark.parametrize("inst,why", [
-    ("atom.global.add.b32 %r3, [%rd1], %r1", "typed operand"),
-    ("atom.global.inc.u64 %rd3, [%rd1], %rd4", "takes .u32"),
-    ("atom.global.add.f16 %h3, [%rd1], %h1", "add.noftz"),
-    ("atom.global.min.f16x2 %r3, [%rd1], %r1", "16-bit float forms"),
-    ("atom.global.add.b128 %q3, [%rd1], %q1", "takes .cas or .exch"),
+    ("atom.global.add.b32 %r3, [%rd1], %r1", "not in the PTX ISA's table"),
+    ("atom.global.inc.u64 %rd3, [%rd1], %rd4", r"\.u64: \.add, \.min, \.max"),
+    ("atom.global.add.s64 %rd3, [%rd1], %rd4", r"\.s64: \.min, \.max"),
+    ("atom.global.min.f32 %f3, [%rd1], %f1", "not in the PTX ISA's table"),
+    ("atom.global.add.f16 %h3, [%rd1], %h1", "require .noftz"),
+    ("atom.global.min.noftz.f16x2 %r3, [%rd1], %r1", "not in the PTX ISA's table"),
+    ("atom.global.add.b128 %q3, [%rd1], %q1", "not in the PTX ISA's table"),
+    ("red.acquire.global.add.u32 [%rd1], %r1", "red takes .relaxed or .release"),
     ("atom.shared.add.v2.f32 {%f1, %f2}, [%rd1], {%f3, %f4}", "for .global"),
     ("atom.global.max.v2.f32 {%f1, %f2}, [%rd1], {%f3, %f4}", "no vector form"),
     ("red.global.exch.b32 [%rd1], %r1", "red has no .exch"),

@@ -14,13 +14,19 @@ ISA ("Parallel Synchronization and Communication Instructions: atom / red")::
 tile-sim runs one thread's instruction at a time, so each atom is atomic at every scope; the
 semantics and scopes order nothing further here (the memory model is sequentially consistent).
 
+The operations of each type are the ISA's table ("Atom Scalar Type Operations"): u32 add, inc, dec,
+min, max; s32 add, min, max; u64 add, min, max; s64 min, max; b32 / b64 and, or, xor, exch, cas;
+b16 cas; b128 exch, cas; f32 add{.noftz}; f64 add; f16, f16x2, bf16, bf16x2 add.noftz; and the
+vector table (.f32: .v2/.v4 add; .f16/.bf16: .v2/.v4/.v8 add, min, max .noftz; .f16x2/.bf16x2:
+.v2/.v4 add, min, max .noftz).
+
 Arithmetic, per element: integers wrap; ``inc``: old >= b ? 0 : old + 1, ``dec``: old == 0 or
-old > b ? b : old - 1 (unsigned); ``min``/``max`` signed or unsigned by type; ``add.f32`` rounds to
-nearest even and flushes subnormal inputs and results to sign-preserving zero (the ISA's sentence
-for atom.add.f32; the vector .f32 forms too), ``add.f64`` rounds to nearest even without flushing,
-the ``.noftz`` 16-bit forms round to nearest even and keep subnormals; float ``min``/``max`` order
--0 below +0 and return the other operand when one is NaN (as min / max do).  Every access must be
-aligned to its full size (the vector's, for a vector atom).
+old > b ? b : old - 1 (unsigned); ``min``/``max`` signed or unsigned by type; float ``add`` rounds
+to nearest even; ``add.f32`` without ``.noftz`` flushes subnormal inputs and results to
+sign-preserving zero on global memory and keeps them on shared memory (the ISA's words; generic
+addresses by where they point), everything else keeps subnormals; float ``min``/``max`` are min /
+max: -0 below +0, the other operand when one is NaN.  Every access must be aligned to its full
+size (the vector's, for a vector atom).
 """
 
 from __future__ import annotations
@@ -46,15 +52,17 @@ def _f32_ftz(b):
     return b & 0x80000000 if (b & 0x7F800000) == 0 else b
 
 
-def _float_add(x, y, ty):
-    """x + y of the bit patterns of ``ty``, rounded to nearest even (f32 also flushed)."""
+def _float_add(x, y, ty, ftz=False):
+    """x + y of the bit patterns of ``ty``, rounded to nearest even (f32 flushed with ``ftz``)."""
     if ty == "f64":
         r = np.array([x], np.uint64).view(np.float64) + np.array([y], np.uint64).view(np.float64)
         return int(r.view(np.uint64)[0])
     if ty == "f32":
-        a = np.array([_f32_ftz(x)], np.uint32).view(np.float32)
-        b = np.array([_f32_ftz(y)], np.uint32).view(np.float32)
-        return _f32_ftz(int((a + b).view(np.uint32)[0]))
+        if ftz:
+            x, y = _f32_ftz(x), _f32_ftz(y)
+        r = int((np.array([x], np.uint32).view(np.float32)
+                 + np.array([y], np.uint32).view(np.float32)).view(np.uint32)[0])
+        return _f32_ftz(r) if ftz else r
     if ty == "f16":
         with np.errstate(over="ignore"):
             s = (np.array([x], np.uint16).view(np.float16).astype(np.float32)
@@ -83,7 +91,7 @@ def _is_nan(b, bits, ty):
     return (b & 0x7FFF) > (0x7F80 if ty == "bf16" else 0x7C00)
 
 
-def _element_op(op, ty, bits, kind):
+def _element_op(op, ty, bits, kind, ftz=False):
     """f(old, b, c) -> new for one element."""
     m = mask(bits)
     if op == "exch":
@@ -99,7 +107,7 @@ def _element_op(op, ty, bits, kind):
         return lambda o, b, c: b if (o == 0 or o > b) else o - 1
     if kind == "f":
         if op == "add":
-            return lambda o, b, c: _float_add(o, b, ty)
+            return lambda o, b, c: _float_add(o, b, ty, ftz)
 
         def mm(o, b, c):
             if _is_nan(o, bits, ty):
@@ -118,38 +126,42 @@ def _element_op(op, ty, bits, kind):
     return lambda o, b, c: o if key(o) >= key(b) else b
 
 
+#: the ISA's table of scalar types and their operations
+SCALAR_OPS = {"u32": ("add", "inc", "dec", "min", "max"), "s32": ("add", "min", "max"),
+              "u64": ("add", "min", "max"), "s64": ("min", "max"),
+              "b32": ("and", "or", "xor", "exch", "cas"), "b64": ("and", "or", "xor", "exch", "cas"),
+              "b16": ("cas",), "b128": ("exch", "cas"), "f32": ("add",), "f64": ("add",),
+              "f16": ("add",), "f16x2": ("add",), "bf16": ("add",), "bf16x2": ("add",)}
+#: the vector table: type -> (vector lengths, operations)
+VECTOR_OPS = {"f32": ((2, 4), ("add",)), "f16": ((2, 4, 8), ("add", "min", "max")),
+              "bf16": ((2, 4, 8), ("add", "min", "max")), "f16x2": ((2, 4), ("add", "min", "max")),
+              "bf16x2": ((2, 4), ("add", "min", "max"))}
+_HALF = ("f16", "bf16", "f16x2", "bf16x2")
+
+
 def _check_form(d, inst, op, ty, nvec, red):
     p = inst.parts
     extra = [q for q in p[1:] if q not in QUALS and q not in OPS and q not in TYPES]
     if extra:
         raise d.error(f"{p[0]}: unknown qualifier(s) {', '.join('.' + q for q in extra)}")
-    bits, kind = TYPES[ty]
     noftz = "noftz" in p
-    if ty in ("f16", "bf16", "f16x2", "bf16x2"):
-        if op not in (("add", "min", "max") if nvec > 1 else ("add",)) or not noftz:
-            raise d.error(f"{p[0]}.{op}.{ty}: the 16-bit float forms are .add.noftz (and "
-                          f".min/.max.noftz in vectors)")
-    elif noftz:
-        raise d.error(f"{p[0]}: .noftz is for the .f16 / .bf16 forms")
-    if ty == "b128" and op not in ("cas", "exch"):
-        raise d.error(f"{p[0]}.b128 takes .cas or .exch only")
-    if ty == "b16" and op != "cas":
-        raise d.error(f"{p[0]}.b16 takes .cas only")
-    if op in ("inc", "dec") and ty != "u32":
-        raise d.error(f"{p[0]}.{op} takes .u32")
-    if op in ("and", "or", "xor") and ty not in ("b32", "b64"):
-        raise d.error(f"{p[0]}.{op} takes .b32 or .b64")
-    if op in ("add", "min", "max") and kind == "b":
-        raise d.error(f"{p[0]}.{op} takes a typed operand (.u / .s / .f), not .{ty}")
     if nvec > 1:
-        ok = (ty == "f32" and op == "add" and nvec in (2, 4)) or \
-             (ty in ("f16", "bf16") and nvec in (2, 4, 8)) or (ty in ("f16x2", "bf16x2") and nvec in (2, 4))
-        if not ok:
-            raise d.error(f"{p[0]}: no vector form .v{nvec}.{ty} of .{op}")
+        lens, ops = VECTOR_OPS.get(ty, ((), ()))
+        if nvec not in lens or op not in ops:
+            raise d.error(f"{p[0]}: no vector form .v{nvec}.{ty} of .{op} (PTX ISA's vector table)")
         if _space(inst) not in ("global", "generic"):
             raise d.error(f"{p[0]}: vector atomics are for .global (or generic addressing of it)")
+    elif op not in SCALAR_OPS[ty]:
+        raise d.error(f"{p[0]}.{op}.{ty} is not in the PTX ISA's table of scalar types and "
+                      f"operations (.{ty}: .{', .'.join(SCALAR_OPS[ty])})")
+    if ty in _HALF and not noftz:
+        raise d.error(f"{p[0]}.{op}.{ty}: the 16-bit float forms require .noftz")
+    if noftz and ty not in _HALF + ("f32",):
+        raise d.error(f"{p[0]}: .noftz is for the .f16 / .bf16 / .f32 forms")
     if red and op in ("cas", "exch"):
         raise d.error(f"red has no .{op}")
+    if red and any(q in p for q in ("acquire", "acq_rel")):
+        raise d.error("red takes .relaxed or .release")
 
 
 def decode_atom(d, inst, red=False):
@@ -172,6 +184,11 @@ def decode_atom(d, inst, red=False):
     halves = kind == "h"  # a packed pair: two 16-bit elements per 32-bit value
     ebits, ety = (16, ty[:-2]) if halves else (bits, ty)
     fn = _element_op(op, ety, ebits, "f" if halves else kind)
+    # add.f32 without .noftz flushes on global memory, not on shared memory (PTX ISA)
+    ftz_fn = _element_op(op, ety, ebits, kind, True) \
+        if ty == "f32" and op == "add" and "noftz" not in p and space != "shared" \
+        and space != "cluster" else None
+    M = d.M
     width = bits * nvec  # bytes of memory touched
     n = width // 8
 
@@ -190,7 +207,7 @@ def decode_atom(d, inst, red=False):
     rd, wr = make_reader(d.M, space), make_writer(d.M, space)
     em = mask(bits)
 
-    def one(old, bv, cv):
+    def one(fn, old, bv, cv):
         if not halves:
             return fn(old, bv, cv) & em
         lo = fn(old & 0xFFFF, bv & 0xFFFF, None)
@@ -201,13 +218,15 @@ def decode_atom(d, inst, red=False):
         a = ae(t)
         if a % n:
             raise EmulationError(f"misaligned {p[0]} of {n} bytes at address 0x{a:x}")
+        op_fn = fn if ftz_fn is None or (space == "generic" and M.classify_generic(a) != "global") \
+            else ftz_fn
         raw = rd(t, a, n)
         bs = get_b(t)
         cv = get_c(t) if get_c is not None else None
         olds = [(raw >> (bits * i)) & em for i in range(nvec)]
         new = 0
         for i, (o, bv) in enumerate(zip(olds, bs)):
-            new |= one(o, bv & em, cv) << (bits * i)
+            new |= one(op_fn, o, bv & em, cv) << (bits * i)
         wr(t, a, n, new)
         r = t.r
         for s, o in zip(dslots, olds):
