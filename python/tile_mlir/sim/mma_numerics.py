@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import env as _env
-from . import mma_fast
+from . import mma_fast, mma_small
 from .errors import EmulationError
 
 #: element type -> (bits, sign bit); fp6/fp4 of kind f8f6f4 sit in 8-bit containers (bits 5..0 /
@@ -294,8 +294,8 @@ def mma_sync(arch: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np
         shape = _shape(a.shape[0], b.shape[1], a.shape[1])
         op = _op("MMA", arch, f"{shape}.{dtype}.{atype}.{btype}.{dtype}")
         return _bits(op(_tensor(a, atype), _tensor(b, btype), _tensor(c, dtype)), dtype)
-    return mma_fast.t_fdpa(a, b, c, atype, btype, dtype, F=F, rho=rho,
-                           e_zero=ez16 if dtype == "f16" else ez32, L=lbytes // _ITEM[atype])
+    return mma_small.t_fdpa(a, b, c, atype, btype, dtype, F=F, rho=rho,
+                            e_zero=ez16 if dtype == "f16" else ez32, L=lbytes // _ITEM[atype])
 
 
 def _int_mma(a, b, c, atype, btype, saturate):

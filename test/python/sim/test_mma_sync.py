@@ -288,3 +288,60 @@ def test_refused_forms_name_the_reason(form, target, why):
            "{%r8, %r9}, {%r10, %r11, %r12, %r13};\n\tret;\n}\n")
     with pytest.raises(EmulationError, match=why):
         run_ptx(ptx, "k", [], block=(32, 1, 1))
+
+
+def _any_bits(rng, ty, shape, specials):
+    """Random bit patterns of ``ty``: every exponent (subnormals, zeros), and NaN / infinity
+    only when ``specials``."""
+    bits = {"f16": 16, "bf16": 16, "tf32": 32, "f32": 32, "e4m3": 8, "e5m2": 8}[ty]
+    b = rng.integers(0, 1 << bits, shape, dtype=np.uint64)
+    b[rng.random(shape) < 0.15] = 0
+    if not specials:
+        top = {"f16": 0x7C00, "bf16": 0x7F80, "tf32": 0x7F800000, "f32": 0x7F800000}.get(ty)
+        if top is not None:
+            b = np.where((b & top) == top, b & ~np.uint64(top >> 1 & top), b)
+        elif ty == "e4m3":
+            b = np.where((b & 0x7F) == 0x7F, b & 0x80, b)
+        else:
+            b = np.where((b & 0x7C) == 0x7C, b & 0x83, b)
+    return b
+
+
+SMALL_CASES = [("Ampere", "f16", "f32", (16, 8, 16)), ("Ampere", "f16", "f16", (16, 8, 16)),
+               ("Hopper", "bf16", "f32", (16, 8, 16)), ("Blackwell", "tf32", "f32", (16, 8, 8)),
+               ("Ada Lovelace", "e4m3", "f32", (16, 8, 32)), ("Ada Lovelace", "e5m2", "f16", (16, 8, 32))]
+
+
+@pytest.mark.parametrize("arch,atype,dtype,shape", SMALL_CASES)
+def test_every_exponent_is_mmasim(arch, atype, dtype, shape):
+    """mma.sync's arithmetic (mma_numerics.mma_sync, its float64 small-tile path) equals MMA-Sim
+    over random bit patterns of every exponent, subnormals and zeros included."""
+    from tile_mlir.sim import mma_numerics
+    m, n, k = shape
+    rng = np.random.default_rng(len(atype) + k)
+    for _ in range(20):
+        a, b = _any_bits(rng, atype, (m, k), False), _any_bits(rng, atype, (k, n), False)
+        c = _any_bits(rng, "f16" if dtype == "f16" else "f32", (m, n), False)
+        got = mma_numerics.mma_sync(arch, dtype, atype, atype, a, b, c.astype(np.uint32))
+        np.testing.assert_array_equal(got.astype(np.uint64),
+                                      mmasim_ref(arch, shape, dtype, atype, atype, a, b, c))
+
+
+@pytest.mark.parametrize("arch,atype,dtype,shape", SMALL_CASES)
+def test_small_tile_path_is_mma_fast_with_specials(arch, atype, dtype, shape):
+    """The float64 path hands NaN, infinities and overflowing groups to mma_fast.t_fdpa: the same
+    bits as mma_fast on inputs with every special value."""
+    from tile_mlir.sim import mma_fast, mma_small
+    from tile_mlir.sim.mma_numerics import _ITEM, _MMA_SYNC_PARAMS
+    m, n, k = shape
+    F, lb, ez16, ez32 = _MMA_SYNC_PARAMS[arch]
+    rho = "RNE-FP16" if dtype == "f16" else "RZ-FP32"
+    if atype in ("e4m3", "e5m2"):
+        F, rho = 13, ("RNE-FP16" if dtype == "f16" else "RZ-E8M13")
+    kw = dict(F=F, rho=rho, e_zero=ez16 if dtype == "f16" else ez32, L=lb // _ITEM[atype])
+    rng = np.random.default_rng(k)
+    for _ in range(20):
+        a, b = _any_bits(rng, atype, (m, k), True), _any_bits(rng, atype, (k, n), True)
+        c = _any_bits(rng, "f16" if dtype == "f16" else "f32", (m, n), True).astype(np.uint32)
+        np.testing.assert_array_equal(mma_small.t_fdpa(a, b, c, atype, atype, dtype, **kw),
+                                      mma_fast.t_fdpa(a, b, c, atype, atype, dtype, **kw))

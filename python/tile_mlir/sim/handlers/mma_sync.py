@@ -26,7 +26,8 @@ element narrower than 32 bits sits ``per = 32 / bits`` to a register, element e 
 tables.)  The arithmetic is mma_numerics.mma_sync (MMA-Sim's per-architecture model, chosen by the
 module's ``.target``).
 
-Refused: m8n8k4 with .f16 (the sm_70 quad-pair form), mma.sp (sparse), the block-scaled and
+Refused: m8n8k4 with .f16 (the sm_70 quad-pair form: MMA-Sim has it for Volta and Turing only),
+mma.sp (sparse: no model of its arithmetic), the block-scaled and
 kind::f8f6f4 forms of sm_120 (no sm_80 / sm_90a / sm_100a target has them), fp8 on sm_90 /
 sm_100 targets (MMA-Sim measured fp8 mma.sync on Ada only).
 """
@@ -127,7 +128,7 @@ def _check(d, inst, mnk, layouts, sat, bitop, dtype, atype, btype, ctype):
         raise d.error(f"mma.sync: .{atype} A with .{btype} B is not an ISA form")
     if mnk == (8, 8, 4) and atype == "f16":
         raise d.error("mma.sync.m8n8k4 with .f16 (the sm_70 quad-pair form) is not supported by "
-                      "tile-sim")
+                      "tile-sim: MMA-Sim measured it on Volta and Turing only")
     if mnk not in SHAPES[atype]:
         raise d.error(f"mma.sync: shape m{mnk[0]}n{mnk[1]}k{mnk[2]} is not defined for .{atype}")
     if (dtype, ctype) not in DC[atype]:
