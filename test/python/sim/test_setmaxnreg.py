@@ -47,11 +47,13 @@ def test_inc_waits_for_the_dec_that_frees_the_pool(assemble):
     assert res.findings == [] and (out == np.arange(384)).all()
 
 
-def test_inc_beyond_the_pool_never_returns():
+def test_inc_beyond_the_pool_is_a_deadlock_at_the_instruction():
     body = "\tsetmaxnreg.inc.sync.aligned.u32 256;\n"
-    with pytest.raises(EmulationError, match=r"setmaxnreg|livelock"):
-        run_ptx(kernel(body), "k", [np.zeros(384, np.uint32)], block=(384, 1, 1),
-                strict=False, max_steps=20000)
+    ptx = kernel(body)
+    line = next(i for i, l in enumerate(ptx.split("\n"), 1) if "setmaxnreg" in l)
+    with pytest.raises(EmulationError, match=r"deadlock in setmaxnreg.inc.*1024 registers free.*warp 11: 168 -> 256") as e:
+        run_ptx(ptx, "k", [np.zeros(384, np.uint32)], block=(384, 1, 1), strict=False)
+    assert e.value.line == line
 
 
 def test_warps_of_a_warpgroup_disagree_is_a_finding(assemble):

@@ -9,9 +9,10 @@ what it models is the CTA's register pool the ISA describes and the rules around
   the next one: warp w's k-th setmaxnreg must equal (action and count) the k-th of every other
   warp of its warpgroup, and the warpgroup must be whole (4 warps) -- else a finding;
 * ``.dec`` releases registers to the CTA's pool, ``.inc`` takes them from it and blocks until the
-  pool has enough (a warp that can never get them is reported where it waits, by the scheduler's
-  livelock report); ``.inc`` to fewer, or ``.dec`` to more, registers than the warp holds is a
-  finding where the warp's count is known.
+  pool has enough: when every live warp of the CTA waits in ``.inc``, none can free any, and the
+  run stops with a deadlock error at the instruction (an exited warp's registers are not returned
+  to the pool: the ISA does not say they are); ``.inc`` to fewer, or ``.dec`` to more, registers
+  than the warp holds is a finding where the warp's count is known.
 
 The pool's size and a warp's count at launch are not in the PTX (ptxas allocates them): the
 assumptions are :data:`ASSUMED` (one named table).
@@ -20,7 +21,8 @@ assumptions are :data:`ASSUMED` (one named table).
 from __future__ import annotations
 
 from .. import findings
-from ..state import Kept
+from ..errors import EmulationError
+from ..state import Kept, State
 
 #: what the ISA leaves to the allocation, assumed here (docs/emulator.md lists them)
 ASSUMED = {
@@ -36,8 +38,9 @@ RULE, RULE_COUNT = "setmaxnreg", "setmaxnreg.count"
 class _Pool:
     """``count``: warp index -> its per-thread count; ``known``: whether it is known (from
     .maxnreg or its last setmaxnreg); ``free``: registers in the pool; ``history``: warp ->
-    the (action, count, line) of its setmaxnregs in order."""
-    __slots__ = ("count", "known", "free", "history")
+    the (action, count, line) of its setmaxnregs in order; ``waiting``: warp -> the count its
+    blocked .inc asks for."""
+    __slots__ = ("count", "known", "free", "history", "waiting")
 
     def __init__(self, cta, maxnreg=None):
         nw = len(cta.warps)
@@ -46,6 +49,7 @@ class _Pool:
         self.known = {w.idx: maxnreg is not None for w in cta.warps}
         self.free = ASSUMED["pool"] - 32 * r0 * nw
         self.history = {w.idx: [] for w in cta.warps}
+        self.waiting = {}
 
 
 POOL = Kept("regpool", "cta", _Pool)
@@ -77,9 +81,12 @@ def decode_setmaxnreg(d, inst):
         me = w.idx
         cur = pool.count[me]
         if action == "inc" and 32 * (n - cur) > pool.free:
+            pool.waiting[me] = n
+            _check_deadlock(cta, pool)
             for t in parts:  # blocks until enough registers are in the pool: run it again
                 t.pc -= 1
             return
+        pool.waiting.pop(me, None)
         hist = pool.history[me]
         k = len(hist)
         hist.append((action, n, line))
@@ -106,6 +113,16 @@ def decode_setmaxnreg(d, inst):
         pool.known[me] = True
         M.progress += 1
     return f, None
+
+
+def _check_deadlock(cta, pool):
+    """Every warp of the CTA that has not exited waits in .inc: none can free registers."""
+    live = [w.idx for w in cta.warps if any(t.state != State.EXITED for t in w.threads)]
+    if live and all(x in pool.waiting for x in live):
+        asks = ", ".join(f"warp {x}: {pool.count[x]} -> {pool.waiting[x]}" for x in live)
+        raise EmulationError(f"deadlock in setmaxnreg.inc: the CTA's register pool has "
+                             f"{pool.free} registers free and every live warp waits for more "
+                             f"(per-thread counts: {asks})")
 
 
 findings.RULES.setdefault(RULE, (
