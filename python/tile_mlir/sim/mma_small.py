@@ -9,7 +9,8 @@ exponents, each the input's floor(log2 |x|) clamped at the format's subnormal ex
 subnormal input keeps the exponent of the format's smallest normal), as mma_fast.decode gives it;
 a zero term never sets e_max, but a group with a zero product, or a zero C, lifts e_max to at
 least ``e_zero``.  The rounding into D is mma_fast's.  Inputs with a NaN or an infinity (or a
-group whose result overflowed, for the groups after it) go to mma_fast.t_fdpa.  test/python/sim/test_mma_sync.py checks both against MMA-Sim.
+group whose result overflowed, for the groups after it) go to mma_fast.t_fdpa.
+test/python/sim/test_mma_sync.py checks this path against MMA-Sim and against mma_fast.
 """
 
 from __future__ import annotations
