@@ -92,6 +92,25 @@ def fragment(role: str, m: int, n: int, k: int, bits: int):
     return hit
 
 
+def _gather_plan(fr, bits, base):
+    """Flat (lane, register column, shift, row, col) arrays of a fragment whose registers start
+    at column ``base`` of the lanes' register matrix: element e of register j of lane L is bits
+    [e·bits, (e+1)·bits) of column base + j, at (row, col) of the matrix."""
+    rows, cols = fr
+    lanes, nreg, per = rows.shape
+    L, j, e = np.meshgrid(np.arange(lanes), np.arange(nreg), np.arange(per), indexing="ij")
+    shift = (e * bits if per > 1 else 0 * e).astype(np.uint64)
+    return (L.ravel(), (base + j).ravel(), shift.ravel(), np.uint64((1 << bits) - 1 if bits < 64
+            else (1 << 64) - 1), rows.ravel(), cols.ravel())
+
+
+def _scatter(regs, plan, shape):
+    lane, col, shift, emask, row, mcol = plan
+    out = np.zeros(shape, np.uint64)
+    out[row, mcol] = (regs[lane, col] >> shift) & emask
+    return out
+
+
 def _form(d, inst):
     p = inst.parts
     if "sp" in p or any(q.startswith("sp::") for q in p):
@@ -159,41 +178,29 @@ def decode_mma(d, inst):
     fc, fd = fragment("c", m, n, k, cbits), fragment("c", m, n, k, dbits)
     ops = d.operands(4)
     rw = 64 if ab == 64 else 32
-    groups = []
-    for op, fr, what, width in ((ops[1], fa, "A", rw), (ops[2], fb, "B", rw),
-                                (ops[3], fc, "C", 64 if cbits == 64 else 32)):
+    srcs, gathers, base = [], [], 0
+    for op, fr, what, width, bits in ((ops[1], fa, "A", rw, ab), (ops[2], fb, "B", rw, ab),
+                                      (ops[3], fc, "C", 64 if cbits == 64 else 32, cbits)):
         regs = op[1] if op[0] == "vec" else [op]
         if len(regs) != fr[0].shape[1]:
             raise d.error(f"mma.sync: {what} takes {fr[0].shape[1]} registers, got {len(regs)}")
-        groups.append(d.compile([f"return ({', '.join(d.src(o, width) for o in regs)},)"]))
+        srcs += [d.src(o, width) for o in regs]
+        gathers.append(_gather_plan(fr, bits, base))
+        base += len(regs)
+    get_all = d.compile([f"return ({', '.join(srcs)},)"])  # A, B and C of one lane
     dregs = ops[0][1] if ops[0][0] == "vec" else [ops[0]]
     if len(dregs) != fd[0].shape[1]:
         raise d.error(f"mma.sync: D takes {fd[0].shape[1]} registers, got {len(dregs)}")
     dslots = [None if o[0] == "sink" else d.slot(o) for o in dregs]
     dmask = (1 << (64 if dbits == 64 else 32)) - 1
-
-    def unpack(vals, fr, bits, rows, cols):
-        per = fr[0].shape[2]
-        v = np.array(vals, dtype=np.uint64)  # (32, registers)
-        if per > 1:
-            sh = (np.arange(per, dtype=np.uint64) * np.uint64(bits))
-            v = (v[:, :, None] >> sh) & np.uint64((1 << bits) - 1)
-        else:
-            v = v[:, :, None]
-        out = np.zeros((rows, cols), np.uint64)
-        out[fr[0], fr[1]] = v
-        return out
+    shapes = ((m, k), (k, n), (m, n))
 
     def f(w, parts):
         if len(parts) != 32:
             raise EmulationError("mma.sync.aligned: all 32 lanes of the warp must execute it")
         parts = sorted(parts, key=lambda t: t.lane)
-        va = [groups[0](t) for t in parts]
-        vb = [groups[1](t) for t in parts]
-        vc = [groups[2](t) for t in parts]
-        a = unpack(va, fa, ab, m, k)
-        b = unpack(vb, fb, ab, k, n)
-        c = unpack(vc, fc, cbits, m, n)
+        regs = np.array([get_all(t) for t in parts], dtype=np.uint64)  # (lane, register)
+        a, b, c = (_scatter(regs, g, shape) for g, shape in zip(gathers, shapes))
         dd = mma_numerics.mma_sync(arch, dtype, atype, btype, a, b,
                                    c if dtype == "f64" else c.astype(np.uint32),
                                    saturate=sat, bitop=bitop).astype(np.uint64)
