@@ -68,6 +68,7 @@ class Decoder:
         self.symbols = symbols  # VarDecl | Param -> (space, value)
         self.slots: dict = {}  # Register.key -> slot
         self.inst = None  # instruction being decoded
+        self.pc_base = 0  # where the function being decoded starts in the code (device functions)
 
     @property
     def nslots(self):
@@ -108,7 +109,7 @@ class Decoder:
     def sym(self, decl):
         """(space, value) of a symbol: ("label", instruction index) or a variable's address."""
         if isinstance(decl, Label):
-            return "label", decl.index
+            return "label", decl.index + self.pc_base
         v = self.symbols.get(decl)
         if v is None:
             raise self.error(f"`{decl.name}` is not a variable or parameter of this kernel")

@@ -11,7 +11,7 @@ from . import memory as mem
 from .binding import MemoryBinding
 from .codegen import Decoder
 from .errors import EmulationError
-from .handlers import ld_poison
+from .handlers import calls, ld_poison
 from .locations import located_error
 from .memory import GlobalMemory
 from .opcodes import decode_instruction
@@ -53,10 +53,17 @@ class Machine(MemoryBinding, Scheduler):
         self._layout_shared()
         self._layout_params()
         self._layout_local()
+        self.callees = calls.callees(fn)  # device functions: frames after the entry's locals
+        self.local_size = calls.layout(self, fn, self.callees, self.local_size)
+        if self.local_size > launch.MAX_LOCAL_PER_THREAD:
+            raise EmulationError(f"local memory of {self.local_size} bytes per thread exceeds the "
+                                 f"{launch.MAX_LOCAL_PER_THREAD}-byte limit")
         self._check_memory(args, slots=0, tmem=False)  # before global variables take memory
         self._layout_globals()
         self.dec = Decoder(self, fn, self.symbols)
+        self._place_callees(len(fn.instructions))
         self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
+        self._decode_callees()
         # tcgen05.ld may write plain values when nothing can read them before their wait
         self.ld_plain = ld_poison.STATIC and any(i.mnemonic == "tcgen05.ld" for i in self.code) \
             and ld_poison.never_read_unwaited(self.code)
@@ -69,6 +76,23 @@ class Machine(MemoryBinding, Scheduler):
         self.kept: dict = {}  # CTA index -> (tensor memory, shared memory), after run()
         self._by_gid: dict = {}  # the threads of the cluster running
         self._spin = None  # warp -> pcs executed, while a budget report probes the warps
+
+    def _place_callees(self, base):
+        """``func_base``: where each device function's code starts, after the entry's."""
+        self.func_base, self.func_slots = {}, {}
+        for f in self.callees:
+            self.func_base[f] = base
+            base += len(f.instructions)
+
+    def _decode_callees(self):
+        """The device functions' code after the entry's (handlers/calls.py); ``func_slots``: the
+        register slots each one's decoding made."""
+        for f in self.callees:
+            self.dec.pc_base = self.func_base[f]
+            first = self.dec.nslots
+            self.code += [decode_instruction(self.dec, i) for i in f.instructions]
+            self.func_slots[f] = (first, self.dec.nslots)
+        self.dec.pc_base = 0
 
     def thread_by_gid(self, gid):
         return self._by_gid[gid]

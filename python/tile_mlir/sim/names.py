@@ -197,6 +197,8 @@ def _resolve(op, inst):
         return ("pair", _resolve(op[1], inst), _resolve(op[2], inst))
     if k == "not":
         return ("not", _resolve(op[1], inst))
+    if k == "plist":
+        return ("plist", [_resolve(o, inst) for o in op[1]])
     return op
 
 

@@ -58,6 +58,9 @@ def parse_int(tok: str, line: int | None = None) -> int:
     return -v if neg else v
 
 
+_PLIST_RE = re.compile(r"^\(\s*(?:[A-Za-z_$%][\w$]*\s*(?:,\s*[A-Za-z_$%][\w$]*\s*)*)?\)$")
+
+
 def parse_operand(tok: str, line: int, nested: bool = False):
     """One operand; a vector's elements, a pair's halves and a negated predicate are ``nested``
     and hold no operand of those forms again (PTX nests them no deeper)."""
@@ -66,6 +69,9 @@ def parse_operand(tok: str, line: int, nested: bool = False):
         raise EmulationError(f"line {line}: empty operand", line=line)
     if tok == "_":
         return ("sink",)
+    if not nested and tok.startswith("(") and tok.endswith(")") and _PLIST_RE.match(tok):
+        # a call's argument or return-value list: `(param0, param1)`
+        return ("plist", [parse_operand(t, line, True) for t in _split_top(tok[1:-1]) if t])
     if nested and (tok[0] in "{!" or "|" in tok):
         raise EmulationError(f"line {line}: operand `{tok[:40]}` nests vectors, pairs or `!`",
                              line=line)

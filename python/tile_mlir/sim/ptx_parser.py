@@ -62,7 +62,7 @@ class Instruction:
 
 @dataclass(eq=False)  # a declaration is itself: two of one name differ
 class VarDecl:
-    space: str  # shared, global, const, local
+    space: str  # shared, global, const, local; param: a call's argument in a function body
     name: str
     type: str
     align: int
@@ -81,7 +81,7 @@ class Param:
     line: int
 
 
-@dataclass
+@dataclass(eq=False)  # a function is itself (calls and the call stack name it)
 class Function:
     name: str
     is_entry: bool
@@ -90,6 +90,8 @@ class Function:
     vars: list = field(default_factory=list)  # of every scope of the body
     instructions: list = field(default_factory=list)
     directives: dict = field(default_factory=dict)  # .reqntid, .maxntid, .reqnctapercluster ...
+    rets: list = field(default_factory=list)  # a .func's return parameters (Param)
+    has_body: bool = False
     nregs: int = 0  # registers declared (names.MAX_REGISTERS)
 
 
@@ -237,10 +239,10 @@ def _is_header(s: str) -> bool:
 _REG_DECL_RE = re.compile(r"^\.reg\s+((?:\.v\d\s+)?)\.(\w+)\s+(.*)$")
 _REG_RANGE_RE = re.compile(rf"^({IDENT})\s*<\s*([0-9]+)\s*>$")
 _VAR_RE = re.compile(
-    r"^((?:\.(?:extern|visible|weak|global|shared|const|local)\s*)+)"  # qualifiers + space
+    r"^((?:\.(?:extern|visible|weak|global|shared|const|local|param)\s*)+)"  # qualifiers + space
     r"((?:\.(?:align|ptr)\s*\d*\s*)*)"
     rf"\.(\w+)\s+({IDENT})\s*((?:\[\s*\d*\s*\])*)\s*(?:=\s*(.*))?$")
-_VAR_STMT_RE = re.compile(r"^(\.(extern|visible|weak)\s+)*\.(shared|global|const|local)\b")
+_VAR_STMT_RE = re.compile(r"^(\.(extern|visible|weak)\s+)*\.(shared|global|const|local|param)\b")
 #: the directives of an entry's header (PTX ISA "Performance-Tuning Directives" and cluster
 #: dimensions) -> how many values each takes
 ENTRY_DIRECTIVES = {"reqntid": (1, 3), "maxntid": (1, 3), "minnctapersm": (1, 1),
@@ -264,7 +266,7 @@ def parse_var(stmt: str, line: int) -> VarDecl:
         raise EmulationError(f"line {line}: cannot parse declaration `{stmt}`", line=line)
     quals, aligns, typ, name, dims, init = m.groups()
     qs = re.findall(r"\.(\w+)", quals)
-    space = next(q for q in qs if q in ("global", "shared", "const", "local"))
+    space = next(q for q in qs if q in ("global", "shared", "const", "local", "param"))
     am = re.search(r"\.align\s+(\d+)", aligns or "")
     if typ not in TYPE_BITS:
         raise EmulationError(f"line {line}: unsupported variable type .{typ}", line=line)
@@ -320,31 +322,38 @@ def _parse_header(fn_stmt: str, line: int) -> Function:
                   fn_stmt, re.S)
     if not m:
         raise EmulationError(f"line {line}: cannot parse function header", line=line)
-    kind, _ret, name, _, plist, rest = m.groups()
+    kind, ret, name, _, plist, rest = m.groups()
     fn = Function(name=name, is_entry=(kind == "entry"), line=line)
-    if plist:
-        for p in _split_top(plist):
-            if not p:
-                continue
-            pm = re.match(r"^\.param\s+((?:\.\w+(?:::\w+)?\s+|\.align\s+\d+\s+)*)"
-                          rf"({IDENT})\s*((?:\[\s*\d+\s*\])*)$", p.strip())
-            if not pm:
-                raise EmulationError(f"line {line}: cannot parse parameter `{p}`", line=line)
-            quals, pname, dims = pm.groups()
-            types = [q for q in re.findall(r"\.(\w+)", quals) if q in TYPE_BITS]
-            if not types:
-                raise EmulationError(f"line {line}: parameter `{p}` has no type", line=line)
-            esize = max(1, TYPE_BITS[types[0]] // 8)
-            size = esize
-            for d in re.findall(r"\[\s*(\d+)\s*\]", dims):
-                size *= parse_int(d, line)
-            # `.ptr .global .align 1` on a pointer param is the pointee alignment, not the param's
-            am = re.search(r"\.align\s+(\d+)", quals)
-            align = _align(am.group(1), line) if (am and ".ptr" not in quals) else esize
-            fn.params.append(Param(pname, types[0], size, align, line))
+    fn.params = _param_list(plist, line)
+    if ret and kind == "func":
+        fn.rets = _param_list(ret, line)
     if fn.is_entry:
         fn.directives = _parse_directives(fn.name, rest or "", line)
     return fn
+
+
+def _param_list(plist, line: int) -> list:
+    out = []
+    for p in _split_top(plist or ""):
+        if not p:
+            continue
+        pm = re.match(r"^\.param\s+((?:\.\w+(?:::\w+)?\s+|\.align\s+\d+\s+)*)"
+                      rf"({IDENT})\s*((?:\[\s*\d+\s*\])*)$", p.strip())
+        if not pm:
+            raise EmulationError(f"line {line}: cannot parse parameter `{p}`", line=line)
+        quals, pname, dims = pm.groups()
+        types = [q for q in re.findall(r"\.(\w+)", quals) if q in TYPE_BITS]
+        if not types:
+            raise EmulationError(f"line {line}: parameter `{p}` has no type", line=line)
+        esize = max(1, TYPE_BITS[types[0]] // 8)
+        size = esize
+        for d in re.findall(r"\[\s*(\d+)\s*\]", dims):
+            size *= parse_int(d, line)
+        # `.ptr .global .align 1` on a pointer param is the pointee alignment, not the param's
+        am = re.search(r"\.align\s+(\d+)", quals)
+        align = _align(am.group(1), line) if (am and ".ptr" not in quals) else esize
+        out.append(Param(pname, types[0], size, align, line))
+    return out
 
 
 def _parse_directives(name: str, text: str, line: int) -> dict:
@@ -396,7 +405,13 @@ def parse(text: str) -> Module:
             continue
         elif _is_header(s):
             fn = _parse_header(s, line)
+            prior = mod.scope.names.get(fn.name)
+            if isinstance(prior, Function) and not prior.has_body:  # a prototype, now defined
+                mod.scope.names[fn.name] = fn
+            else:  # a name `call` resolves to
+                mod.scope.declare(fn.name, fn, line, "function")
             if i < n and stmts[i][1] == "{":
+                fn.has_body = True
                 i = _parse_body(fn, mod.scope, stmts, i + 1)
             mod.functions.append(fn)
         elif s in ("{", "}"):
@@ -422,7 +437,7 @@ def _parse_body(fn: Function, module_scope: Scope, stmts, i: int) -> int:
     """Parse the body after its `{` into ``fn``, one scope per block; returns the index after
     its `}`."""
     scope = Scope(module_scope)
-    for p in fn.params:
+    for p in fn.params + fn.rets:
         scope.declare(p.name, p, p.line, "parameter")
     body = scope
     n = len(stmts)
