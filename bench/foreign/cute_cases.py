@@ -1,0 +1,203 @@
+"""The CuTe DSL examples of the foreign corpus that make_corpus.py compiles through their own host
+entry point (cute_generic.py): ampere/, hopper/ and blackwell/ kernels taking static tensors,
+raw pointers and scalars. Each case: the example file, the arch, the buffers (inputs small
+integers where the kernel allows, so its arithmetic is exact), the numpy reference from the
+inputs, and for approximate math the tolerance with the reason it is that wide.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+import cute_generic
+
+F16_ULP = 2.0 ** -10  # one unit in the last place of an f16 in [1, 2)
+#: rsqrt.approx.f32: the PTX ISA gives its maximum relative error as 2^-22.9 (ex2.approx.f32 and
+#: rcp.approx.f32 are within 2 ulp): a norm of exact integer sums is then within this of the
+#: reference, relative, after the few f32 roundings of x * r * w
+NORM_RTOL = 2.0 ** -20
+
+
+def _dt(cutlass, a):
+    return {"float16": cutlass.Float16, "float32": cutlass.Float32, "bfloat16": cutlass.BFloat16,
+            "int8": cutlass.Int8, "int32": cutlass.Int32}[str(a.dtype)]
+
+
+def fake(cute, cutlass, arr, shape=None, order=None):
+    """A static fake tensor over ``arr`` (C order unless ``order``: the stride rank of each mode
+    of ``shape``, 0 the contiguous one)."""
+    from cutlass.cute.runtime import make_fake_compact_tensor
+    shape = tuple(shape or arr.shape)
+    order = tuple(order or range(len(shape) - 1, -1, -1))
+    return make_fake_compact_tensor(_dt(cutlass, arr), shape, stride_order=order,
+                                    assumed_align=16)
+
+
+def stream():
+    from cutlass.runtime import make_fake_stream
+    return make_fake_stream()
+
+
+def case(name, example, arch, shape, build, setup, inputs, outputs, reference, tolerance=None):
+    return dict(name=name, example=example, arch=arch, shape=shape, build=build, setup=setup,
+                inputs=inputs, outputs=outputs, reference=reference, tolerance=tolerance,
+                compile=cute_generic.compile_generic)
+
+
+EXACT = "numpy float64 of integer inputs (exact)"
+
+
+# ----------------------------------------------------------------------------- ampere
+def ew_add(M, N):
+    def build(rng):
+        a = rng.integers(-64, 65, (M, N)).astype(np.float16)
+        b = rng.integers(-64, 65, (M, N)).astype(np.float16)
+        return [("a", a), ("b", b), ("c", np.zeros((M, N), np.float16))], {"c": a + b}
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        return mod.elementwise_add, fk, [("ptr", n) for n, _ in bufs]
+    return case("ampere_elementwise_add", "ampere/kernel/elementwise/elementwise_add.py", "sm_80",
+                dict(M=M, N=N), build, setup, ["a", "b"], ["c"], EXACT)
+
+
+def gemm_ref(a, b, dtype):
+    return (a.astype(np.float64) @ b.astype(np.float64).T).astype(dtype)
+
+
+def sgemm(M, N, K):
+    def build(rng):
+        a = rng.integers(-5, 5, (M, K)).astype(np.float32)
+        b = rng.integers(-5, 5, (N, K)).astype(np.float32)
+        return ([("a", a), ("b", b), ("c", np.zeros((M, N), np.float32))],
+                {"c": gemm_ref(a, b, np.float32)})
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        return (mod.SGemm(), fk + [lambda x: x, stream()],
+                [("ptr", n) for n, _ in bufs] + [("stream",)])
+    return case("ampere_sgemm", "ampere/kernel/dense_gemm/sgemm.py", "sm_80",
+                dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"], EXACT)
+
+
+def tensorop_gemm(M, N, K):
+    """A (M, K, 1), B (N, K, 1), C (M, N, 1), K- and N-major, f16 -> f32 accumulate -> f16."""
+    def build(rng):
+        a = rng.integers(-2, 3, (M, K)).astype(np.float16)
+        b = rng.integers(-2, 3, (N, K)).astype(np.float16)
+        return ([("a", a), ("b", b), ("c", np.zeros((M, N), np.float16))],
+                {"c": gemm_ref(a, b, np.float16)})
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a, a.shape + (1,), (1, 0, 2)) for _, a in bufs]
+        k = mod.TensorOpGemm(cutlass.Float16, cutlass.Float16, cutlass.Float32, (2, 2, 1))
+        return k, fk + [stream()], [("ptr", n) for n, _ in bufs] + [("stream",)]
+    return case("ampere_tensorop_gemm", "ampere/kernel/dense_gemm/tensorop_gemm.py", "sm_80",
+                dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"], EXACT)
+
+
+def attention_ref(q, k, v, scale, causal=False):
+    """O[b, s, h] = softmax(scale Q K^T) V per (batch, head), float64; Q/K/V (B, S, H, D)."""
+    s = np.einsum("bqhd,bkhd->bhqk", q.astype(np.float64), k.astype(np.float64)) * scale
+    if causal:
+        sq, sk = s.shape[-2:]
+        s = np.where(np.arange(sk)[None, :] <= np.arange(sq)[:, None] + sk - sq, s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    return np.einsum("bhqk,bkhd->bqhd", p, v.astype(np.float64))
+
+
+#: attention with f16 P and O: P is rounded to f16 before the P V MMA (relative 2^-11 each,
+#: weights summing to 1: at most 2^-11 max|V|), O to f16 at the end (2^-11 |O|), the running
+#: max/sum rescaling and ex2.approx / rcp.approx add f32 roundings far below these
+def attention_tol(v):
+    return float(4 * 2.0 ** -11 * np.abs(v.astype(np.float64)).max())
+
+
+def fa2(B, S, H, D, causal):
+    scale = 0.125
+
+    def build(rng):
+        q, k, v = (rng.integers(-2, 2, (B, S, H, D)).astype(np.float16) for _ in range(3))
+        o = attention_ref(q, k, v, scale, causal).astype(np.float16)
+        return ([("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q))], {"o": o})
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        k = mod.FlashAttentionForwardAmpere(D, 128, 128, 128, causal)
+        return (k, fk + [cutlass.Float32(scale), stream()],
+                [("ptr", n) for n, _ in bufs] + [("f32", scale), ("stream",)])
+    c = case("ampere_flash_attention_v2" + ("_causal" if causal else ""),
+             "ampere/kernel/attention/flash_attention_v2.py", "sm_80",
+             dict(B=B, S=S, H=H, D=D), build, setup, ["q", "k", "v"], ["o"],
+             "numpy float64 softmax(scale Q K^T) V of integer inputs")
+    c["tolerance"] = dict(atol_from="v", atol=4 * 2.0 ** -11, rtol=0.0,
+                          why="P rounded to f16 before P V (2^-11 max|V|), O rounded to f16 "
+                              "(2^-11 |O|), exp2/rcp approximations and rescaling far below")
+    return c
+
+
+# ----------------------------------------------------------------------------- norms
+def cta_norm(norm, M, N):
+    def build(rng):
+        x = rng.integers(-8, 9, (M, N)).astype(np.float32)
+        w = rng.integers(-3, 4, (N,)).astype(np.float32)
+        b = rng.integers(-3, 4, (N,)).astype(np.float32)
+        xd = x.astype(np.float64)
+        if norm == "layer":
+            mu = xd.mean(1, keepdims=True)
+            y = (xd - mu) / np.sqrt(((xd - mu) ** 2).mean(1, keepdims=True) + 1e-6) * w + b
+        else:
+            y = xd / np.sqrt((xd ** 2).mean(1, keepdims=True) + 1e-6) * w
+        bufs = [("y", np.zeros((M, N), np.float32)), ("x", x), ("w", w)]
+        return bufs + ([("b", b)] if norm == "layer" else []), {"y": y.astype(np.float32)}
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        k = mod.CtaNorm(N, norm, 128)
+        args = fk + ([None] if norm != "layer" else [])
+        return (k, args + [cutlass.Float32(1e-6)],
+                [("ptr", n) for n, _ in bufs] + [("f32", 1e-6)])
+    ins = ["x", "w"] + (["b"] if norm == "layer" else [])
+    c = case(f"hopper_cta_norm_{norm}", "hopper/kernel/cta_norm/cta_norm.py", "sm_90a",
+             dict(M=M, N=N), build, setup, ins, ["y"],
+             "numpy float64 norm of integer inputs")
+    c["tolerance"] = dict(rtol=NORM_RTOL, atol=0.0, why="rsqrt.approx.f32 (2^-22.9 relative) and "
+                          "the f32 roundings of the normalised product")
+    return c
+
+
+def rmsnorm(arch, M, N):
+    def build(rng):
+        x = rng.integers(-8, 9, (M, N)).astype(np.float32)
+        w = rng.integers(-3, 4, (N,)).astype(np.float32)
+        xd = x.astype(np.float64)
+        y = xd / np.sqrt((xd ** 2).mean(1, keepdims=True) + 1e-6) * w
+        return [("x", x), ("w", w), ("o", np.zeros((M, N), np.float32))], {"o": y.astype(np.float32)}
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_ptr
+        ptrs = [make_ptr(cutlass.Float32, 0, cute.AddressSpace.gmem, assumed_align=16)
+                for _ in bufs]
+        k = mod.RMSNormKernel(cutlass.Float32, N, True)
+        return (k, ptrs + [cutlass.Int32(M), cutlass.Float32(1e-6), stream()],
+                [("ptr", n) for n, _ in bufs] + [("i32", M), ("f32", 1e-6), ("stream",)])
+    c = case(f"rmsnorm_{arch[3:5]}", "blackwell/kernel/rmsnorm/rmsnorm.py", arch,
+             dict(M=M, N=N), build, setup, ["x", "w"], ["o"], "numpy float64 RMSNorm of integers")
+    c["tolerance"] = dict(rtol=NORM_RTOL, atol=0.0, why="rsqrt.approx.f32 (2^-22.9 relative) and "
+                          "the f32 roundings of x * r * w")
+    return c
+
+
+def cases(size):
+    s = 1 if size == "small" else 4
+    return [
+        ew_add(128 * s, 256),
+        sgemm(128 * s, 128, 64),
+        tensorop_gemm(128 * s, 128, 64),
+        fa2(1, 128 * s, 1, 64, False),
+        fa2(1, 128 * s, 1, 64, True),
+        cta_norm("layer", 4 * s, 1024),
+        cta_norm("rms", 4 * s, 1024),
+        rmsnorm("sm_100a", 4 * s, 1024),
+        rmsnorm("sm_90a", 4 * s, 1024),
+    ]
