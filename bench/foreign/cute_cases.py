@@ -188,6 +188,51 @@ def rmsnorm(arch, M, N):
     return c
 
 
+# ----------------------------------------------------------------------------- GEMMs, copies
+def gemm(name, example, arch, M, N, K, make, ab="float16", c="float16", l_mode=False,
+         extra=lambda cutlass: [], stream_arg=True):
+    """C (M, N) = A (M, K) B (N, K)^T, K-major A and B, N-major C (with a trailing L = 1 mode for
+    the kernels that take (M, K, L)): integer inputs, exact in f32 accumulation."""
+    def build(rng):
+        a = rng.integers(-2, 3, (M, K)).astype(ab)
+        b = rng.integers(-2, 3, (N, K)).astype(ab)
+        return [("a", a), ("b", b), ("c", np.zeros((M, N), c))], {"c": gemm_ref(a, b, c)}
+
+    def setup(mod, cute, cutlass, bufs):
+        if l_mode:
+            fk = [fake(cute, cutlass, a, a.shape + (1,), (1, 0, 2)) for _, a in bufs]
+        else:
+            fk = [fake(cute, cutlass, a) for _, a in bufs]
+        st = [stream()] if stream_arg else []
+        return (make(mod, cutlass), fk + extra(cutlass) + st,
+                [("ptr", n) for n, _ in bufs] + [("stream",)] * len(st))
+    return case(name, example, arch, dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"], EXACT)
+
+
+def copy_case(name, example, make, M, N, transpose):
+    def build(rng):
+        a = rng.integers(-8, 9, (M, N)).astype(np.float16)
+        out = np.ascontiguousarray(a.T) if transpose else a.copy()
+        return [("src", a), ("dst", np.zeros_like(out))], {"dst": out}
+
+    def setup(mod, cute, cutlass, bufs):
+        return make(mod), [fake(cute, cutlass, a) for _, a in bufs], [("ptr", "src"), ("ptr", "dst")]
+    return case(name, example, "sm_100a", dict(M=M, N=N), build, setup, ["src"], ["dst"], EXACT)
+
+
+TUT = "blackwell/tutorial/tutorial_gemm/"
+
+
+def tutorial_gemms(s):
+    out = []
+    for i, extra in (("0", []), ("1", []), ("2", []), ("3", [1]), ("3_1", [1]), ("4", [1, 1]),
+                     ("5", [1])):
+        out.append(gemm(f"bw_tutorial_fp16_gemm_{i}", f"{TUT}fp16_gemm_{i}.py", "sm_100a",
+                        128 * s, 256, 128, lambda mod, cutlass: mod.host_function,
+                        extra=lambda cutlass, e=extra: list(e), stream_arg=False))
+    return out
+
+
 def cases(size):
     s = 1 if size == "small" else 4
     return [
@@ -200,4 +245,22 @@ def cases(size):
         cta_norm("rms", 4 * s, 1024),
         rmsnorm("sm_100a", 4 * s, 1024),
         rmsnorm("sm_90a", 4 * s, 1024),
+        *tutorial_gemms(s),
+        copy_case("bw_tma_v0_copy", "blackwell/tutorial/tutorial_tma/tma_v0.py",
+                  lambda mod: mod.Sm100SimpleCopyKernel(), 128, 128 * s, False),
+        copy_case("bw_tma_v1_transpose", "blackwell/tutorial/tutorial_tma/tma_v1.py",
+                  lambda mod: mod.Sm100MatrixTransposeKernelV1(), 128, 128 * s, True),
+        gemm("bw_dense_gemm_software_pipeline",
+             "blackwell/kernel/dense_gemm/dense_gemm_software_pipeline.py", "sm_100a",
+             128 * s, 128, 128, lambda mod, cutlass: mod.DenseGemmKernel(
+                 cutlass.Float32, False, (128, 128), (1, 1), True), c="float32", l_mode=True),
+        gemm("bw_dense_gemm_persistent_prefetch",
+             "blackwell/kernel/dense_gemm/dense_gemm_persistent_prefetch.py", "sm_100a",
+             256 * s, 128, 128, lambda mod, cutlass: mod.PersistentDenseGemmKernel(
+                 cutlass.Float32, False, (128, 128), (1, 1), True, 2), c="float32", l_mode=True,
+             extra=lambda cutlass: [1]),
+        gemm("hopper_dense_gemm_persistent", "hopper/kernel/dense_gemm/dense_gemm_persistent.py",
+             "sm_90a", 256 * s, 128, 128, lambda mod, cutlass: mod.HopperWgmmaGemmPersistentKernel(
+                 cutlass.Float32, (128, 128), (1, 1), 1, True), c="float16", l_mode=True,
+             extra=lambda cutlass: [1]),
     ]
