@@ -228,7 +228,8 @@ def tutorial_gemms(s):
     for i, extra in (("0", []), ("1", []), ("2", []), ("3", [1]), ("3_1", [1]), ("4", [1, 1]),
                      ("5", [1])):
         out.append(gemm(f"bw_tutorial_fp16_gemm_{i}", f"{TUT}fp16_gemm_{i}.py", "sm_100a",
-                        128 * s, 256, 128, lambda mod, cutlass: mod.host_function,
+                        128 * s if i == "0" else 256 * s, 256, 128,
+                        lambda mod, cutlass: mod.host_function,
                         extra=lambda cutlass, e=extra: list(e), stream_arg=False))
     return out
 
@@ -236,7 +237,7 @@ def tutorial_gemms(s):
 def cases(size):
     s = 1 if size == "small" else 4
     return [
-        ew_add(128 * s, 256),
+        ew_add(64 * s, 256),
         sgemm(128 * s, 128, 64),
         tensorop_gemm(128 * s, 128, 64),
         fa2(1, 128 * s, 1, 64, False),
