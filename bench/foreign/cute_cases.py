@@ -136,6 +136,91 @@ def fa2(B, S, H, D, causal):
     return c
 
 
+def hopper_fmha(S, D, causal=False):
+    """Q/K/V/O stored (B, S, H, D) (H = 1, B = 1), the kernel's view (S, D, H_r, H_k, B) as the
+    example permutes them; LSE (S, 1, H_r, H_k, B) f32: the natural-log sum of exp of the row."""
+    scale = 1.0 / np.sqrt(D)
+    log2e = 1.4426950408889634074
+
+    def build(rng):
+        q, k, v = (rng.integers(-2, 2, (1, S, 1, 1, D)).astype(np.float16) for _ in range(3))
+        r = lambda a: a.reshape(1, S, 1, D)
+        o = attention_ref(r(q), r(k), r(v), scale, causal).reshape(1, S, 1, 1, D)
+        s = np.einsum("qd,kd->qk", q[0, :, 0, 0].astype(np.float64),
+                      k[0, :, 0, 0].astype(np.float64)) * scale
+        if causal:
+            s = np.where(np.arange(S)[None, :] <= np.arange(S)[:, None], s, -np.inf)
+        lse = (np.log(np.exp(s - s.max(1, keepdims=True)).sum(1)) + s.max(1)).reshape(1, S, 1, 1, 1)
+        bufs = [("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q)),
+                ("lse", np.zeros((1, S, 1, 1, 1), np.float32))]
+        return bufs, {"o": o.astype(np.float16), "lse": lse.astype(np.float32)}
+
+    def setup(mod, cute, cutlass, bufs):
+        from helpers import fmha_helpers as fmha_utils
+        view = lambda a: fake(cute, cutlass, a, (S, a.shape[-1], 1, 1, 1), (3, 0, 1, 2, 4))
+        mask = fmha_utils.MaskEnum.WINDOW_MASK
+        k = mod.HopperFusedMultiHeadAttentionForward(cutlass.Float32, cutlass.Float32,
+                                                     (64, 128, D), False, mask)
+        args = [view(a) for _, a in bufs] + [cutlass.Float32(scale * log2e),
+                                              cutlass.Float32(scale), cutlass.Float32(1.0),
+                                              None, cutlass.Int32(0) if causal else None, stream()]
+        rt = ([("ptr", n) for n, _ in bufs] + [("f32", scale * log2e), ("f32", scale),
+                                                ("f32", 1.0)] + ([("i32", 0)] if causal else [])
+              + [("stream",)])
+        return k, args, rt
+    c = case("hopper_fmha" + ("_causal" if causal else ""), "hopper/kernel/attention/fmha.py",
+             "sm_90a", dict(S=S, D=D), build, setup, ["q", "k", "v"], ["o", "lse"],
+             "numpy float64 softmax(Q K^T / sqrt(D)) V and its log-sum-exp")
+    c["tolerance"] = dict(atol_from="v", atol=4 * 2.0 ** -11, rtol=2.0 ** -18,
+                          why="O: P rounded to f16 before P V (2^-11 max|V|), O rounded to f16; "
+                              "LSE: ex2/lg2 approximations and f32 sums")
+    return c
+
+
+def blackwell_fmha(S, D, causal=False):
+    """Q/K/V/O (B, S, H_k, H_r, D) and LSE (B, S, H_k, H_r) as the example makes them (B = H = 1),
+    the problem size (b, s_q, s_lse, s_k, h_q, h_k, d, dv) passed at run time."""
+    scale = 1.0 / np.sqrt(D)
+    log2e = float(np.log2(np.e))
+
+    def build(rng):
+        q, k, v = (rng.integers(-2, 3, (1, S, 1, 1, D)).astype(np.float16) for _ in range(3))
+        r = lambda a: a.reshape(1, S, 1, D)
+        o = attention_ref(r(q), r(k), r(v), scale, causal).reshape(1, S, 1, 1, D)
+        s = np.einsum("qd,kd->qk", q[0, :, 0, 0].astype(np.float64),
+                      k[0, :, 0, 0].astype(np.float64)) * scale
+        if causal:
+            s = np.where(np.arange(S)[None, :] <= np.arange(S)[:, None], s, -np.inf)
+        lse = (np.log(np.exp(s - s.max(1, keepdims=True)).sum(1)) + s.max(1)).reshape(1, S, 1, 1)
+        bufs = [("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q)),
+                ("lse", np.zeros((1, S, 1, 1), np.float32))]
+        return bufs, {"o": o.astype(np.float16), "lse": lse.astype(np.float32)}
+
+    def setup(mod, cute, cutlass, bufs):
+        from helpers import fmha_helpers as fmha_utils
+        fk = {n: fake(cute, cutlass, a) for n, a in bufs}
+        k = mod.BlackwellFusedMultiHeadAttentionForward(
+            cutlass.Float32, cutlass.Float32, (128, 128), D, False,
+            fmha_utils.MaskEnum.WINDOW_MASK, False, False, True)
+        ps = (1, S, S, S, 1, 1, D, D)
+        args = [fk["q"], fk["k"], fk["v"], fk["o"], tuple(cutlass.Int32(x) for x in ps), None,
+                None, fk["lse"], None, cutlass.Float32(scale * log2e), cutlass.Float32(scale),
+                cutlass.Float32(1.0), None, None, cutlass.Int32(0) if causal else None, None,
+                None, stream(), False]
+        rt = ([("ptr", n) for n in "qkvo"] + [("i32", x) for x in ps] + [("ptr", "lse")]
+              + [("f32", scale * log2e), ("f32", scale), ("f32", 1.0)]
+              + ([("i32", 0)] if causal else []) + [("stream",), ("i1", False)])
+        return k, args, rt
+    c = case("bw_fmha" + ("_causal" if causal else ""),
+             "blackwell/kernel/attention/fmha/fmha.py", "sm_100a", dict(S=S, D=D), build, setup,
+             ["q", "k", "v"], ["o", "lse"],
+             "numpy float64 softmax(Q K^T / sqrt(D)) V and its log-sum-exp")
+    c["tolerance"] = dict(atol_from="v", atol=4 * 2.0 ** -11, rtol=2.0 ** -18,
+                          why="O: P rounded to f16 before P V (2^-11 max|V|), O rounded to f16; "
+                              "LSE: ex2/lg2 approximations and f32 sums")
+    return c
+
+
 # ----------------------------------------------------------------------------- norms
 def cta_norm(norm, M, N):
     def build(rng):
@@ -247,6 +332,10 @@ def cases(size):
         rmsnorm("sm_100a", 4 * s, 1024),
         rmsnorm("sm_90a", 4 * s, 1024),
         *tutorial_gemms(s),
+        hopper_fmha(128 * s, 64),
+        hopper_fmha(128 * s, 64, causal=True),
+        blackwell_fmha(128 * s, 64),
+        blackwell_fmha(128 * s, 64, causal=True),
         copy_case("bw_tma_v0_copy", "blackwell/tutorial/tutorial_tma/tma_v0.py",
                   lambda mod: mod.Sm100SimpleCopyKernel(), 128, 128 * s, False),
         copy_case("bw_tma_v1_transpose", "blackwell/tutorial/tutorial_tma/tma_v1.py",

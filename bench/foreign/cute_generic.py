@@ -22,7 +22,7 @@ import numpy as np
 
 import host_eval
 
-SCALAR_BITS = {"i32": ("<i", 4), "i64": ("<q", 8), "f32": ("<f", 4)}
+SCALAR_BITS = {"i1": ("<?", 1), "i32": ("<i", 4), "i64": ("<q", 8), "f32": ("<f", 4)}
 
 
 def _leaves(v):
@@ -81,7 +81,11 @@ def kernel_parameters(lowered, mc, runtime):
         leaves = list(_leaves(v))
         ptrs = [x for x in leaves if isinstance(x, str)]
         if ptrs:
-            assert len(ptrs) == 1 and mc._layout_of(typ)[0] == 8, (typ, v)
+            if len(ptrs) != 1 or mc._layout_of(typ)[0] != 8:
+                raise NotImplementedError(
+                    f"kernel argument {len(out)} is a by-value struct holding the address of "
+                    f"{ptrs} and its run-time layout ({typ}): run_ptx binds an array only to a "
+                    f"64-bit pointer parameter")
             out.append(("buffer", ptrs[0][4:]))
             continue
         # a scalar must be known; a struct's fields the host leaves undefined (the tiled MMA's

@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 import numpy as np
 
@@ -81,7 +82,9 @@ def load_example(cutlass_dir, rel):
 # ----------------------------------------------------------------------------- reading the IR
 def _layout(text):
     """"(256,256,1):(256,1,65536)" -> (shape, stride) of a flat static layout."""
-    m = re.fullmatch(r"\(([\d,]+)\):\(([\d,]+)\)", text)
+    m = re.fullmatch(r"\(([\d,]+)\):\(([\d,]+)\)", text.replace("(", "").replace(")", "")
+                     .replace(":", "):(").join("()") if text.count("(") > 2 else text)
+    assert m, f"layout {text!r}: not a flat static layout"
     return tuple(map(int, m.group(1).split(","))), tuple(map(int, m.group(2).split(",")))
 
 
@@ -460,6 +463,8 @@ def main():
                                                                  make_fake_compact_tensor,
                                                                  make_fake_stream)
         except Exception as e:  # one example's failure is its line, the others go on
+            if os.environ.get("CORPUS_DEBUG"):
+                traceback.print_exc()
             print(f"{case['name']}: NOT COMPILED: {type(e).__name__}: "
                   f"{str(e).strip().splitlines()[-1][:300] if str(e).strip() else ''}")
             failed += 1
