@@ -14,7 +14,7 @@ from .errors import EmulationError
 from .handlers import ld_poison
 from .locations import located_error
 from .memory import GlobalMemory
-from .opcodes import decode_instruction
+from .opcodes import decode_all
 from .scheduler import Scheduler
 from .state import DInst, Hooks, State
 
@@ -56,7 +56,7 @@ class Machine(MemoryBinding, Scheduler):
         self._check_memory(args, slots=0, tmem=False)  # before global variables take memory
         self._layout_globals()
         self.dec = Decoder(self, fn, self.symbols)
-        self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
+        self.code = decode_all(self.dec, fn.instructions)
         # tcgen05.ld may write plain values when nothing can read them before their wait
         self.ld_plain = ld_poison.STATIC and any(i.mnemonic == "tcgen05.ld" for i in self.code) \
             and ld_poison.never_read_unwaited(self.code)

@@ -11,6 +11,7 @@ import math
 
 from ..codegen import f32_to_bits, mask
 from ..ptx_parser import TYPE_BITS
+from . import fparith, intarith
 
 FLOAT_TYPES = {"f32", "f64", "f16", "bf16", "f16x2", "bf16x2"}
 
@@ -32,33 +33,21 @@ def _fl(t):
     return {"f32": ("_f32", "_b32"), "f64": ("_f64", "_b64")}.get(t)
 
 
-def _fexpr(d, t, ops, expr_fn, dst, env=None):
-    """Float op on f32/f64 via Python floats (f32 results rounded once to f32); `env` adds the helper
-    functions expr_fn's text calls."""
-    if t not in ("f32", "f64"):
-        raise d.error(f"floating-point type .{t} is not supported")
-    w = TYPE_BITS[t]
-    unb, reb = _fl(t)
-    args = [f"{unb}({d.src(o, w, ftype=True)})" for o in ops]
-    return d.compile([dst(f"_fop({expr_fn(*args)}, {reb})")], {"_fop": _fop, **(env or {})})
-
-
-def _fop(x, reb):
-    try:
-        return reb(x)
-    except OverflowError:
-        return reb(math.copysign(math.inf, x))
-
-
 # ------------------------------------------------------------------------------- add/sub/mul
+def _float(inst):
+    return fparith.is_float(inst.parts[-1])
+
+
 def decode_add(d, inst, sub=False):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "sub" if sub else "add")
+    if "cc" in inst.parts or inst.parts[0] in ("addc", "subc"):
+        return intarith.decode_carry(d, inst)
+    if inst.parts[-1] in intarith.PACKED16:
+        return intarith.decode_add_packed(d, inst, sub)
     t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     op = "-" if sub else "+"
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"({x} {op} {y})", d.dst(dd, w))
-    if "cc" in inst.parts or inst.parts[0] in ("addc", "subc"):
-        raise d.error("carry-chain arithmetic (.cc / addc / subc) is not supported")
     if "sat" in inst.parts:
         e = f"max({-(1 << (w - 1))}, min({(1 << (w - 1)) - 1}, {d.src(a, w, True)} {op} "\
             f"{d.src(b, w, True)}))"
@@ -71,10 +60,10 @@ def decode_sub(d, inst):
 
 
 def decode_mul(d, inst):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "mul")
     t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"({x} * {y})", d.dst(dd, w))
     p = inst.parts
     e = f"{d.src(a, w, s)} * {d.src(b, w, s)}"
     if "wide" in p:
@@ -96,10 +85,12 @@ def decode_mul24(d, inst):
 
 
 def decode_mad(d, inst):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "mad")
+    if "cc" in inst.parts or inst.parts[0] == "madc":
+        return intarith.decode_carry(d, inst)
     t, w, s = type_suffix(d, inst)
     dd, a, b, c = _ops(d, inst, 4)
-    if t in FLOAT_TYPES:
-        return decode_fma(d, inst)
     p = inst.parts
     e = f"{d.src(a, w, s)} * {d.src(b, w, s)}"
     if "wide" in p:
@@ -110,16 +101,14 @@ def decode_mad(d, inst):
 
 
 def decode_fma(d, inst):
-    t, w, s = type_suffix(d, inst)
-    dd, a, b, c = _ops(d, inst, 4)
-    return _fexpr(d, t, [a, b, c], lambda x, y, z: f"({x} * {y} + {z})", d.dst(dd, w))
+    return fparith.decode_arith(d, inst, "fma")
 
 
 def decode_div(d, inst):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "div")
     t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"_fdiv({x}, {y})", d.dst(dd, w), {"_fdiv": _fdiv})
     return d.compile([d.dst(dd, w)(f"_idiv({d.src(a, w, s)}, {d.src(b, w, s)}, {mask(w)}, M)")],
                      {"_idiv": _idiv})
 
@@ -129,14 +118,6 @@ def decode_rem(d, inst):
     dd, a, b = _ops(d, inst, 3)
     return d.compile([d.dst(dd, w)(f"_irem({d.src(a, w, s)}, {d.src(b, w, s)}, M)")],
                      {"_irem": _irem})
-
-
-def _fdiv(x, y):
-    if y == 0:
-        if x == 0 or math.isnan(x):
-            return math.nan
-        return math.copysign(math.inf, x) * math.copysign(1, y)
-    return x / y
 
 
 def _idiv(a, b, m, M):
@@ -156,46 +137,28 @@ def _irem(a, b, M):
 
 
 def decode_min(d, inst, fn="min"):
-    t, w, s = type_suffix(d, inst)
-    dd, a, b = _ops(d, inst, 3)
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"_f{fn}({x}, {y})", d.dst(dd, w),
-                      {"_fmin": _fmin, "_fmax": _fmax})
-    return d.compile([d.dst(dd, w)(f"{fn}({d.src(a, w, s)}, {d.src(b, w, s)})")])
+    if _float(inst):
+        return fparith.decode_minmax(d, inst, fn == "max")
+    return intarith.decode_minmax(d, inst, fn)
 
 
 def decode_max(d, inst):
     return decode_min(d, inst, "max")
 
 
-def _nan_ignoring(pick):
-    """PTX min/max.f32: a NaN operand yields the other operand."""
-    def f(x, y):
-        if math.isnan(x):
-            return y
-        if math.isnan(y):
-            return x
-        return pick(x, y)
-    return f
-
-
-_fmin = _nan_ignoring(min)
-_fmax = _nan_ignoring(max)
-
-
 def decode_neg(d, inst):
+    if _float(inst):
+        return fparith.decode_neg_abs(d, inst, False)
     t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
-    if t in FLOAT_TYPES:
-        return d.compile([d.dst(dd, w)(f"{d.src(a, w)} ^ {1 << (w - 1)}")])
     return d.compile([d.dst(dd, w)(f"-{d.src(a, w)}")])
 
 
 def decode_abs(d, inst):
+    if _float(inst):
+        return fparith.decode_neg_abs(d, inst, True)
     t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
-    if t in FLOAT_TYPES:
-        return d.compile([d.dst(dd, w)(f"{d.src(a, w)} & {mask(w - 1)}")])
     return d.compile([d.dst(dd, w)(f"abs({d.src(a, w, True)})")])
 
 
@@ -280,10 +243,10 @@ def _bfi(f, b, pos, ln, w):
 
 
 def decode_prmt(d, inst):
-    t, w, s = type_suffix(d, inst, {"b32"})
-    modes = [p for p in inst.parts[1:-1]]
-    if modes:
-        raise d.error(f"prmt mode .{modes[0]} is not supported (only the default mode)")
+    if len(inst.parts) == 3 and inst.parts[1] == "b32":  # prmt.b32.mode
+        return intarith.decode_prmt_mode(d, inst, inst.parts[2])
+    if inst.parts[1:] != ["b32"]:
+        raise d.error(f"prmt: `{inst.opcode}` is not prmt.b32{{.mode}}")
     dd, a, b, c = _ops(d, inst, 4)
     return d.compile([d.dst(dd, 32)(f"_prmt({d.src(a, 32)}, {d.src(b, 32)}, {d.src(c, 32)})")],
                      {"_prmt": _prmt})
