@@ -23,10 +23,11 @@ from .. import env as _env
 
 from . import findings, launch, run_args
 from .errors import EmulationError
+from .launch import run_launches
 from .ptx_parser import parse
 from .tensor_map import TensorMap
 
-__all__ = ["run_ptx", "EmulationError", "SimResult", "TensorMap"]
+__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap"]
 
 
 @dataclass

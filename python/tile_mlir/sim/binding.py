@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import launch
+from . import launch, tensor_map_bytes
 from . import memory as mem
 from .codegen import f32_to_bits, f64_to_bits
 from .errors import EmulationError
@@ -147,8 +147,8 @@ class MemoryBinding:
             raise EmulationError(f"TensorMap {p.name}: offset {tm.offset} is past the end of "
                                  f"its {a.nbytes}-byte array")
         self.tensor_maps[off] = (tm, base + tm.offset)
-        tag = b"tile-sim tensor map (opaque)"
-        self.param_buf[off:off + TENSOR_MAP_BYTES] = tag + bytes(TENSOR_MAP_BYTES - len(tag))
+        # its bytes in tile-sim's map layout, for kernels that copy and edit it
+        self.param_buf[off:off + TENSOR_MAP_BYTES] = tensor_map_bytes.encode(tm, base + tm.offset)
 
     def copy_back(self):
         for a, base in self.bound_arrays:

@@ -246,3 +246,97 @@ def _scale_c(c: np.ndarray, dtype: str, s: int) -> np.ndarray:
         return (x * np.float32(2.0 ** -s)).astype(np.float32).view(np.uint32)
     x = c.astype(np.uint16).view(np.float16)
     return (x * np.float16(2.0 ** -s)).astype(np.float16).view(np.uint16).astype(np.uint32)
+
+
+# ------------------------------------------------------------------------------- mma.sync
+#: .target -> MMA-Sim's architecture for ``mma.sync`` (its per-architecture T-FDPA parameters)
+MMA_SYNC_ARCH = {"sm_80": "Ampere", "sm_86": "Ampere", "sm_87": "Ampere", "sm_89": "Ada Lovelace",
+                 "sm_90": "Hopper", "sm_100": "Blackwell", "sm_101": "Blackwell",
+                 "sm_103": "Blackwell", "sm_110": "Blackwell", "sm_120": "RTX Blackwell",
+                 "sm_121": "RTX Blackwell"}
+#: MMA-Sim's mma.sync parameters per architecture: fraction bits F kept below the group's largest
+#: exponent, the bytes of products per group, the exponent of a zero term (f16 D, f32 D)
+_MMA_SYNC_PARAMS = {"Ampere": (24, 16, -20, -132), "Ada Lovelace": (24, 16, -20, -132),
+                    "Hopper": (25, 32, -21, -133), "Blackwell": (25, 32, -21, -133),
+                    "RTX Blackwell": (25, 32, -21, -133)}
+
+
+def mma_sync_arch(target: str | None) -> str:
+    """MMA-Sim's architecture name for a module's ``.target`` (``sm_90a`` -> Hopper)."""
+    base = (target or "sm_100a").split(",")[0].strip()
+    base = base[:-1] if base.endswith(("a", "f")) else base
+    arch = MMA_SYNC_ARCH.get(base)
+    if arch is None:
+        raise EmulationError(f"mma.sync: no MMA-Sim model for target {target!r}")
+    return arch
+
+
+def mma_sync(arch: str, dtype: str, atype: str, btype: str, a: np.ndarray, b: np.ndarray,
+             c: np.ndarray, *, saturate=False, bitop: str | None = None) -> np.ndarray:
+    """D of ``mma.sync`` (A M x K, B K x N, C M x N bit patterns; D of ``dtype``): MMA-Sim's
+    T-FDPA for the floating kinds with its parameters for ``arch`` (fp8 truncated to 13 fraction
+    bits on Ada, as measured), f64 as K fused multiply-adds in K order (MMA-Sim's MMA_FMA), the
+    integer kinds exact, b1 as popcounts of ``bitop``."""
+    if atype in ("s8", "u8", "s4", "u4"):
+        return _int_mma(a, b, c, atype, btype, saturate)
+    if atype == "b1":
+        x = a.astype(np.int64)[:, :, None], b.astype(np.int64)[None, :, :]
+        terms = (x[0] & x[1]) if bitop == "and" else (x[0] ^ x[1])
+        ci = c.astype(np.int64) & 0xFFFF_FFFF
+        return ((terms.sum(axis=1) + ci) & 0xFFFF_FFFF).astype(np.uint32)
+    if atype == "f64":
+        return fma_chain_f64(a, b, c)
+    F, lbytes, ez16, ez32 = _MMA_SYNC_PARAMS[arch]
+    rho = "RNE-FP16" if dtype == "f16" else "RZ-FP32"
+    if atype in ("e4m3", "e5m2") and arch == "Ada Lovelace":
+        F, rho = 13, ("RNE-FP16" if dtype == "f16" else "RZ-E8M13")
+    if _reference():
+        shape = _shape(a.shape[0], b.shape[1], a.shape[1])
+        op = _op("MMA", arch, f"{shape}.{dtype}.{atype}.{btype}.{dtype}")
+        return _bits(op(_tensor(a, atype), _tensor(b, btype), _tensor(c, dtype)), dtype)
+    return mma_fast.t_fdpa(a, b, c, atype, btype, dtype, F=F, rho=rho,
+                           e_zero=ez16 if dtype == "f16" else ez32, L=lbytes // _ITEM[atype])
+
+
+def _int_mma(a, b, c, atype, btype, saturate):
+    def val(x, t):
+        bits = 4 if t in ("s4", "u4") else 8
+        x = x.astype(np.int64) & ((1 << bits) - 1)
+        return np.where(x >= 1 << (bits - 1), x - (1 << bits), x) if t[0] == "s" else x
+    ci = c.astype(np.int64) & 0xFFFF_FFFF
+    d = val(a, atype) @ val(b, btype) + np.where(ci >= 1 << 31, ci - (1 << 32), ci)
+    if saturate:
+        d = np.clip(d, -(1 << 31), (1 << 31) - 1)
+    return (d & 0xFFFF_FFFF).astype(np.uint32)
+
+
+def fma_chain_f64(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """d = fma(a[:, k], b[k, :], d) for k = 0..K-1 from d = C, each fma rounded once (IEEE,
+    round to nearest even): the exact sum as integers over a power of two, then Python's
+    correctly rounded int / int division."""
+    import math
+    fa = a.astype(np.uint64).view(np.float64).tolist()
+    fb = b.astype(np.uint64).view(np.float64).tolist()
+    d = c.astype(np.uint64).view(np.float64).tolist()
+    for i, row in enumerate(d):
+        for j in range(len(row)):
+            acc = row[j]
+            for k, x in enumerate(fa[i]):
+                acc = _fma(x, fb[k][j], acc, math)
+            row[j] = acc
+    return np.array(d, np.float64).view(np.uint64)
+
+
+def _fma(x, y, z, math):
+    if not (math.isfinite(x) and math.isfinite(y) and math.isfinite(z)):
+        return x * y + z  # inf / NaN: the unfused result is the fused one
+    (nx, dx), (ny, dy), (nz, dz) = x.as_integer_ratio(), y.as_integer_ratio(), z.as_integer_ratio()
+    den = max(dx * dy, dz)  # powers of two: the larger is a multiple of the smaller
+    num = nx * ny * (den // (dx * dy)) + nz * (den // dz)
+    if num == 0:  # an exact zero sum: -0 only from two negative zeros (IEEE 754 6.3)
+        neg_p = (math.copysign(1.0, x) * math.copysign(1.0, y)) < 0
+        return -0.0 if (nx * ny == 0 and z == 0 and neg_p and math.copysign(1.0, z) < 0) else 0.0
+    try:
+        return num / den
+    except OverflowError:
+        return math.copysign(math.inf, num)

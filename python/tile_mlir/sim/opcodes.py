@@ -24,6 +24,7 @@ from .errors import EmulationError
 from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
+from .handlers import atomics, clc, mma_sync, regpool, tensormap_dev
 from .locations import source
 from .state import DInst
 
@@ -62,7 +63,7 @@ TABLE: dict[str, Op] = {
     "shf": Op(intarith.decode_shf, T),
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
-    "atom": Op(memory.decode_atom, T), "red": Op(memory.decode_red, T),
+    "atom": Op(atomics.decode_atom, T), "red": Op(atomics.decode_red, T),  # atomics.py
     "mapa": Op(memory.decode_mapa, T), "getctarank": Op(memory.decode_getctarank, T),
     "isspacep": Op(memory.decode_isspacep, T), "prefetch": Op(memory.decode_nop, T),
     "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),
@@ -85,6 +86,9 @@ TABLE: dict[str, Op] = {
     "prefetch.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
     "prefetch.param.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
     "prefetch.const.tensormap": Op(tma_group.decode_prefetch_tensormap, T),
+    # ---- tensor maps in device memory: edits and copies (tensormap_dev.py)
+    "tensormap.replace": Op(tensormap_dev.decode_replace, T),
+    "tensormap.cp_fenceproxy": Op(tensormap_dev.decode_cp_fenceproxy, W),
     # ---- control (control.py)
     "bra": Op(control.decode_bra, T), "ret": Op(control.decode_ret, T),
     "exit": Op(control.decode_exit, T), "trap": Op(control.decode_trap, T),
@@ -95,12 +99,22 @@ TABLE: dict[str, Op] = {
     "barrier.cluster.arrive": Op(sync.decode_barrier_cluster_arrive, CL),
     "barrier.cluster.wait": Op(sync.decode_barrier_cluster_wait, CL),
     "fence": Op(sync.decode_fence, T), "membar": Op(sync.decode_membar, T),
+    "griddepcontrol": Op(sync.decode_griddepcontrol, T),
+    # ---- cluster launch control: cancelling clusters not yet launched (clc.py)
+    "clusterlaunchcontrol.try_cancel": Op(clc.decode_try_cancel, T),
+    "clusterlaunchcontrol.query_cancel": Op(clc.decode_query_cancel, T),
     # ---- warp collectives (warp.py)
     "bar.warp.sync": Op(warp.decode_bar_warp_sync, W), "elect.sync": Op(warp.decode_elect, W),
     "shfl": Op(warp.decode_shfl, W), "vote": Op(warp.decode_vote, W),
     "redux": Op(warp.decode_redux, W), "activemask": Op(warp.decode_activemask, T),
+    "match": Op(warp.decode_match, W),
     # ---- warp-collective matrix loads / stores between shared memory and fragments (matrix.py)
     "ldmatrix": Op(matrix.decode_ldmatrix, W), "stmatrix": Op(matrix.decode_stmatrix, W),
+    "movmatrix": Op(matrix.decode_movmatrix, W),
+    # ---- mma.sync: warp-level MMA on register fragments (mma_sync.py)
+    "mma": Op(mma_sync.decode_mma, W),
+    # ---- setmaxnreg: the CTA's register pool and the warpgroup rules (regpool.py)
+    "setmaxnreg": Op(regpool.decode_setmaxnreg, W),
     # ---- mbarrier (mbarrier.py)
     "mbarrier.init": Op(mbarrier.decode_init, T), "mbarrier.inval": Op(mbarrier.decode_inval, T),
     "mbarrier.arrive": Op(mbarrier.decode_arrive, T),

@@ -34,7 +34,7 @@ from .errors import EmulationError
 #: whole rest counts, not one cluster: 255 CTAs of 0.25 s each ran serially under a per-cluster test
 PARALLEL_AFTER_SECONDS = 1.0
 #: PTX mnemonics / qualifiers through which clusters may communicate in global memory
-_COMMUNICATING_OPS = ("atom", "red", "multimem", "membar")
+_COMMUNICATING_OPS = ("atom", "red", "multimem", "membar", "clusterlaunchcontrol")
 _COMMUNICATING_QUALS = {"gpu", "sys", "volatile"}
 _POOLS: dict = {}
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 import sys
 import time
 
+import numpy as np
+
 from . import lane_runs
 from .errors import EmulationError
 from .locations import located_error
@@ -84,6 +86,9 @@ class Scheduler:
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
+        # clusters not yet launched that clusterlaunchcontrol.try_cancel cancelled (handlers/clc.py)
+        self.cancelled = set()
+        self.running_cluster = None
         self._run_clusters(clusters, ncl, nx, ny, done)
 
     def _run_clusters(self, clusters, ncl, nx, ny, done):
@@ -91,6 +96,10 @@ class Scheduler:
         cx, cy, cz = self.cluster_dims
         for lin in (range(ncl) if clusters is None else clusters):
             clx, cly, clz = lin % nx, (lin // nx) % ny, lin // (nx * ny)
+            if lin in self.cancelled:  # never launched: its CTAs report what a fresh CTA holds
+                self._keep_unlaunched(clx, cly, clz)
+                continue
+            self.running_cluster = lin
             cl = Cluster(lin)
             for k in range(cz):
                 for j in range(cy):
@@ -106,6 +115,16 @@ class Scheduler:
             _release(cl)
             if done is not None:
                 done(self.steps)
+
+    def _keep_unlaunched(self, clx, cly, clz):
+        from .memory import TensorMemory
+        gx, gy, _ = self.grid
+        cx, cy, cz = self.cluster_dims
+        for k in range(cz):
+            for j in range(cy):
+                for i in range(cx):
+                    idx = (clx * cx + i) + (cly * cy + j) * gx + (clz * cz + k) * gx * gy
+                    self.kept[idx] = (TensorMemory.UNUSED, np.zeros(self.smem_size, np.uint8))
 
     def _make_threads(self, cl, clid, ncl):
         bx, by, bz = self.block

@@ -199,3 +199,29 @@ def decode_stmatrix(d, inst):
             shared_write(M, t, cta, off, 16, int.from_bytes(rows[i].tobytes(), "little"))
         M.progress += 1
     return f, None
+
+
+def decode_movmatrix(d, inst):
+    """movmatrix.sync.aligned.m8n8.trans.b16 d, a: the 8x8 b16 matrix held in the m8n8 fragment
+    (thread T: row T/4, elements 2(T%4) and 2(T%4)+1, low half first) is transposed, d holding
+    the transpose in the same fragment (PTX ISA "movmatrix")."""
+    p = inst.parts
+    if [q for q in p[1:] if q not in ("sync", "aligned", "m8n8", "trans", "b16")] or \
+            not {"sync", "aligned", "m8n8", "trans", "b16"} <= set(p):
+        raise d.error("movmatrix takes .sync.aligned.m8n8.trans.b16")
+    dst, src = d.operands(2)
+    get = d.compile([f"return {d.src(src, 32)}"])
+    sd = None if dst[0] == "sink" else d.slot(dst)
+
+    def f(w, parts):
+        m = np.zeros((8, 8), np.uint32)
+        for t in parts:
+            v = get(t) & 0xFFFFFFFF
+            m[t.lane // 4, 2 * (t.lane % 4)] = v & 0xFFFF
+            m[t.lane // 4, 2 * (t.lane % 4) + 1] = v >> 16
+        tr = m.T
+        if sd is not None:
+            for t in parts:
+                r, c = t.lane // 4, 2 * (t.lane % 4)
+                t.r[sd] = int(tr[r, c]) | int(tr[r, c + 1]) << 16
+    return f, None

@@ -1,4 +1,4 @@
-"""ld / st / ldu / atom / red / mapa / isspacep / getctarank / prefetch and friends.
+"""ld / st / ldu / mapa / isspacep / getctarank / prefetch and friends (atom / red: atomics.py).
 
 Shared-memory loads and stores go through state.shared_read / shared_write: stores are tagged per
 byte with the writer thread and its ``fence.proxy.async`` count, so that a later ``tcgen05.cp``
@@ -192,59 +192,6 @@ decode_ldu = decode_ld
 
 
 # ------------------------------------------------------------------------------- atom / red
-_ATOM_OPS = ("and", "or", "xor", "cas", "exch", "add", "inc", "dec", "min", "max")
-
-
-def decode_atom(d, inst, red=False):
-    space = _space(inst)
-    t, w = _ld_type(d, inst)
-    op = next((p for p in inst.parts[1:] if p in _ATOM_OPS), None)
-    if op is None:
-        raise d.error("unknown atomic operation")
-    ops = list(d.operands(2, 4) if red else d.operands(3, 5))  # {d,} [a], b{, c}{, cache-policy}
-    if red:
-        ops = [("sink",)] + ops
-    dst, addr = ops[0], ops[1]
-    b = ops[2]
-    c = ops[3] if len(ops) > 3 and op == "cas" else None
-    ae, _ = d.addr_expr(addr)
-    n = w // 8
-    signed = t.startswith("s")
-    fl = t in ("f32", "f64")
-    fn = {"f32": ("_f32", "_b32"), "f64": ("_f64", "_b64")}.get(t)
-    if op == "add" and fl:
-        new = f"_b({fn[0]}(_old) + {fn[0]}(_bv))".replace("_b(", fn[1] + "(")
-    elif op == "add":
-        new = "_old + _bv"
-    elif op in ("and", "or", "xor"):
-        new = f"_old {dict(And='&', Or='|', Xor='^')[op.capitalize()]} _bv"
-    elif op == "exch":
-        new = "_bv"
-    elif op == "cas":
-        new = f"({d.src(c, w)}) if _old == _bv else _old"
-    elif op == "inc":
-        new = "0 if _old >= _bv else _old + 1"
-    elif op == "dec":
-        new = "_bv if (_old == 0 or _old > _bv) else _old - 1"
-    else:
-        sb = 1 << (w - 1)
-        cv = (lambda e: f"(({e} ^ {sb}) - {sb})") if signed else (lambda e: e)
-        new = f"_old if {cv('_old')} {'<=' if op == 'min' else '>='} {cv('_bv')} else _bv"
-    lines = [f"_a = {ae}",
-             f"if _a % {n}:",
-             "    raise EmulationError('misaligned atomic at address 0x%x' % _a)",
-             f"_old = RD(t, _a, {n})",
-             f"_bv = {d.src(b, w, ftype=fl)}",
-             f"WR(t, _a, {n}, ({new}) & {mask(w):#x})"]
-    if dst[0] != "sink":
-        lines.append(d.dst(dst, w)("_old"))
-    return d.compile(lines, {"RD": make_reader(d.M, space), "WR": make_writer(d.M, space)})
-
-
-def decode_red(d, inst):
-    return decode_atom(d, inst, red=True)
-
-
 # ------------------------------------------------------------------------------- cluster addressing
 def decode_mapa(d, inst):
     p = inst.parts

@@ -7,10 +7,12 @@ that waits for all live threads completes when the last missing one exits (threa
 
 from __future__ import annotations
 
+from .. import findings
 from ..errors import EmulationError
 from ..state import Kept, State
 
-# barrier id -> [arrived threads, expected count or None (all live threads)], for the current phase
+# barrier id -> [arrived threads, expected count or None (all live threads), bar.red arrivals],
+# for the current phase
 BARS = Kept("sync", "cta", lambda cta: {})
 
 
@@ -49,13 +51,24 @@ def release(threads, waiting_state: int) -> None:
 
 # ------------------------------------------------------------------------------- CTA barrier
 def decode_bar(d, inst):
+    """bar{.cta}.sync / barrier{.cta}.sync{.aligned} a{, b}; bar.arrive a, b; and
+    bar.red.popc.u32 d, a{, b}, {!}c / bar.red.{and,or}.pred p, a{, b}, {!}c (PTX ISA "bar,
+    barrier"): the reduction over the participants' predicates lands in every participant's d
+    when the barrier completes."""
     p = inst.parts
+    red = None
     if "red" in p:
-        raise d.error("bar.red / barrier.red is not supported")
-    wait = "sync" in p
+        op = next((q for q in p if q in ("popc", "and", "or")), None)
+        if op is None or (op == "popc") != ("u32" in p) or (op != "popc") != ("pred" in p):
+            raise d.error("bar.red takes .popc.u32 or .and.pred / .or.pred")
+        ops = d.operands(3, 4)
+        dst, ops, pred = ops[0], ops[1:-1], ops[-1]
+        red = (op, d.slot(dst), d.src(pred, 1))
+    wait = "sync" in p or red is not None
     if not wait and "arrive" not in p:
         raise d.error("unknown barrier form")
-    ops = d.operands(0, 2)
+    if red is None:
+        ops = d.operands(0, 2)
     if not ops:
         ops = [("imm", 0)]
     bid_e = d.src(ops[0], 32)
@@ -63,10 +76,15 @@ def decode_bar(d, inst):
     if not wait and len(ops) < 2:
         raise d.error("bar.arrive needs a thread count")
     d.M.hooks.register(thread_exit=on_exit)
-    return d.compile([f"_bar_arrive(M, t, {bid_e}, {cnt_e}, {wait})"], {"_bar_arrive": bar_arrive})
+    line = inst.line
+    if red is not None:
+        return d.compile([f"_bar_arrive(M, t, {bid_e}, {cnt_e}, True, {line}, "
+                          f"({red[0]!r}, {red[1]}, {red[2]}))"], {"_bar_arrive": bar_arrive})
+    return d.compile([f"_bar_arrive(M, t, {bid_e}, {cnt_e}, {wait}, {line})"],
+                     {"_bar_arrive": bar_arrive})
 
 
-def bar_arrive(M, t, bid, cnt, wait):
+def bar_arrive(M, t, bid, cnt, wait, line=None, red=None):
     if bid > 15:
         raise EmulationError(f"barrier id {bid} out of range 0..15")
     if cnt is not None and (cnt <= 0 or cnt % 32):
@@ -75,13 +93,17 @@ def bar_arrive(M, t, bid, cnt, wait):
     bars = BARS.of(c)
     st = bars.get(bid)
     if st is None:
-        st = bars[bid] = [[], cnt]
+        st = bars[bid] = [[], cnt, []]
     elif cnt is not None and st[1] is not None and st[1] != cnt:
-        raise EmulationError(f"barrier {bid} used with thread counts {st[1]} and {cnt} in the "
-                             f"same phase")
+        findings.report(M, "bar-count", f"line {line}: barrier {bid} is used with thread count "
+                        f"{cnt} while {len(st[0])} threads wait on it with count {st[1]} (tile-sim "
+                        f"then waits for the larger count)", line=line)
+        st[1] = max(st[1], cnt)
     elif cnt is not None:
         st[1] = cnt
     st[0].append(t)
+    if red is not None:
+        st[2].append((t, red))
     if wait:
         t.state = State.BAR
     M.progress += 1
@@ -89,11 +111,23 @@ def bar_arrive(M, t, bid, cnt, wait):
 
 
 def _check_bar(bars, c, bid):
-    arr, cnt = bars[bid]
+    arr, cnt, reds = bars[bid]
     expected = cnt if cnt is not None else c.live
     if len(arr) >= expected and arr:
         del bars[bid]
+        if reds:
+            _reduce(reds)
         release(arr, waiting_state=State.BAR)
+
+
+def _reduce(reds):
+    """bar.red: every participant's d gets the reduction of all participants' predicates (the
+    operation of the first; the ISA requires one operation per barrier instance)."""
+    op = reds[0][1][0]
+    vals = [v != 0 for _, (_, _, v) in reds]
+    r = sum(vals) if op == "popc" else int(all(vals) if op == "and" else any(vals))
+    for t, (_, slot, _) in reds:
+        t.r[slot] = r
 
 
 def on_exit(M, t):
@@ -163,3 +197,21 @@ def decode_fence(d, inst):
 
 
 decode_membar = decode_fence
+
+
+# ------------------------------------------------------------------------------- launch control
+def decode_griddepcontrol(d, inst):
+    """griddepcontrol.launch_dependents / .wait (programmatic dependent launch, PTX ISA
+    "griddepcontrol"): within one launch both are no-ops -- the launch's prerequisite grids have
+    completed and their memory is visible before it starts, as :func:`tile_mlir.sim.launch.
+    run_launches` runs a sequence of launches in order."""
+    p = inst.parts
+    if len(p) != 2 or p[1] not in ("launch_dependents", "wait"):
+        raise d.error("griddepcontrol takes .launch_dependents or .wait")
+    d.operands(0)
+    return d.compile([])
+
+
+findings.RULES.setdefault("bar-count", (
+    "PTX ISA, bar / barrier: all threads that use a barrier instance in one phase give it the "
+    "same thread count b"))

@@ -33,8 +33,9 @@ Model (one legal schedule; docs/emulator.md §9):
   violation: nothing then guarantees the copy completes).  Generic stores into its source before
   a covering wait_group{.read} race with the copy's read.
 * Tensor maps are found by the generic address (``cvta.param``) of the ``.param`` object a
-  :class:`TensorMap` is bound to (prefetch.param.tensormap also by the parameter itself); the
-  128 bytes are never read.
+  :class:`TensorMap` is bound to (prefetch.param.tensormap also by the parameter itself), or
+  at any other address by their bytes in tile-sim's layout (tensormap_dev.py: maps copied and
+  edited by the kernel).
 
 Kept: per CTA the bytes TMA wrote (record id per byte), per thread its bulk groups, per kernel
 the records.  Hooks: shared loads and stores (the races above) and thread exit.
@@ -48,6 +49,7 @@ from .. import memory as mem
 from ..errors import EmulationError
 from ..state import Kept
 from ..tensor_map import TensorMap
+from . import tensormap_dev
 
 TILE_DIMS = {"1d": 1, "2d": 2, "3d": 3, "4d": 4, "5d": 5}
 #: a TMA load or store's shared-memory box must start on this boundary (CUDA C++ Programming
@@ -133,11 +135,15 @@ def tmap_operand(d, op):
     return ae, [d.src(c, 32, signed=True) for c in coords[1]]
 
 
-def tensor_map_at(M, addr, what) -> tuple[TensorMap, int]:
-    """The (map, its globalAddress) bound to the .param object at generic address ``addr``."""
+def tensor_map_at(M, addr, what, t=None) -> tuple[TensorMap, int]:
+    """The (map, its globalAddress) at generic address ``addr``: the one bound to that .param
+    object, else (with the thread ``t`` that reads it) the 128 bytes there in tile-sim's map
+    layout, as tensormap.replace edits them (tensormap_dev.py)."""
     p = addr - mem.PARAM_WINDOW
     found = M.tensor_maps.get(p)
     if found is None:
+        if t is not None and not (0 <= p < mem.PARAM_WINDOW_SIZE):
+            return tensormap_dev.map_in_memory(M, t, addr, what)
         where = (f"parameter offset {p}" if 0 <= p < mem.PARAM_WINDOW_SIZE
                  else f"generic address 0x{addr:x}")
         raise EmulationError(f"{what}: {where} is not a tensor-map parameter (pass a "

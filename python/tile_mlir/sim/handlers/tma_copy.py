@@ -56,11 +56,11 @@ def _decode_tensor_load(d, inst, dims, dst_space):
                       f"{mask}, {cg}, {inst.line})"], {"_load": tensor_load})
 
 
-def _mapped_box(M, taddr, coords, what, why):
+def _mapped_box(M, taddr, coords, what, why, t=None):
     """The tensor map at `taddr`, its global address and the box's coordinates, once they fit
     it: one per dimension, the innermost a multiple of 16 bytes (`why` cites the row that says
     so). A load through a dense packed 4-bit map (16U4_ALIGN8B) copies its bytes (`as_bytes`)."""
-    tm, gaddr = tensor_map_at(M, taddr, what)
+    tm, gaddr = tensor_map_at(M, taddr, what, t)
     if tm.data_type == "16u4_align8b" and "store" not in what and len(coords) == tm.rank:
         if coords[0] % 32:
             raise EmulationError(f"{what}: the innermost coordinate {coords[0]} of a "
@@ -77,7 +77,7 @@ def _mapped_box(M, taddr, coords, what, why):
 
 def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
     what = "cp.async.bulk.tensor"
-    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "a fault on the H200, A25")
+    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "a fault on the H200, A25", t)
     targets = _destinations(M, t, dst, dst_space, mb_addr, mask, cg, what)
     goff, inb, phys = tm.box(coords, targets[0][1])
     data = _gather(M, gaddr, goff, inb, tm, what)
@@ -200,7 +200,7 @@ def _decode_tensor_store(d, inst, dims):
 def tensor_store(M, t, taddr, coords, src, line):
     what = "cp.async.bulk.tensor store"
     src = own_offset(t.cta, src)
-    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "A25")
+    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "A25", t)
     if src % SMEM_BOX_ALIGN:
         raise EmulationError(f"{what}: shared source 0x{src:x} is not {SMEM_BOX_ALIGN}-byte "
                              f"aligned (A24)")

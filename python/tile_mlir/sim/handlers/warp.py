@@ -1,5 +1,5 @@
 """Warp-level collective instructions that take a member mask: elect.sync, bar.warp.sync,
-shfl.sync, vote.sync, redux.sync, and activemask."""
+shfl.sync, vote.sync, redux.sync, match.sync, and activemask."""
 
 from __future__ import annotations
 
@@ -138,11 +138,21 @@ def decode_vote(d, inst):
 
 
 def decode_redux(d, inst):
+    """redux.sync.{add,min,max}.{u32,s32}, .{and,or,xor}.b32, and sm_100a's
+    redux.sync.{min,max}{.abs}{.NaN}.f32 (PTX ISA "redux.sync")."""
     p = inst.parts
     op = p[2] if len(p) > 2 else None
     typ = p[-1]
-    if op not in ("add", "min", "max", "and", "or", "xor") or typ not in ("u32", "s32", "b32"):
-        raise d.error("only redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} is supported")
+    mods = set(p[3:-1])
+    if typ == "f32":
+        if op not in ("min", "max") or not mods <= {"abs", "NaN"}:
+            raise d.error("redux.sync .f32 takes .min or .max, {.abs}{.NaN}")
+        return _redux_f32(d, op, "abs" in mods, "NaN" in mods)
+    ok = {"add": ("u32", "s32"), "min": ("u32", "s32"), "max": ("u32", "s32"),
+          "and": ("b32",), "or": ("b32",), "xor": ("b32",)}
+    if op not in ok or typ not in ok[op] or mods:
+        raise d.error("redux.sync takes .{add,min,max}.{u32,s32} or .{and,or,xor}.b32 (or "
+                      ".{min,max}{.abs}{.NaN}.f32)")
     dst, a, mm = d.operands(3)
     ea = d.compile([f"return {d.src(a, 32, typ == 's32')}"])
     sd = d.slot(dst)
@@ -162,6 +172,70 @@ def decode_redux(d, inst):
         for t in parts:
             t.r[sd] = r & 0xFFFFFFFF
     return f, _member_req(d, mm)
+
+
+def _f32_key(b):
+    """Total order of the non-NaN f32 bit patterns in which -0 < +0 (PTX min/max)."""
+    return -(b & 0x7FFFFFFF) - 1 if b >> 31 else b
+
+
+def _redux_f32(d, op, absolute, nan):
+    """min / max of the members' f32 values: .abs takes |x| first; -0 is below +0; a NaN input
+    makes the canonical NaN with .NaN and is ignored without it (all NaN: the canonical NaN), as
+    min.f32 / max.f32 do."""
+    dst, a, mm = d.operands(3)
+    ea = d.compile([f"return {d.src(a, 32)}"])
+    sd = d.slot(dst)
+
+    def f(w, parts):
+        vals = [ea(t) & 0xFFFFFFFF for t in parts]
+        if absolute:
+            vals = [v & 0x7FFFFFFF for v in vals]
+        isnan = [(v & 0x7FFFFFFF) > 0x7F800000 for v in vals]
+        num = [v for v, n in zip(vals, isnan) if not n]
+        if (nan and any(isnan)) or not num:
+            r = 0x7FFFFFFF
+        else:
+            r = (min if op == "min" else max)(num, key=_f32_key)
+        for t in parts:
+            t.r[sd] = r
+    return f, _member_req(d, mm)
+
+
+def decode_match(d, inst):
+    """match.sync.{any,all}.{b32,b64} d{|p}, a, membermask (PTX ISA "match.sync"): .any gives each
+    member the mask of the members holding its value; .all gives the membermask when all members
+    hold one value (p true), else 0 (p false)."""
+    p = inst.parts
+    mode = next((x for x in p if x in ("any", "all")), None)
+    typ = p[-1]
+    if mode is None or "sync" not in p or typ not in ("b32", "b64"):
+        raise d.error("match takes .sync.{any,all}.{b32,b64}")
+    dst, a, mm = d.operands(3)
+    rd, pd = (dst[1], dst[2]) if dst[0] == "pair" else (dst, ("sink",))
+    if mode == "any" and pd[0] != "sink":
+        raise d.error("match.sync.any has no predicate destination")
+    ea = d.compile([f"return {d.src(a, 64 if typ == 'b64' else 32)}"])
+    sr = None if rd[0] == "sink" else d.slot(rd)
+    sp = None if pd[0] == "sink" else d.slot(pd)
+    req = _member_req(d, mm)
+
+    def f(w, parts):
+        vals = {t.lane: ea(t) for t in parts}
+        members = sum(1 << lane for lane in vals)
+        if mode == "all":
+            same = len(set(vals.values())) == 1
+            for t in parts:
+                if sr is not None:
+                    t.r[sr] = members if same else 0
+                if sp is not None:
+                    t.r[sp] = 1 if same else 0
+            return
+        for t in parts:
+            v = vals[t.lane]
+            if sr is not None:
+                t.r[sr] = sum(1 << lane for lane, x in vals.items() if x == v)
+    return f, req
 
 
 def decode_activemask(d, inst):
