@@ -27,9 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def missing_instructions(folder, name):
     """{opcode form: [lines]} of every instruction of the entry tile-sim's decoder refuses: the
     decode runs over every instruction, each refusal recorded (the launch then stops)."""
-    from tile_mlir.sim import EmulationError, machine
+    from tile_mlir.sim import EmulationError, opcodes
     seen = collections.defaultdict(list)
-    real = machine.decode_instruction
+    real = opcodes.decode_instruction
 
     def each(dec, inst):
         try:
@@ -42,13 +42,13 @@ def missing_instructions(folder, name):
             seen[(inst.opcode, why)].append(inst.line)
             return None
 
-    machine.decode_instruction = each
+    opcodes.decode_instruction = each  # decode_all's per-instruction step
     try:
         corpus.run(folder, name, max_steps=1)
     except Exception:  # the placeholder decodes stop the launch: only the list matters
         pass
     finally:
-        machine.decode_instruction = real
+        opcodes.decode_instruction = real
     return dict(seen)
 
 

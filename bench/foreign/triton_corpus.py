@@ -4,7 +4,13 @@ sm_90a without a GPU, kept as Triton emits them. Not run by make or CI (the fixt
 committed); to reproduce, in a private venv (never the project's):
 
     python3 -m venv /tmp/corpus-venv && /tmp/corpus-venv/bin/pip install triton==3.9.0 numpy
-    /tmp/corpus-venv/bin/python bench/foreign/triton_corpus.py --triton /path/to/triton [--size large]
+    TRITON_DEFAULT_FP_FUSION=1 /tmp/corpus-venv/bin/python bench/foreign/triton_corpus.py \
+        --triton /path/to/triton --ptxas "$(command -v ptxas)"
+
+``--ptxas``: the ptxas the tests assemble with (here CUDA 13.0, PTX ISA 9.0), which Triton then uses for both arches,
+so the PTX's ``.version`` is what the toolchain here and the device's driver take (Triton's own
+ptxas would make it 9.4). ``TRITON_DEFAULT_FP_FUSION=1``: Triton 3.9's default, set to silence its
+warning.
 
 ``--triton`` is a checkout of github.com/triton-lang/triton; the kernels are the ``@triton.jit``
 functions of ``python/tutorials/<file>``, taken out of the file by its syntax tree (the tutorials
@@ -99,7 +105,9 @@ def compile_case(triton_dir, case, cc):
     arch = {100: "sm_100a", 90: "sm_90a"}[cc]
     assert f".target {arch}" in ptx
     name = f"triton_{case['name']}_{arch[3:5]}"
+    from triton.backends.nvidia.compiler import get_ptxas
     man = dict(source="bench/foreign/triton_corpus.py", compiler=f"triton {triton.__version__}",
+               ptxas=f"ptxas {get_ptxas(cc).version}",
                example=f"python/tutorials/{case['file']}", kernel_sha256=digest,
                triton_commit=case.get("commit"), arch=arch, kernel=case["kernel"],
                shape=case["shape"], options=case["options"],
@@ -118,7 +126,10 @@ def main():
     ap.add_argument("--triton", required=True, help="a checkout of triton-lang/triton")
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--ptxas", help="the ptxas Triton uses (its PTX version follows it)")
     o = ap.parse_args()
+    if o.ptxas:
+        os.environ["TRITON_PTXAS_PATH"] = os.environ["TRITON_PTXAS_BLACKWELL_PATH"] = o.ptxas
     out = os.path.join(ROOT, "test/fixtures/foreign" if o.size == "small" else "bench/foreign/corpus")
     os.makedirs(out, exist_ok=True)
     bad = 0
