@@ -60,6 +60,30 @@ def ew_add(M, N):
                 dict(M=M, N=N), build, setup, ["a", "b"], ["c"], EXACT)
 
 
+def ew_apply(op, M, N):
+    """elementwise_apply with ``operator.mul`` of two f32 inputs, or the example's leaky_relu
+    (alpha 0.01) of one: each output one f32 operation, rounded as numpy's float32 rounds it."""
+    def build(rng):
+        a = (rng.integers(-64, 65, (M, N)) / 8).astype(np.float32)
+        b = (rng.integers(-64, 65, (M, N)) / 8).astype(np.float32)
+        if op == "mul":
+            return [("a", a), ("b", b), ("c", np.zeros_like(a))], {"c": a * b}
+        ref = np.where(a > 0, a, np.float32(0.01) * a).astype(np.float32)
+        return [("a", a), ("c", np.zeros_like(a))], {"c": ref}
+
+    def setup(mod, cute, cutlass, bufs):
+        import functools
+        import operator
+        fn = operator.mul if op == "mul" else functools.partial(mod.leaky_relu, alpha=0.01)
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        return (mod.elementwise_apply, [fn, fk[:-1], fk[-1], stream()],
+                [("ptr", n) for n, _ in bufs] + [("stream",)])
+    ins = ["a", "b"] if op == "mul" else ["a"]
+    return case(f"ampere_elementwise_apply_{op}", "ampere/kernel/elementwise/elementwise_apply.py",
+                "sm_80", dict(M=M, N=N), build, setup, ins, ["c"],
+                "numpy float32 of the same one operation (exact)")
+
+
 def gemm_ref(a, b, dtype):
     return (a.astype(np.float64) @ b.astype(np.float64).T).astype(dtype)
 
@@ -295,6 +319,34 @@ def gemm(name, example, arch, M, N, K, make, ab="float16", c="float16", l_mode=F
     return case(name, example, arch, dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"], EXACT)
 
 
+def hopper_fp8_2xacc(M, N, K, scale_a=0.5, scale_b=2.0):
+    """D (f16) = scale_a scale_b A B^T, A and B e4m3 (stored as their codes) in {-2..2}, the scales
+    a one-element f32 tensor each: products and sums exact in f32, the scales powers of two."""
+    import blockscaled
+
+    def build(rng):
+        av = rng.integers(-2, 3, (M, K))
+        bv = rng.integers(-2, 3, (N, K))
+        a, b = blockscaled.codes_of("e4m3", av), blockscaled.codes_of("e4m3", bv)
+        d = (av.astype(np.float64) @ bv.T.astype(np.float64)) * scale_a * scale_b
+        return ([("a", a), ("b", b), ("d", np.zeros((M, N), np.float16)),
+                 ("scale_a", np.array([scale_a], np.float32)),
+                 ("scale_b", np.array([scale_b], np.float32))], {"d": d.astype(np.float16)})
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        fp8 = cutlass.Float8E4M3FN
+        fk = [make_fake_compact_tensor(fp8, a.shape + (1,), stride_order=(1, 0, 2),
+                                       assumed_align=16) for _, a in bufs[:2]]
+        fk.append(fake(cute, cutlass, bufs[2][1], bufs[2][1].shape + (1,), (1, 0, 2)))
+        fk += [fake(cute, cutlass, a) for _, a in bufs[3:]]
+        k = mod.HopperFP8WarpSpecialized2xAccGemmKernel((128, 128), (1, 1), 1, True, 4)
+        return k, fk + [1, stream()], [("ptr", n) for n, _ in bufs] + [("stream",)]
+    return case("hopper_dense_gemm_fp8_2xacc", "hopper/kernel/dense_gemm/dense_gemm_fp8_2xacc.py",
+                "sm_90a", dict(M=M, N=N, K=K), build, setup, ["a", "b", "scale_a", "scale_b"],
+                ["d"], "numpy float64 of the e4m3 inputs' values times the scales (exact)")
+
+
 def copy_case(name, example, make, M, N, transpose):
     def build(rng):
         a = rng.integers(-8, 9, (M, N)).astype(np.float16)
@@ -324,6 +376,8 @@ def cases(size):
     s = 1 if size == "small" else 4
     return [
         ew_add(64 * s, 256),
+        ew_apply("mul", 64 * s, 256),
+        ew_apply("leaky_relu", 64 * s, 256),
         sgemm(128 * s, 128, 64),
         tensorop_gemm(128 * s, 128, 64),
         fa2(1, 128 * s, 1, 64, False),
@@ -350,6 +404,7 @@ def cases(size):
              256 * s, 128, 128, lambda mod, cutlass: mod.PersistentDenseGemmKernel(
                  cutlass.Float32, False, (128, 128), (1, 1), True, 2), c="float32", l_mode=True,
              extra=lambda cutlass: [1]),
+        hopper_fp8_2xacc(128 * s, 128, 256),
         gemm("hopper_dense_gemm_persistent", "hopper/kernel/dense_gemm/dense_gemm_persistent.py",
              "sm_90a", 256 * s, 128, 128, lambda mod, cutlass: mod.HopperWgmmaGemmPersistentKernel(
                  cutlass.Float32, (128, 128), (1, 1), 1, True), c="float16", l_mode=True,

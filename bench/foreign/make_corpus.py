@@ -119,7 +119,7 @@ def tma_atoms(clean, host_args):
     out = []
     for line in clean.splitlines():
         m = re.search(r"make_non_exec_tiled_tma_(load|store)\((%\w+),.*? : \((!memref_\w+), "
-                      r"!cute\.composed_layout<\"(?:S<(\d),(\d),(\d)> o )?", line)
+                      r"!cute\.(?:composed_layout<\"(?:S<(\d),(\d),(\d)> o )?|layout<\")", line)
         if not m:
             continue
         kind, arg, memref, b, mbase, _ = m.groups()
