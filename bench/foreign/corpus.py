@@ -16,7 +16,8 @@ import numpy as np
 
 
 def names(folder):
-    return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
+    """The kernels of a corpus folder: each ``<name>.json`` but MANIFEST.json (corpus_manifest.py)."""
+    return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json") and f != "MANIFEST.json")
 
 
 def load(folder, name):

@@ -146,6 +146,22 @@ def test_blockscaled_reads_every_scale_factor(kind, tmp_path):
     np.testing.assert_array_equal(outs["c"].view(np.uint8), ref.view(np.uint8))
 
 
+def test_fixtures_are_what_the_manifest_says():
+    """MANIFEST.json (bench/foreign/corpus_manifest.py) hashes every fixture file, each kernel's
+    source and the generator scripts: a fixture edited by hand, or a generator changed without
+    regenerating the corpus, fails here."""
+    import hashlib
+    man = json.load(open(os.path.join(FIX, "MANIFEST.json")))
+    sha = lambda path: hashlib.sha256(open(path, "rb").read()).hexdigest()
+    assert set(man["kernels"]) == set(NAMES)
+    for name, k in man["kernels"].items():
+        assert k["source_sha256"] and k["source"]
+        for ext, digest in k["files"].items():
+            assert sha(os.path.join(FIX, f"{name}.{ext}")) == digest, f"{name}.{ext}"
+    for g, digest in man["generators"].items():
+        assert sha(os.path.join(ROOT, "bench", "foreign", g)) == digest, g
+
+
 def test_a_clean_kernel_runs_strict():
     outs, refs, res = corpus.run(FIX, "ampere_tensorop_gemm", strict=True)
     np.testing.assert_array_equal(outs["c"], refs["c"])
