@@ -14,7 +14,8 @@ EXACT = "numpy float64 of integer inputs (exact)"
 COMMITS = {"02-fused-softmax.py": "fd237c7cf9a7262f32fedbaa5027ab2736ead134",
            "03-matrix-multiplication.py": "7649d87cce6c12361bb9da234b9b227b2880b499",
            "05-layer-norm.py": "545699290b851e70231ee3017481851170f1583d",
-           "06-fused-attention.py": "dc6ee3ed2cf9b2b436544d6153351f9bc679cc61"}
+           "06-fused-attention.py": "dc6ee3ed2cf9b2b436544d6153351f9bc679cc61",
+           "gluon/06-tcgen05.py": "4f2ebca71ab1aae908061a05a9a4e2d2b5104318"}
 
 
 def case(name, file, kernel, args, grid, options, build, inputs, outputs, reference, shape,
@@ -177,18 +178,35 @@ def attention_fwd(Z, H, S, D, causal):
     args += [("Z", "i32", Z), ("H", "i32", H), ("N_CTX", "i32", S),
              ("HEAD_DIM", "constexpr", D), ("BLOCK_M", "constexpr", 128),
              ("BLOCK_N", "constexpr", 64), ("STAGE", "constexpr", 3 if causal else 1)]
-    return case("attention_fwd" + ("_causal" if causal else ""), "06-fused-attention.py",
+    c = case("attention_fwd" + ("_causal" if causal else ""), "06-fused-attention.py",
                 "_attn_fwd", args, (S // 128, Z * H), dict(num_warps=4, num_stages=3), build,
                 ["q", "k", "v"], ["o", "m"], "numpy float64 softmax(scale Q K^T) V",
                 dict(Z=Z, H=H, S=S, D=D),
                 dict(atol_from="v", atol=4 * 2.0 ** -11, rtol=2.0 ** -18,
                      why="O: P rounded to f16 before P V (2^-11 max|V|), O rounded to f16; M "
                          "(log2 of the row sums): lg2.approx.f32 and ex2.approx.f32, f32 sums"))
+    c["triton"] = "3.5.0"  # the stored tutorial's block pointers: removed in triton 3.9
+    return c
+
+
+def gluon_tmem_copy(M, N, warps):
+    """Gluon's Blackwell TMEM tutorial kernel: a tile through tensor memory (tcgen05.st, tcgen05.ld)
+    and back; its output is its input, bit for bit."""
+    def build(rng):
+        x = (rng.integers(-2 ** 20, 2 ** 20, (M, N)) / 64).astype(np.float32)
+        return [("x", x), ("y", np.zeros_like(x))], {"y": x.copy()}
+    c = case(f"gluon_tmem_copy_{M}x{N}_w{warps}", "gluon/06-tcgen05.py", "tmem_example_kernel",
+             [("in_ptr", "buf", "x"), ("out_ptr", "buf", "y"), ("M", "constexpr", M),
+              ("N", "constexpr", N), ("num_warps", "constexpr", warps)],
+             (1,), dict(num_warps=warps), build, ["x"], ["y"], "the input (a copy)",
+             dict(M=M, N=N))
+    c.update(triton="3.5.0", ccs=(100,))
+    return c
 
 
 def cases(size):
     s = 1 if size == "small" else 4
     return [softmax(8 * s, 200, 4), matmul(128 * s, 128, 64 * s), layer_norm_fwd(4 * s, 512),
-            layer_norm_bwd_dx(4 * s, 512), layer_norm_dwdb(64, 256 * s)]
-# attention_fwd: the stored 06-fused-attention.py uses block pointers, which triton 3.9 removed
-# (its tutorial now takes host tensor descriptors): kept for when the source matches the compiler
+            layer_norm_bwd_dx(4 * s, 512), layer_norm_dwdb(64, 256 * s),
+            gluon_tmem_copy(128, 64 * s, 4), gluon_tmem_copy(128, 128 * s, 8),
+            attention_fwd(1, 2, 128 * s, 64, False), attention_fwd(1, 2, 128 * s, 64, True)]

@@ -12,8 +12,12 @@ so the PTX's ``.version`` is what the toolchain here and the device's driver tak
 ptxas would make it 9.4). ``TRITON_DEFAULT_FP_FUSION=1``: Triton 3.9's default, set to silence its
 warning.
 
+A case names the Triton its source matches (triton_cases.py: 3.9.0 by default; 3.5.0 for the fused
+attention tutorial's block pointers, removed in 3.9, and Gluon's TMEM tutorial, whose API changed):
+run the script from a venv of each (``triton==3.5.0`` too); a run compiles its own version's cases.
+
 ``--triton`` is a checkout of github.com/triton-lang/triton; the kernels are the ``@triton.jit``
-functions of ``python/tutorials/<file>``, taken out of the file by its syntax tree (the tutorials
+(``@gluon.jit``) functions of ``python/tutorials/<file>``, taken out of the file by its syntax tree (the tutorials
 run benchmarks at import and need a GPU; the kernel functions themselves are unchanged) and
 compiled with ``triton.compile`` for one configuration of the tutorial's autotune list, with the
 specialisation Triton's launcher gives (pointers and multiples of 16 ``tt.divisibility`` 16, an
@@ -69,6 +73,13 @@ def kernel_module(path):
     return mod, hashlib.sha256(src.encode()).hexdigest()
 
 
+def _ptxas_version(get_ptxas, cc):
+    try:  # triton 3.9 picks a ptxas per arch; 3.5 has one
+        return get_ptxas(cc).version
+    except TypeError:
+        return get_ptxas().version
+
+
 def compile_case(triton_dir, case, cc):
     import triton
     from triton.backends.compiler import GPUTarget
@@ -95,7 +106,10 @@ def compile_case(triton_dir, case, cc):
         elif kind == "f32":
             signature[name] = "fp32"
             params.append(dict(kind="bytes", value=struct.pack("<f", value).hex()))
-    src = ASTSource(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
+    source = ASTSource
+    if type(fn).__name__.startswith("Gluon"):  # a @gluon.jit kernel: Gluon's own front end
+        from triton.experimental.gluon._runtime import GluonASTSource as source
+    src = source(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
     k = triton.compile(src, target=GPUTarget("cuda", cc, 32), options=case["options"])
     assert k.metadata.global_scratch_size == 0, "the kernel would need global scratch memory"
     ptx = k.asm["ptx"]
@@ -107,7 +121,7 @@ def compile_case(triton_dir, case, cc):
     name = f"triton_{case['name']}_{arch[3:5]}"
     from triton.backends.nvidia.compiler import get_ptxas
     man = dict(source="bench/foreign/triton_corpus.py", compiler=f"triton {triton.__version__}",
-               ptxas=f"ptxas {get_ptxas(cc).version}",
+               ptxas=f"ptxas {_ptxas_version(get_ptxas, cc)}",
                example=f"python/tutorials/{case['file']}", kernel_sha256=digest,
                triton_commit=case.get("commit"), arch=arch, kernel=case["kernel"],
                shape=case["shape"], options=case["options"],
@@ -132,8 +146,11 @@ def main():
         os.environ["TRITON_PTXAS_PATH"] = os.environ["TRITON_PTXAS_BLACKWELL_PATH"] = o.ptxas
     out = os.path.join(ROOT, "test/fixtures/foreign" if o.size == "small" else "bench/foreign/corpus")
     os.makedirs(out, exist_ok=True)
+    import triton
     bad = 0
     for case in triton_cases.cases(o.size):
+        if case.get("triton", "3.9.0") != triton.__version__:  # its source's Triton only
+            continue
         for cc in case.get("ccs", (100, 90)):
             try:
                 name, ptx, man, arrays, ref = compile_case(o.triton, case, cc)
