@@ -64,8 +64,8 @@ def ew_apply(op, M, N):
     """elementwise_apply with ``operator.mul`` of two f32 inputs, or the example's leaky_relu
     (alpha 0.01) of one: each output one f32 operation, rounded as numpy's float32 rounds it."""
     def build(rng):
-        a = (rng.integers(-64, 65, (M, N)) / 8).astype(np.float32)
-        b = (rng.integers(-64, 65, (M, N)) / 8).astype(np.float32)
+        a = (rng.integers(-8, 9, (M, N)) / 4).astype(np.float32)
+        b = (rng.integers(-8, 9, (M, N)) / 4).astype(np.float32)
         if op == "mul":
             return [("a", a), ("b", b), ("c", np.zeros_like(a))], {"c": a * b}
         ref = np.where(a > 0, a, np.float32(0.01) * a).astype(np.float32)

@@ -40,6 +40,8 @@ def main():
     exe = ptxas()
     kept = []
     for man_path in sorted(glob.glob(os.path.join(src, "*.json"))):
+        if os.path.basename(man_path) == "MANIFEST.json":
+            continue
         man = json.load(open(man_path))
         if man["arch"] not in ("sm_80", "sm_90a") or man["cluster"] != [1, 1, 1]:
             continue

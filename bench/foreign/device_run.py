@@ -204,6 +204,8 @@ def main():
     bad = 0
     for d in dirs:
         for m in sorted(glob.glob(os.path.join(d, "*.json"))):
+            if os.path.basename(m) == "MANIFEST.json":
+                continue
             try:
                 line = run_corpus(out_dir, m, cc)
             except Exception as e:  # one kernel's failure is reported, the others still run
