@@ -95,6 +95,28 @@ def kernel_parameters(lowered, mc, runtime):
     return out, vals
 
 
+def map_directions(ptx, entry):
+    """{kernel parameter index: "load" | "store"} for each tensor-map parameter the PTX uses in a
+    cp.async.bulk.tensor (global -> shared: load; shared -> global, or a reduction: store): the
+    host creates its TMA atoms in an order of its own, so the parameter a map binds to is matched by
+    its direction (then by order), not by creation order alone."""
+    names = re.findall(rf"\.param[^\n]*?({entry}_param_(\d+))", ptx)
+    alias = {}  # register -> parameter index, through mov.b64 and cvta.param
+    for m in re.finditer(r"mov\.b64\s+(%rd\d+), (\w+_param_(\d+));", ptx):
+        alias[m.group(1)] = int(m.group(3))
+    for m in re.finditer(r"cvta\.param\.u64\s+(%rd\d+), (%rd\d+);", ptx):
+        if m.group(2) in alias:
+            alias[m.group(1)] = alias[m.group(2)]
+    out = {}
+    for m in re.finditer(r"cp(?:\.reduce)?\.async\.bulk\.tensor\.\w+\.([\w:]+?)\.([\w:]+?)\."
+                         r"[^\[]*\[(?:%r\w+(?:\+\d+)?\], \[)?(%rd\d+),", ptx):
+        dst, reg = m.group(1), m.group(3)
+        if reg in alias:
+            out[alias[reg]] = "store" if dst == "global" else "load"
+    assert names is not None
+    return out
+
+
 def launch_grid(fn, env):
     """The grid the host stores into its launch config (field 0) before cudaLaunchKernelEx."""
     grid = []
@@ -130,10 +152,12 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
     atoms = mc.tma_atoms(clean, host_args)
     words = mc.host_descriptors(lowered)
     entry = re.search(r"\.entry (\w+)\(", ptx)
+    dirs = map_directions(ptx, entry.group(1))
+    pending = {d: [a for a in atoms if a["kind"] == d] for d in ("load", "store")}
     params, k = [], 0
     for i, (kind, v) in enumerate(kparams):
         if kind == "tensor_map":
-            at = atoms[k]
+            at = pending[dirs[i]].pop(0) if i in dirs else atoms[k]
             buf = buffers[names.index(runtime[at["arg"]][1])]
             params.append(dict(name=f"param_{i}", kind="tensor_map", buffer=buf["name"],
                                direction=at["kind"], **mc.tensor_map_args(at, buf)))

@@ -116,8 +116,10 @@ def tma_atoms(clean, host_args):
     """Every make_non_exec_tiled_tma_{load,store} of the host function, in kernel-parameter order:
     (buffer name, tma_format, box basis, swizzle code)."""
     aliases = dict(re.findall(r"^(!memref_\w+) = !cute\.memref<[^\"]*\"([^\"]+)\">", clean, re.M))
-    out = []
+    out, fn = [], clean
     for line in clean.splitlines():
+        if line.lstrip().startswith("func.func @"):  # SSA names repeat per function
+            fn = clean[clean.index(line):]
         m = re.search(r"make_non_exec_tiled_tma_(load|store)\((%\w+),.*? : \((!memref_\w+), "
                       r"!cute\.(?:composed_layout<\"(?:S<(\d),(\d),(\d)> o )?|layout<\")", line)
         if not m:
@@ -125,7 +127,7 @@ def tma_atoms(clean, host_args):
         kind, arg, memref, b, mbase, _ = m.groups()
         gbasis, fmt = re.search(r"-> \(!cute_nvgpu[^\n]*?tma_gbasis = <\"([^\"]+)\">, "
                                 r"tma_format = (\w+)>", line).groups()
-        out.append(dict(kind=kind, arg=_root_arg(clean, arg, host_args),
+        out.append(dict(kind=kind, arg=_root_arg(fn, arg, host_args),
                         layout=_layout(aliases[memref]), swizzle_b=int(b) if b else 0,
                         swizzle_m=int(mbase) if mbase else 4, gbasis=gbasis, format=fmt))
     return out
@@ -133,8 +135,8 @@ def tma_atoms(clean, host_args):
 
 def _root_arg(clean, name, host_args, depth=8):
     """The host argument a tensor is a view of (``%view = cute.make_view(%iter, ..)``, ``%iter =
-    cute.get_iter(%arg1)``): the first operand, followed back to an argument."""
-    clean = clean[clean.index(f"func.func @{HOST[0]}"):]  # SSA names repeat per function
+    cute.get_iter(%arg1)``): the first operand, followed back to an argument (``clean``: the
+    text of the function from its start)."""
     while name not in host_args and depth:
         m = re.search(rf"^\s*{re.escape(name)}(?:, %\w+)* = [\w.]+\((%\w+)", clean, re.M)
         if not m:
@@ -242,7 +244,7 @@ def host_function(lowered):
     """The text of the host launch function alone (SSA names repeat across functions): the one
     that calls ``_cudaLaunchKernelEx``."""
     call = lowered.index("llvm.call @_cudaLaunchKernelEx(")
-    start = lowered.rindex("\n  llvm.func @", 0, call) + 1
+    start = lowered.rfind("\n  llvm.func @", 0, call) + 1  # 0: the text is that function
     HOST[0] = re.match(r"  llvm\.func @(\w+)", lowered[start:]).group(1)
     end = lowered.find("\n  llvm.func ", start + 1)
     return lowered[start:end if end > 0 else len(lowered)]
@@ -427,6 +429,7 @@ def cases(size):
                   c_dtype="float16"),
         *blockscaled.cases(size),
         *cute_cases.cases(size),
+        *(cute_cases.pending(size) if "--pending" in sys.argv else []),
     ]
 
 
@@ -435,6 +438,8 @@ def main():
     ap.add_argument("--cutlass", required=True, help="a checkout or git dir of NVIDIA/cutlass")
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--pending", action="store_true",
+                    help="also the cases run_ptx cannot bind yet (cute_cases.pending)")
     ap.add_argument("--rev", default="HEAD", help="the cutlass commit to take the examples from")
     ap.add_argument("--arch", help="(internal) compile the cases of this arch only")
     o = ap.parse_args()

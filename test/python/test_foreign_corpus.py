@@ -28,7 +28,10 @@ SLOW = {"ampere_sgemm", "bw_tutorial_fp16_gemm_1", "bw_tutorial_fp16_gemm_2",
 #: test_runs_as_shipped_and_matches; a kernel in neither breaks none
 RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
          "bw_tma_v1_transpose": {"ordering"},
-         "triton_matmul_90": {"ordering"}}
+         "triton_matmul_90": {"ordering"},
+         # CUTLASS's CLC scheduler reads query_cancel.get_first_ctaid of every response, and
+         # uses it only when is_canceled says a cluster was cancelled
+         "bw_dense_gemm_persistent_dynamic": {"clusterlaunchcontrol"}}
 
 
 def corpus_params(names):
@@ -72,10 +75,12 @@ def test_runs_as_shipped_and_matches(name):
         ok, how = corpus.compare(man, name, outs[n], ref, data)
         assert ok, f"{name}: {n}: {how}"
     ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
-    found = {(f.rule, f.line) for f in res.findings}
+    extra = RULES.get(name, set())
+    assert extra <= {f.rule for f in res.findings}, res.findings
+    found = {(f.rule, f.line) for f in res.findings if f.rule not in extra}
     fenceless = "tcgen05.ld." in ptx and "tcgen05.fence::after_thread_sync" not in ptx
     if not fenceless:
-        assert {r for r, _ in found} == RULES.get(name, set()), res.findings
+        assert found == set(), res.findings
     elif name == "triton_dot":  # waits for its tcgen05.ld, but commits to a .shared::cta offset
         commit = [i for i, l in enumerate(ptx.split("\n"), 1) if "tcgen05.commit" in l]
         assert "tcgen05.wait::ld" in ptx and "tcgen05.fence::after_thread_sync" not in ptx
@@ -96,7 +101,7 @@ def test_runs_as_shipped_and_matches(name):
             assert count[("tcgen05.wait::ld", L)] == 32 * n * count[
                 ("tcgen05.fence::after_thread_sync", L)]
         assert all(re.match(r"tile-sim finding: line \d+( \([^)]*\))?: \[tcgen05\.", str(f))
-                   for f in res.findings)
+                   for f in res.findings if f.rule not in extra)
 
 
 @pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_dense_2cta", "bw_persistent",
