@@ -88,6 +88,12 @@ def decode_mad(d, inst):
     e = f"{d.src(a, w, s)} * {d.src(b, w, s)}"
     if "wide" in p:
         return d.compile([d.dst(dd, 2 * w)(f"{e} + {d.src(c, 2 * w, s)}")])
+    if "hi" in p and "sat" in p:  # mad.hi.sat.s32: the sum saturated to the s32 range
+        if t != "s32":
+            raise d.error("mad.hi.sat is defined for .s32 only")
+        hi = f"(((({e}) >> 32) & 0xffffffff) ^ 0x80000000) - 0x80000000"
+        return d.compile([d.dst(dd, w)(f"max({-(1 << 31)}, min({(1 << 31) - 1}, {hi} + "
+                                       f"{d.src(c, w, s)}))")])
     if "hi" in p:
         return d.compile([d.dst(dd, w)(f"(({e}) >> {w}) + {d.src(c, w, s)}")])
     return d.compile([d.dst(dd, w)(f"{e} + {d.src(c, w, s)}")])
