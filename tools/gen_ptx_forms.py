@@ -164,7 +164,7 @@ WIDTH = {"pred": 1, "b8": 16, "u8": 16, "s8": 16, "b16": 16, "u16": 16, "s16": 1
          "e2m3x4": 32, "e3m2x4": 32, "f32x2": 64, "b64": 64, "u64": 64, "s64": 64, "f64": 64,
          "b128": 128}
 REG = {1: "%p1", 8: "%c{}", 16: "%h{}", 32: "%r{}", 64: "%rd{}", 128: "%q{}"}
-DECLS = ("\t.reg .pred %p<8>;\n\t.reg .b8 %c<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n"
+DECLS = ("\t.reg .pred %p<8>;\n\t.reg .b8 %c<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<260>;\n\t.reg .b64 %rd<16>;\n"
          "\t.reg .b128 %q<8>;\n")
 
 
@@ -182,6 +182,8 @@ def _named(name: str, k: int, w: int) -> str | None:
     n = name.strip()
     if re.match(r"^\[.*tmem.*\]$|^\[taddr\]$", n):
         return "[%r9]"
+    if n.startswith("[tensorMap"):
+        return "[%rd9, {%r1}]"  # its coordinates: one per dimension (instantiate_named)
     if n.startswith("["):
         return "[%rd9]"
     if "|" in n:
@@ -221,7 +223,18 @@ def instantiate_named(opcode: str, operands: str, w_default=None) -> str:
             out.append("16")
             continue
         t = _named(o, k, w)
-        if t is None and vec and re.match(r"^[a-z]$", o.strip()):
+        dim = re.search(r"\.([1-5])d\b", opcode)
+        if t and t.startswith("[%rd9, {") and dim:
+            t = "[%rd9, {" + ", ".join(f"%r{1 + j}" for j in range(int(dim.group(1)))) + "}]"
+        shape = re.search(r"\.m64n(\d+)k\d+", opcode)
+        if t is None and opcode.startswith("wgmma") and shape and o.strip() == "d":
+            n = int(shape.group(1))  # the accumulator fragment: N/2 registers, N/4 of packed f16
+            cnt = n // 4 if ".f16.f16" in opcode and re.search(r"aligned\.m\w+\.f16\.", opcode) \
+                else n // 2
+            t = "{" + ", ".join(f"%r{1 + j}" for j in range(cnt)) + "}"
+        elif t is None and opcode.startswith("wgmma") and o.strip() == "a":
+            t = "{%r1, %r2, %r3, %r4}"
+        elif t is None and vec and re.match(r"^[a-z]$", o.strip()):
             t = "{" + ", ".join(f"%r{1 + j}" for j in range(4)) + "}"
         out.append(t if t is not None else _reg(max(w, 8) if w != 1 else 1, k + 1))
     return f"{opcode} {', '.join(out)};" if out else f"{opcode};"
@@ -390,6 +403,48 @@ def _accepts(ptxas, target, texts, why=None):
     raise RuntimeError("ptxas: too many rounds")
 
 
+def _named_phase(args, todo, rows, tgt):
+    """Forms not placed yet: the named typing, ptxas's messages about operands, and for
+    mma-like forms every combination of fragment sizes, on one target."""
+    # the named typing, then ptxas's messages about operands, until nothing changes 
+    texts = {form: instantiate_named(form, todo[form][2]) for form in todo if form not in rows}
+    for _ in range(12):
+        if not texts:
+            break
+        keys = list(texts)
+        why = {}
+        ok = ptxas_accepts(args.ptxas, tgt, [texts[k] for k in keys], why)
+        nxt = {}
+        for i, k in enumerate(keys):
+            if i in ok:
+                rows[k] = {"form": k, "file": todo[k][0], "text": texts[k], "targets": []}
+            elif i in why:
+                t = repair(texts[k], why[i])
+                if t is not None and t != texts[k]:
+                    nxt[k] = t
+        texts = nxt
+    # mma-like forms: every combination of fragment sizes for their data operands 
+    mm = [k for k in todo if k not in rows and k.startswith(("mma", "wmma.mma"))]
+    combos = {}
+    for k in mm:
+        base = instantiate_named(k, todo[k][2])
+        op, _, rest = base.rstrip(";").partition(" ")
+        ops = _split_operands(rest)
+        data = [i for i, o in enumerate(ops) if o.startswith("{")][:4]
+        for sizes in itertools.product((1, 2, 4, 8), repeat=len(data)):
+            o2 = list(ops)
+            for i, z in zip(data, sizes):
+                kind = "%rd" if ".f64" in op else "%r"
+                o2[i] = "{" + ", ".join(f"{kind}{1 + j}" for j in range(z)) + "}"
+            combos.setdefault(k, []).append(f"{op} {', '.join(o2)};")
+    flat = [(k, t) for k, ts in combos.items() for t in ts]
+    if flat:
+        ok = ptxas_accepts(args.ptxas, tgt, [t for _, t in flat])
+        for i in sorted(ok):
+            k, t = flat[i]
+            rows.setdefault(k, {"form": k, "file": todo[k][0], "text": t, "targets": []})
+
+
 # --------------------------------------------------------------------------------- main
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -450,23 +505,8 @@ def main(argv=None):
             elif form in operand_only and operand_only[form] is False:
                 gone[form] = todo.pop(form)  # refused for what it is, not for its operands
         print(f"strategy {strat}: {len(rows)} forms accepted, {len(todo)} left", file=sys.stderr)
-    # the named typing, then ptxas's messages about operands, until nothing changes (sm_100a)
-    texts = {form: instantiate_named(form, todo[form][2]) for form in todo}
-    for _ in range(12):
-        if not texts:
-            break
-        keys = list(texts)
-        why = {}
-        ok = ptxas_accepts(args.ptxas, "sm_100a", [texts[k] for k in keys], why)
-        nxt = {}
-        for i, k in enumerate(keys):
-            if i in ok:
-                rows[k] = {"form": k, "file": todo[k][0], "text": texts[k], "targets": []}
-            elif i in why:
-                t = repair(texts[k], why[i])
-                if t is not None and t != texts[k]:
-                    nxt[k] = t
-        texts = nxt
+    for tgt in ("sm_100a", "sm_90a", "sm_80"):  # the most permissive target first
+        _named_phase(args, todo, rows, tgt)
     fixed = [k for k in todo if k in rows and not rows[k]["targets"]]
     for target in TARGETS:
         ok = ptxas_accepts(args.ptxas, target, [rows[k]["text"] for k in fixed])

@@ -26,7 +26,7 @@ from ..errors import EmulationError
 
 DATA = os.path.join(os.path.dirname(__file__), "forms.json")
 #: registers every row's text may name (tools/gen_ptx_forms.py writes its texts with these)
-DECLS = (".reg .pred %p<8>; .reg .b8 %c<8>; .reg .b16 %h<8>; .reg .b32 %r<16>; "
+DECLS = (".reg .pred %p<8>; .reg .b8 %c<8>; .reg .b16 %h<8>; .reg .b32 %r<260>; "
          ".reg .b64 %rd<16>; .reg .b128 %q<8>;")
 
 

@@ -39,6 +39,9 @@ TESTS: list[tuple[str, str]] = [
      r"(\.\w+)*\.([us](16|32|64)|b(16|32|64)|[us]16x2|pred)(\.\w+)?",
      _T + "test_isa_int.py::test_int_rows"),
     (r"(setp|set|selp|slct)(\.\w+)*", _T + "test_isa_compare.py::test_compare_rows"),
+    # loads and stores: every state space but param, every type, vector and qualifier
+    (r"(ld|st|ldu)(?![\w.:]*\.param)(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
+     _T + "test_isa_memory.py::test_memory_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
