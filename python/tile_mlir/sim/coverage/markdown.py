@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import by_family, load, summary
+from .table import by_family, load, summary
 
 BEGIN = "<!-- BEGIN generated: python -m tile_mlir.sim coverage --update-docs docs/emulator.md -->"
 END = "<!-- END generated coverage -->"

@@ -47,7 +47,7 @@ TESTS: list[tuple[str, str]] = [
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
 
 
-def test_for(form: str) -> str | None:
+def checking_test(form: str) -> str | None:
     for rx, t in _COMPILED:
         if rx.match(form):
             return t
