@@ -164,7 +164,7 @@ WIDTH = {"pred": 1, "b8": 16, "u8": 16, "s8": 16, "b16": 16, "u16": 16, "s16": 1
          "e2m3x4": 32, "e3m2x4": 32, "f32x2": 64, "b64": 64, "u64": 64, "s64": 64, "f64": 64,
          "b128": 128}
 REG = {1: "%p1", 8: "%c{}", 16: "%h{}", 32: "%r{}", 64: "%rd{}", 128: "%q{}"}
-DECLS = ("\t.reg .pred %p<8>;\n\t.reg .b8 %c<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n"
+DECLS = ("\t.reg .pred %p<8>;\n\t.reg .b8 %c<8>;\n\t.reg .b16 %h<8>;\n\t.reg .b32 %r<260>;\n\t.reg .b64 %rd<16>;\n"
          "\t.reg .b128 %q<8>;\n")
 
 
@@ -174,6 +174,115 @@ def _types(opcode):
 
 def _reg(w, i):
     return REG[w].format(i) if w != 1 else f"%p{i}"
+
+
+def _named(name: str, k: int, w: int) -> str | None:
+    """An operand typed by its name in the ISA's syntax (descriptors, tensor-memory addresses,
+    immediates, predicates, labels), or None."""
+    n = name.strip()
+    if re.match(r"^\[.*tmem.*\]$|^\[taddr\]$", n):
+        return "[%r9]"
+    if n.startswith("[tensorMap"):
+        return "[%rd9, {%r1}]"  # its coordinates: one per dimension (instantiate_named)
+    if n.startswith("["):
+        return "[%rd9]"
+    if "|" in n:
+        a, b = n.split("|", 1)
+        return ("%p1" if a in ("p", "q") else _reg(w if w > 1 else 32, k + 1)) + "|%p2"
+    if n in ("tgt", "label", "target", "tgt-label"):
+        return "L0"
+    if n.startswith("imm") or "immLut" in n:
+        return "32" if "count" in n else "0" if "trans" in n else "1"
+    if n.endswith("desc") and n != "idesc":
+        return _reg(64, k + 1)
+    if n in ("idesc", "membermask", "mask", "taddr", "nCols", "ncols", "size", "tx-count",
+             "count", "expectCount", "rbits", "offset", "base"):
+        return _reg(32, k + 1)
+    if re.match(r"^(p|q|pred|enable-input-d|scale-d|waitComplete|.*-pred|predicate)$", n) or \
+            n.startswith("enable") or n.startswith("disable"):
+        return _reg(1, k + 1)
+    return None
+
+
+#: instructions whose data operands are vectors of registers (sizes found from ptxas's messages)
+VECTOR_DATA = ("mma", "wmma", "wgmma", "stmatrix", "tcgen05.st", "tcgen05.ld", "ldmatrix",
+               "movmatrix")
+
+
+def instantiate_named(opcode: str, operands: str, w_default=None) -> str:
+    """Strategy "named": every operand typed by its name, the rest of the type's width."""
+    ts = _types(opcode)
+    w = w_default or (WIDTH[ts[-1]] if ts else 32)
+    vec = opcode.startswith(VECTOR_DATA)
+    out = []
+    for k, o in enumerate(_split_operands(operands)):
+        if opcode.startswith("cvta") and o.strip() == "p":
+            out.append(_reg(w, k + 1))
+            continue
+        if "size" in o and "cp" in o:  # cp.async's cp-size
+            out.append("16")
+            continue
+        t = _named(o, k, w)
+        dim = re.search(r"\.([1-5])d\b", opcode)
+        if t and t.startswith("[%rd9, {") and dim:
+            t = "[%rd9, {" + ", ".join(f"%r{1 + j}" for j in range(int(dim.group(1)))) + "}]"
+        shape = re.search(r"\.m64n(\d+)k\d+", opcode)
+        if t is None and opcode.startswith("wgmma") and shape and o.strip() == "d":
+            n = int(shape.group(1))  # the accumulator fragment: N/2 registers, N/4 of packed f16
+            cnt = n // 4 if ".f16.f16" in opcode and re.search(r"aligned\.m\w+\.f16\.", opcode) \
+                else n // 2
+            t = "{" + ", ".join(f"%r{1 + j}" for j in range(cnt)) + "}"
+        elif t is None and opcode.startswith("wgmma") and o.strip() == "a":
+            t = "{%r1, %r2, %r3, %r4}"
+        elif t is None and vec and re.match(r"^[a-z]$", o.strip()):
+            t = "{" + ", ".join(f"%r{1 + j}" for j in range(4)) + "}"
+        out.append(t if t is not None else _reg(max(w, 8) if w != 1 else 1, k + 1))
+    return f"{opcode} {', '.join(out)};" if out else f"{opcode};"
+
+
+def repair(text: str, msg: str) -> str | None:
+    """Another typing of the operands, from ptxas's message about them; None if it says nothing."""
+    op, _, rest = text.rstrip(";").partition(" ")
+    ops = _split_operands(rest)
+    m = re.search(r"[Vv]ector of size (\d+) is expected for argument (\d+)", msg)
+    m2 = re.search(r"[Vv]ector expected for argument (\d+)", msg)
+    m3 = re.search(r"[Pp]redicate output expected", msg)
+    m4 = re.search(r"Argument (\d+) of instruction '[^']*': Argument vector size mismatch", msg)
+    if m4:  # try the next size
+        k = int(m4.group(1))
+        if k >= len(ops) or not ops[k].startswith("{"):
+            return None
+        cur = len(_split_operands(ops[k][1:-1]))
+        n = {4: 2, 2: 8, 8: 16, 16: 32, 32: 64, 64: 128}.get(cur)  # 4 came first
+        if n is None:
+            return None
+        kind = re.match(r"^\{(%[a-z]+)", ops[k]).group(1)
+        ops[k] = "{" + ", ".join(f"{kind}{1 + j}" for j in range(n)) + "}" if n > 1 else f"{kind}1"
+        return f"{op} {', '.join(ops)};"
+    if m:
+        n, k = int(m.group(1)), int(m.group(2))
+    elif m2:
+        k = int(m2.group(1))
+        n = 4
+    elif m3:
+        ops[0] = "%p1"
+        return f"{op} {', '.join(ops)};"
+    else:
+        return None
+    if k >= len(ops):
+        return None
+    cur = ops[k]
+    reg = re.match(r"^\{?(%[a-z]+)", cur)
+    kind = reg.group(1) if reg else "%r"
+    if cur.startswith("{") and len(_split_operands(cur[1:-1])) == n:
+        if m2:  # tried 4: try 2, then 8
+            n = {4: 2, 2: 8}.get(n)
+            if n is None:
+                return None
+        else:
+            return None
+    ops[k] = "{" + ", ".join(f"{kind}{1 + j}" for j in range(n)) + "}"
+    return f"{op} {', '.join(ops)};"
 
 
 def instantiate(opcode: str, operands: str, strategy: int) -> str | None:
@@ -234,16 +343,23 @@ STRATEGIES = range(10)
 
 
 # --------------------------------------------------------------------------------- ptxas
-def ptxas_accepts(ptxas: str, target: str, texts: list[str]) -> set[int]:
+#: ptxas's words for operands it cannot take: another typing of the operands may pass
+OPERAND_ERROR = re.compile(r"Arguments mismatch|[Oo]perand|[Aa]rgument|[Vv]ector|[Pp]redicate output")
+
+
+def ptxas_accepts(ptxas: str, target: str, texts: list[str], why: dict | None = None) -> set[int]:
     """Indexes of the instruction texts ptxas accepts for ``target`` (one kernel, rerun without
-    the refused lines until it assembles)."""
+    the refused lines until it assembles); ``why`` collects ptxas's message for each refused one."""
     out: set[int] = set()
     for lo in range(0, len(texts), 400):
-        out |= {lo + i for i in _accepts(ptxas, target, texts[lo:lo + 400])}
+        sub = {} if why is not None else None
+        out |= {lo + i for i in _accepts(ptxas, target, texts[lo:lo + 400], sub)}
+        if why is not None:
+            why.update({lo + i: m for i, m in sub.items()})
     return out
 
 
-def _accepts(ptxas, target, texts):
+def _accepts(ptxas, target, texts, why=None):
     pending = dict(enumerate(texts))
     refused: set[int] = set()
     for _ in range(len(texts) + 1):
@@ -252,7 +368,7 @@ def _accepts(ptxas, target, texts):
             return set()
         body, where = [], {}
         head = (f".version {PTX_VERSION}\n.target {target}\n.address_size 64\n"
-                ".visible .entry k()\n{\n" + DECLS)
+                ".visible .entry k()\n{\n" + DECLS + "L0:\n")
         line = head.count("\n") + 1
         for i, t in items:
             body.append("\t" + t)
@@ -267,7 +383,12 @@ def _accepts(ptxas, target, texts):
                                capture_output=True, text=True)
         if r.returncode == 0:
             return {i for i, _ in items}
-        bad = {where[int(m)] for m in re.findall(r"line (\d+); (?:error|fatal)", r.stderr) if int(m) in where}
+        found = re.findall(r"line (\d+); (?:error|fatal)\s*:\s*(.*)", r.stderr)
+        bad = {where[int(m)] for m, _ in found if int(m) in where}
+        if why is not None:
+            for m, msg in found:
+                if int(m) in where:
+                    why.setdefault(where[int(m)], msg.strip())
         if not bad:  # ptxas failed without naming a line (it crashed): halve the chunk
             if len(items) == 1:
                 refused.add(items[0][0])
@@ -275,11 +396,53 @@ def _accepts(ptxas, target, texts):
             half = len(items) // 2
             ok = set()
             for part in (items[:half], items[half:]):
-                sub = _accepts(ptxas, target, [t for _, t in part])
+                sub = _accepts(ptxas, target, [t for _, t in part], None)
                 ok |= {part[j][0] for j in sub}
             return ok
         refused |= bad
     raise RuntimeError("ptxas: too many rounds")
+
+
+def _named_phase(args, todo, rows, tgt):
+    """Forms not placed yet: the named typing, ptxas's messages about operands, and for
+    mma-like forms every combination of fragment sizes, on one target."""
+    # the named typing, then ptxas's messages about operands, until nothing changes 
+    texts = {form: instantiate_named(form, todo[form][2]) for form in todo if form not in rows}
+    for _ in range(12):
+        if not texts:
+            break
+        keys = list(texts)
+        why = {}
+        ok = ptxas_accepts(args.ptxas, tgt, [texts[k] for k in keys], why)
+        nxt = {}
+        for i, k in enumerate(keys):
+            if i in ok:
+                rows[k] = {"form": k, "file": todo[k][0], "text": texts[k], "targets": []}
+            elif i in why:
+                t = repair(texts[k], why[i])
+                if t is not None and t != texts[k]:
+                    nxt[k] = t
+        texts = nxt
+    # mma-like forms: every combination of fragment sizes for their data operands 
+    mm = [k for k in todo if k not in rows and k.startswith(("mma", "wmma.mma"))]
+    combos = {}
+    for k in mm:
+        base = instantiate_named(k, todo[k][2])
+        op, _, rest = base.rstrip(";").partition(" ")
+        ops = _split_operands(rest)
+        data = [i for i, o in enumerate(ops) if o.startswith("{")][:4]
+        for sizes in itertools.product((1, 2, 4, 8), repeat=len(data)):
+            o2 = list(ops)
+            for i, z in zip(data, sizes):
+                kind = "%rd" if ".f64" in op else "%r"
+                o2[i] = "{" + ", ".join(f"{kind}{1 + j}" for j in range(z)) + "}"
+            combos.setdefault(k, []).append(f"{op} {', '.join(o2)};")
+    flat = [(k, t) for k, ts in combos.items() for t in ts]
+    if flat:
+        ok = ptxas_accepts(args.ptxas, tgt, [t for _, t in flat])
+        for i in sorted(ok):
+            k, t = flat[i]
+            rows.setdefault(k, {"form": k, "file": todo[k][0], "text": t, "targets": []})
 
 
 # --------------------------------------------------------------------------------- main
@@ -312,7 +475,7 @@ def main(argv=None):
             for form in forms:
                 cands.setdefault(form, (f, line, operands.strip()))
     todo = dict(cands)
-    rows = {}
+    rows, gone, reasons = {}, {}, {}
     for strat in STRATEGIES:
         if not todo:
             break
@@ -322,17 +485,39 @@ def main(argv=None):
             if t is not None:
                 texts[form] = t
         keys = list(texts)
+        operand_only = {k: True for k in keys}
         for target in TARGETS:
-            ok = ptxas_accepts(args.ptxas, target, [texts[k] for k in keys])
+            why: dict = {}
+            ok = ptxas_accepts(args.ptxas, target, [texts[k] for k in keys], why)
             for i in ok:
                 form = keys[i]
                 rows.setdefault(form, {"form": form, "file": todo[form][0], "text": texts[form],
                                        "targets": []})["targets"].append(target)
+            for i, msg in why.items():  # refused for what it is on this target, or its operands
+                if OPERAND_ERROR.search(msg):
+                    operand_only[keys[i]] = "operands"
+                elif operand_only[keys[i]] is True:
+                    operand_only[keys[i]] = False
+                    reasons[keys[i]] = msg
         for form in list(todo):
             if form in rows:
                 del todo[form]
+            elif form in operand_only and operand_only[form] is False:
+                gone[form] = todo.pop(form)  # refused for what it is, not for its operands
         print(f"strategy {strat}: {len(rows)} forms accepted, {len(todo)} left", file=sys.stderr)
-    for form, (f, line, _) in todo.items():
+    for tgt in ("sm_100a", "sm_90a", "sm_80"):  # the most permissive target first
+        _named_phase(args, todo, rows, tgt)
+    fixed = [k for k in todo if k in rows and not rows[k]["targets"]]
+    for target in TARGETS:
+        ok = ptxas_accepts(args.ptxas, target, [rows[k]["text"] for k in fixed])
+        for i in ok:
+            rows[fixed[i]]["targets"].append(target)
+    for k in fixed:
+        del todo[k]
+        if not rows[k]["targets"]:
+            del rows[k]
+    print(f"named typing and repairs: {len(fixed)} more forms", file=sys.stderr)
+    for form, (f, line, _) in list(todo.items()) + list(gone.items()):
         dropped.setdefault(f"{f}: {line}", 0)
         dropped[f"{f}: {line}"] += 1
     out = {"source": {"grammar": "github.com/jialunzhang-psu/ptx-90-parser " + SYNTAX_DIR,

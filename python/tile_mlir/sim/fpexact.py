@@ -40,7 +40,7 @@ def _in(code, s: Spec, f: Format | None = None):
 def _special(x: float, s: Spec) -> int:
     """A NaN or an infinity, computed exactly by the double arithmetic."""
     if x != x:
-        return s.fmt.nan
+        return _finish(s.fmt.nan, s)
     return _finish(round_float(x, s.fmt, s.mode, s.satfinite), s)
 
 
@@ -143,7 +143,7 @@ def fma(a: int, b: int, c: int, s: Spec, c_fmt: Format | None = None) -> int:
 def div(a: int, b: int, s: Spec) -> int:
     x, y = _in(a, s), _in(b, s)
     if x != x or y != y or (x == 0 and y == 0) or (math.isinf(x) and math.isinf(y)):
-        return s.fmt.nan
+        return _finish(s.fmt.nan, s)
     neg = _sign(x) != _sign(y)
     if math.isinf(x) or y == 0:
         return _special(-_INF if neg else _INF, s)
@@ -161,7 +161,7 @@ def rcp(a: int, s: Spec) -> int:
 def sqrt(a: int, s: Spec) -> int:
     x = _in(a, s)
     if x != x or x < 0:
-        return s.fmt.nan
+        return _finish(s.fmt.nan, s)
     if x == 0 or math.isinf(x):
         return _finish(round_float(x, s.fmt, "rn"), s)
     n, d = x.as_integer_ratio()  # d = 2^j

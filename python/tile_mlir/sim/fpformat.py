@@ -105,8 +105,8 @@ def round_ratio(neg: bool, n: int, d: int, f: Format, mode: str, satfinite: bool
     sign = (1 << (f.bits - 1)) if (neg and f.signed) else 0
     if n == 0:
         return sign
-    if neg and not f.signed:  # ue8m0 holds no negative value: the rounding's bound
-        return 0 if mode in (RZ, RP, RN, RNA) or satfinite else f.nan
+    if not f.signed:  # ue8m0, a scale: its magnitude is converted (Table A31)
+        neg = False
     e = n.bit_length() - d.bit_length()  # 2^e <= n/d < 2^(e+2)
     if (n << max(0, -e)) < (d << max(0, e)):
         e -= 1
@@ -131,6 +131,8 @@ def round_ratio(neg: bool, n: int, d: int, f: Format, mode: str, satfinite: bool
     if q >> (f.mbits + 1):
         q >>= 1
         qe += 1
+    if not f.mbits and q == 0:  # below ue8m0's smallest power of two, which has no zero
+        return 0
     if f.mbits and q < (1 << f.mbits):
         code = q  # subnormal (or the smallest normal reached by rounding up: exponent field 1)
     else:
@@ -144,13 +146,15 @@ def round_ratio(neg: bool, n: int, d: int, f: Format, mode: str, satfinite: bool
 
 
 def _overflow(neg, f, mode, satfinite):
-    inf = ((1 << f.ebits) - 1) << f.mbits
-    if satfinite or not f.has_inf:
-        if not f.has_inf and not satfinite and f.nan is not None and mode in (RN, RNA):
-            return f.nan & ((1 << (f.ebits + f.mbits)) - 1)
+    """Beyond the largest finite value: the rounding goes to infinity (the format's NaN where it
+    has no infinity) unless it is toward zero or .satfinite holds it at the largest value."""
+    to_inf = mode in (RN, RNA) or (mode == RP and not neg) or (mode == RM and neg)
+    if not to_inf or satfinite:
         return f.max_code
-    if mode in (RN, RNA) or (mode == RP and not neg) or (mode == RM and neg):
-        return inf
+    if f.has_inf:
+        return ((1 << f.ebits) - 1) << f.mbits
+    if f.nan is not None:
+        return f.nan & ((1 << (f.ebits + f.mbits)) - 1)
     return f.max_code
 
 
@@ -161,8 +165,6 @@ def round_float(x: float, f: Format, mode: str, satfinite: bool = False) -> int:
     neg = math.copysign(1.0, x) < 0
     if math.isinf(x):
         sign = (1 << (f.bits - 1)) if (neg and f.signed) else 0
-        if not f.signed and neg:
-            return 0 if satfinite else f.nan
         if f.has_inf and not satfinite:
             return sign | (((1 << f.ebits) - 1) << f.mbits)
         if not f.has_inf and not satfinite and f.nan is not None:

@@ -51,8 +51,7 @@ TABLE: dict[str, Op] = {
     "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(convert.decode_mov, T),
     "cvt": Op(convert.decode_cvt, T), "cvta": Op(convert.decode_cvta, T),
     # ---- floating point beyond alu.py's rows (fparith.py; .approx forms: their own rows)
-    "sqrt": Op(lambda d, i: fparith.decode_arith(d, i, "sqrt"), T),
-    "rcp": Op(lambda d, i: fparith.decode_arith(d, i, "rcp"), T),
+    "sqrt": Op(fparith.decode_sqrt, T), "rcp": Op(fparith.decode_rcp, T),
     "copysign": Op(fparith.decode_copysign, T), "testp": Op(fparith.decode_testp, T),
     # ---- integer beyond alu.py's rows (intarith.py)
     "addc": Op(intarith.decode_carry, T), "subc": Op(intarith.decode_carry, T),

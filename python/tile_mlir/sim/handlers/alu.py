@@ -7,11 +7,9 @@ Each ``decode_<mnemonic>(d, inst)`` returns the per-thread closure for one instr
 
 from __future__ import annotations
 
-import math
-
-from ..codegen import f32_to_bits, mask
+from ..codegen import mask
 from ..ptx_parser import TYPE_BITS
-from . import fparith, intarith
+from . import compare, fparith, intarith
 
 FLOAT_TYPES = {"f32", "f64", "f16", "bf16", "f16x2", "bf16x2"}
 
@@ -29,11 +27,6 @@ def _ops(d, inst, n):
     return d.operands(n)
 
 
-def _fl(t):
-    return {"f32": ("_f32", "_b32"), "f64": ("_f64", "_b64")}.get(t)
-
-
-# ------------------------------------------------------------------------------- add/sub/mul
 def _float(inst):
     return fparith.is_float(inst.parts[-1])
 
@@ -95,6 +88,12 @@ def decode_mad(d, inst):
     e = f"{d.src(a, w, s)} * {d.src(b, w, s)}"
     if "wide" in p:
         return d.compile([d.dst(dd, 2 * w)(f"{e} + {d.src(c, 2 * w, s)}")])
+    if "hi" in p and "sat" in p:  # mad.hi.sat.s32: the sum saturated to the s32 range
+        if t != "s32":
+            raise d.error("mad.hi.sat is defined for .s32 only")
+        hi = f"(((({e}) >> 32) & 0xffffffff) ^ 0x80000000) - 0x80000000"
+        return d.compile([d.dst(dd, w)(f"max({-(1 << 31)}, min({(1 << 31) - 1}, {hi} + "
+                                       f"{d.src(c, w, s)}))")])
     if "hi" in p:
         return d.compile([d.dst(dd, w)(f"(({e}) >> {w}) + {d.src(c, w, s)}")])
     return d.compile([d.dst(dd, w)(f"{e} + {d.src(c, w, s)}")])
@@ -313,103 +312,17 @@ def decode_lop3(d, inst):
 
 
 # ------------------------------------------------------------------------------- compare/select
-_INT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-            "lo": "<", "ls": "<=", "hi": ">", "hs": ">="}
-_F_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-
-
-def _cmp_expr(d, inst, cmp, t, w, s, a, b):
-    if t in ("f32", "f64"):
-        ua = f"{_fl(t)[0]}({d.src(a, w, ftype=True)})"
-        ub = f"{_fl(t)[0]}({d.src(b, w, ftype=True)})"
-        if cmp == "num":
-            return f"not (math.isnan({ua}) or math.isnan({ub}))"
-        if cmp == "nan":
-            return f"(math.isnan({ua}) or math.isnan({ub}))"
-        if cmp.endswith("u") and cmp[:-1] in _F_CMP:
-            return f"_fcmpu({ua}, {ub}, '{_F_CMP[cmp[:-1]]}')"
-        if cmp in _F_CMP:
-            # ordered compare: false if either is NaN (ne too)
-            return f"_fcmpo({ua}, {ub}, '{_F_CMP[cmp]}')"
-        raise d.error(f"unknown float comparison .{cmp}")
-    if t in FLOAT_TYPES:
-        raise d.error(f"comparison of .{t} is not supported")
-    if cmp not in _INT_CMP:
-        raise d.error(f"unknown comparison .{cmp}")
-    signed = s and cmp not in ("lo", "ls", "hi", "hs")
-    return f"{d.src(a, w, signed)} {_INT_CMP[cmp]} {d.src(b, w, signed)}"
-
-
-def _fcmpo(x, y, op):
-    if math.isnan(x) or math.isnan(y):
-        return False
-    return eval(f"x {op} y")  # noqa: S307 - op is one of six fixed strings
-
-
-def _fcmpu(x, y, op):
-    if math.isnan(x) or math.isnan(y):
-        return True
-    return eval(f"x {op} y")  # noqa: S307
-
-
 def decode_setp(d, inst):
-    t, w, s = type_suffix(d, inst)
-    p = inst.parts
-    cmp = p[1]
-    boolop = p[2] if len(p) > 3 and p[2] in ("and", "or", "xor") else None
-    ops = d.operands(3, 4)
-    dst = ops[0]
-    a, b = ops[1], ops[2]
-    c = ops[3] if len(ops) > 3 else None
-    if (boolop is None) != (c is None):
-        raise d.error("setp with a boolean combine needs a third predicate source (and only then)")
-    e = _cmp_expr(d, inst, cmp, t, w, s, a, b)
-    ns = {"math": math, "_fcmpo": _fcmpo, "_fcmpu": _fcmpu}
-    lines = [f"_c = 1 if ({e}) else 0"]
-    if boolop:
-        pyop = {"and": "&", "or": "|", "xor": "^"}[boolop]
-        cc = d.src(c, 1)
-        lines.append(f"_q = (1 - _c) {pyop} {cc}")
-        lines.append(f"_c = _c {pyop} {cc}")
-    else:
-        lines.append("_q = 1 - _c")
-    if dst[0] == "pair":
-        lines.append(d.dst(dst[1], 1)("_c"))
-        lines.append(d.dst(dst[2], 1)("_q"))
-    else:
-        lines.append(d.dst(dst, 1)("_c"))
-    return d.compile(lines, ns)
+    return compare.decode_setp(d, inst)
 
 
 def decode_set(d, inst):
-    p = inst.parts
-    cmp = p[1]
-    dt, st = p[-2], p[-1]
-    if dt not in TYPE_BITS or st not in TYPE_BITS:
-        raise d.error("set needs .dtype.stype")
-    w, s = TYPE_BITS[st], st.startswith("s")
-    ops = inst.operands
-    if len(ops) != 3:
-        raise d.error("set with boolean combine is not supported")
-    e = _cmp_expr(d, inst, cmp, st, w, s, ops[1], ops[2])
-    dw = TYPE_BITS[dt]
-    true = f32_to_bits(1.0) if dt == "f32" else mask(dw)
-    return d.compile([d.dst(ops[0], dw)(f"{true} if ({e}) else 0")],
-                     {"math": math, "_fcmpo": _fcmpo, "_fcmpu": _fcmpu})
+    return compare.decode_set(d, inst)
 
 
 def decode_selp(d, inst):
-    t, w, s = type_suffix(d, inst)
-    dd, a, b, c = _ops(d, inst, 4)
-    return d.compile([d.dst(dd, w)(f"{d.src(a, w)} if {d.src(c, 1)} else {d.src(b, w)}")])
+    return compare.decode_selp(d, inst)
 
 
 def decode_slct(d, inst):
-    dt, ct = inst.parts[-2], inst.parts[-1]
-    w = TYPE_BITS[dt]
-    dd, a, b, c = _ops(d, inst, 4)
-    if ct == "f32":
-        cond = f"_f32({d.src(c, 32)}) >= 0.0"
-    else:
-        cond = f"{d.src(c, 32, True)} >= 0"
-    return d.compile([d.dst(dd, w)(f"{d.src(a, w)} if {cond} else {d.src(b, w)}")])
+    return compare.decode_slct(d, inst)

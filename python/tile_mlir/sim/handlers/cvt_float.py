@@ -18,7 +18,7 @@ from ..fpformat import BF16, F16, F32, F64, Format, RN, decode, flush, is_subnor
     round_ratio
 
 FLOATS = {"f64": F64, "f32": F32, "f16": F16, "bf16": BF16}
-TF32 = Format("tf32", 8, 10, True, 0x7FFFF)  # in the upper 19 bits of a .b32
+TF32 = Format("tf32", 8, 10, True, 0x3FFFF)  # in the upper 19 bits of a .b32
 INT_BITS = {"u8": 8, "u16": 16, "u32": 32, "u64": 64, "s8": 8, "s16": 16, "s32": 32, "s64": 64}
 FRND = ("rn", "rz", "rm", "rp", "rna")
 IRND = {"rni": "rn", "rzi": "rz", "rmi": "rm", "rpi": "rp"}

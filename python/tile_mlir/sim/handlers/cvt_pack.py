@@ -15,8 +15,9 @@ Written from the PTX ISA, "cvt" and "cvt.pack":
 The value from a (or from the upper half of a packed source) goes to the upper bits of d.  The
 6-bit e2m3 / e3m2 codes sit in 8-bit fields whose two upper bits are 0.  NaN becomes the format's
 canonical NaN (Table A21); formats without NaN (e2m1, e2m3, e3m2) take +max for it under
-.satfinite (Table A30).  ue8m0 takes the f32 exponent field: .rz keeps it, .rp adds one when the
-mantissa is not zero (Table A31).  The .rs forms (stochastic rounding) are refused.
+.satfinite (Table A30).  ue8m0 (a power of two 2^-127 .. 2^127, no zero, 0xFF NaN) takes the
+input's magnitude rounded to a power of two, clamped to 2^-127 below (Table A31); overflow and
+infinity give 0xFF, or 0xFE under .satfinite.  The .rs forms (stochastic rounding) are refused.
 """
 from __future__ import annotations
 
@@ -46,11 +47,7 @@ def bf16_from_bits(b: int, mode: str, satfinite: bool, relu: bool = False) -> in
 
 
 def _ue8m0(bits: int, mode: str, satfinite: bool) -> int:
-    e, m = (bits >> 23) & 0xFF, bits & 0x7FFFFF
-    if e == 0xFF:
-        return 0xFF if m or not satfinite else 0xFE
-    code = e + (1 if mode == "rp" and m else 0)
-    return 0xFE if code == 0xFF and satfinite else code
+    return round_float(decode(bits, F32), UE8M0, mode, satfinite)
 
 
 def _narrow(x: float, fmt, mode, satfinite, relu) -> int:
@@ -79,7 +76,7 @@ def decode_cvt_pack(d, inst):
     if bad or len(rnd) != 1:
         raise d.error(f"cvt.{dt}.{st}: modifiers {sorted(mods)} are not a form the ISA defines")
     mode, sat, relu = rnd[0], "satfinite" in mods, "relu" in mods
-    if st in PACKED:  # unpack and widen: one source
+    if st in PACKED and st not in ("f16x2", "bf16x2"):  # unpack and widen: one source
         sfmt, sbits = PACKED[st]
         if dt not in ("f16x2", "bf16x2") or mode != "rn" or sat:
             raise d.error(f"cvt.{dt}.{st} is not a form the ISA defines")

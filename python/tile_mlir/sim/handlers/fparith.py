@@ -117,6 +117,14 @@ def decode_arith(d, inst, kind):
     return _emit(d, inst, _packed(fn, n, w), nsrc, w * n)
 
 
+def decode_sqrt(d, inst):
+    return decode_arith(d, inst, "sqrt")
+
+
+def decode_rcp(d, inst):
+    return decode_arith(d, inst, "rcp")
+
+
 # ------------------------------------------------------------------------------- min / max
 def _nan_code(fmt):
     return fmt.nan

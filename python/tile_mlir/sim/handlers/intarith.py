@@ -13,7 +13,13 @@ from ..codegen import mask
 from ..ptx_parser import TYPE_BITS
 
 PACKED16 = {"u16x2": False, "s16x2": True}
-_CC_KEY = ("CC.CF",)  # a slot key no PTX register has
+class _CarryFlag:
+    """CC.CF's place among the register slots (keyed as registers are: declaration, index)."""
+    name = "CC.CF"
+    special = False
+
+
+_CC_KEY = (_CarryFlag(), None)  # a slot key no PTX register has
 
 
 def _tsuffix(d, inst, allowed):
