@@ -79,7 +79,8 @@ def test_runs_as_shipped_and_matches(name):
     extra = RULES.get(name, set())
     assert extra <= {f.rule for f in res.findings}, res.findings
     found = {(f.rule, f.line) for f in res.findings if f.rule not in extra}
-    fenceless = "tcgen05.ld." in ptx and "tcgen05.fence::after_thread_sync" not in ptx
+    fenceless = ("tcgen05.ld." in ptx and "tcgen05.mma" in ptx  # an MMA's result read back
+                 and "tcgen05.fence::after_thread_sync" not in ptx)
     if not fenceless:
         assert found == set(), res.findings
     elif name == "triton_dot":  # waits for its tcgen05.ld, but commits to a .shared::cta offset
