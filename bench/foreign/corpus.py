@@ -16,7 +16,8 @@ import numpy as np
 
 
 def names(folder):
-    return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json"))
+    """The kernels of a corpus folder: each ``<name>.json`` but MANIFEST.json (corpus_manifest.py)."""
+    return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".json") and f != "MANIFEST.json")
 
 
 def load(folder, name):
@@ -34,6 +35,22 @@ def arrays(man, data):
         out[b["name"]] = (data[b["name"]].copy() if b["name"] in man["inputs"]
                           else np.zeros(b["shape"], b["dtype"]))
     return out
+
+
+def compare(man, name, out, ref, data):
+    """(matches, how): bit for bit, or within the manifest's stated tolerance (``atol`` times
+    max|``atol_from``| plus ``rtol`` times |reference|) for a kernel of approximate math."""
+    tol = man.get("tolerance")
+    if not tol:
+        eq = np.array_equal(out.view(np.uint8), ref.view(np.uint8))
+        return eq, "bit for bit" if eq else f"{int((out != ref).sum())} of {out.size} differ"
+    atol = tol.get("atol", 0.0)
+    if tol.get("atol_from"):
+        atol *= float(np.abs(data[tol["atol_from"]].astype(np.float64)).max())
+    err = np.abs(out.astype(np.float64) - ref.astype(np.float64))
+    bound = atol + tol.get("rtol", 0.0) * np.abs(ref.astype(np.float64))
+    ok = bool(np.all(err <= bound)) and not np.isnan(out).any()
+    return ok, f"max error {err.max():.3g} (bound {bound.max():.3g})"
 
 
 def run(folder, name, *, strict=False, **kw):

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
+
 CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "ult": lambda a, b: a < b,
        "ule": lambda a, b: a <= b, "ugt": lambda a, b: a > b, "uge": lambda a, b: a >= b}
 SCMP = {"slt": lambda a, b: a < b, "sle": lambda a, b: a <= b, "sgt": lambda a, b: a > b,
@@ -22,6 +24,20 @@ BIN = {"add": lambda a, b, w: a + b, "sub": lambda a, b, w: a - b, "mul": lambda
        "sdiv": lambda a, b, w: _sdiv(_signed(a, w), _signed(b, w)),
        "srem": lambda a, b, w: _srem(_signed(a, w), _signed(b, w)),
        "ashr": lambda a, b, w: _signed(a, w) >> b, "and": lambda a, b, w: a & b, "or": lambda a, b, w: a | b, "xor": lambda a, b, w: a ^ b}
+
+
+#: f32 / f64 arithmetic on bit patterns, rounded as the host's IEEE arithmetic rounds
+FBIN = {"fadd": lambda a, b: a + b, "fsub": lambda a, b: a - b, "fmul": lambda a, b: a * b,
+        "fdiv": lambda a, b: a / b}
+FTYPES = {"f32": (np.float32, np.uint32), "f64": (np.float64, np.uint64)}
+
+
+def _fval(bits, t):
+    return np.array(bits, FTYPES[t][1]).view(FTYPES[t][0])[()]
+
+
+def _fbits(v, t):
+    return int(np.array(v, FTYPES[t][0]).view(FTYPES[t][1]))
 
 
 def _sdiv(a, b):  # C's: truncated toward zero
@@ -108,7 +124,29 @@ def evaluate(fn, value_of_aggregate, limit=100000, args=None):
     return env
 
 
+def _float_op(op, rest, get):
+    """f32 / f64 constants, arithmetic and conversions (a host-side softmax scale times log2 e)."""
+    if op == "mlir.constant":
+        m = re.match(r"\((-?[\d.]+(?:e[+-]?\d+)?) : (f32|f64)\) : (f32|f64)", rest)
+        return _fbits(float(m.group(1)), m.group(2)) if m else None
+    if op in FBIN:
+        m = re.match(r"(%\w+), (%\w+)(?: \{[^}]*\})? : (f32|f64)$", rest.strip())
+        if not m or not all(isinstance(get(x), int) for x in m.group(1, 2)):
+            return None
+        t = m.group(3)
+        with np.errstate(all="ignore"):
+            return _fbits(FBIN[op](_fval(get(m.group(1)), t), _fval(get(m.group(2)), t)), t)
+    m = re.match(r"(%\w+)(?: \{[^}]*\})? : (f32|f64) to (f32|f64)", rest)
+    if not m or not isinstance(get(m.group(1)), int):
+        return None
+    return _fbits(_fval(get(m.group(1)), m.group(2)), m.group(3))
+
+
 def _op(op, rest, get, value_of_aggregate):
+    if op == "mlir.constant" and re.search(r": f(32|64)\)", rest):
+        return _float_op(op, rest, get)
+    if op in FBIN or op in ("fpext", "fptrunc"):
+        return _float_op(op, rest, get)
     if op == "mlir.constant":
         if b := re.match(r"\((true|false)\) : i1", rest):  # i1 literals print bare
             return int(b.group(1) == "true")

@@ -36,11 +36,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import traceback
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blockscaled  # noqa: E402
+import cute_cases  # noqa: E402
 import host_eval  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -50,21 +52,27 @@ ARCH = sys.argv[sys.argv.index("--arch") + 1] if "--arch" in sys.argv else None
 os.environ.update(CUTE_DSL_KEEP="ptx,ir", CUTE_DSL_DUMP_DIR=DUMP, CUTE_DSL_ARCH=ARCH or "sm_100a")
 
 EXAMPLES = "examples/python/CuTeDSL/cute"
+REV = ["HEAD"]  # --rev
 TMA_TYPES = {"F16_RN": "float16", "BF16_RN": "bfloat16", "F32_RN": "float32", "TF32_RN": "tfloat32",
              "U8": "uint8", "U16": "uint16", "U32": "uint32"}
 SWIZZLE_BITS = {0: "none", 1: "32b", 2: "64b", 3: "128b"}
 
 
 def load_example(cutlass_dir, rel):
-    """Import one example file of the cutlass checkout (git show, so a bare mirror works)."""
+    """Import one example file of the cutlass checkout at ``--rev`` (git archive of the examples
+    tree, so a bare mirror works and the examples' imports of each other resolve)."""
     git = ["git", "-C", cutlass_dir]
-    src = subprocess.run(git + ["show", f"HEAD:{EXAMPLES}/{rel}"], check=True,
-                         capture_output=True, text=True).stdout
-    commit = subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+    commit = subprocess.run(git + ["rev-parse", REV[0]], check=True, capture_output=True,
                             text=True).stdout.strip()
-    path = os.path.join(DUMP, os.path.basename(rel))
-    with open(path, "w") as f:
-        f.write(src)
+    tree = os.path.join(DUMP, "src")
+    if not os.path.isdir(tree):
+        os.makedirs(tree)
+        tar = subprocess.run(git + ["archive", commit, "examples/python/CuTeDSL"], check=True,
+                             capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tree], input=tar, check=True)
+        for sub in ("examples/python/CuTeDSL/cute", "examples/python/CuTeDSL"):
+            sys.path.insert(0, os.path.join(tree, sub))
+    path = os.path.join(tree, EXAMPLES, rel)
     spec = importlib.util.spec_from_file_location(os.path.basename(rel)[:-3], path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -74,7 +82,9 @@ def load_example(cutlass_dir, rel):
 # ----------------------------------------------------------------------------- reading the IR
 def _layout(text):
     """"(256,256,1):(256,1,65536)" -> (shape, stride) of a flat static layout."""
-    m = re.fullmatch(r"\(([\d,]+)\):\(([\d,]+)\)", text)
+    m = re.fullmatch(r"\(([\d,]+)\):\(([\d,]+)\)", text.replace("(", "").replace(")", "")
+                     .replace(":", "):(").join("()") if text.count("(") > 2 else text)
+    assert m, f"layout {text!r}: not a flat static layout"
     return tuple(map(int, m.group(1).split(","))), tuple(map(int, m.group(2).split(",")))
 
 
@@ -83,13 +93,14 @@ def launch_facts(clean, grid=True):
     m = re.search(r"cutlass_launch_facts = \{([^}]*)\}", clean)
     facts = {k: [int(v) for v in vals.split(",")] for k, vals in
              re.findall(r"exact_(\w+)_dim = array<i64: ([\d, ]+)>", m.group(1))}
-    return facts["grid"] if grid else None, facts["block"], facts["cluster"]
+    return (facts["grid"] if grid else None, facts["block"],
+            facts.get("cluster", [1, 1, 1]))  # no cluster dims: not a cluster launch
 
 
 def clear_dump():
     """The DSL names its dumps after the class: one case at a time."""
     for f in os.listdir(DUMP):
-        if not f.endswith(".py"):
+        if f != "src":
             os.remove(os.path.join(DUMP, f))
 
 
@@ -105,16 +116,18 @@ def tma_atoms(clean, host_args):
     """Every make_non_exec_tiled_tma_{load,store} of the host function, in kernel-parameter order:
     (buffer name, tma_format, box basis, swizzle code)."""
     aliases = dict(re.findall(r"^(!memref_\w+) = !cute\.memref<[^\"]*\"([^\"]+)\">", clean, re.M))
-    out = []
+    out, fn = [], clean
     for line in clean.splitlines():
+        if line.lstrip().startswith("func.func @"):  # SSA names repeat per function
+            fn = clean[clean.index(line):]
         m = re.search(r"make_non_exec_tiled_tma_(load|store)\((%\w+),.*? : \((!memref_\w+), "
-                      r"!cute\.composed_layout<\"(?:S<(\d),(\d),(\d)> o )?", line)
+                      r"!cute\.(?:composed_layout<\"(?:S<(\d),(\d),(\d)> o )?|layout<\")", line)
         if not m:
             continue
         kind, arg, memref, b, mbase, _ = m.groups()
         gbasis, fmt = re.search(r"-> \(!cute_nvgpu[^\n]*?tma_gbasis = <\"([^\"]+)\">, "
                                 r"tma_format = (\w+)>", line).groups()
-        out.append(dict(kind=kind, arg=_root_arg(clean, arg, host_args),
+        out.append(dict(kind=kind, arg=_root_arg(fn, arg, host_args),
                         layout=_layout(aliases[memref]), swizzle_b=int(b) if b else 0,
                         swizzle_m=int(mbase) if mbase else 4, gbasis=gbasis, format=fmt))
     return out
@@ -122,8 +135,8 @@ def tma_atoms(clean, host_args):
 
 def _root_arg(clean, name, host_args, depth=8):
     """The host argument a tensor is a view of (``%view = cute.make_view(%iter, ..)``, ``%iter =
-    cute.get_iter(%arg1)``): the first operand, followed back to an argument."""
-    clean = clean[clean.index("func.func @cutlass___call__"):]  # SSA names repeat per function
+    cute.get_iter(%arg1)``): the first operand, followed back to an argument (``clean``: the
+    text of the function from its start)."""
     while name not in host_args and depth:
         m = re.search(rf"^\s*{re.escape(name)}(?:, %\w+)* = [\w.]+\((%\w+)", clean, re.M)
         if not m:
@@ -173,6 +186,10 @@ def _split(body):
 def _layout_of(t):
     """(size, align, [(offset, field type)]) of an LLVM type with its natural alignment."""
     t = t.strip().removeprefix("!llvm.")
+    if re.fullmatch(r"ptr(<\d+>)?", t):
+        return 8, 8, None
+    if t in FLOAT_BYTES:
+        return FLOAT_BYTES[t], FLOAT_BYTES[t], None
     if m := re.fullmatch(r"i(\d+)", t):
         n = max(1, int(m.group(1)) // 8)
         return n, n, None
@@ -191,6 +208,9 @@ def _layout_of(t):
         off += fs
         al = max(al, fa)
     return -(-off // al) * al, al, fields
+
+
+FLOAT_BYTES = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8}
 
 
 def _bytes(t, v):
@@ -215,9 +235,17 @@ def _value(t):
     return None if fields is None else [_value(ft) for _, ft in fields]
 
 
+#: the name of the host function that launches the kernel (``cutlass___call__`` for a class's
+#: ``__call__``, the function's own name for a ``@cute.jit`` function): set by host_function
+HOST = ["cutlass___call__"]
+
+
 def host_function(lowered):
-    """The text of the host launch function alone (SSA names repeat across functions)."""
-    start = lowered.index("llvm.func @cutlass___call__")
+    """The text of the host launch function alone (SSA names repeat across functions): the one
+    that calls ``_cudaLaunchKernelEx``."""
+    call = lowered.index("llvm.call @_cudaLaunchKernelEx(")
+    start = lowered.rfind("\n  llvm.func @", 0, call) + 1  # 0: the text is that function
+    HOST[0] = re.match(r"  llvm\.func @(\w+)", lowered[start:]).group(1)
     end = lowered.find("\n  llvm.func ", start + 1)
     return lowered[start:end if end > 0 else len(lowered)]
 
@@ -400,6 +428,8 @@ def cases(size):
         gemm_case("hopper_dense_f16", hopper_dense((128, 128), (1, 1)), 128 * t, 256 * t, 128 * s,
                   c_dtype="float16"),
         *blockscaled.cases(size),
+        *cute_cases.cases(size),
+        *(cute_cases.pending(size) if "--pending" in sys.argv else []),
     ]
 
 
@@ -408,28 +438,42 @@ def main():
     ap.add_argument("--cutlass", required=True, help="a checkout or git dir of NVIDIA/cutlass")
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--pending", action="store_true",
+                    help="also the cases run_ptx cannot bind yet (cute_cases.pending)")
+    ap.add_argument("--rev", default="HEAD", help="the cutlass commit to take the examples from")
     ap.add_argument("--arch", help="(internal) compile the cases of this arch only")
     o = ap.parse_args()
     if o.arch is None:
-        for arch in ("sm_100a", "sm_90a"):
-            subprocess.run([sys.executable] + sys.argv + ["--arch", arch], check=True)
-        return 0
+        bad = 0
+        for arch in ("sm_100a", "sm_90a", "sm_80"):
+            bad |= subprocess.run([sys.executable] + sys.argv + ["--arch", arch]).returncode
+        return bad
+    REV[0] = o.rev
     out = os.path.join(ROOT, "test/fixtures/foreign" if o.size == "small" else "bench/foreign/corpus")
     os.makedirs(out, exist_ok=True)
     import cutlass
     import cutlass.cute as cute
     from cutlass.cute.runtime import make_fake_compact_tensor
     from cutlass.runtime import make_fake_stream
+    failed = 0
     for case in cases(o.size):
         if case["arch"] != o.arch or (o.only and case["name"] not in o.only):
             continue
-        if "compile" in case:  # a driver of its own (blockscaled.py)
-            name, ptx, manifest, arrays, ref = case["compile"](o.cutlass, case, cute, cutlass,
-                                                               sys.modules[__name__])
-        else:
-            name, ptx, manifest, arrays, ref = compile_case(o.cutlass, case, cute, cutlass,
-                                                             make_fake_compact_tensor,
-                                                             make_fake_stream)
+        try:
+            if "compile" in case:  # a driver of its own (blockscaled.py, cute_generic.py)
+                name, ptx, manifest, arrays, ref = case["compile"](o.cutlass, case, cute, cutlass,
+                                                                   sys.modules[__name__])
+            else:
+                name, ptx, manifest, arrays, ref = compile_case(o.cutlass, case, cute, cutlass,
+                                                                 make_fake_compact_tensor,
+                                                                 make_fake_stream)
+        except Exception as e:  # one example's failure is its line, the others go on
+            if os.environ.get("CORPUS_DEBUG"):
+                traceback.print_exc()
+            print(f"{case['name']}: NOT COMPILED: {type(e).__name__}: "
+                  f"{str(e).strip().splitlines()[-1][:300] if str(e).strip() else ''}")
+            failed += 1
+            continue
         with open(os.path.join(out, f"{name}.ptx"), "w") as f:
             f.write(ptx)
         with open(os.path.join(out, f"{name}.json"), "w") as f:
@@ -441,6 +485,7 @@ def main():
         print(f"{out}/{name}.ptx: grid {manifest['grid']} cluster {manifest['cluster']} "
               f"smem {manifest['dynamic_smem']}")
     shutil.rmtree(DUMP, ignore_errors=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -41,9 +41,10 @@ def main():
             continue
         line = []
         for n, ref in refs.items():
-            eq = np.array_equal(outs[n].view(np.uint8), ref.view(np.uint8))
+            man, _, data = corpus.load(o.dir, name)
+            eq, how = corpus.compare(man, name, outs[n], ref, data)
             bad += not eq
-            line.append(f"{n} {'= reference' if eq else 'MISMATCH'}")
+            line.append(f"{n} {'= reference' if eq else 'MISMATCH'} ({how})")
             gpu = o.gpu and os.path.join(o.gpu, f"{name}.out.npz")
             if gpu and os.path.exists(gpu):
                 g = np.load(gpu)[n]

@@ -36,7 +36,9 @@ RUNNABLE = frozenset({
     "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi", "prmt", "popc", "clz", "brev", "bfind",
     "lop3", "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "mapa",
     "getctarank", "isspacep", "prefetch", "prefetchu", "applypriority", "discard", "createpolicy",
-    "fence", "membar", "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"})
+    "fence", "membar", "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync",
+    "sqrt", "rcp", "copysign", "testp", "addc", "subc", "madc", "mad24", "sad", "dp4a", "dp2a",
+    "bmsk", "szext", "fns", "shf"})
 
 
 def lengths(code) -> list[int]:

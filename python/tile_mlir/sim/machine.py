@@ -14,7 +14,7 @@ from .errors import EmulationError
 from .handlers import calls, ld_poison
 from .locations import located_error
 from .memory import GlobalMemory
-from .opcodes import decode_instruction
+from .opcodes import decode_all
 from .scheduler import Scheduler
 from .state import DInst, Hooks, State
 
@@ -62,7 +62,7 @@ class Machine(MemoryBinding, Scheduler):
         self._layout_globals()
         self.dec = Decoder(self, fn, self.symbols)
         self._place_callees(len(fn.instructions))
-        self.code = [decode_instruction(self.dec, i) for i in fn.instructions]
+        self.code = decode_all(self.dec, fn.instructions)
         self._decode_callees()
         # tcgen05.ld may write plain values when nothing can read them before their wait
         self.ld_plain = ld_poison.STATIC and any(i.mnemonic == "tcgen05.ld" for i in self.code) \
@@ -90,7 +90,7 @@ class Machine(MemoryBinding, Scheduler):
         for f in self.callees:
             self.dec.pc_base = self.func_base[f]
             first = self.dec.nslots
-            self.code += [decode_instruction(self.dec, i) for i in f.instructions]
+            self.code += decode_all(self.dec, f.instructions)
             self.func_slots[f] = (first, self.dec.nslots)
         self.dec.pc_base = 0
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .errors import EmulationError
+from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
@@ -49,6 +50,16 @@ TABLE: dict[str, Op] = {
     "lop3": Op(alu.decode_lop3, T), "setp": Op(alu.decode_setp, T), "set": Op(alu.decode_set, T),
     "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(convert.decode_mov, T),
     "cvt": Op(convert.decode_cvt, T), "cvta": Op(convert.decode_cvta, T),
+    # ---- floating point beyond alu.py's rows (fparith.py; .approx forms: their own rows)
+    "sqrt": Op(fparith.decode_sqrt, T), "rcp": Op(fparith.decode_rcp, T),
+    "copysign": Op(fparith.decode_copysign, T), "testp": Op(fparith.decode_testp, T),
+    # ---- integer beyond alu.py's rows (intarith.py)
+    "addc": Op(intarith.decode_carry, T), "subc": Op(intarith.decode_carry, T),
+    "madc": Op(intarith.decode_carry, T), "mad24": Op(intarith.decode_mad24, T),
+    "sad": Op(intarith.decode_sad, T), "dp4a": Op(intarith.decode_dp4a, T),
+    "dp2a": Op(intarith.decode_dp2a, T), "bmsk": Op(intarith.decode_bmsk, T),
+    "szext": Op(intarith.decode_szext, T), "fns": Op(intarith.decode_fns, T),
+    "shf": Op(intarith.decode_shf, T),
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
     "atom": Op(atomics.decode_atom, T), "red": Op(atomics.decode_red, T),  # atomics.py
@@ -142,6 +153,34 @@ def lookup(parts: list[str]) -> tuple[str, Op] | None:
         if op is not None:
             return key, op
     return None
+
+
+def decode_all(dec, instructions) -> list:
+    """Decode a kernel's instructions, every one before anything runs.  The instructions tile-sim
+    cannot run are reported together, as one error: each form (the opcode with its modifiers) with
+    its count, its PTX lines and the first reason, so that a kernel's gaps show in one run."""
+    code, failed = [], {}
+    for inst in instructions:
+        try:
+            code.append(decode_instruction(dec, inst))
+        except EmulationError as e:
+            failed.setdefault(inst.opcode, []).append((inst, e))
+    if not failed:
+        return code
+    firsts = [v[0] for v in failed.values()]
+    if len(firsts) == 1 and len(firsts[0]) == 1:
+        raise firsts[0][1]
+    n = sum(len(v) for v in failed.values())
+    rows = []
+    for opcode, hits in sorted(failed.items(), key=lambda kv: kv[1][0][0].line):
+        lines = [i.line for i, _ in hits]
+        shown = ", ".join(map(str, lines[:8])) + (f", ... ({len(lines) - 8} more)" if len(lines) > 8 else "")
+        rows.append(f"  `{opcode}` x{len(hits)} (PTX line{'s' if len(lines) > 1 else ''} {shown}): "
+                    f"{hits[0][1].message}")
+    first = firsts[0][0]
+    raise EmulationError(f"tile-sim cannot run {n} instruction{'s' if n > 1 else ''} of {dec.fn.name} "
+                         f"({len(failed)} form{'s' if len(failed) > 1 else ''}); nothing ran:\n"
+                         + "\n".join(rows), line=first.line, located=True)
 
 
 def decode_instruction(dec, inst):

@@ -7,10 +7,9 @@ Each ``decode_<mnemonic>(d, inst)`` returns the per-thread closure for one instr
 
 from __future__ import annotations
 
-import math
-
-from ..codegen import f32_to_bits, mask
+from ..codegen import mask
 from ..ptx_parser import TYPE_BITS
+from . import compare, fparith, intarith
 
 FLOAT_TYPES = {"f32", "f64", "f16", "bf16", "f16x2", "bf16x2"}
 
@@ -28,37 +27,20 @@ def _ops(d, inst, n):
     return d.operands(n)
 
 
-def _fl(t):
-    return {"f32": ("_f32", "_b32"), "f64": ("_f64", "_b64")}.get(t)
+def _float(inst):
+    return fparith.is_float(inst.parts[-1])
 
 
-def _fexpr(d, t, ops, expr_fn, dst, env=None):
-    """Float op on f32/f64 via Python floats (f32 results rounded once to f32); `env` adds the helper
-    functions expr_fn's text calls."""
-    if t not in ("f32", "f64"):
-        raise d.error(f"floating-point type .{t} is not supported")
-    w = TYPE_BITS[t]
-    unb, reb = _fl(t)
-    args = [f"{unb}({d.src(o, w, ftype=True)})" for o in ops]
-    return d.compile([dst(f"_fop({expr_fn(*args)}, {reb})")], {"_fop": _fop, **(env or {})})
-
-
-def _fop(x, reb):
-    try:
-        return reb(x)
-    except OverflowError:
-        return reb(math.copysign(math.inf, x))
-
-
-# ------------------------------------------------------------------------------- add/sub/mul
 def decode_add(d, inst, sub=False):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "sub" if sub else "add")
+    if "cc" in inst.parts or inst.parts[0] in ("addc", "subc"):
+        return intarith.decode_carry(d, inst)
+    if inst.parts[-1] in intarith.PACKED16:
+        return intarith.decode_add_packed(d, inst, sub)
     t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
     op = "-" if sub else "+"
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"({x} {op} {y})", d.dst(dd, w))
-    if "cc" in inst.parts or inst.parts[0] in ("addc", "subc"):
-        raise d.error("carry-chain arithmetic (.cc / addc / subc) is not supported")
     if "sat" in inst.parts:
         e = f"max({-(1 << (w - 1))}, min({(1 << (w - 1)) - 1}, {d.src(a, w, True)} {op} "\
             f"{d.src(b, w, True)}))"
@@ -71,10 +53,10 @@ def decode_sub(d, inst):
 
 
 def decode_mul(d, inst):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "mul")
     t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"({x} * {y})", d.dst(dd, w))
     p = inst.parts
     e = f"{d.src(a, w, s)} * {d.src(b, w, s)}"
     if "wide" in p:
@@ -96,30 +78,36 @@ def decode_mul24(d, inst):
 
 
 def decode_mad(d, inst):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "mad")
+    if "cc" in inst.parts or inst.parts[0] == "madc":
+        return intarith.decode_carry(d, inst)
     t, w, s = type_suffix(d, inst)
     dd, a, b, c = _ops(d, inst, 4)
-    if t in FLOAT_TYPES:
-        return decode_fma(d, inst)
     p = inst.parts
     e = f"{d.src(a, w, s)} * {d.src(b, w, s)}"
     if "wide" in p:
         return d.compile([d.dst(dd, 2 * w)(f"{e} + {d.src(c, 2 * w, s)}")])
+    if "hi" in p and "sat" in p:  # mad.hi.sat.s32: the sum saturated to the s32 range
+        if t != "s32":
+            raise d.error("mad.hi.sat is defined for .s32 only")
+        hi = f"(((({e}) >> 32) & 0xffffffff) ^ 0x80000000) - 0x80000000"
+        return d.compile([d.dst(dd, w)(f"max({-(1 << 31)}, min({(1 << 31) - 1}, {hi} + "
+                                       f"{d.src(c, w, s)}))")])
     if "hi" in p:
         return d.compile([d.dst(dd, w)(f"(({e}) >> {w}) + {d.src(c, w, s)}")])
     return d.compile([d.dst(dd, w)(f"{e} + {d.src(c, w, s)}")])
 
 
 def decode_fma(d, inst):
-    t, w, s = type_suffix(d, inst)
-    dd, a, b, c = _ops(d, inst, 4)
-    return _fexpr(d, t, [a, b, c], lambda x, y, z: f"({x} * {y} + {z})", d.dst(dd, w))
+    return fparith.decode_arith(d, inst, "fma")
 
 
 def decode_div(d, inst):
+    if _float(inst):
+        return fparith.decode_arith(d, inst, "div")
     t, w, s = type_suffix(d, inst)
     dd, a, b = _ops(d, inst, 3)
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"_fdiv({x}, {y})", d.dst(dd, w), {"_fdiv": _fdiv})
     return d.compile([d.dst(dd, w)(f"_idiv({d.src(a, w, s)}, {d.src(b, w, s)}, {mask(w)}, M)")],
                      {"_idiv": _idiv})
 
@@ -129,14 +117,6 @@ def decode_rem(d, inst):
     dd, a, b = _ops(d, inst, 3)
     return d.compile([d.dst(dd, w)(f"_irem({d.src(a, w, s)}, {d.src(b, w, s)}, M)")],
                      {"_irem": _irem})
-
-
-def _fdiv(x, y):
-    if y == 0:
-        if x == 0 or math.isnan(x):
-            return math.nan
-        return math.copysign(math.inf, x) * math.copysign(1, y)
-    return x / y
 
 
 def _idiv(a, b, m, M):
@@ -156,46 +136,28 @@ def _irem(a, b, M):
 
 
 def decode_min(d, inst, fn="min"):
-    t, w, s = type_suffix(d, inst)
-    dd, a, b = _ops(d, inst, 3)
-    if t in FLOAT_TYPES:
-        return _fexpr(d, t, [a, b], lambda x, y: f"_f{fn}({x}, {y})", d.dst(dd, w),
-                      {"_fmin": _fmin, "_fmax": _fmax})
-    return d.compile([d.dst(dd, w)(f"{fn}({d.src(a, w, s)}, {d.src(b, w, s)})")])
+    if _float(inst):
+        return fparith.decode_minmax(d, inst, fn == "max")
+    return intarith.decode_minmax(d, inst, fn)
 
 
 def decode_max(d, inst):
     return decode_min(d, inst, "max")
 
 
-def _nan_ignoring(pick):
-    """PTX min/max.f32: a NaN operand yields the other operand."""
-    def f(x, y):
-        if math.isnan(x):
-            return y
-        if math.isnan(y):
-            return x
-        return pick(x, y)
-    return f
-
-
-_fmin = _nan_ignoring(min)
-_fmax = _nan_ignoring(max)
-
-
 def decode_neg(d, inst):
+    if _float(inst):
+        return fparith.decode_neg_abs(d, inst, False)
     t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
-    if t in FLOAT_TYPES:
-        return d.compile([d.dst(dd, w)(f"{d.src(a, w)} ^ {1 << (w - 1)}")])
     return d.compile([d.dst(dd, w)(f"-{d.src(a, w)}")])
 
 
 def decode_abs(d, inst):
+    if _float(inst):
+        return fparith.decode_neg_abs(d, inst, True)
     t, w, s = type_suffix(d, inst)
     dd, a = _ops(d, inst, 2)
-    if t in FLOAT_TYPES:
-        return d.compile([d.dst(dd, w)(f"{d.src(a, w)} & {mask(w - 1)}")])
     return d.compile([d.dst(dd, w)(f"abs({d.src(a, w, True)})")])
 
 
@@ -280,10 +242,10 @@ def _bfi(f, b, pos, ln, w):
 
 
 def decode_prmt(d, inst):
-    t, w, s = type_suffix(d, inst, {"b32"})
-    modes = [p for p in inst.parts[1:-1]]
-    if modes:
-        raise d.error(f"prmt mode .{modes[0]} is not supported (only the default mode)")
+    if len(inst.parts) == 3 and inst.parts[1] == "b32":  # prmt.b32.mode
+        return intarith.decode_prmt_mode(d, inst, inst.parts[2])
+    if inst.parts[1:] != ["b32"]:
+        raise d.error(f"prmt: `{inst.opcode}` is not prmt.b32{{.mode}}")
     dd, a, b, c = _ops(d, inst, 4)
     return d.compile([d.dst(dd, 32)(f"_prmt({d.src(a, 32)}, {d.src(b, 32)}, {d.src(c, 32)})")],
                      {"_prmt": _prmt})
@@ -350,103 +312,17 @@ def decode_lop3(d, inst):
 
 
 # ------------------------------------------------------------------------------- compare/select
-_INT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-            "lo": "<", "ls": "<=", "hi": ">", "hs": ">="}
-_F_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
-
-
-def _cmp_expr(d, inst, cmp, t, w, s, a, b):
-    if t in ("f32", "f64"):
-        ua = f"{_fl(t)[0]}({d.src(a, w, ftype=True)})"
-        ub = f"{_fl(t)[0]}({d.src(b, w, ftype=True)})"
-        if cmp == "num":
-            return f"not (math.isnan({ua}) or math.isnan({ub}))"
-        if cmp == "nan":
-            return f"(math.isnan({ua}) or math.isnan({ub}))"
-        if cmp.endswith("u") and cmp[:-1] in _F_CMP:
-            return f"_fcmpu({ua}, {ub}, '{_F_CMP[cmp[:-1]]}')"
-        if cmp in _F_CMP:
-            # ordered compare: false if either is NaN (ne too)
-            return f"_fcmpo({ua}, {ub}, '{_F_CMP[cmp]}')"
-        raise d.error(f"unknown float comparison .{cmp}")
-    if t in FLOAT_TYPES:
-        raise d.error(f"comparison of .{t} is not supported")
-    if cmp not in _INT_CMP:
-        raise d.error(f"unknown comparison .{cmp}")
-    signed = s and cmp not in ("lo", "ls", "hi", "hs")
-    return f"{d.src(a, w, signed)} {_INT_CMP[cmp]} {d.src(b, w, signed)}"
-
-
-def _fcmpo(x, y, op):
-    if math.isnan(x) or math.isnan(y):
-        return False
-    return eval(f"x {op} y")  # noqa: S307 - op is one of six fixed strings
-
-
-def _fcmpu(x, y, op):
-    if math.isnan(x) or math.isnan(y):
-        return True
-    return eval(f"x {op} y")  # noqa: S307
-
-
 def decode_setp(d, inst):
-    t, w, s = type_suffix(d, inst)
-    p = inst.parts
-    cmp = p[1]
-    boolop = p[2] if len(p) > 3 and p[2] in ("and", "or", "xor") else None
-    ops = d.operands(3, 4)
-    dst = ops[0]
-    a, b = ops[1], ops[2]
-    c = ops[3] if len(ops) > 3 else None
-    if (boolop is None) != (c is None):
-        raise d.error("setp with a boolean combine needs a third predicate source (and only then)")
-    e = _cmp_expr(d, inst, cmp, t, w, s, a, b)
-    ns = {"math": math, "_fcmpo": _fcmpo, "_fcmpu": _fcmpu}
-    lines = [f"_c = 1 if ({e}) else 0"]
-    if boolop:
-        pyop = {"and": "&", "or": "|", "xor": "^"}[boolop]
-        cc = d.src(c, 1)
-        lines.append(f"_q = (1 - _c) {pyop} {cc}")
-        lines.append(f"_c = _c {pyop} {cc}")
-    else:
-        lines.append("_q = 1 - _c")
-    if dst[0] == "pair":
-        lines.append(d.dst(dst[1], 1)("_c"))
-        lines.append(d.dst(dst[2], 1)("_q"))
-    else:
-        lines.append(d.dst(dst, 1)("_c"))
-    return d.compile(lines, ns)
+    return compare.decode_setp(d, inst)
 
 
 def decode_set(d, inst):
-    p = inst.parts
-    cmp = p[1]
-    dt, st = p[-2], p[-1]
-    if dt not in TYPE_BITS or st not in TYPE_BITS:
-        raise d.error("set needs .dtype.stype")
-    w, s = TYPE_BITS[st], st.startswith("s")
-    ops = inst.operands
-    if len(ops) != 3:
-        raise d.error("set with boolean combine is not supported")
-    e = _cmp_expr(d, inst, cmp, st, w, s, ops[1], ops[2])
-    dw = TYPE_BITS[dt]
-    true = f32_to_bits(1.0) if dt == "f32" else mask(dw)
-    return d.compile([d.dst(ops[0], dw)(f"{true} if ({e}) else 0")],
-                     {"math": math, "_fcmpo": _fcmpo, "_fcmpu": _fcmpu})
+    return compare.decode_set(d, inst)
 
 
 def decode_selp(d, inst):
-    t, w, s = type_suffix(d, inst)
-    dd, a, b, c = _ops(d, inst, 4)
-    return d.compile([d.dst(dd, w)(f"{d.src(a, w)} if {d.src(c, 1)} else {d.src(b, w)}")])
+    return compare.decode_selp(d, inst)
 
 
 def decode_slct(d, inst):
-    dt, ct = inst.parts[-2], inst.parts[-1]
-    w = TYPE_BITS[dt]
-    dd, a, b, c = _ops(d, inst, 4)
-    if ct == "f32":
-        cond = f"_f32({d.src(c, 32)}) >= 0.0"
-    else:
-        cond = f"{d.src(c, 32, True)} >= 0"
-    return d.compile([d.dst(dd, w)(f"{d.src(a, w)} if {cond} else {d.src(b, w)}")])
+    return compare.decode_slct(d, inst)

@@ -4,18 +4,12 @@ addresses (docs/emulator.md §5)."""
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
-from ..codegen import bits_to_f32, bits_to_f64, f32_to_bits, f64_to_bits, mask
+from ..codegen import mask
 from ..errors import EmulationError
 from ..guarded_int import carry, plain
 from ..ptx_parser import TYPE_BITS
-from . import cvt_pack
+from . import cvt_float, cvt_pack
 from .alu import FLOAT_TYPES, type_suffix
-
-F16_OVERFLOW = 65520.0  # from here on a value rounds to infinity in f16 (65504 + half an ulp)
 
 
 def decode_mov(d, inst):
@@ -85,100 +79,32 @@ def _track(t, slot):
         f(t, slot)
 
 
-_RND_INT = {"rni": "rn", "rzi": "rz", "rmi": "rm", "rpi": "rp"}
-
-
 def decode_cvt(d, inst):
     p = inst.parts
+    if len(p) >= 2 and p[1] == "pack":  # cvt.pack.sat: two (three) integers packed narrow
+        return cvt_pack.decode_cvt_pack_int(d, inst)
     dt, st = p[-2], p[-1]
-    if dt in cvt_pack.PACKED:  # two inputs, one packed result (sim/handlers/cvt_pack.py)
+    if dt in cvt_pack.PACKED or st in cvt_pack.PACKED:  # packed narrow floats (cvt_pack.py)
         return cvt_pack.decode_cvt_pack(d, inst)
+    mods = p[1:-2]
+    if dt in cvt_float.FLOATS or st in cvt_float.FLOATS or dt == "tf32":  # cvt_float.py
+        if st not in TYPE_BITS and st != "tf32" or dt not in TYPE_BITS and dt != "tf32":
+            raise d.error(f"cvt: unknown type in `{inst.opcode}`")
+        return cvt_float.decode_cvt_float(d, inst, dt, st, mods)
     if dt not in TYPE_BITS or st not in TYPE_BITS:
         raise d.error("cvt needs .dtype.atype")
-    mods = set(p[1:-2])
+    bad = [m for m in mods if m != "sat"]
+    if bad:
+        raise d.error(f"cvt between integers: modifier .{bad[0]} is not defined")
     dd, a = d.operands(2)
     dw, sw = TYPE_BITS[dt], TYPE_BITS[st]
-    dfl, sfl = dt in FLOAT_TYPES, st in FLOAT_TYPES
-    sat = "sat" in mods
-    if not dfl and not sfl:
-        # integer -> integer: read in the source type (sign-extend if signed), write in dest type
-        e = d.src(a, sw, st.startswith("s"))
-        if sat:
-            lo, hi = ((-(1 << (dw - 1)), (1 << (dw - 1)) - 1) if dt.startswith("s")
-                      else (0, mask(dw)))
-            e = f"max({lo}, min({hi}, {e}))"
-        return d.compile([d.dst(dd, dw, dt.startswith("s"))(e)])
-    rnd = next((m for m in mods if m in ("rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi",
-                                           "rna", "rs")), None)
-    ns = {"_cvt": _cvt, "np": np, "math": math}
-    e = f"_cvt({d.src(a, sw)}, '{st}', '{dt}', {rnd!r}, {sat}, M)"
-    return d.compile([d.dst(dd, dw, dt.startswith("s"))(e)], ns)
-
-
-def _to_float(v, t):
-    if t == "f32":
-        return bits_to_f32(v)
-    if t == "f64":
-        return bits_to_f64(v)
-    if t == "f16":
-        return float(np.array(v & 0xFFFF, dtype=np.uint16).view(np.float16))
-    if t == "bf16":
-        return bits_to_f32((v & 0xFFFF) << 16)
-    raise EmulationError(f"conversion from .{t} is not supported")
-
-
-def _round(x, mode):
-    if mode in ("rn", "rni", None):
-        return float(round(x))  # banker's rounding = round-half-even
-    if mode in ("rz", "rzi"):
-        return float(math.trunc(x))
-    if mode in ("rm", "rmi"):
-        return float(math.floor(x))
-    if mode in ("rp", "rpi"):
-        return float(math.ceil(x))
-    raise EmulationError(f"rounding mode .{mode} is not supported")
-
-
-def _cvt(v, st, dt, rnd, sat, M):
-    if st in FLOAT_TYPES:
-        x = _to_float(v, st)
-    else:
-        w = TYPE_BITS[st]
-        x = v - (1 << w) if st.startswith("s") and (v >> (w - 1)) & 1 else v
-    if dt in FLOAT_TYPES:
-        if isinstance(x, int):
-            x = float(np.float64(x)) if dt == "f64" else float(np.float32(x))
-        if sat:
-            x = 0.0 if math.isnan(x) else min(1.0, max(0.0, x))
-        if st in FLOAT_TYPES and rnd in ("rni", "rzi", "rmi", "rpi") and math.isfinite(x):
-            x = _round(x, rnd)
-        if dt == "f32":
-            return f32_to_bits(x) if math.isfinite(x) or math.isnan(x) else \
-                f32_to_bits(float(np.float32(x)))
-        if dt == "f64":
-            return f64_to_bits(x)
-        if dt == "f16":
-            if abs(x) >= F16_OVERFLOW:  # infinity (numpy warns of the overflow)
-                return 0xFC00 if x < 0 else 0x7C00
-            return int(np.array(x, dtype=np.float16).view(np.uint16))
-        if dt == "bf16":
-            b = f32_to_bits(x)
-            if math.isnan(x):
-                return 0x7FFF
-            return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
-        raise EmulationError(f"conversion to .{dt} is not supported")
-    # float -> int
-    w = TYPE_BITS[dt]
-    if math.isnan(x):
-        return 0
-    if math.isinf(x):
-        xi = None
-    else:
-        xi = int(_round(x, rnd or "rz"))
-    lo, hi = (-(1 << (w - 1)), (1 << (w - 1)) - 1) if dt.startswith("s") else (0, mask(w))
-    if xi is None:
-        xi = hi if x > 0 else lo
-    return max(lo, min(hi, xi)) & mask(w)
+    # integer -> integer: read in the source type (sign-extend if signed), write in dest type
+    e = d.src(a, sw, st.startswith("s"))
+    if "sat" in mods:
+        lo, hi = ((-(1 << (dw - 1)), (1 << (dw - 1)) - 1) if dt.startswith("s")
+                  else (0, mask(dw)))
+        e = f"max({lo}, min({hi}, {e}))"
+    return d.compile([d.dst(dd, dw, dt.startswith("s"))(e)])
 
 
 def decode_cvta(d, inst):

@@ -1,0 +1,59 @@
+"""Which test checks the results of which instruction forms: (pattern over the form, test id).
+
+A form is *supported* in the coverage table when tile-sim decodes it and a pattern here matches it
+(sim/coverage/__init__.py).  A test listed here must check every form its pattern matches against
+literal values from the PTX ISA, an exact reference, MMA-Sim or the H200 -- the family tests under
+test/python/sim/ do so by iterating the table's rows that match the same pattern
+(``isa_rows(pattern)``), so pattern and test cannot drift apart.  Add a row with a new handler.
+"""
+
+from __future__ import annotations
+
+import re
+
+_T = "test/python/sim/"
+
+#: (regular expression matched against the whole form, test id)
+TESTS: list[tuple[str, str]] = [
+    # floating-point arithmetic: exact rational reference, every rounding mode, special values
+    (r"(add|sub|mul|fma|mad|div|sqrt|rcp)(\.(rn|rz|rm|rp))?(\.ftz)?(\.sat)?(\.relu)?"
+     r"\.(f32|f64|f16|bf16|f16x2|bf16x2|f32x2)",
+     _T + "test_isa_fparith.py::test_arith_rows"),
+    (r"(add|sub|fma)(\.(rn|rz|rm|rp))?(\.sat)?\.f32\.(f16|bf16)",
+     _T + "test_isa_fparith.py::test_arith_rows"),
+    (r"(min|max)(\.ftz)?(\.NaN)?(\.xorsign\.abs|\.abs)?\.(f32|f64|f16|bf16|f16x2|bf16x2)",
+     _T + "test_isa_fparith.py::test_minmax_rows"),
+    (r"(neg|abs)(\.ftz)?\.(f32|f64|f16|bf16|f16x2|bf16x2)|copysign\.(f32|f64)|"
+     r"testp\.\w+\.(f32|f64)",
+     _T + "test_isa_fparith.py::test_sign_test_rows"),
+    # conversions: exhaustive over 16-bit sources, exact reference
+    (r"cvt(?!\.pack)(\.\w+)*\.(f16|bf16|f32|f64|tf32|[us](8|16|32|64))\.(f16|bf16|f32|f64|[us](8|16|32|64))",
+     _T + "test_isa_cvt.py::test_cvt_rows"),
+    (r"cvt(\.\w+)*\.(f16x2|bf16x2|e4m3x2|e5m2x2|e2m1x2|e2m3x2|e3m2x2|ue8m0x2)\."
+     r"(f32|f16x2|bf16x2|e4m3x2|e5m2x2|e2m1x2|e2m3x2|e3m2x2|ue8m0x2)",
+     _T + "test_isa_cvt.py::test_cvt_pack_rows"),
+    (r"cvt\.pack\.sat\.\w+\.s32(\.b32)?", _T + "test_isa_cvt.py::test_cvt_pack_int_rows"),
+    # integer, logic, comparison
+    (r"(add|sub|mul|mad|mul24|mad24|sad|div|rem|abs|neg|min|max|popc|clz|bfind|brev|bfe|bfi|"
+     r"fns|prmt|shf|shl|shr|lop3|dp4a|dp2a|bmsk|szext|and|or|xor|not|cnot|addc|subc|madc)"
+     r"(\.\w+)*\.([us](16|32|64)|b(16|32|64)|[us]16x2|pred)(\.\w+)?",
+     _T + "test_isa_int.py::test_int_rows"),
+    (r"(setp|set|selp|slct)(\.\w+)*", _T + "test_isa_compare.py::test_compare_rows"),
+    # loads and stores: every state space but param, every type, vector and qualifier
+    (r"(ld|st|ldu)(?![\w.:]*\.param)(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
+     _T + "test_isa_memory.py::test_memory_rows"),
+]
+
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+
+
+def checking_test(form: str) -> str | None:
+    for rx, t in _COMPILED:
+        if rx.match(form):
+            return t
+    return None
+
+
+def pattern_of(test_id: str) -> re.Pattern:
+    """The forms one test is registered for (its family test iterates them)."""
+    return re.compile("(?:" + "|".join(f"(?:{p})" for p, t in TESTS if t == test_id) + r")\Z")
