@@ -23,6 +23,7 @@ from typing import Callable, NamedTuple
 from .errors import EmulationError
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
+from .handlers import approx
 from .locations import source
 from .state import DInst
 
@@ -48,6 +49,9 @@ TABLE: dict[str, Op] = {
     "lop3": Op(alu.decode_lop3, T), "setp": Op(alu.decode_setp, T), "set": Op(alu.decode_set, T),
     "selp": Op(alu.decode_selp, T), "slct": Op(alu.decode_slct, T), "mov": Op(convert.decode_mov, T),
     "cvt": Op(convert.decode_cvt, T), "cvta": Op(convert.decode_cvta, T),
+    # ---- approximate math, bit-exact models of the special-function unit (approx.py)
+    **{f"{m}.approx": Op(approx.decode_approx, T)
+       for m in ("ex2", "lg2", "rcp", "rsqrt", "sqrt", "sin", "cos", "tanh")},
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
     "atom": Op(memory.decode_atom, T), "red": Op(memory.decode_red, T),
