@@ -37,14 +37,6 @@ def fields(a, xp):
             (a & 0x7FFFFF).astype(xp.int64))
 
 
-def f32(a, xp):
-    return a.astype(xp.uint32).view(xp.float32)
-
-
-def bits(x, xp):
-    return x.astype(xp.float32).view(xp.uint32)
-
-
 # ---- MUFU operations (flush subnormal inputs to zero, subnormal results to zero)
 
 def mufu_ex2(a, xp=np):
@@ -74,14 +66,14 @@ def mufu_lg2(a, xp=np):
     s, e, m = fields(a, xp)
     E = e - 127
     l0, lm1 = table("lg2_e0", xp), table("lg2_em1", xp)
-    lo = f32(l0[m], xp).astype(xp.float64)            # floor of L at f32 precision
-    hi = 1.0 + f32(lm1[m], xp).astype(xp.float64)     # ceiling of L at the precision of 1 - L
+    lo = value(l0[m], xp)            # floor of L at f32 precision
+    hi = 1.0 + value(lm1[m], xp)     # ceiling of L at the precision of 1 - L
     ep = xp.maximum(E, 1).astype(xp.float64)
     q = _ulp_f32(ep, xp)
-    pos = bits(ep + xp.floor(lo / q) * q, xp)
+    pos = round_f32(ep + xp.floor(lo / q) * q, xp)   # exact
     en = xp.maximum(-E, 2).astype(xp.float64)
     q = _ulp_f32(en - 1.0, xp)
-    neg = bits(-(en - xp.ceil(hi / q) * q), xp)
+    neg = round_f32(-(en - xp.ceil(hi / q) * q), xp)
     r = xp.where(E >= 1, pos, xp.where(E <= -2, neg, xp.where(E == 0, l0[m], lm1[m]))).astype(xp.int64)
     r = xp.where(e == 0, NINF32, r)
     r = xp.where((s == 1) & (e != 0), QNAN32, r)
@@ -120,48 +112,65 @@ def mufu_sqrt(a, xp=np):
     return _rsqrt_like(a, xp, "sqrt")
 
 
-# ---- the PTX forms: .ftz is the MUFU operation; without .ftz, ptxas's scaling around it
+# ---- the PTX forms: .ftz is the MUFU operation; without .ftz, ptxas's scaling around it. The f32
+# multiplies and adds of that scaling are done in f64 (exact) and rounded once to f32 with
+# subnormals kept (:func:`round_f32`): an array module may flush f32 subnormals (cupy does).
+
+def value(a, xp):
+    """f32 bit patterns -> their exact values as f64 (subnormals included, without f32 arithmetic)."""
+    s, e, m = fields(a, xp)
+    v = xp.ldexp((m + xp.where(e == 0, 0, 1 << 23)).astype(xp.float64),
+                 (xp.maximum(e, 1) - 150).astype(xp.int32))
+    v = xp.where(e == 255, xp.where(m == 0, xp.inf, xp.nan), v)
+    return xp.where(s == 1, -v, v)
+
+
+def round_f32(v, xp):
+    """f64 values -> f32 bits rounded to nearest even, subnormal results kept, NaN -> 0x7FFFFFFF."""
+    with quiet(xp):
+        av = xp.abs(v)
+        sub = xp.rint(av * 2.0 ** 149).astype(xp.int64)     # exact below 2^-126
+        r = xp.where(av < FLT_MIN, sub, av.astype(xp.float32).view(xp.uint32).astype(xp.int64))
+        r = r | (xp.signbit(v).astype(xp.int64) << 31)
+        return xp.where(xp.isnan(v), QNAN32, r).astype(xp.uint32)
+
 
 def ex2_f32(a, ftz, xp=np):
     if ftz:
         return mufu_ex2(a, xp)
-    with quiet(xp):   # x < -126: 2^x = (2^(x/2))^2, the square rounded to a subnormal
-        x = f32(a, xp)
-        lo = x < xp.float32(-126)
-        y = f32(mufu_ex2(bits(xp.where(lo, x * xp.float32(0.5), x), xp), xp), xp)
-        return bits(xp.where(lo, y * y, y), xp)
+    x = value(a, xp)    # x < -126: 2^x = (2^(x/2))^2, the square rounded to a subnormal
+    lo = x < -126.0
+    y = value(mufu_ex2(round_f32(xp.where(lo, x * 0.5, x), xp), xp), xp)
+    return round_f32(xp.where(lo, y * y, y), xp)
 
 
 def lg2_f32(a, ftz, xp=np):
     if ftz:
         return mufu_lg2(a, xp)
-    with quiet(xp):   # subnormal x: log2(x * 2^24) - 24
-        x = f32(a, xp)
-        lo = xp.abs(x) < xp.float32(FLT_MIN)
-        y = f32(mufu_lg2(bits(xp.where(lo, x * xp.float32(2.0 ** 24), x), xp), xp), xp)
-        return bits(xp.where(lo, y + xp.float32(-24.0), y), xp)
+    x = value(a, xp)    # subnormal x: log2(x * 2^24) - 24
+    lo = xp.abs(x) < FLT_MIN
+    y = mufu_lg2(xp.where(lo, round_f32(x * 2.0 ** 24, xp), a), xp)
+    return xp.where(lo, round_f32(value(y, xp) - 24.0, xp), y).astype(xp.uint32)
 
 
 def rcp_f32(a, ftz, xp=np):
     if ftz:
         return mufu_rcp(a, xp)
-    with quiet(xp):   # subnormal x scaled by 2^24, |x| > 2^126 by 1/4; the result by the same
-        x = f32(a, xp)
-        ax = xp.abs(x)
-        sc = xp.where(ax < xp.float32(FLT_MIN), xp.float32(2.0 ** 24), xp.float32(1.0))
-        sc = xp.where(ax > xp.float32(2.0 ** 126), xp.float32(0.25), sc).astype(xp.float32)
-        y = f32(mufu_rcp(bits(x * sc, xp), xp), xp)
-        return bits(sc * y, xp)
+    x = value(a, xp)    # subnormal x scaled by 2^24, |x| > 2^126 by 1/4; the result by the same
+    ax = xp.abs(x)
+    sc = xp.where(ax < FLT_MIN, 2.0 ** 24, 1.0)
+    sc = xp.where(ax > 2.0 ** 126, 0.25, sc)
+    y = mufu_rcp(xp.where(sc == 1.0, a, round_f32(x * sc, xp)), xp)
+    return xp.where(sc == 1.0, y, round_f32(value(y, xp) * sc, xp)).astype(xp.uint32)
 
 
 def _rsqrt_sqrt_f32(a, ftz, xp, mufu, post):
     if ftz:
         return mufu(a, xp)
-    with quiet(xp):   # subnormal x scaled by 2^24, the result by 2^12 (rsqrt) or 2^-12 (sqrt)
-        x = f32(a, xp)
-        lo = xp.abs(x) < xp.float32(FLT_MIN)
-        y = f32(mufu(bits(xp.where(lo, x * xp.float32(2.0 ** 24), x), xp), xp), xp)
-        return bits(xp.where(lo, y * xp.float32(post), y), xp)
+    x = value(a, xp)    # subnormal x scaled by 2^24, the result by 2^12 (rsqrt) or 2^-12 (sqrt)
+    lo = xp.abs(x) < FLT_MIN
+    y = mufu(xp.where(lo, round_f32(x * 2.0 ** 24, xp), a), xp)
+    return xp.where(lo, round_f32(value(y, xp) * post, xp), y).astype(xp.uint32)
 
 
 def rsqrt_f32(a, ftz, xp=np):

@@ -3,7 +3,9 @@ them (docs/emulator.md, "Approximate math").
 
 sin / cos: ptxas multiplies x by the f32 nearest 1/(2 pi) rounding towards zero (r, in revolutions);
 the unit takes |r| in fixed point with 25 fraction bits (truncated), k = that value mod 2^25, and the
-result is a function of (sign of r, k): the measured tables over k. The .ftz forms are the same code.
+result is a function of (sign of r, k): sin is odd in r, cos even, sin(k + 2^24) = -sin(k) and
+cos(k) = sin(k + 2^23) exactly, so one measured table over half a turn serves both. The .ftz forms
+are the same code.
 tanh: odd, the identity below 2^-8, and above it a step function of x whose steps are the measured
 change points. Bit patterns in and out (uint32), any array module ``xp``.
 """
@@ -44,11 +46,22 @@ def phase(a, xp=np):
     return s, k
 
 
+HALF = 1 << (PHASE_BITS - 1)
+QUARTER = 1 << (PHASE_BITS - 2)
+
+
+def _sin_of_phase(k, xp):
+    """sin at phase k (of 2^25 per turn): the half-period table, negated in the second half."""
+    r = table("sin_half", xp)[k & (HALF - 1)].astype(xp.int64)
+    return r ^ ((k >= HALF).astype(xp.int64) << 31)
+
+
 def _sincos(a, xp, which):
     s, k = phase(a, xp)
-    pos = table(f"{which}_pos", xp)[k].astype(xp.int64)
-    neg = table(f"{which}_neg", xp)[k].astype(xp.int64)
-    r = xp.where(s == 1, neg, pos)
+    if which == "sin":      # odd in r
+        r = _sin_of_phase(k, xp) ^ (s << 31)
+    else:                   # even in r; cos(k) = sin(k + a quarter turn)
+        r = _sin_of_phase((k + QUARTER) & ((1 << PHASE_BITS) - 1), xp)
     e = (a.astype(xp.uint32) >> 23) & 0xFF
     return xp.where(e == 0xFF, QNAN32, r).astype(xp.uint32)
 
