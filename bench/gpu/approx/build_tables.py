@@ -75,7 +75,7 @@ def main(mdir, tdir):
         for k, a in encode(np.ascontiguousarray(v)).items():
             out[f"{name}.{k}"] = a
     np.savez(DATA, **out)
-    print(DATA, DATA.stat().st_size >> 10, "KiB")
+    print(DATA, Path(DATA).stat().st_size >> 10, "KiB")
 
 
 if __name__ == "__main__":

@@ -12,12 +12,11 @@ module (cupy runs the same models on the GPU, bench/gpu/approx/check.py).
 from __future__ import annotations
 
 import lzma
-from functools import lru_cache
-from pathlib import Path
+import os
 
 import numpy as np
 
-DATA = Path(__file__).parent / "data" / "approx_tables.npz"
+DATA = os.path.join(os.path.dirname(__file__), "data", "approx_tables.npz")
 
 
 def encode(values: np.ndarray) -> dict[str, np.ndarray]:
@@ -47,15 +46,18 @@ def _decode(z, name: str) -> np.ndarray:
 
 
 SOURCES = [DATA]   # npz files searched in order (a measurement run adds its own first)
+_decoded: dict[str, np.ndarray] = {}
 
 
-@lru_cache(maxsize=None)
 def _numpy_table(name: str) -> np.ndarray:
+    if name in _decoded:
+        return _decoded[name]
     for path in SOURCES:
         with np.load(path) as z:
             if f"{name}.d" in z.files:
                 t = _decode(z, name)
                 t.setflags(write=False)
+                _decoded[name] = t
                 return t
     raise KeyError(f"no approximate-math table {name!r} in {', '.join(map(str, SOURCES))}")
 

@@ -9,8 +9,6 @@ at decode with the forms that exist.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from .. import approx_f64 as af
@@ -36,15 +34,27 @@ for _form, _fn in ah.MODELS.items():
 _DTYPE = {16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 
-@lru_cache(maxsize=None)
+_SCALAR: dict[str, object] = {}
+_MEMO_LIMIT = 1 << 16
+
+
 def scalar(form: str):
-    """The model of `form` on one bit pattern (a Python int), memoised per input."""
+    """The model of `form` on one bit pattern (a Python int), memoised per input (the models are
+    pure functions; a memo of up to 2^16 inputs per form)."""
+    if form in _SCALAR:
+        return _SCALAR[form]
     fn, w = FORMS[form]
     dt = _DTYPE[w]
+    memo: dict[int, int] = {}
 
-    @lru_cache(maxsize=1 << 16)
     def f(v: int) -> int:
-        return int(fn(np.array([v], dtype=dt))[0])
+        r = memo.get(v)
+        if r is None:
+            r = int(fn(np.array([v], dtype=dt))[0])
+            if len(memo) < _MEMO_LIMIT:
+                memo[v] = r
+        return r
+    _SCALAR[form] = f
     return f
 
 
