@@ -36,7 +36,9 @@ RUNNABLE = frozenset({
     "or", "xor", "not", "cnot", "shl", "shr", "bfe", "bfi", "prmt", "popc", "clz", "brev", "bfind",
     "lop3", "setp", "set", "selp", "slct", "mov", "cvt", "cvta", "ld", "ldu", "st", "mapa",
     "getctarank", "isspacep", "prefetch", "prefetchu", "applypriority", "discard", "createpolicy",
-    "fence", "membar", "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync"})
+    "fence", "membar", "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync",
+    "ex2.approx", "lg2.approx", "rcp.approx", "rsqrt.approx", "sqrt.approx", "sin.approx",
+    "cos.approx", "tanh.approx"})
 
 
 def lengths(code) -> list[int]:
