@@ -98,7 +98,6 @@ def rsqrt_f64(a, xp=np):
         r = _newton(xp.where(sub, x * 1.8014398509481984e16, x), xp)
         r = xp.where(sub, r * 134217728.0, r)
         r = xp.where(x == 0, xp.copysign(xp.inf, x), r)
-        r = xp.where(fast | sub | (x == 0), r, xp.where(xp.isnan(x), x + x,
-                     xp.where(x < 0, xp.uint64(0xFFF8000000000000).view(xp.float64) if xp is np else
-                              xp.asarray(np.uint64(0xFFF8000000000000)).view(xp.float64), 0.0)))
-        return r.view(xp.uint64)
+        slow = ~(fast | sub | (x == 0))
+        r = xp.where(slow, xp.where(xp.isnan(x), x + x, 0.0), r)
+        return xp.where(slow & (x < 0), xp.uint64(0xFFF8000000000000), r.view(xp.uint64))

@@ -1,6 +1,6 @@
 """Bit-exact models of the 16-bit PTX ``.approx`` forms as an sm_90 GPU executes them: ex2.approx.f16,
 ex2.approx.ftz.bf16, tanh.approx.f16, tanh.approx.bf16 and their packed x2 forms, which are the scalar
-form on each half (docs/emulator.md, "Approximate math").
+form on each half (docs/emulator.md §12).
 
 ex2 is the f32 unit's 2^x (:func:`.approx_math.mufu_ex2`, exact on every f16/bf16 input) truncated
 to the 16-bit format (towards zero; f16 results past the largest finite become inf). tanh's 16-bit

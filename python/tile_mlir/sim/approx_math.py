@@ -1,5 +1,5 @@
-"""Bit-exact models of the PTX ``.approx`` f32/f64 instructions ex2, lg2, rcp, rsqrt, sqrt as an sm_90
-GPU executes them (docs/emulator.md, "Approximate math", says how each was derived and proven).
+"""Bit-exact models of the PTX ``.approx`` f32 instructions ex2, lg2, rcp, rsqrt, sqrt as an sm_90
+GPU executes them (docs/emulator.md §12 says how each was derived and proven).
 
 Every ``.approx`` instruction is one special-function-unit operation (MUFU) that flushes subnormal
 inputs and outputs; the forms without ``.ftz`` are that operation wrapped by ptxas in a pre-scale of

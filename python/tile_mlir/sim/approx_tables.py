@@ -1,4 +1,4 @@
-"""The measured tables of tile-sim's approximate-math models (docs/emulator.md, "Approximate math").
+"""The measured tables of tile-sim's approximate-math models (docs/emulator.md §12).
 
 Each table is the output of one special-function unit of an sm_90 GPU over that function's reduced
 domain (for rcp the 2^23 mantissas of [1, 2), for ex2 the 2^23 fixed-point fractions, ...), stored

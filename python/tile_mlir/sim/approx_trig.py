@@ -1,5 +1,5 @@
 """Bit-exact models of sin.approx.f32, cos.approx.f32 and tanh.approx.f32 as an sm_90 GPU executes
-them (docs/emulator.md, "Approximate math").
+them (docs/emulator.md §12).
 
 sin / cos: ptxas multiplies x by the f32 nearest 1/(2 pi) rounding towards zero (r, in revolutions);
 the unit takes |r| in fixed point with 25 fraction bits (truncated), k = that value mod 2^25, and the

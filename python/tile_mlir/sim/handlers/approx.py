@@ -1,7 +1,7 @@
 """The PTX ``.approx`` math instructions: ex2, lg2, rcp, rsqrt, sqrt, sin, cos, tanh (every form
 sm_80 .. sm_100a define), executed by the bit-exact models of approx_math / approx_f64 / approx_half /
-approx_trig, which were checked against an sm_90 GPU over every input (docs/emulator.md,
-"Approximate math"; Blackwell is assumed to give the same results, Table A).
+approx_trig, which were checked against an sm_90 GPU over every input (docs/emulator.md §12;
+Blackwell is assumed to give the same results, Table A row A43).
 
 ``FORMS`` (instruction form -> model) is the one list of supported forms; a form not in it is refused
 at decode with the forms that exist.
