@@ -38,7 +38,9 @@ RUNNABLE = frozenset({
     "getctarank", "isspacep", "prefetch", "prefetchu", "applypriority", "discard", "createpolicy",
     "fence", "membar", "tcgen05.fence::before_thread_sync", "tcgen05.fence::after_thread_sync",
     "sqrt", "rcp", "copysign", "testp", "addc", "subc", "madc", "mad24", "sad", "dp4a", "dp2a",
-    "bmsk", "szext", "fns", "shf"})
+    "bmsk", "szext", "fns", "shf",
+    "ex2.approx", "lg2.approx", "rcp.approx", "rsqrt.approx", "sqrt.approx", "sin.approx",
+    "cos.approx", "tanh.approx"})
 
 
 def lengths(code) -> list[int]:

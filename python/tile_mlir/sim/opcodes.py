@@ -25,6 +25,7 @@ from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
+from .handlers import approx
 from .locations import source
 from .state import DInst
 
@@ -60,6 +61,9 @@ TABLE: dict[str, Op] = {
     "dp2a": Op(intarith.decode_dp2a, T), "bmsk": Op(intarith.decode_bmsk, T),
     "szext": Op(intarith.decode_szext, T), "fns": Op(intarith.decode_fns, T),
     "shf": Op(intarith.decode_shf, T),
+    # ---- approximate math, bit-exact models of the special-function unit (approx.py)
+    **{f"{m}.approx": Op(approx.decode_approx, T)
+       for m in ("ex2", "lg2", "rcp", "rsqrt", "sqrt", "sin", "cos", "tanh")},
     # ---- memory (memory.py)
     "ld": Op(memory.decode_ld, T), "ldu": Op(memory.decode_ldu, T), "st": Op(memory.decode_st, T),
     "atom": Op(atomics.decode_atom, T), "red": Op(atomics.decode_red, T),  # atomics.py

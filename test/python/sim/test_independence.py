@@ -13,6 +13,7 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
             "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
             "progress.py": {"contextlib", "tqdm"},
+            "approx_tables.py": {"lzma"},  # the measured .approx tables are stored compressed
             "run_args.py": {"numbers"},  # (numbers.Real: run_ptx's max_seconds)
             "wgmma.py": {"itertools", "operator"},  # (identity over a register slice at C speed)
             # the ISA coverage table and its command (docs/emulator.md §12)
