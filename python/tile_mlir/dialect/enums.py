@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
+__all__ = ["MemScope", "Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
            "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "ENUMS"]
+
+
+class MemScope(enum.StrEnum):
+    """The memory a !tile.buffer lives in: global, shared (per CTA), tensor memory (tcgen05), or registers
+    (a register tile). The first field of the buffer type; lowering/values.py says what each lowers to."""
+
+    GLOBAL = "global"
+    SHARED = "shared"
+    TMEM = "tmem"
+    REG = "reg"
 
 
 class Scope(enum.StrEnum):

@@ -150,7 +150,7 @@ class KernelLowering:
         for op in tile_ops:
             if op.name == AllocSharedOp.OPERATION_NAME:
                 bt = BufferType.of(AllocSharedOp(op).result.type)
-                inner = getattr(bt.layout, "inner", bt.layout)
+                inner = bt.layout.inner
                 nbytes = max(1, bt.storage_bytes(inner.span()))
                 if inner is not bt.layout:  # a swizzle moves 16-byte chunks within their 128-byte line
                     nbytes = -(-nbytes // 128) * 128

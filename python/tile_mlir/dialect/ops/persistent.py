@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..checks import buffer_type, check_slot
 from ..decline import fail
+from ..enums import MemScope
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, TypeIs
 
 __all__ = ["RingStageOp", "MbarrierWaitParityOp", "RasterGroupedOp"]
@@ -18,8 +19,8 @@ class RingStageOp(TileOp, name="ring.stage"):
     time (tmem stages: tile.tmem.buffers at different col_offsets, e.g. double-buffered accumulators)."""
 
     index = Operand(_I32)
-    stages = Operand(BufferOf("shared", "tmem"), variadic=True)
-    result = Result(BufferOf("shared", "tmem"))
+    stages = Operand(BufferOf(MemScope.SHARED, MemScope.TMEM), variadic=True)
+    result = Result(BufferOf(MemScope.SHARED, MemScope.TMEM))
     TRAITS = (Emits(None, ("setp", "selp")),)
 
     def verify(self, kernel) -> None:
@@ -36,7 +37,7 @@ class MbarrierWaitParityOp(TileOp, name="mbarrier.wait_parity"):
     """Spin on mbarrier.try_wait.parity until the phase whose parity is bit 0 of `parity` completes (the
     phase of a ring stage's barrier counted at run time, as a persistent kernel's K steps run on)."""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     parity = Operand(_I32)
     TRAITS = (Emits("nvvm.mbarrier.try_wait", ("mbarrier.try_wait", "bra", "setp", "selp")),)
 

@@ -17,6 +17,7 @@ mbarrier wait never completing. `dispatch = "global->shared"` says cp.async is m
 """
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...diagnostics import warning
 from ...dialect.decline import Decline
 from ...dialect.ir_utils import BUFFER_CAST
@@ -31,7 +32,7 @@ __all__ = ["validate_global_shared_copy", "any_scope", "copy_async_cp_async"]
 
 
 def validate_global_shared_copy(op, ctx):
-    if ctx.src_t.scope != "global" or ctx.dst_t.scope != "shared":
+    if ctx.src_t.scope != MemScope.GLOBAL or ctx.dst_t.scope != MemScope.SHARED:
         return False, f"requires a global source and a shared destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"cp.async moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
@@ -76,6 +77,6 @@ def copy_async_cp_async(op, ctx):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="global->shared", priority=5, moves=[("global", "shared")],
+    "copy_async", "cuda", variant="global->shared", priority=5, moves=[(MemScope.GLOBAL, MemScope.SHARED)],
     when=[predicate("validate_global_shared_copy", validate_global_shared_copy), predicate("exec_scope", any_scope)],
 )(copy_async_cp_async)

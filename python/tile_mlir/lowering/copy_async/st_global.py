@@ -6,6 +6,7 @@ asynchronous form; this variant is the portable one, and the one Hopper runs in 
 """
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
@@ -17,7 +18,7 @@ __all__ = ["validate_shared_global_copy", "copy_async_st_global"]
 
 
 def validate_shared_global_copy(op, ctx):
-    if ctx.src_t.scope != "shared" or ctx.dst_t.scope != "global":
+    if ctx.src_t.scope != MemScope.SHARED or ctx.dst_t.scope != MemScope.GLOBAL:
         return False, f"requires a shared source and a global destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
@@ -35,6 +36,6 @@ def copy_async_st_global(op, ctx):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="shared->global", priority=5, moves=[("shared", "global")],
+    "copy_async", "cuda", variant="shared->global", priority=5, moves=[(MemScope.SHARED, MemScope.GLOBAL)],
     when=[predicate("validate_shared_global_copy", validate_shared_global_copy)],
 )(copy_async_st_global)

@@ -20,7 +20,7 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
 from __future__ import annotations
 
 from ...dialect.decline import cached_plan
-from ...dialect.enums import Scope
+from ...dialect.enums import MemScope, Scope
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dialect.ops.tmem import has_tmem_address
 from ...dispatch import predicate, register_dispatch
@@ -34,9 +34,9 @@ __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
 
 
 def validate_smem_tmem_copy(op, ctx):
-    if ctx.src_t.scope != "shared":
+    if ctx.src_t.scope != MemScope.SHARED:
         return False, f"requires a shared-memory source, got {ctx.src_t.scope}"
-    if ctx.dst_t.scope != "tmem":
+    if ctx.dst_t.scope != MemScope.TMEM:
         return False, f"requires a tensor-memory destination, got {ctx.dst_t.scope}"
     if ctx.dst_t.layout_text is None:
         return False, "requires a layout on the tmem buffer"
@@ -63,7 +63,7 @@ def exec_scope(op, ctx):
 def _cached_plan(src_t, src_region, dst_t, dst_region, cta_group):
     """Plans depend only on types, regions and cta_group (all hashable): programs repeat them a lot."""
     bits, src_format = cp_element_format(src_t.elem_bits, src_t.packing)
-    return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
+    return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, src_t.layout.swizzle,
                            dst_t.layout, dst_t.shape, dst_region, bits, cta_group, src_format)
 
 
@@ -136,6 +136,6 @@ def copy_async_smem_tmem(op, ctx):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="smem->tmem", priority=10, moves=[("shared", "tmem")],
+    "copy_async", "cuda", variant="smem->tmem", priority=10, moves=[(MemScope.SHARED, MemScope.TMEM)],
     when=[predicate("validate_smem_tmem_copy", validate_smem_tmem_copy), predicate("exec_scope", exec_scope)],
 )(copy_async_smem_tmem)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 from ...dialect.decline import cached_plan
-from ...dialect.enums import Scope
+from ...dialect.enums import MemScope, Scope
 from ...dialect.ir_utils import BUFFER_CAST, iter_ops
 from ...dialect.ops import CopyAsyncOp
 from ...dialect.ops.tmem import has_tmem_address
@@ -49,7 +49,7 @@ WAIT_ANCHORS = {
 
 def _direction(ctx) -> str | None:
     scopes = (ctx.src_t.scope, ctx.dst_t.scope)
-    return {("tmem", "reg"): "ld", ("reg", "tmem"): "st"}.get(scopes)
+    return {(MemScope.TMEM, MemScope.REG): "ld", (MemScope.REG, MemScope.TMEM): "st"}.get(scopes)
 
 
 def validate_tmem_reg_copy(op, ctx, want: str):
@@ -122,7 +122,7 @@ def _is_tmem_to_reg_load(o, tmem) -> bool:
     if o.name != CopyAsyncOp.OPERATION_NAME:
         return False
     copy = CopyAsyncOp(o)
-    return copy.src == tmem and BufferType.of(copy.dst.type).scope == "reg"
+    return copy.src == tmem and BufferType.of(copy.dst.type).scope == MemScope.REG
 
 
 _WAIT_KIND = {"ld": "load", "st": "store"}
@@ -184,13 +184,13 @@ def _emit(em, plan, direction, taddr, regs, warp):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="tmem->reg", priority=10, moves=[("tmem", "reg")],
+    "copy_async", "cuda", variant="tmem->reg", priority=10, moves=[(MemScope.TMEM, MemScope.REG)],
     when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "ld")),
           predicate("exec_scope", exec_scope)],
 )(lambda op, ctx: copy_async_tmem_reg(op, ctx, "ld"))
 
 register_dispatch(
-    "copy_async", "cuda", variant="reg->tmem", priority=10, moves=[("reg", "tmem")],
+    "copy_async", "cuda", variant="reg->tmem", priority=10, moves=[(MemScope.REG, MemScope.TMEM)],
     when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "st")),
           predicate("exec_scope", exec_scope)],
 )(lambda op, ctx: copy_async_tmem_reg(op, ctx, "st"))

@@ -16,7 +16,7 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 from __future__ import annotations
 
 from ...dialect.decline import Decline, cached_plan
-from ...dialect.enums import BarrierCta, CtaGroup, Scope
+from ...dialect.enums import BarrierCta, CtaGroup, MemScope, Scope
 from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
@@ -31,7 +31,7 @@ __all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma", "would_be_tma_lo
 
 
 def _direction(ctx) -> str | None:
-    return {("global", "shared"): "load", ("shared", "global"): "store"}.get((ctx.src_t.scope, ctx.dst_t.scope))
+    return {(MemScope.GLOBAL, MemScope.SHARED): "load", (MemScope.SHARED, MemScope.GLOBAL): "store"}.get((ctx.src_t.scope, ctx.dst_t.scope))
 
 
 def validate_tma_copy(op, ctx):
@@ -202,6 +202,6 @@ def _pair_leader_barrier(em, bar):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="tma", priority=20, moves=[("global", "shared"), ("shared", "global")],
+    "copy_async", "cuda", variant="tma", priority=20, moves=[(MemScope.GLOBAL, MemScope.SHARED), (MemScope.SHARED, MemScope.GLOBAL)],
     when=[predicate("validate_tma_copy", validate_tma_copy), predicate("exec_scope", exec_scope)],
 )(copy_async_tma)

@@ -15,7 +15,7 @@ tcgen05_mma_plan.plan_tcgen05_mma; here, per K-step s:
 from __future__ import annotations
 
 from ...dialect.decline import cached_plan
-from ...dialect.enums import Scope
+from ...dialect.enums import MemScope, Scope
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, mma_kind_attr
 from ..emitter import I1
@@ -30,7 +30,7 @@ __all__ = ["validate_tcgen05_mma", "gemm_tcgen05_mma"]
 def validate_tcgen05_mma(op, ctx):
     if not ctx.target.has_tcgen05:
         return False, f"tcgen05.mma needs an sm_100a-family target, not {ctx.target.arch}"
-    if ctx.d_t.scope != "tmem":
+    if ctx.d_t.scope != MemScope.TMEM:
         return False, f"requires the accumulator in tensor memory, got a {ctx.d_t.scope} buffer"
     if ctx.scope != Scope.THREAD:
         return False, f"tcgen05.mma is issued by one thread (scope = \"thread\"), got scope = \"{ctx.scope}\""

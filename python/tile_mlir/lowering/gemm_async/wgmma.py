@@ -21,6 +21,7 @@ epilogue; docs/gemm-walkthrough.md §10).
 """
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...dialect.decline import cached_plan
 from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
@@ -37,7 +38,7 @@ __all__ = ["validate_wgmma", "gemm_wgmma"]
 def validate_wgmma(op, ctx):
     if not ctx.target.has_wgmma:
         return False, f"wgmma needs sm_90a, not {ctx.target.arch}"
-    if ctx.d_t.scope != "reg":
+    if ctx.d_t.scope != MemScope.REG:
         return False, f"requires the accumulator in registers, got a {ctx.d_t.scope} buffer"
     if ctx.block_scaled:
         return False, "wgmma has no block scaling"

@@ -1,6 +1,7 @@
 """Lowerings of tile.copy (loops of vectorised loads and stores; to and from register tiles) and tile.convert."""
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...dialect.ops import ConvertOp, CopyOp
 from ...dialect.types import BufferType
 from .. import registers
@@ -37,15 +38,15 @@ def _copy_registers(k, op, em, load: bool):
             registers.emit_move(em, *args)
     else:
         registers.emit_move(em, *args)
-    if not load and mem_t.scope == "shared":
+    if not load and mem_t.scope == MemScope.SHARED:
         k.fences.after_generic_shared_writes(op, em)
 
 
 @lowers(CopyOp)
 def _copy(k, op, em):
     dst_t, src_t = copy_types(op)
-    if "reg" in (dst_t.scope, src_t.scope):
-        return _copy_registers(k, op, em, load=dst_t.scope == "reg")
+    if MemScope.REG in (dst_t.scope, src_t.scope):
+        return _copy_registers(k, op, em, load=dst_t.scope == MemScope.REG)
     dst_l, src_l, bits, numel = sliced_layouts(op)
     if bits == 6 or dst_t.packing or src_t.packing:  # 6-bit data, padded 4-bit data (b4x16_p64)
         _group_copy(k, op, em, (dst_l, src_l), numel)
@@ -57,7 +58,7 @@ def _copy(k, op, em):
         rank, n = scope_rank(em, op.scope, k.tid(em), k.block)
         emit_copy_loop(em, (k.values[op.dst], k.values[op.src]), (dst_l, src_l), bits, numel, rank, n,
                        max_width=limit)
-    if dst_t.scope == "shared":
+    if dst_t.scope == MemScope.SHARED:
         k.fences.after_generic_shared_writes(op, em)
 
 
@@ -66,7 +67,7 @@ def _group_copy(k, op, em, layouts, numel):
     (.b4x16_p64)."""
     types = copy_types(op)
     for side, lay, t in zip(("dst", "src"), layouts, types):
-        if t.elem_bits == 6 and getattr(lay, "swizzle", None) is not None and t.packing is None:
+        if t.elem_bits == 6 and lay.swizzle is not None and t.packing is None:
             raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
                                 "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
                                 "declare it with packing b6x16_p32")
