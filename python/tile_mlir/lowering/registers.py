@@ -25,6 +25,7 @@ from ..layout import ComposedLayout, fragment_of, m
 from ..layout.fragment import WARP_SIZE, offsets_table
 from ..layout.swizzle import swizzle_params
 from ..mlir import ir
+from . import nvvm_ir
 from .emitter import I32, I64, int_type, ptr_type
 
 __all__ = ["StorePlan", "StoreError", "plan_register_store", "alloc_registers", "emit_convert", "emit_move",
@@ -153,8 +154,8 @@ def emit_convert(em, dst_t, src_t, dst, src, rounding: str) -> None:
     slot_map = dict(zip(d.slot.tolist(), s.slot.tolist()))  # static: tile.convert verifies it
     f32 = ir.F32Type.get()
     epw = 32 // dst_t.elem_bits
-    rnd = em.attr(f"#nvvm.fp_rnd_mode<{rounding.split('_')[0]}>")
-    sat = {"sat": em.attr("#nvvm.sat_mode<satfinite>")} if rounding.endswith("satfinite") else {}
+    rnd = nvvm_ir.fp_rnd_mode(em, rounding.split('_')[0])
+    sat = {"sat": nvvm_ir.sat_mode(em, "satfinite")} if rounding.endswith("satfinite") else {}
     zero = None
 
     def source(slot):

@@ -5,6 +5,7 @@ from ...dialect.ir_utils import Region, region_of
 from ...dialect.ops import CopyAsyncOp, read_attr_in
 from ...dialect.types import BufferType
 from ...target import ArchInfo
+from ..values import BufferValues
 
 __all__ = ["CopyAsyncCtx"]
 
@@ -20,10 +21,12 @@ _REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", 
 class CopyAsyncCtx:
     """op, target (the chip's ArchInfo), cache; dst and src (the operand values), dst_t and src_t (their
     BufferTypes), dst_region and src_region, cta_group, scope, pinned (the `dispatch` attribute, or
-    None), and a TMA load's barrier (or None) and multicast_mask (or None)."""
+    None), and a TMA load's barrier (or None) and multicast_mask (or None); values, the buffer-value
+    converter that gives a variant the lowered value of a buffer (lowering/values.py)."""
 
-    def __init__(self, op, target: ArchInfo, cache: dict | None = None):
+    def __init__(self, op, target: ArchInfo, cache: dict | None = None, values: BufferValues | None = None):
         self.op, self.target = op, target
+        self.values = BufferValues() if values is None else values
         self.cache = {} if cache is None else cache  # per pass run: e.g. smem descriptors per (buffer, ...)
         view = CopyAsyncOp(op.operation)
         types, regions = _memo(self.cache, _TYPES), _memo(self.cache, _REGIONS)

@@ -20,11 +20,10 @@ from __future__ import annotations
 from ...dialect.enums import MemScope
 from ...diagnostics import warning
 from ...dialect.decline import Decline
-from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
-from ..emitter import Emitter, ptr_type
+from ..emitter import Emitter
 from .kernel_info import kernel_block
 from .tma import would_be_tma_load
 
@@ -63,8 +62,8 @@ def copy_async_cp_async(op, ctx):
         raise Decline("width", f"contiguous runs and the pointers' known alignment ({limit} bytes) allow "
                       f"{width}-byte accesses; cp.async moves 4, 8 or 16 bytes")
     block = kernel_block(op)
-    dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(3)]).results[0]
-    src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(1)]).results[0]
+    dst = ctx.values.get(ctx.dst, em)
+    src = ctx.values.get(ctx.src, em)
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async, max_width=limit)
     em.create("nvvm.cp.async.commit.group")

@@ -7,11 +7,10 @@ asynchronous form; this variant is the portable one, and the one Hopper runs in 
 from __future__ import annotations
 
 from ...dialect.enums import MemScope
-from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
-from ..emitter import Emitter, ptr_type
+from ..emitter import Emitter
 from .kernel_info import kernel_block
 
 __all__ = ["validate_shared_global_copy", "copy_async_st_global"]
@@ -29,8 +28,8 @@ def copy_async_st_global(op, ctx):
     dst_l, src_l, bits, numel = sliced_layouts(op)
     em = Emitter(ir.InsertionPoint(op), op.location)
     block = kernel_block(op)
-    dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(1)]).results[0]
-    src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(3)]).results[0]
+    dst = ctx.values.get(ctx.dst, em)
+    src = ctx.values.get(ctx.src, em)
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     return emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, max_width=access_limit(op))
 

@@ -21,12 +21,11 @@ from __future__ import annotations
 
 from ...dialect.decline import cached_plan
 from ...dialect.enums import MemScope, Scope
-from ...dialect.ir_utils import BUFFER_CAST
 from ...dialect.ops.tmem import has_tmem_address
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..emitter import I32, I64, Emitter
-from ..nvvm_attrs import nvvm_enum
+from .. import nvvm_ir
 from .tcgen05_cp_plan import cp_element_format, plan_tcgen05_cp
 from .tcgen05_cp_shapes import MULTICAST_REPLICAS, replica_text
 
@@ -79,7 +78,7 @@ def _descriptor(ctx, plan):
         return desc
     owner = ctx.src.owner
     em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-    ptr = em.result(BUFFER_CAST, em.ptr(3), (ctx.src,))
+    ptr = ctx.values.get(ctx.src, em)
     addr = em.zext(em.ptrtoint(ptr, I32()), I64())
     start = em.shr(em.and_(addr, em.i64(0x3FFFF)), em.i64(4))
     desc = em.or_(em.i64(_signed64(plan.descriptor_template())), start)
@@ -95,7 +94,7 @@ def _tmem_address(ctx):
     if taddr is None:
         owner = ctx.dst.owner
         em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-        taddr = ctx.cache[key] = em.result(BUFFER_CAST, I32(), (ctx.dst,))
+        taddr = ctx.cache[key] = ctx.values.get(ctx.dst, em)
     return taddr
 
 
@@ -109,11 +108,11 @@ def copy_async_smem_tmem(op, ctx):
     taddr = _tmem_address(ctx)
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     sh = plan.cp_shape
-    attrs = {"shape": em.attr(sh.nvvm_shape), "group": nvvm_enum(em, ctx.cta_group)}
-    if sh.nvvm_multicast:
-        attrs["multicast"] = em.attr(sh.nvvm_multicast)
+    attrs = {"shape": nvvm_ir.tcgen05_cp_shape(em, sh.name), "group": nvvm_ir.cta_group(em, ctx.cta_group)}
+    if sh.multicast:
+        attrs["multicast"] = nvvm_ir.tcgen05_cp_multicast(em, sh.multicast)
     if plan.src_format:  # .b8x16.<format>: 6-bit / padded 4-bit source chunks decompressed to 8-bit containers
-        attrs["srcFormat"] = em.attr(f"#nvvm.tcgen05_cp_src_fmt<{plan.src_format}>")
+        attrs["srcFormat"] = nvvm_ir.tcgen05_cp_src_fmt(em, plan.src_format)
     tag = f"sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}" + (f" lbo={plan.lbo_bytes}" if plan.lbo_bytes else "")
     lo = hi = None
     for cp in plan.cps:

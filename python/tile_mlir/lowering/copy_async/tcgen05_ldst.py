@@ -22,15 +22,15 @@ import math
 
 from ...dialect.decline import cached_plan
 from ...dialect.enums import MemScope, Scope
-from ...dialect.ir_utils import BUFFER_CAST, iter_ops
+from ...dialect.ir_utils import iter_ops
 from ...dialect.ops import CopyAsyncOp
 from ...dialect.ops.tmem import has_tmem_address
 from ...dialect.types import BufferType
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import linear_tid
-from ..emitter import I32, Emitter, ptr_type
-from ..registers import REG_ADDR_SPACE
+from .. import nvvm_ir
+from ..emitter import I32, Emitter
 from .kernel_info import kernel_block
 from .tcgen05_ldst_plan import instruction_registers, plan_tcgen05_ldst
 
@@ -86,14 +86,14 @@ def _plan(op, ctx, direction):
     return _cached_plan(*key, instruction_registers(math.prod(kernel_block(op))))
 
 
-def _after(ctx, value, t, key):
-    """A cast of `value` (a tile buffer) to t, emitted once right after the op defining it."""
-    cast = ctx.cache.get((key, value))
-    if cast is None:
+def _after(ctx, value, key):
+    """The lowered value of `value` (a tile buffer), emitted once right after the op defining it."""
+    lowered = ctx.cache.get((key, value))
+    if lowered is None:
         owner = value.owner
         em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-        cast = ctx.cache[(key, value)] = em.result(BUFFER_CAST, t, (value,))
-    return cast
+        lowered = ctx.cache[(key, value)] = ctx.values.get(value, em)
+    return lowered
 
 
 def _wait_anchor(op, direction: str, reg, tmem):
@@ -133,14 +133,14 @@ def _place_wait(ctx, op, direction, reg, tmem):
     if anchor is None:
         return
     em = Emitter(ir.InsertionPoint(anchor), op.location, ctx.cache.setdefault("attrs", {}))
-    em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr(f"#nvvm.tcgen05_wait<{_WAIT_KIND[direction]}>")})
+    em.create("nvvm.tcgen05.wait", attrs={"kind": nvvm_ir.tcgen05_wait(em, _WAIT_KIND[direction])})
 
 
 def copy_async_tmem_reg(op, ctx, direction: str):
     plan = _plan(op, ctx, direction)
     tmem, reg = (ctx.src, ctx.dst) if direction == "ld" else (ctx.dst, ctx.src)
-    taddr = _after(ctx, tmem, I32(), "tmem_address")
-    regs = _after(ctx, reg, ptr_type(REG_ADDR_SPACE), "reg_pointer")
+    taddr = _after(ctx, tmem, "tmem_address")
+    regs = _after(ctx, reg, "reg_pointer")
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     block = kernel_block(op)
     warp = em.shr(linear_tid(em, block), em.i32(5))
@@ -158,7 +158,7 @@ def copy_async_tmem_reg(op, ctx, direction: str):
 def _emit(em, plan, direction, taddr, regs, warp):
     # G: the absolute lane field, 32 * (warp % 4), in bits 16..31 of the address
     quarter = em.add(taddr, em.shl(em.and_(warp, em.i32(3)), em.i32(21)))
-    shape = em.attr(f"#nvvm.tcgen05_ldst_shape<shape_{plan.shape}>")
+    shape = nvvm_ir.tcgen05_ldst_shape(em, plan.shape)
     for ins in plan.instrs:
         field = (ins.lane_offset << 16) + ins.col
         tptr = em.inttoptr(em.add(quarter, em.i32(field)) if field else quarter, 6)

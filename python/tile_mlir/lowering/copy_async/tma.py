@@ -16,14 +16,14 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 from __future__ import annotations
 
 from ...dialect.decline import Decline, cached_plan
-from ...dialect.enums import BarrierCta, CtaGroup, MemScope, Scope
-from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
+from ...dialect.enums import BarrierCta, MemScope, Scope
+from ...dialect.ir_utils import Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
 from ...dispatch import DispatchError, Rejection, predicate, register_dispatch
 from ...mlir import ir
 from ..emitter import I16, I32, Emitter
-from ..nvvm_attrs import nvvm_enum
+from .. import nvvm_ir
 from ..window_align import known_multiple
 from .tma_plan import DeclaredMap, plan_tma
 
@@ -156,20 +156,20 @@ def copy_async_tma(op, ctx):
     _decline_unproven_start(g_t, moved)
     if not load:
         _refuse_edge_overrun(g_t, moved)
-    maps, values = _declared_maps(ctx, g)
+    maps, map_values = _declared_maps(ctx, g)
     plan = _cached_plan(direction, g_t, g_region, s_t, s_region, tuple(maps))
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
-    desc = em.result(BUFFER_CAST, em.ptr(0), (values[plan.map_index],))  # the map parameter's generic address
-    smem = em.gep(em.result(BUFFER_CAST, em.ptr(3), (s,)), plan.smem_offset)
+    desc = ctx.values.get(map_values[plan.map_index], em)  # the map parameter's generic address
+    smem = em.gep(ctx.values.get(s, em), plan.smem_offset)
     coords = [em.i32(c) for c in plan.coords]
     for dim, offset in moved:  # a window's SSA offsets (coordinates are innermost first)
         coords[len(coords) - 1 - dim] = em.add(coords[len(coords) - 1 - dim], offset)
     segments = [1, 1, len(coords)]
     if load:
-        bar = em.result(BUFFER_CAST, em.ptr(3), (ctx.barrier,))
+        bar = ctx.values.get(ctx.barrier, em)
         if CopyAsyncOp(op.operation).barrier_cta == BarrierCta.PAIR_LEADER:
             bar = _pair_leader_barrier(em, bar)
-        attrs = {"mode": em.attr("#nvvm.tma_load_mode<tile>")}
+        attrs = {"mode": nvvm_ir.tma_load_mode(em)}
         extra = []
         if ctx.multicast_mask is None and ctx.cta_group == 1:
             attrs["isCTAOnly"] = ir.BoolAttr.get(True)  # .shared::cta destination
@@ -177,7 +177,7 @@ def copy_async_tma(op, ctx):
             smem = em.create("llvm.addrspacecast", (smem,), (em.ptr(7),)).results[0]
             attrs["isCTAOnly"] = ir.BoolAttr.get(False)
             if ctx.cta_group == 2:
-                attrs["group"] = nvvm_enum(em, CtaGroup.CTA_2)
+                attrs["group"] = nvvm_ir.cta_group(em, ctx.cta_group)
             if ctx.multicast_mask is not None:
                 extra.append(em.const(ctx.multicast_mask, I16()))
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])
@@ -185,7 +185,7 @@ def copy_async_tma(op, ctx):
                   attrs=attrs)
     else:
         em.create("nvvm.cp.async.bulk.tensor.global.shared.cta", [desc, smem, *coords],
-                  attrs={"mode": em.attr("#nvvm.tma_store_mode<tile>"),
+                  attrs={"mode": nvvm_ir.tma_store_mode(em),
                          "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments + [0, 0])})
         em.create("nvvm.cp.async.bulk.commit.group")
     return plan

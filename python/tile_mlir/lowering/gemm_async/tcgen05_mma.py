@@ -19,7 +19,7 @@ from ...dialect.enums import MemScope, Scope
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, mma_kind_attr
 from ..emitter import I1
-from ..nvvm_attrs import nvvm_enum
+from .. import nvvm_ir
 from ..smem_desc import encode_smem_desc
 from .operand_ir import DescSteps, desc_base, emitter_at, signed, tmem_address
 from .tcgen05_mma_plan import plan_tcgen05_mma
@@ -54,9 +54,9 @@ def gemm_tcgen05_mma(op, ctx):
     else:
         a_addr = tmem_address(ctx, ctx.a)
     attrs = {"kind": mma_kind_attr(plan.kind, bool(plan.block_scale)),
-             "ctaGroup": nvvm_enum(em, plan.cta_group)}
+             "ctaGroup": nvvm_ir.cta_group(em, ctx.cta_group)}
     if plan.block_scale:
-        attrs["blockScale"] = em.attr(f"#nvvm.tcgen05_mma_block_scale<{plan.block_scale}>")
+        attrs["blockScale"] = nvvm_ir.tcgen05_mma_block_scale(em, plan.block_scale)
         name = "nvvm.tcgen05.mma.block_scale"
         sfa_addr, sfb_addr = tmem_address(ctx, ctx.sfa), tmem_address(ctx, ctx.sfb)
     else:

@@ -13,7 +13,7 @@ from .registry import LoweringError, lowers
 @lowers(ConvertOp)
 def _convert(k, op, em):
     dst_t, src_t = BufferType.of(op.dst.type), BufferType.of(op.src.type)
-    registers.emit_convert(em, dst_t, src_t, k.values[op.dst], k.values[op.src], op.rounding)
+    registers.emit_convert(em, dst_t, src_t, k.buffers.get(op.dst), k.buffers.get(op.src), op.rounding)
 
 
 def _copy_registers(k, op, em, load: bool):
@@ -31,7 +31,7 @@ def _copy_registers(k, op, em, load: bool):
     warp = em.shr(tid, em.i32(5))
     lane = em.and_(tid, em.i32(31))
     nthreads = k.block[0] * k.block[1] * k.block[2]
-    args = (plan, k.values[mem_v], k.values[reg_v], warp, lane, load)
+    args = (plan, k.buffers.get(mem_v), k.buffers.get(reg_v), warp, lane, load)
     if nthreads > 32 * plan.warps or plan.first_warp != 0:
         inside = em.cmp("ult", em.sub(warp, em.i32(plan.first_warp)), em.i32(plan.warps))
         with em.if_(inside):
@@ -56,7 +56,7 @@ def _copy(k, op, em):
             raise LoweringError(op, f"tile.copy of {bits}-bit elements needs whole bytes: each contiguous run "
                                 "of the copied region must start on a byte and cover whole bytes on both sides")
         rank, n = scope_rank(em, op.scope, k.tid(em), k.block)
-        emit_copy_loop(em, (k.values[op.dst], k.values[op.src]), (dst_l, src_l), bits, numel, rank, n,
+        emit_copy_loop(em, (k.buffers.get(op.dst), k.buffers.get(op.src)), (dst_l, src_l), bits, numel, rank, n,
                        max_width=limit)
     if dst_t.scope == MemScope.SHARED:
         k.fences.after_generic_shared_writes(op, em)
@@ -78,4 +78,4 @@ def _group_copy(k, op, em, layouts, numel):
                                 f"elements of the {side} region must be contiguous and start at a multiple "
                                 f"of {GROUP} elements")
     rank, n = scope_rank(em, op.scope, k.tid(em), k.block)
-    emit_group_copy(em, (k.values[op.dst], k.values[op.src]), layouts, types, numel, rank, n)
+    emit_group_copy(em, (k.buffers.get(op.dst), k.buffers.get(op.src)), layouts, types, numel, rank, n)

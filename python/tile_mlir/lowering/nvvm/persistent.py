@@ -13,17 +13,17 @@ from .registry import lowers
 def _ring_stage(k, op, em):
     """stage[index] as select(index == S-1, p[S-1], ... select(index == 1, p1, p0)); an index outside the
     ring picks stage 0 (the verifier cannot bound an SSA value; the op's contract is 0 <= index < S)."""
-    stages = [k.values[s] for s in op.stages]
+    stages = [k.buffers.get(s) for s in op.stages]
     picked = stages[0]
     for i, ptr in enumerate(stages[1:], start=1):
         hit = em.cmp("eq", op.index, em.i32(i))
         picked = em.result("llvm.select", ptr.type, (hit, ptr, picked))
-    k.values[op.result] = picked
+    k.buffers.bind(op.result, picked)
 
 
 @lowers(MbarrierWaitParityOp)
 def _mbarrier_wait_parity(k, op, em):
-    bar = k.values[op.barrier]
+    bar = k.buffers.get(op.barrier)
     parity = em.and_(op.parity, em.i32(1))
 
     def try_wait(e):

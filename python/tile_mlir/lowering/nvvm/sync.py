@@ -38,13 +38,13 @@ def _barrier(k, op, em):
 
 @lowers(MbarrierInitOp)
 def _mbarrier_init(k, op, em):
-    em.create("nvvm.mbarrier.init", operands=[k.values[op.barrier], em.i32(op.count)],
+    em.create("nvvm.mbarrier.init", operands=[k.buffers.get(op.barrier), em.i32(op.count)],
               attrs=operand_segments("nvvm.mbarrier.init", [1, 1, 0]))
 
 
 @lowers(MbarrierArriveOp)
 def _mbarrier_arrive(k, op, em):
-    bar = k.values[op.barrier]
+    bar = k.buffers.get(op.barrier)
     if op.cta is None:
         em.create("nvvm.mbarrier.arrive", operands=[bar], results=[I64()],
                   attrs=operand_segments("nvvm.mbarrier.arrive", [1, 0, 0]))
@@ -56,7 +56,7 @@ def _mbarrier_arrive(k, op, em):
 
 @lowers(MbarrierWaitOp)
 def _mbarrier_wait(k, op, em):
-    bar = k.values[op.barrier]
+    bar = k.buffers.get(op.barrier)
     phase = op.phase
 
     def try_wait(e):
@@ -69,7 +69,7 @@ def _mbarrier_wait(k, op, em):
 
 def _expect_tx(name: str):
     def lower(k, op, em):
-        em.create(name, operands=[k.values[op.barrier], em.i32(op.bytes)],
+        em.create(name, operands=[k.buffers.get(op.barrier), em.i32(op.bytes)],
                   attrs=operand_segments(name, [1, 1, 0, 0]))
     return lower
 
