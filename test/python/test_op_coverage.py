@@ -131,6 +131,7 @@ BODIES = {
                                              result_type=t["bar"]),
     "mbarrier.wait_parity": lambda t, a: tb.mbarrier_wait_parity(tb.alloc_shared(t["bar"]), tb.thread_id()),
     "raster.grouped": lambda t, a: tb.raster_grouped(tb.block_id("x"), tb.thread_id(), tb.warp_id(), 8),
+    "setmaxnreg": lambda t, a: tb.setmaxnreg(action="dec", count=40),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 
 __all__ = ["MemScope", "Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
-           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "ENUMS"]
+           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction", "ENUMS"]
 
 
 class MemScope(enum.StrEnum):
@@ -123,6 +123,13 @@ class ScaleVec(enum.IntEnum):
     V32 = 32
 
 
+class RegAction(enum.StrEnum):
+    """setmaxnreg's action: .inc (take registers from the CTA's pool) or .dec (release them to it)."""
+
+    INC = "inc"
+    DEC = "dec"
+
+
 class Parity(enum.IntEnum):
     """The phase parity mbarrier.try_wait.parity waits for."""
 
@@ -131,4 +138,4 @@ class Parity(enum.IntEnum):
 
 
 ENUMS = (Scope, Dim, FenceKind, CtaGroup, Swizzle, L2Promotion, OobFill, BarrierCta, BulkWaitKind, Rounding,
-         MmaKind, ScaleVec, Parity)
+         MmaKind, ScaleVec, Parity, RegAction)

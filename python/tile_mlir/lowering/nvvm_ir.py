@@ -8,13 +8,13 @@ target.py's grammars), never a user's string, and once per emitter cache (`em.at
 """
 from __future__ import annotations
 
-from ..dialect.enums import CtaGroup, FenceKind
+from ..dialect.enums import CtaGroup, FenceKind, RegAction
 from ..mlir import ir
 
 __all__ = ["cta_group", "tcgen05_fence", "tcgen05_wait", "tcgen05_ldst_shape", "tcgen05_cp_shape",
            "tcgen05_cp_multicast", "tcgen05_cp_src_fmt", "tcgen05_mma_block_scale", "wgmma_shape", "wgmma_type",
            "wgmma_scale_in", "wgmma_scale_out", "mma_layout", "tma_load_mode", "tma_store_mode", "proxy_kind",
-           "shared_space", "fp_rnd_mode", "sat_mode", "nvvm_enum", "gpu_module"]
+           "shared_space", "fp_rnd_mode", "sat_mode", "nvvm_enum", "gpu_module", "setmaxregister"]
 
 _CTA_GROUP = {CtaGroup.CTA_1: "cta_1", CtaGroup.CTA_2: "cta_2"}
 _TCGEN05_FENCE = {FenceKind.TCGEN05_BEFORE_SYNC: "before", FenceKind.TCGEN05_AFTER_SYNC: "after"}
@@ -111,6 +111,16 @@ def fp_rnd_mode(em, mode: str):
 
 def sat_mode(em, mode: str):
     return _enum(em, "sat_mode", mode)
+
+
+_REG_ACTION = {RegAction.INC: "increase", RegAction.DEC: "decrease"}
+
+
+def setmaxregister(em, action: RegAction, count: int):
+    """nvvm.setmaxregister: setmaxnreg.{inc,dec}.sync.aligned.u32 count."""
+    return em.create("nvvm.setmaxregister", attrs={
+        "regCount": ir.IntegerAttr.get(ir.IntegerType.get_signless(32), int(count)),
+        "action": em.attr(f"#nvvm<action {_REG_ACTION[action]}>")})
 
 
 def gpu_module(before, name: str, chip: str, features: str):

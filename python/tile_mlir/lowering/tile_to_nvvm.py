@@ -98,9 +98,9 @@ class ConvertTileToNVVMPass(DispatchPass):
             k = KernelLowering(self._gmod, op, cache)
             self._kernels.append(k)
             return LoweringCtx(k, k.kernel, Emitter(ir.InsertionPoint(self._gmod.regions[0].blocks[0]),
-                                                    op.location, cache))
+                                                    op.location, cache), self.target)
         cls = op_class(op.name)
-        return LoweringCtx(self._current, cls(op), Emitter(ir.InsertionPoint(op), op.location, cache))
+        return LoweringCtx(self._current, cls(op), Emitter(ir.InsertionPoint(op), op.location, cache), self.target)
 
     def lowered(self, op, rewriter) -> None:
         """A kernel: its function is there, so plan it (KernelLowering.prepare); any other op: erased at the

@@ -85,6 +85,7 @@ TABLE: dict[str, Op] = {
     "fence": Op(sync.decode_fence, T), "membar": Op(sync.decode_membar, T),
     # ---- warp collectives (warp.py)
     "bar.warp.sync": Op(warp.decode_bar_warp_sync, W), "elect.sync": Op(warp.decode_elect, W),
+    "setmaxnreg": Op(warp.decode_setmaxnreg, W),
     "shfl": Op(warp.decode_shfl, W), "vote": Op(warp.decode_vote, W),
     "redux": Op(warp.decode_redux, W), "activemask": Op(warp.decode_activemask, T),
     # ---- warp-collective matrix loads / stores between shared memory and fragments (matrix.py)

@@ -1,10 +1,12 @@
 """Lowerings of the persistent-kernel ops (dialect/ops/persistent.py): a ring stage picked by an SSA index
 (a chain of selects over the stages' shared addresses), an mbarrier wait on an SSA parity, the grouped
-raster order in i32 arithmetic."""
+raster order in i32 arithmetic, setmaxnreg (on the chips that have it)."""
 from __future__ import annotations
 
-from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp
+from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
+from ...dispatch import predicate
 from ...mlir import ir
+from .. import nvvm_ir
 from ..emitter import I1
 from .registry import lowers
 
@@ -48,3 +50,12 @@ def _raster_grouped(k, op, em):
     col = em.udiv(inside, rows)
     for res, v in ((op.row, row), (op.col, col)):
         res.replace_all_uses_with(v)
+
+
+def _has_setmaxnreg(op, ctx):
+    return ctx.target.has_setmaxnreg, f"setmaxnreg needs sm_90a or an sm_100a-family target, not {ctx.target.arch}"
+
+
+@lowers(SetMaxNRegOp, when=[predicate("target", _has_setmaxnreg)])
+def _setmaxnreg(k, op, em):
+    nvvm_ir.setmaxregister(em, op.action, op.count)

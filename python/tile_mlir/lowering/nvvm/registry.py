@@ -22,19 +22,21 @@ class LoweringCtx:
     kernel: Any
     view: Any
     em: Any
+    target: Any = None  # the chip's ArchInfo (what the variant's predicates check)
     pinned: None = None  # (a plain op has one variant: nothing to pin)
 
 
-def lowers(cls):
-    """Register the decorated function fn(k, op, em) as the one variant lowering tile op class `cls`; a
-    second lowering of the same class is a ValueError."""
+def lowers(cls, when=()):
+    """Register the decorated function fn(k, op, em) as the one variant lowering tile op class `cls`, taken
+    when its predicates `when` (dispatch.predicate(name, fn(op, ctx)), e.g. on ctx.target) hold; a second
+    lowering of the same class is a ValueError."""
     def register(fn: Callable) -> Callable:
         def variant(op, ctx: LoweringCtx):
             fn(ctx.kernel, ctx.view, ctx.em)
             return True  # (returning nothing would count as declining)
 
         variant.lowering = fn
-        register_dispatch(cls.OPERATION_NAME, TARGET, variant=VARIANT)(variant)
+        register_dispatch(cls.OPERATION_NAME, TARGET, variant=VARIANT, when=when)(variant)
         return fn
 
     return register

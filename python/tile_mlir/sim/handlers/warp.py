@@ -1,5 +1,5 @@
 """Warp-level collective instructions that take a member mask: elect.sync, bar.warp.sync,
-shfl.sync, vote.sync, redux.sync, and activemask."""
+shfl.sync, vote.sync, redux.sync, and activemask; and setmaxnreg, executed by whole warps."""
 
 from __future__ import annotations
 
@@ -54,6 +54,19 @@ def decode_elect(d, inst):
             if sp is not None:
                 t.r[sp] = 1 if t.lane == leader else 0
     return f, _member_req(d, ops[1])
+
+
+def decode_setmaxnreg(d, inst):
+    """setmaxnreg.{inc,dec}.sync.aligned.u32 N: the warp's per-thread register maximum becomes N, a multiple
+    of 8 in [24, 256] (PTX ISA "setmaxnreg"). tile-sim's registers are not a budget, so the executing warp
+    (all its lanes: .sync.aligned) changes nothing else."""
+    p = inst.parts
+    if len(p) != 5 or p[1] not in ("inc", "dec") or p[2:] != ["sync", "aligned", "u32"]:
+        raise d.error("setmaxnreg takes .inc or .dec, then .sync.aligned.u32")
+    ops = d.operands(1)
+    if ops[0][0] != "imm" or not 24 <= ops[0][1] <= 256 or ops[0][1] % 8:
+        raise d.error("setmaxnreg takes an immediate register count, a multiple of 8 in [24, 256]")
+    return (lambda w, parts: None), None
 
 
 def decode_bar_warp_sync(d, inst):
