@@ -89,10 +89,10 @@ class Compilation:
                 return getattr(p, name)
         return default
 
-    def keep(self, ir_name: str) -> None:
-        """Keep the module's IR (the PTX for "ptx") as `ir_name` when the options ask for it."""
+    def keep(self, ir_name: str, text: str | None = None) -> None:
+        """Keep `text` (default: the module's IR) as `ir_name` when the options ask for it."""
         if ir_name and ir_name in self.options.keep:
-            self.asm[ir_name] = self.ptx if ir_name == "ptx" else str(self.module_op)
+            self.asm[ir_name] = str(self.module_op) if text is None else text
 
     def keep_llvm_ir(self) -> None:
         if "llvmir" in self.options.keep:
@@ -108,7 +108,7 @@ class Compilation:
             with self.ctx:
                 add_line_info(self.module_op, self.options.line_info)
         elif "cubin" in self.options.emit:
-            both = self._ptx_and_cubin()
+            both = self._ptx_and_cubin(st)
             if both is not None:
                 return both
         if not self._passes(st.passes, self.module_op):
@@ -116,7 +116,7 @@ class Compilation:
         isa = [(d, t) for _, f, d, t in binaries_of(self.module_op) if f == "isa"]
         self.ptx = b"".join(d for d, _ in isa).decode()
         self.target = isa[0][1] if isa else None
-        self.keep(st.ir)
+        self.keep(st.ir, self.ptx)
         return True
 
     def make_cubin(self) -> bool:
@@ -136,7 +136,7 @@ class Compilation:
         self.cubin = cubin
         return True
 
-    def _ptx_and_cubin(self) -> bool | None:
+    def _ptx_and_cubin(self, st) -> bool | None:
         targets = [op.operation.attributes["targets"] for op in self.module_op.regions[0].blocks[0].operations
                    if op.operation.name == "gpu.module"]
         got = ptx_and_cubin(self.module_op, self._passes)
@@ -149,7 +149,7 @@ class Compilation:
             return False
         self.fused = True
         self.target = targets[0][0] if targets else None
-        self.keep("ptx")
+        self.keep(st.ir, self.ptx)
         return True
 
     def _passes(self, elements, module_op) -> bool:

@@ -37,16 +37,14 @@ def _traits(name: str) -> frozenset[Trait]:
     return spec.traits if spec is not None else _NVVM_TRAITS.get(name, frozenset())
 
 
-# (NVVM ops are created generically, like the emitter's: the generated builders cost 2-4x)
 def proxy_fence(em) -> None:
     """fence.proxy.async.shared::cta"""
-    em.create("nvvm.fence.proxy", attrs={"kind": nvvm_ir.proxy_kind(em, "async.shared"),
-                                         "space": nvvm_ir.shared_space(em, "cta")})
+    nvvm_ir.fence_proxy_async_shared(em)
 
 
 def tcgen05_fence(em, kind: FenceKind) -> None:
     """tcgen05.fence::before_thread_sync (TCGEN05_BEFORE_SYNC) or ::after_thread_sync (TCGEN05_AFTER_SYNC)"""
-    em.create("nvvm.tcgen05.fence", attrs={"kind": nvvm_ir.tcgen05_fence(em, kind)})
+    nvvm_ir.tcgen05_fence(em, kind)
 
 
 class KernelFences:

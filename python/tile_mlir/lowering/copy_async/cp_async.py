@@ -23,6 +23,7 @@ from ...dialect.decline import Decline
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
+from .. import nvvm_ir
 from ..emitter import Emitter
 from .kernel_info import kernel_block
 from .tma import would_be_tma_load
@@ -66,7 +67,7 @@ def copy_async_cp_async(op, ctx):
     src = ctx.values.get(ctx.src, em)
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async, max_width=limit)
-    em.create("nvvm.cp.async.commit.group")
+    nvvm_ir.cp_async_commit_group(em)
     if ctx.pinned is None and would_be_tma_load(ctx):
         warning(op, "'tile.copy_async' op lowered to cp.async (variant 'global->shared'), which completes at "
                     "tile.async_wait: it has no mbarrier, yet the kernel declares a tile.tensor_map of its "

@@ -24,8 +24,8 @@ from ...dialect.enums import MemScope, Scope
 from ...dialect.ops.tmem import has_tmem_address
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
-from ..emitter import I32, I64, Emitter
 from .. import nvvm_ir
+from ..emitter import I32, I64, Emitter
 from .tcgen05_cp_plan import cp_element_format, plan_tcgen05_cp
 from .tcgen05_cp_shapes import MULTICAST_REPLICAS, replica_text
 
@@ -127,10 +127,9 @@ def copy_async_smem_tmem(op, ctx):
             d = em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
         t_off = cp.lane << 16 | col
         t = taddr if t_off == 0 else em.add(taddr, em.i32(t_off))
-        # generic create: the generated builder costs 2-4x (the cp is most of what this pass emits)
         lane = f" lane={cp.lane}" if cp.lane else ""
         attrs["tile.cp"] = ir.StringAttr.get(f"src_offset={src_off} col={col}{lane} {tag}")
-        em.create("nvvm.tcgen05.cp", (em.inttoptr(t, 6), d), attrs=attrs)
+        nvvm_ir.tcgen05_cp(em, em.inttoptr(t, 6), d, attrs)
     return plan
 
 

@@ -28,8 +28,8 @@ from ...dialect.ops.tmem import has_tmem_address
 from ...dialect.types import BufferType
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
-from ..copy_loop import linear_tid
 from .. import nvvm_ir
+from ..copy_loop import linear_tid
 from ..emitter import I32, Emitter
 from .kernel_info import kernel_block
 from .tcgen05_ldst_plan import instruction_registers, plan_tcgen05_ldst
@@ -133,7 +133,7 @@ def _place_wait(ctx, op, direction, reg, tmem):
     if anchor is None:
         return
     em = Emitter(ir.InsertionPoint(anchor), op.location, ctx.cache.setdefault("attrs", {}))
-    em.create("nvvm.tcgen05.wait", attrs={"kind": nvvm_ir.tcgen05_wait(em, _WAIT_KIND[direction])})
+    nvvm_ir.tcgen05_wait(em, _WAIT_KIND[direction])
 
 
 def copy_async_tmem_reg(op, ctx, direction: str):
@@ -169,7 +169,7 @@ def _emit(em, plan, direction, taddr, regs, warp):
         if direction == "ld":
             if plan.pack:
                 attrs["pack"] = ir.UnitAttr.get()
-            v = em.create("nvvm.tcgen05.ld", operands=[tptr] + imm, results=[vt], attrs=attrs).results[0]
+            v = nvvm_ir.tcgen05_ld(em, [tptr] + imm, vt, attrs)
             for i, word in enumerate(ins.regs):  # H
                 x = v if vt == I32() else em.result("llvm.extractelement", I32(), (v, em.i32(i)))
                 em.store(x, em.gep(regs, 4 * word), align=4)
@@ -180,7 +180,7 @@ def _emit(em, plan, direction, taddr, regs, warp):
                 v = em.result("llvm.insertelement", vt, (v, x, em.i32(i)))
             if plan.pack:
                 attrs["unpack"] = ir.UnitAttr.get()
-            em.create("nvvm.tcgen05.st", operands=[tptr, v] + imm, attrs=attrs)
+            nvvm_ir.tcgen05_st(em, [tptr, v] + imm, attrs)
 
 
 register_dispatch(

@@ -22,8 +22,8 @@ from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
 from ...dispatch import DispatchError, Rejection, predicate, register_dispatch
 from ...mlir import ir
-from ..emitter import I16, I32, Emitter
 from .. import nvvm_ir
+from ..emitter import I16, I32, Emitter
 from ..window_align import known_multiple
 from .tma_plan import DeclaredMap, plan_tma
 
@@ -181,13 +181,10 @@ def copy_async_tma(op, ctx):
             if ctx.multicast_mask is not None:
                 extra.append(em.const(ctx.multicast_mask, I16()))
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])
-        em.create("nvvm.cp.async.bulk.tensor.shared.cluster.global", [smem, desc, *coords, bar, *extra],
-                  attrs=attrs)
+        nvvm_ir.tma_load(em, smem, desc, coords, bar, extra, attrs)
     else:
-        em.create("nvvm.cp.async.bulk.tensor.global.shared.cta", [desc, smem, *coords],
-                  attrs={"mode": nvvm_ir.tma_store_mode(em),
-                         "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments + [0, 0])})
-        em.create("nvvm.cp.async.bulk.commit.group")
+        nvvm_ir.tma_store(em, desc, smem, coords, segments + [0, 0])
+        nvvm_ir.cp_async_bulk_commit_group(em)
     return plan
 
 
@@ -195,9 +192,9 @@ def _pair_leader_barrier(em, bar):
     """The even CTA of this CTA's pair's mbarrier at bar's offset: `mapa.shared::cluster` to rank & ~1
     (docs/tma.md §8). The instruction's mbar operand is a 32-bit shared address; PTX reads it in the
     destination's .shared::cluster window, so the mapped address travels as its bits."""
-    rank = em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32())
+    rank = nvvm_ir.sreg(em, "cluster.ctarank")
     leader = em.and_(rank, em.i32(-2))
-    remote = em.result("nvvm.mapa", em.ptr(7), (bar, leader))
+    remote = nvvm_ir.mapa(em, bar, leader)
     return em.inttoptr(em.ptrtoint(remote, I32()), 3)
 
 

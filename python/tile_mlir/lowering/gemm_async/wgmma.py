@@ -65,7 +65,7 @@ def gemm_wgmma(op, ctx):
     elem = ir.F32Type.get() if plan.type_d == "f32" else I32()
     struct = llvm.StructType.get_literal([elem] * len(plan.words))
     words = ctx.values.get(ctx.d, em)
-    em.create("nvvm.wgmma.fence.aligned")
+    nvvm_ir.wgmma_fence(em)
     acc = em.result("llvm.mlir.undef", struct)
     for i, w in enumerate(plan.words):
         x = em.load(I32(), em.gep(words, 4 * w), align=4)
@@ -85,12 +85,12 @@ def gemm_wgmma(op, ctx):
         a_desc, b_desc = descs[0].at(plan.a.starts[s]), descs[1].at(plan.b.starts[s])
         known = True if s else _constant_bool(ctx.accumulate)
         if known is not None:
-            acc = em.result("nvvm.wgmma.mma_async", struct, (acc, a_desc, b_desc),
-                            {**attrs, "scaleD": nvvm_ir.wgmma_scale_out(em, "one" if known else "zero"),
-                             "tile.mma": ir.StringAttr.get(_describe(plan, s))})
+            acc = nvvm_ir.wgmma_mma_async(em, struct, (acc, a_desc, b_desc),
+                                          {**attrs, "scaleD": nvvm_ir.wgmma_scale_out(em, "one" if known else "zero"),
+                                           "tile.mma": ir.StringAttr.get(_describe(plan, s))})
         else:
             acc = _mma_scale_d(em, plan, struct, elem, acc, a_desc, b_desc, ctx.accumulate)
-    em.create("nvvm.wgmma.commit.group.sync.aligned")
+    nvvm_ir.wgmma_commit_group(em)
     for i, w in enumerate(plan.words):
         x = em.result("llvm.extractvalue", elem, (acc,), {"position": ir.DenseI64ArrayAttr.get([i])})
         if plan.type_d == "f32":

@@ -7,8 +7,8 @@ from ...dialect.ops import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdO
                             ThreadIdOp, TmemBufferOp, WarpIdOp, subview_strides)
 from ...dialect.types import BufferType
 from ...mlir import ir, llvm_array_type, llvm_function_type
-from .. import registers
-from ..emitter import I1, I8, I32, I64, Emitter
+from .. import nvvm_ir, registers
+from ..emitter import I8, I32, I64, Emitter
 from .registry import lowers
 
 
@@ -61,7 +61,7 @@ def _tensor_map(k, op, em):
 
 @lowers(TensorMapPrefetchOp)
 def _tensor_map_prefetch(k, op, em):
-    em.create("nvvm.prefetch", (k.buffers.get(op.map),), attrs={"tensormap": ir.UnitAttr.get()})
+    nvvm_ir.prefetch_tensormap(em, k.buffers.get(op.map))
 
 
 @lowers(ReturnOp)
@@ -82,27 +82,27 @@ def _warp_id(k, op, em):
 
 @lowers(LaneIdOp)
 def _lane_id(k, op, em):
-    op.result.replace_all_uses_with(em.result("nvvm.read.ptx.sreg.laneid", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, "laneid"))
 
 
 @lowers(CtaRankOp)
 def _cta_rank(k, op, em):
-    op.result.replace_all_uses_with(em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, "cluster.ctarank"))
 
 
 @lowers(BlockIdOp)
 def _block_id(k, op, em):
-    op.result.replace_all_uses_with(em.result(f"nvvm.read.ptx.sreg.ctaid.{op.dim}", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, f"ctaid.{op.dim}"))
 
 
 @lowers(GridDimOp)
 def _grid_dim(k, op, em):
-    op.result.replace_all_uses_with(em.result(f"nvvm.read.ptx.sreg.nctaid.{op.dim}", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, f"nctaid.{op.dim}"))
 
 
 @lowers(ElectOneOp)
 def _elect_one(k, op, em):
-    op.result.replace_all_uses_with(em.result("nvvm.elect.sync", I1()))
+    op.result.replace_all_uses_with(nvvm_ir.elect_sync(em))
 
 
 # -- buffers -----------------------------------------------------------------------------------------

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
 from ...dispatch import predicate
-from ...mlir import ir
 from .. import nvvm_ir
-from ..emitter import I1
 from .registry import lowers
 
 
@@ -29,8 +27,7 @@ def _mbarrier_wait_parity(k, op, em):
     parity = em.and_(op.parity, em.i32(1))
 
     def try_wait(e):
-        return e.create("nvvm.mbarrier.try_wait", operands=[bar, parity], results=[I1()],
-                        attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+        return nvvm_ir.mbarrier_try_wait(e, bar, parity)
 
     em.spin_until(try_wait)
     k.fences.after_thread_sync(op, em)

@@ -4,30 +4,26 @@ from __future__ import annotations
 from ...dialect.enums import Scope
 from ...dialect.ops import CommitOp, GemmWaitOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemRelinquishOp
 from ...mlir import ir
-from ..copy_async.tcgen05_ldst_plan import instruction_registers
-from ..emitter import I32, I64, int_type
 from .. import nvvm_ir
+from ..copy_async.tcgen05_ldst_plan import instruction_registers
+from ..emitter import I32, int_type
 from .registry import lowers
-
-
-def _group(op, em):
-    return {"group": nvvm_ir.cta_group(em, op.cta_group)}
 
 
 @lowers(TmemAllocOp)
 def _tmem_alloc(k, op, em):
-    em.create("nvvm.tcgen05.alloc", (k.buffers.get(op.slot), em.i32(op.num_cols)), attrs=_group(op, em))
+    nvvm_ir.tcgen05_alloc(em, k.buffers.get(op.slot), em.i32(op.num_cols), op.cta_group)
 
 
 @lowers(TmemDeallocOp)
 def _tmem_dealloc(k, op, em):
     addr = em.load(I32(), k.buffers.get(op.slot), align=4)
-    em.create("nvvm.tcgen05.dealloc", (em.inttoptr(addr, 6), em.i32(op.num_cols)), attrs=_group(op, em))
+    nvvm_ir.tcgen05_dealloc(em, em.inttoptr(addr, 6), em.i32(op.num_cols), op.cta_group)
 
 
 @lowers(TmemRelinquishOp)
 def _tmem_relinquish(k, op, em):
-    em.create("nvvm.tcgen05.relinquish_alloc_permit", attrs=_group(op, em))
+    nvvm_ir.tcgen05_relinquish_alloc_permit(em, op.cta_group)
 
 
 @lowers(CommitOp)
@@ -35,13 +31,13 @@ def _commit(k, op, em):
     bar = k.buffers.get(op.barrier)
     mask = op.multicast_mask
     operands = (bar,) if mask is None else (bar, em.const(mask, int_type(16)))
-    em.create("nvvm.tcgen05.commit", operands, attrs=_group(op, em))
+    nvvm_ir.tcgen05_commit(em, operands, op.cta_group)
 
 
 @lowers(GemmWaitOp)
 def _gemm_wait(k, op, em):
     """wgmma.wait_group.sync.aligned N: the gemm_async groups (lowering/gemm_async/wgmma.py) but N are done."""
-    em.create("nvvm.wgmma.wait.group.sync.aligned", attrs={"group": ir.IntegerAttr.get(I64(), op.pending)})
+    nvvm_ir.wgmma_wait_group(em, op.pending)
 
 
 @lowers(TmemLoadOp)
@@ -65,9 +61,8 @@ def _tmem_load(k, op, em):
     col_offset = op.col_offset
     for c0 in range(0, n, chunk):
         taddr = em.add(quarter, em.i32(col_offset + c0))
-        regs.append(em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
-                              attrs={"shape": shape}).results[0])
-    em.create("nvvm.tcgen05.wait", attrs={"kind": nvvm_ir.tcgen05_wait(em, "load")})
+        regs.append(nvvm_ir.tcgen05_ld(em, [em.inttoptr(taddr, 6)], vt, {"shape": shape}))
+    nvvm_ir.tcgen05_wait(em, "load")
     # global buffers are whole allocations (16-byte aligned, checked by the runtime): rows of n
     # columns start on min(16, 4n)-byte boundaries, which lets NVPTX use vector stores
     align = min(16, 4 * n)
