@@ -24,6 +24,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -91,7 +92,7 @@ def _run_lines(path: str) -> list[list[str]]:
             continue
         cmd = re.split(r"\s[|>]|\s2>&1", m.group(1))[0]
         if LOWERING.search(cmd):
-            out.append([a.replace("%s", path) for a in shlex.split(cmd)])
+            out.append([a.replace("%s", path).replace("%root", ROOT) for a in shlex.split(cmd)])
     return out
 
 
@@ -103,9 +104,12 @@ def _env() -> dict[str, str]:
 
 
 def _tile_opt(args: list[str]) -> str:
-    r = subprocess.run([sys.executable, "-m", "tile_mlir.tools.tile_opt", *args], capture_output=True,
-                       text=True, env=_env(), cwd=ROOT)
-    return f"{r.stdout}// stderr (exit {r.returncode})\n{r.stderr}"
+    """tile-opt `args` in a scratch directory that lit's %t names (so that no file lands in the tree)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [a.replace("%t", os.path.join(tmp, "t")) for a in args]
+        r = subprocess.run([sys.executable, "-m", "tile_mlir.tools.tile_opt", *args], capture_output=True,
+                           text=True, env=_env(), cwd=tmp)
+    return f"{r.stdout}// stderr (exit {r.returncode})\n{r.stderr.replace(tmp, '%t-dir')}"
 
 
 def _example(script: str, args: list[str]) -> str:
@@ -149,8 +153,8 @@ def main(argv=None) -> int:
             else:
                 write(sub, name, got)
                 count += 1
-    print(f"wrote {count} files for {len(files)} .mlir files and {sum(map(len, EXAMPLES.values()))} example "
-          f"configurations to {args.out}")
+    examples = sum(len(c) for script, c in EXAMPLES.items() if args.only in script)
+    print(f"wrote {count} files for {len(files)} .mlir files and {examples} example configurations to {args.out}")
     return 0
 
 
