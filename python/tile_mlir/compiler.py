@@ -19,6 +19,7 @@ from .artifact import DUMP_DIR_ENV, Artifact
 from .diagnostics import Diagnostic, DiagnosticEngine, TileError, warn_python
 from .errors import ArgumentError, ArgumentTypeError
 from .mlir import ir
+from .pass_base import CompileOptions
 from .signature import kernel_signature
 from .source import Source, read_source
 from .stages import ASM_NAMES, stage
@@ -55,7 +56,7 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
         if not isinstance(value, str) and (value is not None or name == "arch"):
             raise ArgumentTypeError(f"{name} must be a str, got {type(value).__name__}")
     try:
-        arch = parse_arch(arch).arch  # the canonical spelling, in the Artifact and the cache key
+        info = parse_arch(arch)  # once per compile: every pass and stage takes it from CompileOptions
     except ValueError as e:
         raise ArgumentError(str(e)) from None
     if isinstance(emit, str) or not isinstance(emit, (tuple, list)) \
@@ -72,8 +73,11 @@ def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, ke
         keep = _KEPT
     if filename is None:
         filename = src.path or "<tile>"
+    emit = tuple(emit)
+    options = CompileOptions(info, line_info=filename if line_info else None, keep=frozenset(keep),
+                             emit=("ptx", *emit) if "ptx" in keep and "ptx" not in emit else emit)
     with _gc_paused():
-        art = _compile(src, arch, filename, kernel, tuple(emit), keep, line_info)
+        art = _compile(src, options, filename, kernel, emit)
     if dump:
         art.save(dump)
     return art
@@ -103,8 +107,11 @@ def _gc_paused():
             gc.enable()
 
 
-def _compile(source: Source, arch: str, filename: str, kernel: str | None,
-             emit: tuple[str, ...], keep: tuple[str, ...], line_info: bool) -> Artifact:
+def _compile(source: Source, options: CompileOptions, filename: str, kernel: str | None,
+             emit: tuple[str, ...]) -> Artifact:
+    """The stages over `source` with `options` (made once by compile()); `emit`: the outputs the Artifact
+    carries (options.emit adds "ptx" when only kept)."""
+    arch = options.arch.arch  # the canonical spelling, in the Artifact and the cache key
     from .context import compile_context
     from .pipeline import Compilation, parse, refuse_unregistered
 
@@ -132,8 +139,7 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
             refused = refuse_unregistered(module_op, ctx, engine)  # (tile-opt's rule too)
             if refused is not None:
                 raise TileError(engine.diagnostics, stage(refused).what)
-            comp = Compilation(module_op, ctx, engine, options={"chip": arch}, keep=keep,
-                               line_info=filename if line_info else None)
+            comp = Compilation(module_op, ctx, engine, options)
 
             def run(name):
                 if not comp.run(name):
@@ -147,13 +153,8 @@ def _compile(source: Source, arch: str, filename: str, kernel: str | None,
                 names = ", ".join(s["name"] for s in kernel_signature(module_op)) or "none"
                 raise TileError([Diagnostic("error", f"expected exactly one tile.kernel{' named ' + kernel if kernel else ''}; found: {names}")], "compile")
             sig = sigs[0]
-            ptx = "ptx" in emit or "ptx" in keep
-            for name in ("dispatch", "nvvm", "llvm"):
+            for name in ("dispatch", "nvvm", "llvm", *(s for s in ("ptx", "cubin") if s in options.emit)):
                 run(name)
-            if ptx and not comp.run("ptx", then_cubin="cubin" in emit):
-                raise TileError(engine.diagnostics, stage("ptx").what)
-            if "cubin" in emit:
-                run("cubin")
     finally:
         engine.detach()
     warn_python(engine.diagnostics, stacklevel=4)  # e.g. a copy_async meant as TMA that took cp.async

@@ -22,7 +22,9 @@ from typing import Any, Callable
 from .dialect.decline import Decline
 from .errors import TileMLIRError
 
-__all__ = ["predicate", "register_dispatch", "dispatch", "variants", "Rejection", "DispatchError"]
+__all__ = ["predicate", "register_dispatch", "dispatch", "variants", "Rejection", "DispatchError", "TARGET"]
+
+TARGET = "cuda"  # the target key of every variant registered so far
 
 
 @dataclass(frozen=True)

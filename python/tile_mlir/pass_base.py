@@ -1,19 +1,49 @@
-"""The base of our passes: TilePass, its typed options, and the pipeline error.
+"""The base of our passes: TilePass, the compile's options, and the pipeline error.
 
 A low module: the pass modules (dialect/verifier_pass.py, lowering/**) import it, and the registry that
 names them (passes.py) sits above them, so no pass module imports the registry back.
+
+`CompileOptions` is what one compile decided, made once (compile() or a pipeline's text) and handed, frozen,
+to every pass and stage: the chip as an ArchInfo (parsed once), the PTX features, line info, the IR to keep,
+the outputs. A pass made from pipeline text reads its options into a copy of the defaults (`Option.field`
+names the field each sets); a pass made by compile() is given the compile's object and reads no text.
 """
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from . import diagnostics
 from .errors import TileMLIRError
-from .target import DEFAULT_ARCH, ArchInfo, parse_arch
+from .target import DEFAULT_ARCH, ArchInfo, check_ptx_features, parse_arch
 
-__all__ = ["TilePass", "Option", "PipelineError", "chip_option", "internal_error"]
+__all__ = ["TilePass", "Option", "PipelineError", "CompileOptions", "DEFAULT_FEATURES", "internal_error",
+           "chip", "features", "boolean"]
+
+# PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
+DEFAULT_FEATURES = "+ptx88"
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """The options of one compile, read by every pass and stage; never changed once made."""
+
+    arch: ArchInfo  # the target chip (target.parse_arch, once)
+    features: str = DEFAULT_FEATURES  # #nvvm.target's PTX features (check_ptx_features)
+    all_variants: bool = False  # a dispatch failure lists every variant, not only those of the op's memory pair
+    line_info: str | None = None  # the file name the PTX's .loc lines name (line_info.py), or None for none
+    keep: frozenset[str] = frozenset()  # the IR to keep (stages.ASM_NAMES)
+    emit: tuple[str, ...] = ("ptx", "cubin")  # the outputs asked for
+
+    @staticmethod
+    def default() -> "CompileOptions":
+        """The options of a pass given none: DEFAULT_ARCH, parsed once per process."""
+        return _DEFAULT
+
+
+_DEFAULT = CompileOptions(parse_arch(DEFAULT_ARCH))
 
 
 class PipelineError(TileMLIRError, ValueError):
@@ -23,15 +53,31 @@ class PipelineError(TileMLIRError, ValueError):
 @dataclass(frozen=True)
 class Option:
     """A pass option: its help, how its text is read (`parse` raises ValueError naming the problem) and
-    the text taken when it is not given (None: the option is absent)."""
+    the CompileOptions field it sets (None: the pass reads it from `self.values`)."""
 
     help: str
     parse: Callable[[str], object] = str
-    default: str | None = None
+    field: str | None = None
 
 
 def _as_option(spec) -> Option:
     return spec if isinstance(spec, Option) else Option(str(spec))  # a bare help string: a str option
+
+
+def chip(text: str) -> ArchInfo:
+    """An explicit `chip=` (an empty one is an error, never the default)."""
+    return parse_arch(text)
+
+
+def features(text: str) -> str:
+    return check_ptx_features(text)
+
+
+def boolean(text: str) -> bool:
+    value = {"true": True, "1": True, "false": False, "0": False}.get(text.strip().lower())
+    if value is None:
+        raise ValueError(f"expected true or false, got '{text}'")
+    return value
 
 
 class TilePass:
@@ -40,27 +86,30 @@ class TilePass:
     `OPTIONS` maps each option's name to an Option (or to its help, for a str option). The options
     are read when the pass is made, that is when its pipeline is built: an unknown name or a value its
     `parse` refuses is one PipelineError, before any IR is touched. `self.options` keeps the text
-    given, `self.values` what each option's `parse` made of it (or of its default)."""
+    given, `self.values` what each option's `parse` made of it, and `self.compile` the CompileOptions the
+    pass runs with: `compile_options` (compile()'s, or the defaults) with the fields the text set."""
 
     name: ClassVar[str]
     description: ClassVar[str]
     OPTIONS: ClassVar[dict] = {}
 
-    def __init__(self, options: dict[str, str] | None = None):
+    def __init__(self, options: dict[str, str] | None = None, *, compile_options: CompileOptions | None = None):
         self.options = dict(options or {})
         unknown = set(self.options) - set(self.OPTIONS)
         if unknown:
             raise PipelineError(f"pass '{self.name}' has no option(s) {', '.join(sorted(unknown))}")
         self.values: dict[str, object] = {}
-        for key, spec in self.OPTIONS.items():
-            opt = _as_option(spec)
-            text = self.options.get(key, opt.default)
-            if text is None:
-                continue
+        fields: dict[str, object] = {}
+        for key, text in self.options.items():
+            opt = _as_option(self.OPTIONS[key])
             try:
                 self.values[key] = opt.parse(text)
             except (ValueError, TypeError) as e:
                 raise PipelineError(f"pass '{self.name}': option {key}: {e}") from None
+            if opt.field is not None:
+                fields[opt.field] = self.values[key]
+        base = compile_options or CompileOptions.default()
+        self.compile = dataclasses.replace(base, **fields) if fields else base
 
     @classmethod
     def option_help(cls) -> list[tuple[str, str]]:
@@ -88,14 +137,3 @@ def internal_error(where: str, e: BaseException) -> str:
     at = f" (at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno})" if tb else ""
     return f"internal error in {where}: {type(e).__name__}: {e}{at}; please report this"
 
-
-def chip_option(p: TilePass) -> ArchInfo:
-    """The target chip of pass `p`: its `chip` option (default DEFAULT_ARCH), checked when the pipeline is
-    built, so that a misspelt chip is one pipeline error and never reaches a dispatch predicate."""
-    chip = p.values.get("chip")
-    if isinstance(chip, ArchInfo):
-        return chip
-    try:
-        return parse_arch(p.options.get("chip", DEFAULT_ARCH))  # an explicit `chip=` is an error, not the default
-    except ValueError as e:
-        raise PipelineError(f"pass '{p.name}': option chip: {e}") from None

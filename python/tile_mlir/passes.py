@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from . import diagnostics
 from .mlir import MLIRError, passmanager
-from .pass_base import Option, PipelineError, TilePass, chip_option
+from .pass_base import CompileOptions, Option, PipelineError, TilePass
 from .stages import passes_through
 
-__all__ = ["TilePass", "Option", "chip_option", "passes", "pass_class", "PIPELINES", "build_pass_manager",
+__all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPELINES", "build_pass_manager",
            "pipeline_elements", "single_pass_elements", "split_pipeline", "PipelineError", "run_pass_manager",
            "pass_manager"]
 
@@ -158,9 +158,11 @@ def build_pass_manager(pipeline: str, context, *, verify_each: bool = True):
     return pass_manager(pipeline_elements(pipeline), context, verify_each=verify_each)
 
 
-def pass_manager(elements, context, *, options: dict[str, str] | None = None, verify_each: bool = True):
-    """A PassManager on builtin.module running pipeline `elements`; `options` go to each of our passes
-    that declares them (as objects, never pasted into pipeline text)."""
+def pass_manager(elements, context, *, compile_options: CompileOptions | None = None, verify_each: bool = True,
+                 made: list | None = None):
+    """A PassManager on builtin.module running pipeline `elements`; `compile_options` go to each of our
+    passes (as an object, never pasted into pipeline text), options in an element's text override them;
+    `made`, a list, receives our pass objects (whose reports the pipeline reads)."""
     with context:
         pm = passmanager.PassManager("builtin.module")
         pm.enable_verifier(verify_each)
@@ -170,8 +172,9 @@ def pass_manager(elements, context, *, options: dict[str, str] | None = None, ve
             if name in _PASS_CLASSES:
                 cls = pass_class(name)
                 given = _parse_options(rest.rstrip("}")) if rest else {}
-                mine = {k: v for k, v in (options or {}).items() if k in cls.OPTIONS and k not in given}
-                p = cls({**mine, **given})
+                p = cls(given, compile_options=compile_options)
+                if made is not None:
+                    made.append(p)
                 pm.add(p, name=cls.__name__, argument=name, description=p.description)
             else:
                 if any(f"({n}" in element or f",{n}" in element for n in _PASS_CLASSES):

@@ -12,6 +12,7 @@ minors of major X). Feature facts are the "Target ISA notes" of the PTX ISA:
     TMA        cp.async.bulk.tensor                       sm_90 and later
     clusters   %cluster_ctarank, barrier.cluster, ...     sm_90 and later
     wgmma      wgmma.mma_async                            sm_90a only
+    setmaxnreg setmaxnreg.{inc,dec}.sync.aligned.u32      sm_90a, and the a and f variants from sm_100 on
     tcgen05    tcgen05.alloc/cp/mma/ld/st/commit/...      sm_100a/101a/103a/110a and the f variants
 """
 from __future__ import annotations
@@ -79,6 +80,10 @@ class ArchInfo:
     @property
     def has_wgmma(self) -> bool:
         return self.sm == 90 and self.suffix == "a"
+
+    @property
+    def has_setmaxnreg(self) -> bool:
+        return self.sm >= 90 and self.suffix in ("a", "f")
 
     @property
     def has_tcgen05(self) -> bool:

@@ -1,10 +1,12 @@
-"""convert-tile-to-nvvm: one lowering function per tile op, and fences derived from traits."""
+"""convert-tile-to-nvvm: one lowering per tile op (a dispatch with one variant), and fences derived from traits."""
 import pytest
 
 from tile_mlir.context import make_context, parse_source
 from tile_mlir.diagnostics import DiagnosticEngine
 from tile_mlir.dialect.ops import OP_CLASSES, OP_SPECS, BarrierOp
-from tile_mlir.lowering.tile_to_nvvm import LOWERINGS, lowers
+from tile_mlir.dispatch import TARGET, variants
+from tile_mlir.lowering.nvvm import lowering_of, lowers
+from tile_mlir.lowering.tile_to_nvvm import PLAIN_OPS
 from tile_mlir.passes import build_pass_manager
 
 
@@ -13,11 +15,15 @@ def test_every_op_but_copy_async_has_one_lowering():
     tile-lower-gemm-async), every other op here."""
     dispatched = ("copy_async", "gemm_async", "gemm_async.block_scale")
     assert sorted(s.name for s in OP_SPECS if s.dispatched) == sorted(dispatched)
-    assert set(LOWERINGS) == {c for c in OP_CLASSES if c.SPEC.name not in dispatched}
+    assert {c for c in OP_CLASSES if lowering_of(c)} == {c for c in OP_CLASSES if c.SPEC.name not in dispatched}
+    for c in OP_CLASSES:
+        if lowering_of(c):  # a plain op: one variant, matched by the pass's second walk (or the kernel's first)
+            assert [v.variant for v in variants(c.OPERATION_NAME, TARGET)] == ["nvvm"]
+            assert c.OPERATION_NAME in PLAIN_OPS or c.OPERATION_NAME == "tile.kernel"
 
 
 def test_a_second_lowering_is_refused():
-    with pytest.raises(ValueError, match="tile.barrier has two lowerings"):
+    with pytest.raises(ValueError, match="variant 'nvvm' of tile.barrier/cuda is registered twice"):
         lowers(BarrierOp)(lambda k, op, em: None)
 
 

@@ -214,6 +214,7 @@ VALID = {
     "raster.grouped": kernel('  %t = "tile.block_id"() {dim = "x"} : () -> i32\n'
                              '  %r, %c = "tile.raster.grouped"(%t, %m, %n) {group_m = 8} : (i32, i32, i32) -> (i32, i32)',
                              params="%m: i32, %n: i32"),
+    "setmaxnreg": kernel('  "tile.setmaxnreg"() {action = "inc", count = 232} : () -> ()'),
     "tmem.load": kernel(f'  %s = "tile.alloc_shared"() : () -> {SLOT}\n'
                         f'  "tile.tmem.alloc"(%s) {{num_cols = 32}} : ({SLOT}) -> ()\n'
                         f'  %t = "tile.tmem.buffer"(%s) : ({SLOT}) -> {TMEM}\n'

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..target import MAX_THREAD_REGISTERS, TMEM_COLUMNS, TMEM_LANES, register_budget
 from .decline import fail
-from .enums import OobFill, Swizzle
+from .enums import MemScope, OobFill, Swizzle
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
 
 __all__ = ["buffer_type", "check_buffer", "check_buffer_once", "check_slot",
@@ -48,23 +48,23 @@ def check_buffer(bt: BufferType, what: str) -> None:
         lay = bt.layout
     except LayoutError as e:
         fail("layout", f"{what}: malformed layout \"{bt.layout_text}\": {e}")
-    inner = getattr(lay, "inner", lay)
-    swz = getattr(lay, "swizzle", None)
+    inner = lay.inner
+    swz = lay.swizzle
     extent = inner.shard_extent()
     if extent != bt.numel:
         fail("layout", f"{what}: layout covers {extent} elements but the buffer shape "
              f"{'x'.join(map(str, bt.shape))} has {bt.numel}")
     axes = {it.axis.name for it in (*inner.shard, *inner.replica)}
     if bt.packing is not None:
-        if bt.scope != "shared":
+        if bt.scope != MemScope.SHARED:
             fail("packing", f"{what}: packing {bt.packing} is a shared-memory form; "
                  f"{bt.scope} buffers hold sub-byte elements packed contiguously")
         bits = PACKINGS[bt.packing][0]
         if bt.elem_bits != bits:
             fail("packing", f"{what}: packing {bt.packing} holds {bits}-bit elements, not {bt.elem}")
-    if bt.scope == "reg":
+    if bt.scope == MemScope.REG:
         _check_register_buffer(bt, what)
-    elif bt.scope == "tmem":
+    elif bt.scope == MemScope.TMEM:
         if swz is not None:
             fail("layout", f"{what}: a tmem layout cannot be swizzled")
         if not axes <= {"TLane", "TCol"}:
@@ -83,9 +83,9 @@ def check_buffer(bt: BufferType, what: str) -> None:
             fail("layout", f"{what}: a {bt.scope} layout maps onto memory (axis m), got axes {sorted(axes)}")
         if inner.replica:
             fail("layout", f"{what}: a {bt.scope} layout cannot have replicas")
-        if swz is not None and bt.scope != "shared":
+        if swz is not None and bt.scope != MemScope.SHARED:
             fail("layout", f"{what}: only shared buffers can be swizzled")
-        if swz is not None and bt.scope == "shared":
+        if swz is not None and bt.scope == MemScope.SHARED:
             from ..layout import atom_bytes
 
             need = atom_bytes(swz)
@@ -93,7 +93,7 @@ def check_buffer(bt: BufferType, what: str) -> None:
                 fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "
                      f"so the buffer needs align {need} (the swizzle repeat), got {bt.align or 16}")
         span = _span(inner, "m")
-        if bt.scope == "global":
+        if bt.scope == MemScope.GLOBAL:
             # a window of a larger tensor (tile.subview) spans its source's rows: only 64-bit byte
             # offsets bound it (types.py bounds the buffer's own bytes the same way)
             if span * bt.elem_bits >= 8 << 63:

@@ -10,26 +10,22 @@ from __future__ import annotations
 
 from .checks import KernelFacts
 from .decline import fail
+from .enums import Scope
+from .op_def import read_attr
 
 __all__ = ["SCOPE_THREADS", "check_scope"]
 
 #: threads a scope spans (PTX: a warp is 32 threads, a warpgroup 4 contiguous warps)
-SCOPE_THREADS = {"warp": 32, "warpgroup": 128}
+SCOPE_THREADS = {Scope.WARP: 32, Scope.WARPGROUP: 128}
 
 
 def check_scope(op, spec, kernel: KernelFacts) -> None:
-    """fail("scope", ...) when `op`'s scope spans more threads than the kernel's block has."""
-    if kernel.threads is None or not any(a.name == "scope" for a in spec.attrs):
+    """fail("scope", ...) when `op`'s scope spans more threads than the kernel's block has (after the generic
+    checks: the attribute, read through the op's field, is a Scope)."""
+    field = next((a for a in spec.attrs if a.name == "scope"), None)
+    if kernel.threads is None or field is None:
         return
-    attr = op.attributes["scope"] if "scope" in op.attributes else None
-    scope = None
-    if attr is not None:
-        try:
-            scope = attr.value_bytes.decode("utf-8", "replace")
-        except AttributeError:
-            return  # (the generic checks report a scope that is no string)
-    else:
-        scope = next(a.default for a in spec.attrs if a.name == "scope")
+    scope = read_attr(op, field)
     need = SCOPE_THREADS.get(scope)
     if need is not None and kernel.threads < need:
         fail("scope", f"scope {scope} spans {need} threads (lanes 0-{need - 1}), but the kernel's block has "

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import enum
 
-__all__ = ["Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
-           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "ENUMS"]
+__all__ = ["MemScope", "Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
+           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction", "ENUMS"]
+
+
+class MemScope(enum.StrEnum):
+    """The memory a !tile.buffer lives in: global, shared (per CTA), tensor memory (tcgen05), or registers
+    (a register tile). The first field of the buffer type; lowering/values.py says what each lowers to."""
+
+    GLOBAL = "global"
+    SHARED = "shared"
+    TMEM = "tmem"
+    REG = "reg"
 
 
 class Scope(enum.StrEnum):
@@ -113,6 +123,13 @@ class ScaleVec(enum.IntEnum):
     V32 = 32
 
 
+class RegAction(enum.StrEnum):
+    """setmaxnreg's action: .inc (take registers from the CTA's pool) or .dec (release them to it)."""
+
+    INC = "inc"
+    DEC = "dec"
+
+
 class Parity(enum.IntEnum):
     """The phase parity mbarrier.try_wait.parity waits for."""
 
@@ -121,4 +138,4 @@ class Parity(enum.IntEnum):
 
 
 ENUMS = (Scope, Dim, FenceKind, CtaGroup, Swizzle, L2Promotion, OobFill, BarrierCta, BulkWaitKind, Rounding,
-         MmaKind, ScaleVec, Parity)
+         MmaKind, ScaleVec, Parity, RegAction)

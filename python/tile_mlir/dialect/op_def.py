@@ -3,7 +3,7 @@ upstream MLIR's Python-defined ops in dialects/ext.py, neither of which our bind
 
     class TmemAllocOp(TileOp, name="tmem.alloc"):
         '''tcgen05.alloc of num_cols tensor-memory columns ...'''
-        slot = Operand(BufferOf("shared"))
+        slot = Operand(BufferOf(MemScope.SHARED))
         num_cols = Attr(I64, required=True)
         cta_group = Attr(CtaGroup, default=CtaGroup.CTA_1)
         TRAITS = (Trait.TCGEN05, Emits("nvvm.tcgen05.alloc", "tcgen05.alloc", Trait.TCGEN05))
@@ -25,6 +25,7 @@ from typing import Callable
 
 from ..mlir import ir, register_dialect, register_operation
 from .decline import fail
+from .enums import MemScope
 
 __all__ = ["Trait", "Writes", "Dispatched", "Emits", "BufferOf", "TypeIs", "OperandSpec", "AttrSpec", "OpSpec",
            "Operand", "Result", "Attr", "RegionAttrs", "TileOp", "TileDialect", "STR", "I64", "I64_ARRAY",
@@ -80,12 +81,12 @@ class Emits:
 # -- constraints of operands and results -------------------------------------------------------------
 @dataclass(frozen=True)
 class BufferOf:
-    """A !tile.buffer of one of `scopes`."""
+    """A !tile.buffer of one of `scopes` (MemScope members; their spellings are read as members)."""
 
-    scopes: tuple[str, ...]
+    scopes: tuple[MemScope, ...]
 
-    def __init__(self, *scopes: str):
-        object.__setattr__(self, "scopes", tuple(scopes))
+    def __init__(self, *scopes: MemScope | str):
+        object.__setattr__(self, "scopes", tuple(MemScope(s) for s in scopes))
 
     def describe(self) -> str:
         return " or ".join(self.scopes)

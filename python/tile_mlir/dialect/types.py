@@ -39,10 +39,11 @@ from functools import cached_property
 
 from ..errors import TileMLIRError
 from ..mlir import ir
+from .enums import MemScope
 
 __all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
 
-SCOPES = ("global", "shared", "tmem", "reg")
+SCOPES = tuple(MemScope)  # (in the order the IRDL and the docs list them)
 # Far above any alignment PTX asks of a buffer (a 128B swizzle repeats every 1024 bytes) and within
 # what LLVM globals can carry (2^32): a larger `align N` is a typo, not a request.
 MAX_ALIGN = 1 << 16
@@ -102,7 +103,7 @@ def _split_top(body: str) -> list[str]:
 
 @dataclass(frozen=True)
 class BufferType:
-    scope: str
+    scope: MemScope
     shape: tuple[int, ...]
     elem: str
     layout_text: str | None = None
@@ -118,9 +119,10 @@ class BufferType:
         parts = _split_top(m.group("body"))
         if len(parts) < 2:
             raise TypeParseError("expected '<scope>, <shape>x<element type>'")
-        scope = parts[0]
-        if scope not in SCOPES:
-            raise TypeParseError(f"unknown buffer scope '{scope}' (expected one of {', '.join(SCOPES)})")
+        try:
+            scope = MemScope(parts[0])
+        except ValueError:
+            raise TypeParseError(f"unknown buffer scope '{parts[0]}' (expected one of {', '.join(SCOPES)})") from None
         sm = _SHAPE.match(parts[1])
         if not sm:
             raise TypeParseError(f"expected a shape like 32x16xui8, got '{parts[1]}'")
@@ -156,6 +158,10 @@ class BufferType:
                 raise TypeParseError(f"unexpected '{p}' in buffer type "
                                      "(expected a quoted layout, 'align N' or 'packing P')")
         return BufferType(scope, shape, elem, layout, align, packing)
+
+    def __post_init__(self):
+        if not isinstance(self.scope, MemScope):  # (a spelling given by Python code: its member)
+            object.__setattr__(self, "scope", MemScope(self.scope))
 
     def body(self) -> str:
         s = f"buffer<{self.scope}, {'x'.join(map(str, self.shape))}x{self.elem}"
@@ -203,7 +209,7 @@ class BufferType:
         """Bits an element occupies in address arithmetic. A packed group counts as one byte per
         element (16 elements in 16 bytes), so whole groups are addressed as 8-bit elements; a 6-bit
         element in tmem fills an 8-bit container."""
-        if self.packing is not None or (self.scope == "tmem" and self.elem_bits == 6):
+        if self.packing is not None or (self.scope is MemScope.TMEM and self.elem_bits == 6):
             return 8
         return self.elem_bits
 

@@ -29,6 +29,7 @@ from typing import Sequence
 
 from .args import int_tuple
 from .axis import LayoutError, m
+from .base import Layout
 from .tile_layout import Iter, TileLayout
 
 __all__ = ["SwizzleMode", "swizzle_bytes", "atom_bytes", "row_pitch", "swizzle_params",
@@ -89,7 +90,7 @@ def row_pitch(mode: SwizzleMode) -> int:
     return _PARAMS[mode][3]
 
 
-class ComposedLayout:
+class ComposedLayout(Layout):
     """`swizzle o inner`: `inner` gives element offsets on m; the swizzle permutes their byte addresses."""
 
     __slots__ = ("_swizzle", "_inner")

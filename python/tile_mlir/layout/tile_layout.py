@@ -28,6 +28,7 @@ from typing import Iterable, Mapping, Sequence
 
 from . import args as _args
 from .axis import Axis, AxisValue, LayoutError, as_axis_value, m
+from .base import Layout
 
 __all__ = ["Iter", "TileLayout", "S", "R", "O", "from_iters", "AxisOffsets"]
 
@@ -123,7 +124,7 @@ def _unflatten(index: int, extents: Sequence[int]) -> list[int]:
     return coords
 
 
-class TileLayout:
+class TileLayout(Layout):
     """An immutable, hashable layout: shard iters, replica iters and a per-axis offset."""
 
     __slots__ = ("_shard", "_replica", "_offset", "_hash")

@@ -31,8 +31,8 @@ def byte_offset(em, layout, elem_index, elem_bits: int):
     Sub-byte elements: callers only ask for elements that start a byte (vector_bytes and
     group_runs guarantee it), so the element offset times elem_bits is a whole number of bytes.
     A packed buffer (BufferType.packing) is addressed at whole groups with elem_bits = addr_bits (8)."""
-    inner = getattr(layout, "inner", layout)
-    swz = getattr(layout, "swizzle", None)
+    inner = layout.inner
+    swz = layout.swizzle
     reach = inner.offset_on(m) + sum((it.extent - 1) * it.stride for it in inner.shard if it.axis is m)
     if elem_index.type == I64() or (reach + 1) * elem_bits >= 8 << 31:
         t = I64()
@@ -78,7 +78,7 @@ def vector_bytes(layouts, elem_bits: int, limit: int = 16) -> int:
             return w  # one whole-byte element per access: any strides will do
         ok = True
         for lay in layouts:
-            inner = getattr(lay, "inner", lay)
+            inner = lay.inner
             shard = [it for it in inner.shard if it.extent > 1]
             if not shard:
                 ok = False
@@ -101,7 +101,7 @@ def vector_bytes(layouts, elem_bits: int, limit: int = 16) -> int:
 def group_runs(layout, n: int) -> bool:
     """True when every aligned run of n consecutive elements of the (sliced) layout is contiguous and
     starts at a multiple of n: what moving whole packing groups of n elements needs."""
-    inner = getattr(layout, "inner", layout)
+    inner = layout.inner
     shard = [it for it in inner.shard if it.extent > 1]
     if not shard or shard[-1].stride != 1 or shard[-1].extent % n:
         return False

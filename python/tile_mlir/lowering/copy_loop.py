@@ -7,7 +7,7 @@ whole contiguous runs on both layouts allow.
 """
 from __future__ import annotations
 
-from ..dialect.enums import Scope
+from ..dialect.enums import MemScope, Scope
 from ..dialect.ir_utils import region_of
 from ..dialect.ops import view
 from ..dialect.types import BufferType
@@ -59,7 +59,7 @@ def sliced_layouts(op):
 def pointer_align(value, t: BufferType) -> int:
     """Bytes the buffer `value` (of type t) is known to start aligned to, at most MAX_ALIGN: a global
     window's from its offsets (window_align), a shared buffer's from its align."""
-    if t.scope == "global":
+    if t.scope == MemScope.GLOBAL:
         return base_align(value)
     return min(t.align or MAX_ALIGN, MAX_ALIGN)
 

@@ -1,7 +1,10 @@
-"""The pass shape that tile-lower-copy-async and tile-lower-gemm-async share: a rewrite pattern per op
-named in `OPS`, registered from Python into the bindings' RewritePatternSet and applied by MLIR's walk
-driver (walk_and_apply_patterns). The pattern asks the dispatch registry (key `KEY`, target "cuda") for
-a variant, which emits the instructions before the op; the rewriter then erases the op. An op no variant
+"""The one lowering driver: tile-lower-copy-async, tile-lower-gemm-async and convert-tile-to-nvvm are each a
+rewrite pattern per op named in `OPS`, registered from Python into the bindings' RewritePatternSet and
+applied by MLIR's walk driver (walk_and_apply_patterns). The pattern asks the dispatch registry (key `KEY`,
+or the op's name for a plain op, which is a dispatch with one variant; target dispatch.TARGET) for a
+variant, which emits the instructions before the op; then `lowered` disposes of the op (the rewriter erases
+it; convert-tile-to-nvvm defers that to the end of the kernel, as MLIR's conversion driver does, since
+later ops still name the buffers it defined). An op no variant
 takes stays, with one diagnostic that lists each variant for its memory pair and why it declined (every
 variant with the pass option all-variants=1), and the walk goes on, so that every such op is reported;
 then the pass fails. With remarks asked for (tile-opt --remarks-filter=dispatch), each lowered op gets a
@@ -20,35 +23,31 @@ KeyboardInterrupt or SystemExit makes the rest of the walk fail fast and is rais
 from __future__ import annotations
 
 from ..diagnostics import error, remark, wants_remarks
-from ..dispatch import DispatchError, Rejection, dispatch
+from ..dispatch import TARGET, DispatchError, Rejection, dispatch
 from ..mlir import rewrite
-from ..pass_base import Option, TilePass, chip_option, internal_error
-from ..target import DEFAULT_ARCH, parse_arch
+from ..pass_base import DEFAULT_ARCH, Option, TilePass, boolean, chip, internal_error
+from .errors import LoweringError
+from .values import BufferValues
 
-__all__ = ["DispatchPass", "TARGET"]
+__all__ = ["DispatchPass", "Driver", "TARGET"]
 
-TARGET = "cuda"  # the registry's target key of every variant (dispatch.register_dispatch)
-
-
-def _boolean(text: str) -> bool:
-    value = {"true": True, "1": True, "false": False, "0": False}.get(text.strip().lower())
-    if value is None:
-        raise ValueError(f"expected true or false, got '{text}'")
-    return value
+CHIP = Option(f"target chip the variants must run on, default {DEFAULT_ARCH}", chip, "arch")
 
 
 class DispatchPass(TilePass):
     OPS: tuple[str, ...] = ()
-    KEY = ""
-    OPTIONS = {"chip": Option(f"target chip the variants must run on, default {DEFAULT_ARCH}", parse_arch,
-                              DEFAULT_ARCH),
+    KEY = ""  # the registry key of OPS' variants; "" for plain ops (each its own name, one variant)
+    WHAT = "dispatch"  # in "'<op>' op <WHAT>: ..." of its errors
+    REMARKS = True  # remarks name the variant chosen (tile-opt --remarks-filter=dispatch)
+    STOP_AFTER_ERROR = False  # True: the first error ends the walk (the ops after it may need what failed)
+    OPTIONS = {"chip": CHIP,
                "all-variants": Option("list every variant in a dispatch failure, not only those for the op's "
-                                      "memory pair (true/false, default false)", _boolean, "false")}
+                                      "memory pair (true/false, default false)", boolean, "all_variants")}
 
-    def __init__(self, options: dict[str, str] | None = None):
-        super().__init__(options)
-        self.target = chip_option(self)
-        self.all_variants = self.values["all-variants"]
+    def __init__(self, options: dict[str, str] | None = None, *, compile_options=None):
+        super().__init__(options, compile_options=compile_options)
+        self.target = self.compile.arch
+        self.all_variants = self.compile.all_variants
 
     def load_variants(self) -> None:
         """Import the variant modules, which register themselves."""
@@ -62,52 +61,69 @@ class DispatchPass(TilePass):
         """The op's (source, destination) memory, when its variants are registered by pair."""
         return None
 
+    def lowered(self, op, rewriter) -> None:
+        """What becomes of `op` once a variant has emitted its instructions: erased."""
+        rewriter.erase_op(op)
+
     def run(self, module_op) -> bool:
         self.load_variants()
-        run = _Run(self)
-        patterns = rewrite.RewritePatternSet(module_op.context)
-        for name in self.OPS:
-            patterns.add(name, run.match_and_rewrite)
-        rewrite.walk_and_apply_patterns(module_op, patterns.freeze())
-        if run.interrupted is not None:
-            raise run.interrupted
-        return run.ok
+        self.values = BufferValues()  # (buffers are cast to their lowered types: lowering/values.py)
+        driver = Driver(self)
+        driver.apply(module_op, self.OPS)
+        return driver.ok
 
 
-class _Run:
-    """One run of a DispatchPass: the pattern callback and what it found."""
+class Driver:
+    """One walk of a DispatchPass's patterns over an op: the pattern callback and what it found."""
 
-    def __init__(self, owner: DispatchPass):
+    def __init__(self, owner: DispatchPass, cache: dict | None = None):
         self.owner = owner
-        self.cache: dict = {}
+        self.cache: dict = {} if cache is None else cache
         self.ok = True
+        self.stopped = False
         self.interrupted: BaseException | None = None
 
-    def match_and_rewrite(self, op, rewriter) -> bool:
-        """The pattern: False (success) once the op is lowered and erased, True (failure) otherwise."""
-        op = op.operation
+    def apply(self, root, names) -> None:
+        """Lower the ops named `names` under `root`, in program order; a KeyboardInterrupt (or SystemExit)
+        raised in a pattern is raised again once the walk has returned."""
+        patterns = rewrite.RewritePatternSet(root.context)
+        for name in names:
+            patterns.add(name, self.match_and_rewrite)
+        rewrite.walk_and_apply_patterns(root, patterns.freeze())
         if self.interrupted is not None:
+            raise self.interrupted
+
+    def _fail(self, op, message: str) -> bool:
+        self.ok = False
+        self.stopped = self.owner.STOP_AFTER_ERROR
+        error(op, message)
+        return True  # the op stays; the pass fails
+
+    def match_and_rewrite(self, op, rewriter) -> bool:
+        """The pattern: False (success) once the op is lowered, True (failure) otherwise."""
+        op = op.operation
+        if self.interrupted is not None or self.stopped:
             return True
+        owner = self.owner
         tried: list[Rejection] = []
         try:
-            ctx = self.owner.context(op, self.cache)
-            moves = self.owner.moves(ctx)
-            variant, _ = dispatch(self.owner.KEY, TARGET, op, ctx, pinned=ctx.pinned, moves=moves, tried=tried)
+            ctx = owner.context(op, self.cache)
+            moves = owner.moves(ctx)
+            variant, _ = dispatch(owner.KEY or op.name, TARGET, op, ctx, pinned=ctx.pinned, moves=moves,
+                                  tried=tried)
+            if owner.REMARKS and wants_remarks("dispatch"):
+                remark(op, _chosen(op.name, variant, moves, ctx.pinned, tried))
+            owner.lowered(op, rewriter)
         except DispatchError as e:
-            self.ok = False
-            error(op, f"'{op.name}' op dispatch: {e.message(self.owner.all_variants)}")
-            return True  # the op stays; the pass fails
+            return self._fail(op, f"'{op.name}' op {owner.WHAT}: {e.message(owner.all_variants)}")
+        except LoweringError as e:
+            return self._fail(e.op, f"'{e.op.name}' op lowering: {e}")
         except Exception as e:  # a bug of ours: a diagnostic at the op, never an abort
-            self.ok = False
-            error(op, f"'{op.name}' op dispatch: " + internal_error(f"pass '{self.owner.name}'", e))
-            return True
+            return self._fail(op, f"'{op.name}' op {owner.WHAT}: " + internal_error(f"pass '{owner.name}'", e))
         except BaseException as e:  # noqa: BLE001 - raised again once the driver has returned
             self.ok = False
             self.interrupted = e
             return True
-        if wants_remarks("dispatch"):
-            remark(op, _chosen(op.name, variant, moves, ctx.pinned, tried))
-        rewriter.erase_op(op)
         return False
 
 

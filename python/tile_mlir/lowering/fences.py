@@ -20,7 +20,7 @@ from functools import lru_cache
 from ..dialect.enums import FenceKind
 from ..dialect.ir_utils import iter_ops
 from ..dialect.ops import OP_CLASSES, FenceOp, Trait, spec_of
-from .nvvm_attrs import nvvm_enum
+from . import nvvm_ir
 
 __all__ = ["KernelFences", "proxy_fence", "tcgen05_fence"]
 
@@ -37,16 +37,14 @@ def _traits(name: str) -> frozenset[Trait]:
     return spec.traits if spec is not None else _NVVM_TRAITS.get(name, frozenset())
 
 
-# (NVVM ops are created generically, like the emitter's: the generated builders cost 2-4x)
 def proxy_fence(em) -> None:
     """fence.proxy.async.shared::cta"""
-    em.create("nvvm.fence.proxy", attrs={"kind": em.attr("#nvvm.proxy_kind<async.shared>"),
-                                         "space": em.attr("#nvvm.shared_space<cta>")})
+    nvvm_ir.fence_proxy_async_shared(em)
 
 
 def tcgen05_fence(em, kind: FenceKind) -> None:
     """tcgen05.fence::before_thread_sync (TCGEN05_BEFORE_SYNC) or ::after_thread_sync (TCGEN05_AFTER_SYNC)"""
-    em.create("nvvm.tcgen05.fence", attrs={"kind": nvvm_enum(em, kind)})
+    nvvm_ir.tcgen05_fence(em, kind)
 
 
 class KernelFences:

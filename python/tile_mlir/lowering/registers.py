@@ -25,6 +25,7 @@ from ..layout import ComposedLayout, fragment_of, m
 from ..layout.fragment import WARP_SIZE, offsets_table
 from ..layout.swizzle import swizzle_params
 from ..mlir import ir
+from . import nvvm_ir
 from .emitter import I32, I64, int_type, ptr_type
 
 __all__ = ["StorePlan", "StoreError", "plan_register_store", "alloc_registers", "emit_convert", "emit_move",
@@ -144,7 +145,6 @@ def alloc_registers(em, bt):
                      attrs={"elem_type": ir.TypeAttr.get(I32()), "alignment": ir.IntegerAttr.get(I64(), 16)})
 
 
-_CONVERT = {"bf16": "nvvm.convert.f32x2.to.bf16x2", "f16": "nvvm.convert.f32x2.to.f16x2"}
 
 
 def emit_convert(em, dst_t, src_t, dst, src, rounding: str) -> None:
@@ -153,8 +153,8 @@ def emit_convert(em, dst_t, src_t, dst, src, rounding: str) -> None:
     slot_map = dict(zip(d.slot.tolist(), s.slot.tolist()))  # static: tile.convert verifies it
     f32 = ir.F32Type.get()
     epw = 32 // dst_t.elem_bits
-    rnd = em.attr(f"#nvvm.fp_rnd_mode<{rounding.split('_')[0]}>")
-    sat = {"sat": em.attr("#nvvm.sat_mode<satfinite>")} if rounding.endswith("satfinite") else {}
+    rnd = nvvm_ir.fp_rnd_mode(em, rounding.split('_')[0])
+    sat = {"sat": nvvm_ir.sat_mode(em, "satfinite")} if rounding.endswith("satfinite") else {}
     zero = None
 
     def source(slot):
@@ -170,14 +170,14 @@ def emit_convert(em, dst_t, src_t, dst, src, rounding: str) -> None:
         if not any(sl in slot_map for sl in slots):
             continue
         if epw == 2:  # (hi, lo): the lower slot is the low half
-            v = em.result(_CONVERT[dst_t.elem], ir.VectorType.get([2], _float16(dst_t.elem)),
-                          (source(slots[1]), source(slots[0])), attrs={"rnd": rnd, **sat})
+            v = nvvm_ir.convert_f32x2_to_f16x2(em, dst_t.elem, ir.VectorType.get([2], _float16(dst_t.elem)),
+                                               source(slots[1]), source(slots[0]), {"rnd": rnd, **sat})
             w = em.result("llvm.bitcast", I32(), (v,))
         else:  # f8: two i16 (a high, b low), the lower pair in the low half
             halves = []
             for lo in (slots[0], slots[2]):
-                h = em.result("nvvm.convert.f32x2.to.f8x2", int_type(16), (source(lo + 1), source(lo)),
-                              attrs={"dstTy": ir.TypeAttr.get(ir.Type.parse(dst_t.elem)), "rnd": rnd, **sat})
+                h = nvvm_ir.convert_f32x2_to_f8x2(em, source(lo + 1), source(lo),
+                                                  {"dstTy": ir.TypeAttr.get(ir.Type.parse(dst_t.elem)), "rnd": rnd, **sat})
                 halves.append(em.zext(h, I32()))
             w = em.or_(halves[0], em.shl(halves[1], em.i32(16)))
         em.store(w, em.gep(dst, 4 * word), align=4)

@@ -2,145 +2,163 @@
 
 Buffers become pointers: global buffers are !llvm.ptr<1> kernel parameters, shared buffers are
 llvm.mlir.global objects in address space 3 (aligned as their type says), tensor-memory buffers are the
-i32 address that tcgen05.alloc wrote to their slot. Ops lower to upstream NVVM ops (tcgen05.*,
-mbarrier.*, fence.*, elect.sync, barrier) plus arith/scf/llvm, which the upstream passes that follow in
-the pipeline take to LLVM. copy_async must already be lowered (tile-lower-copy-async): what it left
-behind are unrealized casts from our buffers to pointers/addresses, resolved here.
+i32 address that tcgen05.alloc wrote to their slot (lowering/values.py, the one buffer-value converter).
+Ops lower to upstream NVVM ops (tcgen05.*, mbarrier.*, fence.*, elect.sync, barrier) plus arith/scf/llvm,
+which the upstream passes that follow in the pipeline take to LLVM. copy_async and gemm_async must already
+be lowered (the dispatch passes): what they left behind are the converter's casts from our buffers to
+pointers/addresses, resolved here.
 
-Each tile op class has one lowering function, registered with @lowers(<class>) in LOWERINGS (lowering/nvvm/,
-one module per op family) and called as fn(k, op, em): k is the KernelLowering of the op's kernel, op the
-op's typed view, em an Emitter before the op. The ops lowered by a dispatch pass (Dispatched trait) must be
-gone by then. The fences the PTX memory model requires are added by lowering.fences from the kernel's traits.
+The pass is a DispatchPass (lowering/dispatch_pass.py): every tile op is lowered by a pattern on MLIR's walk
+driver, as the dispatched ops are; a plain op is a dispatch with one variant, registered with @lowers(<class>)
+(lowering/nvvm/, one module per op family). A first walk lowers each tile.kernel (its llvm.func, its shared
+memory plan, its fences), a second walk over each kernel's function lowers its ops in program order; the
+lowered ops are erased at the end of the kernel, users first, since later ops still name the buffers they
+defined. The fences the PTX memory model requires are added by lowering.fences from the kernel's traits. The
+dynamic shared memory each kernel needs is the pass's result (`dynamic_smem`), read by the pipeline.
 """
 from __future__ import annotations
 
 from ..diagnostics import error
-from ..dialect.ir_utils import BUFFER_CAST, iter_ops, takes_tile_buffers
-from ..dialect.ops import DISPATCHED, AllocSharedOp, KernelOp, op_class
+from ..dialect.ir_utils import iter_ops, takes_tile_buffers
+from ..dialect.ops import DISPATCHED, OP_CLASSES, AllocSharedOp, KernelOp, op_class
 from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm_array_type
-from ..pass_base import PipelineError, TilePass, chip_option
-from ..target import DEFAULT_ARCH, check_ptx_features
+from ..pass_base import DEFAULT_FEATURES, Option, chip, features
 from .copy_loop import linear_tid
+from .dispatch_pass import DispatchPass, Driver
 from .emitter import I8, I32, I64, Emitter
+from .errors import LoweringError
 from .fences import KernelFences
-from .nvvm import LOWERINGS, LoweringError, lowers
+from .nvvm_ir import gpu_module
+from .values import BufferValues
 
-__all__ = ["ConvertTileToNVVMPass", "DEFAULT_FEATURES", "LOWERINGS", "lowers"]
+__all__ = ["ConvertTileToNVVMPass", "DEFAULT_FEATURES", "PLAIN_OPS", "KernelLowering"]
 
-# PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
-DEFAULT_FEATURES = "+ptx88"
 _STATIC_SMEM_LIMIT = 48 * 1024
-GPU_MODULE = "tile_kernels"
+_KERNEL = KernelOp.OPERATION_NAME
+# the ops of the second walk: every tile op that is neither dispatched nor the kernel
+PLAIN_OPS = tuple(c.OPERATION_NAME for c in OP_CLASSES if c.OPERATION_NAME not in DISPATCHED and c is not KernelOp)
 
 
-class ConvertTileToNVVMPass(TilePass):
+class ConvertTileToNVVMPass(DispatchPass):
     name = "convert-tile-to-nvvm"
-    description = f"Lower tile kernels to llvm.func kernels of NVVM ops in a gpu.module (chip={DEFAULT_ARCH})"
-    OPTIONS = {"chip": "target chip, e.g. sm_100a or sm_90a", "features": "PTX features, default +ptx88"}
+    description = "Lower tile kernels to llvm.func kernels of NVVM ops in a gpu.module (chip=sm_100a)"
+    OPTIONS = {"chip": Option("target chip, e.g. sm_100a or sm_90a", chip, "arch"),
+               "features": Option(f"PTX features, default {DEFAULT_FEATURES}", features, "features")}
+    WHAT = "lowering"
+    REMARKS = False
+    STOP_AFTER_ERROR = True  # (the ops after a failed one may use what it did not define)
+    OPS = PLAIN_OPS
 
-    def __init__(self, options: dict[str, str] | None = None):
-        super().__init__(options)
-        self.target = chip_option(self)
-        try:  # (chip and features go into #nvvm.target, and on to libNVVM: both checked tokens)
-            self.features = check_ptx_features(self.options.get("features") or DEFAULT_FEATURES)
-        except ValueError as e:
-            raise PipelineError(f"pass '{self.name}': option features: {e}") from None
+    def load_variants(self) -> None:
+        from . import nvvm  # noqa: F401  (registers the lowerings)
 
     def run(self, module_op) -> bool:
+        self.load_variants()
+        self.dynamic_smem = 0  # the most bytes of dynamic shared memory a kernel of the module needs
         kernels = [op.operation for op in module_op.regions[0].blocks[0].operations
-                   if op.operation.name == KernelOp.OPERATION_NAME]
+                   if op.operation.name == _KERNEL]
         leftovers = [op for op in iter_ops(module_op) if op.name in DISPATCHED]
         if leftovers:
             for op in leftovers:
                 error(op, f"'{op.name}' op lowering: not lowered; run {DISPATCHED[op.name].pass_name} first")
             return False
-        ok = True
-        gmod = _gpu_module(kernels[0], self.target.arch, self.features) if kernels else None
-        for k in kernels:
+        if not kernels:
+            return True
+        self._gmod = gpu_module(kernels[0], GPU_MODULE, self.compile.arch.arch, self.compile.features)
+        self._kernels: list[KernelLowering] = []
+        self._cache: dict = {}  # the emitters' parsed types and attributes, for the pass run
+        first = Driver(self, self._cache)
+        first.apply(module_op, (_KERNEL,))  # (post-order: each kernel after its body, which is not lowered yet)
+        ok = first.ok
+        for k in self._kernels:
+            if not k.ready:
+                continue
+            self._current = k
+            walk = Driver(self, self._cache)
+            walk.apply(k.func, self.OPS)
+            if not walk.ok:
+                ok = False
+                continue
             try:
-                KernelLowering(gmod, k).run()
+                k.finish()
             except LoweringError as e:
                 error(e.op, f"'{e.op.name}' op lowering: {e}")
                 ok = False
-        if kernels and ok:
+                continue
+            self.dynamic_smem = max(self.dynamic_smem, k.dynamic_smem)
+        if ok:
             module_op.attributes["gpu.container_module"] = ir.UnitAttr.get()
         return ok
 
+    def context(self, op, cache: dict):
+        from .nvvm import LoweringCtx
 
-def _gpu_module(before, chip: str, features: str):
-    """The gpu.module that holds every kernel (one PTX module, one cubin), inserted before op `before`."""
-    # The bindings have no builder for #nvvm.target: its two parameters, tokens of target.py's grammars
-    # (chip_option, check_ptx_features), are printed by StringAttr (quoted and escaped), never pasted.
-    target = ir.Attribute.parse(f"#nvvm.target<chip = {ir.StringAttr.get(chip)}, "
-                                f"features = {ir.StringAttr.get(features)}>")
-    gmod = ir.Operation.create("gpu.module", attributes={"sym_name": ir.StringAttr.get(GPU_MODULE),
-                                                         "targets": ir.ArrayAttr.get([target])},
-                               regions=1, ip=ir.InsertionPoint(before))
-    gmod.regions[0].blocks.append()
-    return gmod
+        if op.name == _KERNEL:
+            k = KernelLowering(self._gmod, op, cache)
+            self._kernels.append(k)
+            return LoweringCtx(k, k.kernel, Emitter(ir.InsertionPoint(self._gmod.regions[0].blocks[0]),
+                                                    op.location, cache), self.target)
+        cls = op_class(op.name)
+        return LoweringCtx(self._current, cls(op), Emitter(ir.InsertionPoint(op), op.location, cache), self.target)
+
+    def lowered(self, op, rewriter) -> None:
+        """A kernel: its function is there, so plan it (KernelLowering.prepare); any other op: erased at the
+        end of its kernel (KernelLowering.finish)."""
+        if op.name == _KERNEL:
+            self._kernels[-1].prepare()
+        else:
+            self._current.lowered.append(op)
+
+
+GPU_MODULE = "tile_kernels"
 
 
 class KernelLowering:
     """The lowering of one tile.kernel: what its ops' lowerings share."""
 
-    def __init__(self, gmod, kernel):
+    def __init__(self, gmod, kernel, cache: dict):
         self.gmod = gmod
         self.kernel = kernel = KernelOp(kernel)
+        self.body = kernel.regions[0].blocks[0]
         self.sym = kernel.sym_name
         self.block = kernel.block
         self.cluster = kernel.cluster or (1, 1, 1)
-        self.values: dict = {}  # tile value -> lowered value (pointer / i32 address)
-        self.cache: dict = {}  # the emitters' parsed types and attributes
+        self.buffers = BufferValues()  # tile buffer value -> its lowered value (lowering/values.py)
+        self.cache = cache  # the emitters' parsed types and attributes
         self.func = None  # the llvm.func, made by the tile.kernel lowering
         self.shared: dict = {}  # tile.alloc_shared op -> (global's name, byte offset in it)
         self.fences: KernelFences | None = None
+        self.lowered: list = []  # the ops lowered, in program order (erased by finish)
+        self.dynamic_smem = 0  # bytes of dynamic shared memory (_plan_shared)
+        self.ready = False  # prepared: its ops can be lowered
 
-    def run(self):
-        kernel = self.kernel
-        body = kernel.regions[0].blocks[0]
-        LOWERINGS[KernelOp](self, kernel, Emitter(ir.InsertionPoint(self.gmod.regions[0].blocks[0]),
-                                                       kernel.location, self.cache))
-        entry = self.func.regions[0].blocks[0]
+    def prepare(self) -> None:
+        """Once the kernel's function holds its body: the fences it needs, the buffers' users checked,
+        every op known, the shared buffers placed."""
         self.fences = KernelFences(self.func)
-        all_ops = self.fences.ops
-        # lower tile ops in program order; erase afterwards, users first
-        tile_ops = [op for op in all_ops if op.name.startswith("tile.")]
-        _check_buffer_users(body, tile_ops)
-        self._plan_shared(tile_ops)
+        tile_ops = [op for op in self.fences.ops if op.name.startswith("tile.")]
+        _check_buffer_users(self.body, tile_ops)
         for op in tile_ops:
-            cls = op_class(op.name)
-            lower = LOWERINGS.get(cls)
-            if lower is None:
+            if op.name not in PLAIN_OPS:
                 raise LoweringError(op, "no lowering for this op (is it a tile op? run tile-verify)")
-            lower(self, cls(op), Emitter(ir.InsertionPoint(op), op.location, self.cache))
-        self._resolve_casts([op for op in all_ops if op.name == BUFFER_CAST])
-        for op in reversed(tile_ops):
+        self._plan_shared(tile_ops)
+        self.ready = True
+
+    def finish(self) -> None:
+        """The dispatch passes' casts resolved, the lowered ops erased (users first), the kernel's other
+        arguments replaced by the function's, the kernel erased."""
+        self.buffers.resolve(self.fences.ops)
+        for op in reversed(self.lowered):
             op.erase()
-        for old, new in zip(body.arguments, entry.arguments):
+        entry = self.func.regions[0].blocks[0]
+        for old, new in zip(self.body.arguments, entry.arguments):
             if BufferType.of(old.type) is None:
                 old.replace_all_uses_with(new)
-        kernel.erase()
+        self.kernel.erase()
 
     def tid(self, em):
         return linear_tid(em, self.block)
-
-    def _resolve_casts(self, casts):
-        """Casts of our buffers left by tile-lower-copy-async: replace them with the lowered value. (The
-        lowerings create no casts: those of the program are all there are.)"""
-        for op in casts:
-            operands = list(op.operands)
-            if len(operands) != 1:
-                continue
-            source, = operands
-            new = self.values.get(source)
-            if new is None:
-                continue
-            result = op.results[0]
-            if new.type != result.type:
-                raise LoweringError(op, f"cast of a buffer to {result.type}, lowered as {new.type}")
-            result.replace_all_uses_with(new)
-            op.erase()
 
     def _plan_shared(self, tile_ops) -> None:
         """Place every shared buffer: static globals while they fit in 48 KB (the static limit), else all
@@ -150,7 +168,7 @@ class KernelLowering:
         for op in tile_ops:
             if op.name == AllocSharedOp.OPERATION_NAME:
                 bt = BufferType.of(AllocSharedOp(op).result.type)
-                inner = getattr(bt.layout, "inner", bt.layout)
+                inner = bt.layout.inner
                 nbytes = max(1, bt.storage_bytes(inner.span()))
                 if inner is not bt.layout:  # a swizzle moves 16-byte chunks within their 128-byte line
                     nbytes = -(-nbytes // 128) * 128
@@ -172,7 +190,7 @@ class KernelLowering:
             off = (off + align - 1) // align * align
             self.shared[op] = (name, off)
             off += nbytes
-        self.func.attributes["tile.dynamic_smem"] = ir.IntegerAttr.get(I32(), off)
+        self.dynamic_smem = off
 
     def _shared_global(self, name: str, linkage: str, nbytes: int, align: int) -> None:
         """llvm.mlir.global <linkage> @name() {addr_space = 3, alignment = align} : !llvm.array<nbytes x i8>,

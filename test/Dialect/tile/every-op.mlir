@@ -395,3 +395,11 @@
   %r, %c = "tile.raster.grouped"(%t, %m, %n) {group_m = 8} : (i32, i32, i32) -> (i32, i32)
   "tile.return"() : () -> ()
 }) {sym_name = "op_raster_grouped", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.setmaxnreg"() {action = "dec", count = 40 : i64}
+// CHECK: sym_name = "op_setmaxnreg"
+"tile.kernel"() ({
+  "tile.setmaxnreg"() {action = "dec", count = 40} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_setmaxnreg", block = array<i32: 128, 1, 1>} : () -> ()

@@ -55,3 +55,43 @@
   %r, %c = "tile.raster.grouped"(%t, %m, %n) {group_m = 0} : (i32, i32, i32) -> (i32, i32)
   "tile.return"() : () -> ()
 }) {sym_name = "empty_group", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{register-count: count must be a multiple of 8 in [24, 256], got 16}}
+  "tile.setmaxnreg"() {action = "dec", count = 16} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "too_few_registers", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{register-count: count must be a multiple of 8 in [24, 256], got 100}}
+  "tile.setmaxnreg"() {action = "inc", count = 100} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "not_a_multiple_of_8", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{register-count: count must be a multiple of 8 in [24, 256], got 264}}
+  "tile.setmaxnreg"() {action = "inc", count = 264} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "too_many_registers", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{warpgroup: every warp of a warpgroup executes setmaxnreg: the kernel's 96 threads are not whole warpgroups of 128}}
+  "tile.setmaxnreg"() {action = "dec", count = 40} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "partial_warpgroup", block = array<i32: 96, 1, 1>} : () -> ()
+
+// -----
+
+"tile.kernel"() ({
+  // expected-error@+1 {{action}}
+  "tile.setmaxnreg"() {action = "up", count = 40} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "unknown_action", block = array<i32: 128, 1, 1>} : () -> ()

@@ -20,7 +20,7 @@ from .copy import CONVERSIONS, CopyAsyncOp, ConvertOp, CopyOp
 from .gemm import GemmAsyncBlockScaleOp, GemmAsyncOp, GemmWaitOp
 from .kernel import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdOp, CtaRankOp, ElectOneOp, GridDimOp,
                      KernelOp, LaneIdOp, ReinterpretOp, ReturnOp, SubviewOp, ThreadIdOp, WarpIdOp, subview_strides)
-from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp
+from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
 from .sync import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
                    MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp)
 from .tma import TensorMapOp, TensorMapPrefetchOp
@@ -32,7 +32,7 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
     TmemDeallocOp, TmemBufferOp, CopyAsyncOp, TensorMapOp, TensorMapPrefetchOp, MbarrierArriveExpectTxOp,
     MbarrierExpectTxOp, BulkWaitOp, CommitOp, AsyncWaitOp, MbarrierInitOp, MbarrierArriveOp, MbarrierWaitOp,
     AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp, RingStageOp,
-    MbarrierWaitParityOp, RasterGroupedOp,
+    MbarrierWaitParityOp, RasterGroupedOp, SetMaxNRegOp,
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..checks import buffer_type, check_slot, same_cta_group
 from ..decline import fail
-from ..enums import BarrierCta, CtaGroup, Rounding, Scope
+from ..enums import BarrierCta, CtaGroup, MemScope, Rounding, Scope
 from ..ir_utils import region_of
 from ..op_def import I64, STR, Attr, BufferOf, Dispatched, Emits, Operand, RegionAttrs, TileOp, Trait, Writes
 from ..types import BufferType
@@ -33,8 +33,8 @@ class CopyOp(TileOp, name="copy"):
     """Synchronous element copy between global and shared buffers by every thread of `scope`; to or from a
     reg buffer, each thread loads or stores the elements it holds (vectorised ld/st.global, ld/st.shared)."""
 
-    dst = Operand(BufferOf("global", "shared", "reg"))
-    src = Operand(BufferOf("global", "shared", "reg"))
+    dst = Operand(BufferOf(MemScope.GLOBAL, MemScope.SHARED, MemScope.REG))
+    src = Operand(BufferOf(MemScope.GLOBAL, MemScope.SHARED, MemScope.REG))
     regions = RegionAttrs("dst", "src")
     scope = Attr(Scope, default=Scope.CTA, choices=COPY_SCOPES)
     TRAITS = (Writes("dst"), Emits(None, ("ld", "st")))
@@ -44,7 +44,7 @@ class CopyOp(TileOp, name="copy"):
         if dst_shape != src_shape:
             fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_shape)} and {list(src_shape)}")
         src_scope = buffer_type(self.src, "operand #1 (src)").scope
-        if src_scope == "reg" and buffer_type(self.dst, "operand #0 (dst)").scope == "reg":
+        if src_scope == MemScope.REG and buffer_type(self.dst, "operand #0 (dst)").scope == MemScope.REG:
             fail("operand-scope", "tile.copy between two register tiles moves no memory; registers go to or come "
                  "from global or shared memory")
 
@@ -56,10 +56,10 @@ class CopyAsyncOp(TileOp, name="copy_async"):
     between global and shared through a tile.tensor_map: a load completes on the mbarrier operand, a store
     at tile.bulk_wait)."""
 
-    dst = Operand(BufferOf("global", "shared", "tmem", "reg"))
-    src = Operand(BufferOf("global", "shared", "tmem", "reg"))
+    dst = Operand(BufferOf(MemScope.GLOBAL, MemScope.SHARED, MemScope.TMEM, MemScope.REG))
+    src = Operand(BufferOf(MemScope.GLOBAL, MemScope.SHARED, MemScope.TMEM, MemScope.REG))
     # TMA loads (global -> shared) complete on it: complete_tx of the box's bytes
-    barrier = Operand(BufferOf("shared"), optional=True)
+    barrier = Operand(BufferOf(MemScope.SHARED), optional=True)
     regions = RegionAttrs("dst", "src")
     cta_group = Attr(CtaGroup, default=CtaGroup.CTA_1)
     scope = Attr(Scope, default=Scope.THREAD, choices=COPY_SCOPES)
@@ -81,9 +81,9 @@ class CopyAsyncOp(TileOp, name="copy_async"):
     def verify(self, kernel) -> None:
         dst_t, _, _ = _copy_regions(self)
         src_scope = buffer_type(self.src, "operand #1 (src)").scope
-        if dst_t.scope == "tmem" and src_scope != "reg":  # tcgen05.cp; tcgen05.st has no cta_group
+        if dst_t.scope == MemScope.TMEM and src_scope != MemScope.REG:  # tcgen05.cp; tcgen05.st has no cta_group
             same_cta_group(self, self.cta_group, kernel)
-        if "reg" in (dst_t.scope, src_scope) and {dst_t.scope, src_scope} != {"reg", "tmem"}:
+        if MemScope.REG in (dst_t.scope, src_scope) and {dst_t.scope, src_scope} != {MemScope.REG, MemScope.TMEM}:
             fail("operand-scope", f"tile.copy_async moves registers only to or from tmem (tcgen05.ld / tcgen05.st), "
                  f"got {src_scope} -> {dst_t.scope}; use tile.copy to store registers to global or shared memory")
         self._verify_tma_operands(src_scope, dst_t.scope, kernel)
@@ -94,7 +94,7 @@ class CopyAsyncOp(TileOp, name="copy_async"):
         has_barrier = barrier is not None
         if has_barrier:
             check_slot(barrier, 64, "operand #2 (barrier)")
-            if (src_scope, dst_scope) != ("global", "shared"):
+            if (src_scope, dst_scope) != (MemScope.GLOBAL, MemScope.SHARED):
                 fail("barrier", f"only a global -> shared copy (a TMA load) completes on an mbarrier, got "
                      f"{src_scope} -> {dst_scope}")
         mask = self.multicast_mask
@@ -134,8 +134,8 @@ class ConvertOp(TileOp, name="convert"):
     """Element-type conversion between register tiles that put each element in the same thread, with PTX
     cvt's rounding (rn, rz; rn_satfinite for f8)."""
 
-    dst = Operand(BufferOf("reg"))
-    src = Operand(BufferOf("reg"))
+    dst = Operand(BufferOf(MemScope.REG))
+    src = Operand(BufferOf(MemScope.REG))
     rounding = Attr(Rounding, default=Rounding.RN)
     TRAITS = (Writes("dst"), Emits("nvvm.convert.f32x2.to.bf16x2", "cvt"), Emits("nvvm.convert.f32x2.to.f16x2", "cvt"),
               Emits("nvvm.convert.f32x2.to.f8x2", "cvt"))

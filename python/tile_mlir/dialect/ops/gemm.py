@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..checks import buffer_type, same_cta_group
 from ..decline import fail
-from ..enums import CtaGroup, MmaKind, ScaleVec, Scope
+from ..enums import CtaGroup, MemScope, MmaKind, ScaleVec, Scope
 from ..ir_utils import region_of
 from ..op_def import I64, STR, Attr, BufferOf, Dispatched, Emits, Operand, RegionAttrs, TileOp, Trait, TypeIs
 from ..types import BufferType
@@ -30,9 +30,9 @@ class GemmAsyncOp(TileOp, name="gemm_async"):
     D = A . B^T. Lowered by the gemm_async dispatch: tcgen05.mma (d in tmem; commit to an mbarrier) or
     wgmma (d a register tile; each op is one wgmma group: tile.gemm_wait)."""
 
-    d = Operand(BufferOf("tmem", "reg"))
-    a = Operand(BufferOf("shared", "tmem"))
-    b = Operand(BufferOf("shared"))
+    d = Operand(BufferOf(MemScope.TMEM, MemScope.REG))
+    a = Operand(BufferOf(MemScope.SHARED, MemScope.TMEM))
+    b = Operand(BufferOf(MemScope.SHARED))
     accumulate = Operand(TypeIs("i1"))
     regions = RegionAttrs("d", "a", "b")
     kind = Attr(MmaKind)
@@ -58,7 +58,7 @@ class GemmAsyncOp(TileOp, name="gemm_async"):
         if nb * cta_group != n:
             fail("gemm-shape", f"b has {nb} rows (N / cta_group) and d {n} columns (N), with cta_group {cta_group}")
         scope = self.scope
-        if d_t.scope == "tmem":
+        if d_t.scope == MemScope.TMEM:
             same_cta_group(self, cta_group, kernel)
             if scope != Scope.THREAD:
                 fail("gemm-scope", f"an accumulator in tensor memory is tcgen05.mma's, issued by one thread: scope "
@@ -66,7 +66,7 @@ class GemmAsyncOp(TileOp, name="gemm_async"):
         else:
             if self.SPEC.name.endswith("block_scale"):
                 fail("operand-scope", "block-scaled MMAs accumulate in tensor memory (tcgen05.mma): d must be tmem")
-            if a_t.scope != "shared":
+            if a_t.scope != MemScope.SHARED:
                 fail("operand-scope", "with a register accumulator (wgmma) A is read from shared memory")
             if scope != Scope.WARPGROUP or cta_group != CtaGroup.CTA_1:
                 fail("gemm-scope", f"a register accumulator is wgmma's, issued by a warpgroup with cta_group 1: got "
@@ -77,8 +77,8 @@ class GemmAsyncBlockScaleOp(GemmAsyncOp, name="gemm_async.block_scale"):
     """gemm_async with block scaling (tcgen05.mma.block_scale): D (+)= (A x sfa) . (B x sfb)^T, scale factors
     in tensor memory, one per row and scale_vec elements of K."""
 
-    sfa = Operand(BufferOf("tmem"))
-    sfb = Operand(BufferOf("tmem"))
+    sfa = Operand(BufferOf(MemScope.TMEM))
+    sfb = Operand(BufferOf(MemScope.TMEM))
     scale_vec = Attr(ScaleVec, default=ScaleVec.V32)
     TRAITS = (Trait.USES_TMEM, Dispatched("tile-lower-gemm-async", "gemm_async"),
               Emits("nvvm.tcgen05.mma.block_scale", "tcgen05.mma", (_TC, _ASYNC_READ)))

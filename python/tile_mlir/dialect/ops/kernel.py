@@ -7,7 +7,7 @@ import re
 
 from ..checks import MAX_CTA_THREADS, buffer_type, check_buffer_once, check_register_budget
 from ..decline import fail
-from ..enums import Dim
+from ..enums import Dim, MemScope
 from ..op_def import (I32_ARRAY3, I64_ARRAY, STR, STR_ARRAY, Attr, BufferOf, Emits, Operand, Result, TileOp,
                       Trait, TypeIs)
 from ..types import BufferType, TypeParseError
@@ -65,7 +65,7 @@ class KernelOp(TileOp, name="kernel"):
             except TypeParseError as e:
                 fail("buffer-type", f"parameter #{i}: {e}")
             if bt is not None:
-                if bt.scope != "global":
+                if bt.scope != MemScope.GLOBAL:
                     fail("parameter", f"parameter #{i} must be a global buffer or a scalar, got a {bt.scope} buffer")
                 check_buffer_once(bt, f"parameter #{i}")
             elif str(arg.type) not in ("i32", "i64", "f32"):
@@ -152,7 +152,7 @@ class ElectOneOp(TileOp, name="elect_one"):
 class AllocSharedOp(TileOp, name="alloc_shared"):
     """A static shared-memory buffer, aligned as its type says."""
 
-    result = Result(BufferOf("shared"))
+    result = Result(BufferOf(MemScope.SHARED))
 
 
 class SubviewOp(TileOp, name="subview"):
@@ -160,9 +160,9 @@ class SubviewOp(TileOp, name="subview"):
     `offsets`), the source's strides. tile.copy through it addresses the source; a TMA copy_async adds the
     offsets to its coordinates (a window crossing the tensor's edge: TMA fills / clips)."""
 
-    source = Operand(BufferOf("global"))
+    source = Operand(BufferOf(MemScope.GLOBAL))
     offsets = Operand(_I32, variadic=True)
-    result = Result(BufferOf("global"))
+    result = Result(BufferOf(MemScope.GLOBAL))
     static_offsets = Attr(I64_ARRAY, required=True)
     sizes = Attr(I64_ARRAY, required=True)
     TRAITS = (Emits(None, ("mul", "add")),)
@@ -171,7 +171,7 @@ class SubviewOp(TileOp, name="subview"):
     def window_type(src: BufferType, sizes) -> BufferType:
         """The result type of a window of `sizes` elements of `src`."""
         tup = lambda xs: "(" + ", ".join(map(str, xs)) + ("," if len(xs) == 1 else "") + ")"  # noqa: E731
-        return BufferType("global", tuple(sizes), src.elem, f"S[{tup(sizes)} : {tup(subview_strides(src))}]",
+        return BufferType(MemScope.GLOBAL, tuple(sizes), src.elem, f"S[{tup(sizes)} : {tup(subview_strides(src))}]",
                           None)
 
     def verify(self, kernel) -> None:
@@ -209,7 +209,7 @@ class SubviewOp(TileOp, name="subview"):
         for use in self.result.uses:
             owner = use.owner
             sides = [BufferType.of(v.type) for v in list(owner.operands)[:2]]
-            if getattr(owner, "name", None) != "tile.copy_async" or not any(t and t.scope == "shared" for t in sides):
+            if getattr(owner, "name", None) != "tile.copy_async" or not any(t and t.scope == MemScope.SHARED for t in sides):
                 fail("region-in-bounds", f"{what}: only a TMA copy (tile.copy_async to or from shared memory), "
                      "which fills and clips past the edge, may move such a window")
 
@@ -224,7 +224,7 @@ def subview_strides(src: BufferType) -> tuple[int, ...]:
         return tuple(reversed(strides))
     lay = src.layout
     shard = getattr(lay, "shard", ())
-    if (getattr(lay, "inner", None) is not None or len(shard) != len(src.shape) or lay.replica or lay.offset
+    if (lay.swizzle is not None or len(shard) != len(src.shape) or lay.replica or lay.offset
             or any(it.extent != d for it, d in zip(shard, src.shape))):
         fail("subview-layout", f"a window of a global buffer with layout {src.layout_text!r}: only row-major or "
              "one strided iter per dim")
@@ -235,16 +235,16 @@ class ReinterpretOp(TileOp, name="reinterpret"):
     """A view of a shared buffer's bytes as another shared buffer type (element type, shape, layout) no
     larger and no more aligned; no data moves (e.g. a TMA box viewed as the matrix it holds)."""
 
-    source = Operand(BufferOf("shared"))
-    result = Result(BufferOf("shared"))
+    source = Operand(BufferOf(MemScope.SHARED))
+    result = Result(BufferOf(MemScope.SHARED))
 
     def verify(self, kernel) -> None:
         src = buffer_type(self.source, "operand #0 (source)")
         dst = buffer_type(self.result, "result")
-        if src.scope != "shared" or dst.scope != "shared":
+        if src.scope != MemScope.SHARED or dst.scope != MemScope.SHARED:
             fail("operand-scope", f"tile.reinterpret views a shared buffer as another shared buffer, got "
                  f"{src.scope} -> {dst.scope}")
-        src_bytes, dst_bytes = (t.storage_bytes(getattr(t.layout, "inner", t.layout).span()) for t in (src, dst))
+        src_bytes, dst_bytes = (t.storage_bytes(t.layout.inner.span()) for t in (src, dst))
         if dst_bytes > src_bytes:
             fail("reinterpret-size", f"the result's layout spans {dst_bytes} bytes, the source holds {src_bytes}")
         if (dst.align or 16) > (src.align or 16):
@@ -255,7 +255,7 @@ class AllocRegOp(TileOp, name="alloc_reg"):
     """A register tile: every thread holds the elements its layout gives it (axes warpid, laneid, reg;
     docs/registers.md)."""
 
-    result = Result(BufferOf("reg"))
+    result = Result(BufferOf(MemScope.REG))
 
     def verify(self, kernel) -> None:
         if kernel.threads is not None:

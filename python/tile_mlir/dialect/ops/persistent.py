@@ -1,13 +1,19 @@
 """What a persistent kernel needs beyond one tile per CTA: the ring stage and the mbarrier phase of a K step
-chosen by SSA values (a K step's place in the ring runs on across tiles), and the grouped raster order that
-maps a linear tile index to the tile's (row, column) so that the CTAs in flight share operand panels in L2."""
+chosen by SSA values (a K step's place in the ring runs on across tiles), the grouped raster order that
+maps a linear tile index to the tile's (row, column) so that the CTAs in flight share operand panels in L2,
+and the register budget a warpgroup of a warp-specialized kernel moves to or from the CTA's pool."""
 from __future__ import annotations
 
 from ..checks import buffer_type, check_slot
 from ..decline import fail
+from ..enums import MemScope, RegAction
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, TypeIs
 
-__all__ = ["RingStageOp", "MbarrierWaitParityOp", "RasterGroupedOp"]
+__all__ = ["RingStageOp", "MbarrierWaitParityOp", "RasterGroupedOp", "SetMaxNRegOp"]
+
+# setmaxnreg's register count: a multiple of 8 in [24, 256] (PTX ISA "setmaxnreg")
+SETMAXNREG_MIN, SETMAXNREG_MAX, SETMAXNREG_STEP = 24, 256, 8
+WARPGROUP_THREADS = 128
 
 _I32 = TypeIs("i32")
 
@@ -18,8 +24,8 @@ class RingStageOp(TileOp, name="ring.stage"):
     time (tmem stages: tile.tmem.buffers at different col_offsets, e.g. double-buffered accumulators)."""
 
     index = Operand(_I32)
-    stages = Operand(BufferOf("shared", "tmem"), variadic=True)
-    result = Result(BufferOf("shared", "tmem"))
+    stages = Operand(BufferOf(MemScope.SHARED, MemScope.TMEM), variadic=True)
+    result = Result(BufferOf(MemScope.SHARED, MemScope.TMEM))
     TRAITS = (Emits(None, ("setp", "selp")),)
 
     def verify(self, kernel) -> None:
@@ -36,7 +42,7 @@ class MbarrierWaitParityOp(TileOp, name="mbarrier.wait_parity"):
     """Spin on mbarrier.try_wait.parity until the phase whose parity is bit 0 of `parity` completes (the
     phase of a ring stage's barrier counted at run time, as a persistent kernel's K steps run on)."""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     parity = Operand(_I32)
     TRAITS = (Emits("nvvm.mbarrier.try_wait", ("mbarrier.try_wait", "bra", "setp", "selp")),)
 
@@ -59,3 +65,23 @@ class RasterGroupedOp(TileOp, name="raster.grouped"):
     def verify(self, kernel) -> None:
         if not 1 <= self.group_m <= 1 << 16:
             fail("raster-group", f"group_m must be in [1, 65536], got {self.group_m}")
+
+
+class SetMaxNRegOp(TileOp, name="setmaxnreg"):
+    """setmaxnreg.{inc,dec}.sync.aligned.u32 count: the executing warpgroup's per-thread register maximum
+    becomes `count`, taken from (inc) or released to (dec) the CTA's pool; the producer warpgroup of a
+    warp-specialized kernel gives registers to its consumers. Every warp of the warpgroup executes it
+    (sm_90a and the sm_100a family; checked when lowered)."""
+
+    action = Attr(RegAction, required=True)
+    count = Attr(I64, required=True)
+    TRAITS = (Emits("nvvm.setmaxregister", "setmaxnreg"),)
+
+    def verify(self, kernel) -> None:
+        n = self.count
+        if not SETMAXNREG_MIN <= n <= SETMAXNREG_MAX or n % SETMAXNREG_STEP:
+            fail("register-count", f"count must be a multiple of {SETMAXNREG_STEP} in [{SETMAXNREG_MIN}, "
+                 f"{SETMAXNREG_MAX}], got {n}")
+        if kernel.threads is not None and kernel.threads % WARPGROUP_THREADS:
+            fail("warpgroup", f"every warp of a warpgroup executes setmaxnreg: the kernel's {kernel.threads} "
+                 f"threads are not whole warpgroups of {WARPGROUP_THREADS}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..checks import check_slot
 from ..decline import fail
-from ..enums import BulkWaitKind, FenceKind, Parity, Scope
+from ..enums import BulkWaitKind, FenceKind, MemScope, Parity, Scope
 from ..ir_utils import constant_int
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp, TypeIs
 
@@ -35,7 +35,7 @@ def _barrier_operand(op) -> None:
 class _ExpectTx(TileOp, name=None):
     """(the shared fields of mbarrier.arrive_expect_tx and mbarrier.expect_tx; not an op)"""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     bytes = Attr(I64, required=True)
 
     def verify(self, kernel) -> None:
@@ -81,7 +81,7 @@ class AsyncWaitOp(TileOp, name="async_wait"):
 class MbarrierInitOp(TileOp, name="mbarrier.init"):
     """mbarrier.init with the expected arrival count."""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     count = Attr(I64, required=True)
     TRAITS = (Emits("nvvm.mbarrier.init", "mbarrier.init"),)
 
@@ -97,7 +97,7 @@ class MbarrierArriveOp(TileOp, name="mbarrier.arrive"):
     the cluster (mapa, then mbarrier.arrive.shared::cluster, which returns no state): a consumer releasing a
     stage that a peer's multicast load writes (docs/tma.md §9)."""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     cta = Operand(TypeIs("i32"), optional=True)
     TRAITS = (Emits("nvvm.mbarrier.arrive", "mbarrier.arrive"), Emits("nvvm.mapa", "mapa"))
 
@@ -111,7 +111,7 @@ class MbarrierArriveOp(TileOp, name="mbarrier.arrive"):
 class MbarrierWaitOp(TileOp, name="mbarrier.wait"):
     """Spin on mbarrier.try_wait.parity until the phase with parity `phase` completes."""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     phase = Attr(Parity, default=Parity.EVEN)
     TRAITS = (Emits("nvvm.mbarrier.try_wait", ("mbarrier.try_wait", "bra", "setp", "selp")),)
 

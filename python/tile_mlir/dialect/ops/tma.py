@@ -6,7 +6,7 @@ import math
 
 from ..checks import buffer_type, tensor_map_problem
 from ..decline import fail
-from ..enums import L2Promotion, OobFill, Swizzle
+from ..enums import L2Promotion, MemScope, OobFill, Swizzle
 from ..op_def import I64_ARRAY, Attr, BufferOf, Emits, Operand, Result, TileOp, TypeIs
 
 __all__ = ["TensorMapOp", "TensorMapPrefetchOp", "TENSORMAP"]
@@ -19,7 +19,7 @@ class TensorMapOp(TileOp, name="tensor_map"):
     the kernel's own, encoded by the runtime): box elements per dim (outermost first), swizzle, L2 promotion,
     out-of-bounds fill (docs/tma.md)."""
 
-    buffer = Operand(BufferOf("global"))
+    buffer = Operand(BufferOf(MemScope.GLOBAL))
     map = Result(TENSORMAP)
     box = Attr(I64_ARRAY, required=True)
     swizzle = Attr(Swizzle, default=Swizzle.NONE)

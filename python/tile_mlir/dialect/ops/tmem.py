@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...target import TMEM_COLUMNS
 from ..checks import buffer_type, check_slot
 from ..decline import fail
-from ..enums import CtaGroup, Scope
+from ..enums import CtaGroup, MemScope, Scope
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, Trait, Writes
 from .persistent import RingStageOp
 
@@ -24,7 +24,7 @@ class TmemAllocOp(TileOp, name="tmem.alloc"):
     """tcgen05.alloc of num_cols tensor-memory columns by the executing warp; the address is written to
     `slot` (a shared 1xi32 buffer)."""
 
-    slot = Operand(BufferOf("shared"))
+    slot = Operand(BufferOf(MemScope.SHARED))
     num_cols = Attr(I64, required=True)
     cta_group = Attr(CtaGroup, default=CtaGroup.CTA_1)
     TRAITS = (_TC, _TMEM, Emits("nvvm.tcgen05.alloc", "tcgen05.alloc", _TC))
@@ -44,7 +44,7 @@ class TmemRelinquishOp(TileOp, name="tmem.relinquish"):
 class TmemDeallocOp(TileOp, name="tmem.dealloc"):
     """tcgen05.dealloc of the allocation whose address is in `slot`, by the executing warp."""
 
-    slot = Operand(BufferOf("shared"))
+    slot = Operand(BufferOf(MemScope.SHARED))
     num_cols = Attr(I64, required=True)
     cta_group = Attr(CtaGroup, default=CtaGroup.CTA_1)
     TRAITS = (_TC, _TMEM, Emits("nvvm.tcgen05.dealloc", ("tcgen05.dealloc", "ld"), _TC))
@@ -56,8 +56,8 @@ class TmemBufferOp(TileOp, name="tmem.buffer"):
     """A tensor-memory buffer over the address that tile.tmem.alloc wrote to `slot`, plus col_offset
     columns (buffers of one type at different columns: the stages of a tile.ring.stage over tmem)."""
 
-    slot = Operand(BufferOf("shared"))
-    result = Result(BufferOf("tmem"))
+    slot = Operand(BufferOf(MemScope.SHARED))
+    result = Result(BufferOf(MemScope.TMEM))
     col_offset = Attr(I64, default=0)
     TRAITS = (_TMEM, Emits(None, ("ld", "add")))
 
@@ -83,7 +83,7 @@ class CommitOp(TileOp, name="commit"):
     """tcgen05.commit: arrive once on `barrier` when this thread's earlier tcgen05 async ops complete
     (multicast to the CTAs of multicast_mask when given)."""
 
-    barrier = Operand(BufferOf("shared"))
+    barrier = Operand(BufferOf(MemScope.SHARED))
     cta_group = Attr(CtaGroup, default=CtaGroup.CTA_1)
     multicast_mask = Attr(I64)
     TRAITS = (_TC, Emits("nvvm.tcgen05.commit", "tcgen05.commit", _TC))
@@ -100,8 +100,8 @@ class TmemLoadOp(TileOp, name="tmem.load"):
     columns [col_offset, col_offset + num_cols) (32-bit) of `src`, with tcgen05.ld.32x32b and
     tcgen05.wait::ld, and stores row (lane) by row into dst (shape [lanes, num_cols * 32 / bits])."""
 
-    dst = Operand(BufferOf("global"))
-    src = Operand(BufferOf("tmem"))
+    dst = Operand(BufferOf(MemScope.GLOBAL))
+    src = Operand(BufferOf(MemScope.TMEM))
     col_offset = Attr(I64, default=0)
     num_cols = Attr(I64, required=True)
     scope = Attr(Scope, default=Scope.WARPGROUP, choices=(Scope.WARP, Scope.WARPGROUP))

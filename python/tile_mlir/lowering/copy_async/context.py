@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from ...dialect.ir_utils import Region, region_of
-from ...dialect.ops import CopyAsyncOp, read_attr_in
+from ...dialect.ops import CopyAsyncOp
 from ...dialect.types import BufferType
 from ...target import ArchInfo
+from ..values import BufferValues
 
 __all__ = ["CopyAsyncCtx"]
 
@@ -12,18 +13,18 @@ __all__ = ["CopyAsyncCtx"]
 # region attributes): MLIR types and attributes are uniqued, so a program that repeats them decodes
 # them once
 _TYPES, _REGIONS = "copy_async.buffer_types", "copy_async.regions"
-_CTA_GROUP, _SCOPE, _DISPATCH, _MULTICAST = (f.spec() for f in (CopyAsyncOp.cta_group, CopyAsyncOp.scope,
-                                                                  CopyAsyncOp.dispatch, CopyAsyncOp.multicast_mask))
 _REGION_ATTRS = {side: (f"{side}_offsets", f"{side}_sizes") for side in ("dst", "src")}
 
 
 class CopyAsyncCtx:
     """op, target (the chip's ArchInfo), cache; dst and src (the operand values), dst_t and src_t (their
     BufferTypes), dst_region and src_region, cta_group, scope, pinned (the `dispatch` attribute, or
-    None), and a TMA load's barrier (or None) and multicast_mask (or None)."""
+    None), and a TMA load's barrier (or None) and multicast_mask (or None); values, the buffer-value
+    converter that gives a variant the lowered value of a buffer (lowering/values.py)."""
 
-    def __init__(self, op, target: ArchInfo, cache: dict | None = None):
+    def __init__(self, op, target: ArchInfo, cache: dict | None = None, values: BufferValues | None = None):
         self.op, self.target = op, target
+        self.values = BufferValues() if values is None else values
         self.cache = {} if cache is None else cache  # per pass run: e.g. smem descriptors per (buffer, ...)
         view = CopyAsyncOp(op.operation)
         types, regions = _memo(self.cache, _TYPES), _memo(self.cache, _REGIONS)
@@ -37,11 +38,11 @@ class CopyAsyncCtx:
         attrs = op.attributes
         self.dst_region = _region(regions, op, attrs, "dst", dst_type, self.dst_t)
         self.src_region = _region(regions, op, attrs, "src", src_type, self.src_t)
-        self.cta_group = read_attr_in(attrs, _CTA_GROUP)
-        self.scope = read_attr_in(attrs, _SCOPE)
-        self.pinned: str | None = read_attr_in(attrs, _DISPATCH)
+        self.cta_group = view.cta_group
+        self.scope = view.scope
+        self.pinned: str | None = view.dispatch
         self.barrier = view.barrier
-        self.multicast_mask: int | None = read_attr_in(attrs, _MULTICAST)
+        self.multicast_mask: int | None = view.multicast_mask
 
 
 # BufferType.of and region_of, memoized on the MLIR type and region attributes that determine their

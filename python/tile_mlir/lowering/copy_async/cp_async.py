@@ -17,13 +17,14 @@ mbarrier wait never completing. `dispatch = "global->shared"` says cp.async is m
 """
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...diagnostics import warning
 from ...dialect.decline import Decline
-from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
-from ..emitter import Emitter, ptr_type
+from .. import nvvm_ir
+from ..emitter import Emitter
 from .kernel_info import kernel_block
 from .tma import would_be_tma_load
 
@@ -31,7 +32,7 @@ __all__ = ["validate_global_shared_copy", "any_scope", "copy_async_cp_async"]
 
 
 def validate_global_shared_copy(op, ctx):
-    if ctx.src_t.scope != "global" or ctx.dst_t.scope != "shared":
+    if ctx.src_t.scope != MemScope.GLOBAL or ctx.dst_t.scope != MemScope.SHARED:
         return False, f"requires a global source and a shared destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"cp.async moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
@@ -62,11 +63,11 @@ def copy_async_cp_async(op, ctx):
         raise Decline("width", f"contiguous runs and the pointers' known alignment ({limit} bytes) allow "
                       f"{width}-byte accesses; cp.async moves 4, 8 or 16 bytes")
     block = kernel_block(op)
-    dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(3)]).results[0]
-    src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(1)]).results[0]
+    dst = ctx.values.get(ctx.dst, em)
+    src = ctx.values.get(ctx.src, em)
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, move=_cp_async, max_width=limit)
-    em.create("nvvm.cp.async.commit.group")
+    nvvm_ir.cp_async_commit_group(em)
     if ctx.pinned is None and would_be_tma_load(ctx):
         warning(op, "'tile.copy_async' op lowered to cp.async (variant 'global->shared'), which completes at "
                     "tile.async_wait: it has no mbarrier, yet the kernel declares a tile.tensor_map of its "
@@ -76,6 +77,6 @@ def copy_async_cp_async(op, ctx):
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="global->shared", priority=5, moves=[("global", "shared")],
+    "copy_async", "cuda", variant="global->shared", priority=5, moves=[(MemScope.GLOBAL, MemScope.SHARED)],
     when=[predicate("validate_global_shared_copy", validate_global_shared_copy), predicate("exec_scope", any_scope)],
 )(copy_async_cp_async)

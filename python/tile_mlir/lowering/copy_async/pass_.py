@@ -20,7 +20,7 @@ class LowerCopyAsyncPass(DispatchPass):
         load_variants()
 
     def context(self, op, cache: dict) -> CopyAsyncCtx:
-        return CopyAsyncCtx(op, self.target, cache=cache)
+        return CopyAsyncCtx(op, self.target, cache=cache, values=self.values)
 
     def moves(self, ctx: CopyAsyncCtx) -> tuple[str, str]:
         return ctx.src_t.scope, ctx.dst_t.scope

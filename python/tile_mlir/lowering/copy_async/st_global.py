@@ -6,18 +6,18 @@ asynchronous form; this variant is the portable one, and the one Hopper runs in 
 """
 from __future__ import annotations
 
-from ...dialect.ir_utils import BUFFER_CAST
+from ...dialect.enums import MemScope
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
-from ..emitter import Emitter, ptr_type
+from ..emitter import Emitter
 from .kernel_info import kernel_block
 
 __all__ = ["validate_shared_global_copy", "copy_async_st_global"]
 
 
 def validate_shared_global_copy(op, ctx):
-    if ctx.src_t.scope != "shared" or ctx.dst_t.scope != "global":
+    if ctx.src_t.scope != MemScope.SHARED or ctx.dst_t.scope != MemScope.GLOBAL:
         return False, f"requires a shared source and a global destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
@@ -28,13 +28,13 @@ def copy_async_st_global(op, ctx):
     dst_l, src_l, bits, numel = sliced_layouts(op)
     em = Emitter(ir.InsertionPoint(op), op.location)
     block = kernel_block(op)
-    dst = em.create(BUFFER_CAST, operands=[ctx.dst], results=[ptr_type(1)]).results[0]
-    src = em.create(BUFFER_CAST, operands=[ctx.src], results=[ptr_type(3)]).results[0]
+    dst = ctx.values.get(ctx.dst, em)
+    src = ctx.values.get(ctx.src, em)
     rank, n = scope_rank(em, ctx.scope, linear_tid(em, block), block)
     return emit_copy_loop(em, (dst, src), (dst_l, src_l), bits, numel, rank, n, max_width=access_limit(op))
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="shared->global", priority=5, moves=[("shared", "global")],
+    "copy_async", "cuda", variant="shared->global", priority=5, moves=[(MemScope.SHARED, MemScope.GLOBAL)],
     when=[predicate("validate_shared_global_copy", validate_shared_global_copy)],
 )(copy_async_st_global)

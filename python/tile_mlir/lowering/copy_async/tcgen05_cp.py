@@ -20,13 +20,12 @@ The plan (all layout analysis and validation, steps A-I) is tcgen05_cp_plan.plan
 from __future__ import annotations
 
 from ...dialect.decline import cached_plan
-from ...dialect.enums import Scope
-from ...dialect.ir_utils import BUFFER_CAST
+from ...dialect.enums import MemScope, Scope
 from ...dialect.ops.tmem import has_tmem_address
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
+from .. import nvvm_ir
 from ..emitter import I32, I64, Emitter
-from ..nvvm_attrs import nvvm_enum
 from .tcgen05_cp_plan import cp_element_format, plan_tcgen05_cp
 from .tcgen05_cp_shapes import MULTICAST_REPLICAS, replica_text
 
@@ -34,9 +33,9 @@ __all__ = ["validate_smem_tmem_copy", "exec_scope", "copy_async_smem_tmem"]
 
 
 def validate_smem_tmem_copy(op, ctx):
-    if ctx.src_t.scope != "shared":
+    if ctx.src_t.scope != MemScope.SHARED:
         return False, f"requires a shared-memory source, got {ctx.src_t.scope}"
-    if ctx.dst_t.scope != "tmem":
+    if ctx.dst_t.scope != MemScope.TMEM:
         return False, f"requires a tensor-memory destination, got {ctx.dst_t.scope}"
     if ctx.dst_t.layout_text is None:
         return False, "requires a layout on the tmem buffer"
@@ -63,7 +62,7 @@ def exec_scope(op, ctx):
 def _cached_plan(src_t, src_region, dst_t, dst_region, cta_group):
     """Plans depend only on types, regions and cta_group (all hashable): programs repeat them a lot."""
     bits, src_format = cp_element_format(src_t.elem_bits, src_t.packing)
-    return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, getattr(src_t.layout, "swizzle", None),
+    return plan_tcgen05_cp(src_t.layout, src_t.shape, src_region, src_t.layout.swizzle,
                            dst_t.layout, dst_t.shape, dst_region, bits, cta_group, src_format)
 
 
@@ -79,7 +78,7 @@ def _descriptor(ctx, plan):
         return desc
     owner = ctx.src.owner
     em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-    ptr = em.result(BUFFER_CAST, em.ptr(3), (ctx.src,))
+    ptr = ctx.values.get(ctx.src, em)
     addr = em.zext(em.ptrtoint(ptr, I32()), I64())
     start = em.shr(em.and_(addr, em.i64(0x3FFFF)), em.i64(4))
     desc = em.or_(em.i64(_signed64(plan.descriptor_template())), start)
@@ -95,7 +94,7 @@ def _tmem_address(ctx):
     if taddr is None:
         owner = ctx.dst.owner
         em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-        taddr = ctx.cache[key] = em.result(BUFFER_CAST, I32(), (ctx.dst,))
+        taddr = ctx.cache[key] = ctx.values.get(ctx.dst, em)
     return taddr
 
 
@@ -109,11 +108,11 @@ def copy_async_smem_tmem(op, ctx):
     taddr = _tmem_address(ctx)
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     sh = plan.cp_shape
-    attrs = {"shape": em.attr(sh.nvvm_shape), "group": nvvm_enum(em, ctx.cta_group)}
-    if sh.nvvm_multicast:
-        attrs["multicast"] = em.attr(sh.nvvm_multicast)
+    attrs = {"shape": nvvm_ir.tcgen05_cp_shape(em, sh.name), "group": nvvm_ir.cta_group(em, ctx.cta_group)}
+    if sh.multicast:
+        attrs["multicast"] = nvvm_ir.tcgen05_cp_multicast(em, sh.multicast)
     if plan.src_format:  # .b8x16.<format>: 6-bit / padded 4-bit source chunks decompressed to 8-bit containers
-        attrs["srcFormat"] = em.attr(f"#nvvm.tcgen05_cp_src_fmt<{plan.src_format}>")
+        attrs["srcFormat"] = nvvm_ir.tcgen05_cp_src_fmt(em, plan.src_format)
     tag = f"sbo={plan.sbo_bytes} swizzle={plan.swizzle.value}" + (f" lbo={plan.lbo_bytes}" if plan.lbo_bytes else "")
     lo = hi = None
     for cp in plan.cps:
@@ -128,14 +127,13 @@ def copy_async_smem_tmem(op, ctx):
             d = em.or_(hi, em.zext(em.add(lo, em.i32(src_off >> 4)), I64()))
         t_off = cp.lane << 16 | col
         t = taddr if t_off == 0 else em.add(taddr, em.i32(t_off))
-        # generic create: the generated builder costs 2-4x (the cp is most of what this pass emits)
         lane = f" lane={cp.lane}" if cp.lane else ""
         attrs["tile.cp"] = ir.StringAttr.get(f"src_offset={src_off} col={col}{lane} {tag}")
-        em.create("nvvm.tcgen05.cp", (em.inttoptr(t, 6), d), attrs=attrs)
+        nvvm_ir.tcgen05_cp(em, em.inttoptr(t, 6), d, attrs)
     return plan
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="smem->tmem", priority=10, moves=[("shared", "tmem")],
+    "copy_async", "cuda", variant="smem->tmem", priority=10, moves=[(MemScope.SHARED, MemScope.TMEM)],
     when=[predicate("validate_smem_tmem_copy", validate_smem_tmem_copy), predicate("exec_scope", exec_scope)],
 )(copy_async_smem_tmem)

@@ -46,16 +46,6 @@ class CpShape:
         """`128x256b`, `64x128b.warpx2::02_13`, ...: the instruction's shape and multicast qualifiers."""
         return self.name + (f".{self.multicast}" if self.multicast else "")
 
-    @property
-    def nvvm_shape(self) -> str:
-        return f"#nvvm.tcgen05_cp_shape<shape_{self.name}>"
-
-    @property
-    def nvvm_multicast(self) -> str | None:
-        """The op's multicast attribute; None for the shapes without one (the op's default, `none`)."""
-        if self.multicast is None:
-            return None
-        return f"#nvvm.tcgen05_cp_multicast<{self.multicast.replace('::', '_')}>"
 
 
 _LANES128 = (Iter(128, 1, TLane),)

@@ -21,16 +21,16 @@ from __future__ import annotations
 import math
 
 from ...dialect.decline import cached_plan
-from ...dialect.enums import Scope
-from ...dialect.ir_utils import BUFFER_CAST, iter_ops
+from ...dialect.enums import MemScope, Scope
+from ...dialect.ir_utils import iter_ops
 from ...dialect.ops import CopyAsyncOp
 from ...dialect.ops.tmem import has_tmem_address
 from ...dialect.types import BufferType
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir
+from .. import nvvm_ir
 from ..copy_loop import linear_tid
-from ..emitter import I32, Emitter, ptr_type
-from ..registers import REG_ADDR_SPACE
+from ..emitter import I32, Emitter
 from .kernel_info import kernel_block
 from .tcgen05_ldst_plan import instruction_registers, plan_tcgen05_ldst
 
@@ -49,7 +49,7 @@ WAIT_ANCHORS = {
 
 def _direction(ctx) -> str | None:
     scopes = (ctx.src_t.scope, ctx.dst_t.scope)
-    return {("tmem", "reg"): "ld", ("reg", "tmem"): "st"}.get(scopes)
+    return {(MemScope.TMEM, MemScope.REG): "ld", (MemScope.REG, MemScope.TMEM): "st"}.get(scopes)
 
 
 def validate_tmem_reg_copy(op, ctx, want: str):
@@ -86,14 +86,14 @@ def _plan(op, ctx, direction):
     return _cached_plan(*key, instruction_registers(math.prod(kernel_block(op))))
 
 
-def _after(ctx, value, t, key):
-    """A cast of `value` (a tile buffer) to t, emitted once right after the op defining it."""
-    cast = ctx.cache.get((key, value))
-    if cast is None:
+def _after(ctx, value, key):
+    """The lowered value of `value` (a tile buffer), emitted once right after the op defining it."""
+    lowered = ctx.cache.get((key, value))
+    if lowered is None:
         owner = value.owner
         em = Emitter(ir.InsertionPoint.after(owner), owner.location, ctx.cache.setdefault("attrs", {}))
-        cast = ctx.cache[(key, value)] = em.result(BUFFER_CAST, t, (value,))
-    return cast
+        lowered = ctx.cache[(key, value)] = ctx.values.get(value, em)
+    return lowered
 
 
 def _wait_anchor(op, direction: str, reg, tmem):
@@ -122,7 +122,7 @@ def _is_tmem_to_reg_load(o, tmem) -> bool:
     if o.name != CopyAsyncOp.OPERATION_NAME:
         return False
     copy = CopyAsyncOp(o)
-    return copy.src == tmem and BufferType.of(copy.dst.type).scope == "reg"
+    return copy.src == tmem and BufferType.of(copy.dst.type).scope == MemScope.REG
 
 
 _WAIT_KIND = {"ld": "load", "st": "store"}
@@ -133,14 +133,14 @@ def _place_wait(ctx, op, direction, reg, tmem):
     if anchor is None:
         return
     em = Emitter(ir.InsertionPoint(anchor), op.location, ctx.cache.setdefault("attrs", {}))
-    em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr(f"#nvvm.tcgen05_wait<{_WAIT_KIND[direction]}>")})
+    nvvm_ir.tcgen05_wait(em, _WAIT_KIND[direction])
 
 
 def copy_async_tmem_reg(op, ctx, direction: str):
     plan = _plan(op, ctx, direction)
     tmem, reg = (ctx.src, ctx.dst) if direction == "ld" else (ctx.dst, ctx.src)
-    taddr = _after(ctx, tmem, I32(), "tmem_address")
-    regs = _after(ctx, reg, ptr_type(REG_ADDR_SPACE), "reg_pointer")
+    taddr = _after(ctx, tmem, "tmem_address")
+    regs = _after(ctx, reg, "reg_pointer")
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
     block = kernel_block(op)
     warp = em.shr(linear_tid(em, block), em.i32(5))
@@ -158,7 +158,7 @@ def copy_async_tmem_reg(op, ctx, direction: str):
 def _emit(em, plan, direction, taddr, regs, warp):
     # G: the absolute lane field, 32 * (warp % 4), in bits 16..31 of the address
     quarter = em.add(taddr, em.shl(em.and_(warp, em.i32(3)), em.i32(21)))
-    shape = em.attr(f"#nvvm.tcgen05_ldst_shape<shape_{plan.shape}>")
+    shape = nvvm_ir.tcgen05_ldst_shape(em, plan.shape)
     for ins in plan.instrs:
         field = (ins.lane_offset << 16) + ins.col
         tptr = em.inttoptr(em.add(quarter, em.i32(field)) if field else quarter, 6)
@@ -169,7 +169,7 @@ def _emit(em, plan, direction, taddr, regs, warp):
         if direction == "ld":
             if plan.pack:
                 attrs["pack"] = ir.UnitAttr.get()
-            v = em.create("nvvm.tcgen05.ld", operands=[tptr] + imm, results=[vt], attrs=attrs).results[0]
+            v = nvvm_ir.tcgen05_ld(em, [tptr] + imm, vt, attrs)
             for i, word in enumerate(ins.regs):  # H
                 x = v if vt == I32() else em.result("llvm.extractelement", I32(), (v, em.i32(i)))
                 em.store(x, em.gep(regs, 4 * word), align=4)
@@ -180,17 +180,17 @@ def _emit(em, plan, direction, taddr, regs, warp):
                 v = em.result("llvm.insertelement", vt, (v, x, em.i32(i)))
             if plan.pack:
                 attrs["unpack"] = ir.UnitAttr.get()
-            em.create("nvvm.tcgen05.st", operands=[tptr, v] + imm, attrs=attrs)
+            nvvm_ir.tcgen05_st(em, [tptr, v] + imm, attrs)
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="tmem->reg", priority=10, moves=[("tmem", "reg")],
+    "copy_async", "cuda", variant="tmem->reg", priority=10, moves=[(MemScope.TMEM, MemScope.REG)],
     when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "ld")),
           predicate("exec_scope", exec_scope)],
 )(lambda op, ctx: copy_async_tmem_reg(op, ctx, "ld"))
 
 register_dispatch(
-    "copy_async", "cuda", variant="reg->tmem", priority=10, moves=[("reg", "tmem")],
+    "copy_async", "cuda", variant="reg->tmem", priority=10, moves=[(MemScope.REG, MemScope.TMEM)],
     when=[predicate("validate_tmem_reg_copy", lambda op, ctx: validate_tmem_reg_copy(op, ctx, "st")),
           predicate("exec_scope", exec_scope)],
 )(lambda op, ctx: copy_async_tmem_reg(op, ctx, "st"))

@@ -16,14 +16,14 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 from __future__ import annotations
 
 from ...dialect.decline import Decline, cached_plan
-from ...dialect.enums import BarrierCta, CtaGroup, Scope
-from ...dialect.ir_utils import BUFFER_CAST, Region, enclosing_kernel
+from ...dialect.enums import BarrierCta, MemScope, Scope
+from ...dialect.ir_utils import Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
 from ...dispatch import DispatchError, Rejection, predicate, register_dispatch
 from ...mlir import ir
+from .. import nvvm_ir
 from ..emitter import I16, I32, Emitter
-from ..nvvm_attrs import nvvm_enum
 from ..window_align import known_multiple
 from .tma_plan import DeclaredMap, plan_tma
 
@@ -31,7 +31,7 @@ __all__ = ["validate_tma_copy", "exec_scope", "copy_async_tma", "would_be_tma_lo
 
 
 def _direction(ctx) -> str | None:
-    return {("global", "shared"): "load", ("shared", "global"): "store"}.get((ctx.src_t.scope, ctx.dst_t.scope))
+    return {(MemScope.GLOBAL, MemScope.SHARED): "load", (MemScope.SHARED, MemScope.GLOBAL): "store"}.get((ctx.src_t.scope, ctx.dst_t.scope))
 
 
 def validate_tma_copy(op, ctx):
@@ -156,20 +156,20 @@ def copy_async_tma(op, ctx):
     _decline_unproven_start(g_t, moved)
     if not load:
         _refuse_edge_overrun(g_t, moved)
-    maps, values = _declared_maps(ctx, g)
+    maps, map_values = _declared_maps(ctx, g)
     plan = _cached_plan(direction, g_t, g_region, s_t, s_region, tuple(maps))
     em = Emitter(ir.InsertionPoint(op), op.location, ctx.cache.setdefault("attrs", {}))
-    desc = em.result(BUFFER_CAST, em.ptr(0), (values[plan.map_index],))  # the map parameter's generic address
-    smem = em.gep(em.result(BUFFER_CAST, em.ptr(3), (s,)), plan.smem_offset)
+    desc = ctx.values.get(map_values[plan.map_index], em)  # the map parameter's generic address
+    smem = em.gep(ctx.values.get(s, em), plan.smem_offset)
     coords = [em.i32(c) for c in plan.coords]
     for dim, offset in moved:  # a window's SSA offsets (coordinates are innermost first)
         coords[len(coords) - 1 - dim] = em.add(coords[len(coords) - 1 - dim], offset)
     segments = [1, 1, len(coords)]
     if load:
-        bar = em.result(BUFFER_CAST, em.ptr(3), (ctx.barrier,))
+        bar = ctx.values.get(ctx.barrier, em)
         if CopyAsyncOp(op.operation).barrier_cta == BarrierCta.PAIR_LEADER:
             bar = _pair_leader_barrier(em, bar)
-        attrs = {"mode": em.attr("#nvvm.tma_load_mode<tile>")}
+        attrs = {"mode": nvvm_ir.tma_load_mode(em)}
         extra = []
         if ctx.multicast_mask is None and ctx.cta_group == 1:
             attrs["isCTAOnly"] = ir.BoolAttr.get(True)  # .shared::cta destination
@@ -177,17 +177,14 @@ def copy_async_tma(op, ctx):
             smem = em.create("llvm.addrspacecast", (smem,), (em.ptr(7),)).results[0]
             attrs["isCTAOnly"] = ir.BoolAttr.get(False)
             if ctx.cta_group == 2:
-                attrs["group"] = nvvm_enum(em, CtaGroup.CTA_2)
+                attrs["group"] = nvvm_ir.cta_group(em, ctx.cta_group)
             if ctx.multicast_mask is not None:
                 extra.append(em.const(ctx.multicast_mask, I16()))
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])
-        em.create("nvvm.cp.async.bulk.tensor.shared.cluster.global", [smem, desc, *coords, bar, *extra],
-                  attrs=attrs)
+        nvvm_ir.tma_load(em, smem, desc, coords, bar, extra, attrs)
     else:
-        em.create("nvvm.cp.async.bulk.tensor.global.shared.cta", [desc, smem, *coords],
-                  attrs={"mode": em.attr("#nvvm.tma_store_mode<tile>"),
-                         "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments + [0, 0])})
-        em.create("nvvm.cp.async.bulk.commit.group")
+        nvvm_ir.tma_store(em, desc, smem, coords, segments + [0, 0])
+        nvvm_ir.cp_async_bulk_commit_group(em)
     return plan
 
 
@@ -195,13 +192,13 @@ def _pair_leader_barrier(em, bar):
     """The even CTA of this CTA's pair's mbarrier at bar's offset: `mapa.shared::cluster` to rank & ~1
     (docs/tma.md §8). The instruction's mbar operand is a 32-bit shared address; PTX reads it in the
     destination's .shared::cluster window, so the mapped address travels as its bits."""
-    rank = em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32())
+    rank = nvvm_ir.sreg(em, "cluster.ctarank")
     leader = em.and_(rank, em.i32(-2))
-    remote = em.result("nvvm.mapa", em.ptr(7), (bar, leader))
+    remote = nvvm_ir.mapa(em, bar, leader)
     return em.inttoptr(em.ptrtoint(remote, I32()), 3)
 
 
 register_dispatch(
-    "copy_async", "cuda", variant="tma", priority=20, moves=[("global", "shared"), ("shared", "global")],
+    "copy_async", "cuda", variant="tma", priority=20, moves=[(MemScope.GLOBAL, MemScope.SHARED), (MemScope.SHARED, MemScope.GLOBAL)],
     when=[predicate("validate_tma_copy", validate_tma_copy), predicate("exec_scope", exec_scope)],
 )(copy_async_tma)

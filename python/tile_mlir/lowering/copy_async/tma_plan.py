@@ -74,7 +74,7 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
         if b >= 1 << 31:
             raise Decline("coordinate", f"the region starts at {b} in dim {d}; TMA coordinates are signed "
                             "32-bit (below 2^31)")
-    swizzle_mode = getattr(smem_layout, "swizzle", SwizzleMode.NONE)
+    swizzle_mode = smem_layout.swizzle or SwizzleMode.NONE
     swizzle = _SWIZZLES.get(swizzle_mode)
     if swizzle is None:
         raise Decline("swizzle", f"TMA writes the 32B / 64B / 128B swizzles of 16-byte atomicity, not "
@@ -95,7 +95,7 @@ def plan_tma(direction: str, shape: Sequence[int], elem: str, region, smem_layou
     row = span // ebytes  # in elements
     strides = [1] + [row * math.prod(box[k + 1:-1]) for k in range(len(box) - 2, -1, -1)]
     image = TileLayout([Iter(n, s, m) for n, s in zip(sizes, reversed(strides))])
-    inner = getattr(smem_layout, "inner", smem_layout)
+    inner = smem_layout.inner
     try:
         sliced = inner.slice(tuple(smem_shape), smem_region).canonicalize()
     except LayoutError as e:

@@ -6,6 +6,7 @@ from ...dialect.ir_utils import region_of
 from ...dialect.ops import GemmAsyncBlockScaleOp, view
 from ...dialect.types import BufferType
 from ...target import ArchInfo
+from ..values import BufferValues
 from .operand_plan import Operand
 
 __all__ = ["GemmCtx"]
@@ -14,10 +15,12 @@ __all__ = ["GemmCtx"]
 class GemmCtx:
     """op, target (the chip's ArchInfo), cache (per pass run); d, a, b, accumulate, sfa, sfb (operand values;
     sfa and sfb None without block scaling); their BufferTypes (d_t, ...) and planner Operands (d_op, ...);
-    kind (None: from the element types), scale_vec, cta_group, scope, pinned (the `dispatch` attribute)."""
+    kind (None: from the element types), scale_vec, cta_group, scope, pinned (the `dispatch` attribute);
+    values, the buffer-value converter."""
 
-    def __init__(self, op, target: ArchInfo, cache: dict | None = None):
+    def __init__(self, op, target: ArchInfo, cache: dict | None = None, values: BufferValues | None = None):
         self.op, self.target = op, target
+        self.values = BufferValues() if values is None else values  # (lowering/values.py)
         self.cache = {} if cache is None else cache
         v = view(op)
         self.d, self.a, self.b, self.accumulate = v.d, v.a, v.b, v.accumulate

@@ -8,7 +8,6 @@ added to, never OR-ed (the allocation's base column is not aligned).
 """
 from __future__ import annotations
 
-from ...dialect.ir_utils import BUFFER_CAST
 from ...mlir import ir
 from ..emitter import I32, I64, Emitter
 
@@ -37,7 +36,7 @@ def desc_base(ctx, value, template: int):
     desc = ctx.cache.get(key)
     if desc is None:
         em = emitter_after_def(ctx, value)
-        ptr = em.result(BUFFER_CAST, em.ptr(3), (value,))
+        ptr = ctx.values.get(value, em)
         addr = em.zext(em.ptrtoint(ptr, I32()), I64())
         start = em.shr(em.and_(addr, em.i64(0x3FFFF)), em.i64(4))
         desc = ctx.cache[key] = em.or_(em.i64(signed(template, 64)), start)
@@ -67,5 +66,5 @@ def tmem_address(ctx, value):
     taddr = ctx.cache.get(key)
     if taddr is None:
         em = emitter_after_def(ctx, value)
-        taddr = ctx.cache[key] = em.result(BUFFER_CAST, I32(), (value,))
+        taddr = ctx.cache[key] = ctx.values.get(value, em)
     return taddr

@@ -22,4 +22,4 @@ class LowerGemmAsyncPass(DispatchPass):
         load_variants()
 
     def context(self, op, cache: dict) -> GemmCtx:
-        return GemmCtx(op, self.target, cache=cache)
+        return GemmCtx(op, self.target, cache=cache, values=self.values)

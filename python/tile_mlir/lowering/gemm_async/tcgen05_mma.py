@@ -15,11 +15,11 @@ tcgen05_mma_plan.plan_tcgen05_mma; here, per K-step s:
 from __future__ import annotations
 
 from ...dialect.decline import cached_plan
-from ...dialect.enums import Scope
+from ...dialect.enums import MemScope, Scope
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, mma_kind_attr
+from .. import nvvm_ir
 from ..emitter import I1
-from ..nvvm_attrs import nvvm_enum
 from ..smem_desc import encode_smem_desc
 from .operand_ir import DescSteps, desc_base, emitter_at, signed, tmem_address
 from .tcgen05_mma_plan import plan_tcgen05_mma
@@ -30,7 +30,7 @@ __all__ = ["validate_tcgen05_mma", "gemm_tcgen05_mma"]
 def validate_tcgen05_mma(op, ctx):
     if not ctx.target.has_tcgen05:
         return False, f"tcgen05.mma needs an sm_100a-family target, not {ctx.target.arch}"
-    if ctx.d_t.scope != "tmem":
+    if ctx.d_t.scope != MemScope.TMEM:
         return False, f"requires the accumulator in tensor memory, got a {ctx.d_t.scope} buffer"
     if ctx.scope != Scope.THREAD:
         return False, f"tcgen05.mma is issued by one thread (scope = \"thread\"), got scope = \"{ctx.scope}\""
@@ -54,14 +54,12 @@ def gemm_tcgen05_mma(op, ctx):
     else:
         a_addr = tmem_address(ctx, ctx.a)
     attrs = {"kind": mma_kind_attr(plan.kind, bool(plan.block_scale)),
-             "ctaGroup": nvvm_enum(em, plan.cta_group)}
+             "ctaGroup": nvvm_ir.cta_group(em, ctx.cta_group)}
     if plan.block_scale:
-        attrs["blockScale"] = em.attr(f"#nvvm.tcgen05_mma_block_scale<{plan.block_scale}>")
-        name = "nvvm.tcgen05.mma.block_scale"
+        attrs["blockScale"] = nvvm_ir.tcgen05_mma_block_scale(em, plan.block_scale)
         sfa_addr, sfb_addr = tmem_address(ctx, ctx.sfa), tmem_address(ctx, ctx.sfb)
     else:
         attrs["operandSegmentSizes"] = em.attr("array<i32: 1, 1, 1, 1, 1, 0, 0>")
-        name = "nvvm.tcgen05.mma"
     true = None
     for s in range(plan.steps):
         if plan.a_smem is not None:
@@ -79,7 +77,8 @@ def gemm_tcgen05_mma(op, ctx):
         if plan.block_scale:
             operands += [em.inttoptr(_plus(em, addr, cols[s]), 6)
                          for addr, cols in ((sfa_addr, plan.sfa_cols), (sfb_addr, plan.sfb_cols))]
-        em.create(name, operands, attrs={**attrs, "tile.mma": ir.StringAttr.get(_describe(plan, s))})
+        nvvm_ir.tcgen05_mma(em, operands, {**attrs, "tile.mma": ir.StringAttr.get(_describe(plan, s))},
+                            block_scale=bool(plan.block_scale))
     return plan
 
 

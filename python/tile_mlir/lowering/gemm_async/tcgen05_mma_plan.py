@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...dialect.enums import MemScope
 from ...lazy import numpy as np  # imported at first use (tile-opt --help never calls it)
 
 from ...dialect.decline import Decline
@@ -217,7 +218,7 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
     if d.elem not in d_codes:
         raise Decline("d-type", f".kind::{kind.name} accumulates into {' / '.join(d_codes)}, d is {d.elem}")
     for name, op in (("a", a), ("b", b)):
-        if op.bits in (4, 6) and kind.geometry_bits == 8 and op.scope == "shared" and op.packing is None:
+        if op.bits in (4, 6) and kind.geometry_bits == 8 and op.scope == MemScope.SHARED and op.packing is None:
             raise Decline("kind", f"{name} holds packed {op.bits}-bit data; .kind::{kind.name} reads "
                             f"{op.bits}-bit operands from shared memory padded to 8-bit slots: declare "
                             f"packing b{op.bits}x16_p{128 - 16 * op.bits}")
@@ -252,7 +253,7 @@ def plan_tcgen05_mma(d: Operand, a: Operand, b: Operand, cta_group: int, kind_at
         mn_ok = dict.fromkeys(mn_ok, "tf32 operands transpose only with the 128B_base32B swizzle, which "
                               "gemm_async does not lay out yet: make them K-major")
     a_smem = a_tmem = None
-    if a.scope == "shared":
+    if a.scope == MemScope.SHARED:
         a_smem = plan_smem_operand("A", a.layout, a.shape, a.region, kind.geometry_bits, kind.k_elems,
                                    a.align, mn_ok["A"])
     else:

@@ -21,12 +21,12 @@ epilogue; docs/gemm-walkthrough.md §10).
 """
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...dialect.decline import cached_plan
-from ...dialect.ir_utils import BUFFER_CAST
 from ...dispatch import predicate, register_dispatch
 from ...mlir import ir, llvm
+from .. import nvvm_ir
 from ..emitter import I32
-from ..registers import REG_ADDR_SPACE
 from ..smem_desc import encode_wgmma_desc
 from .operand_ir import DescSteps, desc_base, emitter_at
 from .wgmma_plan import plan_wgmma
@@ -37,7 +37,7 @@ __all__ = ["validate_wgmma", "gemm_wgmma"]
 def validate_wgmma(op, ctx):
     if not ctx.target.has_wgmma:
         return False, f"wgmma needs sm_90a, not {ctx.target.arch}"
-    if ctx.d_t.scope != "reg":
+    if ctx.d_t.scope != MemScope.REG:
         return False, f"requires the accumulator in registers, got a {ctx.d_t.scope} buffer"
     if ctx.block_scaled:
         return False, "wgmma has no block scaling"
@@ -64,8 +64,8 @@ def gemm_wgmma(op, ctx):
              for v, p in ((ctx.a, plan.a), (ctx.b, plan.b))]
     elem = ir.F32Type.get() if plan.type_d == "f32" else I32()
     struct = llvm.StructType.get_literal([elem] * len(plan.words))
-    words = em.result(BUFFER_CAST, em.ptr(REG_ADDR_SPACE), (ctx.d,))
-    em.create("nvvm.wgmma.fence.aligned")
+    words = ctx.values.get(ctx.d, em)
+    nvvm_ir.wgmma_fence(em)
     acc = em.result("llvm.mlir.undef", struct)
     for i, w in enumerate(plan.words):
         x = em.load(I32(), em.gep(words, 4 * w), align=4)
@@ -73,24 +73,24 @@ def gemm_wgmma(op, ctx):
             x = em.result("llvm.bitcast", elem, (x,))
         acc = em.result("llvm.insertvalue", struct, (acc, x), {"position": ir.DenseI64ArrayAttr.get([i])})
     attrs = {
-        "shape": em.attr(f"#nvvm.shape<m = 64, n = {plan.n}, k = {plan.k_step}>"),
-        "typeA": em.attr(f"#nvvm.wgmma_type<{plan.type_a}>"), "typeB": em.attr(f"#nvvm.wgmma_type<{plan.type_b}>"),
-        "typeD": em.attr(f"#nvvm.wgmma_type<{plan.type_d}>"),
-        "scaleA": em.attr("#nvvm.wgmma_scale_in<one>"), "scaleB": em.attr("#nvvm.wgmma_scale_in<one>"),
-        "layoutA": em.attr(f"#nvvm.mma_layout<{'row' if plan.a.major == 'K' else 'col'}>"),
-        "layoutB": em.attr(f"#nvvm.mma_layout<{'col' if plan.b.major == 'K' else 'row'}>"),
+        "shape": nvvm_ir.wgmma_shape(em, plan.n, plan.k_step),
+        "typeA": nvvm_ir.wgmma_type(em, plan.type_a), "typeB": nvvm_ir.wgmma_type(em, plan.type_b),
+        "typeD": nvvm_ir.wgmma_type(em, plan.type_d),
+        "scaleA": nvvm_ir.wgmma_scale_in(em, "one"), "scaleB": nvvm_ir.wgmma_scale_in(em, "one"),
+        "layoutA": nvvm_ir.mma_layout(em, "row" if plan.a.major == "K" else "col"),
+        "layoutB": nvvm_ir.mma_layout(em, "col" if plan.b.major == "K" else "row"),
     }
 
     for s in range(plan.steps):
         a_desc, b_desc = descs[0].at(plan.a.starts[s]), descs[1].at(plan.b.starts[s])
         known = True if s else _constant_bool(ctx.accumulate)
         if known is not None:
-            acc = em.result("nvvm.wgmma.mma_async", struct, (acc, a_desc, b_desc),
-                            {**attrs, "scaleD": em.attr(f"#nvvm.wgmma_scale_out<{'one' if known else 'zero'}>"),
-                             "tile.mma": ir.StringAttr.get(_describe(plan, s))})
+            acc = nvvm_ir.wgmma_mma_async(em, struct, (acc, a_desc, b_desc),
+                                          {**attrs, "scaleD": nvvm_ir.wgmma_scale_out(em, "one" if known else "zero"),
+                                           "tile.mma": ir.StringAttr.get(_describe(plan, s))})
         else:
             acc = _mma_scale_d(em, plan, struct, elem, acc, a_desc, b_desc, ctx.accumulate)
-    em.create("nvvm.wgmma.commit.group.sync.aligned")
+    nvvm_ir.wgmma_commit_group(em)
     for i, w in enumerate(plan.words):
         x = em.result("llvm.extractvalue", elem, (acc,), {"position": ir.DenseI64ArrayAttr.get([i])})
         if plan.type_d == "f32":

@@ -1,6 +1,7 @@
 """Lowerings of tile.copy (loops of vectorised loads and stores; to and from register tiles) and tile.convert."""
 from __future__ import annotations
 
+from ...dialect.enums import MemScope
 from ...dialect.ops import ConvertOp, CopyOp
 from ...dialect.types import BufferType
 from .. import registers
@@ -12,7 +13,7 @@ from .registry import LoweringError, lowers
 @lowers(ConvertOp)
 def _convert(k, op, em):
     dst_t, src_t = BufferType.of(op.dst.type), BufferType.of(op.src.type)
-    registers.emit_convert(em, dst_t, src_t, k.values[op.dst], k.values[op.src], op.rounding)
+    registers.emit_convert(em, dst_t, src_t, k.buffers.get(op.dst), k.buffers.get(op.src), op.rounding)
 
 
 def _copy_registers(k, op, em, load: bool):
@@ -30,22 +31,22 @@ def _copy_registers(k, op, em, load: bool):
     warp = em.shr(tid, em.i32(5))
     lane = em.and_(tid, em.i32(31))
     nthreads = k.block[0] * k.block[1] * k.block[2]
-    args = (plan, k.values[mem_v], k.values[reg_v], warp, lane, load)
+    args = (plan, k.buffers.get(mem_v), k.buffers.get(reg_v), warp, lane, load)
     if nthreads > 32 * plan.warps or plan.first_warp != 0:
         inside = em.cmp("ult", em.sub(warp, em.i32(plan.first_warp)), em.i32(plan.warps))
         with em.if_(inside):
             registers.emit_move(em, *args)
     else:
         registers.emit_move(em, *args)
-    if not load and mem_t.scope == "shared":
+    if not load and mem_t.scope == MemScope.SHARED:
         k.fences.after_generic_shared_writes(op, em)
 
 
 @lowers(CopyOp)
 def _copy(k, op, em):
     dst_t, src_t = copy_types(op)
-    if "reg" in (dst_t.scope, src_t.scope):
-        return _copy_registers(k, op, em, load=dst_t.scope == "reg")
+    if MemScope.REG in (dst_t.scope, src_t.scope):
+        return _copy_registers(k, op, em, load=dst_t.scope == MemScope.REG)
     dst_l, src_l, bits, numel = sliced_layouts(op)
     if bits == 6 or dst_t.packing or src_t.packing:  # 6-bit data, padded 4-bit data (b4x16_p64)
         _group_copy(k, op, em, (dst_l, src_l), numel)
@@ -55,9 +56,9 @@ def _copy(k, op, em):
             raise LoweringError(op, f"tile.copy of {bits}-bit elements needs whole bytes: each contiguous run "
                                 "of the copied region must start on a byte and cover whole bytes on both sides")
         rank, n = scope_rank(em, op.scope, k.tid(em), k.block)
-        emit_copy_loop(em, (k.values[op.dst], k.values[op.src]), (dst_l, src_l), bits, numel, rank, n,
+        emit_copy_loop(em, (k.buffers.get(op.dst), k.buffers.get(op.src)), (dst_l, src_l), bits, numel, rank, n,
                        max_width=limit)
-    if dst_t.scope == "shared":
+    if dst_t.scope == MemScope.SHARED:
         k.fences.after_generic_shared_writes(op, em)
 
 
@@ -66,7 +67,7 @@ def _group_copy(k, op, em, layouts, numel):
     (.b4x16_p64)."""
     types = copy_types(op)
     for side, lay, t in zip(("dst", "src"), layouts, types):
-        if t.elem_bits == 6 and getattr(lay, "swizzle", None) is not None and t.packing is None:
+        if t.elem_bits == 6 and lay.swizzle is not None and t.packing is None:
             raise LoweringError(op, f"tile.copy of 6-bit elements: the {side} buffer is swizzled but holds "
                                 "packed 6-bit data, whose 12-byte groups straddle swizzle units; "
                                 "declare it with packing b6x16_p32")
@@ -77,4 +78,4 @@ def _group_copy(k, op, em, layouts, numel):
                                 f"elements of the {side} region must be contiguous and start at a multiple "
                                 f"of {GROUP} elements")
     rank, n = scope_rank(em, op.scope, k.tid(em), k.block)
-    emit_group_copy(em, (k.values[op.dst], k.values[op.src]), layouts, types, numel, rank, n)
+    emit_group_copy(em, (k.buffers.get(op.dst), k.buffers.get(op.src)), layouts, types, numel, rank, n)

@@ -7,8 +7,8 @@ from ...dialect.ops import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdO
                             ThreadIdOp, TmemBufferOp, WarpIdOp, subview_strides)
 from ...dialect.types import BufferType
 from ...mlir import ir, llvm_array_type, llvm_function_type
-from .. import registers
-from ..emitter import I1, I8, I32, I64, Emitter
+from .. import nvvm_ir, registers
+from ..emitter import I8, I32, I64, Emitter
 from .registry import lowers
 
 
@@ -35,9 +35,9 @@ def _kernel(k, op, em):
     entry = k.func.regions[0].blocks.append(*params)
     for old, new in zip(body.arguments, entry.arguments):
         if BufferType.of(old.type) is not None:
-            k.values[old] = new
+            k.buffers.bind(old, new)
     for m, new in zip(maps, list(entry.arguments)[len(body.arguments):]):
-        k.values[TensorMapOp(m.operation).map] = new
+        k.buffers.bind(TensorMapOp(m.operation).map, new)
     ops = list(body.operations)
     ret = ops[-1]  # tile.return (verified): first into the entry block, then the rest in order before it
     ret.detach_from_parent()
@@ -61,7 +61,7 @@ def _tensor_map(k, op, em):
 
 @lowers(TensorMapPrefetchOp)
 def _tensor_map_prefetch(k, op, em):
-    em.create("nvvm.prefetch", (k.values[op.map],), attrs={"tensormap": ir.UnitAttr.get()})
+    nvvm_ir.prefetch_tensormap(em, k.buffers.get(op.map))
 
 
 @lowers(ReturnOp)
@@ -82,34 +82,34 @@ def _warp_id(k, op, em):
 
 @lowers(LaneIdOp)
 def _lane_id(k, op, em):
-    op.result.replace_all_uses_with(em.result("nvvm.read.ptx.sreg.laneid", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, "laneid"))
 
 
 @lowers(CtaRankOp)
 def _cta_rank(k, op, em):
-    op.result.replace_all_uses_with(em.result("nvvm.read.ptx.sreg.cluster.ctarank", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, "cluster.ctarank"))
 
 
 @lowers(BlockIdOp)
 def _block_id(k, op, em):
-    op.result.replace_all_uses_with(em.result(f"nvvm.read.ptx.sreg.ctaid.{op.dim}", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, f"ctaid.{op.dim}"))
 
 
 @lowers(GridDimOp)
 def _grid_dim(k, op, em):
-    op.result.replace_all_uses_with(em.result(f"nvvm.read.ptx.sreg.nctaid.{op.dim}", I32()))
+    op.result.replace_all_uses_with(nvvm_ir.sreg(em, f"nctaid.{op.dim}"))
 
 
 @lowers(ElectOneOp)
 def _elect_one(k, op, em):
-    op.result.replace_all_uses_with(em.result("nvvm.elect.sync", I1()))
+    op.result.replace_all_uses_with(nvvm_ir.elect_sync(em))
 
 
 # -- buffers -----------------------------------------------------------------------------------------
 @lowers(AllocSharedOp)
 def _alloc_shared(k, op, em):
     name, off = k.shared[op.operation]
-    k.values[op.result] = em.gep(em.addressof(name, 3), off)
+    k.buffers.bind(op.result, em.gep(em.addressof(name, 3), off))
 
 
 @lowers(AllocRegOp)
@@ -117,7 +117,7 @@ def _alloc_reg(k, op, em):
     """In the entry block's first position, wherever the op is: SROA promotes only entry allocas."""
     entry = k.func.regions[0].blocks[0]
     at = Emitter(ir.InsertionPoint.at_block_begin(entry), op.location, k.cache)
-    k.values[op.result] = registers.alloc_registers(at, BufferType.of(op.result.type))
+    k.buffers.bind(op.result, registers.alloc_registers(at, BufferType.of(op.result.type)))
 
 
 @lowers(SubviewOp)
@@ -130,15 +130,15 @@ def _subview(k, op, em):
         term = em.mul(em.zext(next(dynamic), I64()) if o == SUBVIEW_DYNAMIC else em.i64(o), em.i64(stride))
         elems = term if elems is None else em.add(elems, term)
     byte_offset = em.udiv(em.mul(elems, em.i64(src_t.addr_bits)), em.i64(8))
-    k.values[op.result] = em.gep(k.values[op.source], byte_offset)
+    k.buffers.bind(op.result, em.gep(k.buffers.get(op.source), byte_offset))
 
 
 @lowers(ReinterpretOp)
 def _reinterpret(k, op, em):
-    k.values[op.result] = k.values[op.source]
+    k.buffers.bind(op.result, k.buffers.get(op.source))
 
 
 @lowers(TmemBufferOp)
 def _tmem_buffer(k, op, em):
-    addr = em.load(I32(), k.values[op.slot], align=4)
-    k.values[op.result] = em.add(addr, em.i32(op.col_offset)) if op.col_offset else addr
+    addr = em.load(I32(), k.buffers.get(op.slot), align=4)
+    k.buffers.bind(op.result, em.add(addr, em.i32(op.col_offset)) if op.col_offset else addr)

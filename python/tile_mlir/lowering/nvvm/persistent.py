@@ -1,11 +1,11 @@
 """Lowerings of the persistent-kernel ops (dialect/ops/persistent.py): a ring stage picked by an SSA index
 (a chain of selects over the stages' shared addresses), an mbarrier wait on an SSA parity, the grouped
-raster order in i32 arithmetic."""
+raster order in i32 arithmetic, setmaxnreg (on the chips that have it)."""
 from __future__ import annotations
 
-from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp
-from ...mlir import ir
-from ..emitter import I1
+from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
+from ...dispatch import predicate
+from .. import nvvm_ir
 from .registry import lowers
 
 
@@ -13,22 +13,21 @@ from .registry import lowers
 def _ring_stage(k, op, em):
     """stage[index] as select(index == S-1, p[S-1], ... select(index == 1, p1, p0)); an index outside the
     ring picks stage 0 (the verifier cannot bound an SSA value; the op's contract is 0 <= index < S)."""
-    stages = [k.values[s] for s in op.stages]
+    stages = [k.buffers.get(s) for s in op.stages]
     picked = stages[0]
     for i, ptr in enumerate(stages[1:], start=1):
         hit = em.cmp("eq", op.index, em.i32(i))
         picked = em.result("llvm.select", ptr.type, (hit, ptr, picked))
-    k.values[op.result] = picked
+    k.buffers.bind(op.result, picked)
 
 
 @lowers(MbarrierWaitParityOp)
 def _mbarrier_wait_parity(k, op, em):
-    bar = k.values[op.barrier]
+    bar = k.buffers.get(op.barrier)
     parity = em.and_(op.parity, em.i32(1))
 
     def try_wait(e):
-        return e.create("nvvm.mbarrier.try_wait", operands=[bar, parity], results=[I1()],
-                        attrs={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 1, 0])}).results[0]
+        return nvvm_ir.mbarrier_try_wait(e, bar, parity)
 
     em.spin_until(try_wait)
     k.fences.after_thread_sync(op, em)
@@ -48,3 +47,12 @@ def _raster_grouped(k, op, em):
     col = em.udiv(inside, rows)
     for res, v in ((op.row, row), (op.col, col)):
         res.replace_all_uses_with(v)
+
+
+def _has_setmaxnreg(op, ctx):
+    return ctx.target.has_setmaxnreg, f"setmaxnreg needs sm_90a or an sm_100a-family target, not {ctx.target.arch}"
+
+
+@lowers(SetMaxNRegOp, when=[predicate("target", _has_setmaxnreg)])
+def _setmaxnreg(k, op, em):
+    nvvm_ir.setmaxregister(em, op.action, op.count)

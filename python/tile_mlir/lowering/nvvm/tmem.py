@@ -4,52 +4,48 @@ from __future__ import annotations
 from ...dialect.enums import Scope
 from ...dialect.ops import CommitOp, GemmWaitOp, TmemAllocOp, TmemDeallocOp, TmemLoadOp, TmemRelinquishOp
 from ...mlir import ir
+from .. import nvvm_ir
 from ..copy_async.tcgen05_ldst_plan import instruction_registers
-from ..emitter import I32, I64, int_type
-from ..nvvm_attrs import nvvm_enum
+from ..emitter import I32, int_type
 from .registry import lowers
-
-
-def _group(op, em):
-    return {"group": nvvm_enum(em, op.cta_group)}
 
 
 @lowers(TmemAllocOp)
 def _tmem_alloc(k, op, em):
-    em.create("nvvm.tcgen05.alloc", (k.values[op.slot], em.i32(op.num_cols)), attrs=_group(op, em))
+    nvvm_ir.tcgen05_alloc(em, k.buffers.get(op.slot), em.i32(op.num_cols), op.cta_group)
 
 
 @lowers(TmemDeallocOp)
 def _tmem_dealloc(k, op, em):
-    addr = em.load(I32(), k.values[op.slot], align=4)
-    em.create("nvvm.tcgen05.dealloc", (em.inttoptr(addr, 6), em.i32(op.num_cols)), attrs=_group(op, em))
+    addr = em.load(I32(), k.buffers.get(op.slot), align=4)
+    nvvm_ir.tcgen05_dealloc(em, em.inttoptr(addr, 6), em.i32(op.num_cols), op.cta_group)
 
 
 @lowers(TmemRelinquishOp)
 def _tmem_relinquish(k, op, em):
-    em.create("nvvm.tcgen05.relinquish_alloc_permit", attrs=_group(op, em))
+    nvvm_ir.tcgen05_relinquish_alloc_permit(em, op.cta_group)
 
 
 @lowers(CommitOp)
 def _commit(k, op, em):
-    bar = k.values[op.barrier]
+    bar = k.buffers.get(op.barrier)
     mask = op.multicast_mask
     operands = (bar,) if mask is None else (bar, em.const(mask, int_type(16)))
-    em.create("nvvm.tcgen05.commit", operands, attrs=_group(op, em))
+    nvvm_ir.tcgen05_commit(em, operands, op.cta_group)
 
 
 @lowers(GemmWaitOp)
 def _gemm_wait(k, op, em):
     """wgmma.wait_group.sync.aligned N: the gemm_async groups (lowering/gemm_async/wgmma.py) but N are done."""
-    em.create("nvvm.wgmma.wait.group.sync.aligned", attrs={"group": ir.IntegerAttr.get(I64(), op.pending)})
+    nvvm_ir.wgmma_wait_group(em, op.pending)
 
 
 @lowers(TmemLoadOp)
 def _tmem_load(k, op, em):
     """Each warp reads its lane quarter (tcgen05.ld.32x32b, at most 128 columns per instruction, fewer in
     a large CTA: instruction_registers), waits (tcgen05.wait::ld), and stores its lane's row."""
-    dst = k.values[op.dst]
-    base = k.values[op.src]
+    dst = k.buffers.get(op.dst)
+    base = k.buffers.get(op.src)
     n = op.num_cols
     tid = k.tid(em)
     warp_in_group = em.and_(em.shr(tid, em.i32(5)), em.i32(3))
@@ -60,14 +56,13 @@ def _tmem_load(k, op, em):
     row_ptr = em.gep(dst, em.mul(row, em.i32(n * 4)))
     chunk = min(n, instruction_registers(k.block[0] * k.block[1] * k.block[2]))
     vt = ir.VectorType.get([chunk], I32())
-    shape = em.attr("#nvvm.tcgen05_ldst_shape<shape_32x32b>")
+    shape = nvvm_ir.tcgen05_ldst_shape(em, "32x32b")
     regs = []
     col_offset = op.col_offset
     for c0 in range(0, n, chunk):
         taddr = em.add(quarter, em.i32(col_offset + c0))
-        regs.append(em.create("nvvm.tcgen05.ld", operands=[em.inttoptr(taddr, 6)], results=[vt],
-                              attrs={"shape": shape}).results[0])
-    em.create("nvvm.tcgen05.wait", attrs={"kind": em.attr("#nvvm.tcgen05_wait<load>")})
+        regs.append(nvvm_ir.tcgen05_ld(em, [em.inttoptr(taddr, 6)], vt, {"shape": shape}))
+    nvvm_ir.tcgen05_wait(em, "load")
     # global buffers are whole allocations (16-byte aligned, checked by the runtime): rows of n
     # columns start on min(16, 4n)-byte boundaries, which lets NVPTX use vector stores
     align = min(16, 4 * n)
