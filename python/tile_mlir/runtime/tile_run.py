@@ -28,7 +28,9 @@ outputs, expected values and errors as heat maps, with matplotlib; runtime/show.
 none is known to be an output. ``--emit-artifact DIR`` writes DIR/<kernel>.{json,ptx,cubin}, the
 kernel name checked to be a PTX identifier and the paths to stay inside DIR. Errors print one line
 ``tile-run: error: ...`` (followed by the compiler's diagnostics when compiling failed) and exit
-with 1; -v adds the traceback.
+with 1; -v adds the traceback. A .mlir kernel that will run on tile-sim is compiled with line info
+(``-O line_info=false`` turns it off), so a fault of the run is printed as MLIR prints a diagnostic,
+at the tile IR line: ``kernel.mlir:39:3: error: ...`` (the PTX line follows in the message).
 """
 from __future__ import annotations
 
@@ -288,8 +290,18 @@ def _expected(items, outs) -> dict:
 def run(ns) -> int:
     from tile_mlir.runtime import jit
 
+    if ns.plot and not ns.no_run:  # a missing extra is said before the compile and the run
+        from .show import require_matplotlib
+        try:
+            require_matplotlib()
+        except ImportError as e:
+            raise UsageError(str(e))
     options = dict(_parse_kv(o, "--compile-option") for o in ns.compile_option)
     options = {k: _json_or_str(v) for k, v in options.items()}
+    if ns.input.endswith(".mlir") and "line_info" not in options and not ns.no_run:
+        from .backend import forced_backend, surely_sim
+        if surely_sim(forced_backend() or ns.backend):  # tile-sim's faults name the tile IR line
+            options["line_info"] = True
     art = _load_artifact(ns.input, ns.arch, options)
     if ns.dump_ptx:
         sys.stdout.write(art.ptx if art.ptx.endswith("\n") else art.ptx + "\n")
@@ -383,7 +395,9 @@ def main(argv=None) -> int:
     except Exception as e:  # TileRuntimeError, CudaError, compiler errors, ...
         msg = str(e).strip().splitlines()
         text = msg[0] if msg else type(e).__name__
-        if type(e).__module__.startswith("tile_mlir") or isinstance(e, (OSError, ValueError)):
+        if getattr(e, "source", None) and text.startswith(f"{e.source}: "):
+            print(text, file=sys.stderr)  # a tile-sim fault at the tile IR line: MLIR's form, one prefix
+        elif type(e).__module__.startswith("tile_mlir") or isinstance(e, (OSError, ValueError)):
             print(f"tile-run: error: {text}", file=sys.stderr)
         else:
             print(f"tile-run: error: {type(e).__name__}: {text}", file=sys.stderr)
