@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from functools import cmp_to_key
 
+from ..mlir import ir
 from .decline import Decline, fail
 from .ir_utils import op_name
 from .types import BufferType, element_bits
@@ -31,6 +32,10 @@ __all__ = ["check_expect_tx"]
 _EXPECT = ("tile.mbarrier.arrive_expect_tx", "tile.mbarrier.expect_tx")
 _VIEWS = ("tile.subview", "tile.reinterpret")
 _COPY = "tile.copy_async"
+
+
+def _int(attr) -> int:
+    return int(ir.IntegerAttr(attr).value)
 
 
 def _maker(value) -> str | None:
@@ -55,16 +60,15 @@ def _loads(barrier) -> list | None:
 
 def _box_bytes(load) -> tuple[int, str] | None:
     """(the bytes load's box brings, how the message shows it), or None when that is not certain."""
-    from .ops import attr_value
-
-    attrs = load.attributes
-    if "multicast_mask" in attrs or attr_value(load, "cta_group") != 1 or \
-            str(attr_value(load, "barrier_cta")) != "own":
+    attrs = load.attributes  # (read here: dialect.ops imports this module)
+    if "multicast_mask" in attrs or ("cta_group" in attrs and _int(attrs["cta_group"]) != 1) or \
+            ("barrier_cta" in attrs and str(ir.StringAttr(attrs["barrier_cta"]).value) != "own"):
         return None
     src = load.operands[1]
     while _maker(src) == "tile.subview":  # a window of the global buffer: its maps are the buffer's
         src = src.owner.operands[0]
-    boxes = {tuple(attr_value(u.owner, "box")) for u in src.uses if op_name(u.owner) == "tile.tensor_map"}
+    boxes = {tuple(ir.DenseI64ArrayAttr(u.owner.attributes["box"])) for u in src.uses
+             if op_name(u.owner) == "tile.tensor_map"}
     bt = BufferType.of(src.type)
     if len(boxes) != 1 or bt is None or element_bits(bt.elem) % 8:
         return None
@@ -101,8 +105,8 @@ def check_expect_tx(op) -> None:
         if not mine:
             return
         boxes = [_box_bytes(load) for load in mine]
-    except Decline:
-        return  # a malformed load: its own verifier says so
+    except (Decline, ValueError, TypeError):
+        return  # a malformed load or map (an attribute of another kind): its own verifier says so
     if any(b is None for b in boxes):
         return
     total = sum(n for n, _ in boxes)
