@@ -19,7 +19,7 @@ KeyboardInterrupt or SystemExit makes the rest of the walk fail fast and is rais
 """
 from __future__ import annotations
 
-from ..diagnostics import error, remark, wants_remarks
+from ..diagnostics import active, error, remark, wants_remarks
 from ..dispatch import DispatchError, Rejection, dispatch
 from ..mlir import rewrite
 from ..pass_base import Option, TilePass, chip_option, internal_error
@@ -64,6 +64,8 @@ class DispatchPass(TilePass):
 
     def run(self, module_op) -> bool:
         self.load_variants()
+        eng = active()
+        since = len(eng.diagnostics) if eng is not None else 0
         run = _Run(self)
         patterns = rewrite.RewritePatternSet(module_op.context)
         for name in self.OPS:
@@ -71,6 +73,9 @@ class DispatchPass(TilePass):
         rewrite.walk_and_apply_patterns(module_op, patterns.freeze())
         if run.interrupted is not None:
             raise run.interrupted
+        if not run.ok:  # the root cause may be a later pass's op: root_cause.py
+            from .root_cause import report_later_failures
+            report_later_failures(self, module_op, since, DispatchPass)
         return run.ok
 
 
