@@ -82,3 +82,38 @@ def test_const_and_comparisons():
     with pytest.raises(ValueError, match="const type must be one of"):
         with tb.module():
             tb.const(1, "f32")
+
+
+def test_wait_parity_follows_the_loop_counter():
+    """The tutorial's K-loop snippet: one load barrier reused every step, waited on with the step's parity."""
+    import ml_dtypes
+    import numpy as np
+
+    from tile_mlir import builders as tb
+
+    with tb.module() as m:
+        g, go = tb.buffer_t("global", (128, 64), "bf16"), tb.buffer_t("global", (64, 64), "bf16")
+        s = tb.buffer_t("shared", (64, 64), "bf16", "Swizzle<128B> o S[(64, 64) : (64, 1)]", align=1024)
+        with tb.kernel(m.module, "kloop", {"A": g, "out": go}, block=(128, 1, 1)) as (_, (a, out)):
+            tb.tensor_map(a, box=[64, 64], swizzle="128B")
+            tb.tensor_map(out, box=[64, 64], swizzle="128B")
+            sa, loaded = tb.alloc_shared(s), tb.alloc_shared(tb.buffer_t("shared", (1,), "i64"))
+            is_thread0 = tb.eq(tb.thread_id(), 0)
+            with tb.when(is_thread0):
+                tb.mbarrier_init(loaded, 1)
+                tb.fence("mbarrier_init")
+            tb.barrier()
+            with tb.loop(tb.const(0), tb.const(3), tb.const(1)) as k:
+                with tb.when(is_thread0):
+                    tb.mbarrier_arrive_expect_tx(loaded, 64 * 64 * 2)
+                    tb.copy_async(sa, a, loaded, src_region=[(64, 128), (0, 64)], scope="thread")
+                tb.mbarrier_wait_parity(loaded, k)
+                tb.barrier()
+            with tb.when(is_thread0):
+                tb.copy_async(out, sa, scope="thread")
+                tb.bulk_wait(0)
+            tb.ret()
+    a = np.random.default_rng(0).standard_normal((128, 64)).astype(ml_dtypes.bfloat16)
+    o = np.zeros((64, 64), ml_dtypes.bfloat16)
+    tile_mlir.jit(m.module, backend="sim")(A=a, out=o)
+    assert np.array_equal(o, a[64:])
