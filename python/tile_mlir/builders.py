@@ -39,7 +39,8 @@ _TYPES = {"i1": lambda: ir.IntegerType.get_signless(1), "i32": lambda: ir.Intege
 
 
 class Module:
-    """What ``module()`` yields: ``module`` (the ir.Module being built), ``context``; ``str()`` is its IR."""
+    """What ``module()`` yields: ``module`` (the ir.Module being built), ``context``; ``str()`` is its IR with
+    the kernels' parameters by name (%A, as tile-opt prints them: param_print.py)."""
 
     def __init__(self, context, module):
         self.context, self.module = context, module
@@ -49,7 +50,8 @@ class Module:
         return self.module.body
 
     def __str__(self) -> str:
-        return str(self.module)
+        from .param_print import kernel_param_names, with_param_names
+        return with_param_names(str(self.module), kernel_param_names(self.module))
 
 
 @contextmanager
