@@ -306,49 +306,53 @@ def fast_wgmma(a, b, progress: bool = True) -> np.ndarray:
 
 
 def check_sampled(fast: np.ndarray, mmasim, rows: int, samples: int = 2, cols: int = 8,
-                  seed: int = 0, progress: bool = True) -> tuple[int, int]:
-    """(elements that differ, elements compared) between ``fast`` (fp32 D of the fast model) and MMA-Sim's
-    model on ``samples`` random rows x cols tiles; ``mmasim(row_slice, col_slice)`` computes MMA-Sim's D of
-    one tile from the operands restricted to it (every element of D depends on its row and column alone)."""
+                  seed: int = 0, progress: bool = True) -> tuple[int, int, int]:
+    """(elements whose bf16 differ, elements whose fp32 differ, elements compared) between ``fast`` (fp32 D of
+    the fast model) and MMA-Sim's model on ``samples`` random rows x cols tiles; ``mmasim(row_slice,
+    col_slice)`` computes MMA-Sim's D of one tile from the operands restricted to it (every element of D
+    depends on its row and column alone). D is bf16: the bf16 count is the check, the fp32 one a finding."""
     m, n = fast.shape
     rng = np.random.default_rng(seed)
-    differ = compared = 0
+    differ = differ32 = compared = 0
     with _progress(samples, "MMA-Sim on sampled tiles", progress) as bar:
         for _ in range(samples):
             m0 = int(rng.integers(0, -(-m // rows))) * rows
             n0 = int(rng.integers(0, -(-n // cols))) * cols
             r, c = slice(m0, min(m, m0 + rows)), slice(n0, min(n, n0 + cols))
             want = mmasim(r, c)
-            differ += int(np.count_nonzero(want.view(np.uint32) != fast[r, c].view(np.uint32)))
+            differ += int(np.count_nonzero(to_bf16(want).view(np.uint16) != to_bf16(fast[r, c]).view(np.uint16)))
+            differ32 += int(np.count_nonzero(want.view(np.uint32) != fast[r, c].view(np.uint32)))
             compared += want.size
             bar.update()
-    return differ, compared
+    return differ, differ32, compared
 
 
 def check_blockscaled(a, sfa, b, sfb, fmt: BlockFormat, samples: int = 2,
-                      progress: bool = True) -> tuple[np.ndarray, tuple[int, int]]:
-    """(bf16 D of the exact model, its (differ, compared) against MMA-Sim on sampled 128 x 8 tiles)."""
+                      progress: bool = True) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """(bf16 D of the exact model, check_sampled's counts against MMA-Sim on sampled 128 x 8 tiles)."""
     fast = fast_blockscaled(a, sfa, b, sfb, fmt, progress)
     sampled = check_sampled(fast, lambda r, c: mmasim_blockscaled(a[r], sfa[r], b[c], sfb[c], fmt),
                             128, samples, progress=progress)
     return to_bf16(fast), sampled
 
 
-def check_wgmma(a, b, samples: int = 2, progress: bool = True) -> tuple[np.ndarray, tuple[int, int]]:
-    """(bf16 D of the exact model, its (differ, compared) against MMA-Sim on sampled 64 x 8 tiles)."""
+def check_wgmma(a, b, samples: int = 2, progress: bool = True) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """(bf16 D of the exact model, check_sampled's counts against MMA-Sim on sampled 64 x 8 tiles)."""
     fast = fast_wgmma(a, b, progress)
     sampled = check_sampled(fast, lambda r, c: mmasim_wgmma(a[r], b[c]), 64, samples, progress=progress)
     return to_bf16(fast), sampled
 
 
-def report_checked(label: str, d: np.ndarray, want: np.ndarray, sampled: tuple[int, int]) -> int:
+def report_checked(label: str, d: np.ndarray, want: np.ndarray, sampled: tuple[int, int, int]) -> int:
     """The --run line of a check by the exact model: D against it bit for bit, and the model against MMA-Sim
-    on the sampled tiles; the exit status: 0 when both agree."""
+    on the sampled tiles (in bf16, D's type; fp32 differences before the rounding are named too); the exit
+    status: 0 when both agree."""
     differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
-    bad, compared = sampled
+    bad, bad32, compared = sampled
+    note = f"; {bad32} differ in fp32 before the bf16 rounding" if bad32 else ""
     print(f"{label}: D {'==' if not differ else '!='} the exact model of MMA-Sim's arithmetic, bit for bit "
           f"({differ} of {d.size} differ); the model {'==' if not bad else '!='} MMA-Sim on sampled tiles "
-          f"({bad} of {compared} differ)")
+          f"({bad} of {compared} differ{note})")
     return 1 if differ or bad else 0
 
 

@@ -32,10 +32,11 @@ def test_sampled_check_catches_a_model_that_differs():
     a, sfa, b, sfb = ref.random_blockscaled(ref.MXFP8, 128, 8, 64, seed=6)
     fast = ref.fast_blockscaled(a, sfa, b, sfb, ref.MXFP8, progress=False)
     mmasim = lambda r, c: ref.mmasim_blockscaled(a[r], sfa[r], b[c], sfb[c], ref.MXFP8)  # noqa: E731
-    assert ref.check_sampled(fast, mmasim, 128, samples=1, progress=False) == (0, 1024)
+    assert ref.check_sampled(fast, mmasim, 128, samples=1, progress=False) == (0, 0, 1024)
     wrong = fast.copy()
-    wrong[5, 3] = np.nextafter(wrong[5, 3], np.float32(np.inf))
-    assert ref.check_sampled(wrong, mmasim, 128, samples=1, progress=False) == (1, 1024)
+    wrong[5, 3] = np.nextafter(wrong[5, 3], np.float32(np.inf))  # one fp32 ulp: the same bf16 (a finding)
+    wrong[6, 2] = -wrong[6, 2] if wrong[6, 2] else 1.0  # another bf16 value: a failed check
+    assert ref.check_sampled(wrong, mmasim, 128, samples=1, progress=False) == (1, 2, 1024)
 
 
 def test_example_run_line(capsys):
