@@ -462,8 +462,10 @@ def main(argv=None) -> int:
     p.add_argument("--cluster-m", type=int, choices=(1, 2), default=1,
                    help="2: CTA pairs on vertically adjacent tiles, each loading half of B for both (TMA multicast)")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
-    p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
-                   "model bit for bit")
+    p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D bit for bit with "
+                   "the exact model of MMA-Sim's arithmetic, itself checked against MMA-Sim on sampled tiles")
+    from gemm_reference import add_check_options
+    add_check_options(p)
     args = p.parse_args(argv)
     try:
         cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
@@ -473,9 +475,9 @@ def main(argv=None) -> int:
         p.error(str(e))
     if args.run:
         d, a, bt = run(cfg, backend=args.run)
-        from gemm_reference import report_bits
+        from gemm_reference import run_check
         kp = cfg.k_tiles * cfg.tile_k
-        return report_bits(f"{cfg.name} ({cfg.grid} CTAs) on {args.run}", d, expected(padded(a, kp), padded(bt, kp)))
+        return run_check(f"{cfg.name} ({cfg.grid} CTAs) on {args.run}", d, (padded(a, kp), padded(bt, kp)), None, args)
     from gemm_reference import module_text
     print(module_text(build(cfg), "sm_90a", cfg.name, args.ptx))
     return 0

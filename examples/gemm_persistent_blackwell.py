@@ -51,7 +51,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from gemm_blockscaled import EPI_COLS, SMEM_LIMIT, _bar_t, _buf, _set_up, _sf_layouts, _staging, _store_staging, _swizzled  # noqa: E402
-from gemm_reference import FORMATS, module_text, report_bits  # noqa: E402
+from gemm_reference import FORMATS, add_check_options, module_text, run_check  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
@@ -384,16 +384,20 @@ def operands(cfg: PersistentBlackwellConfig, seed: int = 0) -> dict:
             "SFB": sf_atoms(sfb).reshape(-(-cfg.n // 128), -1, 16), "logical": (a, sfa, b, sfb)}
 
 
-def expected(cfg: PersistentBlackwellConfig, logical) -> np.ndarray:
-    """D as the kernel computes it: MMA-Sim's Blackwell model of its MMA chain over K padded with zeros to whole
-    K tiles (TMA's fill: elements and scale bytes 0; a scale of 2^-127 or 0 times a zero element adds nothing but
-    keeps the chain's steps), bf16."""
-    import gemm_reference as ref
+def padded_logical(cfg: PersistentBlackwellConfig, logical):
+    """The logical operands over K padded with zeros to whole K tiles (TMA's fill: elements and scale bytes 0; a
+    scale of 2^-127 or 0 times a zero element adds nothing but keeps the chain's steps)."""
     a, sfa, b, sfb = logical
     kp = cfg.k_tiles * cfg.tile_k
     pad = lambda x, cols: np.pad(x, ((0, 0), (0, cols - x.shape[1])))  # noqa: E731  (zeros of x's dtype)
-    return ref.to_bf16(ref.mmasim_blockscaled(pad(a, kp), pad(sfa, kp // cfg.fmt.vec), pad(b, kp),
-                                              pad(sfb, kp // cfg.fmt.vec), cfg.fmt))
+    return pad(a, kp), pad(sfa, kp // cfg.fmt.vec), pad(b, kp), pad(sfb, kp // cfg.fmt.vec)
+
+
+def expected(cfg: PersistentBlackwellConfig, logical) -> np.ndarray:
+    """D as the kernel computes it: MMA-Sim's Blackwell model of its MMA chain over K padded to whole K tiles
+    (padded_logical), bf16."""
+    import gemm_reference as ref
+    return ref.to_bf16(ref.mmasim_blockscaled(*padded_logical(cfg, logical), cfg.fmt))
 
 
 def run(cfg: PersistentBlackwellConfig, seed: int = 0, backend: str = "sim"):
@@ -418,8 +422,9 @@ def main(argv=None) -> int:
     p.add_argument("--tile-n", type=int, default=128)
     p.add_argument("--cta-group", type=int, choices=(1, 2), default=1, help="2 = CTA pairs issuing M = 256 MMAs")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
-    p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D with MMA-Sim's "
-                   "model bit for bit")
+    p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D bit for bit with "
+                   "the exact model of MMA-Sim's arithmetic, itself checked against MMA-Sim on sampled tiles")
+    add_check_options(p)
     args = p.parse_args(argv)
     try:
         cfg = PersistentBlackwellConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
@@ -428,8 +433,8 @@ def main(argv=None) -> int:
         p.error(str(e))
     if args.run:
         d, logical = run(cfg, backend=args.run)
-        return report_bits(f"{cfg.name} ({cfg.grid[0]} CTAs, {cfg.tiles[0] * cfg.tiles[1]} tiles) on {args.run}",
-                           d, expected(cfg, logical))
+        return run_check(f"{cfg.name} ({cfg.grid[0]} CTAs, {cfg.tiles[0] * cfg.tiles[1]} tiles) on {args.run}",
+                         d, padded_logical(cfg, logical), cfg.fmt, args)
     print(module_text(build(cfg), "sm_100a", cfg.name, args.ptx))
     return 0
 

@@ -1,6 +1,7 @@
 """Operands and numpy references of the GEMMs of examples/gemm_blockscaled.py (docs/gemm-walkthrough.md §1).
 
-Pure numpy + ml_dtypes, no MLIR, so the GPU machine (bench/gemm.py, bench/gpu) imports it too.
+Pure numpy + ml_dtypes, no MLIR, so the GPU machine (bench/gemm.py, bench/gpu) imports it too (the fast
+check imports tile_mlir.sim, which needs no MLIR either, and tqdm).
 
 Conventions, the kernels' and cuBLAS's "TN" GEMM: D[m, n] = sum_k A[m, k] * B[n, k], A is M x K and B is
 N x K, both K-major (row-major with k innermost); D is M x N row-major bf16.
@@ -13,7 +14,9 @@ D = sum_k (A[m, k] * SFA[m, k // V]) * (B[n, k] * SFB[n, k // V]).
 `exact_blockscaled` computes that sum exactly (integers: every element and scale is an integer times a
 power of two) and rounds it once to float64; `mmasim_blockscaled` is MMA-Sim's Blackwell model of the
 kernel's instruction sequence (one tcgen05.mma per K step, D kept in fp32 between them), the bit-exact
-expectation of tile-sim's output.
+expectation of tile-sim's output. MMA-Sim takes minutes at 1024^3, so the examples' --run check compares D
+with `fast_blockscaled` / `fast_wgmma` (tile-sim's integer formulation of the same arithmetic, seconds)
+and checks that model against MMA-Sim on sampled tiles (`check_blockscaled`, `check_wgmma`).
 """
 from __future__ import annotations
 
@@ -238,6 +241,121 @@ def module_text(module, arch: str, name: str, ptx: bool) -> str:
     return tile_compile(module, arch=arch, filename=name).ptx
 
 
+# ---------------------------------------------------------------- the examples' --run check: fast, exact, sampled
+def _bits8(x: np.ndarray, fmt_elem: str) -> np.ndarray:
+    """An operand as the bit patterns tile-sim's MMA arithmetic takes (e2m1: one nibble per element)."""
+    raw = np.ascontiguousarray(x).view(np.uint8)
+    return raw & 0xF if fmt_elem == "e2m1" else raw
+
+
+def _progress(total: int, desc: str, show: bool):
+    from tqdm import tqdm
+    return tqdm(total=total, desc=desc, unit="tile", disable=not show, leave=False)
+
+
+def fast_blockscaled(a, sfa, b, sfb, fmt: BlockFormat, progress: bool = True) -> np.ndarray:
+    """D (fp32, M x N) of the kernel's tcgen05.mma chain (one MMA per K step, D kept in fp32), computed by
+    tile-sim's exact integer formulation of MMA-Sim's arithmetic (tile_mlir.sim.mma_numerics, whose tests
+    check it against MMA-Sim bit for bit) 128 rows at a time: seconds where MMA-Sim takes minutes.
+    `check_sampled` checks it against MMA-Sim here too."""
+    from tile_mlir.sim import mma_numerics as mn
+
+    m, k = a.shape
+    n = b.shape[0]
+    at, bt = _bits8(a, fmt.elem_ptx), np.ascontiguousarray(_bits8(b, fmt.elem_ptx).T)
+    sfbt = np.ascontiguousarray(sfb.T)
+    d = np.empty((m, n), np.float32)
+    spv = fmt.mma_k // fmt.vec
+    with _progress(-(-m // 128), "reference D (exact model)", progress) as bar:
+        for m0 in range(0, m, 128):
+            rows = slice(m0, min(m, m0 + 128))
+            c = np.zeros((rows.stop - m0, n), np.uint32)
+            if fmt.kind == "mxf8f6f4":  # rounds once per 32 products: the chain is one call over all of K
+                c = mn.tcgen05_chain(fmt.kind, "f32", fmt.elem_ptx, fmt.elem_ptx, at[rows], bt, c,
+                                     sfa=sfa[rows], sfb=sfbt)
+            else:  # G-ST-FDPA rounds once per MMA: MMA by MMA
+                for k0 in range(0, k, fmt.mma_k):
+                    kb = k0 // fmt.vec
+                    c = mn.tcgen05(fmt.kind, "f32", "e2m1x2", "e2m1x2", at[rows, k0:k0 + fmt.mma_k],
+                                   bt[k0:k0 + fmt.mma_k], c, m=128, n=n, k=fmt.mma_k, sfa=sfa[rows, kb:kb + spv],
+                                   sfb=sfbt[kb:kb + spv], block=fmt.vec, stype=fmt.scale_ptx)
+            d[rows] = np.asarray(c, np.uint32).view(np.float32)
+            bar.update()
+    return d
+
+
+def fast_wgmma(a, b, progress: bool = True) -> np.ndarray:
+    """D (fp32, M x N) of the Hopper kernels' wgmma chain by tile-sim's exact formulation of MMA-Sim's
+    arithmetic (one group of products per wgmma along K: the chain is one call over all of K), 64 rows at a
+    time."""
+    from tile_mlir.sim import mma_numerics as mn
+
+    name = {"bfloat16": "bf16", "float8_e4m3fn": "e4m3"}[a.dtype.name]
+    view = np.uint16 if name == "bf16" else np.uint8
+    at, bt = np.ascontiguousarray(a).view(view), np.ascontiguousarray(np.ascontiguousarray(b).view(view).T)
+    m, k = a.shape
+    n = b.shape[0]
+    d = np.empty((m, n), np.float32)
+    with _progress(-(-m // 64), "reference D (exact model)", progress) as bar:
+        for m0 in range(0, m, 64):
+            rows = slice(m0, min(m, m0 + 64))
+            c = np.zeros((rows.stop - m0, n), np.uint32)
+            d[rows] = np.asarray(mn.wgmma("f32", name, name, at[rows], bt, c, n=n, k=k), np.uint32).view(np.float32)
+            bar.update()
+    return d
+
+
+def check_sampled(fast: np.ndarray, mmasim, rows: int, samples: int = 2, cols: int = 8,
+                  seed: int = 0, progress: bool = True) -> tuple[int, int, int]:
+    """(elements whose bf16 differ, elements whose fp32 differ, elements compared) between ``fast`` (fp32 D of
+    the fast model) and MMA-Sim's model on ``samples`` random rows x cols tiles; ``mmasim(row_slice,
+    col_slice)`` computes MMA-Sim's D of one tile from the operands restricted to it (every element of D
+    depends on its row and column alone). D is bf16: the bf16 count is the check, the fp32 one a finding."""
+    m, n = fast.shape
+    rng = np.random.default_rng(seed)
+    differ = differ32 = compared = 0
+    with _progress(samples, "MMA-Sim on sampled tiles", progress) as bar:
+        for _ in range(samples):
+            m0 = int(rng.integers(0, -(-m // rows))) * rows
+            n0 = int(rng.integers(0, -(-n // cols))) * cols
+            r, c = slice(m0, min(m, m0 + rows)), slice(n0, min(n, n0 + cols))
+            want = mmasim(r, c)
+            differ += int(np.count_nonzero(to_bf16(want).view(np.uint16) != to_bf16(fast[r, c]).view(np.uint16)))
+            differ32 += int(np.count_nonzero(want.view(np.uint32) != fast[r, c].view(np.uint32)))
+            compared += want.size
+            bar.update()
+    return differ, differ32, compared
+
+
+def check_blockscaled(a, sfa, b, sfb, fmt: BlockFormat, samples: int = 2,
+                      progress: bool = True) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """(bf16 D of the exact model, check_sampled's counts against MMA-Sim on sampled 128 x 8 tiles)."""
+    fast = fast_blockscaled(a, sfa, b, sfb, fmt, progress)
+    sampled = check_sampled(fast, lambda r, c: mmasim_blockscaled(a[r], sfa[r], b[c], sfb[c], fmt),
+                            128, samples, progress=progress)
+    return to_bf16(fast), sampled
+
+
+def check_wgmma(a, b, samples: int = 2, progress: bool = True) -> tuple[np.ndarray, tuple[int, int, int]]:
+    """(bf16 D of the exact model, check_sampled's counts against MMA-Sim on sampled 64 x 8 tiles)."""
+    fast = fast_wgmma(a, b, progress)
+    sampled = check_sampled(fast, lambda r, c: mmasim_wgmma(a[r], b[c]), 64, samples, progress=progress)
+    return to_bf16(fast), sampled
+
+
+def report_checked(label: str, d: np.ndarray, want: np.ndarray, sampled: tuple[int, int, int]) -> int:
+    """The --run line of a check by the exact model: D against it bit for bit, and the model against MMA-Sim
+    on the sampled tiles (in bf16, D's type; fp32 differences before the rounding are named too); the exit
+    status: 0 when both agree."""
+    differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
+    bad, bad32, compared = sampled
+    note = f"; {bad32} differ in fp32 before the bf16 rounding" if bad32 else ""
+    print(f"{label}: D {'==' if not differ else '!='} the exact model of MMA-Sim's arithmetic, bit for bit "
+          f"({differ} of {d.size} differ); the model {'==' if not bad else '!='} MMA-Sim on sampled tiles "
+          f"({bad} of {compared} differ{note})")
+    return 1 if differ or bad else 0
+
+
 def report_bits(label: str, d: np.ndarray, want: np.ndarray) -> int:
     """Print whether bf16 D is `want` bit for bit (the examples' --run line); the exit status: 0 when it is."""
     differ = np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))
@@ -248,3 +366,22 @@ def report_bits(label: str, d: np.ndarray, want: np.ndarray) -> int:
 def to_bf16(d: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 round to nearest even, as cvt.rn.bf16.f32 (ml_dtypes rounds RNE)."""
     return np.asarray(d, np.float32).astype(ml_dtypes.bfloat16)
+
+
+def add_check_options(p) -> None:
+    """The --run check's options, shared by the GEMM examples."""
+    p.add_argument("--samples", type=int, default=2, metavar="N",
+                   help="--run: tiles of D on which the exact model is checked against MMA-Sim (default 2)")
+    p.add_argument("--mmasim-full", action="store_true",
+                   help="--run: compare D with MMA-Sim's model in full instead (minutes at 1024^3)")
+
+
+def run_check(label: str, d: np.ndarray, logical, fmt: "BlockFormat | None", args) -> int:
+    """The examples' --run check of D: against the exact model, itself checked against MMA-Sim on sampled
+    tiles; with --mmasim-full, against MMA-Sim's model of the whole D. ``fmt`` None: the Hopper wgmma kernels."""
+    if args.mmasim_full:
+        want = to_bf16(mmasim_wgmma(*logical) if fmt is None else mmasim_blockscaled(*logical, fmt))
+        return report_bits(label, d, want)
+    want, sampled = check_wgmma(*logical, samples=args.samples) if fmt is None else \
+        check_blockscaled(*logical, fmt, samples=args.samples)
+    return report_checked(label, d, want, sampled)

@@ -30,6 +30,11 @@ __all__ = ["compile", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
 _KEPT = tuple(n for n in ASM_NAMES if n != "sass")  # what keep= can ask
 
 
+def _scales_meta(sig) -> dict:
+    """meta["scales"]: the parameters feeding block-scaled MMAs' scale factors (signature.py), when any."""
+    return {"scales": list(sig["scales"])} if sig.get("scales") else {}
+
+
 def compile(source, arch: str = DEFAULT_ARCH, *, filename: str | None = None, kernel: str | None = None,
             emit: tuple[str, ...] = ("ptx", "cubin"), keep: tuple[str, ...] = (),
             line_info: bool = False) -> Artifact:
@@ -161,5 +166,6 @@ def _compile(source: Source, options: CompileOptions, filename: str, kernel: str
     key = hashlib.sha256(f"{arch}\0{source.ir_text}".encode()).hexdigest()[:32]
     return Artifact(kernel_name=sig["name"], arch=arch, ptx=comp.ptx if "ptx" in emit else "", cubin=comp.cubin,
                     params=sig["params"], block=sig["block"], grid=sig["grid"], cluster=sig["cluster"],
-                    dynamic_smem=comp.dynamic_smem, key=key, meta={"outputs": list(sig["outputs"])},
+                    dynamic_smem=comp.dynamic_smem, key=key, meta={"outputs": list(sig["outputs"]),
+                                                                    **_scales_meta(sig)},
                     tensor_maps=sig["tensor_maps"], kept=comp.asm)

@@ -53,6 +53,7 @@ class TileOptMain:
         self.out = stdout or sys.stdout
         self.err = stderr or sys.stderr
         self._notes: list[str] = []
+        self._source_text = ""
 
     # -- arguments --------------------------------------------------------------------------------------
     def _parser(self) -> argparse.ArgumentParser:
@@ -233,6 +234,7 @@ class TileOptMain:
         from .pipeline import parse, refuse_unregistered
 
         ctx = make_context()
+        self._source_text = text if isinstance(text, str) else ""  # parameter names (param_print.py)
         engine = DiagnosticEngine(remark_filter=args.remarks_filter)
         engine.attach(ctx)
         timer = Timer() if args.mlir_timing else None
@@ -277,7 +279,7 @@ class TileOptMain:
                         self._reproducer(args, failed_step, full, start_ir)
                 if not engine.has_errors():
                     start = time.perf_counter()
-                    out = render(module, args)
+                    out = render(module, args, self._source_text)
                     if timer:
                         timer.add("Output", time.perf_counter() - start)
         engine.detach()
@@ -341,7 +343,7 @@ class TileOptMain:
                            f"(tile-opt --run-reproducer {path})")
 
     def _dump(self, what: str, module, args) -> None:
-        text = f"// -----// IR Dump {what} //----- //\n{asm(module, args)}"
+        text = f"// -----// IR Dump {what} //----- //\n{asm(module, args, self._source_text)}"
         if args.mlir_print_ir_tree_dir is None:
             print(text, file=self.err)
             return

@@ -55,7 +55,10 @@ class Statistics:
                     print(f"    (S) {n:>4} {op} - operations {what}", file=stream)
 
 
-def asm(module, args) -> str:
+def asm(module, args, source_text: str = "") -> str:
+    """The module as tile-opt prints it: kernel parameters by their names (param_print.py: from the
+    kernels' arg_names or ``source_text``, the text the module was parsed from), repeated buffer types
+    by alias."""
     if args.mlir_print_debuginfo or args.mlir_print_op_generic or args.mlir_print_local_scope \
             or args.mlir_elide_elementsattrs_if_larger is not None:
         text = module.get_asm(enable_debug_info=args.mlir_print_debuginfo,
@@ -64,13 +67,15 @@ def asm(module, args) -> str:
                               large_elements_limit=args.mlir_elide_elementsattrs_if_larger)
     else:
         text = str(module)
+    from .param_print import kernel_param_names, with_param_names
+    text = with_param_names(text, kernel_param_names(module, source_text))
     if args.no_type_aliases or args.mlir_print_local_scope:  # (local scope: no alias of any kind)
         return text
     from .alias_print import with_type_aliases  # repeated buffer types named once at the top
     return with_type_aliases(text)
 
 
-def render(module, args):
+def render(module, args, source_text: str = ""):
     """The module's text (bytes with --emit-bytecode), or its PTX when the pipeline ended in
     gpu-module-to-binary{format=isa}."""
     if args.emit_bytecode:
@@ -82,4 +87,4 @@ def render(module, args):
     bins = binaries_of(module)
     if bins and all(fmt == "isa" for _, fmt, _, _ in bins):
         return "\n".join(data.decode() for _, _, data, _ in bins)
-    return asm(module, args)
+    return asm(module, args, source_text)

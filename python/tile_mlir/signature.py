@@ -37,9 +37,11 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
             else:
                 params.append(Param(names[i], "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
         written = _written_params(op) | _written_windows(op)
+        scales = _scale_params(op)
         out.append({
             "name": read_attr(op, spec["sym_name"]),
             "outputs": tuple(p.name for i, p in enumerate(params) if i in written),
+            "scales": tuple(p.name for i, p in enumerate(params) if i in scales),
             "params": tuple(params),
             "block": tuple(read_attr(op, spec["block"])),
             "cluster": tuple(read_attr(op, spec["cluster"]) or (1, 1, 1)),
@@ -131,6 +133,55 @@ def _tensor_maps(kernel, args, params) -> tuple:
             bt.shape, bt.elem, attr_value(op, "box"), attr_value(op, "swizzle"), attr_value(op, "l2_promotion"),
             attr_value(op, "oob_fill"))))
     return tuple(out)
+
+
+_VIEWS = ("tile.subview", "tile.reinterpret")
+_COPIES = ("tile.copy", "tile.copy_async")
+
+
+def _scale_params(kernel) -> set[int]:
+    """Indices of the buffer parameters whose data reach the scale-factor operands (sfa, sfb) of a block-scaled
+    MMA: back from those operands through views (subview, reinterpret) and copies (dst <- src). A runner draws
+    them as E8M0 exponents near 1.0 (tile-run: products of random data then stay finite)."""
+    args = list(kernel.regions[0].blocks[0].arguments)
+    frontier, seen = [], set()
+    for op in _walk(kernel):
+        if op.name == "tile.gemm_async.block_scale":
+            frontier += list(op.operands)[-2:]  # (sfa, sfb: the op's last operands)
+    found = set()
+    while frontier:
+        v = frontier.pop()
+        base = v
+        while hasattr(base.owner, "operation") and base.owner.operation.name in _VIEWS:
+            base = base.owner.operation.operands[0]
+        if any(base == a for a in args):
+            found.add(next(i for i, a in enumerate(args) if a == base))
+            continue
+        if base in seen:
+            continue
+        seen.add(base)
+        for view in _views_of(base):  # every name of base's memory: the copies writing any of them
+            for u in view.uses:
+                owner = u.owner.operation
+                if owner.name in _COPIES and u.operand_number == 0:
+                    frontier.append(owner.operands[1])
+    return found
+
+
+def _views_of(value) -> list:
+    out, todo = [], [value]
+    while todo:
+        v = todo.pop()
+        out.append(v)
+        todo += [u.owner.operation.results[0] for u in v.uses
+                 if u.owner.operation.name in _VIEWS and u.operand_number == 0]
+    return out
+
+
+def _walk(op) -> list:
+    from .dialect.ir_utils import iter_ops
+
+    return iter_ops(op)
 
 
 def _written_params(kernel) -> set[int]:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["DEFAULT_ARCH", "SUPPORTED_CHIPS", "ArchInfo", "parse_arch", "check_ptx_features", "TMEM_LANES", "TMEM_COLUMNS",
-           "MAX_THREAD_REGISTERS", "register_budget"]
+           "MAX_THREAD_REGISTERS", "register_budget", "TCGEN05_CHIPS"]
 
 DEFAULT_ARCH = "sm_100a"  # tcgen05 needs the architecture-specific target
 # tensor memory of one CTA on the tcgen05 chips: 128 lanes x 512 columns of 32 bits (PTX ISA, Tensor Memory)
@@ -52,6 +52,10 @@ _TCGEN05_SM = frozenset({100, 101, 103, 110})  # sm_101 is sm_110 from CUDA 13 o
 _CHIP_SMS = (75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121)
 SUPPORTED_CHIPS: tuple[str, ...] = tuple(f"sm_{sm}{s}" for sm in _CHIP_SMS for s in ("", "a", "f")
                                          if not (s == "a" and sm < 90 or s == "f" and sm < 100))
+
+#: the chips with tensor memory and the tcgen05 instructions (what a target check names)
+TCGEN05_CHIPS: tuple[str, ...] = tuple(c for c in SUPPORTED_CHIPS if int(c[3:6].rstrip("af")) in _TCGEN05_SM
+                                       and c[-1] in "af")
 
 
 @dataclass(frozen=True)

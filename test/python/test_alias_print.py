@@ -45,7 +45,7 @@ def test_demo_aliases_literally():
     assert head[:3] == ["!global_32x16xui8 = !tile.buffer<global, 32x16xui8>",
                         "!global_128x16xui8 = !tile.buffer<global, 128x16xui8>",
                         '!shared_32x16xui8 = !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>']
-    assert "^bb0(%arg0: !global_32x16xui8, %arg1: !global_128x16xui8):" in text
+    assert "^bb0(%A: !global_32x16xui8, %out: !global_128x16xui8):" in text
 
 
 def test_strings_comments_and_single_uses_are_left_alone():

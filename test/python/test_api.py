@@ -126,7 +126,7 @@ def test_arguments_keep_the_names_the_program_gives():
         " -> tile_mlir.runtime.backend.LaunchResult"
     a, out = demo_args()
     res = k(out=out, A=a)
-    assert list(res.outputs) == ["A", "out"] and np.array_equal(out, np.tile(a, (4, 1)))
+    assert list(res.outputs) == ["out"] and list(res.buffers) == ["A", "out"] and np.array_equal(out, np.tile(a, (4, 1)))
     with pytest.raises(ArgumentTypeError, match=r"demo\(\) missing argument\(s\) 'A'"):
         k(out=out)
     with pytest.raises(ArgumentTypeError, match=r"unexpected keyword argument\(s\) 'B'"):

@@ -174,6 +174,7 @@ class KernelFacts:
     cluster_size: int = 1
     threads: int | None = None  # of the CTA (the kernel's block), once its attributes are verified
     cta_group: tuple | None = None  # (cta_group, op) of the first tcgen05 op
+    target_refused: bool = False  # a target check failed at an earlier op (target_checks.py: once a kernel)
 
 
 def same_cta_group(op, g: int, kernel: KernelFacts) -> None:

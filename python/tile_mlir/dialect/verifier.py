@@ -22,6 +22,7 @@ from .dominance import defined_inside, undominated_uses
 from .ir_utils import enclosing_kernel, iter_ops, op_name, takes_tile_buffers
 from .op_def import BufferOf, OperandSpec, Trait
 from .ops import OP_SPECS, KernelOp, nearest_tile_op, read_attr, read_attr_in, spec_of
+from .target_checks import check_target
 from .types import is_tile_type
 
 __all__ = ["verify_module"]
@@ -89,13 +90,14 @@ def _check_generic(op, spec) -> None:
                  f"got {shown!r}")
 
 
-def verify_op(op, kernel: KernelFacts) -> bool:
+def verify_op(op, kernel: KernelFacts, arch=None) -> bool:
     spec = spec_of(op.name)
     if spec is None:
         error(op, f"unknown tile operation '{op.name}' (known: {', '.join(s.full_name for s in OP_SPECS)})")
         return False
     try:
         _check_generic(op, spec)
+        check_target(op, spec, arch, kernel)  # (target_checks.py: only with a target chip)
         if spec.verify is not None:
             spec.verify(op, kernel)
         check_scope(op, spec, kernel)  # (dialect/cta_checks.py: a scope wider than the CTA)
@@ -108,8 +110,9 @@ def verify_op(op, kernel: KernelFacts) -> bool:
     return True
 
 
-def verify_module(module_op) -> bool:
-    """Verify every tile op under module_op; report each failure; True when all pass."""
+def verify_module(module_op, arch=None) -> bool:
+    """Verify every tile op under module_op; report each failure; True when all pass. With ``arch`` (an
+    ArchInfo: tile-verify{chip=...}) the ops are also checked against the target's features."""
     ok = True
     ops = iter_ops(module_op)
     in_kernels: set = set()  # the ops nested in some kernel
@@ -122,7 +125,7 @@ def verify_module(module_op) -> bool:
             ok = False
         body = iter_ops(op)
         in_kernels.update(body)
-        ok &= _verify_kernel(op, body)
+        ok &= _verify_kernel(op, body, arch)
     # tile ops outside any kernel, and other ops that take or make tile buffers
     for op in ops:
         name = op.name
@@ -153,7 +156,7 @@ def _foreign_use(op) -> str:
             + (f"; did you mean '{guess}'?" if guess else ""))
 
 
-def _verify_kernel(kernel, body: list) -> bool:
+def _verify_kernel(kernel, body: list, arch=None) -> bool:
     """Verify the kernel, then the tile ops of `body` (the ops nested in it) that are its own."""
     info = KernelFacts()
     try:
@@ -178,6 +181,6 @@ def _verify_kernel(kernel, body: list) -> bool:
             error(op, "'tile.kernel' op placement: kernels cannot nest")
             ok = False
             continue
-        ok &= verify_op(op, info)
+        ok &= verify_op(op, info, arch)
     return ok
 

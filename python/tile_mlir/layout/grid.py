@@ -24,7 +24,7 @@ import sys
 from .args import LayoutTypeError, int_tuple
 from .axis import LayoutError, m
 from .swizzle import ComposedLayout
-from .text import parse_layout
+from .text import cute_shape, parse_layout
 from .tile_layout import TileLayout
 
 __all__ = ["show", "cells", "main"]
@@ -100,12 +100,15 @@ def main(argv=None, prog: str = "tile-layout") -> int:
     p = _Parser(prog=prog, description="Print a layout's coordinate -> offset map as a grid.")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("show", help="the grid of a layout's offsets")
-    s.add_argument("layout", help='a layout in the buffer types\' notation, e.g. "S[(4, 8) : (8, 1)]"')
+    s.add_argument("layout", help='a layout in the buffer types\' notation, e.g. "S[(4, 8) : (8, 1)]", '
+                   'or in CuTe\'s (shape):(stride), e.g. "((2,4),8):((1,8),2)"')
     s.add_argument("--shape", type=_shape_arg, help="the buffer shape, e.g. 4x8 (default: the shard's)")
     s.add_argument("--bits", type=int, default=8, help="element bits, for swizzled layouts (default 8)")
     ns = p.parse_args(argv)
     try:
-        print(show(parse_layout(ns.layout), ns.shape, ns.bits))
+        layout = parse_layout(ns.layout)
+        shape = ns.shape or cute_shape(ns.layout)  # CuTe's top-level modes are the dims drawn
+        print(show(layout, shape, ns.bits))
     except LayoutError as e:
         print(f"{prog}: error: {e}", file=sys.stderr)
         return 1

@@ -2,8 +2,11 @@
 
 Grammar (whitespace is free; columns in error messages are 1-based):
 
-    layout  := [ 'Swizzle' '<' mode '>' 'o' ] terms
+    layout  := [ 'Swizzle' '<' mode '>' 'o' ] ( terms | cute )
     terms   := term ( '+' term )*            each of S, R, O at most once, any order
+    cute    := modes ':' modes               CuTe's (shape):(stride), e.g. (4,8):(8,1), ((2,4),8):((1,8),2)
+    modes   := cint | '(' modes ( ',' modes )* [ ',' ] ')'   nested; shape and stride congruent
+    cint    := [ '-' ] int | '_' int          (CuTe prints a static int as _4)
     term    := 'S' '[' tuple [ ':' tuple ] ']'   extents, strides (default: row-major on m)
              | 'R' '[' tuple ':' tuple ']'
              | 'O' '[' tuple ']'
@@ -13,17 +16,23 @@ Grammar (whitespace is free; columns in error messages are 1-based):
 
 `parse_layout(str(L)) == L` for every layout L. Errors raise LayoutError, e.g.
 "expected ':' after shape at column 12".
+
+CuTe notation is the same map as S[...]: each top-level mode is a dimension, and a nested mode splits its
+dimension colexicographically (its first sub-mode varies fastest, CuTe's order), so ((2,4),8):((1,8),2)
+is S[(4, 2, 8) : (8, 1, 2)] over shape (8, 8): our iterators run row-major within a dimension, so the
+sub-modes of a mode come reversed. `cute_shape` gives the top-level shape (what `tile-layout show` draws).
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 from .axis import Axis, AxisValue, LayoutError, m
 from .swizzle import ComposedLayout, SwizzleMode
 from .tile_layout import Iter, TileLayout, _row_major
 
-__all__ = ["parse_layout", "parse_tile_layout"]
+__all__ = ["parse_layout", "parse_tile_layout", "cute_shape"]
 
 _TOKEN_RE = re.compile(r"\s*(?:(?P<int>\d+)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>[\[\]():,+@<>-]))")
 
@@ -83,7 +92,7 @@ class _Parser:
             if not (kind == "ident" and txt == "o"):
                 self.fail("expected 'o' after Swizzle<...>")
             self.next()
-        inner = self.terms()
+        inner = self.cute()[0] if self._at_cute() else self.terms()
         if self.peek()[0] != "eof":
             self.fail("expected '+' or end of layout")
         return inner if swizzle is None else ComposedLayout(swizzle, inner)
@@ -102,6 +111,57 @@ class _Parser:
             return SwizzleMode.parse(text)
         except LayoutError as e:
             raise LayoutError(f"{e} at column {start_col}") from None
+
+    def _at_cute(self) -> bool:
+        kind, txt, _ = self.peek()
+        return kind == "int" or (kind == "punct" and txt in "(-") or (kind == "ident" and _STATIC.fullmatch(txt))
+
+    def cute(self) -> tuple[TileLayout, tuple[int, ...]]:
+        """CuTe's shape:stride: (the layout, its top-level shape)."""
+        shape_col = self.peek()[2]
+        shape = self.modes("shape")
+        self.expect(":", "after a CuTe shape (CuTe notation is (shape):(stride))")
+        stride_col = self.peek()[2]
+        stride = self.modes("strides")
+        if not _congruent(shape, stride):
+            raise LayoutError(f"CuTe shape {_show(shape)} at column {shape_col} and stride {_show(stride)} at "
+                              f"column {stride_col} are not congruent (the same nesting of modes)")
+        top_s = shape if isinstance(shape, tuple) else (shape,)
+        top_d = stride if isinstance(stride, tuple) else (stride,)
+        iters, dims = [], []
+        for s_mode, d_mode in zip(top_s, top_d):
+            leaves = list(zip(_flat(s_mode), _flat(d_mode)))
+            if any(e < 1 for e, _ in leaves):
+                raise LayoutError(f"CuTe shape {_show(shape)} at column {shape_col}: extents must be positive")
+            dims.append(math.prod(e for e, _ in leaves))
+            iters += [Iter(e, d, m) for e, d in reversed(leaves)]  # colexicographic -> our row-major
+        return TileLayout(tuple(iters)), tuple(dims)
+
+    def modes(self, what: str):
+        """An int, or a nested tuple of them."""
+        if not self.accept("("):
+            return self.cute_int(what)
+        out = []
+        while not self.accept(")"):
+            out.append(self.modes(what))
+            if not self.accept(","):
+                self.expect(")", f"or ',' in a CuTe {what}")
+                break
+        if not out:
+            self.fail(f"expected a mode in the empty CuTe {what} ()")
+        return tuple(out)
+
+    def cute_int(self, what: str) -> int:
+        kind, txt, _ = self.peek()
+        if kind == "ident" and _STATIC.fullmatch(txt):
+            self.next()
+            return int(txt[1:])
+        neg = self.accept("-")
+        kind, txt, _ = self.peek()
+        if kind != "int":
+            self.fail(f"expected an integer in a CuTe {what}")
+        self.next()
+        return -int(txt) if neg else int(txt)
 
     def terms(self) -> TileLayout:
         seen: dict[str, int] = {}
@@ -171,6 +231,33 @@ class _Parser:
             self.next()
             return AxisValue(val, Axis.get(txt))
         return AxisValue(val, m)
+
+
+_STATIC = re.compile(r"_\d+")  # CuTe's static integer, printed _4
+
+
+def _flat(mode) -> list[int]:
+    return [v for sub in mode for v in _flat(sub)] if isinstance(mode, tuple) else [mode]
+
+
+def _congruent(a, b) -> bool:
+    if isinstance(a, tuple) != isinstance(b, tuple):
+        return False
+    return not isinstance(a, tuple) or (len(a) == len(b) and all(map(_congruent, a, b)))
+
+
+def _show(mode) -> str:
+    return f"({','.join(map(_show, mode))})" if isinstance(mode, tuple) else str(mode)
+
+
+def cute_shape(text: str) -> tuple[int, ...] | None:
+    """The top-level shape of a layout written in CuTe notation (None for the S[...] notation)."""
+    p = _Parser(text)
+    if p.peek()[1] == "Swizzle":
+        p.next()
+        p.swizzle_mode()
+        p.next()
+    return p.cute()[1] if p._at_cute() else None
 
 
 def parse_layout(text: str) -> "TileLayout | ComposedLayout":

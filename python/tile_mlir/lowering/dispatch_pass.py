@@ -22,7 +22,7 @@ KeyboardInterrupt or SystemExit makes the rest of the walk fail fast and is rais
 """
 from __future__ import annotations
 
-from ..diagnostics import error, remark, wants_remarks
+from ..diagnostics import active, error, remark, wants_remarks
 from ..dispatch import TARGET, DispatchError, Rejection, dispatch
 from ..mlir import rewrite
 from ..pass_base import DEFAULT_ARCH, Option, TilePass, boolean, chip, internal_error
@@ -67,9 +67,14 @@ class DispatchPass(TilePass):
 
     def run(self, module_op) -> bool:
         self.load_variants()
+        eng = active()
+        since = len(eng.diagnostics) if eng is not None else 0
         self.values = BufferValues()  # (buffers are cast to their lowered types: lowering/values.py)
         driver = Driver(self)
         driver.apply(module_op, self.OPS)
+        if not driver.ok:  # the root cause may be a later pass's op: root_cause.py
+            from .root_cause import report_later_failures
+            report_later_failures(self, module_op, since, DispatchPass)
         return driver.ok
 
 

@@ -183,10 +183,11 @@ class HostBuffer:
 class Signature:
     """One kernel's parameters as the backends check its arguments (errors name the parameter).
 
-    ``written``: indices of the buffers the kernel may write (Artifact.outputs).
+    ``written``: indices of the buffers the kernel may write (Artifact.outputs); ``written_names``
+    their names (LaunchResult.outputs).
     """
 
-    __slots__ = ("kernel", "params", "dtypes", "buffers", "written", "_known")
+    __slots__ = ("kernel", "params", "dtypes", "buffers", "written", "written_names", "_known")
 
     def __init__(self, kernel: str, params, outputs=None):
         self.kernel = kernel
@@ -196,6 +197,7 @@ class Signature:
         self._known = outputs is not None
         self.written = frozenset(i for i in self.buffers
                                  if outputs is None or self.params[i].name in outputs)
+        self.written_names = frozenset(self.params[i].name for i in self.written)
 
     @staticmethod
     def of(artifact) -> "Signature":
@@ -244,7 +246,7 @@ class Signature:
         return scalar_value(self.kernel, index, self.params[index], value, self.dtypes[index])
 
     def by_name(self, args) -> dict:
-        """Buffer arguments by parameter name (LaunchResult.outputs)."""
+        """Buffer arguments by parameter name (LaunchResult.buffers)."""
         return {self.params[i].name: args[i] for i in self.buffers}
 
 

@@ -49,22 +49,24 @@ def forced_backend() -> str | None:
 class LaunchResult:
     """What a kernel call returns: which backend ran and the buffer arguments (by param name).
 
-    ``outputs`` holds every buffer argument of the call, by parameter name, the ones the kernel only
-    reads included (``result["A"]`` works for an input too); ``artifact.outputs`` names the buffers the
-    kernel writes, the ones copied back after a host-array call.
+    ``outputs`` holds the buffers the kernel writes (``artifact.outputs``, the ones copied back after
+    a host-array call), by parameter name; ``buffers`` every buffer argument of the call, the ones
+    the kernel only reads included. ``result["A"]`` looks a name up in ``buffers`` (an input too).
 
     ``worker`` is True when the call ran on the GPU in the worker process because this process
     lost its CUDA state to a device fault (see jit.py); False otherwise.
     """
 
-    __slots__ = ("backend", "outputs", "kernel", "sim", "worker")
+    __slots__ = ("backend", "outputs", "buffers", "kernel", "sim", "worker")
 
-    def __init__(self, backend: str, outputs: dict, kernel: str, sim=None, worker: bool = False):
-        self.backend, self.outputs, self.kernel, self.sim = backend, outputs, kernel, sim
+    def __init__(self, backend: str, buffers: dict, kernel: str, sim=None, worker: bool = False,
+                 written=None):
+        self.backend, self.buffers, self.kernel, self.sim = backend, buffers, kernel, sim
+        self.outputs = buffers if written is None else {n: a for n, a in buffers.items() if n in written}
         self.worker = worker
 
     def __getitem__(self, name):
-        return self.outputs[name]
+        return self.buffers[name]
 
     def __repr__(self) -> str:
         where = ", worker=True" if self.worker else ""

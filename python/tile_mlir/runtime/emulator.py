@@ -80,4 +80,4 @@ class SimBackend(Backend):
             hb.write_back()
         for ptr, h in back_dev:
             copy_to_device(ptr, h)
-        return LaunchResult("sim", sig.by_name(args), sig.kernel, sim=res)
+        return LaunchResult("sim", sig.by_name(args), sig.kernel, sim=res, written=sig.written_names)

@@ -113,7 +113,7 @@ class SimRunError(TileRuntimeError):
         lines = ptx.splitlines()
         self.instruction = (lines[self.ptx_line - 1].strip()
                             if self.ptx_line and 0 < self.ptx_line <= len(lines) else "")
-        self.source = _source_of(lines, self.ptx_line) if self.ptx_line else None
+        self.source = _source_of(lines, self.ptx_line) if self.ptx_line else getattr(error, "source", None)
         self.location = self.source or (f"{kernel}: PTX line {self.ptx_line}" if self.ptx_line else kernel)
         super().__init__(str(error).replace(_SIM_HINT, _RUN_HINT))  # it names the line already
 

@@ -100,7 +100,7 @@ class GpuBackend(Backend):
             else:
                 slots[i].value = sig.scalar(i, args[i])
         ln = self._launcher(b, grid, block, stream)
-        result = LaunchResult("gpu", sig.by_name(args), sig.kernel)
+        result = LaunchResult("gpu", sig.by_name(args), sig.kernel, written=sig.written_names)
         if host:
             self._staged_launch(b, ln, host, stream)
         else:

@@ -27,8 +27,10 @@ f8E4M3FN ``float8_e4m3fn``, ...; torch tensors by their DLPack dtype, e.g. ``tor
 the unsigned integers of the same width are taken as bit patterns. Sub-byte elements travel
 packed: pass the packed bytes, or a host array of the elements (runtime/dtypes.py).
 
-The call returns a :class:`LaunchResult` (``backend`` "gpu" or "sim", ``outputs`` name -> every
-buffer object passed, inputs included; ``artifact.outputs`` names only the buffers the kernel writes). ``kernel.last_backend`` says which backend ran; the choice is also logged
+The call returns a :class:`LaunchResult` (``backend`` "gpu" or "sim", ``outputs`` name -> the buffer
+objects the kernel writes (``artifact.outputs``), ``buffers`` name -> every buffer object passed,
+inputs included; ``result[name]`` looks in ``buffers``). ``kernel.last_backend`` says which backend
+ran; the choice is also logged
 (logger "tile_mlir.runtime", INFO) when it is made.
 
 Backends (backend.py): "gpu" runs the cubin through the CUDA driver (gpu.py) and refuses (before

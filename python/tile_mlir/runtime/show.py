@@ -14,7 +14,7 @@ import numpy as np
 
 from .dtypes import BIT_PATTERNS
 
-__all__ = ["summary", "compare", "plot", "as_values"]
+__all__ = ["summary", "compare", "plot", "as_values", "require_matplotlib"]
 
 
 def as_values(a: np.ndarray) -> np.ndarray:
@@ -69,14 +69,21 @@ def _grid(a: np.ndarray) -> np.ndarray:
     return v.reshape(1, -1) if v.ndim == 1 else v.reshape(-1, v.shape[-1])
 
 
-def plot(path: str, arrays: dict[str, np.ndarray], expected: dict[str, np.ndarray]) -> None:
-    """Write a figure to ``path``: one row per output (output, expected, |error| when expected)."""
+def require_matplotlib():
+    """matplotlib's pyplot on the file-only Agg backend; ImportError saying how to install it. tile-run
+    calls it before compiling, so a missing extra costs no run."""
     try:
         import matplotlib
         matplotlib.use("Agg")  # files only, no display
         import matplotlib.pyplot as plt
     except ImportError as e:
         raise ImportError(f"--plot needs matplotlib ({e}): pip install 'tile_mlir[plot]'") from None
+    return plt
+
+
+def plot(path: str, arrays: dict[str, np.ndarray], expected: dict[str, np.ndarray]) -> None:
+    """Write a figure to ``path``: one row per output (output, expected, |error| when expected)."""
+    plt = require_matplotlib()
     rows = list(arrays)
     cols = 3 if any(n in expected for n in rows) else 1
     fig, axes = plt.subplots(len(rows), cols, figsize=(4.5 * cols, 3.5 * len(rows)), squeeze=False)

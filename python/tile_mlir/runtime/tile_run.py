@@ -18,7 +18,9 @@ is ``A``):
     parameter's dtype/shape from ``--seed`` (default 0; integers uniform in the dtype's range for
     8-bit types, else in [-1000, 1000] / [0, 1000]; floats standard normal, rounded to the narrow
     floats (bfloat16, float8_*) through ml_dtypes; sub-byte elements uniform over their bit
-    patterns, one element per byte). Output buffers are those named in
+    patterns, one element per byte; the scale factors of a block-scaled MMA, ``artifact.meta["scales"]``,
+    E8M0 exponents of 2^-4 .. 2^4, so that outputs of random data are finite; ``--full-range`` draws
+    narrow floats and scale factors over every bit pattern, NaN and inf included). Output buffers are those named in
     ``artifact.meta["outputs"]``; without that list, buffers whose name starts with out, dst, res or
     output; ``--zeros NAME`` marks more. Scalars have no default: a missing scalar is an error.
 Printed (``--print full``, the default: numpy repr; ``summary``: shape/dtype, min/max/mean of the
@@ -28,7 +30,9 @@ outputs, expected values and errors as heat maps, with matplotlib; runtime/show.
 none is known to be an output. ``--emit-artifact DIR`` writes DIR/<kernel>.{json,ptx,cubin}, the
 kernel name checked to be a PTX identifier and the paths to stay inside DIR. Errors print one line
 ``tile-run: error: ...`` (followed by the compiler's diagnostics when compiling failed) and exit
-with 1; -v adds the traceback.
+with 1; -v adds the traceback. A .mlir kernel that will run on tile-sim is compiled with line info
+(``-O line_info=false`` turns it off), so a fault of the run is printed as MLIR prints a diagnostic,
+at the tile IR line: ``kernel.mlir:39:3: error: ...`` (the PTX line follows in the message).
 """
 from __future__ import annotations
 
@@ -66,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of generated inputs (default 0)")
     p.add_argument("--zeros", action="append", default=[], metavar="NAME",
                    help="generate this buffer as zeros (treat it as an output)")
+    p.add_argument("--full-range", action="store_true",
+                   help="generate narrow floats and block scale factors over every bit pattern, NaN and inf "
+                        "included (default: values whose products stay finite)")
     p.add_argument("--backend", choices=("auto", "gpu", "sim"), default="auto")
     p.add_argument("--lenient", action="store_true",
                    help="tile-sim: report broken ISA ordering rules as findings instead of errors")
@@ -192,13 +199,23 @@ def output_names(art, extra=()) -> list[str]:
     return [n for n in bufs if n in outs or n in extra]  # parameter order
 
 
-def generate(param, rng: np.random.Generator, zeros: bool):
-    """Random (or zero) data of the parameter's dtype and shape (elements, for a packed one)."""
+#: the E8M0 exponents a scale factor is drawn from by default: 2^-4 .. 2^4, so that a block-scaled MMA's
+#: products of random data (|fp8| <= 448, squared, times two scales, summed over K) stay far from overflow
+SCALE_EXPONENTS = (127 - 4, 127 + 4)
+
+
+def generate(param, rng: np.random.Generator, zeros: bool, scale: bool = False, full_range: bool = False):
+    """Random (or zero) data of the parameter's dtype and shape (elements, for a packed one). ``scale``: the
+    parameter holds a block-scaled MMA's scale factors (E8M0 bytes: artifact.meta["scales"]); ``full_range``:
+    every bit pattern of narrow floats and scale factors, NaN and inf included."""
     dt = param.dtype
     shape = tuple(param.shape)
     if not shape:
         raise UsageError(f"buffer '{param.name}' has no static shape: pass it with "
                          f"--input {param.name}=FILE.npy")
+    if scale and not zeros and not param.bits and np.dtype(_numpy_dtype(param)).itemsize == 1:
+        lo, hi = (0, 255) if full_range else SCALE_EXPONENTS
+        return rng.integers(lo, hi + 1, shape).astype(np.uint8).view(_numpy_dtype(param))
     if param.bits:  # sub-byte elements, one per byte: every bit pattern is a value
         data = np.zeros(shape, np.uint8) if zeros else \
             rng.integers(0, 1 << param.bits, shape).astype(np.uint8)
@@ -207,6 +224,8 @@ def generate(param, rng: np.random.Generator, zeros: bool):
         dtype = _numpy_dtype(param)
         if zeros:
             return np.zeros(shape, dtype)
+        if full_range:
+            return rng.integers(0, 256, shape).astype(np.uint8).view(dtype)
         if dt == "float8_e8m0fnu":  # exponents only: any pattern but 0xff (NaN)
             return rng.integers(0, 255, shape).astype(np.uint8).view(dtype)
         return rng.standard_normal(shape).astype(np.float32).astype(dtype)
@@ -234,7 +253,7 @@ def _numpy_dtype(param) -> np.dtype:
                          f"--input {param.name}=FILE.npy")
 
 
-def build_args(art, positional, named, seed: int, zeros) -> list:
+def build_args(art, positional, named, seed: int, zeros, full_range: bool = False) -> list:
     params = list(art.params)
     if len(positional) > len(params):
         raise UsageError(f"{art.kernel_name} takes {len(params)} arguments "
@@ -253,6 +272,7 @@ def build_args(art, positional, named, seed: int, zeros) -> list:
         if z not in names:
             raise UsageError(f"--zeros {z}: {art.kernel_name} has no parameter {z!r}")
     outs = set(output_names(art, zeros))
+    scales = set(art.meta.get("scales") or ()) if isinstance(art.meta, dict) else set()
     rng = np.random.default_rng(seed)
     args = []
     for p in params:
@@ -262,7 +282,7 @@ def build_args(art, positional, named, seed: int, zeros) -> list:
             raise UsageError(f"scalar parameter '{p.name}' ({p.dtype}) needs a value: "
                              f"--input {p.name}=VALUE")
         else:
-            args.append(generate(p, rng, p.name in outs))
+            args.append(generate(p, rng, p.name in outs, p.name in scales, full_range))
     return args
 
 
@@ -285,8 +305,18 @@ def _expected(items, outs) -> dict:
 def run(ns) -> int:
     from tile_mlir.runtime import jit
 
+    if ns.plot and not ns.no_run:  # a missing extra is said before the compile and the run
+        from .show import require_matplotlib
+        try:
+            require_matplotlib()
+        except ImportError as e:
+            raise UsageError(str(e))
     options = dict(_parse_kv(o, "--compile-option") for o in ns.compile_option)
     options = {k: _json_or_str(v) for k, v in options.items()}
+    if ns.input.endswith(".mlir") and "line_info" not in options and not ns.no_run:
+        from .backend import forced_backend, surely_sim
+        if surely_sim(forced_backend() or ns.backend):  # tile-sim's faults name the tile IR line
+            options["line_info"] = True
     art = _load_artifact(ns.input, ns.arch, options)
     if ns.dump_ptx:
         sys.stdout.write(art.ptx if art.ptx.endswith("\n") else art.ptx + "\n")
@@ -298,7 +328,7 @@ def run(ns) -> int:
         print(f"tile-run: wrote {path}", file=sys.stderr)
     if ns.no_run:
         return 0
-    args = build_args(art, ns.values, ns.named, ns.seed, ns.zeros)
+    args = build_args(art, ns.values, ns.named, ns.seed, ns.zeros, ns.full_range)
     outs = output_names(art, ns.zeros) or [p.name for p in art.params if p.kind == "buffer"]
     expected = _expected(ns.expected, outs)
     if ns.print_inputs and ns.print_mode != "none":
@@ -380,7 +410,9 @@ def main(argv=None) -> int:
     except Exception as e:  # TileRuntimeError, CudaError, compiler errors, ...
         msg = str(e).strip().splitlines()
         text = msg[0] if msg else type(e).__name__
-        if type(e).__module__.startswith("tile_mlir") or isinstance(e, (OSError, ValueError)):
+        if getattr(e, "source", None) and text.startswith(f"{e.source}: "):
+            print(text, file=sys.stderr)  # a tile-sim fault at the tile IR line: MLIR's form, one prefix
+        elif type(e).__module__.startswith("tile_mlir") or isinstance(e, (OSError, ValueError)):
             print(f"tile-run: error: {text}", file=sys.stderr)
         else:
             print(f"tile-run: error: {type(e).__name__}: {text}", file=sys.stderr)

@@ -121,7 +121,7 @@ class WorkerBackend(Backend):
                                 g, bl, [i for i, _ in back])
         for (_, hb), out in zip(back, outs):
             hb.write_back(out)
-        return LaunchResult("gpu", sig.by_name(args), sig.kernel, worker=True)
+        return LaunchResult("gpu", sig.by_name(args), sig.kernel, worker=True, written=sig.written_names)
 
 
 class WorkerDiedError(TileRuntimeError):

@@ -132,7 +132,7 @@ class GlobalMemory:
 class MBarrier:
     """mbarrier state {phase, pending, expected, tx} (PTX ISA "mbarrier" contents and phases)."""
     __slots__ = ("uid", "off", "expected", "pending", "tx", "completed", "carry", "waiters",
-                 "init_line", "cta")
+                 "init_line", "cta", "tx_expected", "tx_arrived")
     _next_uid = 0
 
     def __init__(self, cta, off, count, line):
@@ -143,14 +143,21 @@ class MBarrier:
         self.expected = count
         self.pending = count
         self.tx = 0
+        # the current phase's expect-tx and complete-tx sums (tx == expected - arrived): what a
+        # deadlock message says, where the tx-count alone reads `tx -8192`
+        self.tx_expected = self.tx_arrived = 0
         self.completed = 0  # number of completed phases; current phase parity = completed & 1
         self.carry: dict = {}  # happens-before knowledge carried by arrivals (handlers/sync.py)
         self.waiters: list = []
         self.init_line = line
 
     def describe(self):
+        tx = f"tx {self.tx}"
+        if self.tx_expected or self.tx_arrived:
+            tx = (f"{self.tx_expected} transaction bytes expected, {self.tx_arrived} arrived "
+                  f"(tx-count {self.tx})")
         return (f"mbarrier at shared 0x{self.off:x} of CTA {self.cta.idx} (phase {self.completed}, "
-                f"pending {self.pending}/{self.expected}, tx {self.tx})")
+                f"pending {self.pending}/{self.expected}, {tx})")
 
 
 class SharedMemory:

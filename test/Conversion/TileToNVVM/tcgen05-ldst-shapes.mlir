@@ -146,9 +146,9 @@
 // CHECK: nvvm.tcgen05.ld %{{.*}} {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<8xi32>
 // CHECK: nvvm.tcgen05.wait <load>
 // CHECK-NEXT: scf.if
-// CHECK-NEXT: "tile.copy"(%arg0
+// CHECK-NEXT: "tile.copy"(%g
 // CHECK-NEXT: }
-// CHECK-NEXT: "tile.copy"(%arg1
+// CHECK-NEXT: "tile.copy"(%h
 // CHECK: sym_name = "two_loads_one_wait"
 "tile.kernel"() ({
 ^bb0(%g: !tile.buffer<global, 128x8xf32>, %h: !tile.buffer<global, 128x8xf32>):

@@ -9,14 +9,14 @@
 // CHECK:      !global_32x16xui8 = !tile.buffer<global, 32x16xui8>
 // CHECK-NEXT: !shared_32x16xui8 = !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]">
 // CHECK-NEXT: module {
-// CHECK:      ^bb0(%arg0: !global_32x16xui8, %arg1: !global_32x16xui8, %arg2: !tile.buffer<global, 4xi32>):
+// CHECK:      ^bb0(%A: !global_32x16xui8, %out: !global_32x16xui8, %unused: !tile.buffer<global, 4xi32>):
 // CHECK:      "tile.alloc_shared"() : () -> !shared_32x16xui8
-// CHECK:      "tile.copy"(%{{.*}}, %arg0) {scope = "cta"} : (!shared_32x16xui8, !global_32x16xui8) -> ()
-// CHECK:      "tile.copy"(%arg1, %{{.*}}) {scope = "cta"} : (!global_32x16xui8, !shared_32x16xui8) -> ()
+// CHECK:      "tile.copy"(%{{.*}}, %A) {scope = "cta"} : (!shared_32x16xui8, !global_32x16xui8) -> ()
+// CHECK:      "tile.copy"(%out, %{{.*}}) {scope = "cta"} : (!global_32x16xui8, !shared_32x16xui8) -> ()
 
 // FULL-NOT:   = !tile.buffer
-// FULL:       ^bb0(%arg0: !tile.buffer<global, 32x16xui8>, %arg1: !tile.buffer<global, 32x16xui8>, %arg2: !tile.buffer<global, 4xi32>):
-// FULL:       "tile.copy"(%{{.*}}, %arg0) {scope = "cta"} : (!tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]">, !tile.buffer<global, 32x16xui8>) -> ()
+// FULL:       ^bb0(%A: !tile.buffer<global, 32x16xui8>, %out: !tile.buffer<global, 32x16xui8>, %unused: !tile.buffer<global, 4xi32>):
+// FULL:       "tile.copy"(%{{.*}}, %A) {scope = "cta"} : (!tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]">, !tile.buffer<global, 32x16xui8>) -> ()
 
 !g = !tile.buffer<global, 32x16xui8>
 !s = !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]">

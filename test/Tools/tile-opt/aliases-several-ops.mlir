@@ -6,9 +6,9 @@
 
 // CHECK: !global_32x16xui8 = !tile.buffer<global, 32x16xui8>
 // CHECK: module {
-// CHECK: ^bb0(%arg0: !global_32x16xui8):
+// CHECK: ^bb0(%A: !global_32x16xui8):
 // CHECK: sym_name = "first"
-// CHECK: ^bb0(%arg0: !tile.buffer<global, 4xi32>, %arg1: !global_32x16xui8):
+// CHECK: ^bb0(%S: !tile.buffer<global, 4xi32>, %A: !global_32x16xui8):
 // CHECK: sym_name = "second"
 !g = !tile.buffer<global, 32x16xui8>
 "tile.kernel"() ({

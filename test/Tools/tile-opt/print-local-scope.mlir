@@ -7,10 +7,10 @@
 // more than N elements.
 
 // ALIAS: !global_32x16xui8 = !tile.buffer<global, 32x16xui8>
-// ALIAS: ^bb0(%arg0: !global_32x16xui8, %arg1: !global_32x16xui8):
+// ALIAS: ^bb0(%A: !global_32x16xui8, %B: !global_32x16xui8):
 // ALIAS: dense<[1, 2, 3, 4]>
 // LOCAL-NOT: !global_32x16xui8 =
-// LOCAL: ^bb0(%arg0: !tile.buffer<global, 32x16xui8>, %arg1: !tile.buffer<global, 32x16xui8>):
+// LOCAL: ^bb0(%A: !tile.buffer<global, 32x16xui8>, %B: !tile.buffer<global, 32x16xui8>):
 // LOCAL: dense<[1, 2, 3, 4]>
 // ELIDE: arith.constant dense_resource<__elided__> : tensor<4xi32>
 "tile.kernel"() ({

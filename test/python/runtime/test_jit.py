@@ -125,7 +125,7 @@ def test_numpy_args_are_staged(fake_cuda, copy_art):
     dst = np.zeros(4096, np.uint8)
     res = k(src, dst, 4000)
     assert res.backend == k.last_backend == "gpu"
-    assert list(res.outputs) == ["src", "dst"] and res["dst"] is dst
+    assert list(res.outputs) == ["dst"] and list(res.buffers) == ["src", "dst"] and res["dst"] is dst
     assert np.array_equal(dst[:4000], src[:4000]) and not dst[4000:].any()
     assert fake_cuda.mem == {}  # staging buffers freed
     assert fake_cuda.launches[-1]["grid"] == (32, 1, 1)

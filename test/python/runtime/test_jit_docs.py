@@ -28,12 +28,13 @@ def test_docstrings_stripped_do_not_break_the_import():
     assert out.returncode == 0 and out.stdout.strip() == "None", out.stderr
 
 
-def test_launch_result_outputs_hold_every_buffer_artifact_outputs_the_written():
+def test_launch_result_outputs_hold_the_written_buffers_buffers_every_one():
     import pathlib
     root = pathlib.Path(__file__).resolve().parents[3]
     kernel = tile_mlir.jit(str(root / DEMO), backend="sim")
     a, out = np.arange(512, dtype=np.uint8).reshape(32, 16), np.zeros((128, 16), np.uint8)
     result = kernel(a, out)
-    assert list(result.outputs) == ["A", "out"] and result["A"] is a and result["out"] is out
+    assert list(result.outputs) == ["out"] and result.outputs["out"] is out
+    assert list(result.buffers) == ["A", "out"] and result["A"] is a and result["out"] is out
     assert kernel.artifact.outputs == ("out",)
-    assert "the ones the kernel only" in type(result).__doc__
+    assert "the ones\n    the kernel only reads" in type(result).__doc__ and "out" in repr(result) and "'A'" not in repr(result)

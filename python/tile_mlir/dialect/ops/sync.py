@@ -43,6 +43,8 @@ class _ExpectTx(TileOp, name=None):
         n = self.bytes
         if not 0 <= n < (1 << 20):
             fail("mbarrier", f"bytes must be in [0, 2^20 - 1] (the mbarrier tx-count range), got {n}")
+        from ..tx_checks import check_expect_tx  # (the TMA loads it pairs with: their boxes' bytes)
+        check_expect_tx(self.operation)
 
 
 class MbarrierArriveExpectTxOp(_ExpectTx, name="mbarrier.arrive_expect_tx"):

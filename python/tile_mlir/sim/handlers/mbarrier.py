@@ -59,6 +59,7 @@ def get(M, t, a, space, what):
 def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
     if tx:
         mb.tx += tx
+        mb.tx_expected += tx
         _check_tx(mb)
     if count > mb.pending:
         raise EmulationError(f"arrive count {count} exceeds the {mb.pending} pending arrivals "
@@ -80,6 +81,7 @@ def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
 def complete_tx(M, mb, n):
     """complete-tx of ``n`` bytes (mbarrier.complete_tx, or a TMA copy's completion)."""
     mb.tx -= n
+    mb.tx_arrived += n
     _check_tx(mb)
     M.progress += 1
     check_complete(M, mb)
@@ -87,6 +89,7 @@ def complete_tx(M, mb, n):
 
 def expect_tx(M, mb, n):
     mb.tx += n
+    mb.tx_expected += n
     _check_tx(mb)
     M.progress += 1
 
@@ -101,6 +104,7 @@ def check_complete(M, mb):
     if mb.pending == 0 and mb.tx == 0:
         mb.completed += 1
         mb.pending = mb.expected
+        mb.tx_expected = mb.tx_arrived = 0
         ws = mb.waiters
         mb.waiters = []
         for w in ws:
