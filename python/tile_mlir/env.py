@@ -5,7 +5,7 @@
 
 Every variable is spelled TILE_MLIR_*; the older names (TILE_EMU_*, TILE_SIM_*) are still read, with a
 DeprecationWarning naming the new one, when the new one is not set. The README's table of them is
-checked against ``VARIABLES`` by test/python/test_env.py. This module imports nothing of the package,
+checked against ``VARIABLES`` by test/python/driver/test_env.py. This module imports nothing of the package,
 so every part of it (the emulator included) can read its settings here.
 """
 from __future__ import annotations

@@ -177,7 +177,7 @@ def llvm_version() -> str:
 
 
 # ----------------------------------------------------------------------------------- provider shims
-# Every difference between the providers, one function per provider each; test/python/test_providers.py
+# Every difference between the providers, one function per provider each; test/python/providers/test_providers.py
 # tests each. cutlass is LLVM 23 (main, 2026), upstream LLVM 22.1.
 
 
