@@ -1,7 +1,7 @@
 """Register fragments in the layout algebra (layout/fragment.py) and the reg buffer type (docs/registers.md §1).
 
 The fragment maps here are literal formulas from the PTX ISA / CUTLASS (the wgmma m64nNk16 accumulator,
-../shared/mma-tma-reference.md §3.4), not our algebra: the layout text must reproduce them."""
+docs/registers.md §1), not our algebra: the layout text must reproduce them."""
 import pytest
 
 from tile_mlir.dialect.checks import check_buffer

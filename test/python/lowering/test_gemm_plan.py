@@ -2,7 +2,7 @@
 and the descriptor encoders (lowering/smem_desc.py).
 
 Expectations are literal: instruction-descriptor words assembled by hand from the PTX ISA's tables
-(Tables 42-44, "Instruction descriptor"; the worked values of ../shared/mma-tma-reference.md §2.3), the
+(Tables 42-44, "Instruction descriptor"; the worked values of docs/gemm.md §2), the
 sm_90 / sm_100 swizzle codes of CUTLASS's GmmaDescriptor / UMMA::SmemDescriptor, descriptor fields of
 the canonical layouts computed from their PTX formulas, and the wgmma accumulator fragment of the PTX
 ISA's figure (row 16w + l/4 + 8((v>>1)&1), column 8(v/4) + 2(l%4) + (v&1)).
@@ -31,7 +31,7 @@ def op(scope, elem, bits, layout, shape, align=1024, packing=None, reg=None):
 
 # -- instruction descriptors ---------------------------------------------------------------------
 @pytest.mark.parametrize("kind,a,b,d,m,n,a_mn,b_mn,expected", [
-    # mma-tma-reference §2.3 worked value: bf16 x bf16 -> f32, K-major, M=128, N=256
+    # docs/gemm.md §2's worked value: bf16 x bf16 -> f32, K-major, M=128, N=256
     ("f16", "bf16", "bf16", "f32", 128, 256, False, False, 0x08400490),
     # f16 -> f16 accumulate (dtype 0), M=64 (M>>4 = 4), N=64 (N>>3 = 8)
     ("f16", "f16", "f16", "f16", 64, 64, False, False, 4 << 24 | 8 << 17),
@@ -95,7 +95,7 @@ def test_wgmma_and_tcgen05_descriptors_differ_in_bit_46_and_the_swizzle_field():
         assert t5 & ((1 << 46) - 1) == wg & ((1 << 46) - 1) == 0x40 | 1 << 16 | 64 << 32
         assert t5 >> 46 & 1 == 1 and wg >> 46 & 0x7FFF == 0
         assert t5 >> 61 == 2 * (wg >> 62)  # the 2-bit codes, shifted, are the 3-bit ones
-    # mma-tma-reference / tcgen05-reference worked example: K-major 128B bf16 at 0x400, SBO 1024, LBO 1
+    # docs/tcgen05.md §4's worked example: K-major 128B bf16 at 0x400, SBO 1024, LBO 1
     assert encode_smem_desc(0x400, 16, 1024, SwizzleMode.B128) == 0x4000_4040_0001_0040
     with pytest.raises(ValueError, match="no 128B_base32B"):
         encode_wgmma_desc(0, 16, 1024, SwizzleMode.B128_BASE32B)
