@@ -1,6 +1,6 @@
 """The one module of tile_mlir that imports MLIR Python bindings; everything else imports from here.
 
-Two providers of the upstream MLIR Python API are accepted (README "Providers"), chosen with
+Two providers of the upstream MLIR Python API are accepted (docs/providers.md), chosen with
 ``TILE_MLIR_BINDINGS``:
 
 * ``cutlass`` (default): the bindings bundled in nvidia-cutlass-dsl as ``cutlass._mlir`` (LLVM 23,

@@ -4,20 +4,17 @@ compiled for sm_100a and emulated on tile-sim, against a numpy expectation from 
 the expected check, never crash. bench/fuzz.py runs the same generator at scale (--cases N --seed S;
 bench/results/fuzz-3000-2026-12-01.txt).
 
-A small sample keeps this file's share of `make test` small (TILE_FUZZ_EXAMPLES and
-TILE_FUZZ_INVALID_EXAMPLES raise it); ptxas runs on every 8th accepted example (bench/fuzz.py assembles all).
+A small sample keeps this file's share of `make test` small (TILE_MLIR_FUZZ_EXAMPLES and
+TILE_MLIR_FUZZ_INVALID_EXAMPLES raise it); ptxas runs on every 8th accepted example (bench/fuzz.py assembles all).
 """
-
-import os
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-
-from cp_fuzz import CHECK_RE as _CHECK  # noqa: E402
-from cp_fuzz import INVALID_CHECK, INVALID_KINDS, random_case, run_case  # noqa: E402
-from e2e_kernels import find_ptxas  # noqa: E402
-from tile_mlir.diagnostics import TileError  # noqa: E402
+from cp_fuzz import CHECK_RE as _CHECK
+from cp_fuzz import INVALID_CHECK, INVALID_KINDS, random_case, run_case
+from e2e_kernels import find_ptxas
+from tile_mlir import env
+from tile_mlir.diagnostics import TileError
 
 PTXAS = find_ptxas()
 _count = [0]
@@ -45,7 +42,7 @@ def _first_error(e: TileError) -> str:
     return errs[0].message
 
 
-@settings(max_examples=int(os.environ.get("TILE_FUZZ_EXAMPLES", "36")), deadline=None, derandomize=True,
+@settings(max_examples=int(env.get("TILE_MLIR_FUZZ_EXAMPLES")), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())
 def test_valid_copies_match_numpy(data):
@@ -59,7 +56,7 @@ def test_valid_copies_match_numpy(data):
     assert not out.mismatches(), f"{case}\n" + "\n".join(out.mismatches())
 
 
-@settings(max_examples=int(os.environ.get("TILE_FUZZ_INVALID_EXAMPLES", "20")), deadline=None, derandomize=True,
+@settings(max_examples=int(env.get("TILE_MLIR_FUZZ_INVALID_EXAMPLES")), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.data(), st.sampled_from(INVALID_KINDS))
 def test_invalid_copies_are_rejected_by_the_named_check(data, kind):

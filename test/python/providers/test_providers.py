@@ -1,4 +1,4 @@
-"""The provider shims of tile_mlir.mlir (README "Providers"): each one's answer on the provider this
+"""The provider shims of tile_mlir.mlir (docs/providers.md): each one's answer on the provider this
 process runs, and the other provider's form where this provider accepts it too. Runs on either provider
 (CI runs it on both)."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Both providers' PTX of the same kernels (the demo, the MXFP8 GEMM, the bf16 Hopper twin) assembles and
-gives bit-identical tile-sim results (README "Providers"; the committed GPU artifacts are the default
+gives bit-identical tile-sim results (docs/providers.md; the committed GPU artifacts are the default
 provider's).
 
 Each provider compiles in its own interpreter (providers_ptx.py: mlir.py loads one provider per process);
