@@ -91,13 +91,13 @@ import gemm_blockscaled as gemm  # noqa: E402
 # tile_n 256 with 128 rows of B per CTA)
 BLACKWELL_CASES = [
     pytest.param(ref.MXFP8, 128, 128, 256, {}, id="mxfp8-128x128x256"),
-    pytest.param(ref.MXFP8, 136, 136, 1280, {}, id="mxfp8-136x136x1280-edges-ring-wraps"),
-    pytest.param(ref.MXFP8, 128, 256, 384, {"tile_n": 256, "stages": 3}, id="mxfp8-128x256x384-tile-n-256"),
+    pytest.param(ref.MXFP8, 136, 136, 1280, {}, id="mxfp8-136x136x1280-edges-ring-wraps", marks=pytest.mark.slow),
+    pytest.param(ref.MXFP8, 128, 256, 384, {"tile_n": 256, "stages": 3}, id="mxfp8-128x256x384-tile-n-256", marks=pytest.mark.slow),
     pytest.param(ref.NVFP4, 128, 128, 512, {}, id="nvfp4-128x128x512"),
-    pytest.param(ref.NVFP4, 130, 200, 768, {"stages": 2}, id="nvfp4-130x200x768-edges-2-stages"),
-    pytest.param(ref.MXFP8, 200, 136, 640, {"cta_group": 2}, id="mxfp8-pair-200x136x640-edges-ring-wraps"),
+    pytest.param(ref.NVFP4, 130, 200, 768, {"stages": 2}, id="nvfp4-130x200x768-edges-2-stages", marks=pytest.mark.slow),
+    pytest.param(ref.MXFP8, 200, 136, 640, {"cta_group": 2}, id="mxfp8-pair-200x136x640-edges-ring-wraps", marks=pytest.mark.slow),
     pytest.param(ref.MXFP8, 128, 128, 256, {"cta_group": 2}, id="mxfp8-pair-128x128x256-odd-half-past-m"),
-    pytest.param(ref.NVFP4, 256, 256, 512, {"cta_group": 2, "tile_n": 256}, id="nvfp4-pair-256x256x512-tile-n-256"),
+    pytest.param(ref.NVFP4, 256, 256, 512, {"cta_group": 2, "tile_n": 256}, id="nvfp4-pair-256x256x512-tile-n-256", marks=pytest.mark.slow),
 ]
 
 

@@ -7,6 +7,7 @@ bench/results/fuzz-3000-2026-12-01.txt).
 A small sample keeps this file's share of `make test` small (TILE_MLIR_FUZZ_EXAMPLES and
 TILE_MLIR_FUZZ_INVALID_EXAMPLES raise it); ptxas runs on every 8th accepted example (bench/fuzz.py assembles all).
 """
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,7 @@ def _first_error(e: TileError) -> str:
     return errs[0].message
 
 
+@pytest.mark.slow  # a fuzzing campaign
 @settings(max_examples=int(env.get("TILE_MLIR_FUZZ_EXAMPLES")), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.data())

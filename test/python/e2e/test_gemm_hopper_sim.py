@@ -21,7 +21,7 @@ DTYPES = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
 
 
 @pytest.mark.parametrize("dtype, m, n, k", [
-    pytest.param("bf16", 128, 128, 640, id="bf16-1-cta-10-k-steps-ring-wraps"),
+    pytest.param("bf16", 128, 128, 640, id="bf16-1-cta-10-k-steps-ring-wraps", marks=pytest.mark.slow),
     pytest.param("e4m3", 256, 128, 256, id="e4m3-2-ctas"),
 ])
 def test_hopper_twin_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k):
@@ -31,6 +31,7 @@ def test_hopper_twin_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k):
     assert np.array_equal(d.view(np.uint16), gemm.expected(cfg, logical).view(np.uint16))
 
 
+@pytest.mark.slow  # 256x512x640 GEMMs on tile-sim
 @pytest.mark.parametrize("name", ["gemm_bf16_256x512x640", "gemm_e4m3_256x512x640"])
 def test_h200_checked_artifact_is_mmasim(name):
     """The D shipped beside the cubin (tile-sim's, and the H200's: run_artifacts matched it) is MMA-Sim's."""
@@ -43,6 +44,7 @@ def test_h200_checked_artifact_is_mmasim(name):
     assert np.array_equal(ref.to_bf16(ref.mmasim_wgmma(a, b)).view(np.uint16), d)
 
 
+@pytest.mark.slow  # compiles and assembles every configuration
 def test_hopper_twin_ptx(tmp_path):
     """Per unrolled trip (2 x 4 stages) each consumer warpgroup issues 4 wgmma k16 per stage (LLVM may peel a
     first step apart: at least that many), one TMA load of A and of B per step; ptxas takes it."""

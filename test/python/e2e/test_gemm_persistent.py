@@ -151,6 +151,7 @@ def test_pingpong_ptx():
     pytest.param("e4m3", 100, 40, 48, 2, 8, "tma", {}, id="e4m3-below-a-tile"),
     pytest.param("bf16", 5, 40, 24, 2, 8, "tma", {"cluster_m": 2}, id="bf16-multicast-below-a-tile"),
 ])
+@pytest.mark.slow  # multi-tile GEMMs on tile-sim
 def test_persistent_on_tile_sim_is_mmasim_bit_for_bit(dtype, m, n, k, ctas, group_m, epilogue, extra):
     """tile_n 128 (wgmma m64n128) unless said keeps the emulation short; the H200 runs tile_n 256 (pingpong: 128)."""
     cfg = gp.PersistentConfig(dtype, m, n, k, ctas=ctas, group_m=group_m, epilogue=epilogue, **{"tile_n": 128, **extra})

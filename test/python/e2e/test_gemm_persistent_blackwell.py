@@ -114,6 +114,7 @@ def test_persistent_blackwell_pair_ptx(tmp_path, dtype):
     subprocess.run([ptxas, "-arch=sm_100a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")], check=True)
 
 
+@pytest.mark.slow  # multi-tile GEMMs on tile-sim
 @pytest.mark.parametrize("dtype, m, n, k, ctas, group_m, stages, cg", [
     # 6 tiles on 2 CTAs (3 each: acc[0], acc[1], acc[0] again after its acc_empty), rows 256..299 of the
     # last tile row clipped, N 136 = 1 tile + 8; K 416 = 3 K tiles + 32 (zero filled); 4 K steps over 4 stages

@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # regenerates every committed GPU artifact
+
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 
 

@@ -41,6 +41,7 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
         assert f".target {man['arch']}" in ptx and man["kernel"] in ptx
 
 
+@pytest.mark.slow  # the CuTe DSL corpus on tile-sim
 @pytest.mark.parametrize("name", NAMES)
 def test_runs_as_shipped_and_matches(name):
     outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
@@ -92,6 +93,7 @@ def test_our_kernels_run_strict():
     assert os.environ.get("TILE_MLIR_SIM_STRICT") == "1"  # test/python/conftest.py
 
 
+@pytest.mark.slow  # block-scaled GEMMs on tile-sim
 @pytest.mark.parametrize("kind", ["mxf8", "nvf4"])
 def test_blockscaled_reads_every_scale_factor(kind, tmp_path):
     """The stored reference is what the stored buffers decode to (bench/foreign/blockscaled.py

@@ -37,6 +37,7 @@ def test_the_timeout_excludes_start_up_but_catches_a_hang():
     assert adversary.run_limited(_child(0.0, 60.0), 1.0, ready=True)[0] is None
 
 
+@pytest.mark.slow  # the adversary's mutation campaign (make test-all)
 @pytest.mark.skipif(find_tool("ptxas") is None, reason="ptxas not found")
 @pytest.mark.parametrize("campaign", adversary.CAMPAIGNS)
 def test_smoke(campaign):

@@ -128,6 +128,7 @@ def _deep_bytecode(n):
     return out["data"]
 
 
+@pytest.mark.slow  # builds and reads a module nested 15,000 regions deep
 def test_deeply_nested_bytecode_is_a_diagnostic_not_a_segfault():
     data = _deep_bytecode(15000)  # segfaulted the reader on the main thread
     with pytest.raises(SourceError, match=f"regions nested 14999 deep: tile IR nests regions at most {MAX_REGION_DEPTH}"):
