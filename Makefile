@@ -21,7 +21,7 @@ PIP_TORCH = $(if $(TORCH_INDEX),$(shell $(PYTHON) -c "import urllib.request as u
 VENV_UP := .venv-upstream
 PY_UP := $(VENV_UP)/bin/python
 STAMP_UP := $(VENV_UP)/.installed
-UPSTREAM_PYTESTS = test/python/e2e test/python/providers
+UPSTREAM_PYTESTS = test/python/e2e/test_e2e_*.py test/python/providers
 
 # The pytest tiers (the `slow` marker: pyproject.toml, test/python/conftest.py). The fast tier lists the
 # tests over FAST_LIMIT seconds that carry no marker, so that a new slow test is seen and marked.
