@@ -235,7 +235,7 @@ def diff(per_kind, kinds=None):
 _BASELINE_CODE = """
 import os, sys, time, multiprocessing
 sys.path.insert(0, 'examples')
-os.environ['TILE_SIM_MAX_SECONDS'] = '3000'  # older trees' wall-clock budget
+os.environ['TILE_MLIR_SIM_MAX_SECONDS'] = os.environ['TILE_SIM_MAX_SECONDS'] = '3000'  # (trees before the rename read the old name)
 import numpy as np, ml_dtypes, tile_mlir
 import gemm_blockscaled as g
 cfg = g.GemmConfig(*{cfg!r})

@@ -236,7 +236,7 @@ def _kernel(module, cfg: GemmConfig, params, block: int, cluster=None):
 
 # ---------------------------------------------------------------------------------------- Hopper twin
 def _wgmma_acc_layout(n: int, warp0: int) -> str:
-    """The wgmma m64nNk16 accumulator fragment (../shared/mma-tma-reference.md §3.4) of the warpgroup whose
+    """The wgmma m64nNk16 accumulator fragment (docs/registers.md §1) of the warpgroup whose
     first warp is warp0: row = 16 w + l / 4 + 8 ((v >> 1) & 1), col = 8 (v / 4) + 2 (l % 4) + (v & 1)."""
     return (f"S[(4, 2, 8, {n // 8}, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]"
             + (f" + O[{warp0}@warpid]" if warp0 else ""))
@@ -318,7 +318,7 @@ def _hopper_consumer(c, cfg, w, sa, sb, full, empty, tid, m0, n0, D):
 def _sf_layouts(rows: int, nsf: int, col0: int) -> tuple[str, str]:
     """The scale factors of `rows` rows x nsf blocks of one stage: (shared, tmem) layouts of the logical
     rows x nsf matrix. Shared: the 128x4 atoms as TMA copied them (rows of atoms am, then K atoms kq; byte of
-    (r, kb) at am*AK*512 + kq*512 + (r%32)*16 + (r/32%4)*4 + kb%4). Tmem (../shared/mma-tma-reference.md §2.5):
+    (r, kb) at am*AK*512 + kq*512 + (r%32)*16 + (r/32%4)*4 + kb%4). Tmem (docs/gemm.md §5):
     row r at lane r%32 of every lane quarter, column col0 + kq*(4 AM) + am*4 + r/32%4, byte kb%4; one
     tcgen05.cp.32x128b.warpx4 per atom."""
     am, ak = rows // 128, nsf // 4

@@ -147,8 +147,8 @@ def operand_bytes(x: np.ndarray, fmt: BlockFormat) -> np.ndarray:
 
 
 def sf_atoms(sf: np.ndarray) -> np.ndarray:
-    """Scale-factor codes (MN x KB) -> the 128x4 atom image cuBLAS and CUTLASS use (CUTLASS-SF in
-    ../shared/mma-tma-reference.md §2.5): atoms of 128 MN rows x 4 scale blocks, 512 bytes each, the
+    """Scale-factor codes (MN x KB) -> the 128x4 atom image cuBLAS and CUTLASS use (docs/gemm-walkthrough.md
+    §1): atoms of 128 MN rows x 4 scale blocks, 512 bytes each, the
     byte of (r, kb) at (r % 32) * 16 + (r // 32 % 4) * 4 + kb % 4; atoms K-first. MN is padded to 128
     and KB to 4 with zero bytes. Returns a (MN/128, KB/4, 512) uint8 array."""
     mn, kb = sf.shape

@@ -5,7 +5,7 @@
 The arguments are made from the manifest alone: a ``bytes`` parameter (a by-value struct) binds its recorded bytes,
 a ``tensor_map`` parameter a :class:`tile_mlir.sim.TensorMap` of its recorded
 cuTensorMapEncodeTiled arguments over its buffer's array (inputs from ``<name>.npz``, outputs
-zeroed). test/python/test_foreign_corpus.py and bench/foreign/run_corpus.py share it.
+zeroed). test/python/sim/test_foreign_corpus.py and bench/foreign/run_corpus.py share it.
 """
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from provenance import ROOT, source_hashes
 
-os.environ.setdefault("TILE_SIM_MAX_SECONDS", "900")  # (tile-sim runs these 4-CTA, 384-thread kernels for minutes)
+os.environ.setdefault("TILE_MLIR_SIM_MAX_SECONDS", "900")  # (tile-sim runs these 4-CTA, 384-thread kernels for minutes)
 
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "examples"))

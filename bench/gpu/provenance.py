@@ -1,6 +1,6 @@
 """What a generated GPU artifact was made from: the sha256 of each source file (its generator script,
 its input .mlir/.ptx or the script generating that input), recorded by the generators in the manifest
-as meta["sources"] and recomputed by test/python/test_tracked_files.py, which reports a changed
+as meta["sources"] and recomputed by test/python/project/test_tracked_files.py, which reports a changed
 source as "stale: run make gpu-artifacts"."""
 from __future__ import annotations
 

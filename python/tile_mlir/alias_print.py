@@ -5,7 +5,7 @@ alias everywhere else, as mlir-opt does for the aliases a dialect registers.
 The Python bindings cannot register an alias hook for a Python-defined type, so this is a transform of
 the printed text: it reads exactly what MLIR printed, replaces nothing inside string literals (a buffer
 type inside an attribute string stays as it is), and parsing its output gives back the same module
-(test/python/test_alias_print.py parses it). tile-opt applies it unless --no-type-aliases.
+(test/python/tools/test_alias_print.py parses it). tile-opt applies it unless --no-type-aliases.
 """
 from __future__ import annotations
 

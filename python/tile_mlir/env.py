@@ -3,10 +3,11 @@
     from tile_mlir import env
     env.get("TILE_MLIR_ARCH")        # the value, or the variable's default (a str or None)
 
-Every variable is spelled TILE_MLIR_*; the older names (TILE_EMU_*, TILE_SIM_*) are still read, with a
-DeprecationWarning naming the new one, when the new one is not set. The README's table of them is
-checked against ``VARIABLES`` by test/python/test_env.py. This module imports nothing of the package,
-so every part of it (the emulator included) can read its settings here.
+Every variable is spelled TILE_MLIR_*, the test suite's knobs too; the older names (TILE_EMU_*, TILE_SIM_*,
+TILE_FUZZ_*) are still read, with a DeprecationWarning naming the new one, when the new one is not set.
+docs/environment.md's table of them is checked against ``VARIABLES`` by test/python/driver/test_env.py.
+This module imports nothing of the package, so every part of it (the emulator included) can read its
+settings here.
 """
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "breaks are errors, not findings; the test suite sets it)", old=("TILE_SIM_STRICT",)),
     Variable("TILE_MLIR_SIM_PROGRESS", None, "`0` turns tile-sim's progress bar off (it shows on "
              "a terminal for runs over 2 s)"),
+    Variable("TILE_MLIR_FUZZ_EXAMPLES", "36", "test knob: valid copies the differential fuzz test draws "
+             "(test/python/e2e/test_fuzz_differential.py; bench/fuzz.py draws as many as asked)",
+             old=("TILE_FUZZ_EXAMPLES",)),
+    Variable("TILE_MLIR_FUZZ_INVALID_EXAMPLES", "20", "test knob: invalid copies the differential fuzz "
+             "test draws", old=("TILE_FUZZ_INVALID_EXAMPLES",)),
     Variable("TILE_MLIR_FAST_START", None, "internal: `1`, set by tile-opt, skips the bindings' "
              "numpy-only attribute builders"),
 )}

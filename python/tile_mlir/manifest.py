@@ -7,7 +7,7 @@ buffer's, more or fewer maps than the PTX takes) made TMA read or write the wron
 The records compile() writes are those of lowering/copy_async/tma_plan.tensor_map_params: dims are the
 buffer's shape innermost first, strides contiguous, the element size the buffer's. Not checked here
 (the PTX does not say it): a swizzle, box or order of maps that differs from what the code was
-compiled for; the README's trust model says what that leaves to the user.
+compiled for; docs/trust.md says what that leaves to the user.
 
 The digests (``digests`` in a manifest, written by Artifact.manifest()) bind a manifest to its code:
 sha256 of the PTX, of the cubin, of the parameters with the outputs, of the tensor-map records, and of

@@ -1,6 +1,6 @@
 """The one module of tile_mlir that imports MLIR Python bindings; everything else imports from here.
 
-Two providers of the upstream MLIR Python API are accepted (README "Providers"), chosen with
+Two providers of the upstream MLIR Python API are accepted (docs/providers.md), chosen with
 ``TILE_MLIR_BINDINGS``:
 
 * ``cutlass`` (default): the bindings bundled in nvidia-cutlass-dsl as ``cutlass._mlir`` (LLVM 23,
@@ -177,7 +177,7 @@ def llvm_version() -> str:
 
 
 # ----------------------------------------------------------------------------------- provider shims
-# Every difference between the providers, one function per provider each; test/python/test_providers.py
+# Every difference between the providers, one function per provider each; test/python/providers/test_providers.py
 # tests each. cutlass is LLVM 23 (main, 2026), upstream LLVM 22.1.
 
 

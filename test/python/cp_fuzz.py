@@ -156,7 +156,7 @@ def _valid_case(ch, idx, shape=None, scale_factors=True) -> Case:
 
 
 def _scale_factor_case(ch, shape, idx) -> Case:
-    """Block-scaled MMA scale factors (../shared/mma-tma-reference.md §2.5): 128x4 atoms of 512 B in
+    """Block-scaled MMA scale factors (docs/gemm.md §5, docs/gemm-walkthrough.md §1): 128x4 atoms of 512 B in
     shared memory, (r % 32) * 16 + (r / 32) * 4 + j; SFA "4x1" by 32x128b.warpx4 (lane r % 32 in every
     quarter, column r / 32), SFB "2x2" for cta_group 2 by 64x128b.warpx2::01_23 (lane r % 32 + 64 h + 32 q,
     column (r % half) / 32)."""

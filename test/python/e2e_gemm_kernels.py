@@ -86,7 +86,7 @@ def mma_reference(api: str, a_elem, b_elem, d_elem, a_bits, b_bits, c_bits, **kw
 
 # -- wgmma kernels -------------------------------------------------------------------------------
 def wg_acc_layout(n: int) -> str:
-    """registers.md's m64nN accumulator layout (mma-tma-reference §3.4)."""
+    """The wgmma m64nN accumulator layout (docs/registers.md §1)."""
     return f"S[(4, 2, 8, {n // 8}, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)]"
 
 

@@ -1,7 +1,7 @@
 """lib/TileOps.irdl: the tile dialect in MLIR's IR Definition Language, generated from the op classes'
 specs (OP_SPECS).
 
-`tile-opt --emit-irdl -o lib/TileOps.irdl` (`make irdl`) writes it and test/python/test_irdl_agreement.py
+`tile-opt --emit-irdl -o lib/TileOps.irdl` (`make irdl`) writes it and test/python/dialect/test_irdl_agreement.py
 checks that the committed file is current. Upstream MLIR loads it as a dynamic dialect
 (`mlir-opt-22 --irdl-file=lib/TileOps.irdl`, Debian's mlir-22-tools); our tools do not read it.
 

@@ -29,7 +29,7 @@ cannot be read or does not check out (truncated, damaged, another format) is ign
 replaced by the recompiled one; a directory that cannot be written costs only the compile. Entry
 names are hex digests, so nothing is written outside the directory.
 
-Trust (README, "Trust model"): an entry is code that runs, so the cache is trusted only as a user's
+Trust (docs/trust.md): an entry is code that runs, so the cache is trusted only as a user's
 own files are. The directory is created private (0700); one owned by another user, or writable by
 group or others, is refused with a warning, as ssh refuses such a ~/.ssh, and jit() compiles without
 the cache. Entries are opened without following symlinks and without blocking, must be regular files

@@ -51,7 +51,7 @@ def _load():
         except ImportError as e:
             raise EmulationError(
                 f"tensor-core MMAs are computed by MMA-Sim, which is not installed ({e}); install "
-                f"it with `pip install -e '.[mma]'` (README, 'MMA-Sim')") from None
+                f"it with `pip install -e '.[mma]'` (docs/providers.md, 'MMA-Sim')") from None
         torch.set_num_threads(1)  # small matrices: threads only contend with the emulator
         _torch = torch
     return _torch

@@ -2,7 +2,7 @@
 
 // copy_async between tensor memory and registers: one case per tcgen05.ld/st shape, pack/unpack, the
 // .num split, lane offsets and the wait placement (lowering/copy_async/tcgen05_ldst.py; the plan:
-// tcgen05_ldst_plan.py). The end-to-end data of each shape: test/python/test_e2e_tcgen05_ldst.py.
+// tcgen05_ldst_plan.py). The end-to-end data of each shape: test/python/e2e/test_e2e_tcgen05_ldst.py.
 
 // 128 lanes x 64 f32 columns, one row per thread: 32x32b.x64; warp w adds its quarter 32 (w % 4) to the lane field (bits 16..31); the wait comes before the first use of the registers, the store.
 // CHECK: %[[T:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !tile.buffer<tmem, {{.*}}> to i32

@@ -2,7 +2,7 @@
 // RUN: tile-opt %s --tile-verify | tile-opt --tile-verify | FileCheck %s
 //
 // Every tile op, one kernel each (in the order of dialect/ops: OP_CLASSES), parsed, verified and printed;
-// test/python/test_op_coverage.py fails when an op class has no kernel and CHECK line here.
+// test/python/dialect/test_op_coverage.py fails when an op class has no kernel and CHECK line here.
 
 // CHECK-LABEL: "tile.kernel"() ({
 // CHECK: sym_name = "op_kernel"

@@ -5,7 +5,7 @@
 //
 // The tcgen05.ld/st shapes tcgen05-ldst-shapes.mlir has in one direction only, in the other: with it,
 // each of 32x32b, 16x64b, 16x128b, 16x256b and 16x32bx2 is lowered as an ld and as an st, and ptxas
-// assembles every kernel (test/python/test_op_coverage.py checks that every shape has both).
+// assembles every kernel (test/python/dialect/test_op_coverage.py checks that every shape has both).
 
 // CHECK-LABEL: .entry st_16x64b(
 // CHECK: tcgen05.st.sync.aligned.16x64b.x16.b32

@@ -19,7 +19,7 @@ from tcgen05_mma_cases import Case, d_position
 
 
 # ------------------------------------------------------------------------------- literal tables
-# worked descriptors (../shared/mma-tma-reference.md §2.3, computed from Tables 42-44)
+# worked descriptors (docs/gemm.md §2, computed from the PTX ISA's Tables 42-44)
 def test_idesc_worked_values():
     d = decode_idesc(0x08400490, "f16")  # bf16 x bf16 -> f32, K-major, M = 128, N = 256
     assert (d.dtype, d.atype, d.btype, d.m, d.n, d.transpose_a, d.reserved) == \

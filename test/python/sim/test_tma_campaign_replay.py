@@ -13,6 +13,8 @@ import sys
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.slow  # the H200 TMA campaign's cases, replayed
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 HERE = os.path.join(ROOT, "bench", "tma")
 CASES = os.path.join(HERE, "cases")

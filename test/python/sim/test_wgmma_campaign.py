@@ -12,6 +12,8 @@ import pytest
 
 from wgmma_cases import BENCH, cases, kernels, run
 
+pytestmark = pytest.mark.slow  # the H200 wgmma campaign's cases, replayed
+
 CASES = os.path.join(BENCH, "cases")
 LOG = os.path.join(BENCH, "..", "results", "h200-wgmma-campaign-2026-12-01.log")
 

@@ -4,7 +4,7 @@ by family, and the tables derived from them.
 The bindings cannot register a dialect from Python, so tile ops live in an unregistered `tile` namespace
 in generic form; each class is registered as the OpView of its name. OP_CLASSES, in the order of the
 IRDL file and of diagnostics, is the single source of truth: OP_SPECS (the classes' specs), the verifier,
-the builders, lib/TileOps.irdl (checked by test/python/test_irdl_agreement.py), the dispatched ops, the
+the builders, lib/TileOps.irdl (checked by test/python/dialect/test_irdl_agreement.py), the dispatched ops, the
 output writers and the fence traits follow it.
 
 Operand order and attribute names are stable; FileCheck tests depend on them.

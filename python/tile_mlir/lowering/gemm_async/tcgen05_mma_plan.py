@@ -37,7 +37,7 @@ from .operand_plan import Operand, SmemOperand, matrix_of, matrix_region, plan_s
 
 __all__ = ["Tcgen05MmaPlan", "plan_tcgen05_mma", "instr_desc"]
 
-# ASSUMPTION, where PTX is silent (mma-tma-reference §7 Q8; docs/gemm.md §5): with cta_group 2, each CTA's
+# ASSUMPTION, where PTX is silent (docs/gemm.md §5): with cta_group 2, each CTA's
 # tensor core computes its M/2 rows for all N columns and reads scale factors from its own tensor memory
 # only, so each CTA holds SFB for all N columns (and SFA for its own rows), SFB in CUTLASS's "2x2"
 # placement when M = 128 (_sf_map). Used by plan_tcgen05_mma's step E only.

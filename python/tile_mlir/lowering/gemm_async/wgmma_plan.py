@@ -12,7 +12,7 @@ B. shape: M = 64, N per the PTX ISA's table: 8..256 step 8 (s8/u8: 8, 16, 24, th
 C. A and B: descriptors from the layouts (operand_plan, sm_90 swizzles); MN-major only for f16/bf16
    (imm-trans-a/b).
 D. the accumulator: every element (row(t, v), col(t, v)) of thread t's fragment register v (PTX ISA
-   "Matrix fragments for wgmma.mma_async", mma-tma-reference §3.4) is held by that thread,
+   "Matrix fragments for wgmma.mma_async"; docs/registers.md §1) is held by that thread,
        row = 16 w + l / 4 + 8 ((v >> 1) & 1),   col = 8 (v / 4) + 2 (l % 4) + (v & 1)
    for warp w of the warpgroup and lane l; `words[v]` is the register slot that holds it ("d-fragment").
 """

@@ -1,0 +1,187 @@
+"""The foreign corpus (test/fixtures/foreign: NVIDIA's CuTe DSL examples, bench/foreign/make_corpus.py,
+and Triton's tutorial kernels, bench/foreign/triton_corpus.py) runs as shipped on tile-sim and matches
+its numpy references: bit for bit, or within the tolerance its manifest derives for approximate
+math; the ISA rules a kernel breaks are exactly its listed findings in the default (lenient) mode and
+errors in strict mode; a kernel with none runs clean (strict mode would run it the same); our own
+kernels run strict. The long kernels are marked slow (``-m "not slow"``: the fast tier)."""
+
+import json
+import os
+import re
+import sys
+
+import numpy as np
+import pytest
+
+from tile_mlir.sim import EmulationError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+FIX = os.path.join(ROOT, "test", "fixtures", "foreign")
+sys.path.insert(0, os.path.join(ROOT, "bench", "foreign"))
+import corpus  # noqa: E402
+
+NAMES = corpus.names(FIX)
+#: kernels of 12 s or more on tile-sim here (2 shared cores, bench/foreign/corpus_table.py)
+SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_dense_gemm_alpha_beta_persistent",
+        "bw_tutorial_fp16_gemm_1", "bw_tutorial_fp16_gemm_2", "bw_tutorial_fp16_gemm_3",
+        "bw_persistent", "hopper_dense", "tma_transpose"}
+#: the ISA rules each kernel breaks (tile-sim findings, by rule) beyond the tcgen05.ld pattern of
+#: test_runs_as_shipped_and_matches; a kernel in neither breaks none
+RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
+         "bw_tma_v1_transpose": {"ordering"},
+         "hopper_fmha": {"ordering"},  # (measured with sim-approx's models merged)
+         "hopper_fmha_causal": {"ordering"},
+         "triton_matmul_90": {"ordering"},
+         # CUTLASS's CLC scheduler reads query_cancel.get_first_ctaid of every response, and
+         # uses it only when is_canceled says a cluster was cancelled
+         "bw_dense_gemm_persistent_dynamic": {"clusterlaunchcontrol"}}
+
+
+def corpus_params(names):
+    return [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in names]
+
+
+def ld_lines(ptx):
+    return [i for i, l in enumerate(ptx.split("\n"), 1) if "tcgen05.ld." in l]
+
+
+def test_corpus_is_complete_and_its_contracts_are_recorded():
+    assert {"bw_dense_1cta", "bw_dense_2cta", "bw_persistent", "bw_blockscaled_mxf8",
+            "bw_blockscaled_nvf4", "hopper_dense", "hopper_dense_f16", "tma_transpose",
+            "triton_dot"} <= set(NAMES) and len(NAMES) >= 30
+    assert {json.load(open(os.path.join(FIX, f"{n}.json")))["arch"] for n in NAMES} == {
+        "sm_80", "sm_90a", "sm_100a"}
+    for name in NAMES:
+        man = json.load(open(os.path.join(FIX, f"{name}.json")))
+        maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
+        assert len(maps) == len(man["descriptor_words"])
+        for p in maps:
+            assert {"data_type", "rank", "global_dim", "global_strides", "box_dim",
+                    "element_strides", "interleave", "swizzle", "l2_promotion",
+                    "oob_fill"} <= set(p)
+        bufs = {b["name"] for b in man["buffers"]}
+        assert {p["buffer"] for p in man["params"] if "buffer" in p} <= bufs
+        assert set(man["inputs"]) | set(man["outputs"]) <= bufs and man["outputs"]
+        assert man["dynamic_smem"] >= 0 and len(man["grid"]) == len(man["cluster"]) == 3
+        assert man["reference"] and (not man.get("tolerance") or man["tolerance"]["why"])
+        ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
+        assert f".target {man['arch']}" in ptx and man["kernel"] in ptx
+        data = np.load(os.path.join(FIX, f"{name}.npz"))
+        assert set(data.files) == set(man["inputs"]) | {f"ref_{n}" for n in man["outputs"]}
+
+
+@pytest.mark.parametrize("name", corpus_params(NAMES))
+def test_runs_as_shipped_and_matches(name):
+    outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
+    man, _, data = corpus.load(FIX, name)
+    for n, ref in refs.items():
+        ok, how = corpus.compare(man, name, outs[n], ref, data)
+        assert ok, f"{name}: {n}: {how}"
+    ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
+    extra = RULES.get(name, set())
+    assert extra <= {f.rule for f in res.findings}, res.findings
+    found = {(f.rule, f.line) for f in res.findings if f.rule not in extra}
+    fenceless = ("tcgen05.ld." in ptx and "tcgen05.mma" in ptx  # an MMA's result read back
+                 and "tcgen05.fence::after_thread_sync" not in ptx)
+    if not fenceless:
+        assert found == set(), res.findings
+    elif name == "triton_dot":  # waits for its tcgen05.ld, but commits to a .shared::cta offset
+        commit = [i for i, l in enumerate(ptx.split("\n"), 1) if "tcgen05.commit" in l]
+        assert "tcgen05.wait::ld" in ptx and "tcgen05.fence::after_thread_sync" not in ptx
+        assert found == {("generic-address", commit[0]),
+                         ("tcgen05.fence::after_thread_sync", ld_lines(ptx)[0])}
+        assert all(f.source and re.search(r"triton_dot\.py:32:\d+$", f.source) for f in res.findings)
+    else:  # no fence between the commit's mbarrier wait and tcgen05.ld; tcgen05.wait::ld after
+        # the registers are read, if at all
+        want = {(r, L) for L in ld_lines(ptx)
+                for r in ("tcgen05.fence::after_thread_sync", "tcgen05.wait::ld")}
+        assert found == want
+        # exactly: per warp that executes a tcgen05.ld, one fence finding; per lane and
+        # destination register of it (its .xN), one read before the wait
+        lines = ptx.split("\n")
+        count = {(f.rule, f.line): f.count for f in res.findings}
+        for L in ld_lines(ptx):
+            n = int(re.search(r"\.32x32b\.x(\d+)\.", lines[L - 1]).group(1))
+            assert count[("tcgen05.wait::ld", L)] == 32 * n * count[
+                ("tcgen05.fence::after_thread_sync", L)]
+        assert all(re.match(r"tile-sim finding: line \d+( \([^)]*\))?: \[tcgen05\.", str(f))
+                   for f in res.findings if f.rule not in extra)
+
+
+@pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_dense_2cta", "bw_persistent",
+                                  "bw_blockscaled_mxf8", "bw_blockscaled_nvf4"])
+def test_fenceless_kernel_fails_strict(name):
+    ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
+    with pytest.raises(EmulationError, match=r"fence::after_thread_sync.*ISA rule") as e:
+        corpus.run(FIX, name, strict=True)
+    assert e.value.line in ld_lines(ptx)
+
+
+def test_our_kernels_run_strict():
+    import tile_mlir
+    from tile_mlir.runtime.emulator import SimBackend
+    art = tile_mlir.compile(open(os.path.join(ROOT, "examples", "demo.mlir")).read(),
+                            emit=("ptx",))
+    assert SimBackend(art, None).options["strict"] is True  # jit()'s sim backend, unless strict=False
+    assert SimBackend(art, None, options={"strict": False}).options["strict"] is False
+    assert os.environ.get("TILE_MLIR_SIM_STRICT") == "1"  # test/python/conftest.py
+
+
+@pytest.mark.slow  # block-scaled GEMMs on tile-sim
+@pytest.mark.parametrize("kind", ["mxf8", "nvf4"])
+def test_blockscaled_reads_every_scale_factor(kind, tmp_path):
+    """The stored reference is what the stored buffers decode to (bench/foreign/blockscaled.py
+    `reference`: e4m3 / e2m1 codes, low nibble first, scales from the 32x4x4 atoms); doubling one
+    scale of A and one of B changes C exactly as that decoding says, on tile-sim as shipped."""
+    import shutil
+    import blockscaled
+    name = f"bw_blockscaled_{kind}"
+    man, _, data = corpus.load(FIX, name)
+    M, N, K = man["shape"]["M"], man["shape"]["N"], man["shape"]["K"]
+    bufs = {n: data[n] for n in man["inputs"]}
+    np.testing.assert_array_equal(blockscaled.reference(kind, bufs, M, N, K).astype(np.float32),
+                                  data["ref_c"])
+    fmt, vec = blockscaled.KINDS[kind][1], blockscaled.KINDS[kind][2]
+    for key, mn, (r, k) in (("sfa", M, (M - 3, 1)), ("sfb", N, (37, K // vec - 1))):
+        sf = blockscaled.unblocked_scales(bufs[key], mn, K // vec).copy()
+        sf[r, k] = blockscaled.codes_of(fmt, [2 * blockscaled.decode(fmt, [sf[r, k]])[0] or 1])[0]
+        bufs[key] = blockscaled.blocked_scales(sf, mn, K // vec)
+    ref = blockscaled.reference(kind, bufs, M, N, K).astype(np.float32)
+    rows, cols = np.nonzero(ref != data["ref_c"])  # in one row and one column of C only
+    assert len(rows) > M // 2 and ((rows == M - 3) | (cols == 37)).all()
+    for ext in ("ptx", "json"):
+        shutil.copy(os.path.join(FIX, f"{name}.{ext}"), tmp_path)
+    np.savez(tmp_path / f"{name}.npz", **bufs, ref_c=ref)
+    outs, refs, _ = corpus.run(str(tmp_path), name)
+    np.testing.assert_array_equal(outs["c"].view(np.uint8), ref.view(np.uint8))
+
+
+def test_fixtures_are_what_the_manifest_says():
+    """MANIFEST.json (bench/foreign/corpus_manifest.py) hashes every fixture file, each kernel's
+    source and the generator scripts: a fixture edited by hand, or a generator changed without
+    regenerating the corpus, fails here."""
+    import hashlib
+    man = json.load(open(os.path.join(FIX, "MANIFEST.json")))
+    sha = lambda path: hashlib.sha256(open(path, "rb").read()).hexdigest()
+    assert set(man["kernels"]) == set(NAMES)
+    for name, k in man["kernels"].items():
+        assert k["source_sha256"] and k["source"]
+        for ext, digest in k["files"].items():
+            assert sha(os.path.join(FIX, f"{name}.{ext}")) == digest, f"{name}.{ext}"
+    for g, digest in man["generators"].items():
+        assert sha(os.path.join(ROOT, "bench", "foreign", g)) == digest, g
+
+
+def test_a_clean_kernel_runs_strict():
+    outs, refs, res = corpus.run(FIX, "ampere_tensorop_gemm", strict=True)
+    np.testing.assert_array_equal(outs["c"], refs["c"])
+    assert res.findings == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_corpus_assembles(name):
+    sys.path.insert(0, os.path.join(ROOT, "test", "python", "sim"))
+    from ptxgen import ptxas_check
+    man = json.load(open(os.path.join(FIX, f"{name}.json")))
+    if ptxas_check(open(os.path.join(FIX, f"{name}.ptx")).read(), man["arch"]) == "skip":
+        pytest.skip("no ptxas found")
