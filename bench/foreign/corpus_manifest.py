@@ -5,7 +5,7 @@
 Per kernel: its source (the CuTe DSL example at its cutlass commit, the Triton tutorial's kernel
 text, or bench/foreign/triton_dot.py) with the sha256 of that source, and the sha256 of each fixture
 file; for the corpus: the sha256 of every generator script and the toolchains' versions.
-test/python/test_foreign_corpus.py checks the fixtures and generators against it, so a fixture
+test/python/sim/test_foreign_corpus.py checks the fixtures and generators against it, so a fixture
 changed by hand, or a generator changed without regenerating, fails.
 """
 from __future__ import annotations

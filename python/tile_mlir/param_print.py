@@ -10,7 +10,7 @@ from (signature.param_names: identifiers only, no repeats). Each kernel's region
 outside string literals and comments, and only when no other value of the region already prints as one
 of the new names (`%c0` of an arith.constant would shadow a parameter named `c0`): then that kernel keeps
 `%argN`. Parsing the output gives back the same module with the same parameter names
-(test/python/test_param_print.py).
+(test/python/tools/test_param_print.py).
 """
 from __future__ import annotations
 

@@ -110,6 +110,7 @@ def test_every_committed_compiled_artifact_is_regenerated_here():
     assert not unchecked, f"compiled artifacts no test regenerates: {unchecked}"
 
 
+@pytest.mark.slow  # (each generator compiles its kernels and runs them on tile-sim)
 @pytest.mark.parametrize("generator, folder", REGENERATED)
 def test_compiled_artifacts_are_current(tmp_path, generator, folder):
     env = {**os.environ, "TILE_MLIR_BINDINGS": "cutlass"}  # the default provider builds the artifacts

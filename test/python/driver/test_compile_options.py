@@ -11,7 +11,7 @@ from tile_mlir.pass_base import CompileOptions, PipelineError
 from tile_mlir.passes import pass_class
 from tile_mlir.stages import STAGES, Stage
 
-DEMO = (Path(__file__).resolve().parents[2] / "examples" / "demo.mlir").read_text()
+DEMO = (Path(__file__).resolve().parents[3] / "examples" / "demo.mlir").read_text()
 
 
 class _Counting:

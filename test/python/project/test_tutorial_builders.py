@@ -13,7 +13,7 @@ import pytest
 
 import tile_mlir
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 STEPS = ROOT / "examples" / "tutorial"
 NAMES = ["step1_copy", "step2_tmem", "step3_tma", "step4_gemm"]
 

@@ -13,7 +13,7 @@ import tile_mlir
 from tile_mlir.opt import TileOptMain
 from tile_mlir.param_print import with_param_names
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROOT = pathlib.Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir")) + sorted((ROOT / "examples" / "tutorial").glob("*.mlir"))
 
 
