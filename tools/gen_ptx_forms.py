@@ -453,10 +453,11 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "..", "python",
                                                            "tile_mlir", "sim", "coverage", "forms.json"))
     ap.add_argument("--only", help="comma-separated instruction files (for a quick look)")
+    ap.add_argument("--commit", help="the grammar's commit, when the checkout is an export")
     args = ap.parse_args(argv)
     sdir = os.path.join(args.checkout, SYNTAX_DIR)
     commit = subprocess.run(["git", "-C", args.checkout, "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+                            text=True).stdout.strip() or args.commit or "unknown"
     ver = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().split("\n")[-2:]
     files = sorted(f[:-4] for f in os.listdir(sdir) if f.endswith(".txt"))
     if args.only:

@@ -64,7 +64,7 @@ def decode_check(texts: list[str]) -> list[str | None]:
     out = []
     for i, text in enumerate(texts):
         src = (".version 8.8\n.target sm_100a\n.address_size 64\n"
-               f".visible .entry c()\n{{\n{DECLS}\n{text}\nret;\n}}\n")
+               f".visible .entry c()\n{{\n{DECLS}\nL0:\n{text}\nret;\n}}\n")  # L0: a branch target
         try:
             fn = ptx_parser.parse(src).functions[0]
             decode_instruction(m.dec, fn.instructions[0])
