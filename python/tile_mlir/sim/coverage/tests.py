@@ -40,6 +40,8 @@ TESTS: list[tuple[str, str]] = [
      _T + "test_isa_int.py::test_int_rows"),
     (r"mov\.(b16|b32|b64|u16|u32|u64|s16|s32|s64|f32|f64|pred)", _T + "test_isa_int.py::test_int_rows"),
     (r"(setp|set|selp|slct)(\.\w+)*", _T + "test_isa_compare.py::test_compare_rows"),
+    (r"cvta(\.to)?\.(global|shared|shared::cta|shared::cluster|local|const|param|param::entry)\.u64",
+     _T + "test_isa_address.py::test_cvta_rows"),
     # loads and stores: every state space but param, every type, vector and qualifier
     (r"(ld|st|ldu)(?![\w.:]*\.param)(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
      _T + "test_isa_memory.py::test_memory_rows"),
