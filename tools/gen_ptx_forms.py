@@ -445,6 +445,17 @@ def _named_phase(args, todo, rows, tgt):
             rows.setdefault(k, {"form": k, "file": todo[k][0], "text": t, "targets": []})
 
 
+def write(out: dict, path: str) -> None:
+    """The data file, one form per line (diffs show the forms that changed)."""
+    with open(path, "w") as fh:
+        fh.write("{\n")
+        for k in ("source", "dropped", "sampled"):
+            fh.write(f"{json.dumps(k)}: {json.dumps(out[k], sort_keys=True)},\n")
+        fh.write('"forms": [\n')
+        fh.write(",\n".join(json.dumps(r) for r in out["forms"]))
+        fh.write("\n]}\n")
+
+
 # --------------------------------------------------------------------------------- main
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -528,9 +539,7 @@ def main(argv=None):
            "dropped": dict(sorted(dropped.items())), "sampled": sampled,
            "forms": [rows[k] for k in sorted(rows, key=lambda k: (rows[k]["file"], k))]}
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as fh:
-        json.dump(out, fh, indent=0, sort_keys=False)
-        fh.write("\n")
+    write(out, args.output)
     print(f"{len(rows)} forms, {sum(dropped.values())} refused by ptxas on every target "
           f"-> {args.output}", file=sys.stderr)
 
