@@ -11,7 +11,7 @@ on which.  What ptxas refuses everywhere is dropped, and counted per syntax line
 
 A form is the opcode with every modifier that changes what the instruction computes.  Cache,
 eviction and prefetch hints (``.ca``, ``.L2::cache_hint``, ``.L1::evict_last`` ...) and optional
-cache-policy operands do not, so the forms are written without them (docs/emulator.md §12).
+cache-policy operands do not, so the forms are written without them (docs/emulator.md §13).
 Texture, surface and video instructions are left out as a block.
 
 Usage: tools/gen_ptx_forms.py <checkout of ptx-90-parser> [--ptxas PATH] [-o forms.json]
@@ -445,6 +445,17 @@ def _named_phase(args, todo, rows, tgt):
             rows.setdefault(k, {"form": k, "file": todo[k][0], "text": t, "targets": []})
 
 
+def write(out: dict, path: str) -> None:
+    """The data file, one form per line (diffs show the forms that changed)."""
+    with open(path, "w") as fh:
+        fh.write("{\n")
+        for k in ("source", "dropped", "sampled"):
+            fh.write(f"{json.dumps(k)}: {json.dumps(out[k], sort_keys=True)},\n")
+        fh.write('"forms": [\n')
+        fh.write(",\n".join(json.dumps(r) for r in out["forms"]))
+        fh.write("\n]}\n")
+
+
 # --------------------------------------------------------------------------------- main
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -453,10 +464,11 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default=os.path.join(os.path.dirname(__file__), "..", "python",
                                                            "tile_mlir", "sim", "coverage", "forms.json"))
     ap.add_argument("--only", help="comma-separated instruction files (for a quick look)")
+    ap.add_argument("--commit", help="the grammar's commit, when the checkout is an export")
     args = ap.parse_args(argv)
     sdir = os.path.join(args.checkout, SYNTAX_DIR)
     commit = subprocess.run(["git", "-C", args.checkout, "rev-parse", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
+                            text=True).stdout.strip() or args.commit or "unknown"
     ver = subprocess.run([args.ptxas, "--version"], capture_output=True, text=True).stdout.strip().split("\n")[-2:]
     files = sorted(f[:-4] for f in os.listdir(sdir) if f.endswith(".txt"))
     if args.only:
@@ -527,9 +539,7 @@ def main(argv=None):
            "dropped": dict(sorted(dropped.items())), "sampled": sampled,
            "forms": [rows[k] for k in sorted(rows, key=lambda k: (rows[k]["file"], k))]}
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as fh:
-        json.dump(out, fh, indent=0, sort_keys=False)
-        fh.write("\n")
+    write(out, args.output)
     print(f"{len(rows)} forms, {sum(dropped.values())} refused by ptxas on every target "
           f"-> {args.output}", file=sys.stderr)
 

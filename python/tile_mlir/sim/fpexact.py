@@ -1,5 +1,5 @@
 """Exact floating-point arithmetic of PTX: add, sub, mul, fma, div, sqrt and rcp (the IEEE forms, not
-.approx) in every rounding mode, with .ftz, .sat and .relu (docs/emulator.md §12).
+.approx) in every rounding mode, with .ftz, .sat and .relu (docs/emulator.md §13).
 
 An operation is computed exactly -- a rational of Python ints -- and rounded once into the
 destination format (fpformat.round_ratio).  The common case, f32 round-to-nearest add/sub/mul/fma,

@@ -1,4 +1,4 @@
-"""The floating-point formats of PTX and exact rounding into them (docs/emulator.md §12).
+"""The floating-point formats of PTX and exact rounding into them (docs/emulator.md §13).
 
 Every value of every format here is a double, so an operand decodes to a Python float.  A result is
 computed exactly -- as a rational ``n / d`` of Python ints (:func:`round_ratio`) or, on the fast

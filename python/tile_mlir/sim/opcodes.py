@@ -171,9 +171,9 @@ def decode_all(dec, instructions) -> list:
             failed.setdefault(inst.opcode, []).append((inst, e))
     if not failed:
         return code
-    firsts = [v[0] for v in failed.values()]
-    if len(firsts) == 1 and len(firsts[0]) == 1:
-        raise firsts[0][1]
+    hits0 = next(iter(failed.values()))
+    if len(failed) == 1 and len(hits0) == 1:  # one instruction: its own error, as it was
+        raise hits0[0][1]
     n = sum(len(v) for v in failed.values())
     rows = []
     for opcode, hits in sorted(failed.items(), key=lambda kv: kv[1][0][0].line):
@@ -181,7 +181,7 @@ def decode_all(dec, instructions) -> list:
         shown = ", ".join(map(str, lines[:8])) + (f", ... ({len(lines) - 8} more)" if len(lines) > 8 else "")
         rows.append(f"  `{opcode}` x{len(hits)} (PTX line{'s' if len(lines) > 1 else ''} {shown}): "
                     f"{hits[0][1].message}")
-    first = firsts[0][0]
+    first = min((h[0][0] for h in failed.values()), key=lambda i: i.line)
     raise EmulationError(f"tile-sim cannot run {n} instruction{'s' if n > 1 else ''} of {dec.fn.name} "
                          f"({len(failed)} form{'s' if len(failed) > 1 else ''}); nothing ran:\n"
                          + "\n".join(rows), line=first.line, located=True)

@@ -16,7 +16,7 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "approx_tables.py": {"lzma"},  # the measured .approx tables are stored compressed
             "run_args.py": {"numbers"},  # (numbers.Real: run_ptx's max_seconds)
             "wgmma.py": {"itertools", "operator"},  # (identity over a register slice at C speed)
-            # the ISA coverage table and its command (docs/emulator.md §12)
+            # the ISA coverage table and its command (docs/emulator.md §13)
             "table.py": {"json", "collections", "functools"}, "markdown.py": {"collections"},
             "__main__.py": {"argparse"}}
 

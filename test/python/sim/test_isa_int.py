@@ -12,7 +12,7 @@ from isa_harness import isa_rows, run_rows, split
 T = "test/python/sim/test_isa_int.py::"
 LANES = 128
 W = {"u16": 16, "s16": 16, "b16": 16, "u32": 32, "s32": 32, "b32": 32, "u64": 64, "s64": 64,
-     "b64": 64, "u16x2": 32, "s16x2": 32, "pred": 1}
+     "b64": 64, "u16x2": 32, "s16x2": 32, "pred": 1, "f32": 32, "f64": 64}
 
 
 def sx(v, w):
@@ -215,6 +215,8 @@ def ref(form, xs, cf):
         mk = 0 if big else (0xFFFFFFFF << b1) & 0xFFFFFFFF
         sign = 0 if (b1 == 0 or big or t != "s32") else (xs[0] >> ((b1 - 1) & 0x1F)) & 1
         return (xs[0] & ~mk & 0xFFFFFFFF) | (mk if sign else 0), None
+    if op == "mov":
+        return xs[0], None
     if op in ("and", "or", "xor"):
         f = {"and": lambda x, y: x & y, "or": lambda x, y: x | y, "xor": lambda x, y: x ^ y}[op]
         return f(xs[0] & m, xs[1] & m), None

@@ -1,4 +1,4 @@
-"""tile-sim's coverage of the PTX ISA, derived from tile-sim itself (docs/emulator.md §12): the
+"""tile-sim's coverage of the PTX ISA, derived from tile-sim itself (docs/emulator.md §13): the
 table of forms (forms.json, table.py), the tests that check them (tests.py) and the generated
 section of the docs (markdown.py)."""
 

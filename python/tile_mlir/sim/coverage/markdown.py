@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from .table import by_family, load, summary
@@ -28,8 +29,10 @@ def section(rs) -> str:
     out += ["", "Refused and untested forms, grouped by reason (at most 6 forms shown per group):", ""]
     groups: dict = {}
     for r in rs:
-        if r.status != "supported":
-            groups.setdefault((r.family, r.status, r.reason), []).append(r.form)
+        if r.status != "supported":  # the reason without the instruction it names
+            why = re.sub(r"^[\w.:]+: ", "", r.reason)
+            why = re.sub(r" in `[^`]*`$", "", re.sub(r"instruction `[^`]*` ", "instruction ", why))
+            groups.setdefault((r.family, r.status, why), []).append(r.form)
     for (fam, status, reason), forms in sorted(groups.items()):
         shown = ", ".join(f"`{f}`" for f in forms[:6]) + (f" and {len(forms) - 6} more" if len(forms) > 6 else "")
         out.append(f"* {fam}, {status} ({len(forms)}): {reason.replace('|', '/')} -- {shown}")

@@ -38,9 +38,13 @@ TESTS: list[tuple[str, str]] = [
      r"fns|prmt|shf|shl|shr|lop3|dp4a|dp2a|bmsk|szext|and|or|xor|not|cnot|addc|subc|madc)"
      r"(\.\w+)*\.([us](16|32|64)|b(16|32|64)|[us]16x2|pred)(\.\w+)?",
      _T + "test_isa_int.py::test_int_rows"),
+    (r"mov\.(b16|b32|b64|u16|u32|u64|s16|s32|s64|f32|f64|pred)", _T + "test_isa_int.py::test_int_rows"),
     (r"(setp|set|selp|slct)(\.\w+)*", _T + "test_isa_compare.py::test_compare_rows"),
-    # loads and stores: every state space but param, every type, vector and qualifier
-    (r"(ld|st|ldu)(?![\w.:]*\.param)(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
+    (r"cvta(\.to)?\.(global|shared|shared::cta|shared::cluster|local|const|param|param::entry)\.u64",
+     _T + "test_isa_address.py::test_cvta_rows"),
+    # loads and stores: every state space but param, every type, vector and qualifier (not the
+    # asynchronous st.async / st.bulk, whose completion is an mbarrier's)
+    (r"(ld|st|ldu)(?![\w.:]*\.(param|async|bulk))(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
      _T + "test_isa_memory.py::test_memory_rows"),
 ]
 

@@ -96,7 +96,9 @@ def decode_setp(d, inst):
     p = inst.parts
     cmp, boolop = _parse(d, inst)
     f, w = _cmp_fn(d, inst, cmp, p[-1])
-    ops = d.operands(4 if boolop else 3)
+    ops = d.operands(3, 4)
+    if (boolop is None) != (len(ops) == 3):
+        raise d.error("setp with a boolean combine needs a third predicate source (and only then)")
     dst, a, b = ops[:3]
     packed = p[-1].endswith("x2")
     bo = _BOOL[boolop] if boolop else None
@@ -128,7 +130,9 @@ def decode_set(d, inst):
     cmp, boolop = _parse(d, inst)
     dt, st = p[-2], p[-1]
     f, w = _cmp_fn(d, inst, cmp, st)
-    ops = d.operands(4 if boolop else 3)
+    ops = d.operands(3, 4)
+    if (boolop is None) != (len(ops) == 3):
+        raise d.error("set with a boolean combine needs a third predicate source (and only then)")
     bo = _BOOL[boolop] if boolop else (lambda t, c: t)
     cc = d.src(ops[3], 1) if boolop else "0"
     if st.endswith("x2"):  # each half of d from its half's comparison

@@ -21,15 +21,21 @@ infinity give 0xFF, or 0xFE under .satfinite.  The .rs forms (stochastic roundin
 """
 from __future__ import annotations
 
-from ..fpformat import BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, UE8M0, decode, round_float
+from ..fpformat import BF16, E2M1, E2M3, E3M2, E4M3, E5M2, F16, F32, FORMATS, UE8M0, decode, \
+    round_float
 
-__all__ = ["PACKED", "decode_cvt_pack", "decode_cvt_pack_int", "bf16_from_bits"]
+__all__ = ["PACKED", "decode_cvt_pack", "decode_cvt_pack_int", "bf16_from_bits", "round_to"]
 
 #: packed type -> (element format, element field bits)
 PACKED = {"f16x2": (F16, 16), "bf16x2": (BF16, 16), "e4m3x2": (E4M3, 8), "e5m2x2": (E5M2, 8),
           "e2m1x2": (E2M1, 4), "e2m3x2": (E2M3, 8), "e3m2x2": (E3M2, 8), "ue8m0x2": (UE8M0, 8),
           "e4m3x4": (E4M3, 8), "e5m2x4": (E5M2, 8), "e2m1x4": (E2M1, 4), "e2m3x4": (E2M3, 8),
           "e3m2x4": (E3M2, 8)}
+
+
+def round_to(x: float, fmt: str, mode: str, satfinite: bool) -> int:
+    """The code of the value x (exact as a double) in the format named fmt, rounded by mode."""
+    return round_float(x, FORMATS[fmt], mode, satfinite)
 
 
 def bf16_from_bits(b: int, mode: str, satfinite: bool, relu: bool = False) -> int:
