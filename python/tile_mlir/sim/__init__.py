@@ -23,8 +23,8 @@ from .. import env as _env
 
 from . import findings, launch, run_args
 from .errors import EmulationError
+from .build import build_machine, parse_cached
 from .launch import run_launches
-from .ptx_parser import parse
 from .tensor_map import TensorMap
 
 __all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap"]
@@ -107,37 +107,3 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     return SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
                      warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
                      findings=findings.collected(m, ptx), schedule=m.schedule)
-
-
-def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,
-                  max_seconds, strict):
-    """The Machine of a launch, its arguments bound (the text parsed once per process)."""
-    from .machine import Machine
-
-    max_steps, max_seconds = launch.budget(max_steps, max_seconds)
-    if strict is None:
-        strict = _env.flag("TILE_MLIR_SIM_STRICT")
-    grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
-    module = parse_cached(ptx)
-    fn = module.entry(kernel)
-    run_args.check_args(fn, args)
-    args = list(args)
-    m = Machine(module, fn, grid=grid, block=block, cluster=launch.cluster_of(fn, cluster),
-                dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
-                max_seconds=max_seconds, args=args)
-    m.bind_args(args)
-    return m
-
-
-_PARSED: dict = {}
-
-
-def parse_cached(ptx: str):
-    """parse(ptx), kept for the last few texts of the process (a kernel launched again, or a
-    worker's next range of clusters, parses nothing)."""
-    mod = _PARSED.get(ptx)
-    if mod is None:
-        if len(_PARSED) >= 8:
-            _PARSED.pop(next(iter(_PARSED)))
-        mod = _PARSED[ptx] = parse(ptx)
-    return mod

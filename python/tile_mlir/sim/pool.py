@@ -123,7 +123,7 @@ def _diffs(m, initial) -> list:
 
 def run_clusters(task) -> Outcome:
     """Worker entry: run the clusters of ``task`` from the launch's initial memory."""
-    from . import build_machine
+    from .build import build_machine  # (late: machine.py imports the handlers, which the parent needs only to run)
     ptx, kernel, args, launch_kw, clusters = task
     try:
         m = build_machine(ptx, kernel, args, **launch_kw)

@@ -48,7 +48,7 @@ def load() -> dict:
 
 def _kernel_scope():
     """A machine of an empty kernel with the rows' registers declared, and that kernel."""
-    from .. import build_machine
+    from ..build import build_machine
     ptx = (".version 8.8\n.target sm_100a\n.address_size 64\n"
            f".visible .entry k()\n{{\n{DECLS}\nret;\n}}\n")
     m = build_machine(ptx, "k", [], grid=(1, 1, 1), block=(32, 1, 1), cluster=None,
