@@ -473,7 +473,6 @@ def _parse_bytecode(data: bytes, filename: str, context, engine):
 def main(argv: list[str] | None = None) -> int:
     # a tool process: skip the bindings' numpy-only attribute builders (see tile_mlir.mlir)
     os.environ.setdefault("TILE_MLIR_FAST_START", "1")
-    try:
-        return TileOptMain(argv).run()
-    except KeyboardInterrupt:
-        return 130
+    from .cli import guarded  # (a closed pipe, Ctrl-C, bindings that do not load: one line, no traceback)
+
+    return guarded("tile-opt", lambda: TileOptMain(argv).run())

@@ -23,6 +23,9 @@ from .axis import Axis, AxisValue, LayoutError, m
 from .swizzle import ComposedLayout, SwizzleMode
 from .tile_layout import Iter, TileLayout, _row_major
 
+#: the most digits of an integer in layout text (a 64-bit value has at most 19)
+_MAX_DIGITS = 19
+
 __all__ = ["parse_layout", "parse_tile_layout"]
 
 _TOKEN_RE = re.compile(r"\s*(?:(?P<int>\d+)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>[\[\]():,+@<>-]))")
@@ -162,6 +165,8 @@ class _Parser:
         kind, txt, _ = self.peek()
         if kind != "int":
             self.fail(f"expected an integer in {what}")
+        if len(txt.lstrip("0")) > _MAX_DIGITS:  # (int() of thousands of digits is refused by Python itself)
+            self.fail(f"integer of {len(txt)} digits in {what}: a layout's values fit in 64 bits")
         self.next()
         val = -int(txt) if neg else int(txt)
         if self.accept("@"):

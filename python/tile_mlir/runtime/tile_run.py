@@ -380,6 +380,12 @@ def _save_outputs(directory: str, arrays: dict) -> None:
 
 
 def main(argv=None) -> int:
+    from tile_mlir.cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
+
+    return guarded("tile-run", _main, argv)
+
+
+def _main(argv) -> int:
     parser = build_parser()
     try:
         ns = parser.parse_args(argv)
