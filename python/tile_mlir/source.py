@@ -63,10 +63,10 @@ def read_source(source, what: str = "source") -> Source:
         return _read_file(path, what)
     if isinstance(source, str):
         if "\n" not in source and source:
-            if os.path.isfile(source):
-                return _read_file(source, what)
             if os.path.isdir(source):
                 raise ArgumentError(f"{what}: {source} is a directory, not a tile IR file")
+            if os.path.lexists(source):  # (a FIFO or a device too: _read_file says why it is not read)
+                return _read_file(source, what)
             if _looks_like_path(source):
                 raise ArgumentError(f"{what}: {source}: no such file (a str is IR text unless it "
                                     "names an existing file)")
