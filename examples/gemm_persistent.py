@@ -447,7 +447,7 @@ def padded(x, k: int):
 
 
 def main(argv=None) -> int:
-    from gemm_reference import MAX_EXTENT, int_in, run_main
+    from example_cli import MAX_EXTENT, int_in, run_main
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dtype", choices=sorted(DENSE), default="bf16")

@@ -407,7 +407,7 @@ def run(cfg: PersistentBlackwellConfig, seed: int = 0, backend: str = "sim"):
 
 
 def main(argv=None) -> int:
-    from gemm_reference import MAX_EXTENT, int_in, run_main
+    from example_cli import MAX_EXTENT, int_in, run_main
 
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dtype", choices=sorted(FORMATS), default="mxfp8")

@@ -248,33 +248,3 @@ def report_bits(label: str, d: np.ndarray, want: np.ndarray) -> int:
 def to_bf16(d: np.ndarray) -> np.ndarray:
     """fp32 -> bf16 round to nearest even, as cvt.rn.bf16.f32 (ml_dtypes rounds RNE)."""
     return np.asarray(d, np.float32).astype(ml_dtypes.bfloat16)
-
-
-# ----------------------------------------------------------------------------- the examples' command lines
-
-#: the largest M, N or K the examples take: a TMA tensor has at most 2^32 elements per dim
-MAX_EXTENT = 1 << 32
-
-
-def int_in(lo: int, hi: int):
-    """An argparse type: an int in lo..hi, else argparse's one-line usage error naming the range."""
-    import argparse
-
-    def parse(text: str) -> int:
-        t = text.strip()
-        if not (t.lstrip("-").isdigit() and len(t) <= 12 and lo <= int(t) <= hi):
-            raise argparse.ArgumentTypeError(f"expected an integer in {lo} .. {hi}, got {text[:20]!r}")
-        return int(t)
-    parse.__name__ = f"int in {lo} .. {hi}"
-    return parse
-
-
-def run_main(parser, body) -> int:
-    """body() -> exit status, with tile_mlir's own errors (a diagnostic of the kernel these options build,
-    a run that failed) ending as the parser's one-line error instead of a traceback."""
-    import tile_mlir
-
-    try:
-        return body()
-    except tile_mlir.TileMLIRError as e:
-        parser.exit(1, f"{parser.prog}: error: {str(e).strip()}\n")

@@ -8,7 +8,7 @@ included, and the pipeline, in an `external_resources` block as mlir-opt writes 
 numbers and the parser does not warn about an unknown resource).
 
 A reproducer is a file someone else may have written, so the pipeline it names is not run as a
-command line's would be (docs/tile-opt.md, "Reproducers"): every pass must be one of ours (or our
+command line's would be (docs/trust.md, "Reproducers"): every pass must be one of ours (or our
 pipeline aliases) or an upstream pass of REPRODUCER_PASSES, a list of passes that only rewrite the IR
 in memory (no pass that reads a file, such as transform-interpreter's libraries or nvvm-attach-target's
 `l=`, nor one that runs a program, such as gpu-module-to-binary with a toolkit or a format other than

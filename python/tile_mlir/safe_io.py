@@ -1,4 +1,5 @@
-"""The one way tile_mlir reads a file and writes files under a directory on a user's behalf.
+"""The one way tile_mlir reads a file and writes files under a directory on a user's behalf
+(docs/trust.md).
 
 Reading (read_file): every file the project opens for a user -- a tile IR input, tile-opt's input
 and reproducers, an artifact's manifest, PTX and cubin, a compile cache entry, a .npy argument --

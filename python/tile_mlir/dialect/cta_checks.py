@@ -12,7 +12,7 @@ is four contiguous warps, the first of rank a multiple of 4, and a warpgroup-wid
 32 lanes (threads 32k .. 32k + 31). So a 160-thread block has one whole warpgroup (threads 0-127)
 and one of a single warp (128-159), whose part of a warpgroup op runs with three warps missing.
 
-The rule (docs/verifier.md, "Scopes"): the threads that may run a scoped op must be whole groups of
+The rule (docs/trust.md, "Scopes"): the threads that may run a scoped op must be whole groups of
 its scope. The verifier reads the range of thread ids that reaches the op from the scf.if conditions
 around it that compare tile.thread_id, tile.warp_id or thread_id / d (arith.divui by a constant)
 against a constant (<, <=, >, >=, ==, either side, and `and` of such); the range, cut to the block,

@@ -102,7 +102,7 @@ def show(layout, shape=None, elem_bits: int = 8) -> str:
 def _shape_arg(text: str) -> tuple[int, ...]:
     dims = [v.strip() for v in text.replace(",", "x").split("x")]
     if not dims or not all(v.isdigit() and len(v) <= 9 and int(v) >= 1 for v in dims):
-        raise argparse.ArgumentTypeError(f"--shape takes positive dims such as 4x8, got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"--shape takes dims such as 4x8 (each at least 1), got {text[:40]!r}")
     return tuple(int(v) for v in dims)
 
 
