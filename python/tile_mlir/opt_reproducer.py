@@ -171,6 +171,9 @@ def _elements(text: str, pos: int, depth: int) -> tuple[list, int]:
     if depth > MAX_DEPTH:
         raise _Bad(f"passes nested deeper than {MAX_DEPTH}")
     out = []
+    pos = _WS.match(text, pos).end()
+    if pos == len(text) or text.startswith(")", pos):
+        return out, pos  # (an empty pipeline: nothing runs)
     while True:
         pos = _WS.match(text, pos).end()
         n = _NAME.match(text, pos)

@@ -25,6 +25,7 @@ def test_the_compile_pipeline_and_our_aliases_are_allowed():
     assert check_pipeline(f"builtin.module({','.join(passes_through('ptx'))})") is None
     assert check_pipeline("builtin.module(tile-to-ptx{chip=sm_90a})") is None
     assert check_pipeline("tile-verify,canonicalize{max-iterations=3 top-down=false},cse") is None
+    assert check_pipeline("") is None and check_pipeline("builtin.module()") is None  # (nothing runs)
 
 
 @pytest.mark.parametrize("pipeline, why", [
