@@ -397,6 +397,8 @@ def run_pool(spec, tmp) -> int:
                 launch(workers=workers)
             finally:
                 pool.run_clusters = real
+                if fault == "raise":  # (workers forked while patched keep the patch: only a dead pool goes)
+                    pool.discard(workers)
             raise Wrong(f"a pool whose worker {fault}s gave a result")
         executor = {"executor-str": "dask", "executor-int": 3, "executor-failing": Failing(1),
                     "executor-threads": ThreadPoolExecutor(2)}[fault]
