@@ -64,9 +64,11 @@ def test_an_allowed_reproducer_runs(write):
     "{-#" + " " * 400000 + "external_resources",
 ])
 def test_reading_is_linear(text):
+    # a hang guard, not a measure: a scan quadratic in these ~1 MB inputs takes hours, the linear one well
+    # under a second (bench/adversary.py's tool campaign holds each read to REPRODUCER_SECONDS)
     start = time.perf_counter()
     assert isinstance(read_reproducer(text), str)
-    assert time.perf_counter() - start < 2.0  # (quadratic: minutes on these ~1 MB inputs)
+    assert time.perf_counter() - start < 60
 
 
 def test_a_fifo_as_reproducer_is_refused(tmp_path):
