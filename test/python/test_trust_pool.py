@@ -1,6 +1,7 @@
 """Issue 36 class 8: a tile-sim pool worker that dies loses its CTAs as an EmulationError naming them,
 the broken pool is dropped and the next pooled launch runs on a fresh one; an executor that is not one,
 or that fails, is an EmulationError too (never a foreign exception)."""
+import contextlib
 import os
 import signal
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -46,6 +47,15 @@ def die_by_signal(task):
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def die_once(task):
+    """The first worker to take a part dies (O_EXCL on a flag file); the others run it."""
+    try:
+        os.close(os.open(os.environ["TRUST_POOL_FLAG"], os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        return pool.__dict__["_real_run_clusters"](task)
+    os._exit(7)
+
+
 @pytest.mark.parametrize("death", [die_by_exit, die_by_signal])
 def test_a_dead_worker_is_an_emulation_error_and_the_pool_is_replaced(death, monkeypatch):
     pool.discard(WORKERS)
@@ -59,12 +69,23 @@ def test_a_dead_worker_is_an_emulation_error_and_the_pool_is_replaced(death, mon
     pool.discard(WORKERS)
 
 
+def test_a_worker_that_dies_once_costs_a_rerun_not_the_launch(monkeypatch, tmp_path):
+    pool.discard(WORKERS)
+    monkeypatch.setenv("TRUST_POOL_FLAG", str(tmp_path / "died"))
+    monkeypatch.setitem(pool.__dict__, "_real_run_clusters", pool.run_clusters)
+    monkeypatch.setattr(pool, "run_clusters", die_once)
+    assert np.array_equal(_run(workers=WORKERS), np.arange(6 * 32))  # (the parts rerun on a fresh pool)
+    assert (tmp_path / "died").exists()
+    pool.discard(WORKERS)
+
+
 def test_a_pool_broken_between_launches_is_replaced():
     pool.discard(WORKERS)
     assert np.array_equal(_run(workers=WORKERS), np.arange(6 * 32))
     p = pool._POOLS[WORKERS]
     for proc in list(p._processes.values()):
-        os.kill(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):  # (one may have gone already)
+            os.kill(proc.pid, signal.SIGKILL)
         proc.join()
     assert np.array_equal(_run(workers=WORKERS), np.arange(6 * 32))
     assert pool._POOLS[WORKERS] is not p

@@ -239,18 +239,28 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
                   f"{'the executor' if executor is not None else f'{workers} workers'}")
     if bar:
         bar.note(f"pool of {workers}" if executor is None else "executor")
-    pool, futures = _submit(pool, workers, executor, [(ptx, kernel, args, launch_kw, cl) for cl in parts])
-    outcomes = []
-    for f, cl in zip(futures, parts):
+    tasks = [(ptx, kernel, args, launch_kw, cl) for cl in parts]
+    pool, futures = _submit(pool, workers, executor, tasks)
+    outcomes, retried, k = [], False, 0
+    while k < len(parts):
         try:
-            o = f.result()
+            o = futures[k].result()
         except Exception as e:  # noqa: BLE001 - a dead worker, a failing executor: the part's CTAs are lost
+            if executor is None and isinstance(e, BrokenProcessPool) and not retried:
+                # a worker died, maybe before this launch and unseen until now: the parts not yet
+                # collected run once more, from the launch's initial memory, on a fresh pool
+                retried = True
+                discard(workers)
+                pool = _pool(workers)
+                futures[k:] = [pool.submit(run_clusters, t) for t in tasks[k:]]
+                continue
             for g in futures:
                 g.cancel()
             if executor is None and not isinstance(e, BrokenProcessPool):
                 raise  # (tile-sim's own bug in a worker: as a serial run would raise it)
-            raise _lost(m, cl, workers, executor, e) from None
+            raise _lost(m, parts[k], workers, executor, e) from None
         outcomes.append(o)
+        k += 1
         if bar:
             bar.clusters_done(len(o.clusters), o.steps)
     from .memory import TensorMemory
