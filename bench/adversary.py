@@ -3,7 +3,8 @@
 
     bench/adversary.py --ir-cases N --bc-cases B --ptx-cases M --surf-cases K --seed S [--timeout T] [--jobs J]
                        [--log PATH]
-    bench/adversary.py --replay [ir:|bc:|ptx:|surf:]SEED:INDEX [--save DIR]
+    bench/adversary.py --tool-cases T --ir-cases 0 --ptx-cases 0 --seed S
+    bench/adversary.py --replay [ir:|bc:|ptx:|surf:|tool:]SEED:INDEX [--save DIR]
 
 IR campaign: the seeds are every .mlir under examples/ and test/, split at tile-opt's
 --split-input-file marker. A case takes one seed, applies one to three mutators (bytes, tokens, lines,
@@ -29,6 +30,10 @@ PTX_MUTATORS) and runs it on tile-sim's entry point, run_ptx, in a subprocess of
 Surface campaign (--surf-cases, bench/adversary_surfaces.py): generated tile.subview windows run on
 tile-sim against numpy, edited artifact manifests loaded and run, and hostile compile-cache entries and
 directories under jit(); a kernel accepted but faulting or giving wrong bytes is `wrong-result`.
+
+Tool campaign (--tool-cases, bench/adversary_tools.py): the surfaces added since round three (issue
+36): the layout viewer, tile-opt reproducers and --mlir-print-ir-tree-dir, artifact files and long
+kernel names, tile-sim's pool, the GEMM examples' options; each case checked for its result.
 
 Each outcome gets one class (CLASSES): diagnostic (non-zero exit with an `error:` message and no
 Python traceback), accepted (exit 0; for IR, ptxas assembles the PTX or there is no PTX), bad-ptx
@@ -64,13 +69,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import adversary_surfaces as surfaces  # noqa: E402
+import adversary_tools as tools  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 TILE_OPT = os.path.join(ROOT, "tools", "tile-opt")
 CLASSES = ("diagnostic", "accepted", "bad-ptx", "internal-error", "traceback", "signal", "hang",
            "no-diagnostic", "wrong-result")
 FAILURE_CLASSES = frozenset(CLASSES) - {"diagnostic", "accepted"}
-CAMPAIGNS = ("ir", "bc", "ptx", "surf")
+CAMPAIGNS = ("ir", "bc", "ptx", "surf", "tool")
+#: the campaigns whose cases are JSON specs run by a child of this script (their modules)
+SPEC_CAMPAIGNS = {"surf": surfaces, "tool": tools}
 MEMORY_LIMIT = 3 << 30  # bytes of address space per child process
 SIM_MAX_STEPS = 100_000  # warp-instructions; the largest seed (fill_tmem) takes 2,331
 UNREGISTERED_FRACTION = 0.25  # of IR cases run with --allow-unregistered-dialect
@@ -582,8 +590,8 @@ class Case:
 
 def make_case(campaign: str, seed: int, index: int, root: str = ROOT) -> Case:
     """Case `index` of a campaign: a function of (campaign, seed, index) and the corpus alone."""
-    if campaign == "surf":
-        spec = surfaces.make_spec(seed, index)
+    if campaign in SPEC_CAMPAIGNS:
+        spec = SPEC_CAMPAIGNS[campaign].make_spec(seed, index)
         detail = {k: v for k, v in spec.items() if k != "kind"}
         return Case(campaign, seed, index, spec["kind"], (json.dumps(detail)[:160],), json.dumps(spec).encode())
     rng = random.Random(f"{campaign}:{seed}:{index}")
@@ -635,11 +643,11 @@ class Result:
 
 def commands(case: Case, workdir: str, root: str = ROOT) -> list[str]:
     """Write the case's input files under workdir; the command that runs it."""
-    if case.campaign == "surf":
-        path = os.path.join(workdir, "surf.json")
+    if case.campaign in SPEC_CAMPAIGNS:
+        path = os.path.join(workdir, f"{case.campaign}.json")
         with open(path, "wb") as f:
             f.write(case.data)
-        return [sys.executable, os.path.abspath(__file__), "--surf-child", path]
+        return [sys.executable, os.path.abspath(__file__), f"--{case.campaign}-child", path]
     seed = _seed_of(case, root)
     if case.campaign in ("ir", "bc"):
         path = os.path.join(workdir, "case.mlir" if case.campaign == "ir" else "case.mlirbc")
@@ -744,7 +752,7 @@ def describe(cls: str, rc: int | None, stderr: str) -> tuple[str, str]:
 def run_case(case: Case, timeout: float, root: str = ROOT) -> Result:
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="adversary-") as d:
-        rc, out, err = run_limited(commands(case, d, root), timeout, ready=case.campaign in ("ptx", "surf"))
+        rc, out, err = run_limited(commands(case, d, root), timeout, ready=case.campaign in ("ptx", "surf", "tool"))
         cls = classify(rc, err)
         if cls == "accepted" and case.campaign in ("ir", "bc") and ".version" in out:
             rc, err, cls = _assemble(out, d, timeout)
@@ -844,10 +852,12 @@ def exec_limited(cmd: list[str]) -> None:
 
 
 def run_campaigns(ir_cases: int, ptx_cases: int, *, seed: int = 0, timeout: float = 30.0, jobs: int = 1,
-                  root: str = ROOT, progress=None, bc_cases: int = 0, surf_cases: int = 0) -> dict[str, list[Result]]:
+                  root: str = ROOT, progress=None, bc_cases: int = 0, surf_cases: int = 0,
+                  tool_cases: int = 0) -> dict[str, list[Result]]:
     """Run the campaigns; results per campaign in case order. progress(done, total) if given."""
     keys = ([("ir", i) for i in range(ir_cases)] + [("bc", i) for i in range(bc_cases)]
-            + [("ptx", i) for i in range(ptx_cases)] + [("surf", i) for i in range(surf_cases)])
+            + [("ptx", i) for i in range(ptx_cases)] + [("surf", i) for i in range(surf_cases)]
+            + [("tool", i) for i in range(tool_cases)])
     if ir_cases or bc_cases:
         ir_corpus(root)
     if bc_cases:
@@ -880,10 +890,10 @@ def table(results: dict[str, list[Result]]) -> str:
     return "\n".join(rows)
 
 
-def surf_kinds(results: dict[str, list[Result]]) -> str:
-    """The surface campaign's classes per kind (window, manifest, cache)."""
+def surf_kinds(results: dict[str, list[Result]], campaign: str = "surf") -> str:
+    """A spec campaign's classes per kind (surf: window, manifest, cache; tool: adversary_tools.KINDS)."""
     by = collections.defaultdict(collections.Counter)
-    for r in results.get("surf", ()):
+    for r in results.get(campaign, ()):
         by[r.source][r.cls] += 1
     return "\n".join(f"  {k:<9} " + ", ".join(f"{n} {c}" for c, n in sorted(cs.items())) for k, cs in sorted(by.items()))
 
@@ -909,6 +919,8 @@ def write_log(path: str, argv: list[str], results, seconds: float) -> None:
         f.write("\n" + table(results) + "\n")
         if results.get("surf"):
             f.write("\nsurface cases by kind:\n" + surf_kinds(results) + "\n")
+        if results.get("tool"):
+            f.write("\ntool cases by kind:\n" + surf_kinds(results, "tool") + "\n")
         f.write("\nfailure signatures:\n" + signatures(results) + "\n")
 
 
@@ -932,7 +944,7 @@ def replay(key: str, timeout: float, save: str | None) -> int:
         cmd = commands(case, workdir)
         print(f"{case.key}: seed {case.source}, mutators {case.label}\n$ {' '.join(cmd)}")
         t0 = time.perf_counter()
-        rc, out, err = run_limited(cmd, timeout, ready=campaign in ("ptx", "surf"))
+        rc, out, err = run_limited(cmd, timeout, ready=campaign in ("ptx", "surf", "tool"))
         cls = classify(rc, err)
         if cls == "accepted" and campaign in ("ir", "bc") and ".version" in out:
             rc, err, cls = _assemble(out, workdir, timeout)
@@ -952,12 +964,17 @@ def main(argv=None) -> int:
         return sim_child(argv[1])
     if argv[:1] == ["--surf-child"]:
         return surfaces.child(argv[1])
+    if argv[:1] == ["--tool-child"]:
+        return tools.child(argv[1])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ir-cases", type=int, default=200)
     ap.add_argument("--ptx-cases", type=int, default=200)
     ap.add_argument("--bc-cases", type=int, default=0, help="bytecode mutants run by tile-opt (default 0)")
     ap.add_argument("--surf-cases", type=int, default=0,
                     help="generated window / manifest / cache cases (bench/adversary_surfaces.py; default 0)")
+    ap.add_argument("--tool-cases", type=int, default=0,
+                    help="generated layout / reproducer / artifact / treedir / pool / example cases "
+                         "(bench/adversary_tools.py; default 0)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per subprocess (default 30)")
     ap.add_argument("--jobs", type=int, default=1)
@@ -975,13 +992,16 @@ def main(argv=None) -> int:
             print(f"... {done}/{total} cases, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
 
     results = run_campaigns(a.ir_cases, a.ptx_cases, seed=a.seed, timeout=a.timeout, jobs=a.jobs,
-                            progress=progress, bc_cases=a.bc_cases, surf_cases=a.surf_cases)
+                            progress=progress, bc_cases=a.bc_cases, surf_cases=a.surf_cases,
+                            tool_cases=a.tool_cases)
     seconds = time.perf_counter() - t0
     for r in failures(results):
         print(f"{r.key}  {r.cls}  {r.mutators}  {r.source}  {r.first_line}")
     print(table(results))
     if results.get("surf"):
         print("surface cases by kind:\n" + surf_kinds(results))
+    if results.get("tool"):
+        print("tool cases by kind:\n" + surf_kinds(results, "tool"))
     print("failure signatures:\n" + signatures(results))
     print(f"time: {seconds:.0f} s ({a.jobs} job(s), seed {a.seed})")
     if a.log:

@@ -541,14 +541,16 @@ def run(cfg: GemmConfig, seed: int = 0, backend: str = "sim"):
 
 
 def main(argv=None) -> int:
+    from example_cli import MAX_EXTENT, int_in, run_main
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--target", choices=TARGETS, default="sm_100a")
     p.add_argument("--dtype", default=None, help="sm_90a: bf16 (default) | e4m3; sm_100a: mxfp8 (default) | nvfp4")
-    p.add_argument("-M", type=int, default=256)
-    p.add_argument("-N", type=int, default=256)
-    p.add_argument("-K", type=int, default=512)
+    p.add_argument("-M", type=int_in(1, MAX_EXTENT), default=256)
+    p.add_argument("-N", type=int_in(1, MAX_EXTENT), default=256)
+    p.add_argument("-K", type=int_in(1, MAX_EXTENT), default=512)
     p.add_argument("--tile-n", type=int, default=None)
-    p.add_argument("--stages", type=int, default=4)
+    p.add_argument("--stages", type=int_in(0, 64), default=4)
     p.add_argument("--cta-group", type=int, choices=(1, 2), default=1,
                    help="sm_100a: 2 = CTA pairs (cluster of 2) issuing M = 256 MMAs")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
@@ -558,6 +560,10 @@ def main(argv=None) -> int:
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     add_check_options(p)
     args = p.parse_args(argv)
+    return run_main(p, lambda: _main(p, args))
+
+
+def _main(p, args) -> int:
     dtype = args.dtype or ("bf16" if args.target == "sm_90a" else "mxfp8")
     if args.tile_n is not None and args.tile_n < 1:  # (GemmConfig's 0 means "the default": not from here)
         p.error(f"--tile-n {args.tile_n}: a tile is at least 1 column wide")

@@ -447,15 +447,17 @@ def padded(x, k: int):
 
 
 def main(argv=None) -> int:
+    from example_cli import MAX_EXTENT, int_in, run_main
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dtype", choices=sorted(DENSE), default="bf16")
-    p.add_argument("-M", type=int, default=256)
-    p.add_argument("-N", type=int, default=512)
-    p.add_argument("-K", type=int, default=640)
-    p.add_argument("--ctas", type=int, default=H200_SMS, help="at most this many CTAs (the GPU's SMs)")
-    p.add_argument("--group-m", type=int, default=8)
-    p.add_argument("--stages", type=int, default=0, help="0: as many as fit")
-    p.add_argument("--tile-n", type=int, default=256)
+    p.add_argument("-M", type=int_in(1, MAX_EXTENT), default=256)
+    p.add_argument("-N", type=int_in(1, MAX_EXTENT), default=512)
+    p.add_argument("-K", type=int_in(1, MAX_EXTENT), default=640)
+    p.add_argument("--ctas", type=int_in(1, 65535), default=H200_SMS, help="at most this many CTAs (the GPU's SMs)")
+    p.add_argument("--group-m", type=int_in(1, 65536), default=8)
+    p.add_argument("--stages", type=int_in(0, 64), default=0, help="0: as many as fit")
+    p.add_argument("--tile-n", type=int_in(1, 256), default=256)
     p.add_argument("--epilogue", choices=EPILOGUES, default="tma")
     p.add_argument("--schedule", choices=SCHEDULES, default="cooperative",
                    help="pingpong: each consumer warpgroup owns every other tile (use --tile-n 128)")
@@ -467,6 +469,10 @@ def main(argv=None) -> int:
     from gemm_reference import add_check_options
     add_check_options(p)
     args = p.parse_args(argv)
+    return run_main(p, lambda: _main(p, args))
+
+
+def _main(p, args) -> int:
     try:
         cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
                                stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue,

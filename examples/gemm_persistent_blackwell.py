@@ -411,21 +411,27 @@ def run(cfg: PersistentBlackwellConfig, seed: int = 0, backend: str = "sim"):
 
 
 def main(argv=None) -> int:
+    from example_cli import MAX_EXTENT, int_in, run_main
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--dtype", choices=sorted(FORMATS), default="mxfp8")
-    p.add_argument("-M", type=int, default=300)
-    p.add_argument("-N", type=int, default=264)
-    p.add_argument("-K", type=int, default=416)
-    p.add_argument("--ctas", type=int, default=B200_SMS, help="at most this many CTAs (the GPU's SMs)")
-    p.add_argument("--group-m", type=int, default=8)
-    p.add_argument("--stages", type=int, default=4)
-    p.add_argument("--tile-n", type=int, default=128)
+    p.add_argument("-M", type=int_in(1, MAX_EXTENT), default=300)
+    p.add_argument("-N", type=int_in(1, MAX_EXTENT), default=264)
+    p.add_argument("-K", type=int_in(1, MAX_EXTENT), default=416)
+    p.add_argument("--ctas", type=int_in(1, 65535), default=B200_SMS, help="at most this many CTAs (the GPU's SMs)")
+    p.add_argument("--group-m", type=int_in(1, 65536), default=8)
+    p.add_argument("--stages", type=int_in(0, 64), default=4)
+    p.add_argument("--tile-n", type=int_in(1, 256), default=128)
     p.add_argument("--cta-group", type=int, choices=(1, 2), default=1, help="2 = CTA pairs issuing M = 256 MMAs")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and compare D bit for bit with "
                    "the exact model of MMA-Sim's arithmetic, itself checked against MMA-Sim on sampled tiles")
     add_check_options(p)
     args = p.parse_args(argv)
+    return run_main(p, lambda: _main(p, args))
+
+
+def _main(p, args) -> int:
     try:
         cfg = PersistentBlackwellConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
                                         stages=args.stages, tile_n=args.tile_n, cta_group=args.cta_group)

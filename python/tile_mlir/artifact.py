@@ -26,6 +26,9 @@ __all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_na
 
 #: names a directory where every compile writes its artifact and each stage's IR (compiler.py, through save)
 DUMP_DIR_ENV = "TILE_MLIR_DUMP_DIR"
+#: the most Artifact.load reads of a manifest, and of its PTX or cubin (a kernel's are KiB to a few MiB)
+MAX_MANIFEST_BYTES = 16 << 20
+MAX_CODE_BYTES = 256 << 20
 #: a kernel call's keyword-only launch options (runtime/jit.py), which no parameter may be named
 RESERVED_NAMES = ("grid", "block", "stream")
 KINDS = ("buffer", "scalar")
@@ -253,10 +256,11 @@ class Artifact:
         """Write <kernel>.json, <kernel>.ptx and <kernel>.cubin into directory, and <kernel>.<name>.mlir
         for each IR kept (`asm`; the LLVM IR as <kernel>.llvmir.ll); return the manifest path. Refuses
         (ArgumentError), before writing anything, a path that resolves outside the directory or a symbolic
-        link there (safe_io)."""
-        from .safe_io import write_files
+        link there (safe_io). A kernel name that is no plain file name, or too long for one, is
+        written as a bounded stem of it (safe_io.file_stem: a prefix and a hash)."""
+        from .safe_io import file_stem, write_files
 
-        name = self.kernel_name
+        name = file_stem(self.kernel_name)
         files = {name + ".ptx": (self.ptx or self.kept.get("ptx", "")).encode(), name + ".cubin": bytes(self.cubin)}
         files.update((f"{name}.{k}.{'ll' if k == 'llvmir' else 'mlir'}", text.encode())
                      for k, text in self.kept.items() if k not in ("ptx", "sass"))
@@ -266,17 +270,18 @@ class Artifact:
     @staticmethod
     def load(manifest_path) -> "Artifact":
         """The Artifact saved as ``manifest_path`` (<kernel>.json, beside its .ptx and .cubin)."""
+        from .safe_io import read_file
+
         path = _fspath(manifest_path, "manifest_path")
         base = path[: -len(".json")] if path.endswith(".json") else path
-        with open(base + ".json", "rb") as f:
-            try:
-                d = json.loads(f.read())
-            except (ValueError, RecursionError) as e:  # bad JSON or bad UTF-8, nesting past the parser's depth
-                raise ArgumentError(f"{base}.json: not a JSON manifest ({type(e).__name__}: {e})") from None
-        with open(base + ".ptx") as f:
-            ptx = f.read()
-        with open(base + ".cubin", "rb") as f:
-            cubin = f.read()
+        # (each file a regular file of bounded size, the PTX UTF-8: safe_io.read_file says which not)
+        raw = read_file(base + ".json", limit=MAX_MANIFEST_BYTES, what="artifact manifest")
+        try:
+            d = json.loads(raw)
+        except (ValueError, RecursionError) as e:  # bad JSON or bad UTF-8, nesting past the parser's depth
+            raise ArgumentError(f"{base}.json: not a JSON manifest ({type(e).__name__}: {e})") from None
+        ptx = read_file(base + ".ptx", limit=MAX_CODE_BYTES, what="artifact PTX", text=True)
+        cubin = read_file(base + ".cubin", limit=MAX_CODE_BYTES, what="artifact cubin")
         try:
             return Artifact.from_manifest(d, ptx, cubin)
         except ArgumentError as e:

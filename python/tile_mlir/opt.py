@@ -169,9 +169,13 @@ class TileOptMain:
             if path == "-":
                 stream = getattr(sys.stdin, "buffer", sys.stdin)
                 data = stream.read(MAX_INPUT_BYTES + 1)
-            else:
-                with open(path, "rb") as f:
-                    data = f.read(MAX_INPUT_BYTES + 1)
+            else:  # (safe_io: a regular file, never a FIFO, a device or a directory; bounded)
+                from .safe_io import FileReadError, read_file
+
+                try:
+                    data = read_file(path, limit=MAX_INPUT_BYTES)
+                except FileReadError as e:
+                    return None, f"cannot read '{name}': {e.reason}"
         except OSError as e:
             return None, f"cannot read '{name}': {e.strerror or e}"
         if len(data) > MAX_INPUT_BYTES:
@@ -349,13 +353,14 @@ class TileOptMain:
             return
         self._dumps = getattr(self, "_dumps", 0) + 1
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in what)[:80]
-        try:
-            os.makedirs(args.mlir_print_ir_tree_dir, exist_ok=True)
-            path = os.path.join(args.mlir_print_ir_tree_dir, f"{self._dumps:03d}_{name}.mlir")
-            with open(path, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text + "\n")
-        except OSError as e:
-            self._fail(f"--mlir-print-ir-tree-dir: cannot write '{args.mlir_print_ir_tree_dir}': {e.strerror or e}")
+        from .errors import ArgumentError
+        from .safe_io import write_files
+
+        try:  # (safe_io: no symbolic link in the directory followed out of it)
+            write_files(args.mlir_print_ir_tree_dir, {f"{self._dumps:03d}_{name}.mlir": (text + "\n").encode()})
+        except ArgumentError as e:
+            self._fail(f"--mlir-print-ir-tree-dir: {e}")
+
 
     def _unknown_print_ir_pass(self, args, pipeline: str) -> str | None:
         """The error for a --mlir-print-ir-before/after name that names no pass of the pipeline."""
@@ -467,7 +472,6 @@ def _parse_bytecode(data: bytes, filename: str, context, engine):
 def main(argv: list[str] | None = None) -> int:
     # a tool process: skip the bindings' numpy-only attribute builders (see tile_mlir.mlir)
     os.environ.setdefault("TILE_MLIR_FAST_START", "1")
-    try:
-        return TileOptMain(argv).run()
-    except KeyboardInterrupt:
-        return 130
+    from .cli import guarded  # (a closed pipe, Ctrl-C, bindings that do not load: one line, no traceback)
+
+    return guarded("tile-opt", lambda: TileOptMain(argv).run())

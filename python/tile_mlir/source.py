@@ -30,6 +30,8 @@ from .text_checks import TextProblem, decode
 
 __all__ = ["Source", "read_source", "arg_names"]
 
+#: the largest tile IR file read (tile-opt takes as much: opt.MAX_INPUT_BYTES)
+MAX_SOURCE_BYTES = 512 << 20
 _IR_PUNCTUATION = frozenset('{}()"%=<>^!#@')
 _SSA_NAME = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)\s*:")  # '%A:' of a block argument
 
@@ -61,10 +63,10 @@ def read_source(source, what: str = "source") -> Source:
         return _read_file(path, what)
     if isinstance(source, str):
         if "\n" not in source and source:
-            if os.path.isfile(source):
-                return _read_file(source, what)
             if os.path.isdir(source):
                 raise ArgumentError(f"{what}: {source} is a directory, not a tile IR file")
+            if os.path.lexists(source):  # (a FIFO or a device too: _read_file says why it is not read)
+                return _read_file(source, what)
             if _looks_like_path(source):
                 raise ArgumentError(f"{what}: {source}: no such file (a str is IR text unless it "
                                     "names an existing file)")
@@ -85,15 +87,12 @@ def _looks_like_path(s: str) -> bool:
 
 
 def _read_file(path: str, what: str) -> Source:
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except FileNotFoundError:
-        raise ArgumentError(f"{what}: {path}: no such file") from None
-    except IsADirectoryError:
-        raise ArgumentError(f"{what}: {path} is a directory, not a tile IR file") from None
-    except OSError as e:
-        raise ArgumentError(f"{what}: {path}: cannot read ({e.strerror or e})") from None
+    from .safe_io import FileReadError, read_file
+
+    try:  # (a regular file of bounded size: never a FIFO, a device or a directory)
+        data = read_file(path, limit=MAX_SOURCE_BYTES)
+    except FileReadError as e:
+        raise ArgumentError(f"{what}: {e.path}: {e.reason}") from None
     return Source(_decode(data, path), path=path)
 
 

@@ -163,11 +163,14 @@ def kernel_text(case: Case, name: str | None = None):
             c0 = i32(0)
             w0, t0 = cmpi("eq", warp, c0), cmpi("eq", tid, c0)
             even = None
+            # a warp-scope copy (which the planner refuses for tcgen05.cp: exec_scope) is issued by a whole
+            # warp, or the verifier's scope check (dialect/cta_checks.py) refuses one thread's first
+            first = w0 if case.meta.get("scope") == "warp" else t0
             if cg == 2:
                 even = cmpi("eq", tb.cta_rank(), c0)
-                issuer = arith.andi(t0, even)
+                issuer = arith.andi(first, even)
             else:
-                issuer = arith.andi(t0, t0)
+                issuer = arith.andi(first, first)
             with tb.when(w0):
                 tb.tmem_alloc(slot, ncols, cg)
             with tb.when(t0):

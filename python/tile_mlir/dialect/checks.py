@@ -13,7 +13,7 @@ from .decline import fail
 from .enums import MemScope, OobFill, Swizzle
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
 
-__all__ = ["buffer_type", "check_buffer", "check_buffer_once", "check_slot",
+__all__ = ["tmem_columns", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
            "KernelFacts", "check_register_budget", "same_cta_group", "tma_data_type", "tensor_map_problem"]
 
 
@@ -146,6 +146,13 @@ def check_register_budget(bt: BufferType, threads: int, what: str) -> None:
         i = int(thread.argmax())
         fail("layout", f"{what}: warp {frag.warp[i]} lane {frag.lane[i]} holds elements of it, but the CTA "
              f"has {threads} thread{'s' * (threads > 1)}")
+
+
+def tmem_columns(bt: BufferType) -> int:
+    """The 32-bit tensor-memory columns a tmem buffer's layout reaches from its first column (as
+    check_buffer bounds it: element columns of addr_bits each)."""
+    inner = getattr(bt.layout, "inner", bt.layout)
+    return -(-_span(inner, "TCol") * bt.addr_bits // 32)
 
 
 def _span(layout, axis_name: str) -> int:

@@ -27,7 +27,15 @@ from .swizzle import ComposedLayout
 from .text import cute_shape, parse_layout
 from .tile_layout import TileLayout
 
-__all__ = ["show", "cells", "main"]
+__all__ = ["show", "cells", "main", "MAX_CELLS"]
+
+#: the most cells show() builds (a 256 x 256 grid): a grid is read by a person, and a layout's shard
+#: may have 2^32 coordinates; --shape or a slice shows part of a larger layout
+MAX_CELLS = 1 << 16
+#: the element widths show() takes for a swizzled layout (sub-byte to 64-bit and vectors of them)
+_BITS = range(1, 1025)
+#: the most dims a grid's shape may have (the row labels hold one coordinate per leading dim)
+_MAX_RANK = 32
 
 
 def cells(layout, shape=None, elem_bits: int = 8) -> dict[tuple[int, ...], str]:
@@ -38,6 +46,14 @@ def cells(layout, shape=None, elem_bits: int = 8) -> dict[tuple[int, ...], str]:
     inner = layout.inner if isinstance(layout, ComposedLayout) else layout
     shape = (tuple(it.extent for it in inner.shard) or (1,)) if shape is None else \
         int_tuple(shape, "show(layout, shape): shape")
+    if any(d < 1 for d in shape) or len(shape) > _MAX_RANK:
+        raise LayoutError(f"shape {shape if len(shape) <= 8 else shape[:8] + ('...',)}: dims must be "
+                          f"positive, at most {_MAX_RANK} of them")
+    if math.prod(shape) > MAX_CELLS:
+        raise LayoutError(f"shape {shape} has {math.prod(shape)} cells, more than the {MAX_CELLS} a grid "
+                          f"shows; slice the layout (layout.slice) or show a smaller one")
+    if isinstance(layout, ComposedLayout) and elem_bits not in _BITS:
+        raise LayoutError(f"elem_bits must be 1 .. {_BITS[-1]}, got {elem_bits}")
     if math.prod(shape) != layout.shard_extent():
         raise LayoutError(f"shape {shape} has {math.prod(shape)} elements, {layout} has "
                           f"{layout.shard_extent()}")
@@ -84,10 +100,17 @@ def show(layout, shape=None, elem_bits: int = 8) -> str:
 
 
 def _shape_arg(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(int(v) for v in text.replace(",", "x").split("x") if v.strip())
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--shape takes dims such as 4x8, got {text!r}") from None
+    dims = [v.strip() for v in text.replace(",", "x").split("x")]
+    if not dims or not all(v.isdigit() and len(v) <= 9 and int(v) >= 1 for v in dims):
+        raise argparse.ArgumentTypeError(f"--shape takes dims such as 4x8 (each at least 1), got {text[:40]!r}")
+    return tuple(int(v) for v in dims)
+
+
+def _bits_arg(text: str) -> int:
+    v = text.strip()
+    if not (v.isdigit() and len(v) <= 4 and int(v) in _BITS):
+        raise argparse.ArgumentTypeError(f"--bits takes an element width of 1 .. {_BITS[-1]} bits, got {text[:40]!r}")
+    return int(v)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -97,19 +120,25 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv=None, prog: str = "tile-layout") -> int:
+    from ..cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
+
+    return guarded(prog, _main, argv, prog)
+
+
+def _main(argv, prog: str) -> int:
     p = _Parser(prog=prog, description="Print a layout's coordinate -> offset map as a grid.")
     sub = p.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("show", help="the grid of a layout's offsets")
     s.add_argument("layout", help='a layout in the buffer types\' notation, e.g. "S[(4, 8) : (8, 1)]", '
                    'or in CuTe\'s (shape):(stride), e.g. "((2,4),8):((1,8),2)"')
     s.add_argument("--shape", type=_shape_arg, help="the buffer shape, e.g. 4x8 (default: the shard's)")
-    s.add_argument("--bits", type=int, default=8, help="element bits, for swizzled layouts (default 8)")
+    s.add_argument("--bits", type=_bits_arg, default=8, help="element bits, for swizzled layouts (default 8)")
     ns = p.parse_args(argv)
     try:
         layout = parse_layout(ns.layout)
         shape = ns.shape or cute_shape(ns.layout)  # CuTe's top-level modes are the dims drawn
         print(show(layout, shape, ns.bits))
-    except LayoutError as e:
-        print(f"{prog}: error: {e}", file=sys.stderr)
+    except (LayoutError, RecursionError) as e:  # (a layout nested past Python's depth: one line too)
+        print(f"{prog}: error: {str(e)[:500] or type(e).__name__}", file=sys.stderr)
         return 1
     return 0

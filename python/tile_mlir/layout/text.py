@@ -32,6 +32,9 @@ from .axis import Axis, AxisValue, LayoutError, m
 from .swizzle import ComposedLayout, SwizzleMode
 from .tile_layout import Iter, TileLayout, _row_major
 
+#: the most digits of an integer in layout text (a 64-bit value has at most 19)
+_MAX_DIGITS = 19
+
 __all__ = ["parse_layout", "parse_tile_layout", "cute_shape"]
 
 _TOKEN_RE = re.compile(r"\s*(?:(?P<int>\d+)|(?P<ident>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>[\[\]():,+@<>-]))")
@@ -154,14 +157,22 @@ class _Parser:
     def cute_int(self, what: str) -> int:
         kind, txt, _ = self.peek()
         if kind == "ident" and _STATIC.fullmatch(txt):
+            self.digits(txt[1:], f"a CuTe {what}")
             self.next()
             return int(txt[1:])
         neg = self.accept("-")
         kind, txt, _ = self.peek()
         if kind != "int":
             self.fail(f"expected an integer in a CuTe {what}")
+        self.digits(txt, f"a CuTe {what}")
         self.next()
         return -int(txt) if neg else int(txt)
+
+    def digits(self, txt: str, what: str) -> None:
+        """Every integer of layout text is bounded before int() reads it (int() of thousands of digits is
+        refused by Python itself, and a layout's values fit in 64 bits)."""
+        if len(txt.lstrip("0")) > _MAX_DIGITS:
+            self.fail(f"integer of {len(txt)} digits in {what}: a layout's values fit in 64 bits")
 
     def terms(self) -> TileLayout:
         seen: dict[str, int] = {}
@@ -222,6 +233,7 @@ class _Parser:
         kind, txt, _ = self.peek()
         if kind != "int":
             self.fail(f"expected an integer in {what}")
+        self.digits(txt, what)
         self.next()
         val = -int(txt) if neg else int(txt)
         if self.accept("@"):

@@ -48,12 +48,12 @@ import logging
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 from .. import __version__
 from .. import env as _env
 from ..artifact import DUMP_DIR_ENV, Artifact
+from ..safe_io import FileReadError, read_file, write_files
 from ..source import read_source
 from ..toolchain import find_tool
 from .arch import resolve_arch
@@ -69,7 +69,6 @@ _OFF = frozenset({"0", "off", "false", "no"})
 _FORMAT = "tile_mlir compile cache 1"  # bump when the entry layout changes
 
 MAX_ENTRY_BYTES = 64 << 20  # an entry is a manifest, PTX and a base64 cubin: a few hundred KiB
-_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 _memory: dict[tuple, Artifact] = {}
 _refused: set[str] = set()  # directories warned about once
@@ -257,37 +256,21 @@ def _digest(manifest: dict, ptx: str, cubin: bytes) -> str:
 def _read(directory: str, key: str) -> Artifact | None:
     path = os.path.join(directory, key + ".json")
     try:
-        entry = json.loads(_read_entry(path))
+        # (safe_io: a regular file of at most MAX_ENTRY_BYTES, no symlink followed, no FIFO waited on)
+        entry = json.loads(read_file(path, limit=MAX_ENTRY_BYTES, follow_symlinks=False))
         manifest, ptx = entry["manifest"], entry["ptx"]
         cubin = base64.b64decode(entry["cubin"], validate=True)
         if entry["key"] != key or entry["digest"] != _digest(manifest, ptx, cubin):
             raise ValueError("key or digest does not match")
         return Artifact.from_manifest(manifest, ptx, cubin)
-    except FileNotFoundError:
+    except FileReadError as e:
+        if not e.missing:
+            log.warning("tile_mlir.runtime: ignoring compile cache entry %s (%s); recompiling", path, e.reason)
         return None
     except Exception as e:  # noqa: BLE001 - whatever a damaged entry raises, it is only a miss
         log.warning("tile_mlir.runtime: ignoring compile cache entry %s (%s: %s); recompiling",
                     path, type(e).__name__, e)
         return None
-
-
-def _read_entry(path: str) -> bytes:
-    """The bytes of a cache entry: a regular file of at most MAX_ENTRY_BYTES, opened without
-    following a symlink (ELOOP) and without blocking on a FIFO; anything else raises."""
-    fd = os.open(path, _OPEN_FLAGS)
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError("not a regular file")
-        if st.st_size > MAX_ENTRY_BYTES:
-            raise ValueError(f"{st.st_size} bytes, more than the {MAX_ENTRY_BYTES} an entry may hold")
-        with os.fdopen(fd, "rb", closefd=False) as f:
-            data = f.read(MAX_ENTRY_BYTES + 1)
-        if len(data) > MAX_ENTRY_BYTES:
-            raise ValueError(f"more than the {MAX_ENTRY_BYTES} bytes an entry may hold")
-        return data
-    finally:
-        os.close(fd)
 
 
 def _write(directory: str, key: str, art: Artifact) -> None:
@@ -296,16 +279,7 @@ def _write(directory: str, key: str, art: Artifact) -> None:
         data = json.dumps({"format": _FORMAT, "key": key, "manifest": manifest, "ptx": art.ptx,
                            "cubin": base64.b64encode(art.cubin).decode(),
                            "digest": _digest(manifest, art.ptx, art.cubin)}).encode()
-        os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=key[:16] + ".", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, os.path.join(directory, key + ".json"))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_files(directory, {key + ".json": data}, mode=0o600)  # (safe_io: temp file, renamed)
     except (OSError, TypeError, ValueError) as e:  # unwritable directory, full disk, odd meta
         log.warning("tile_mlir.runtime: could not write the compile cache entry of %s in %s (%s: %s)",
                     art.kernel_name, directory, type(e).__name__, e)

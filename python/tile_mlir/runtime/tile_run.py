@@ -137,6 +137,10 @@ def _load_artifact(path: str, arch: str, options: dict):
     return compile_cached(Path(path), arch, **options)  # diagnostics name the file
 
 
+#: the largest .npy argument tile-run reads (an array of a GPU's memory is at most this)
+MAX_NPY_BYTES = 1 << 38
+
+
 def _parse_kv(item: str, what: str) -> tuple[str, str]:
     if "=" not in item:
         raise UsageError(f"{what} expects NAME=VALUE, got {item!r}")
@@ -178,15 +182,28 @@ def _value_for(param, text: str):
                              "(to read a .npy file, write @FILE)")
         raise UsageError(f"parameter '{param.name}' is a buffer: give a .npy file (FILE.npy or @FILE), "
                          f"not {text!r}")
-    try:
-        arr = np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"parameter '{param.name}': cannot read {path}: {e}")
+    arr = _load_npy(path, f"parameter '{param.name}'")
     if param.kind == "scalar":
         if arr.size != 1:
             raise UsageError(f"parameter '{param.name}' is a scalar, {path} has shape {arr.shape}")
         return arr.reshape(()).item()
     return np.ascontiguousarray(arr)
+
+
+def _load_npy(path: str, what: str):
+    """The array of .npy file `path`, read through safe_io (a regular file of at most
+    MAX_NPY_BYTES: no FIFO waited on, no device read without end)."""
+    import io
+
+    from tile_mlir.safe_io import FileReadError, read_file
+
+    try:
+        data = read_file(path, limit=MAX_NPY_BYTES)
+        return np.load(io.BytesIO(data), allow_pickle=False)
+    except FileReadError as e:
+        raise UsageError(f"{what}: cannot read {e.path}: {e.reason}") from None
+    except (OSError, ValueError, EOFError) as e:
+        raise UsageError(f"{what}: cannot read {path}: not a .npy array ({e})") from None
 
 
 def output_names(art, extra=()) -> list[str]:
@@ -292,10 +309,7 @@ def _expected(items, outs) -> dict:
         k, v = _parse_kv(item, "--expected")
         if k not in outs:
             raise UsageError(f"--expected {k}: not an output (outputs: {', '.join(outs)})")
-        try:
-            exp[k] = np.load(v, allow_pickle=False)
-        except (OSError, ValueError) as e:
-            raise UsageError(f"--expected {k}: cannot read {v}: {e}")
+        exp[k] = _load_npy(v, f"--expected {k}")
     return exp
 
 
@@ -393,6 +407,12 @@ def _save_outputs(directory: str, arrays: dict) -> None:
 
 
 def main(argv=None) -> int:
+    from tile_mlir.cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
+
+    return guarded("tile-run", _main, argv)
+
+
+def _main(argv) -> int:
     parser = build_parser()
     try:
         ns = parser.parse_args(argv)

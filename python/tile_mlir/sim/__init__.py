@@ -91,7 +91,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
 
     run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
                            max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
-                           progress=progress)
+                           progress=progress, executor=executor)
     explicit = workers is not None or executor is not None
     workers = pool.default_workers(workers)
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")

@@ -77,7 +77,12 @@ def goes_to_pool(first_seconds: float, rest: int, explicit: bool) -> bool:
 
 
 def _pool(workers: int):
+    """The process pool of ``workers`` processes, started once; a broken one (a worker died) is
+    dropped and replaced, never handed out again."""
     pool = _POOLS.get(workers)
+    if pool is not None and getattr(pool, "_broken", False):
+        discard(workers)
+        pool = None
     if pool is None:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -88,6 +93,60 @@ def _pool(workers: int):
         pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=ctx)
         atexit.register(pool.shutdown, wait=False, cancel_futures=True)
     return pool
+
+
+def discard(workers: int) -> None:
+    """Forget (and shut down) the cached pool of ``workers`` processes: the next launch starts anew."""
+    pool = _POOLS.pop(workers, None)
+    if pool is not None:
+        try:
+            pool.shutdown(wait=False, cancel_futures=True)
+        except Exception:  # noqa: BLE001 - a broken pool may fail to shut down; it is dropped anyway
+            pass
+
+
+def _submit(pool, workers, executor, tasks):
+    """The futures of ``tasks`` on the pool; a cached pool found broken at submission is replaced
+    once (its worker died between launches)."""
+    from concurrent.futures.process import BrokenProcessPool
+    try:
+        return pool, [pool.submit(run_clusters, t) for t in tasks]
+    except BrokenProcessPool:
+        if executor is not None:
+            raise EmulationError("tile-sim: the executor's process pool is broken (a worker died); "
+                                 "no cluster was run on it") from None
+        discard(workers)
+        pool = _pool(workers)
+        return pool, [pool.submit(run_clusters, t) for t in tasks]
+
+
+def _lost(m, clusters, workers, executor, e) -> EmulationError:
+    """The EmulationError of a part whose worker died or whose executor failed: its CTAs are lost."""
+    from concurrent.futures.process import BrokenProcessPool
+    ctas = _cta_range(m, clusters)
+    if executor is None or isinstance(e, BrokenProcessPool):
+        if executor is None:
+            discard(workers)  # (never cached broken: the next launch gets a fresh pool)
+        why = ("a pool worker died (killed, or it crashed) while running them; the pool is replaced "
+               "for the next launch")
+    else:
+        why = f"the executor failed running them ({type(e).__name__}: {str(e).strip()[:200]})"
+    return EmulationError(f"tile-sim: the results of {ctas} are lost: {why}")
+
+
+def _cta_range(m, clusters) -> str:
+    """``CTAs (x,y,z) .. (x,y,z)`` of the clusters (contiguous linear indices) ``clusters``."""
+    gx, gy, _ = m.grid
+    cx, cy, cz = m.cluster_dims
+    nx, ny = gx // cx, gy // cy
+
+    def corner(lin, last):
+        x, y, z = lin % nx * cx, (lin // nx) % ny * cy, lin // (nx * ny) * cz
+        return (x + cx - 1, y + cy - 1, z + cz - 1) if last else (x, y, z)
+
+    a, b = corner(clusters[0], False), corner(clusters[-1], True)
+    n = len(clusters) * cx * cy * cz
+    return f"CTA {a}" if n == 1 else f"{n} CTAs {a} .. {b} (clusters {clusters[0]} .. {clusters[-1]})"
 
 
 def split(first: int, ncl: int, parts: int) -> list:
@@ -172,6 +231,7 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
         m.run(range(1, ncl), done=done)
         m.kept = {**kept, **m.kept}
         return
+    from concurrent.futures.process import BrokenProcessPool
     pool = executor if executor is not None else _pool(workers)
     nparts = workers if executor is None else max(2 * workers, 4)  # each part decodes anew
     parts = split(1, ncl, nparts)
@@ -179,11 +239,28 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
                   f"{'the executor' if executor is not None else f'{workers} workers'}")
     if bar:
         bar.note(f"pool of {workers}" if executor is None else "executor")
-    futures = [pool.submit(run_clusters, (ptx, kernel, args, launch_kw, cl)) for cl in parts]
-    outcomes = []
-    for f in futures:
-        o = f.result()
+    tasks = [(ptx, kernel, args, launch_kw, cl) for cl in parts]
+    pool, futures = _submit(pool, workers, executor, tasks)
+    outcomes, retried, k = [], False, 0
+    while k < len(parts):
+        try:
+            o = futures[k].result()
+        except Exception as e:  # noqa: BLE001 - a dead worker, a failing executor: the part's CTAs are lost
+            if executor is None and isinstance(e, BrokenProcessPool) and not retried:
+                # a worker died, maybe before this launch and unseen until now: the parts not yet
+                # collected run once more, from the launch's initial memory, on a fresh pool
+                retried = True
+                discard(workers)
+                pool = _pool(workers)
+                futures[k:] = [pool.submit(run_clusters, t) for t in tasks[k:]]
+                continue
+            for g in futures:
+                g.cancel()
+            if executor is None and not isinstance(e, BrokenProcessPool):
+                raise  # (tile-sim's own bug in a worker: as a serial run would raise it)
+            raise _lost(m, parts[k], workers, executor, e) from None
         outcomes.append(o)
+        k += 1
         if bar:
             bar.clusters_done(len(o.clusters), o.steps)
     from .memory import TensorMemory

@@ -35,7 +35,7 @@ def _check_dims(v, name: str, optional: bool = False) -> None:
 
 
 def check_options(*, grid, block, cluster, dynamic_smem, max_steps, max_seconds, trace, strict, args,
-                  workers=None, progress=None) -> None:
+                  workers=None, progress=None, executor=None) -> None:
     """The launch options and the argument list's type, before the PTX is parsed."""
     _check_dims(grid, "grid")
     _check_dims(block, "block")
@@ -48,6 +48,10 @@ def check_options(*, grid, block, cluster, dynamic_smem, max_steps, max_seconds,
     if workers is not None and (not _is_int(workers) or workers < 1):
         raise EmulationError(f"run_ptx: workers={workers!r}: expected an int >= 1 (processes), or None for "
                              "every core")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise EmulationError(f"run_ptx: executor={executor!r}: expected a concurrent.futures.Executor (an "
+                             "object with submit(), e.g. a dask.distributed client's), or None for the "
+                             "process pool")
     if max_seconds is not None and (not isinstance(max_seconds, numbers.Real) or isinstance(max_seconds, bool)
                                     or not math.isfinite(max_seconds) or max_seconds <= 0):
         raise EmulationError(f"run_ptx: max_seconds={max_seconds!r}: expected a finite number of seconds > 0 "

@@ -159,9 +159,10 @@
   %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">
   "tile.copy_async"(%a, %t) {scope = "warpgroup", src_offsets = array<i64: 0, 0>, src_sizes = array<i64: 128, 8>} : (!tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">, !tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">) -> ()
   "tile.copy_async"(%b, %t) {scope = "warpgroup", src_offsets = array<i64: 0, 8>, src_sizes = array<i64: 128, 8>} : (!tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">, !tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">) -> ()
-  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
   %w = "tile.warp_id"() : () -> i32
-  %p = arith.cmpi eq, %w, %c0 : i32
+  // (a guard that lets the whole warpgroup through: a warpgroup copy run by fewer warps is an error)
+  %p = arith.cmpi ult, %w, %c4 : i32
   scf.if %p {
     "tile.copy"(%g, %a) {scope = "warpgroup"} : (!tile.buffer<global, 128x8xf32>, !tile.buffer<reg, 128x8xf32, "S[(4, 32, 8) : (1@warpid, 1@laneid, 1@reg)]">) -> ()
   }

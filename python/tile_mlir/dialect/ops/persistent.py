@@ -31,6 +31,13 @@ class RingStageOp(TileOp, name="ring.stage"):
     def verify(self, kernel) -> None:
         if len(self.stages) < 2:
             fail("ring-stages", f"a ring of {len(self.stages)} buffer(s): at least 2 stages")
+        from ..ranges import constant_value
+
+        index = constant_value(self.index)
+        if index is not None and index >= len(self.stages):
+            shown = index - (1 << 32) if index >= 1 << 31 else index
+            fail("ring-index", f"index {shown} is outside the ring of {len(self.stages)} stages (0 <= index < "
+                 f"{len(self.stages)})")
         for i, s in enumerate(self.stages):
             buffer_type(s, f"operand #{i + 1} (stage {i})")
             if s.type != self.result.type:

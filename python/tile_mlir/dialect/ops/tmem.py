@@ -3,7 +3,7 @@ allocation, tcgen05.commit, and tile.tmem.load (tmem back to global memory)."""
 from __future__ import annotations
 
 from ...target import TMEM_COLUMNS
-from ..checks import buffer_type, check_slot
+from ..checks import buffer_type, check_slot, tmem_columns
 from ..decline import fail
 from ..enums import CtaGroup, MemScope, Scope
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, Trait, Writes
@@ -65,8 +65,27 @@ class TmemBufferOp(TileOp, name="tmem.buffer"):
         check_slot(self.slot, 32, "operand #0 (slot)")
         if not 0 <= self.col_offset < TMEM_COLUMNS:
             fail("tmem-address", f"col_offset must be in [0, {TMEM_COLUMNS}) (a tmem column), got {self.col_offset}")
-        if not any(u.owner.name == TmemAllocOp.OPERATION_NAME for u in self.slot.uses if hasattr(u.owner, "name")):
+        allocs = [u.owner for u in self.slot.uses
+                  if getattr(u.owner, "name", None) == TmemAllocOp.OPERATION_NAME]
+        if not allocs:
             fail("tmem-address", "the slot is not written by any tile.tmem.alloc, so the buffer has no address")
+        bt = buffer_type(self.result, "result")
+        cols = tmem_columns(bt)
+        end = self.col_offset + cols
+        if end > TMEM_COLUMNS:
+            fail("tmem-columns", f"columns [{self.col_offset}, {end}) (col_offset {self.col_offset} + the {cols} "
+                 f"32-bit columns its layout spans) reach past tensor memory's {TMEM_COLUMNS}")
+        allocated = min(_num_cols(a) for a in allocs)
+        if allocated is not None and end > allocated:
+            fail("tmem-columns", f"columns [{self.col_offset}, {end}) (col_offset {self.col_offset} + the {cols} "
+                 f"32-bit columns its layout spans) reach past the {allocated} columns tile.tmem.alloc allocates "
+                 "in the slot")
+
+
+def _num_cols(alloc_op) -> int:
+    """num_cols of a tile.tmem.alloc (as its own verifier bounds it; TMEM_COLUMNS when unreadable)."""
+    attr = alloc_op.attributes["num_cols"] if "num_cols" in alloc_op.attributes else None
+    return getattr(attr, "value", TMEM_COLUMNS)
 
 
 def has_tmem_address(value) -> bool:

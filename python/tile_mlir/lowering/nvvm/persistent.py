@@ -4,6 +4,7 @@ raster order in i32 arithmetic, setmaxnreg (on the chips that have it)."""
 from __future__ import annotations
 
 from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
+from ...dialect.ranges import unsigned_bound
 from ...dispatch import predicate
 from .. import nvvm_ir
 from .registry import lowers
@@ -11,9 +12,14 @@ from .registry import lowers
 
 @lowers(RingStageOp)
 def _ring_stage(k, op, em):
-    """stage[index] as select(index == S-1, p[S-1], ... select(index == 1, p1, p0)); an index outside the
-    ring picks stage 0 (the verifier cannot bound an SSA value; the op's contract is 0 <= index < S)."""
+    """stage[index] as select(index == S-1, p[S-1], ... select(index == 1, p1, p0)), after a trap when
+    index >= S (unsigned) unless the verifier's range proof bounds it inside the ring (dialect/ranges.py):
+    an index outside the ring is a fault at the op's line, never stage 0's buffer."""
     stages = [k.buffers.get(s) for s in op.stages]
+    bound = unsigned_bound(op.index)
+    if bound is None or bound >= len(stages):
+        with em.if_(em.cmp("uge", op.index, em.i32(len(stages)))):
+            em.create("llvm.intr.trap")
     picked = stages[0]
     for i, ptr in enumerate(stages[1:], start=1):
         hit = em.cmp("eq", op.index, em.i32(i))
