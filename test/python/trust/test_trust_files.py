@@ -4,6 +4,7 @@ followed out of the directory, bounded names) for every directory written into."
 from __future__ import annotations
 
 import os
+import sys
 import threading
 
 import numpy as np
@@ -162,6 +163,7 @@ def test_write_files_refuses_a_name_past_name_max(tmp_path):
 
 # -- class 2: --mlir-print-ir-tree-dir ------------------------------------------------------------------------
 def _tree_dump(directory) -> tuple[int, str]:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tools"))
     from test_tile_opt import GOOD, tile_opt
     src = os.path.join(os.path.dirname(directory), "in.mlir")
     os.makedirs(os.path.dirname(src), exist_ok=True)

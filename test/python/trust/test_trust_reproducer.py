@@ -2,10 +2,12 @@
 opt_reproducer.REPRODUCER_PASSES (in-memory rewrites), with only the options that list names, and reads
 the reproducer block in time linear in the input."""
 import os
+import sys
 import time
 
 import pytest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tools"))
 from test_tile_opt import GOOD, tile_opt, write  # noqa: F401  (the fixture)
 from tile_mlir.opt import _is_upstream_pass
 from tile_mlir.opt_reproducer import REPRODUCER_PASSES, check_pipeline, read_reproducer, reproducer_text
