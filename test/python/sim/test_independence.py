@@ -13,6 +13,8 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
             "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
             "progress.py": {"contextlib", "tqdm"},
+            "driver.py": {"copy", "tqdm"},  # explore/: a launch's arguments per schedule
+            "policy.py": {"random"},  # explore/: schedules drawn from (seed, index)
             "run_args.py": {"numbers"},  # (numbers.Real: run_ptx's max_seconds)
             "wgmma.py": {"itertools", "operator"}}  # (identity over a register slice at C speed)
 

@@ -82,9 +82,12 @@ def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
     goff, inb, phys = tm.box(coords, targets[0][1])
     data = _gather(M, gaddr, goff, inb, tm, what)
     rec = new_record(M, t, line, what)
-    for cta, _, mb_cta, mb_off in targets:  # one offset: multicast lands at the same one
-        _write_smem(M, cta, phys, data, rec, what)
-        _complete(M, rec, cta, mb_cta, mb_off, tm.box_bytes, what)
+
+    def land():  # the bytes land, then complete_tx signals them (in flight under a policy)
+        for cta, _, mb_cta, mb_off in targets:  # one offset: multicast lands at the same one
+            _write_smem(M, cta, phys, data, rec, what)
+            _complete(M, rec, cta, mb_cta, mb_off, tm.box_bytes, what)
+    M.complete_async(land, what, line, t)
     M.progress += 1
 
 
@@ -306,9 +309,12 @@ def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
         check_tma_written(M, t, t.cta, idx, f"{what} source")
         data = sm.np[src:src + size].copy()
     rec = new_record(M, t, line, what)
-    for cta, off, mb_cta, mb_off in targets:
-        _write_smem(M, cta, np.arange(off, off + size), data[:, None], rec, what)
-        _complete(M, rec, cta, mb_cta, mb_off, size, what)
+
+    def land():  # the bytes land, then complete_tx signals them (in flight under a policy)
+        for cta, off, mb_cta, mb_off in targets:
+            _write_smem(M, cta, np.arange(off, off + size), data[:, None], rec, what)
+            _complete(M, rec, cta, mb_cta, mb_off, size, what)
+    M.complete_async(land, what, line, t)
     M.progress += 1
 
 
