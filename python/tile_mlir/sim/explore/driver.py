@@ -90,7 +90,7 @@ def _verdict(ref, res, a, err, m, pol, check):
     if err is not None:
         msg = str(err)
         if "deadlock" in msg and pol is not None and pol.cl is not None:
-            return "deadlock", deadlock(m, pol.cl, pol.arrivers) + "\n" + msg.split("\n")[0]
+            return "deadlock", deadlock(m, pol.cl, pol.arrivers)
         return "error", msg
     new = [f for f in res.findings if (f.rule, f.line) not in ref["findings"]]
     if new:

@@ -6,6 +6,8 @@ barrier, the live warps that have not arrived)."""
 
 from __future__ import annotations
 
+import re
+
 from ..handlers.sync import BARS
 from ..state import BLOCKED_AFTER, STATE_NAMES, State
 
@@ -49,10 +51,24 @@ def deadlock(M, cl, arrivers) -> str:
                     want = cnt if cnt is not None else "all live"
                     head += (f"\n    waits on named barrier {bid}: {len(arr)} of {want} threads "
                              f"arrived (warps {_warps(came)})"
-                             f"\n    could release it: {_warps(live - came)} (live, not arrived)")
+                             f"\n    could release it: {_warps(live - came)} (live, not arrived); "
+                             f"barrier {bid} is used at {bar_uses(M.code, bid)}")
                     break
         out.append(head)
-    return "deadlock: every live warp is blocked\n" + "\n".join(out)
+    return "every live warp is blocked\n" + "\n".join(out)
+
+
+_BAR = re.compile(r"^(?:@!?%\w+\s+)?(?:bar|barrier)(?:\.[\w:]+)*\s+(\d+)\s*(?:,\s*(\d+))?\s*;?$")
+
+
+def bar_uses(code, bid) -> str:
+    """The PTX lines that use named barrier ``bid`` with an immediate id, with their counts."""
+    uses = []
+    for i in code:
+        m = _BAR.match(i.text.strip())
+        if m and int(m.group(1)) == bid:
+            uses.append(f"line {i.line} (count {m.group(2) or 'all'})")
+    return ", ".join(uses) or "no line with an immediate id"
 
 
 def _ranges(lanes) -> str:
