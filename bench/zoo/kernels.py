@@ -128,6 +128,22 @@ def named_barrier_count(fixed: bool) -> str:
         "\tst.global.u32 [%rd5], %r1;\n")
 
 
+def tile_counter(fixed: bool) -> str:
+    """A dynamic tile scheduler: lane 0 of each of 4 warps takes the next tile from a global
+    counter until the tiles run out and counts the tile as done.  Bug: the counter is read and
+    written back with two volatile accesses instead of one atomic add, so two warps can take the
+    same tile (one done twice, the counter's order lost)."""
+    take = ("\tatom.global.add.u32 %r10, [%rd1], 1;\n" if fixed else
+            "\tld.volatile.global.u32 %r10, [%rd1];\n\tadd.u32 %r11, %r10, 1;\n"
+            "\tst.volatile.global.u32 [%rd1], %r11;\n")
+    return _kernel(
+        "\tsetp.ne.u32 %p3, %r3, 0;\n\t@%p3 bra $L__end;\n"
+        "$L__t:\n" + take +
+        "\tsetp.ge.u32 %p4, %r10, 6;\n\t@%p4 bra $L__end;\n"
+        "\tmul.wide.u32 %rd4, %r10, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tred.global.add.u32 [%rd5], 1;\n\tbra.uni $L__t;\n")
+
+
 @dataclass
 class Bug:
     what: str
@@ -148,6 +164,8 @@ BUGS = {
                           block=96),
     "expect-tx-box": Bug("expect_tx counts one box of the two copied", expect_tx_box,
                          default_finds=True),
+    "tile-counter": Bug("a tile scheduler's counter taken with load + store, not an atomic",
+                        tile_counter, block=128),
     "named-barrier-count": Bug("a named-barrier id used by two groups with different thread "
                                "counts", named_barrier_count, block=96),
 }
