@@ -91,13 +91,14 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
     schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
     the default schedule's, or ``check(args)`` false), its report and its minimised form; the
-    arrays given are left as they were.  Schedule ``i`` replays with
+    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool (the
+    default, None, runs them in this process).  Schedule ``i`` replays with
     ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``.
     """
     if explore is not None:
         from .explore import explore_launch
         return explore_launch(ptx, kernel, args, n=explore, seed=seed, check=check,
-                              progress=progress, grid=grid, block=block, cluster=cluster,
+                              progress=progress, workers=workers, grid=grid, block=block, cluster=cluster,
                               dynamic_smem=dynamic_smem, max_steps=max_steps,
                               max_seconds=max_seconds, strict=strict)
     from . import pool

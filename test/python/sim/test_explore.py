@@ -123,3 +123,15 @@ def test_default_schedule_unchanged_without_policy():
     r2 = run_ptx(bug.ptx(True), "k", b, workers=1, block=(64, 1, 1), strict=True)
     assert r1.steps == r2.steps and np.array_equal(a[1], b[1])
     assert list(a[1][32:64]) == [3 + 13 + 23 + 33 + 43 + 53] * 32
+
+
+def test_pool_finds_the_same_first_schedule():
+    bug = BUGS["missing-arrive"]
+    kw = dict(block=(bug.block, 1, 1), strict=True)
+    serial = driver.explore_launch(bug.ptx(False), "k", args(), n=20, seed=2, minimise=False,
+                                   progress=False, **kw)
+    pooled = driver.explore_launch(bug.ptx(False), "k", args(), n=20, seed=2, minimise=False,
+                                   progress=False, workers=2, **kw)
+    assert serial.found and pooled.found
+    assert serial.schedules == pooled.schedules
+    assert serial.failure.report == pooled.failure.report

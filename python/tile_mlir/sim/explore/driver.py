@@ -55,6 +55,7 @@ class ExploreResult:
         head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
                 f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
                 f"synchronisation operations, {self.counts['asyncs']} async completions")
+        head += f"; {self.bound}"
         if self.failure is None:
             return head + ": no failure"
         s = f"{head}: schedule {self.failure.schedule.index} fails\n{self.failure}"
@@ -110,10 +111,12 @@ def _verdict(ref, res, a, err, m, pol, check):
 
 def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEPTH,
                    check=None, minimise: bool = True, progress: bool | None = None,
-                   stop_at_first: bool = True, **launch_kw) -> ExploreResult:
+                   workers: int | None = None, **launch_kw) -> ExploreResult:
     """Run the launch under the default schedule, then under ``n`` schedules drawn from
     ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
-    minimised.  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
+    minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py),
+    the first failure in index order still the one reported (not with a ``check``, which need not
+    pickle).  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
     kw = _launch_kw(launch_kw)
@@ -123,23 +126,57 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
     counts = probe(ptx, kernel, args, kw)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
+    task = (ptx, kernel, args, kw, seed, depth, counts, ref, check)
     bar = _bar(n, progress)
     try:
-        for i in range(n):
-            s = _policy.draw(seed, i, depth=depth, **counts)
-            v = _try(ptx, kernel, args, kw, s, ref, check)
-            out.schedules = i + 1
-            if bar is not None:
-                bar.update(1)
-            if v is not None:
-                out.failure = Failure(s, *v)
-                break
+        if workers is not None and workers > 1 and check is None:
+            first = _parallel(task, n, workers, bar)
+        else:
+            first = _chunk(task + (0, n, bar))
     finally:
         if bar is not None:
             bar.close()
-    if out.failure is not None and minimise:
+    if first is None:
+        out.schedules = n
+        return out
+    s = _policy.draw(seed, first, depth=depth, **counts)
+    v = _try(ptx, kernel, args, kw, s, ref, check)  # again here: its report (replay is exact)
+    out.schedules = first + 1
+    out.failure = Failure(s, *v)
+    if minimise:
         out.minimised = minimise_failure(ptx, kernel, args, kw, out.failure, ref, check)
     return out
+
+
+def _chunk(task):
+    """The index of the first failing schedule of lo..hi-1, or None."""
+    ptx, kernel, args, kw, seed, depth, counts, ref, check, lo, hi, bar = task
+    for i in range(lo, hi):
+        s = _policy.draw(seed, i, depth=depth, **counts)
+        v = _try(ptx, kernel, args, kw, s, ref, check)
+        if bar is not None:
+            bar.update(1)
+        if v is not None:
+            return i
+    return None
+
+
+def _parallel(task, n, workers, bar):
+    from ..pool import _pool
+    size = max(1, min(64, n // (4 * workers)))
+    ex = _pool(workers)
+    futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
+    try:
+        for lo, f in zip(range(0, n, size), futs):
+            first = f.result()  # in index order: the first failure of the lowest chunk wins
+            if bar is not None:
+                bar.update((first - lo + 1) if first is not None else min(size, n - lo))
+            if first is not None:
+                return first
+        return None
+    finally:
+        for f in futs:
+            f.cancel()
 
 
 def _try(ptx, kernel, args, kw, s, ref, check):
