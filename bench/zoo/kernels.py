@@ -144,6 +144,19 @@ def tile_counter(fixed: bool) -> str:
         "\tred.global.add.u32 [%rd5], 1;\n\tbra.uni $L__t;\n")
 
 
+def store_fence(fixed: bool) -> str:
+    """Each of 64 threads writes a word of shared memory; after a bar.sync, thread 0 copies the
+    256 bytes to global memory with cp.async.bulk (the async proxy) and waits for the bulk group.
+    Bug: no fence.proxy.async between the generic-proxy writes and the async-proxy read."""
+    fence = "\tfence.proxy.async.shared::cta;\n" if fixed else ""
+    return _kernel(
+        "\tshl.b32 %r4, %r1, 2;\n\tmov.u32 %r5, sm;\n\tadd.u32 %r5, %r5, %r4;\n"
+        "\tadd.u32 %r6, %r1, 100;\n\tst.shared.u32 [%r5+256], %r6;\n" + fence +
+        "\tbar.sync 0;\n\tsetp.ne.u32 %p2, %r1, 0;\n\t@%p2 bra $L__end;\n"
+        "\tcp.async.bulk.global.shared::cta.bulk_group [%rd2], [sm+256], 256;\n"
+        "\tcp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\n")
+
+
 @dataclass
 class Bug:
     what: str
@@ -166,6 +179,8 @@ BUGS = {
                          default_finds=True),
     "tile-counter": Bug("a tile scheduler's counter taken with load + store, not an atomic",
                         tile_counter, block=128),
+    "store-fence": Bug("a TMA store without fence.proxy.async after the shared-memory writes",
+                       store_fence, default_finds=True),
     "named-barrier-count": Bug("a named-barrier id used by two groups with different thread "
                                "counts", named_barrier_count, block=96),
 }

@@ -51,9 +51,15 @@ def test_zoo_fixed_twin_is_clean(name):
     assert r.schedules == 12
 
 
-def test_expect_tx_one_box_short_is_found_by_the_default_schedule():
-    bug = BUGS["expect-tx-box"]
-    with pytest.raises(EmulationError, match=r"races with the cp.async.bulk"):
+DEFAULT_FINDS = {"expect-tx-box": r"races with the cp.async.bulk",
+                 "store-fence": r"not followed by fence.proxy.async"}
+
+
+@pytest.mark.parametrize("name", [n for n, b in BUGS.items() if b.default_finds])
+def test_bugs_the_default_schedule_already_reports(name, assemble):
+    bug = BUGS[name]
+    assemble(bug.ptx(False))
+    with pytest.raises(EmulationError, match=DEFAULT_FINDS[name]):
         run_ptx(bug.ptx(False), "k", args(), workers=1, **_kw(bug))
 
 
