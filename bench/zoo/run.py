@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 
@@ -26,8 +27,10 @@ def default_outcome(bug) -> str:
     a = args()
     try:
         run_ptx(bug.ptx(False), "k", a, block=(bug.block, 1, 1), strict=True, workers=1)
-    except EmulationError as e:
-        return "fails: " + str(e).split("\n")[0][:60]
+    except EmulationError as e:  # what it says, after the instruction and the thread
+        msg = str(e).split("\n")[0]
+        m = re.search(r"lane \d+\): (.*)", msg)
+        return "reported: " + (m.group(1) if m else msg)[:70]
     same = all(x.tobytes() == y.tobytes() for x, y in zip(a, fixed))
     return "passes" if same else "wrong output"
 
