@@ -74,8 +74,12 @@ def test_async_completions_are_counted_and_delivered_late():
         res, a, err, m = driver._run(ptx, "k", args(), kw, pol)
         assert err is None and pol.asyncs == 2
         assert a[1].tobytes() == ref[1].tobytes()
-    # the unfixed kernel with its second box late: the phase completes on the first box, the
-    # consumer reads the second box's bytes before they land
+    # the unfixed kernel with its second box late: the phase completes on the first box; with
+    # the producer first the consumer reads the second box's bytes while they are in flight ...
+    pol = PriorityPolicy(Schedule(0, 0, [4, 3], [], {1: 9}))
+    _, a, err, _ = driver._run(bug.ptx(False), "k", args(), kw, pol)
+    assert err is not None and "whose bytes have not landed yet" in str(err)
+    # ... with the consumer first, before the second copy is even issued: other output bytes
     pol = PriorityPolicy(Schedule(0, 0, [3, 4], [], {1: 9}))
     _, a, err, _ = driver._run(bug.ptx(False), "k", args(), kw, pol)
     assert err is None and a[1].tobytes() != ref[1].tobytes()
