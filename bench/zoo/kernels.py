@@ -89,7 +89,8 @@ def _ring(fixed, early_release, consumers=1):
         "$L__cw:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [%rd9], %r23;\n"
         "\t@!%p4 bra $L__cw;\n" + cons +
         "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 6;\n\t@%p6 bra $L__c;\n"
-        "\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n\tst.global.u32 [%rd5], %r13;\n"))
+        "\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r13;\n"))
 
 
 def expect_tx_box(fixed: bool) -> str:
@@ -112,7 +113,8 @@ def expect_tx_box(fixed: bool) -> str:
         "\tld.shared.u32 %r11, [%r5+256];\n\tld.shared.u32 %r12, [%r5+384];\n"
         "\tld.shared.u32 %r13, [%r5+512];\n\tld.shared.u32 %r14, [%r5+640];\n"
         "\tadd.u32 %r11, %r11, %r12;\n\tadd.u32 %r11, %r11, %r13;\n\tadd.u32 %r11, %r11, %r14;\n"
-        "\tmul.wide.u32 %rd4, %r3, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n\tst.global.u32 [%rd5], %r11;\n"))
+        "\tmul.wide.u32 %rd4, %r3, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r11;\n"))
 
 
 def named_barrier_count(fixed: bool) -> str:
@@ -157,6 +159,42 @@ def store_fence(fixed: bool) -> str:
         "\tcp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\n")
 
 
+def peer_release(fixed: bool) -> str:
+    """A cluster of 2 CTAs: lane 0 of CTA 1 produces 4 rounds into CTA 0's shared memory
+    (st.shared::cluster) and arrives on CTA 0's `full`; lane 0 of CTA 0 waits on `full`, reads,
+    and releases the slot by arriving on CTA 1's `empty`.  Bug: CTA 0 releases its peer before
+    it has read the slot, so CTA 1 may overwrite it first."""
+    read = "\tld.shared.u32 %r12, [sm+128];\n\tadd.u32 %r13, %r13, %r12;\n"
+    release = ("\tadd.u32 %r32, %r31, 16;\n"
+               "\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r32];\n")
+    cons = (read + release) if fixed else (release + read)
+    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
+    return _kernel(
+        "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L__i;\n"
+        "\tmbarrier.init.shared::cta.b64 [sm], 1;\n\tmbarrier.init.shared::cta.b64 [sm+16], 1;\n"
+        "\tfence.mbarrier_init.release.cluster;\n$L__i:\n" + sync +
+        "\tmov.u32 %r20, 0;\n\tmov.u32 %r13, 0;\n\tmov.u32 %r21, sm;\n"
+        "\tsetp.ne.u32 %p3, %r1, 0;\n\t@%p3 bra $L__done;\n"
+        "\tsetp.ne.u32 %p2, %r4, 1;\n\t@%p2 bra $L__cons;\n"
+        "\tmapa.shared::cluster.u32 %r30, %r21, 0;\n"
+        "$L__p:\n\tsetp.eq.u32 %p5, %r20, 0;\n\t@%p5 bra $L__pfill;\n"
+        "\tadd.u32 %r24, %r20, 1;\n\tand.b32 %r24, %r24, 1;\n"
+        "$L__pw:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm+16], %r24;\n"
+        "\t@!%p4 bra $L__pw;\n"
+        "$L__pfill:\n\tmul.lo.u32 %r28, %r20, 10;\n\tadd.u32 %r28, %r28, 3;\n"
+        "\tst.shared::cluster.u32 [%r30+128], %r28;\n"
+        "\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r30];\n"
+        "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 4;\n\t@%p6 bra $L__p;\n"
+        "\tbra.uni $L__done;\n"
+        "$L__cons:\n\tmapa.shared::cluster.u32 %r31, %r21, 1;\n"
+        "$L__c:\n\tand.b32 %r23, %r20, 1;\n"
+        "$L__cw:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm], %r23;\n"
+        "\t@!%p4 bra $L__cw;\n" + cons +
+        "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 4;\n\t@%p6 bra $L__c;\n"
+        "\tst.global.u32 [%rd2], %r13;\n"
+        "$L__done:\n" + sync)
+
+
 @dataclass
 class Bug:
     what: str
@@ -164,6 +202,11 @@ class Bug:
     block: int = 64
     #: tile-sim's default schedule already reports it (its happens-before check of async copies)
     default_finds: bool = False
+    grid: tuple = (1, 1, 1)
+    cluster: tuple = (1, 1, 1)
+
+    def launch(self) -> dict:
+        return dict(grid=self.grid, block=(self.block, 1, 1), cluster=self.cluster)
 
 
 def args():
@@ -179,6 +222,8 @@ BUGS = {
                          default_finds=True),
     "tile-counter": Bug("a tile scheduler's counter taken with load + store, not an atomic",
                         tile_counter, block=128),
+    "peer-release": Bug("a cluster peer's slot released before it was read", peer_release,
+                        block=32, grid=(2, 1, 1), cluster=(2, 1, 1)),
     "store-fence": Bug("a TMA store without fence.proxy.async after the shared-memory writes",
                        store_fence, default_finds=True),
     "named-barrier-count": Bug("a named-barrier id used by two groups with different thread "

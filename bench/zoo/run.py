@@ -23,10 +23,10 @@ from tile_mlir.sim import EmulationError, run_ptx  # noqa: E402
 
 def default_outcome(bug) -> str:
     fixed = args()
-    run_ptx(bug.ptx(True), "k", fixed, block=(bug.block, 1, 1), strict=True, workers=1)
+    run_ptx(bug.ptx(True), "k", fixed, strict=True, workers=1, **bug.launch())
     a = args()
     try:
-        run_ptx(bug.ptx(False), "k", a, block=(bug.block, 1, 1), strict=True, workers=1)
+        run_ptx(bug.ptx(False), "k", a, strict=True, workers=1, **bug.launch())
     except EmulationError as e:  # what it says, after the instruction and the thread
         msg = str(e).split("\n")[0]
         m = re.search(r"lane \d+\): (.*)", msg)
@@ -45,7 +45,7 @@ def main():
           f"fixed kernel clean over | schedules/s |")
     print("|---|---|---|---|---|---|")
     for name, bug in BUGS.items():
-        kw = dict(block=(bug.block, 1, 1), strict=True, progress=False)
+        kw = dict(**bug.launch(), strict=True, progress=False)
         dflt = default_outcome(bug)
         found, kinds = [], set()
         if dflt == "passes":

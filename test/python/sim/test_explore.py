@@ -19,7 +19,7 @@ EXPLORED = [n for n, b in BUGS.items() if not b.default_finds]
 
 
 def _kw(bug, strict=True):
-    return dict(block=(bug.block, 1, 1), strict=strict, progress=False)
+    return dict(**bug.launch(), strict=strict, progress=False)
 
 
 @pytest.mark.parametrize("name", EXPLORED)

@@ -38,8 +38,8 @@ def deadlock(M, cl, arrivers) -> str:
         t0 = ts[0]
         if st == State.MBAR and t0.wait_on is not None:
             mb = t0.wait_on[0]
-            head += (f"\n    waits on the mbarrier at shared 0x{mb.off:x} of CTA {mb.cta.idx}: phase "
-                     f"{mb.completed} (parity {mb.completed & 1}) incomplete, "
+            head += (f"\n    waits on the mbarrier at shared 0x{mb.off:x} of CTA {mb.cta.idx}: "
+                     f"phase {mb.completed} (parity {mb.completed & 1}) incomplete, "
                      f"{mb.expected - mb.pending} of {mb.expected} arrivals, "
                      f"{mb.tx} transaction bytes outstanding"
                      f"\n    could release it: {_warps(arrivers.get(mb.uid, ()))} (arrived on it "
