@@ -48,7 +48,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
-            progress: bool | None = None) -> SimResult:
+            progress: bool | None = None, explore: int | None = None, seed: int = 0,
+            check=None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     The launch is checked as the driver checks it: the block against the kernel's ``.reqntid`` /
@@ -85,7 +86,21 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``progress``: a progress bar on stderr for runs over 2 s (default: when stderr is a terminal
     and TILE_MLIR_SIM_PROGRESS is not 0).  ``trace`` (or env TILE_MLIR_SIM_TRACE=1) prints every step to
     stderr.
+
+    ``explore=N``: run the launch under its default schedule, then under N schedules drawn from
+    ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
+    schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
+    the default schedule's, or ``check(args)`` false), its report and its minimised form; the
+    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool (the
+    default, None, runs them in this process).  Schedule ``i`` replays with
+    ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``.
     """
+    if explore is not None:
+        from .explore import explore_launch
+        return explore_launch(ptx, kernel, args, n=explore, seed=seed, check=check,
+                              progress=progress, workers=workers, grid=grid, block=block, cluster=cluster,
+                              dynamic_smem=dynamic_smem, max_steps=max_steps,
+                              max_seconds=max_seconds, strict=strict)
     from . import pool
     from .progress import bar_for
 

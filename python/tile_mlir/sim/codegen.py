@@ -190,7 +190,7 @@ class Decoder:
         if ns:
             g.update(ns)
         try:
-            code = compile(src, f"<ptx line {self.inst.line}>", "exec")
+            code = compiled(src, f"<ptx line {self.inst.line}>")
         except SyntaxError as e:  # pragma: no cover - internal error
             raise self.error(f"internal codegen error {e}:\n{src}")
         exec(code, g)
@@ -198,3 +198,18 @@ class Decoder:
         if args == "t":
             f.body = lines  # its source, for lane runs to inline (lane_runs.py)
         return f
+
+
+_CODE: dict = {}
+
+
+def compiled(src: str, name: str):
+    """compile(src, name, "exec"), kept per process: a kernel decoded again (each schedule of an
+    exploration builds a fresh machine) compiles nothing (code objects hold no machine state)."""
+    key = (src, name)
+    code = _CODE.get(key)
+    if code is None:
+        if len(_CODE) >= 50000:
+            _CODE.clear()
+        code = _CODE[key] = compile(src, name, "exec")
+    return code

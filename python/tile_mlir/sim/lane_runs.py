@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from .codegen import compiled
 from .errors import EmulationError
 
 _RETURN = re.compile(r"\s*return\b")
@@ -73,7 +74,7 @@ def _loop(M, inst):
     src = "def _l(_lanes_):\n" + "\n".join("    " + ln for ln in lines) + "\n"
     ns = dict(fn.__globals__) if body is not None else {}
     ns.update(_M=M, _I=inst, _fn=fn, _E=EmulationError)
-    exec(compile(src, f"<ptx line {inst.line} lanes>", "exec"), ns)
+    exec(compiled(src, f"<ptx line {inst.line} lanes>"), ns)
     return ns["_l"]
 
 

@@ -41,7 +41,16 @@ SLICE = 64
 
 class Scheduler:
     """Mixin of :class:`~tile_mlir.sim.machine.Machine`: needs ``code``, ``dec``, ``hooks`` and the
-    launch geometry; keeps ``steps`` and ``progress``."""
+    launch geometry; keeps ``steps`` and ``progress``.
+
+    ``policy``: None runs the fixed schedule described above; a schedule policy
+    (sim/explore/policy.py) instead chooses which warp runs next, ends slices after
+    synchronisation operations and holds asynchronous completions in flight until it delivers
+    them (docs/emulator.md, schedule exploration)."""
+
+    policy = None
+    _sync_stop = None  # per pc: True where a policy ends the slice (a synchronisation operation)
+    syncs = 0  # synchronisation operations executed, under a policy
 
     def positions(self, ctas) -> str:
         out = []
@@ -82,6 +91,9 @@ class Scheduler:
         nx, ny = gx // cx, gy // cy
         ncl = self.nclusters()
         self._run_len = lane_runs.lengths(self.code) if lane_runs.ENABLED else [0] * len(self.code)
+        if self.policy is not None:
+            self._sync_stop = self.policy.sync_flags(self.code)
+            self._run_len = _cut_runs(self._run_len, self._sync_stop)
         self._lane_loops = [None] * len(self.code)  # built on first use (lane_runs.py)
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
@@ -176,43 +188,65 @@ class Scheduler:
                 w.lanes = frozenset(t.lane for t in w.threads)
             c.live = n
 
+    def complete_async(self, land, what: str, line, t=None):
+        """An asynchronous operation's completion (its bytes landing, then its mbarrier signal):
+        at once without a policy, else held in flight until the policy delivers it."""
+        if self.policy is None:
+            land()
+        else:
+            self.policy.issue(self, land, what, line, t)
+
     def _run_cluster(self, cl):
+        if self.policy is not None:
+            self.policy.run_cluster(self, cl)
+            self._cluster_done(cl.ctas)
+            return
         warps = [w for c in cl.ctas for w in c.warps]
         ctas = cl.ctas
         while True:
             executed = 0
             for w in warps:
                 executed += self._run_warp(w, SLICE)
-                if self.steps > self.max_steps:
-                    raise self._over_budget(
-                        f"step budget of {self.max_steps} warp-instructions exceeded", cl)
-                if time.monotonic() > self.deadline:
-                    raise self._over_budget(
-                        f"time budget of {self.max_seconds:g} s exceeded after {self.steps} "
-                        f"warp-instructions", cl)
+                self.check_budget(cl)
             if self.progress != self.last_progress[0]:
                 self.last_progress = (self.progress, self.steps)
             if all(c.live == 0 for c in ctas):
                 break
             if executed:
                 continue
-            # nothing could run: time out parked mbarrier waiters once per progress value
-            woke = False
-            for c in ctas:
-                for t in c.threads:
-                    if t.state == State.MBAR and t.timeout_at != self.progress:
-                        t.timeout_at = self.progress
-                        t.timeout = True
-                        t.state = State.RUN
-                        woke = True
-            if not woke:
-                msg = "deadlock: no thread can make progress; positions:\n" + self.positions(ctas)
-                blocked = [t for c in ctas for t in c.threads if t.state != State.EXITED]
-                at = self.code[blocked[0].pc - (blocked[0].state in BLOCKED_AFTER)] \
-                    if blocked and blocked[0].pc < len(self.code) else None
-                if at is not None and at.loc is not None:  # the first blocked warp's source
-                    raise EmulationError(f"{at.loc}: error: {msg}", source=at.loc)
-                raise EmulationError(msg)
+            self.stalled(ctas)
+        self._cluster_done(ctas)
+
+    def check_budget(self, cl):
+        if self.steps > self.max_steps:
+            raise self._over_budget(
+                f"step budget of {self.max_steps} warp-instructions exceeded", cl)
+        if time.monotonic() > self.deadline:
+            raise self._over_budget(
+                f"time budget of {self.max_seconds:g} s exceeded after {self.steps} "
+                f"warp-instructions", cl)
+
+    def stalled(self, ctas):
+        """Nothing could run: time out parked mbarrier waiters once per progress value, or report
+        the deadlock."""
+        woke = False
+        for c in ctas:
+            for t in c.threads:
+                if t.state == State.MBAR and t.timeout_at != self.progress:
+                    t.timeout_at = self.progress
+                    t.timeout = True
+                    t.state = State.RUN
+                    woke = True
+        if not woke:
+            msg = "deadlock: no thread can make progress; positions:\n" + self.positions(ctas)
+            blocked = [t for c in ctas for t in c.threads if t.state != State.EXITED]
+            at = self.code[blocked[0].pc - (blocked[0].state in BLOCKED_AFTER)] \
+                if blocked and blocked[0].pc < len(self.code) else None
+            if at is not None and at.loc is not None:  # the first blocked warp's source
+                raise EmulationError(f"{at.loc}: error: {msg}", source=at.loc)
+            raise EmulationError(msg)
+
+    def _cluster_done(self, ctas):
         self.cur = None
         for c in ctas:
             for f in self.hooks.cta_done:
@@ -227,6 +261,7 @@ class Scheduler:
         RUN = State.RUN
         trace = self.trace or self._spin is not None
         run_len = self._run_len
+        stop = self._sync_stop
         while n < budget:
             minpc = BIG
             for t in threads:
@@ -247,6 +282,9 @@ class Scheduler:
                 self._trace_step(w, minpc, inst)
             if inst.warp:
                 self._exec_warp(w, inst, minpc)
+                if stop is not None and stop[minpc]:
+                    self.syncs += 1
+                    break
                 continue
             if run_len[minpc] > 1 and not trace:
                 # a lane run: the lanes at minpc through straight-line instructions until another
@@ -283,6 +321,9 @@ class Scheduler:
                                 fn(t)
             except EmulationError as e:
                 raise self._locate(e, inst, t) from None
+            if stop is not None and stop[minpc]:
+                self.syncs += 1
+                break
         self.steps += n
         return n
 
@@ -384,6 +425,20 @@ class Scheduler:
             f"line {inst.line}: `{inst.text}`: convergence error in CTA {w.cta.idx} warp {w.idx}: "
             f"a .sync.aligned/warp-collective instruction must be executed by all required lanes "
             f"together, but {desc}", inst)
+
+def _cut_runs(run_len, stop):
+    """Lane runs that end before each synchronisation operation (a policy's slice ends right
+    after one, so none may be inside a run)."""
+    out = list(run_len)
+    nxt = len(stop)
+    for pc in range(len(stop) - 1, -1, -1):
+        if stop[pc]:
+            out[pc] = min(out[pc], 1)
+            nxt = pc
+        else:
+            out[pc] = min(out[pc], nxt - pc)
+    return out
+
 
 def _release(cl):
     """Drop a finished cluster's registers, memories and family state. The families' machine-wide

@@ -70,6 +70,8 @@ def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
         mb.expected -= count
     if t is not None:
         mb.carry = merge_seen([t], mb.carry)
+        if M.policy is not None:  # who arrives on it: a deadlock report's possible releasers
+            M.policy.note_arrive(t, mb)
     if no_complete and mb.pending == 0 and mb.tx == 0:
         raise EmulationError(f"mbarrier.arrive.noComplete would complete the phase of "
                              f"{mb.describe()}")

@@ -292,8 +292,11 @@ def exec_commit(M, t, cg, a, space, cmask, line):
                 targets.append(mb)
     retire_pending(M, t, cg)
     THREAD.of(t).commits.extend((cg, mb, mb.completed) for mb in targets)
-    for mb in targets:
-        mbar.arrive(M, t, mb, 1)
+
+    def land():  # the arrive-on of the commit (in flight under a policy)
+        for mb in targets:
+            mbar.arrive(M, t, mb, 1)
+    M.complete_async(land, "tcgen05.commit", line, t)
 
 
 

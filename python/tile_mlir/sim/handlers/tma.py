@@ -205,6 +205,12 @@ def check_tma_written(M, t, cta, idx, what, rids=None):
     records = RECORDS.of(M)
     for rid in rids:
         rec = records[rid]
+        if cta not in rec.phase:  # held in flight by a schedule policy (sim/explore/): not landed
+            M.violation(f"{what} of shared memory of CTA {cta.idx} by thread {M.where(t)} "
+                        f"races with the {rec.what} issued at line {rec.line}, whose bytes have "
+                        f"not landed yet (its completion is still in flight)",
+                        key=("tma-race", what, rec.line), race=True)
+            continue
         mb, phase = rec.phase[cta]
         if t.seen.get(mb.uid, -1) <= phase:
             if callable(idx):

@@ -82,9 +82,14 @@ def tensor_load(M, t, dst, dst_space, taddr, coords, mb_addr, mask, cg, line):
     goff, inb, phys = tm.box(coords, targets[0][1])
     data = _gather(M, gaddr, goff, inb, tm, what)
     rec = new_record(M, t, line, what)
-    for cta, _, mb_cta, mb_off in targets:  # one offset: multicast lands at the same one
-        _write_smem(M, cta, phys, data, rec, what)
-        _complete(M, rec, cta, mb_cta, mb_off, tm.box_bytes, what)
+
+    def land():  # the bytes land, then complete_tx signals them (in flight under a policy)
+        for cta, _, mb_cta, mb_off in targets:  # one offset: multicast lands at the same one
+            _write_smem(M, cta, phys, data, rec, what)
+            _complete(M, rec, cta, mb_cta, mb_off, tm.box_bytes, what)
+    if M.policy is not None:
+        _in_flight(M, [c for c, *_ in targets], (phys[:, None] + np.arange(data.shape[1])), rec)
+    M.complete_async(land, what, line, t)
     M.progress += 1
 
 
@@ -165,6 +170,17 @@ def _write_smem(M, cta, phys, data, rec, what):
     sh = tma.SHARED.of(cta)
     sh.tags[idx] = rec.id
     sh.version += 1
+
+
+def _in_flight(M, ctas, idx, rec):
+    """Tag a held copy's destination bytes with it before they land, so that a thread reading or
+    writing them meanwhile races with it (tma.check_tma_written: no phase yet)."""
+    idx = idx.reshape(-1)
+    for cta in ctas:
+        if idx.size and idx.min() >= 0 and idx.max() < cta.smem.size:
+            sh = tma.SHARED.of(cta)
+            sh.tags[idx] = rec.id
+            sh.version += 1
 
 
 def _complete(M, rec, cta, mb_cta, mb_off, nbytes, what):
@@ -306,9 +322,15 @@ def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
         check_tma_written(M, t, t.cta, idx, f"{what} source")
         data = sm.np[src:src + size].copy()
     rec = new_record(M, t, line, what)
-    for cta, off, mb_cta, mb_off in targets:
-        _write_smem(M, cta, np.arange(off, off + size), data[:, None], rec, what)
-        _complete(M, rec, cta, mb_cta, mb_off, size, what)
+
+    def land():  # the bytes land, then complete_tx signals them (in flight under a policy)
+        for cta, off, mb_cta, mb_off in targets:
+            _write_smem(M, cta, np.arange(off, off + size), data[:, None], rec, what)
+            _complete(M, rec, cta, mb_cta, mb_off, size, what)
+    if M.policy is not None:
+        for cta, off, _, _ in targets:
+            _in_flight(M, [cta], np.arange(off, off + size), rec)
+    M.complete_async(land, what, line, t)
     M.progress += 1
 
 

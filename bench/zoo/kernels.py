@@ -1,0 +1,231 @@
+"""The bug zoo: small warp-specialised PTX kernels, each with one bug users of such kernels meet,
+and its fixed twin.  Every bug passes under tile-sim's default schedule and shows only under some
+schedules; bench/zoo/run.py explores each (docs/emulator.md, schedule exploration).
+
+Each entry: ``BUGS[name] = Bug(what, ptx(fixed: bool), args(), launch keyword arguments)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+HEADER = ".version 8.8\n.target sm_100a\n.address_size 64\n"
+REGS = ("\t.reg .pred %p<8>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n"
+        "\t.shared .align 128 .b8 sm[2048];\n")
+
+
+def _kernel(body: str) -> str:
+    return (HEADER + ".visible .entry k(\n\t.param .u64 .ptr .global .align 8 k_param_0,\n"
+            "\t.param .u64 .ptr .global .align 8 k_param_1\n)\n{\n" + REGS
+            + "\tld.param.u64 %rd1, [k_param_0];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+            "\tld.param.u64 %rd2, [k_param_1];\n\tcvta.to.global.u64 %rd2, %rd2;\n"
+            "\tmov.u32 %r1, %tid.x;\n\tshr.u32 %r2, %r1, 5;\n\tand.b32 %r3, %r1, 31;\n"
+            + body + "$L__end:\n\tret;\n}\n")
+
+
+# barriers at sm+0 (full[0]), sm+8 (full[1]), sm+16 (empty[0]), sm+24 (empty[1]); data from sm+128
+_INIT = ("\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L__i;\n"
+         "\tmbarrier.init.shared::cta.b64 [sm], {full};\n"
+         "\tmbarrier.init.shared::cta.b64 [sm+8], {full};\n"
+         "\tmbarrier.init.shared::cta.b64 [sm+16], {empty};\n"
+         "\tmbarrier.init.shared::cta.b64 [sm+24], {empty};\n"
+         "\tfence.mbarrier_init.release.cluster;\n"
+         "$L__i:\n\tbar.sync 0;\n")
+
+
+def ring_release(fixed: bool) -> str:
+    """A two-stage ring: warp 0 lane 0 produces 6 rounds into stage r % 2 (waits `empty`, writes,
+    arrives on `full`); warp 1 waits on `full`, reads the stage, arrives on `empty`.  Bug: the
+    consumer releases the stage (arrives on `empty`) before it has read it."""
+    return _ring(fixed, early_release=True)
+
+
+def missing_arrive(fixed: bool) -> str:
+    """The ring of :func:`ring_release` with two consumer warps, both of which read each stage;
+    lane 0 of each releases it (`empty` counts 2).  Bug: the second warp's arrive is missing and
+    `empty` counts 1 (so that nothing hangs), so a stage is released once the first consumer warp
+    is done with it, while the second may not have read it yet."""
+    return _ring(fixed, early_release=False, consumers=2)
+
+
+def _ring(fixed, early_release, consumers=1):
+    read = "\tld.shared.u32 %r12, [%rd6];\n\tadd.u32 %r13, %r13, %r12;\n"
+    if consumers == 1:
+        release = "\tmbarrier.arrive.release.cta.shared::cta.b64 %rd7, [%rd8];\n"
+        empty = 32
+    else:  # lane 0 of each consumer warp (fixed), of the first only (bug)
+        who = "\tsetp.eq.u32 %p7, %r3, 0;\n" if fixed else "\tsetp.eq.u32 %p7, %r1, 32;\n"
+        release = who + "\t@%p7 mbarrier.arrive.release.cta.shared::cta.b64 %rd7, [%rd8];\n"
+        empty = consumers if fixed else 1
+    cons = (release + read) if early_release and not fixed else (read + release)
+    return _kernel(_INIT.format(full=1, empty=empty) + (
+        "\tmov.u32 %r20, 0;\n\tmov.u32 %r13, 0;\n\tmov.u32 %r21, sm;\n"
+        "\tsetp.ne.u32 %p2, %r2, 0;\n\t@%p2 bra $L__cons;\n"
+        "\tsetp.ne.u32 %p3, %r3, 0;\n\t@%p3 bra $L__end;\n"
+        # producer: stage s = r & 1, round phase of stage = (r >> 1) & 1
+        "$L__p:\n\tand.b32 %r22, %r20, 1;\n\tshr.u32 %r23, %r20, 1;\n\tand.b32 %r23, %r23, 1;\n"
+        "\tsetp.lt.u32 %p5, %r20, 2;\n\t@%p5 bra $L__pw_done;\n"
+        "\txor.b32 %r24, %r23, 1;\n\tshl.b32 %r25, %r22, 3;\n\tadd.u32 %r26, %r21, %r25;\n"
+        "\tadd.u32 %r26, %r26, 16;\n\tcvt.u64.u32 %rd8, %r26;\n"
+        "$L__pw:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [%rd8], %r24;\n"
+        "\t@!%p4 bra $L__pw;\n"
+        "$L__pw_done:\n\tshl.b32 %r25, %r22, 2;\n\tadd.u32 %r27, %r21, %r25;\n"
+        "\tadd.u32 %r27, %r27, 128;\n\tcvt.u64.u32 %rd6, %r27;\n"
+        "\tmul.lo.u32 %r28, %r20, 10;\n\tadd.u32 %r28, %r28, 3;\n\tst.shared.u32 [%rd6], %r28;\n"
+        "\tshl.b32 %r25, %r22, 3;\n\tadd.u32 %r26, %r21, %r25;\n\tcvt.u64.u32 %rd9, %r26;\n"
+        "\tmbarrier.arrive.release.cta.shared::cta.b64 %rd7, [%rd9];\n"
+        "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 6;\n\t@%p6 bra $L__p;\n"
+        "\tbra.uni $L__end;\n"
+        # consumer: warp 1
+        f"$L__cons:\n\tsetp.gt.u32 %p3, %r2, {consumers};\n\t@%p3 bra $L__end;\n"
+        "$L__c:\n\tand.b32 %r22, %r20, 1;\n\tshr.u32 %r23, %r20, 1;\n\tand.b32 %r23, %r23, 1;\n"
+        "\tshl.b32 %r25, %r22, 3;\n\tadd.u32 %r26, %r21, %r25;\n\tcvt.u64.u32 %rd9, %r26;\n"
+        "\tadd.u32 %r26, %r26, 16;\n\tcvt.u64.u32 %rd8, %r26;\n"
+        "\tshl.b32 %r25, %r22, 2;\n\tadd.u32 %r27, %r21, %r25;\n\tadd.u32 %r27, %r27, 128;\n"
+        "\tcvt.u64.u32 %rd6, %r27;\n"
+        "$L__cw:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [%rd9], %r23;\n"
+        "\t@!%p4 bra $L__cw;\n" + cons +
+        "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 6;\n\t@%p6 bra $L__c;\n"
+        "\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r13;\n"))
+
+
+def expect_tx_box(fixed: bool) -> str:
+    """Warp 0 lane 0 expects the bytes of two 256-byte boxes on `full` and copies both with
+    cp.async.bulk; warp 1 waits on `full` and stores their sum.  Bug: expect_tx counts one box, so
+    the phase completes once the first box lands, while the second may still be in flight."""
+    nbytes = 512 if fixed else 256
+    return _kernel(_INIT.format(full=1, empty=1) + (
+        "\tsetp.ne.u32 %p2, %r2, 0;\n\t@%p2 bra $L__cons;\n"
+        "\tsetp.ne.u32 %p3, %r3, 0;\n\t@%p3 bra $L__end;\n"
+        f"\tmbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd3, [sm], {nbytes};\n"
+        "\tcp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm+256], [%rd1], 256, "
+        "[sm];\n\tadd.s64 %rd4, %rd1, 256;\n"
+        "\tcp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sm+512], [%rd4], 256, "
+        "[sm];\n\tbra.uni $L__end;\n"
+        "$L__cons:\n\tsetp.ne.u32 %p3, %r2, 1;\n\t@%p3 bra $L__end;\n"
+        "$L__w:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [sm], 0;\n"
+        "\t@!%p4 bra $L__w;\n"
+        "\tshl.b32 %r4, %r3, 2;\n\tmov.u32 %r5, sm;\n\tadd.u32 %r5, %r5, %r4;\n"
+        "\tld.shared.u32 %r11, [%r5+256];\n\tld.shared.u32 %r12, [%r5+384];\n"
+        "\tld.shared.u32 %r13, [%r5+512];\n\tld.shared.u32 %r14, [%r5+640];\n"
+        "\tadd.u32 %r11, %r11, %r12;\n\tadd.u32 %r11, %r11, %r13;\n\tadd.u32 %r11, %r11, %r14;\n"
+        "\tmul.wide.u32 %rd4, %r3, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r11;\n"))
+
+
+def named_barrier_count(fixed: bool) -> str:
+    """Warps 0-1 (64 threads) synchronise on named barrier 1 with count 64; warp 2 synchronises
+    alone on a named barrier with count 32.  Bug: warp 2 uses id 1 too, so when it arrives while
+    warp 0 waits, the barrier has two counts (the CLC-scheduler hang of flashinfer#4533)."""
+    other = 2 if fixed else 1
+    return _kernel(
+        "\tsetp.gt.u32 %p2, %r2, 1;\n\t@%p2 bra $L__g2;\n"
+        "\tbar.sync 1, 64;\n\tbra.uni $L__out;\n"
+        f"$L__g2:\n\tsetp.ne.u32 %p3, %r2, 2;\n\t@%p3 bra $L__end;\n\tbar.sync {other}, 32;\n"
+        "$L__out:\n\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r1;\n")
+
+
+def tile_counter(fixed: bool) -> str:
+    """A dynamic tile scheduler: lane 0 of each of 4 warps takes the next tile from a global
+    counter until the tiles run out and counts the tile as done.  Bug: the counter is read and
+    written back with two volatile accesses instead of one atomic add, so two warps can take the
+    same tile (one done twice, the counter's order lost)."""
+    take = ("\tatom.global.add.u32 %r10, [%rd1], 1;\n" if fixed else
+            "\tld.volatile.global.u32 %r10, [%rd1];\n\tadd.u32 %r11, %r10, 1;\n"
+            "\tst.volatile.global.u32 [%rd1], %r11;\n")
+    return _kernel(
+        "\tsetp.ne.u32 %p3, %r3, 0;\n\t@%p3 bra $L__end;\n"
+        "$L__t:\n" + take +
+        "\tsetp.ge.u32 %p4, %r10, 6;\n\t@%p4 bra $L__end;\n"
+        "\tmul.wide.u32 %rd4, %r10, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tred.global.add.u32 [%rd5], 1;\n\tbra.uni $L__t;\n")
+
+
+def store_fence(fixed: bool) -> str:
+    """Each of 64 threads writes a word of shared memory; after a bar.sync, thread 0 copies the
+    256 bytes to global memory with cp.async.bulk (the async proxy) and waits for the bulk group.
+    Bug: no fence.proxy.async between the generic-proxy writes and the async-proxy read."""
+    fence = "\tfence.proxy.async.shared::cta;\n" if fixed else ""
+    return _kernel(
+        "\tshl.b32 %r4, %r1, 2;\n\tmov.u32 %r5, sm;\n\tadd.u32 %r5, %r5, %r4;\n"
+        "\tadd.u32 %r6, %r1, 100;\n\tst.shared.u32 [%r5+256], %r6;\n" + fence +
+        "\tbar.sync 0;\n\tsetp.ne.u32 %p2, %r1, 0;\n\t@%p2 bra $L__end;\n"
+        "\tcp.async.bulk.global.shared::cta.bulk_group [%rd2], [sm+256], 256;\n"
+        "\tcp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\n")
+
+
+def peer_release(fixed: bool) -> str:
+    """A cluster of 2 CTAs: lane 0 of CTA 1 produces 4 rounds into CTA 0's shared memory
+    (st.shared::cluster) and arrives on CTA 0's `full`; lane 0 of CTA 0 waits on `full`, reads,
+    and releases the slot by arriving on CTA 1's `empty`.  Bug: CTA 0 releases its peer before
+    it has read the slot, so CTA 1 may overwrite it first."""
+    read = "\tld.shared.u32 %r12, [sm+128];\n\tadd.u32 %r13, %r13, %r12;\n"
+    release = ("\tadd.u32 %r32, %r31, 16;\n"
+               "\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r32];\n")
+    cons = (read + release) if fixed else (release + read)
+    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
+    return _kernel(
+        "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L__i;\n"
+        "\tmbarrier.init.shared::cta.b64 [sm], 1;\n\tmbarrier.init.shared::cta.b64 [sm+16], 1;\n"
+        "\tfence.mbarrier_init.release.cluster;\n$L__i:\n" + sync +
+        "\tmov.u32 %r20, 0;\n\tmov.u32 %r13, 0;\n\tmov.u32 %r21, sm;\n"
+        "\tsetp.ne.u32 %p3, %r1, 0;\n\t@%p3 bra $L__done;\n"
+        "\tsetp.ne.u32 %p2, %r4, 1;\n\t@%p2 bra $L__cons;\n"
+        "\tmapa.shared::cluster.u32 %r30, %r21, 0;\n"
+        "$L__p:\n\tsetp.eq.u32 %p5, %r20, 0;\n\t@%p5 bra $L__pfill;\n"
+        "\tadd.u32 %r24, %r20, 1;\n\tand.b32 %r24, %r24, 1;\n"
+        "$L__pw:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm+16], %r24;\n"
+        "\t@!%p4 bra $L__pw;\n"
+        "$L__pfill:\n\tmul.lo.u32 %r28, %r20, 10;\n\tadd.u32 %r28, %r28, 3;\n"
+        "\tst.shared::cluster.u32 [%r30+128], %r28;\n"
+        "\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r30];\n"
+        "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 4;\n\t@%p6 bra $L__p;\n"
+        "\tbra.uni $L__done;\n"
+        "$L__cons:\n\tmapa.shared::cluster.u32 %r31, %r21, 1;\n"
+        "$L__c:\n\tand.b32 %r23, %r20, 1;\n"
+        "$L__cw:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm], %r23;\n"
+        "\t@!%p4 bra $L__cw;\n" + cons +
+        "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 4;\n\t@%p6 bra $L__c;\n"
+        "\tst.global.u32 [%rd2], %r13;\n"
+        "$L__done:\n" + sync)
+
+
+@dataclass
+class Bug:
+    what: str
+    ptx: Callable[[bool], str]
+    block: int = 64
+    #: tile-sim's default schedule already reports it (its happens-before check of async copies)
+    default_finds: bool = False
+    grid: tuple = (1, 1, 1)
+    cluster: tuple = (1, 1, 1)
+
+    def launch(self) -> dict:
+        return dict(grid=self.grid, block=(self.block, 1, 1), cluster=self.cluster)
+
+
+def args():
+    src = np.arange(1, 129, dtype=np.uint32)
+    return [src, np.zeros(128, np.uint32)]
+
+
+BUGS = {
+    "ring-release": Bug("a ring stage released before its consumer read it", ring_release),
+    "missing-arrive": Bug("a consumer warp's release of a ring stage is missing", missing_arrive,
+                          block=96),
+    "expect-tx-box": Bug("expect_tx counts one box of the two copied", expect_tx_box,
+                         default_finds=True),
+    "tile-counter": Bug("a tile scheduler's counter taken with load + store, not an atomic",
+                        tile_counter, block=128),
+    "peer-release": Bug("a cluster peer's slot released before it was read", peer_release,
+                        block=32, grid=(2, 1, 1), cluster=(2, 1, 1)),
+    "store-fence": Bug("a TMA store without fence.proxy.async after the shared-memory writes",
+                       store_fence, default_finds=True),
+    "named-barrier-count": Bug("a named-barrier id used by two groups with different thread "
+                               "counts", named_barrier_count, block=96),
+}

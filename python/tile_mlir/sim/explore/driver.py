@@ -1,0 +1,248 @@
+"""Run one launch under many schedules, find the first that fails, minimise it, replay it.
+
+A schedule fails when its run raises (deadlock, race, budget), reports a finding the default
+schedule did not, leaves an output array different from the default schedule's (a kernel free of
+races computes the same bytes under every schedule), or fails the caller's ``check``.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import EmulationError
+from . import policy as _policy
+from .report import deadlock
+
+DEPTH = 3  # PCT depth: d - 1 = 2 change points
+
+
+@dataclass
+class Failure:
+    schedule: _policy.Schedule
+    kind: str  # "deadlock", "error", "finding", "output", "check"
+    report: str
+
+    def __str__(self):
+        return f"{self.kind}: {self.report}\n{self.schedule.describe()}"
+
+
+@dataclass
+class ExploreResult:
+    schedules: int  # schedules run (the failing one included)
+    seed: int
+    depth: int
+    counts: dict  # warps, syncs, asyncs of the launch (what schedules are drawn over)
+    failure: Failure | None = None
+    minimised: Failure | None = None
+    default: object = None  # the default schedule's SimResult
+    notes: list = field(default_factory=list)
+
+    @property
+    def found(self) -> bool:
+        return self.failure is not None
+
+    @property
+    def bound(self) -> str:
+        """PCT's guarantee for one schedule of this launch (Burckhardt et al. 2010)."""
+        n, k, d = self.counts["warps"], max(self.counts["syncs"], 1), self.depth
+        return f"each schedule finds a bug of depth <= {d} with probability >= 1/(n k^(d-1)) = " \
+               f"1/({n}*{k}^{d - 1})"
+
+    def __str__(self):
+        head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
+                f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
+                f"synchronisation operations, {self.counts['asyncs']} async completions")
+        head += f"; {self.bound}"
+        if self.failure is None:
+            return head + ": no failure"
+        s = f"{head}: schedule {self.failure.schedule.index} fails\n{self.failure}"
+        if self.minimised is not None:
+            s += f"\nminimised: {self.minimised.schedule.describe()}"
+        return s
+
+
+def _outputs(args):
+    return [a.copy() for a in args if isinstance(a, np.ndarray)]
+
+
+def _run(ptx, kernel, args, launch_kw, pol):
+    """(SimResult or None, copied args, EmulationError or None, machine)."""
+    from .. import SimResult, build_machine, findings
+    a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
+    m = build_machine(ptx, kernel, a, **launch_kw)
+    m.policy = pol
+    try:
+        m.run()
+    except EmulationError as e:
+        return None, a, e, m
+    m.copy_back()
+    n = m.grid[0] * m.grid[1] * m.grid[2]
+    res = SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
+                    warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
+                    findings=findings.collected(m, ptx), schedule="explore")
+    return res, a, None, m
+
+
+def _verdict(ref, res, a, err, m, pol, check):
+    """(kind, report) of a failing run, else None."""
+    if err is not None:
+        msg = str(err)
+        if "deadlock" in msg and pol is not None and pol.cl is not None:
+            return "deadlock", deadlock(m, pol.cl, pol.arrivers)
+        return "error", msg
+    new = [f for f in res.findings if (f.rule, f.line) not in ref["findings"]]
+    if new:
+        return "finding", "\n".join(str(f) for f in new)
+    for i, (x, y) in enumerate(zip(_outputs(a), ref["outputs"])):
+        if x.tobytes() != y.tobytes():
+            bad = np.flatnonzero(x.reshape(-1).view(np.uint8) != y.reshape(-1).view(np.uint8))
+            return "output", (f"output array {i} differs from the default schedule's in "
+                              f"{bad.size} byte(s), first at byte {int(bad[0])} (a race: some "
+                              f"ordering the kernel relies on is not established)")
+    if check is not None:
+        why = check(a)
+        if why is not True and why is not None:
+            return "check", str(why) if why else "check(args) returned false"
+    return None
+
+
+def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEPTH,
+                   check=None, minimise: bool = True, progress: bool | None = None,
+                   workers: int | None = None, **launch_kw) -> ExploreResult:
+    """Run the launch under the default schedule, then under ``n`` schedules drawn from
+    ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
+    minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py),
+    the first failure in index order still the one reported (not with a ``check``, which need not
+    pickle).  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        raise EmulationError(f"explore={n!r} must be a positive number of schedules")
+    kw = _launch_kw(launch_kw)
+    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
+    if err is not None:
+        raise err  # the default schedule fails: nothing to explore
+    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    counts = probe(ptx, kernel, args, kw)
+    out = ExploreResult(0, seed, depth, counts, default=ref_res)
+    task = (ptx, kernel, args, kw, seed, depth, counts, ref, check)
+    bar = _bar(n, progress)
+    try:
+        if workers is not None and workers > 1 and check is None:
+            first = _parallel(task, n, workers, bar)
+        else:
+            first = _chunk(task + (0, n, bar))
+    finally:
+        if bar is not None:
+            bar.close()
+    if first is None:
+        out.schedules = n
+        return out
+    s = _policy.draw(seed, first, depth=depth, **counts)
+    v = _try(ptx, kernel, args, kw, s, ref, check)  # again here: its report (replay is exact)
+    out.schedules = first + 1
+    out.failure = Failure(s, *v)
+    if minimise:
+        out.minimised = minimise_failure(ptx, kernel, args, kw, out.failure, ref, check)
+    return out
+
+
+def _chunk(task):
+    """The index of the first failing schedule of lo..hi-1, or None."""
+    ptx, kernel, args, kw, seed, depth, counts, ref, check, lo, hi, bar = task
+    for i in range(lo, hi):
+        s = _policy.draw(seed, i, depth=depth, **counts)
+        v = _try(ptx, kernel, args, kw, s, ref, check)
+        if bar is not None:
+            bar.update(1)
+        if v is not None:
+            return i
+    return None
+
+
+def _parallel(task, n, workers, bar):
+    from ..pool import _pool
+    size = max(1, min(64, n // (4 * workers)))
+    ex = _pool(workers)
+    futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
+    try:
+        for lo, f in zip(range(0, n, size), futs):
+            first = f.result()  # in index order: the first failure of the lowest chunk wins
+            if bar is not None:
+                bar.update((first - lo + 1) if first is not None else min(size, n - lo))
+            if first is not None:
+                return first
+        return None
+    finally:
+        for f in futs:
+            f.cancel()
+
+
+def _try(ptx, kernel, args, kw, s, ref, check):
+    pol = _policy.PriorityPolicy(s)
+    res, a, err, m = _run(ptx, kernel, args, kw, pol)
+    return _verdict(ref, res, a, err, m, pol, check)
+
+
+def probe(ptx, kernel, args, kw) -> dict:
+    """What schedules are drawn over: warps of a cluster, synchronisation operations and async
+    completions of the launch, counted under the schedule of identity priorities."""
+    pol = _policy.PriorityPolicy(_policy.Schedule(0, -1, [], [], {}))
+    _, _, _, m = _run(ptx, kernel, args, kw, pol)
+    return {"warps": max(pol.max_warps, 1), "syncs": m.syncs, "asyncs": pol.asyncs}
+
+
+def replay(ptx, kernel, args, *, seed: int, index: int, depth: int = DEPTH, check=None,
+           **launch_kw):
+    """Run schedule ``index`` of ``seed`` again: (Failure or None)."""
+    kw = _launch_kw(launch_kw)
+    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
+    if err is not None:
+        raise err
+    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    s = _policy.draw(seed, index, depth=depth, **probe(ptx, kernel, args, kw))
+    v = _try(ptx, kernel, args, kw, s, ref, check)
+    return None if v is None else Failure(s, *v)
+
+
+def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 64) -> Failure:
+    """Drop each change point, then each delay, that the failure does not need (greedy, at most
+    ``budget`` runs); the failure kept is the last one still failing."""
+    best = failure
+    tries = 0
+    for what in ("changes", "delays"):
+        keys = list(getattr(best.schedule, what))
+        for k in keys:
+            if tries >= budget:
+                return best
+            s = copy.deepcopy(best.schedule)
+            if what == "changes":
+                s.changes = [c for c in s.changes if c != k]
+            else:
+                s.delays.pop(k, None)
+            tries += 1
+            v = _try(ptx, kernel, args, kw, s, ref, check)
+            if v is not None and v[0] == failure.kind:
+                best = Failure(s, *v)
+    return best
+
+
+def _launch_kw(kw):
+    from .. import launch
+    out = dict(grid=(1, 1, 1), block=(128, 1, 1), cluster=None, dynamic_smem=0, trace=False,
+               max_steps=None, max_seconds=None, strict=None)
+    for k, v in kw.items():
+        if k not in out:
+            raise EmulationError(f"explore: unknown launch argument {k!r}")
+        out[k] = v
+    out["grid"], out["block"] = launch.dim3(out["grid"], "grid"), launch.dim3(out["block"], "block")
+    return out
+
+
+def _bar(n, progress):
+    from ..progress import enabled
+    if not enabled(progress):
+        return None
+    from tqdm import tqdm
+    return tqdm(total=n, unit="schedule", desc="tile-sim explore", leave=False)
