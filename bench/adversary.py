@@ -114,7 +114,7 @@ class PTXSeed:
 
 @functools.lru_cache(maxsize=None)
 def ir_corpus(root: str = ROOT) -> tuple[IRSeed, ...]:
-    from tile_mlir.context import split_input
+    from tile_mlir.frontend.context import split_input
 
     seeds = []
     for path in _sources(root, "examples/*.mlir", "test/**/*.mlir"):
@@ -133,7 +133,7 @@ def bc_corpus(root: str = ROOT) -> tuple[IRSeed, ...]:
     that parse (written by the bindings, in this process)."""
     import io
 
-    from tile_mlir.context import make_context, parse_source
+    from tile_mlir.frontend.context import make_context, parse_source
     from tile_mlir.mlir import MLIRError
 
     seeds = []
@@ -763,7 +763,7 @@ def run_case(case: Case, timeout: float, root: str = ROOT) -> Result:
 
 def _assemble(ptx: str, workdir: str, timeout: float) -> tuple[int | None, str, str]:
     """ptxas on tile-opt's PTX for the .target it names: (rc, stderr, class)."""
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     ptxas = find_tool("ptxas")
     if ptxas is None:

@@ -395,7 +395,7 @@ def _prepare_cache(entry, tmp) -> str:
     import hashlib
 
     from tile_mlir.runtime import cache
-    from tile_mlir.source import read_source
+    from tile_mlir.frontend.source import read_source
 
     text, _ = window_kernel(FIXED)
     d = os.path.join(tmp, "cache")
@@ -478,7 +478,7 @@ def child(spec_path: str) -> int:
     import numpy  # noqa: F401
 
     import tile_mlir  # noqa: F401
-    import tile_mlir.compiler  # noqa: F401
+    import tile_mlir.driver.compiler  # noqa: F401
 
     spec = json.load(open(spec_path))
     fd = os.environ.get("ADVERSARY_READY_FD")

@@ -200,8 +200,8 @@ GOOD = ('"tile.kernel"() ({\n  "tile.barrier"() : () -> ()\n  "tile.return"() : 
 
 
 def run_reproducer(spec, tmp) -> int:
-    from tile_mlir.opt import TileOptMain
-    from tile_mlir.opt_reproducer import reproducer_text
+    from tile_mlir.opt.command import TileOptMain
+    from tile_mlir.opt.reproducer import reproducer_text
 
     text = reproducer_text(GOOD, spec["pipeline"], True)
     if spec["mutate"]:
@@ -299,7 +299,7 @@ def run_artifact(spec, tmp) -> int:
 
 
 def run_treedir(spec, tmp) -> int:
-    from tile_mlir.opt import TileOptMain
+    from tile_mlir.opt.command import TileOptMain
 
     src = os.path.join(tmp, "in.mlir")
     with open(src, "w") as f:

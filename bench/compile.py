@@ -36,10 +36,10 @@ sys.path.insert(0, HERE)
 from kernels import smem_to_tmem_kernel  # noqa: E402
 from ptx_weight import compare as compare_opcodes, opcodes, shared_arrays  # noqa: E402
 
-from tile_mlir.compiler import compile  # noqa: E402
-from tile_mlir.context import compile_context, make_context, parse_source  # noqa: E402
+from tile_mlir.driver.compiler import compile  # noqa: E402
+from tile_mlir.frontend.context import compile_context, make_context, parse_source  # noqa: E402
 from tile_mlir.diagnostics import DiagnosticEngine  # noqa: E402
-from tile_mlir.passes import build_pass_manager  # noqa: E402
+from tile_mlir.driver.passes import build_pass_manager  # noqa: E402
 
 
 def times_ms(fn, n=31, warm=3, setup=None):
@@ -87,7 +87,7 @@ STAGES = ("parse", "verify", "dispatch", "nvvm", "llvm", "ptx", "cubin")
 
 def stage_ms(text, n=31, warm=3) -> dict:
     """Median ms of each stage of compile() (PTX and cubin), timed one compile at a time."""
-    from tile_mlir.pipeline import Compilation, parse
+    from tile_mlir.driver.pipeline import Compilation, parse
 
     ts = {name: [] for name in STAGES}
     for i in range(warm + n):

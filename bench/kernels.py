@@ -10,7 +10,7 @@ TMEM_WARPX4 = "R[4 : 32@TLane]"
 @contextmanager
 def _module():
     """A new module in a new tile_mlir context, with the context and an unknown location current."""
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.mlir import ir
 
     with make_context(), ir.Location.unknown():

@@ -498,7 +498,7 @@ def blackwell_ir(cfg: GemmConfig, module) -> None:
 
 def build(cfg: GemmConfig, context=None):
     """cfg's kernel as a tile IR module (in `context`, default a new tile_mlir context)."""
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
 
     ctx = context or make_context()
     with ctx, ir.Location.unknown():

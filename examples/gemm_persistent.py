@@ -228,7 +228,7 @@ def _acc_layout(n: int, warp0: int) -> str:
 
 def build(cfg: PersistentConfig):
     """The tile IR module of cfg's kernel."""
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
 
     from tile_mlir.mlir import ir
 

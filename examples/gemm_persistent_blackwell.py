@@ -174,7 +174,7 @@ class PersistentBlackwellConfig:
 # ------------------------------------------------------------------------------------------ building
 def build(cfg: PersistentBlackwellConfig, context=None):
     """The tile IR module of cfg's kernel (in `context`, default a new tile_mlir context)."""
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
 
     ctx = context or make_context()
     with ctx, ir.Location.unknown():

@@ -237,7 +237,7 @@ def module_text(module, arch: str, name: str, ptx: bool) -> str:
     """What a GEMM example prints: its tile IR, or with `ptx` the PTX it compiles to for arch."""
     if not ptx:
         return str(module)
-    from tile_mlir.compiler import compile as tile_compile
+    from tile_mlir.driver.compiler import compile as tile_compile
     return tile_compile(module, arch=arch, filename=name).ptx
 
 

@@ -36,7 +36,7 @@ config.substitutions.append(("%root", root))
 
 
 sys.path.insert(0, os.path.join(root, "python"))
-from tile_mlir.toolchain import find_tool  # noqa: E402  (pip packages first, then PATH)
+from tile_mlir.driver.toolchain import find_tool  # noqa: E402  (pip packages first, then PATH)
 
 ptxas = find_tool("ptxas")
 if ptxas:

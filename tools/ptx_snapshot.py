@@ -59,7 +59,7 @@ def _compile_file(path: str) -> dict[str, str]:
     """{output name: text} for every chunk and arch of one file (in a subprocess: one context each)."""
     code = (
         "import sys, json, re\n"
-        "from tile_mlir.compiler import compile\n"
+        "from tile_mlir.driver.compiler import compile\n"
         "from tile_mlir.diagnostics import TileError\n"
         "path, archs = sys.argv[1], sys.argv[2:]\n"
         "text = open(path).read()\n"

@@ -11,7 +11,7 @@ from provenance import ROOT, source_hashes
 
 sys.path.insert(0, str(ROOT / "python"))
 
-from tile_mlir.compiler import compile  # noqa: E402
+from tile_mlir.driver.compiler import compile  # noqa: E402
 
 DEMO = ROOT / "examples" / "demo.mlir"
 

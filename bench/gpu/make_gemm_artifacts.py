@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 import gemm_blockscaled as gemm  # noqa: E402
 import gemm_reference as ref  # noqa: E402
 
-from tile_mlir.compiler import compile  # noqa: E402
+from tile_mlir.driver.compiler import compile  # noqa: E402
 from tile_mlir.runtime import jit  # noqa: E402
 
 BENCH_SIZES = (2048, 4096, 8192)

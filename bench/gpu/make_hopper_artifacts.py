@@ -25,7 +25,7 @@ sys.path.insert(0, BENCH)
 from kernels import fp6_round_trip_kernel, global_shared_global_kernel, tma_kernel  # noqa: E402
 from wgmma_artifacts import KERNELS_SOURCE, wgmma_cases  # noqa: E402
 
-from tile_mlir.compiler import compile  # noqa: E402
+from tile_mlir.driver.compiler import compile  # noqa: E402
 from tile_mlir.runtime import jit  # noqa: E402
 from tile_mlir.runtime.dtypes import BIT_PATTERNS  # noqa: E402
 from tile_mlir.sim import run_ptx  # noqa: E402

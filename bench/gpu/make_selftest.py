@@ -20,7 +20,7 @@ FIXTURES = os.path.join(ROOT, "test", "fixtures", "gpu")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 
 from tile_mlir.artifact import Artifact, Param  # noqa: E402
-from tile_mlir.toolchain import find_tool  # noqa: E402
+from tile_mlir.driver.toolchain import find_tool  # noqa: E402
 
 
 def assemble(ptx: str, arch: str) -> bytes:

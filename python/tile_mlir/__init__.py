@@ -5,7 +5,7 @@
     kernel(A, out) or kernel(A=a, out=o) -> LaunchResult     (the names the program gives)
 
 ``source`` is tile IR text, a path to a .mlir file (a str naming an existing file, or an
-os.PathLike), UTF-8 bytes, or an MLIR module (tile_mlir.source). Every error raised on purpose is
+os.PathLike), UTF-8 bytes, or an MLIR module (tile_mlir.frontend.source). Every error raised on purpose is
 a TileMLIRError; a bad argument is an ArgumentError (a ValueError; ArgumentTypeError, also a
 TypeError, for a wrong type), a failed compile a TileError with its diagnostics, a failed run a
 TileRuntimeError (tile_mlir.errors). A compile that succeeds with warnings raises each as a
@@ -20,7 +20,7 @@ __all__ = ["compile", "jit", "Artifact", "Param", "JitKernel", "LaunchResult", "
 
 # public name -> the module that defines it (imported at first use)
 _HOMES = {
-    "compile": ".compiler", "jit": ".runtime", "JitKernel": ".runtime", "LaunchResult": ".runtime",
+    "compile": ".driver.compiler", "jit": ".runtime", "JitKernel": ".runtime", "LaunchResult": ".runtime",
     "Artifact": ".artifact", "Param": ".artifact", "TileError": ".diagnostics", "TileWarning": ".diagnostics",
     "TileMLIRError": ".errors", "ArgumentError": ".errors", "ArgumentTypeError": ".errors",
     "TileRuntimeError": ".runtime.errors", "CudaError": ".runtime.errors",

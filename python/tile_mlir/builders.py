@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 from contextlib import contextmanager
 
-from .context import make_context
+from .frontend.context import make_context
 from .dialect import builders as _b
 from .dialect.builders import BUILDERS, buffer_t, kernel, loop, ret, when
 from .mlir import arith, ir
@@ -50,7 +50,7 @@ class Module:
         return self.module.body
 
     def __str__(self) -> str:
-        from .param_print import kernel_param_names, with_param_names
+        from .opt.param_print import kernel_param_names, with_param_names
         return with_param_names(str(self.module), kernel_param_names(self.module))
 
 

@@ -238,7 +238,7 @@ def _binary_pass_embedded(fmt: str) -> str:
 def _binary_pass_toolkit(fmt: str) -> str:
     """LLVM's NVPTX backend makes the PTX; ptxas, for a cubin, is run as a program, looked up under
     toolkit=<root>/bin, then PATH: the pip package's ptxas (toolchain.find_tool) is in neither."""
-    from .toolchain import find_tool  # noqa: PLC0415
+    from .driver.toolchain import find_tool  # noqa: PLC0415
 
     ptxas = find_tool("ptxas")
     root = os.path.dirname(os.path.dirname(ptxas)) if ptxas else ""
@@ -278,7 +278,7 @@ def _parse_guard_22(text: str):
     array of `index` elements; LLVM 23's reports it. The same diagnostic, before the parser sees it."""
     if "index" not in text:  # the common case
         return None
-    from .text_checks import _STRINGS_AND_COMMENTS, TextProblem, _line_col  # noqa: PLC0415
+    from .frontend.text_checks import _STRINGS_AND_COMMENTS, TextProblem, _line_col  # noqa: PLC0415
 
     bare = _STRINGS_AND_COMMENTS.sub(lambda piece: " " * len(piece.group()), text)
     m = re.search(r"\barray\s*<\s*(index)\b", bare)

@@ -18,8 +18,8 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 def demo_builder_matches_text():
     from demo_builder import build_demo
 
-    from tile_mlir.compiler import compile
-    from tile_mlir.context import make_context
+    from tile_mlir.driver.compiler import compile
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.diagnostics import DiagnosticEngine
     from tile_mlir.dialect.verifier import verify_module
 
@@ -36,7 +36,7 @@ def demo_builder_matches_text():
 # CHECK: caught: tile.commit has no attribute 'group' (has: cta_group, multicast_mask)
 @run
 def builder_rejects_unknown_attribute():
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.dialect import builders as tb
     from tile_mlir.mlir import ir
 
@@ -72,7 +72,7 @@ def builder_rejects_unknown_attribute():
 # CHECK: verified True
 @run
 def constants_if_else_and_loop():
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.diagnostics import DiagnosticEngine
     from tile_mlir.dialect import builders as tb
     from tile_mlir.dialect.verifier import verify_module

@@ -10,7 +10,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.p
 def run(f):
     print("\nTEST:", f.__name__)
     f()
-    from tile_mlir.context import release_compile_context
+    from tile_mlir.frontend.context import release_compile_context
     from tile_mlir.mlir import ir
 
     release_compile_context()

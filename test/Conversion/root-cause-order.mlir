@@ -38,7 +38,7 @@
   %is_warp0 = arith.cmpi eq, %warp, %c0 : i32
   %is_thread0 = arith.cmpi eq, %tid, %c0 : i32
   scf.if %is_warp0 {
-    "tile.tmem.alloc"(%slot) {num_cols = 64} : (!slot) -> ()
+    "tile.tmem.alloc"(%slot) {num_cols = 128} : (!slot) -> ()
   }
   scf.if %is_thread0 {
     "tile.mbarrier.init"(%loaded) {count = 1} : (!bar) -> ()

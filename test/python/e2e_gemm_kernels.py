@@ -138,7 +138,7 @@ def wgmma_text(name: str, a_t: str, b_t: str, k: int, n: int, a_elem: str, b_ele
 def run_wgmma(text: str, a_bits, b_bits, c_bits, ptxas_exe: str | None, flag: int | None = None):
     """Compile for sm_90a, assemble, emulate (`flag`: the F parameter); D's bits."""
     from e2e_kernels import ptxas
-    from tile_mlir.compiler import compile as tile_compile
+    from tile_mlir.driver.compiler import compile as tile_compile
     from tile_mlir.sim import run_ptx
 
     art = tile_compile(text, arch="sm_90a")
@@ -324,7 +324,7 @@ def run_tcgen05(c: Tc, a_bits, b_bits, sfa=None, sfb=None, ptxas_exe: str | None
     """Compile for sm_100a, assemble, emulate. a_bits / b_bits (and sfa / sfb): one array per CTA, as the
     global parameters hold them. Returns the tensor-memory image [128, ncols] (u32) of each CTA."""
     from e2e_kernels import ptxas
-    from tile_mlir.compiler import compile as tile_compile
+    from tile_mlir.driver.compiler import compile as tile_compile
     from tile_mlir.sim import run_ptx
 
     art = tile_compile(tcgen05_text(c), arch="sm_100a")

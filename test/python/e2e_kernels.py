@@ -96,7 +96,7 @@ def _module():
     the caller builds (tile_mlir.dialect.builders)."""
     from contextlib import ExitStack
 
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.mlir import ir
 
     stack = ExitStack()
@@ -390,7 +390,7 @@ class Outcome:
 
 
 def find_ptxas():
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
     try:
         return find_tool("ptxas")
     except Exception:
@@ -413,7 +413,7 @@ def ptxas(ptx: str, exe: str, arch: str = "sm_100a") -> None:
 
 def run_case(case: Case, *, seed: int = 0, ptxas_exe: str | None = None, compile_fn=None) -> Outcome:
     """Compile (raises TileError), assemble (if ptxas_exe), emulate (raises EmulationError), compare."""
-    from tile_mlir.compiler import compile as tile_compile
+    from tile_mlir.driver.compiler import compile as tile_compile
     from tile_mlir.sim import run_ptx
 
     rng = np.random.default_rng(seed)

@@ -172,7 +172,7 @@ class Outcome:
 
 def run_case(case: LdStCase, *, seed: int = 0, ptxas_exe: str | None = None) -> Outcome:
     from e2e_kernels import ptxas
-    from tile_mlir.compiler import compile as tile_compile
+    from tile_mlir.driver.compiler import compile as tile_compile
     from tile_mlir.sim import run_ptx
 
     rng = np.random.default_rng(seed)

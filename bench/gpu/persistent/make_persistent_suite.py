@@ -20,7 +20,7 @@ sys.path[:0] = [os.path.join(ROOT, "python"), os.path.join(ROOT, "examples"), os
 
 import gemm_persistent as persistent  # noqa: E402
 from gemm import SUITE  # noqa: E402  (bench/gemm.py)
-from tile_mlir.compiler import compile  # noqa: E402
+from tile_mlir.driver.compiler import compile  # noqa: E402
 
 
 def main(out_dir: str, mode: str = "tma", *rest: str) -> int:

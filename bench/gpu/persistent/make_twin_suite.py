@@ -15,7 +15,7 @@ sys.path[:0] = [os.path.join(ROOT, "python"), os.path.join(ROOT, "examples"), os
 
 import gemm_blockscaled as twin  # noqa: E402
 from gemm import SUITE  # noqa: E402  (bench/gemm.py)
-from tile_mlir.compiler import compile  # noqa: E402
+from tile_mlir.driver.compiler import compile  # noqa: E402
 
 
 def main(out_dir: str, *dtypes: str) -> int:

@@ -4,7 +4,7 @@ adds the target checks (target_checks.py): an op the chip cannot run is refused 
 lowering. Run alone without one, it checks no target."""
 from __future__ import annotations
 
-from ..pass_base import Option, TilePass, chip
+from ..driver.pass_base import Option, TilePass, chip
 from .verifier import verify_module
 
 

@@ -120,7 +120,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def main(argv=None, prog: str = "tile-layout") -> int:
-    from ..cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
+    from ..tools.cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
 
     return guarded(prog, _main, argv, prog)
 

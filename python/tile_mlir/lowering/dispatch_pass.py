@@ -23,9 +23,9 @@ KeyboardInterrupt or SystemExit makes the rest of the walk fail fast and is rais
 from __future__ import annotations
 
 from ..diagnostics import active, error, remark, wants_remarks
-from ..dispatch import TARGET, DispatchError, Rejection, dispatch
+from .dispatch import TARGET, DispatchError, Rejection, dispatch
 from ..mlir import rewrite
-from ..pass_base import DEFAULT_ARCH, Option, TilePass, boolean, chip, internal_error
+from ..driver.pass_base import DEFAULT_ARCH, Option, TilePass, boolean, chip, internal_error
 from .errors import LoweringError
 from .values import BufferValues
 

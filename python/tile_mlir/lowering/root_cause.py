@@ -11,7 +11,7 @@ otherwise: a module built in Python has none)."""
 from __future__ import annotations
 
 from ..diagnostics import active
-from ..stages import stage
+from ..driver.stages import stage
 
 __all__ = ["report_later_failures"]
 

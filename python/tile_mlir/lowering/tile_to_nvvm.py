@@ -23,7 +23,7 @@ from ..dialect.ir_utils import iter_ops, takes_tile_buffers
 from ..dialect.ops import DISPATCHED, OP_CLASSES, AllocSharedOp, KernelOp, op_class
 from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm_array_type
-from ..pass_base import DEFAULT_FEATURES, Option, chip, features
+from ..driver.pass_base import DEFAULT_FEATURES, Option, chip, features
 from .copy_loop import linear_tid
 from .dispatch_pass import DispatchPass, Driver
 from .emitter import I8, I32, I64, Emitter

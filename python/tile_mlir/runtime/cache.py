@@ -2,7 +2,7 @@
 
     art = compile_cached(source, arch="auto", **compile_options)
 
-``source`` is what tile_mlir.source.read_source takes: IR text, a path, bytes, an MLIR module.
+``source`` is what tile_mlir.frontend.source.read_source takes: IR text, a path, bytes, an MLIR module.
 
 In memory, artifacts are kept by (IR hash, arch, options) for the life of the process. On disk, each
 is one file ``<key>.json`` in the cache directory, ``key`` the sha256 of
@@ -53,9 +53,9 @@ from pathlib import Path
 from .. import __version__
 from .. import env as _env
 from ..artifact import DUMP_DIR_ENV, Artifact
-from ..safe_io import FileReadError, read_file, write_files
-from ..source import read_source
-from ..toolchain import find_tool
+from ..frontend.safe_io import FileReadError, read_file, write_files
+from ..frontend.source import read_source
+from ..driver.toolchain import find_tool
 from .arch import resolve_arch
 from .errors import BackendUnavailableError
 
@@ -76,7 +76,7 @@ _stats = {"compiles": 0, "hits": 0, "disk_hits": 0}
 
 
 def compile_cached(src, arch: str = "auto", **options) -> Artifact:
-    """tile_mlir.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
+    """tile_mlir.driver.compiler.compile(src, arch=arch, **options), once per (IR, arch, options)."""
     source = read_source(src)  # read once: compile takes this Source as it is
     arch = resolve_arch(arch)
     text = _keyed_text(source, options)  # (compile compiles a module itself, never this text)
@@ -236,10 +236,10 @@ def _keyed_text(source, options: dict) -> str:
 
 def _compile(src, arch: str, options: dict, path: str | None) -> Artifact:
     try:
-        import tile_mlir.compiler as compiler  # lazy: needs the MLIR bindings
+        import tile_mlir.driver.compiler as compiler  # lazy: needs the MLIR bindings
     except ImportError as e:
         raise BackendUnavailableError(
-            f"cannot compile: tile_mlir.compiler is unavailable ({e}); pass a saved Artifact "
+            f"cannot compile: tile_mlir.driver.compiler is unavailable ({e}); pass a saved Artifact "
             "(Artifact.load(manifest)) instead") from e
     if path is not None and "filename" not in options:  # diagnostics name the file
         options = {**options, "filename": path}

@@ -225,7 +225,7 @@ def jit(src, arch: str = "auto", backend: str = "auto", **compile_options) -> Ji
     """A callable kernel (:class:`JitKernel`) from tile IR or an Artifact.
 
     ``src``: IR text, a path (a ``str`` naming an existing file, or an ``os.PathLike``), UTF-8
-    bytes, an MLIR module, or an Artifact (tile_mlir.source.read_source). ``arch`` "auto" is
+    bytes, an MLIR module, or an Artifact (tile_mlir.frontend.source.read_source). ``arch`` "auto" is
     $TILE_MLIR_ARCH or "sm_100a" (tcgen05 needs it); pass "sm_90a" for Hopper; for an Artifact,
     arch must be "auto" or the artifact's own. ``backend``: "auto" (the GPU when one can run the
     cubin, else the emulator), "gpu" or "sim"; $TILE_MLIR_BACKEND (sim, gpu or auto), when set,

@@ -6,7 +6,7 @@ its outputs -- in the spirit of mlir-runner.
     tile-run kernel.mlir --arch sm_90a --emit-artifact ship/ --no-run
     tile-run artifacts/copy.json --dump-sass --no-run
 
-INPUT is a .mlir tile file (compiled with tile_mlir.compiler.compile, which needs the MLIR
+INPUT is a .mlir tile file (compiled with tile_mlir.driver.compiler.compile, which needs the MLIR
 bindings) or an artifact manifest .json written by Artifact.save (runs where MLIR is absent).
 
 Argument values, per kernel parameter (named as the program names its kernel's arguments: ``%A``
@@ -127,9 +127,9 @@ def _load_artifact(path: str, arch: str, options: dict):
     if not path.endswith(".mlir"):
         raise UsageError(f"{path}: expected a .mlir file or an artifact manifest .json")
     try:
-        import tile_mlir.compiler  # noqa: F401  (lazy: needs the MLIR bindings)
+        import tile_mlir.driver.compiler  # noqa: F401  (lazy: needs the MLIR bindings)
     except ImportError as e:
-        raise UsageError(f"cannot compile {path}: tile_mlir.compiler is unavailable ({e}); "
+        raise UsageError(f"cannot compile {path}: tile_mlir.driver.compiler is unavailable ({e}); "
                          "run an artifact manifest (.json) instead")
     from pathlib import Path
 
@@ -195,7 +195,7 @@ def _load_npy(path: str, what: str):
     MAX_NPY_BYTES: no FIFO waited on, no device read without end)."""
     import io
 
-    from tile_mlir.safe_io import FileReadError, read_file
+    from tile_mlir.frontend.safe_io import FileReadError, read_file
 
     try:
         data = read_file(path, limit=MAX_NPY_BYTES)
@@ -395,7 +395,7 @@ def _save_outputs(directory: str, arrays: dict) -> None:
     """DIR/NAME.npy for each output, through the one safe write path (safe_io: no symlink followed)."""
     import io
 
-    from tile_mlir.safe_io import write_files
+    from tile_mlir.frontend.safe_io import write_files
 
     files = {}
     for name, a in arrays.items():
@@ -407,7 +407,7 @@ def _save_outputs(directory: str, arrays: dict) -> None:
 
 
 def main(argv=None) -> int:
-    from tile_mlir.cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
+    from tile_mlir.tools.cli import guarded  # (a closed pipe, Ctrl-C: no traceback)
 
     return guarded("tile-run", _main, argv)
 

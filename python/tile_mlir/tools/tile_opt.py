@@ -1,7 +1,7 @@
-"""Console entry point of tile-opt (the logic is tile_mlir.opt.TileOptMain)."""
+"""Console entry point of tile-opt (the logic is tile_mlir.opt.command.TileOptMain)."""
 import sys
 
-from tile_mlir.opt import main
+from tile_mlir.opt.command import main
 
 if __name__ == "__main__":
     sys.exit(main())

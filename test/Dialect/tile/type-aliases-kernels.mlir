@@ -3,7 +3,7 @@
 // RUN: not tile-opt %t.mlir 2>&1 | FileCheck %s --check-prefix=LINE
 //
 // Type and attribute aliases before several top-level kernels: parse_source wraps the kernels in a module
-// as mlir-opt's implicit module does, opening it after the alias definitions (python/tile_mlir/top_level.py),
+// as mlir-opt's implicit module does, opening it after the alias definitions (python/tile_mlir/frontend/top_level.py),
 // which the parser refuses inside a region. A diagnostic keeps the line of the op it names.
 
 // CHECK:      !global_32x16xui8 = !tile.buffer<global, 32x16xui8>

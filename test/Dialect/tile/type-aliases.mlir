@@ -3,7 +3,7 @@
 // RUN: tile-opt %s --no-type-aliases | FileCheck %s --check-prefix=FULL
 //
 // tile-opt names each repeated !tile.buffer type once, as an alias at the top (the bindings cannot
-// register an alias hook for a Python type: python/tile_mlir/alias_print.py); a type used once stays
+// register an alias hook for a Python type: python/tile_mlir/opt/alias_print.py); a type used once stays
 // written out, and the output parses back to the same module.
 
 // CHECK:      !global_32x16xui8 = !tile.buffer<global, 32x16xui8>

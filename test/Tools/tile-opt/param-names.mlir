@@ -4,7 +4,7 @@
 // RUN: tile-opt %s --split-input-file --tile-verify --mlir-print-ir-after=tile-verify 2>&1 >/dev/null | FileCheck %s --check-prefix=DUMP
 //
 // A kernel's parameters print as the program names them (%A, not %arg0), through passes and round trips,
-// so printed IR still runs as `tile-run -i A=...` (python/tile_mlir/param_print.py); a name another value
+// so printed IR still runs as `tile-run -i A=...` (python/tile_mlir/opt/param_print.py); a name another value
 // of the kernel already prints as (%c0_i32 of an arith.constant) keeps MLIR's %argN for that kernel.
 
 // CHECK-LABEL: module {

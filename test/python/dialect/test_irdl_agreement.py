@@ -17,7 +17,7 @@ import pytest
 from tile_mlir.dialect.irdl import IRDLError, emit_irdl, irdl_name, irdl_names, irdl_type
 from tile_mlir.dialect.ops import OP_SPECS, AttrSpec, OperandSpec, OpSpec
 from tile_mlir.dialect.types import BufferType
-from tile_mlir.opt import TileOptMain
+from tile_mlir.opt.command import TileOptMain
 
 ROOT = Path(__file__).resolve().parents[3]
 IRDL_FILE = ROOT / "lib" / "TileOps.irdl"

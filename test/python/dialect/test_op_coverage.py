@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tile_mlir.context import make_context
+from tile_mlir.frontend.context import make_context
 from tile_mlir.diagnostics import DiagnosticEngine
 from tile_mlir.dialect import builders as tb
 from tile_mlir.dialect.enums import CtaGroup, FenceKind, Scope
 from tile_mlir.dialect.irdl import irdl_name
 from tile_mlir.dialect.ops import OP_CLASSES, TileOp
 from tile_mlir.dialect.verifier import verify_module
-from tile_mlir.dispatch import variants
+from tile_mlir.lowering.dispatch import variants
 from tile_mlir.lowering.copy_async import load_variants as load_copy_variants
 from tile_mlir.lowering.copy_async.tcgen05_ldst_plan import SHAPES
 from tile_mlir.lowering.dispatch_pass import TARGET
@@ -217,7 +217,7 @@ def _lit_ptx_opcodes() -> set[str]:
     line lower their input to."""
     import io
 
-    from tile_mlir.opt import TileOptMain
+    from tile_mlir.opt.command import TileOptMain
 
     seen = set()
     for path in sorted((ROOT / "test" / "Target" / "PTX").glob("*.mlir")):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tile_mlir.context import make_context, parse_source
+from tile_mlir.frontend.context import make_context, parse_source
 from tile_mlir.diagnostics import DiagnosticEngine
 from tile_mlir.dialect.ops import OP_SPECS, Trait
 from tile_mlir.dialect.verifier import verify_module

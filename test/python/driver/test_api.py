@@ -52,7 +52,7 @@ def test_jit_takes_a_str_path_a_pathlike_text_and_bytes():
 
 
 def test_compile_takes_a_module():
-    from tile_mlir.context import make_context, parse_source
+    from tile_mlir.frontend.context import make_context, parse_source
 
     ctx = make_context()
     module = parse_source(open(DEMO).read(), "demo.mlir", ctx)
@@ -156,7 +156,7 @@ def test_argument_name_fallbacks(spelled, names):
 def test_builder_kernels_name_arguments_by_arg_names(given, names):
     """A module built in Python has no text to read names from: the kernel's arg_names name its
     parameters; one that is no parameter name is arg<i>, as for names read from the text."""
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.dialect import builders as tb
     from tile_mlir.mlir import ir
 

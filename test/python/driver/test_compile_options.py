@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 
 import tile_mlir.target as target
-from tile_mlir.compiler import compile
-from tile_mlir.context import make_context
-from tile_mlir.pass_base import CompileOptions, PipelineError
-from tile_mlir.passes import pass_class
-from tile_mlir.stages import STAGES, Stage
+from tile_mlir.driver.compiler import compile
+from tile_mlir.frontend.context import make_context
+from tile_mlir.driver.pass_base import CompileOptions, PipelineError
+from tile_mlir.driver.passes import pass_class
+from tile_mlir.driver.stages import STAGES, Stage
 
 DEMO = (Path(__file__).resolve().parents[3] / "examples" / "demo.mlir").read_text()
 

@@ -65,7 +65,7 @@ def test_cubin_alone_and_with_the_ptx_are_the_same():
 
 
 def _binary_runs(monkeypatch):
-    import tile_mlir.pipeline as pipeline
+    import tile_mlir.driver.pipeline as pipeline
 
     runs = []
     real = pipeline.pass_manager
@@ -79,7 +79,7 @@ def _binary_runs(monkeypatch):
 
 
 def test_the_backend_runs_once_for_the_ptx_and_the_cubin(monkeypatch):
-    import tile_mlir.assemble as assemble
+    import tile_mlir.driver.assemble as assemble
 
     ref = tile_mlir.compile(DEMO)
     runs = _binary_runs(monkeypatch)
@@ -126,9 +126,9 @@ def test_dump_dir_never_follows_a_symbolic_link(tmp_path, monkeypatch):
 
 
 def test_a_module_is_compiled_as_it_is_never_printed_and_parsed(monkeypatch):
-    from tile_mlir.context import make_context, parse_source
-    import tile_mlir.context as context
-    import tile_mlir.pipeline as pipeline
+    from tile_mlir.frontend.context import make_context, parse_source
+    import tile_mlir.frontend.context as context
+    import tile_mlir.driver.pipeline as pipeline
 
     module = parse_source(DEMO, "demo.mlir", make_context())
     before = str(module)
@@ -145,7 +145,7 @@ def test_a_module_is_compiled_as_it_is_never_printed_and_parsed(monkeypatch):
 
 
 def test_a_source_is_read_once_through_jit(monkeypatch, tmp_path):
-    import tile_mlir.source as source
+    import tile_mlir.frontend.source as source
 
     monkeypatch.setenv("TILE_MLIR_CACHE", "0")
     reads = []
@@ -161,7 +161,7 @@ def _both(text, tmp_path):
     """(compile's errors, tile-opt's errors) for one input."""
     import io
 
-    from tile_mlir.opt import TileOptMain
+    from tile_mlir.opt.command import TileOptMain
 
     with pytest.raises(TileError) as e:
         tile_mlir.compile(text, filename=str(tmp_path / "f.mlir"))
@@ -189,7 +189,7 @@ def test_line_info_in_the_ptx_and_the_same_cubin(tmp_path):
     import shutil
     import subprocess
 
-    from tile_mlir.line_info import without_line_info
+    from tile_mlir.driver.line_info import without_line_info
 
     plain = tile_mlir.compile(DEMO, filename="k.mlir")
     art = tile_mlir.compile(DEMO, filename="k.mlir", line_info=True)
@@ -230,7 +230,7 @@ def test_dump_dir_through_jit_bypasses_the_caches(tmp_path, monkeypatch):
 
 
 def test_a_kernel_op_given_alone_is_compiled_in_a_module():
-    from tile_mlir.context import make_context, parse_source
+    from tile_mlir.frontend.context import make_context, parse_source
 
     module = parse_source(DEMO, "demo.mlir", make_context())
     kernel = module.regions[0].blocks[0].operations[0]
@@ -244,7 +244,7 @@ def test_compiles_of_text_share_their_threads_context_for_a_while(monkeypatch):
     in the context changes nothing."""
     import threading
 
-    import tile_mlir.context as context
+    import tile_mlir.frontend.context as context
 
     made = []
     real = context.make_context

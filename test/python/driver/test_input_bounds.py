@@ -7,11 +7,11 @@ import pytest
 
 import tile_mlir
 from tile_mlir import ArgumentError, TileError
-from tile_mlir.context import SourceError, make_context, parse_source
+from tile_mlir.frontend.context import SourceError, make_context, parse_source
 from tile_mlir.mlir import MLIRError
-from tile_mlir.passes import PipelineError, build_pass_manager
+from tile_mlir.driver.passes import PipelineError, build_pass_manager
 from tile_mlir.target import check_ptx_features, parse_arch
-from tile_mlir.text_checks import MAX_NESTING, check_text
+from tile_mlir.frontend.text_checks import MAX_NESTING, check_text
 
 EMPTY_KERNEL = ('"tile.kernel"() ({\n  "tile.return"() : () -> ()\n'
                 '}) {sym_name = "k", block = array<i32: 32, 1, 1>} : () -> ()\n')
@@ -142,7 +142,7 @@ def test_features_option_is_checked_when_the_pipeline_is_built():
 
 
 def test_long_number_literals_are_refused_before_parsing():
-    from tile_mlir.text_checks import MAX_NUMBER_LENGTH
+    from tile_mlir.frontend.text_checks import MAX_NUMBER_LENGTH
 
     head = '"tile.kernel"() ({\n  "tile.return"() : () -> ()\n}) {sym_name = "k", block = array<i32: 32, '
     problem = check_text(head + "9" * 100_000 + ', 1>} : () -> ()\n')  # minutes in MLIR's parser

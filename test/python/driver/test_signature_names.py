@@ -4,7 +4,7 @@ names, and a keyword call then bound the caller's input as the output."""
 import os
 
 import tile_mlir
-from tile_mlir.signature import _text_arg_lists
+from tile_mlir.driver.signature import _text_arg_lists
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DEMO = open(os.path.join(ROOT, "examples", "demo.mlir")).read()

@@ -22,7 +22,7 @@ def _kernel(wait: bool):
     sys.path.insert(0, os.path.join(ROOT, "examples"))
     from demo_builder import build_demo
 
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.dialect import builders as tb
 
     def fill(smem, a):

@@ -144,7 +144,7 @@ def test_blockscaled_kernel_assembles_for_sm_100a(tmp_path, cg):
     import subprocess
 
     import tile_mlir
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     art = tile_mlir.compile(gemm.build(gemm.GemmConfig("sm_100a", "mxfp8", 256, 256, 1024, cta_group=cg)),
                             arch="sm_100a")

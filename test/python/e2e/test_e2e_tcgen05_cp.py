@@ -81,7 +81,7 @@ CASES = [
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_e2e(case):
     if PTXAS is None:
-        pytest.skip("ptxas not found (tile_mlir.toolchain.find_tool): cannot assemble the emitted PTX")
+        pytest.skip("ptxas not found (tile_mlir.driver.toolchain.find_tool): cannot assemble the emitted PTX")
     out = run_case(case, seed=hash(case.name) & 0xFFFF, ptxas_exe=PTXAS)
     assert out.cp_lines and all(".32x128b.warpx4" in ln and f"cta_group::{case.cta_group}" in ln
                                 for ln in out.cp_lines), out.cp_lines
@@ -122,7 +122,7 @@ def test_expectation_is_not_vacuous():
     ("sw0_row_stride_64", (64, 64), "S[(64, 64) : (64, 1)]", ((0, 0), (32, 16)), "swizzle"),
 ])
 def test_seed_rejected_cases(name, shape, layout, region, check):
-    from tile_mlir.compiler import compile
+    from tile_mlir.driver.compiler import compile
     with pytest.raises(TileError) as ei:
         compile(kernel_text(seed(name, shape, layout, region)), arch="sm_100a")
     first = next(d for d in ei.value.diagnostics if d.severity == "error")

@@ -77,7 +77,7 @@ def _params():
 @pytest.mark.parametrize("case,quals,lanes", list(_params()))
 def test_e2e_shape(case, quals, lanes):
     if PTXAS is None:
-        pytest.skip("ptxas not found (tile_mlir.toolchain.find_tool): cannot assemble the emitted PTX")
+        pytest.skip("ptxas not found (tile_mlir.driver.toolchain.find_tool): cannot assemble the emitted PTX")
     out = run_case(case, seed=hash(case.name) & 0xFFFF, ptxas_exe=PTXAS)
     assert out.cp_lines, out.ptx[-2000:]
     for ln in out.cp_lines:

@@ -49,7 +49,7 @@ def test_hopper_twin_ptx(tmp_path):
     """Per unrolled trip (2 x 4 stages) each consumer warpgroup issues 4 wgmma k16 per stage (LLVM may peel a
     first step apart: at least that many), one TMA load of A and of B per step; ptxas takes it."""
     import tile_mlir
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     art = tile_mlir.compile(gemm.build(gemm.GemmConfig("sm_90a", "bf16", 256, 512, 4096)), arch="sm_90a")
     assert art.ptx.count("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16") >= 2 * 8 * 4

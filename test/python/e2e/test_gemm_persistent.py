@@ -62,7 +62,7 @@ def test_persistent_ptx(tmp_path):
     import subprocess
 
     import tile_mlir
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     art = tile_mlir.compile(gp.build(gp.PersistentConfig("bf16", 1024, 2048, 1024)), arch="sm_90a")
     assert tuple(art.grid) == (64, 1, 1) and tuple(art.block) == (384, 1, 1)

@@ -58,7 +58,7 @@ def test_persistent_blackwell_ptx(tmp_path):
     import subprocess
 
     import tile_mlir
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     for dtype, kind in (("mxfp8", "mxf8f6f4.block_scale.block32"), ("nvfp4", "mxf4nvf4.block_scale.block16")):
         cfg = gpb.PersistentBlackwellConfig(dtype, 2048, 2048, 1024)
@@ -96,7 +96,7 @@ def test_persistent_blackwell_pair_ptx(tmp_path, dtype):
     import subprocess
 
     import tile_mlir
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     cfg = gpb.PersistentBlackwellConfig(dtype, 2048, 2048, 1024, cta_group=2)
     art = tile_mlir.compile(gpb.build(cfg), arch="sm_100a")
@@ -155,7 +155,7 @@ def test_pair_kernel_releasing_the_accumulators_locally_deadlocks():
     remote arrive is for."""
     import ml_dtypes
     import tile_mlir
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.mlir import ir
     from tile_mlir.runtime import SimRunError
 

@@ -2,14 +2,14 @@
 are the only unrealized casts the lowerings make, and convert-tile-to-nvvm resolves every one)."""
 import pytest
 
-from tile_mlir.context import make_context, parse_source
+from tile_mlir.frontend.context import make_context, parse_source
 from tile_mlir.diagnostics import DiagnosticEngine
 from tile_mlir.dialect.enums import MemScope
 from tile_mlir.lowering.emitter import Emitter
 from tile_mlir.lowering.errors import LoweringError
 from tile_mlir.lowering.values import BufferValues, lowered_type
 from tile_mlir.mlir import ir
-from tile_mlir.passes import build_pass_manager
+from tile_mlir.driver.passes import build_pass_manager
 
 KERNEL = '''"tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 64x16xui8>):

@@ -1,7 +1,7 @@
 """The dispatch registry: ordering, predicates' three forms, declines, pinning, the failure table."""
 import pytest
 
-from tile_mlir import dispatch as D
+from tile_mlir.lowering import dispatch as D
 from tile_mlir.dialect.decline import fail
 
 
@@ -143,7 +143,7 @@ def test_copy_async_variant_list_matches_registry():
 
 
 def test_pass_names_unique_and_match_classes():
-    from tile_mlir.passes import PIPELINES, passes
+    from tile_mlir.driver.passes import PIPELINES, passes
 
     names = list(passes())
     assert len(names) == len(set(names))

@@ -208,7 +208,7 @@ def test_wgmma_plan_words_follow_the_layout():
 
 
 def test_variants_list_matches_the_registry():
-    from tile_mlir.dispatch import variants
+    from tile_mlir.lowering.dispatch import variants
     from tile_mlir.lowering.gemm_async import VARIANTS, load_variants
 
     load_variants()

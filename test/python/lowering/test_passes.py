@@ -5,10 +5,10 @@ import sys
 
 import pytest
 
-from tile_mlir.context import make_context, parse_source
+from tile_mlir.frontend.context import make_context, parse_source
 from tile_mlir.diagnostics import DiagnosticEngine
-from tile_mlir.passes import PIPELINES, PipelineError, build_pass_manager, run_pass_manager
-from tile_mlir.stages import STAGE_NAMES, passes_through
+from tile_mlir.driver.passes import PIPELINES, PipelineError, build_pass_manager, run_pass_manager
+from tile_mlir.driver.stages import STAGE_NAMES, passes_through
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 DEMO = open(os.path.join(ROOT, "examples", "demo.mlir")).read()
@@ -80,5 +80,5 @@ def test_typed_option_is_read_when_the_pipeline_is_built():
 
 
 def test_passes_imports_no_pass_module_by_string():
-    src = open(os.path.join(ROOT, "python", "tile_mlir", "passes.py")).read()
+    src = open(os.path.join(ROOT, "python", "tile_mlir", "driver", "passes.py")).read()
     assert "importlib" not in src

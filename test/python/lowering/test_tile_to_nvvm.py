@@ -1,13 +1,13 @@
 """convert-tile-to-nvvm: one lowering per tile op (a dispatch with one variant), and fences derived from traits."""
 import pytest
 
-from tile_mlir.context import make_context, parse_source
+from tile_mlir.frontend.context import make_context, parse_source
 from tile_mlir.diagnostics import DiagnosticEngine
 from tile_mlir.dialect.ops import OP_CLASSES, OP_SPECS, BarrierOp
-from tile_mlir.dispatch import TARGET, variants
+from tile_mlir.lowering.dispatch import TARGET, variants
 from tile_mlir.lowering.nvvm import lowering_of, lowers
 from tile_mlir.lowering.tile_to_nvvm import PLAIN_OPS
-from tile_mlir.passes import build_pass_manager
+from tile_mlir.driver.passes import build_pass_manager
 
 
 def test_every_op_but_copy_async_has_one_lowering():

@@ -14,9 +14,10 @@ from tile_mlir.errors import TileMLIRError, UsageError
 # Raised and caught inside the package; a user never sees them.
 INTERNAL = {
     "tile_mlir.dialect.decline.Decline": "a dispatch variant declining: dispatch turns it into a table row",
-    "tile_mlir.bytecode_checks._Truncated": "the bytecode reader's end-of-input signal, caught by its caller",
+    "tile_mlir.opt.bytecode_checks._Truncated": "the bytecode reader's end-of-input signal, caught by its caller",
     "tile_mlir.lowering.registers.StoreError": "a register-store plan refused: the copy lowering reports it "
                                                "as a diagnostic at the op",
+    "tile_mlir.opt.reproducer._Bad": "a reproducer pipeline refused: check_pipeline returns its message",
 }
 # Modules that need an optional extra (the GPU driver bindings, matplotlib, dask) may not import here.
 OPTIONAL = ("cuda", "matplotlib", "dask", "distributed", "mmasim", "torch")
@@ -57,17 +58,17 @@ def test_one_usage_error():
 
 @pytest.mark.parametrize("module, attr", [
     ("tile_mlir.sim.errors", "EmulationError"),
-    ("tile_mlir.dispatch", "DispatchError"),
-    ("tile_mlir.pass_base", "PipelineError"),
+    ("tile_mlir.lowering.dispatch", "DispatchError"),
+    ("tile_mlir.driver.pass_base", "PipelineError"),
     ("tile_mlir.layout.axis", "LayoutError"),
     ("tile_mlir.dialect.types", "TypeParseError"),
-    ("tile_mlir.context", "SourceError"),
+    ("tile_mlir.frontend.context", "SourceError"),
 ])
 def test_user_facing_errors_are_tile_mlir_errors(module, attr):
     assert issubclass(getattr(importlib.import_module(module), attr), TileMLIRError)
 
 
 def test_tile_run_and_tile_opt_share_the_usage_error():
-    from tile_mlir import opt
+    from tile_mlir.opt import command as opt
     from tile_mlir.runtime import tile_run
     assert tile_run.UsageError is UsageError and opt.UsageError is UsageError

@@ -114,7 +114,7 @@ def test_init_mlir_error():
 
     e = Plain("bad", [])
     assert str(e) == "bad" and isinstance(e, Exception)
-    from tile_mlir.context import make_context, parse_source
+    from tile_mlir.frontend.context import make_context, parse_source
 
     # SourceError (message and diagnostics as properties) through the text checks
     with pytest.raises(mlir.MLIRError) as info:
@@ -128,7 +128,7 @@ def test_binary_pass(monkeypatch):
     assert mine("isa") == "gpu-module-to-binary{format=isa}"
     embedded, toolkit = SHIMS["binary_pass"][1], SHIMS["binary_pass"][2]
     assert embedded("bin") == "gpu-module-to-binary{format=bin}"
-    from tile_mlir import toolchain
+    from tile_mlir.driver import toolchain
 
     ptxas = toolchain.find_tool("ptxas")
     root = os.path.dirname(os.path.dirname(ptxas))
@@ -177,7 +177,7 @@ def test_operand_segments_verify(ctx):
 
 
 def test_tile_opt_version_names_the_provider_and_llvm():
-    from tile_mlir.opt import VERSION
+    from tile_mlir.opt.command import VERSION
 
     env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
     r = subprocess.run([sys.executable, str(ROOT / "tools" / "tile-opt"), "--version"], env=env,
@@ -188,7 +188,7 @@ def test_tile_opt_version_names_the_provider_and_llvm():
 
 def test_compile_cache_key_has_the_provider_and_ptxas(monkeypatch):
     from tile_mlir.runtime import cache
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     keys = {}
     for choice in ("cutlass", "upstream"):

@@ -76,7 +76,7 @@ def test_each_provider_compiled_with_its_own_llvm(artifacts):
 
 @pytest.mark.parametrize("name", list(KERNELS))
 def test_ptx_assembles_and_has_the_same_tensor_instructions(artifacts, name):
-    from tile_mlir.toolchain import find_tool
+    from tile_mlir.driver.toolchain import find_tool
 
     ptxas = find_tool("ptxas")
     assert ptxas, "ptxas (nvidia-cuda-nvcc) not found"

@@ -241,7 +241,7 @@ class WorkerFakeDriver(FakeDriver):
     checks that the child imported neither MLIR nor the compiler nor the parent's main module."""
 
     def cuModuleLoadData(self, data):
-        bad = [m for m in sys.modules if m == "mlir" or m.startswith(("mlir.", "tile_mlir.compiler",
+        bad = [m for m in sys.modules if m == "mlir" or m.startswith(("mlir.", "tile_mlir.driver.compiler",
                                                                        "tile_mlir._mlir"))]
         assert not bad, f"the worker imported {bad[:5]}"
         main = sys.modules["__main__"]  # the spawn bootstrap (python -c), not a re-run script

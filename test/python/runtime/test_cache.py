@@ -19,16 +19,16 @@ TEXT = "tile.func @copy() {}  // test_cache"
 
 @pytest.fixture
 def compiles(monkeypatch):
-    """A fake tile_mlir.compiler recording its calls; the memory cache starts empty."""
+    """A fake tile_mlir.driver.compiler recording its calls; the memory cache starts empty."""
     calls = []
 
     def fake_compile(src, arch="sm_100a", **options):
         calls.append((src, arch, options))
         return fake_artifact(arch, key="", meta={"outputs": ["dst"], "n": len(calls)})
 
-    fake = types.ModuleType("tile_mlir.compiler")
+    fake = types.ModuleType("tile_mlir.driver.compiler")
     fake.compile = fake_compile
-    monkeypatch.setitem(sys.modules, "tile_mlir.compiler", fake)
+    monkeypatch.setitem(sys.modules, "tile_mlir.driver.compiler", fake)
     monkeypatch.setattr(tile_mlir, "compiler", fake, raising=False)
     monkeypatch.setattr(cache, "_memory", {})
     monkeypatch.setattr(cache, "_stats", {"compiles": 0, "hits": 0, "disk_hits": 0})
@@ -61,14 +61,14 @@ def test_jit_compiles_once_across_processes(compiles, fake_sim):
 
 
 def test_real_compile_round_trip(compile_cache_dir, monkeypatch):
-    pytest.importorskip("tile_mlir.compiler", reason="the MLIR bindings are not installed")
+    pytest.importorskip("tile_mlir.driver.compiler", reason="the MLIR bindings are not installed")
     monkeypatch.setattr(cache, "_memory", {})
     with open(os.path.join(ROOT, "examples", "demo.mlir")) as f:
         text = f.read()
     a1 = cache.compile_cached(text, "sm_100a")
     cache.clear()
     compiled = []
-    from tile_mlir import compiler
+    from tile_mlir.driver import compiler
     monkeypatch.setattr(compiler, "compile", lambda *a, **k: compiled.append(a))
     a2 = cache.compile_cached(text, "sm_100a")
     assert not compiled and a2 == a1 and a2.cubin == a1.cubin and a2.meta == a1.meta
@@ -100,8 +100,8 @@ def test_line_info_keys_the_file_name_and_a_modules_locations(compiles, compile_
     cache.compile_cached(str(b), "sm_90a", line_info=True)
     cache.compile_cached(str(a), "sm_90a", line_info=True)
     assert len(compiles) == 3 and len(entries(compile_cache_dir)) == 3
-    pytest.importorskip("tile_mlir.compiler", reason="the MLIR bindings are not installed")
-    from tile_mlir.context import make_context
+    pytest.importorskip("tile_mlir.driver.compiler", reason="the MLIR bindings are not installed")
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.mlir import ir
     with make_context(), ir.Location.unknown():
         module = ir.Module.create()  # prints as an empty module's file would

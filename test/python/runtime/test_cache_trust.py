@@ -26,9 +26,9 @@ def compiles(monkeypatch):
         calls.append(src)
         return fake_artifact(arch, key="", meta={"outputs": ["dst"]})
 
-    fake = types.ModuleType("tile_mlir.compiler")
+    fake = types.ModuleType("tile_mlir.driver.compiler")
     fake.compile = fake_compile
-    monkeypatch.setitem(sys.modules, "tile_mlir.compiler", fake)
+    monkeypatch.setitem(sys.modules, "tile_mlir.driver.compiler", fake)
     monkeypatch.setattr(tile_mlir, "compiler", fake, raising=False)
     monkeypatch.setattr(cache, "_memory", {})
     monkeypatch.setattr(cache, "_refused", set())

@@ -42,7 +42,7 @@ class CountingCAI:
 
 def test_import_is_lazy():
     code = ("import sys, tile_mlir.runtime as rt; "
-            "bad = [m for m in ('cuda.bindings.driver', 'tile_mlir.compiler', 'tile_mlir.sim.ptx') "
+            "bad = [m for m in ('cuda.bindings.driver', 'tile_mlir.driver.compiler', 'tile_mlir.sim.ptx') "
             "if m in sys.modules]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -247,9 +247,9 @@ def test_module_and_compile_cache(fake_cuda, monkeypatch, copy_art):
         compiled.append((arch, options))
         return fake_artifact("sm_90a", key="")
 
-    fake = types.ModuleType("tile_mlir.compiler")
+    fake = types.ModuleType("tile_mlir.driver.compiler")
     fake.compile = fake_compile
-    monkeypatch.setitem(sys.modules, "tile_mlir.compiler", fake)
+    monkeypatch.setitem(sys.modules, "tile_mlir.driver.compiler", fake)
     monkeypatch.setattr(tile_mlir, "compiler", fake, raising=False)
     monkeypatch.setattr(rt_cache, "_memory", {})
     text = "tile.func @copy() {}  // test_module_and_compile_cache"

@@ -55,7 +55,7 @@ def test_not_mlir_or_json(capsys, tmp_path):
 
 def test_mlir_without_compiler(capsys, tmp_path, monkeypatch):
     import sys
-    monkeypatch.setitem(sys.modules, "tile_mlir.compiler", None)  # import fails
+    monkeypatch.setitem(sys.modules, "tile_mlir.driver.compiler", None)  # import fails
     p = tmp_path / "k.mlir"
     p.write_text("module {}")
     rc, _, err = run(capsys, str(p))

@@ -300,7 +300,7 @@ NP = {"f32": np.float32, "bf16": np.uint16, "ui8": np.uint8}
 @pytest.mark.parametrize("scope", ["cta", "warpgroup", "warp", "thread"])
 def test_pipeline_global_shared_global(scope, elem, swizzle, assemble):
     from kernels import global_shared_global_kernel
-    from tile_mlir.compiler import compile
+    from tile_mlir.driver.compiler import compile
 
     rows, cols = (32, 64) if scope == "thread" else (64, 64)  # thread scope: keep the loop short
     art = compile(global_shared_global_kernel(f"gsg_{scope}_{elem}", scope, rows=rows, cols=cols, elem=elem,

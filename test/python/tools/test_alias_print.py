@@ -6,8 +6,8 @@ import pathlib
 
 import pytest
 
-from tile_mlir.alias_print import buffer_types, with_type_aliases
-from tile_mlir.opt import TileOptMain
+from tile_mlir.opt.alias_print import buffer_types, with_type_aliases
+from tile_mlir.opt.command import TileOptMain
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import tile_mlir
-from tile_mlir.opt import TileOptMain
-from tile_mlir.param_print import with_param_names
+from tile_mlir.opt.command import TileOptMain
+from tile_mlir.opt.param_print import with_param_names
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir")) + sorted((ROOT / "examples" / "tutorial").glob("*.mlir"))
@@ -25,7 +25,7 @@ def _tile_opt(path, *argv) -> str:
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_printed_examples_keep_their_parameter_names(path, tmp_path):
-    from tile_mlir.signature import _text_arg_lists
+    from tile_mlir.driver.signature import _text_arg_lists
 
     source = path.read_text()
     printed = _tile_opt(path)
@@ -53,9 +53,9 @@ def test_tile_run_and_jit_take_the_names_of_printed_ir(tmp_path, capsys):
 
 
 def test_builder_modules_print_their_arg_names():
-    from tile_mlir.context import make_context
+    from tile_mlir.frontend.context import make_context
     from tile_mlir.mlir import ir
-    from tile_mlir.opt_output import asm
+    from tile_mlir.opt.output import asm
 
     src = (ROOT / "examples" / "demo.mlir").read_text()
     with make_context():

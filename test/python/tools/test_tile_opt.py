@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from tile_mlir.opt import VERSION, TileOptMain
+from tile_mlir.opt.command import VERSION, TileOptMain
 
 GOOD = """"tile.kernel"() ({
   "tile.barrier"() : () -> ()

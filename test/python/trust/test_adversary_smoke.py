@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tile_mlir.toolchain import find_tool
+from tile_mlir.driver.toolchain import find_tool
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir, os.pardir))
 _spec = importlib.util.spec_from_file_location("adversary", os.path.join(ROOT, "bench", "adversary.py"))

@@ -14,10 +14,10 @@ import pytest
 
 import tile_mlir
 from tile_mlir import TileError
-from tile_mlir.bytecode_checks import MAX_REGION_DEPTH, check_bytecode, parse_bytecode
-from tile_mlir.context import SourceError, make_context, parse_source
+from tile_mlir.opt.bytecode_checks import MAX_REGION_DEPTH, check_bytecode, parse_bytecode
+from tile_mlir.frontend.context import SourceError, make_context, parse_source
 from tile_mlir.mlir import MLIRError, ir
-from tile_mlir.text_checks import MAX_IDENTIFIER_LENGTH, MAX_STRING_LENGTH, check_string, check_text
+from tile_mlir.frontend.text_checks import MAX_IDENTIFIER_LENGTH, MAX_STRING_LENGTH, check_string, check_text
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 KERNEL = ('"tile.kernel"() ({\n^bb0(%a: i32 ARGLOC):\n  "tile.return"() : () -> () OPLOC\n'
@@ -140,8 +140,8 @@ def test_deeply_nested_bytecode_is_a_diagnostic_not_a_segfault():
 _FUZZ_CHILD = r'''
 import sys, random
 sys.path.insert(0, sys.argv[1])
-from tile_mlir.bytecode_checks import parse_bytecode
-from tile_mlir.context import make_context
+from tile_mlir.opt.bytecode_checks import parse_bytecode
+from tile_mlir.frontend.context import make_context
 from tile_mlir.mlir import MLIRError
 seeds = [open(p, "rb").read() for p in sys.argv[3:]]
 rng = random.Random(int(sys.argv[2]))

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import tile_mlir
-from tile_mlir import safe_io
+from tile_mlir.frontend import safe_io
 from tile_mlir.artifact import Artifact
 from tile_mlir.errors import ArgumentError, TileMLIRError
 from tile_mlir.runtime import tile_run
-from tile_mlir.safe_io import NAME_MAX, FileReadError, file_stem, read_file, write_files
+from tile_mlir.frontend.safe_io import NAME_MAX, FileReadError, file_stem, read_file, write_files
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DEMO = open(os.path.join(ROOT, "examples", "demo.mlir")).read()

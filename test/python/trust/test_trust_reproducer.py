@@ -9,8 +9,8 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "tools"))
 from test_tile_opt import GOOD, tile_opt, write  # noqa: F401  (the fixture)
-from tile_mlir.opt import _is_upstream_pass
-from tile_mlir.opt_reproducer import REPRODUCER_PASSES, check_pipeline, read_reproducer, reproducer_text
+from tile_mlir.opt.command import _is_upstream_pass
+from tile_mlir.opt.reproducer import REPRODUCER_PASSES, check_pipeline, read_reproducer, reproducer_text
 
 
 def repro(pipeline: str) -> str:
@@ -23,7 +23,7 @@ def test_every_listed_upstream_pass_is_registered(name):
 
 
 def test_the_compile_pipeline_and_our_aliases_are_allowed():
-    from tile_mlir.stages import passes_through
+    from tile_mlir.driver.stages import passes_through
     assert check_pipeline(f"builtin.module({','.join(passes_through('ptx'))})") is None
     assert check_pipeline("builtin.module(tile-to-ptx{chip=sm_90a})") is None
     assert check_pipeline("tile-verify,canonicalize{max-iterations=3 top-down=false},cse") is None

@@ -20,7 +20,7 @@ from __future__ import annotations
 from ...dialect.enums import MemScope
 from ...diagnostics import warning
 from ...dialect.decline import Decline
-from ...dispatch import predicate, register_dispatch
+from ..dispatch import predicate, register_dispatch
 from ...mlir import ir, nvvm
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from .. import nvvm_ir

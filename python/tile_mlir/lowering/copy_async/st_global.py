@@ -7,7 +7,7 @@ asynchronous form; this variant is the portable one, and the one Hopper runs in 
 from __future__ import annotations
 
 from ...dialect.enums import MemScope
-from ...dispatch import predicate, register_dispatch
+from ..dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
 from ..emitter import Emitter

@@ -22,7 +22,7 @@ from __future__ import annotations
 from ...dialect.decline import cached_plan
 from ...dialect.enums import MemScope, Scope
 from ...dialect.ops.tmem import has_tmem_address
-from ...dispatch import predicate, register_dispatch
+from ..dispatch import predicate, register_dispatch
 from ...mlir import ir
 from .. import nvvm_ir
 from ..emitter import I32, I64, Emitter

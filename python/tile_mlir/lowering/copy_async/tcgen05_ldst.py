@@ -26,7 +26,7 @@ from ...dialect.ir_utils import iter_ops
 from ...dialect.ops import CopyAsyncOp
 from ...dialect.ops.tmem import has_tmem_address
 from ...dialect.types import BufferType
-from ...dispatch import predicate, register_dispatch
+from ..dispatch import predicate, register_dispatch
 from ...mlir import ir
 from .. import nvvm_ir
 from ..copy_loop import linear_tid

@@ -20,7 +20,7 @@ from ...dialect.enums import BarrierCta, MemScope, Scope
 from ...dialect.ir_utils import Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
-from ...dispatch import DispatchError, Rejection, predicate, register_dispatch
+from ..dispatch import DispatchError, Rejection, predicate, register_dispatch
 from ...mlir import ir
 from .. import nvvm_ir
 from ..emitter import I16, I32, Emitter

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ...dialect.decline import cached_plan
 from ...dialect.enums import MemScope, Scope
-from ...dispatch import predicate, register_dispatch
+from ..dispatch import predicate, register_dispatch
 from ...mlir import ir, mma_kind_attr
 from .. import nvvm_ir
 from ..emitter import I1

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ...dialect.enums import MemScope
 from ...dialect.decline import cached_plan
-from ...dispatch import predicate, register_dispatch
+from ..dispatch import predicate, register_dispatch
 from ...mlir import ir, llvm
 from .. import nvvm_ir
 from ..emitter import I32

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...dialect.ops import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
 from ...dialect.ranges import unsigned_bound
-from ...dispatch import predicate
+from ..dispatch import predicate
 from .. import nvvm_ir
 from .registry import lowers
 

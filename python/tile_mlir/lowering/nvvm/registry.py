@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ...dispatch import TARGET, register_dispatch, variants
+from ..dispatch import TARGET, register_dispatch, variants
 from ..errors import LoweringError
 
 __all__ = ["lowers", "lowering_of", "LoweringCtx", "LoweringError", "VARIANT"]

@@ -14,16 +14,16 @@ import contextlib
 import gc
 import hashlib
 
-from . import env as _env
-from .artifact import DUMP_DIR_ENV, Artifact
-from .diagnostics import Diagnostic, DiagnosticEngine, TileError, warn_python
-from .errors import ArgumentError, ArgumentTypeError
-from .mlir import ir
+from .. import env as _env
+from ..artifact import DUMP_DIR_ENV, Artifact
+from ..diagnostics import Diagnostic, DiagnosticEngine, TileError, warn_python
+from ..errors import ArgumentError, ArgumentTypeError
+from ..mlir import ir
 from .pass_base import CompileOptions
 from .signature import kernel_signature
-from .source import Source, read_source
+from ..frontend.source import Source, read_source
 from .stages import ASM_NAMES, stage
-from .target import DEFAULT_ARCH, parse_arch
+from ..target import DEFAULT_ARCH, parse_arch
 
 __all__ = ["compile", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
 
@@ -117,7 +117,7 @@ def _compile(source: Source, options: CompileOptions, filename: str, kernel: str
     """The stages over `source` with `options` (made once by compile()); `emit`: the outputs the Artifact
     carries (options.emit adds "ptx" when only kept)."""
     arch = options.arch.arch  # the canonical spelling, in the Artifact and the cache key
-    from .context import compile_context
+    from ..frontend.context import compile_context
     from .pipeline import Compilation, parse, refuse_unregistered
 
     engine = DiagnosticEngine()

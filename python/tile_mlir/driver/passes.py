@@ -9,8 +9,8 @@ pipeline names it, so that `tile-opt --tile-verify` does not load the lowerings 
 """
 from __future__ import annotations
 
-from . import diagnostics
-from .mlir import MLIRError, passmanager
+from .. import diagnostics
+from ..mlir import MLIRError, passmanager
 from .pass_base import CompileOptions, Option, PipelineError, TilePass
 from .stages import passes_through
 
@@ -20,25 +20,25 @@ __all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPE
 
 
 def _tile_verify():
-    from .dialect.verifier_pass import TileVerifyPass
+    from ..dialect.verifier_pass import TileVerifyPass
 
     return TileVerifyPass
 
 
 def _lower_copy_async():
-    from .lowering.copy_async.pass_ import LowerCopyAsyncPass
+    from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
 
     return LowerCopyAsyncPass
 
 
 def _lower_gemm_async():
-    from .lowering.gemm_async.pass_ import LowerGemmAsyncPass
+    from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
 
     return LowerGemmAsyncPass
 
 
 def _convert_tile_to_nvvm():
-    from .lowering.tile_to_nvvm import ConvertTileToNVVMPass
+    from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
 
     return ConvertTileToNVVMPass
 

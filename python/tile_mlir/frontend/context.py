@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 import threading
 
-from .errors import TileMLIRError
-from .mlir import MLIRError, init_mlir_error, ir, parse_guard
+from ..errors import TileMLIRError
+from ..mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
 from .top_level import wrap_in_module
 
@@ -32,7 +32,7 @@ def make_context():
     # parallel, and starting the thread pool's workers for the nested gpu.module pipeline costs ~1 ms
     # per compile (measured).
     ctx.enable_multithreading(False)
-    from .dialect import ops  # noqa: F401  (registers the OpViews)
+    from ..dialect import ops  # noqa: F401  (registers the OpViews)
 
     return ctx
 
@@ -133,7 +133,7 @@ def first_unregistered_op(module_op, context):
     """The first op (pre-order) of a dialect the context does not register, or None. Our contexts must
     accept unregistered dialects for the `tile` namespace to parse at all, so this is how the tools and
     compile() refuse the rest, as a registered-only MLIR context would (tile ops are the verifier's)."""
-    from .dialect.ir_utils import iter_ops
+    from ..dialect.ir_utils import iter_ops
 
     for op in iter_ops(module_op):
         name = op.name
@@ -144,8 +144,8 @@ def first_unregistered_op(module_op, context):
 
 def unregistered_dialect_error(op):
     """The diagnostic for first_unregistered_op's answer (mlir-opt's, with our flag)."""
-    from .diagnostics import Diagnostic
-    from .dialect.ops import nearest_tile_op
+    from ..diagnostics import Diagnostic
+    from ..dialect.ops import nearest_tile_op
 
     guess = nearest_tile_op(op.name)
     hint = f"did you mean '{guess}'?" if guess else "if this is intended, use --allow-unregistered-dialect (tile-opt)"

@@ -29,7 +29,7 @@ class Timer:
 
 def op_counts(module) -> Counter:
     """How many ops of each name the module holds (the module itself left out)."""
-    from .dialect.ir_utils import iter_ops
+    from ..dialect.ir_utils import iter_ops
 
     return Counter(op.name for op in iter_ops(module.operation))
 
@@ -82,7 +82,7 @@ def render(module, args, source_text: str = ""):
         buf = io.BytesIO()
         module.write_bytecode(buf)
         return buf.getvalue()
-    from .assemble import binaries_of
+    from ..driver.assemble import binaries_of
 
     bins = binaries_of(module)
     if bins and all(fmt == "isa" for _, fmt, _, _ in bins):

@@ -207,7 +207,7 @@ def _check(element, depth: int) -> None:
             _check(inner, depth + 1)
         return
     pairs = _options(name, options or "")
-    from .passes import PIPELINES, PipelineError, expand, pass_class
+    from ..driver.passes import PIPELINES, PipelineError, expand, pass_class
 
     if name in PIPELINES:
         try:
@@ -228,7 +228,7 @@ def _check(element, depth: int) -> None:
     allowed = REPRODUCER_PASSES.get(name)
     if allowed is None:
         raise _Bad(f"'{name}' is neither a tile_mlir pass nor an upstream pass a reproducer may run "
-                   "(tile_mlir.opt_reproducer.REPRODUCER_PASSES; run it from the command line instead)")
+                   "(tile_mlir.opt.reproducer.REPRODUCER_PASSES; run it from the command line instead)")
     for key, value in pairs:
         kind = allowed.get(key)
         if kind is None:

@@ -15,10 +15,10 @@ directives (line_info.py) and the cubin is assembled from the PTX without them: 
 from __future__ import annotations
 
 from .assemble import assemble, binaries_of, ptx_and_cubin
-from .context import first_unregistered_op, parse_source, unregistered_dialect_error
-from .diagnostics import Diagnostic, _from_mlir
+from ..frontend.context import first_unregistered_op, parse_source, unregistered_dialect_error
+from ..diagnostics import Diagnostic, _from_mlir
 from .line_info import add_line_info, without_line_info
-from .mlir import MLIRError, binary_pass, llvm_ir
+from ..mlir import MLIRError, binary_pass, llvm_ir
 from .pass_base import CompileOptions
 from .passes import PipelineError, pass_manager, run_pass_manager
 from .stages import stage
@@ -48,7 +48,7 @@ def refuse_unregistered(module_op, ctx, engine) -> str | None:
     foreign = first_unregistered_op(module_op, ctx)
     if foreign is None:
         return None
-    from .dialect.verifier import verify_module
+    from ..dialect.verifier import verify_module
 
     with ctx, module_op.location:
         if not verify_module(module_op):

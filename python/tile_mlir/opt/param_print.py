@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .signature import _text_arg_lists, param_names
+from ..driver.signature import _text_arg_lists, param_names
 
 __all__ = ["with_param_names", "kernel_param_names"]
 

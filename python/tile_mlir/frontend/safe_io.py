@@ -26,7 +26,7 @@ import re
 import secrets
 import stat
 
-from .errors import ArgumentError
+from ..errors import ArgumentError
 
 __all__ = ["write_files", "read_file", "file_stem", "FileReadError", "NAME_MAX"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .dialect.decline import Decline
-from .errors import TileMLIRError
+from ..dialect.decline import Decline
+from ..errors import TileMLIRError
 
 __all__ = ["predicate", "register_dispatch", "dispatch", "variants", "Rejection", "DispatchError", "TARGET"]
 

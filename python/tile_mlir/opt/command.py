@@ -28,9 +28,9 @@ import os
 import sys
 import time
 
-from .errors import UsageError
-from .opt_flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
-from .opt_output import Statistics, Timer, asm, op_counts, render
+from ..errors import UsageError
+from .flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
+from .output import Statistics, Timer, asm, op_counts, render
 
 __all__ = ["TileOptMain", "main"]
 
@@ -97,7 +97,7 @@ class TileOptMain:
         if args.help:
             return self._help()
         if args.version:
-            from .mlir import BINDINGS, llvm_version
+            from ..mlir import BINDINGS, llvm_version
 
             print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS}, LLVM {llvm_version()})", file=self.out)
             return 0
@@ -136,7 +136,7 @@ class TileOptMain:
             return self._fail(why)
         filename = "<stdin>" if args.input == "-" else args.input
         if args.run_reproducer:
-            from .opt_reproducer import read_reproducer
+            from .reproducer import read_reproducer
 
             if args.pipeline is not None or flags:
                 return self._fail("--run-reproducer runs the input's own pipeline: give no pipeline with it")
@@ -148,7 +148,7 @@ class TileOptMain:
             return self._fail(f"'{filename}' is MLIR bytecode: --split-input-file and --verify-diagnostics "
                               "read text")
 
-        from .context import split_input
+        from ..frontend.context import split_input
 
         chunks = split_input(text) if args.split_input_file and isinstance(text, str) else [(0, text)]
         outputs, failed = [], False
@@ -170,7 +170,7 @@ class TileOptMain:
                 stream = getattr(sys.stdin, "buffer", sys.stdin)
                 data = stream.read(MAX_INPUT_BYTES + 1)
             else:  # (safe_io: a regular file, never a FIFO, a device or a directory; bounded)
-                from .safe_io import FileReadError, read_file
+                from ..frontend.safe_io import FileReadError, read_file
 
                 try:
                     data = read_file(path, limit=MAX_INPUT_BYTES)
@@ -184,7 +184,7 @@ class TileOptMain:
             return data, ""
         if data.startswith(_BYTECODE_MAGIC):
             return data, ""
-        from .text_checks import TextProblem, decode
+        from ..frontend.text_checks import TextProblem, decode
 
         text = decode(data)
         if isinstance(text, TextProblem):
@@ -219,7 +219,7 @@ class TileOptMain:
 
     def _unknown_flag(self, flags: list[str]) -> str | None:
         """The message for the first pass flag that names no pass or pipeline, or None."""
-        from .passes import PIPELINES, pass_class
+        from ..driver.passes import PIPELINES, pass_class
 
         for element in flags:
             name = element.partition("{")[0]
@@ -232,10 +232,10 @@ class TileOptMain:
         return None
 
     def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, object]:
-        from .context import make_context
-        from .diagnostics import DiagnosticEngine
-        from .passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
-        from .pipeline import parse, refuse_unregistered
+        from ..frontend.context import make_context
+        from ..diagnostics import DiagnosticEngine
+        from ..driver.passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
+        from ..driver.pipeline import parse, refuse_unregistered
 
         ctx = make_context()
         self._source_text = text if isinstance(text, str) else ""  # parameter names (param_print.py)
@@ -306,7 +306,7 @@ class TileOptMain:
 
     def _run_steps(self, pms, module, ctx, engine, args, timer, snapshot: bool = False, stats=None):
         """Run each step; None, or (label, element, the IR before it if `snapshot`) of the one that failed."""
-        from .passes import run_pass_manager
+        from ..driver.passes import run_pass_manager
 
         before = {n for v in args.mlir_print_ir_before for n in v.split(",")}
         after = {n for v in args.mlir_print_ir_after for n in v.split(",")}
@@ -330,7 +330,7 @@ class TileOptMain:
                 self._dump(f"After {label}", module, args)
 
     def _reproducer(self, args, failed_step, pipeline: str, start_ir: str) -> None:
-        from .opt_reproducer import reproducer_text
+        from .reproducer import reproducer_text
 
         label, element, ir_before = failed_step
         if args.local_reproducer:
@@ -353,8 +353,8 @@ class TileOptMain:
             return
         self._dumps = getattr(self, "_dumps", 0) + 1
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in what)[:80]
-        from .errors import ArgumentError
-        from .safe_io import write_files
+        from ..errors import ArgumentError
+        from ..frontend.safe_io import write_files
 
         try:  # (safe_io: no symbolic link in the directory followed out of it)
             write_files(args.mlir_print_ir_tree_dir, {f"{self._dumps:03d}_{name}.mlir": (text + "\n").encode()})
@@ -367,7 +367,7 @@ class TileOptMain:
         names = {n.strip() for v in args.mlir_print_ir_before + args.mlir_print_ir_after for n in v.split(",")}
         if not names:
             return None
-        from .passes import PipelineError, single_pass_elements
+        from ..driver.passes import PipelineError, single_pass_elements
 
         try:
             known = {_pass_argument(e) for _, e in single_pass_elements(pipeline)} | {"tile-verify"}
@@ -386,7 +386,7 @@ class TileOptMain:
         return 0
 
     def _list_passes(self) -> None:
-        from .passes import PIPELINES, passes
+        from ..driver.passes import PIPELINES, passes
 
         print("Passes (tile_mlir):", file=self.out)
         for name, cls in passes().items():
@@ -401,15 +401,15 @@ class TileOptMain:
               file=self.out)
 
     def _show_dialects(self) -> int:
-        from .context import make_context
-        from .mlir import registered_dialects
+        from ..frontend.context import make_context
+        from ..mlir import registered_dialects
 
         names = sorted(set(registered_dialects(make_context())) | {"tile"})
         print("Available Dialects: " + ", ".join(names), file=self.out)
         return 0
 
     def _emit_irdl(self, output: str) -> int:
-        from .dialect.irdl import IRDLError, emit_irdl
+        from ..dialect.irdl import IRDLError, emit_irdl
 
         try:
             text = emit_irdl()
@@ -438,8 +438,8 @@ def _pass_argument(element: str) -> str:
 
 def _is_upstream_pass(name: str) -> bool:
     """Whether the bindings register a pass or pipeline `name` (whatever it nests on)."""
-    from .context import make_context
-    from .mlir import passmanager
+    from ..frontend.context import make_context
+    from ..mlir import passmanager
 
     with make_context():
         try:
@@ -450,15 +450,15 @@ def _is_upstream_pass(name: str) -> bool:
 
 
 def _candidates() -> set[str]:
-    from .passes import PIPELINES, passes
+    from ..driver.passes import PIPELINES, passes
 
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
 
 
 def _parse_bytecode(data: bytes, filename: str, context, engine):
     from .bytecode_checks import parse_bytecode  # strings, size and nesting checked; a large stack
-    from .diagnostics import _from_mlir
-    from .mlir import MLIRError
+    from ..diagnostics import _from_mlir
+    from ..mlir import MLIRError
 
     try:
         return parse_bytecode(data, filename, context)
@@ -472,6 +472,6 @@ def _parse_bytecode(data: bytes, filename: str, context, engine):
 def main(argv: list[str] | None = None) -> int:
     # a tool process: skip the bindings' numpy-only attribute builders (see tile_mlir.mlir)
     os.environ.setdefault("TILE_MLIR_FAST_START", "1")
-    from .cli import guarded  # (a closed pipe, Ctrl-C, bindings that do not load: one line, no traceback)
+    from ..tools.cli import guarded  # (a closed pipe, Ctrl-C, bindings that do not load: one line, no traceback)
 
     return guarded("tile-opt", lambda: TileOptMain(argv).run())

@@ -24,7 +24,7 @@ import json
 import math
 import re
 
-from .errors import ArgumentError
+from ..errors import ArgumentError
 
 __all__ = ["check_tensor_maps", "digests", "check_digests", "DIGEST_PARTS"]
 

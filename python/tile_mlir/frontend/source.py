@@ -24,8 +24,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from .artifact import is_param_name
-from .errors import ArgumentError, ArgumentTypeError
+from ..artifact import is_param_name
+from ..errors import ArgumentError, ArgumentTypeError
 from .text_checks import TextProblem, decode
 
 __all__ = ["Source", "read_source", "arg_names"]

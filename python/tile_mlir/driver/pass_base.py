@@ -15,9 +15,9 @@ import traceback
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
-from . import diagnostics
-from .errors import TileMLIRError
-from .target import DEFAULT_ARCH, ArchInfo, check_ptx_features, parse_arch
+from .. import diagnostics
+from ..errors import TileMLIRError
+from ..target import DEFAULT_ARCH, ArchInfo, check_ptx_features, parse_arch
 
 __all__ = ["TilePass", "Option", "PipelineError", "CompileOptions", "DEFAULT_FEATURES", "internal_error",
            "chip", "features", "boolean"]

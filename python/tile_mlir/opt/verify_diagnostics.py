@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .diagnostics import Diagnostic
+from ..diagnostics import Diagnostic
 
 __all__ = ["Expectation", "parse_expectations", "check"]
 

@@ -29,7 +29,7 @@ import re
 import shutil
 import tempfile
 
-from .mlir import ObjectAttr, binary_pass, ir, passmanager
+from ..mlir import ObjectAttr, binary_pass, ir, passmanager
 
 __all__ = ["binaries_of", "assemble", "ptx_and_cubin", "HEADER_DIRECTIVES"]
 
@@ -76,7 +76,7 @@ def assemble(ptx: str, target, context, run_pipeline) -> bytes | None:
 
 @functools.cache
 def _has_one_run_pass() -> bool:
-    from .context import make_context
+    from ..frontend.context import make_context
 
     with make_context():
         try:

@@ -20,7 +20,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from .errors import ArgumentError, ArgumentTypeError
+from ..errors import ArgumentError, ArgumentTypeError
 
 __all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name", "DUMP_DIR_ENV"]
 
@@ -258,7 +258,7 @@ class Artifact:
         (ArgumentError), before writing anything, a path that resolves outside the directory or a symbolic
         link there (safe_io). A kernel name that is no plain file name, or too long for one, is
         written as a bounded stem of it (safe_io.file_stem: a prefix and a hash)."""
-        from .safe_io import file_stem, write_files
+        from ..frontend.safe_io import file_stem, write_files
 
         name = file_stem(self.kernel_name)
         files = {name + ".ptx": (self.ptx or self.kept.get("ptx", "")).encode(), name + ".cubin": bytes(self.cubin)}
@@ -270,7 +270,7 @@ class Artifact:
     @staticmethod
     def load(manifest_path) -> "Artifact":
         """The Artifact saved as ``manifest_path`` (<kernel>.json, beside its .ptx and .cubin)."""
-        from .safe_io import read_file
+        from ..frontend.safe_io import read_file
 
         path = _fspath(manifest_path, "manifest_path")
         base = path[: -len(".json")] if path.endswith(".json") else path
@@ -341,7 +341,7 @@ class Asm:
             return art.ptx
         if name == "sass" and art.cubin:
             if "sass" not in art.kept:  # disassembled once, on first use
-                from .runtime.disasm import disassemble
+                from ..runtime.disasm import disassemble
 
                 art.kept["sass"] = disassemble(art.cubin)
             return art.kept["sass"]
