@@ -211,7 +211,8 @@ def decode_mapa(d, inst):
         lines = [f"_a = {d.src(a, 64)}",
                  f"if not ({mem.SHARED_WINDOW} <= _a < "
                  f"{mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE}):",
-                 "    raise EmulationError('mapa: generic address 0x%x is not a shared address' % _a)",
+                 "    raise EmulationError('mapa: generic address 0x%x is not a shared "
+                 "address' % _a)",
                  "_c, _o = M.shared_target(t, _a, 'generic')",
                  f"_v = {mem.SHARED_WINDOW} + (_k << {mem.CLUSTER_SHIFT}) + _o"]
     else:
