@@ -30,8 +30,7 @@ SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_dense_gemm_alpha_beta_persist
 RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
          "bw_tma_v1_transpose": {"ordering"},
          "hopper_fmha": {"ordering"},  # (measured with sim-approx's models merged)
-         "hopper_fmha_causal": {"ordering"},
-         "triton_matmul_90": {"ordering"}}
+         "hopper_fmha_causal": {"ordering"}}
 
 
 def corpus_params(names):
