@@ -447,7 +447,7 @@ def main():
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--pending", action="store_true",
-                    help="also the cases run_ptx cannot bind yet (cute_cases.pending)")
+                    help="also the cases the generator cannot record yet (cute_cases.pending)")
     ap.add_argument("--rev", default="HEAD", help="the cutlass commit to take the examples from")
     ap.add_argument("--arch", help="(internal) compile the cases of this arch only")
     o = ap.parse_args()
