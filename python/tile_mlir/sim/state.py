@@ -50,12 +50,14 @@ class Thread:
       threads (handlers/sync.py);
     * ``fence_count``: the thread's proxy epoch, tagged on its shared stores: advanced by each
       fence.proxy.async (``fenced_at``: the epoch it began) and each barrier that publishes the
-      thread's earlier stores; ``proxy_known``: at its last fence.proxy.async, the epoch of each
-      other thread whose earlier stores it had synchronised with (:func:`unfenced_writer`);
+      thread's earlier stores; ``epochs``: the epoch of each thread whose earlier stores it has
+      synchronised with through barriers (one dict shared by a barrier's participants, never
+      changed in place); ``proxy_known``: ``epochs`` at its last fence.proxy.async
+      (:func:`unfenced_writer`);
     * ``ext``: the state handler families keep for the thread (:class:`Kept`).
     """
     __slots__ = ("r", "pc", "state", "lin", "lane", "warp", "cta", "gid", "local", "wait_on",
-                 "timeout_at", "timeout", "seen", "fence_count", "fenced_at", "proxy_known", "ext")
+                 "timeout_at", "timeout", "seen", "fence_count", "fenced_at", "epochs", "proxy_known", "ext")
 
     def __init__(self, nslots, lin, warp, cta, gid):
         self.r = [0] * nslots
@@ -73,6 +75,7 @@ class Thread:
         self.seen = {}
         self.fence_count = 0
         self.fenced_at = 0
+        self.epochs = _NO_EPOCHS
         self.proxy_known = None
         self.ext = {}
 
@@ -252,8 +255,7 @@ def shared_write(M, t, cta, off, n, val):
 
 
 # ------------------------------------------------------------------------------- proxy fences
-#: key of a thread's published proxy epoch in the happens-before knowledge (Thread.seen)
-EPOCH = "proxy-epoch"
+_NO_EPOCHS: dict = {}
 
 
 def proxy_fence(t):
@@ -262,14 +264,26 @@ def proxy_fence(t):
     made (the fence lies on the causality path from them to ``t``'s async operation)."""
     t.fence_count += 1
     t.fenced_at = t.fence_count
-    t.proxy_known = {k[1]: v for k, v in t.seen.items() if type(k) is tuple and k[0] == EPOCH}
+    t.proxy_known = t.epochs
 
 
-def publish_epoch(t):
-    """A barrier ``t`` arrives at carries its stores so far to the threads that wait on it: later
-    stores get a newer epoch, which that knowledge does not cover."""
-    t.fence_count += 1
-    t.seen[(EPOCH, t.gid)] = t.fence_count
+def publish_epochs(threads):
+    """A barrier completes: it carries each participant's stores so far to the others (later
+    stores get a newer epoch, which this knowledge does not cover), with what each knew.  The
+    participants share one new dict (in the common case they shared one before: merged once)."""
+    merged, done = {}, set()
+    for t in threads:
+        e = t.epochs
+        if id(e) not in done:
+            done.add(id(e))
+            for k, v in e.items():
+                if merged.get(k, -1) < v:
+                    merged[k] = v
+    for t in threads:
+        t.fence_count += 1
+        merged[t.gid] = t.fence_count
+    for t in threads:
+        t.epochs = merged
 
 
 def unfenced_writer(M, tag: int, reader):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import findings
 from ..errors import EmulationError
-from ..state import Kept, State, proxy_fence, publish_epoch
+from ..state import Kept, State, proxy_fence, publish_epochs
 
 # barrier id -> [arrived threads, expected count or None (all live threads), bar.red arrivals],
 # for the current phase
@@ -42,8 +42,7 @@ def merge_seen(threads, extra=None):
 def release(threads, waiting_state: int) -> None:
     """A barrier completes: every participant learns what any of them had seen, and those blocked in
     `waiting_state` run again."""
-    for t in threads:
-        publish_epoch(t)
+    publish_epochs(threads)
     merged = merge_seen(threads)
     for t in threads:
         t.seen = dict(merged)
