@@ -3,6 +3,7 @@
     run(folder, name, strict=False) -> (outputs, references, SimResult)
 
 The arguments are made from the manifest alone: a ``bytes`` parameter (a by-value struct) binds its recorded bytes,
+a ``struct`` parameter its bytes with its pointer fields bound to buffers (``sim.ByValue``),
 a ``tensor_map`` parameter a :class:`tile_mlir.sim.TensorMap` of its recorded
 cuTensorMapEncodeTiled arguments over its buffer's array (inputs from ``<name>.npz``, outputs
 zeroed). test/python/sim/test_foreign_corpus.py and bench/foreign/run_corpus.py share it.
@@ -54,7 +55,7 @@ def compare(man, name, out, ref, data):
 
 
 def run(folder, name, *, strict=False, **kw):
-    from tile_mlir.sim import TensorMap, run_ptx
+    from tile_mlir.sim import ByValue, TensorMap, run_ptx
     man, ptx, data = load(folder, name)
     bufs = arrays(man, data)
     args = []
@@ -63,6 +64,9 @@ def run(folder, name, *, strict=False, **kw):
             args.append(bufs[p["buffer"]])
         elif p["kind"] == "bytes":  # a by-value struct: its bytes, little-endian
             args.append(int.from_bytes(bytes.fromhex(p["value"]), "little"))
+        elif p["kind"] == "struct":  # a by-value struct with pointer fields
+            args.append(ByValue(bytes.fromhex(p["value"]),
+                                {f["offset"]: bufs[f["buffer"]] for f in p["pointers"]}))
         elif p["kind"] == "tensor_map":
             args.append(TensorMap(p["data_type"], bufs[p["buffer"]], p["global_dim"],
                                   p["global_strides"], p["box_dim"], p["element_strides"],

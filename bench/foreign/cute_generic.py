@@ -6,7 +6,11 @@ parameter kinds:
 * ``buffer``: a kernel parameter that is a tensor's global address alone (a static-layout
   ``cute.Tensor`` lowers to a struct of its pointer; a ``cute.Pointer`` to the pointer);
 * ``bytes`` of a scalar (an ``Int32`` row count, a ``Float32`` epsilon or softmax scale): its bits
-  as the host passes them.
+  as the host passes them;
+* ``struct``: a by-value struct holding global addresses and run-time values (a tensor with a
+  run-time layout: its address and its shape), its bytes with each pointer field zero and
+  ``pointers``, the byte offset of each pointer field and the buffer it addresses (run_ptx binds
+  it through ``sim.ByValue``).
 
 Which host argument a kernel parameter comes from is read by interpreting the lowered host
 function (host_eval.py) with each host pointer argument bound to a marker ``"ptr:<buffer>"`` and
@@ -81,18 +85,35 @@ def kernel_parameters(lowered, mc, runtime):
         leaves = list(_leaves(v))
         ptrs = [x for x in leaves if isinstance(x, str)]
         if ptrs:
-            if len(ptrs) != 1 or mc._layout_of(typ)[0] != 8:
-                raise NotImplementedError(
-                    f"kernel argument {len(out)} is a by-value struct holding the address of "
-                    f"{ptrs} and its run-time layout ({typ}): run_ptx binds an array only to a "
-                    f"64-bit pointer parameter")
-            out.append(("buffer", ptrs[0][4:]))
+            if len(ptrs) == 1 and mc._layout_of(typ)[0] == 8:
+                out.append(("buffer", ptrs[0][4:]))
+            else:  # the address and the run-time layout
+                fields = pointer_fields(mc, typ, v)
+                out.append(("struct", (mc._bytes(typ, _zero_pointers(v)), fields)))
             continue
         # a scalar must be known; a struct's fields the host leaves undefined (the tiled MMA's
         # run-time flags before the kernel sets them) pass as zero bytes, as make_corpus's do
         assert v is not None, f"kernel argument {len(out)} ({typ}) unknown"
         out.append(("bytes", mc._bytes(typ, v)))
     return out, vals
+
+
+def _zero_pointers(v):
+    if isinstance(v, list):
+        return [_zero_pointers(e) for e in v]
+    return 0 if isinstance(v, str) else v
+
+
+def pointer_fields(mc, typ, v, base=0):
+    """[(byte offset, buffer)] of each ``"ptr:<buffer>"`` leaf of the value ``v`` of LLVM type
+    ``typ`` (make_corpus._layout_of gives the fields' offsets)."""
+    if isinstance(v, str):
+        assert mc._layout_of(typ)[0] == 8, (typ, v)
+        return [(base, v[4:])]
+    _, _, fields = mc._layout_of(typ)
+    if fields is None or not isinstance(v, list):
+        return []
+    return [f for (off, ft), e in zip(fields, v) for f in pointer_fields(mc, ft, e, base + off)]
 
 
 def map_directions(ptx, entry):
@@ -164,6 +185,9 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
             k += 1
         elif kind == "buffer":
             params.append(dict(name=f"param_{i}", kind="buffer", buffer=v))
+        elif kind == "struct":
+            params.append(dict(name=f"param_{i}", kind="struct", value=v[0].hex(),
+                               pointers=[dict(offset=o, buffer=n) for o, n in v[1]]))
         else:
             params.append(dict(name=f"param_{i}", kind="bytes", value=v.hex()))
     assert k == len(atoms) == len(words), (k, len(atoms), len(words))

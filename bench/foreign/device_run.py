@@ -132,9 +132,11 @@ def run_corpus(out_dir, man_path, cc):
             k += 1
         elif p["kind"] == "buffer":  # a global pointer: the buffer's device address
             params.append(C.c_uint64(dev[p["buffer"]]))
-        else:
-            b = bytes.fromhex(p["value"])
-            params.append((C.c_uint8 * len(b)).from_buffer_copy(b))
+        else:  # bytes, or a struct whose pointer fields get the buffers' device addresses
+            b = bytearray.fromhex(p["value"])
+            for f in p.get("pointers", []):
+                b[f["offset"]:f["offset"] + 8] = dev[f["buffer"]].to_bytes(8, "little")
+            params.append((C.c_uint8 * len(b)).from_buffer_copy(bytes(b)))
     launch(fn, man["grid"], man["block"], man["dynamic_smem"],
            [C.pointer(x) if isinstance(x, C.c_uint64) else x for x in params])
     outs = {n: fetch(dev[n], host[n]) for n in man["outputs"]}

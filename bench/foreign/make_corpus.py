@@ -127,9 +127,11 @@ def tma_atoms(clean, host_args):
         kind, arg, memref, b, mbase, _ = m.groups()
         gbasis, fmt = re.search(r"-> \(!cute_nvgpu[^\n]*?tma_gbasis = <\"([^\"]+)\">, "
                                 r"tma_format = (\w+)>", line).groups()
+        mc = re.search(r"num_multicast = (\d+)", line)
         out.append(dict(kind=kind, arg=_root_arg(fn, arg, host_args),
                         layout=_layout(aliases[memref]), swizzle_b=int(b) if b else 0,
-                        swizzle_m=int(mbase) if mbase else 4, gbasis=gbasis, format=fmt))
+                        swizzle_m=int(mbase) if mbase else 4, gbasis=gbasis, format=fmt,
+                        multicast=int(mc.group(1)) if mc else 1))
     return out
 
 
@@ -285,7 +287,13 @@ def tensor_map_args(atom, buf):
     names, innermost first, which mode of the global tensor each box dimension walks."""
     shape, stride = atom["layout"]
     box_s, basis = re.fullmatch(r"\(([\d,]+)\):\(([\d@,]+)\)", atom["gbasis"]).groups()
-    box = tuple(map(int, box_s.split(",")))
+    box = list(map(int, box_s.split(",")))
+    # a multicast atom's basis is the whole tile; each of its num_multicast CTAs loads a slice of
+    # the outermost box dimension and multicasts it, so the map's box is that slice (the DSL's
+    # inline-encoded map of fp16_gemm_5's A: (64, 64) of the (64, 128) basis)
+    n = atom.get("multicast", 1)
+    assert box[-1] % n == 0, (atom, "the multicast count divides the outermost box dimension")
+    box[-1] //= n
     modes = [int(b.split("@")[1]) for b in basis.split(",")]
     esize = np.dtype(buf["dtype"]).itemsize
     dims = [shape[md] for md in modes]
@@ -439,7 +447,7 @@ def main():
     ap.add_argument("--size", choices=("small", "large"), default="small")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--pending", action="store_true",
-                    help="also the cases run_ptx cannot bind yet (cute_cases.pending)")
+                    help="also the cases the generator cannot record yet (cute_cases.pending)")
     ap.add_argument("--rev", default="HEAD", help="the cutlass commit to take the examples from")
     ap.add_argument("--arch", help="(internal) compile the cases of this arch only")
     o = ap.parse_args()

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from .. import env as _env
 
 from . import findings, launch, run_args
+from .by_value import ByValue
 from .errors import EmulationError
 from .build import build_machine, parse_cached
 from .launch import run_launches
 from .tensor_map import TensorMap
 
-__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap"]
+__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap", "ByValue"]
 
 
 @dataclass
@@ -62,6 +63,9 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     place.  Python ints bind scalar parameters, floats bind ``.f32``/``.f64`` parameters.  A
     :class:`TensorMap` binds a ``.param .align 64 .b8 name[128]`` tensor-map parameter; its array
     shares the allocation of the pointer argument that is the same object (docs/emulator.md §9).
+    A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
+    tensor passed with its run-time layout); arguments that are the same array share one
+    allocation.
 
     ``strict``: in strict mode ordering violations (missing fence.proxy.async before a tcgen05.cp
     or TMA reads generic-proxy stores, tcgen05.ld of MMA / cp results without commit + mbarrier

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import launch, tensor_map_bytes
 from . import memory as mem
+from .by_value import ByValue
 from .codegen import f32_to_bits, f64_to_bits
 from .errors import EmulationError
 from .tensor_map import TENSOR_MAP_BYTES, TensorMap
@@ -56,8 +57,9 @@ class MemoryBinding:
 
     def _check_memory(self, args, *, slots, tmem):
         gbytes = sum(v.size for v in self._global_vars()) + sum(
-            a.global_address.nbytes if isinstance(a, TensorMap) else getattr(a, "nbytes", 0)
-            for a in args)
+            a.global_address.nbytes if isinstance(a, TensorMap) else
+            sum(getattr(x, "nbytes", 0) for x in a.pointers.values()) if isinstance(a, ByValue) else
+            getattr(a, "nbytes", 0) for a in args)
         cx, cy, cz = self.cluster_dims
         launch.check_memory(self.fn.name, ctas=self.grid[0] * self.grid[1] * self.grid[2],
                             cluster_ctas=cx * cy * cz, threads=self.nthreads, smem=self.smem_size,
@@ -102,6 +104,9 @@ class MemoryBinding:
             if isinstance(a, TensorMap):
                 maps.append((p, off, a))
                 continue
+            if isinstance(a, ByValue):
+                self._bind_by_value(p, off, a)
+                continue
             if isinstance(a, np.ndarray):
                 if p.size != 8:
                     raise EmulationError(f"numpy array bound to non-64-bit parameter {p.name}")
@@ -109,10 +114,7 @@ class MemoryBinding:
                     raise EmulationError(f"array for {p.name} must be C-contiguous")
                 if a.dtype.hasobject:
                     raise EmulationError(f"array for {p.name} holds Python objects, not bytes")
-                base = self.gmem.alloc(a.nbytes, f"global buffer for {p.name}",
-                                       a.view(np.uint8).reshape(-1).tobytes())
-                self.bound_arrays.append((a, base))
-                val = base
+                val = self._array_base(a, f"global buffer for {p.name}")
             elif isinstance(a, (bool, int, np.integer)):
                 val = int(a)
             elif isinstance(a, (float, np.floating)):
@@ -129,6 +131,33 @@ class MemoryBinding:
         for p, off, tm in maps:
             self._bind_tensor_map(p, off, tm)
 
+    def _array_base(self, a, what):
+        """The global address of array ``a``: the allocation of an earlier argument that is the
+        same object, else a new one holding a copy of its bytes."""
+        base = next((b for arr, b in self.bound_arrays if arr is a), None)
+        if base is None:
+            base = self.gmem.alloc(a.nbytes, what, a.view(np.uint8).reshape(-1).tobytes())
+            self.bound_arrays.append((a, base))
+        return base
+
+    def _bind_by_value(self, p, off, bv):
+        """A by-value struct with pointer fields (sim/by_value.py): its bytes, each pointer field
+        the address of its array."""
+        data = bytearray(bv.data)
+        if len(data) != p.size:
+            raise EmulationError(f"ByValue for {p.name}: {len(data)} bytes for a {p.size}-byte "
+                                 f"parameter")
+        for o, a in sorted(bv.pointers.items()):
+            if not isinstance(a, np.ndarray) or a.dtype.hasobject or not a.flags.c_contiguous:
+                raise EmulationError(f"ByValue for {p.name}: the pointer field at byte {o} needs "
+                                     f"a C-contiguous numpy array of plain values")
+            if o % 8 or not 0 <= o <= len(data) - 8:
+                raise EmulationError(f"ByValue for {p.name}: pointer field offset {o} is not an "
+                                     f"8-byte aligned field inside its {len(data)} bytes")
+            base = self._array_base(a, f"global buffer for {p.name}+{o}")
+            data[o:o + 8] = base.to_bytes(8, "little")
+        self.param_buf[off:off + p.size] = bytes(data)
+
     def _bind_tensor_map(self, p, off, tm):
         """A TensorMap binds to a 128-byte .param object, kept by its offset (docs/emulator.md
         §9); its array is the allocation of the pointer argument that is the same object, else
@@ -138,11 +167,7 @@ class MemoryBinding:
                                  f"but {p.name} is {p.size} bytes at offset {off} (the driver "
                                  f"needs the 128-byte CUtensorMap 64-byte aligned)")
         a = tm.global_address
-        base = next((b for arr, b in self.bound_arrays if arr is a), None)
-        if base is None:
-            base = self.gmem.alloc(a.nbytes, f"global buffer of the tensor map {p.name}",
-                                   a.view(np.uint8).reshape(-1).tobytes())
-            self.bound_arrays.append((a, base))
+        base = self._array_base(a, f"global buffer of the tensor map {p.name}")
         if tm.offset > a.nbytes:
             raise EmulationError(f"TensorMap {p.name}: offset {tm.offset} is past the end of "
                                  f"its {a.nbytes}-byte array")

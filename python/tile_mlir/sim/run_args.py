@@ -14,6 +14,7 @@ import numbers
 
 import numpy as np
 
+from .by_value import ByValue
 from .errors import EmulationError
 
 __all__ = ["check_options", "check_args"]
@@ -68,7 +69,13 @@ def check_options(*, grid, block, cluster, dynamic_smem, max_steps, max_seconds,
 def check_args(fn, args) -> None:
     """Each argument against its .param of `fn` (a parsed .entry)."""
     for p, a in zip(fn.params, args):
-        if isinstance(a, np.ndarray):
+        if isinstance(a, ByValue):
+            for o, x in a.pointers.items():
+                if isinstance(x, np.ndarray) and not x.flags.writeable:
+                    raise EmulationError(f"run_ptx: the array of {p.name}'s pointer field at byte "
+                                         f"{o} is read-only: the kernel's results are copied back "
+                                         "into it (pass a writable array, e.g. a.copy())")
+        elif isinstance(a, np.ndarray):
             if not a.flags.writeable:
                 raise EmulationError(f"run_ptx: the array for {p.name} is read-only: the kernel's results are "
                                      "copied back into it (pass a writable array, e.g. a.copy())")

@@ -48,11 +48,16 @@ class Thread:
       scheduler releases a parked waiter once per progress value with result false (machine.py);
     * ``seen``: happens-before knowledge (key -> count) that barriers and mbarriers carry between
       threads (handlers/sync.py);
-    * ``fence_count``: the thread's fence.proxy.async count, tagged on its shared stores;
+    * ``fence_count``: the thread's proxy epoch, tagged on its shared stores: advanced by each
+      fence.proxy.async (``fenced_at``: the epoch it began) and each barrier that publishes the
+      thread's earlier stores; ``epochs``: the epoch of each thread whose earlier stores it has
+      synchronised with through barriers (one dict shared by a barrier's participants, never
+      changed in place); ``proxy_known``: ``epochs`` at its last fence.proxy.async
+      (:func:`unfenced_writer`);
     * ``ext``: the state handler families keep for the thread (:class:`Kept`).
     """
     __slots__ = ("r", "pc", "state", "lin", "lane", "warp", "cta", "gid", "local", "wait_on",
-                 "timeout_at", "timeout", "seen", "fence_count", "ext")
+                 "timeout_at", "timeout", "seen", "fence_count", "fenced_at", "epochs", "proxy_known", "ext")
 
     def __init__(self, nslots, lin, warp, cta, gid):
         self.r = [0] * nslots
@@ -69,6 +74,9 @@ class Thread:
         self.timeout = False
         self.seen = {}
         self.fence_count = 0
+        self.fenced_at = 0
+        self.epochs = _NO_EPOCHS
+        self.proxy_known = None
         self.ext = {}
 
 
@@ -244,3 +252,50 @@ def shared_write(M, t, cta, off, n, val):
     sm.buf[off:off + n] = (val & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
     sm.wtag[off:off + n] = ((t.gid + 1) << 32) | t.fence_count
     M.progress += 1
+
+
+# ------------------------------------------------------------------------------- proxy fences
+_NO_EPOCHS: dict = {}
+
+
+def proxy_fence(t):
+    """fence.proxy.async by ``t``: its stores so far are ordered before its later async-proxy
+    operations, and so are the stores of every thread it has synchronised with since they were
+    made (the fence lies on the causality path from them to ``t``'s async operation)."""
+    t.fence_count += 1
+    t.fenced_at = t.fence_count
+    t.proxy_known = t.epochs
+
+
+def publish_epochs(threads):
+    """A barrier completes: it carries each participant's stores so far to the others (later
+    stores get a newer epoch, which this knowledge does not cover), with what each knew.  The
+    participants share one new dict (in the common case they shared one before: merged once)."""
+    merged, done = {}, set()
+    for t in threads:
+        e = t.epochs
+        if id(e) not in done:
+            done.add(id(e))
+            for k, v in e.items():
+                if merged.get(k, -1) < v:
+                    merged[k] = v
+    for t in threads:
+        t.fence_count += 1
+        merged[t.gid] = t.fence_count
+    for t in threads:
+        t.epochs = merged
+
+
+def unfenced_writer(M, tag: int, reader):
+    """The thread whose generic-proxy store tagged ``tag`` (nonzero) has no proxy fence on a
+    causality path to an async-proxy access by ``reader`` (PTX ISA, memory consistency model:
+    proxy-preserved base causality order), or None: neither the writer fenced after the store,
+    nor did ``reader`` fence after synchronising with the writer past the store."""
+    gid, epoch = (tag >> 32) - 1, tag & 0xFFFFFFFF
+    w = M.thread_by_gid(gid)
+    if w.fenced_at > epoch:
+        return None
+    known = reader.proxy_known if reader is not None else None
+    if known is not None and known.get(gid, -1) > epoch:
+        return None
+    return w

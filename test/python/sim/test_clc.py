@@ -1,7 +1,7 @@
 """clusterlaunchcontrol: a CLC tile scheduler (each CTA takes its own tile, then asks to cancel
 a cluster not yet launched and takes the cancelled cluster's tile) covers every tile exactly once;
 the response lands in shared memory with 16 bytes of complete_tx on the mbarrier (multicast to the
-cluster's CTAs); the ISA's undefined uses are findings."""
+cluster's CTAs); the ISA's undefined uses are findings (a use of an undefined ctaid, not its read)."""
 
 import numpy as np
 import pytest
@@ -90,8 +90,10 @@ def test_multicast_response_reaches_the_cluster(assemble):
     assert who.tolist() == [0, 1] * 3  # cluster 0's CTAs take the cancelled clusters' tiles
 
 
-def test_reading_the_ctaid_of_a_failed_response_is_a_finding(assemble):
-    misuse = "\tclusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r15, %r16, %r17, %r18}, %q1;\n"
+def test_using_the_ctaid_of_a_failed_response_is_a_finding(assemble):
+    """The read alone is no finding (test_undefined_values.py); its use is."""
+    misuse = ("\tclusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {%r15, %r16, %r17, "
+              "%r18}, %q1;\n\tsetp.eq.u32 %p0, %r15, 0;\n")
     ptx = kernel(misuse=misuse)
     assemble(ptx)
     lines = ptx.split("\n")

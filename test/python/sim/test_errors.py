@@ -45,7 +45,7 @@ def test_sample_toy_kernel_is_flagged(assemble):
 def test_missing_proxy_fence_is_an_error_by_default(assemble):
     ptx = cp_kernel([("32x128b.warpx4", 0, 0, OK_DESC)], smem_bytes=4096, fence=False)
     assemble(ptx)
-    expect(ptx, "tcgen05.cp.", r"without.*|not followed by fence.proxy.async")
+    expect(ptx, "tcgen05.cp.", r"without.*|with no fence.proxy.async between them")
     res = run_cp(ptx, strict=False)
     assert any("fence.proxy.async" in w for w in res.warnings)
 

@@ -24,17 +24,13 @@ NAMES = corpus.names(FIX)
 #: kernels of 12 s or more on tile-sim here (2 shared cores, bench/foreign/corpus_table.py)
 SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_dense_gemm_alpha_beta_persistent",
         "bw_tutorial_fp16_gemm_1", "bw_tutorial_fp16_gemm_2", "bw_tutorial_fp16_gemm_3",
-        "bw_persistent", "hopper_dense", "tma_transpose"}
+        "bw_tutorial_fp16_gemm_3_1", "bw_tutorial_fp16_gemm_5", "bw_persistent", "hopper_dense", "tma_transpose"}
 #: the ISA rules each kernel breaks (tile-sim findings, by rule) beyond the tcgen05.ld pattern of
 #: test_runs_as_shipped_and_matches; a kernel in neither breaks none
 RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
          "bw_tma_v1_transpose": {"ordering"},
          "hopper_fmha": {"ordering"},  # (measured with sim-approx's models merged)
-         "hopper_fmha_causal": {"ordering"},
-         "triton_matmul_90": {"ordering"},
-         # CUTLASS's CLC scheduler reads query_cancel.get_first_ctaid of every response, and
-         # uses it only when is_canceled says a cluster was cancelled
-         "bw_dense_gemm_persistent_dynamic": {"clusterlaunchcontrol"}}
+         "hopper_fmha_causal": {"ordering"}}
 
 
 def corpus_params(names):

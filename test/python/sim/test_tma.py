@@ -383,7 +383,7 @@ def test_store_needs_the_proxy_fence():
     ptx = store_kernel(4, fence=False, after="    cp.async.bulk.wait_group 0;")
     g = np.zeros((1, 16), np.uint8)
     tm = TensorMap("uint8", g, (16, 1), (16,), (16, 1))
-    with pytest.raises(EmulationError, match="not followed by fence.proxy.async"):
+    with pytest.raises(EmulationError, match="with no fence.proxy.async between them"):
         run_ptx(ptx, "k", [tm], block=(32, 1, 1))
 
 

@@ -14,6 +14,7 @@ from ..errors import EmulationError
 from ..memory import OFFSET_MASK, own_offset
 from ..ptx_parser import TYPE_BITS
 from ..state import shared_read, shared_write
+from ..undefined import undefined
 
 SPACES = {"global", "shared", "shared::cta", "shared::cluster", "local", "param", "param::entry",
           "param::func", "const"}
@@ -197,25 +198,34 @@ decode_ldu = decode_ld
 
 # ------------------------------------------------------------------------------- cluster addressing
 def decode_mapa(d, inst):
+    """mapa: the address of the same shared variable in CTA ``b`` of the cluster.  A rank the
+    cluster does not have gives an undefined address (the ISA defines the result only for CTAs of
+    the cluster; CUTLASS's CLC scheduler maps in every lane and uses the lanes below the cluster
+    size): only its use is reported (sim/undefined.py, docs/emulator.md §12.7 W10)."""
     p = inst.parts
     t = p[-1]
     w = TYPE_BITS[t]
     dd, a, b = d.operands(3)
     generic = "shared::cluster" not in p
-    lines = [f"_a = {d.src(a, 64)}", f"_k = {d.src(b, 32)}",
-             "_n = len(t.cta.cluster.ctas)",
-             "if _k >= _n:",
-             "    raise EmulationError('mapa: target CTA rank %d but the cluster has %d CTAs' "
-             "% (_k, _n))"]
     if generic:
-        lines += [f"if not ({mem.SHARED_WINDOW} <= _a < {mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE}):",
-                  "    raise EmulationError('mapa: generic address 0x%x is not a shared address' % _a)",
-                  "_c, _o = M.shared_target(t, _a, 'generic')",
-                  d.dst(dd, w)(f"{mem.SHARED_WINDOW} + (_k << {mem.CLUSTER_SHIFT}) + _o")]
+        lines = [f"_a = {d.src(a, 64)}",
+                 f"if not ({mem.SHARED_WINDOW} <= _a < "
+                 f"{mem.SHARED_WINDOW + mem.SHARED_WINDOW_SIZE}):",
+                 "    raise EmulationError('mapa: generic address 0x%x is not a shared "
+                 "address' % _a)",
+                 "_c, _o = M.shared_target(t, _a, 'generic')",
+                 f"_v = {mem.SHARED_WINDOW} + (_k << {mem.CLUSTER_SHIFT}) + _o"]
     else:
-        lines += ["_c, _o = M.shared_target(t, _a, 'cluster')",
-                  d.dst(dd, w)(f"(_k << {mem.CLUSTER_SHIFT}) + _o")]
-    return d.compile(lines)
+        lines = [f"_c, _o = M.shared_target(t, {d.src(a, 64)}, 'cluster')",
+                 f"_v = (_k << {mem.CLUSTER_SHIFT}) + _o"]
+    lines = [f"_k = {d.src(b, 32)}"] + lines + ["if _k >= len(t.cta.cluster.ctas):"]
+    if dd[0] == "sink":
+        lines.append("    pass")
+    else:
+        lines.append(f"    r[{d.slot(dd)}] = _U(_v & {mask(min(dd[1].bits, w)):#x})")
+    lines += ["else:", "    " + d.dst(dd, w)("_v")]
+    what = "the address mapa gives for a CTA rank outside the cluster"
+    return d.compile(lines, {"_U": undefined(d.M, "undefined-value", inst.line, what)})
 
 
 def decode_getctarank(d, inst):

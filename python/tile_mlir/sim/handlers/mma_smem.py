@@ -54,6 +54,6 @@ def read_operand(M, t, cta, desc, rows: int, cols: int, elem_bits: int, k_major:
                              f"outside its {sm.size}-byte shared memory [{desc}]")
     if spans is not None:
         spans.append((cta, lo, hi))
-    check_proxy(M, t, cta, idx, _Reader(line))
+    check_proxy(M, t, cta, idx, _Reader(line), what)
     shared_observe_chunks(M, t, cta, chunks, what, unique=True)
     return gather(sm.np, addr, bit, elem_bits)

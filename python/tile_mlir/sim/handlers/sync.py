@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import findings
 from ..errors import EmulationError
-from ..state import Kept, State
+from ..state import Kept, State, proxy_fence, publish_epochs
 
 # barrier id -> [arrived threads, expected count or None (all live threads), bar.red arrivals],
 # for the current phase
@@ -42,6 +42,7 @@ def merge_seen(threads, extra=None):
 def release(threads, waiting_state: int) -> None:
     """A barrier completes: every participant learns what any of them had seen, and those blocked in
     `waiting_state` run again."""
+    publish_epochs(threads)
     merged = merge_seen(threads)
     for t in threads:
         t.seen = dict(merged)
@@ -191,7 +192,7 @@ def decode_fence(d, inst):
         kind = p[2] if len(p) > 2 else ""
         if kind == "async" or kind.startswith("async"):
             # generic-proxy writes of this thread become visible to the async proxy
-            return d.compile(["t.fence_count += 1"])
+            return d.compile(["_pf(t)"], {"_pf": proxy_fence})
         return d.compile([])
     return d.compile([])
 

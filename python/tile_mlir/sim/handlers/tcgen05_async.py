@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import findings
 from ..errors import EmulationError
-from ..state import Kept
+from ..state import Kept, unfenced_writer
 from . import mbarrier as mbar
 from . import tcgen05_chain
 
@@ -234,24 +234,25 @@ def check_inflight(M, t, cta, off, n):
     inflight[:] = keep
 
 
-def check_proxy(M, t, cta, idx, spec):
+def check_proxy(M, t, cta, idx, spec, what="tcgen05.cp"):
+    """Shared bytes ``idx`` of ``cta`` read in the async proxy by ``what`` (issued by ``t`` at
+    ``spec.line``): each generic-proxy store of them needs a proxy fence on a causality path to
+    the read (state.unfenced_writer)."""
     tags = cta.smem.wtag[idx]
     nz = tags[tags != 0]
     if not nz.size:
         return
-    by_gid = M.thread_by_gid
     for tag in np.unique(nz):
-        gid, epoch = (int(tag) >> 32) - 1, int(tag) & 0xFFFFFFFF
-        w = by_gid(gid)
-        if w.fence_count == epoch:
+        w = unfenced_writer(M, int(tag), t)
+        if w is not None:
             pos = np.argwhere(tags == tag)[0]
             addr = int(idx[tuple(pos)])
             M.violation(
-                f"tcgen05.cp (async proxy) reads shared byte 0x{addr:x} of CTA {cta.idx} written "
-                f"by a generic-proxy store of thread {M.where(w)} that was not followed by "
-                f"fence.proxy.async(.shared::cta) by the writer (docs/tcgen05.md §10)",
-                key=("proxy", spec.line, gid))
-
+                f"{what} at line {spec.line} (async proxy) reads shared byte 0x{addr:x} of CTA "
+                f"{cta.idx} written by a generic-proxy store of thread {M.where(w)} with no "
+                f"fence.proxy.async between them: neither the writer fenced after the store nor "
+                f"the issuing thread after synchronising with the writer (docs/tcgen05.md §10)",
+                key=("proxy", spec.line, w.gid))
 
 
 # ------------------------------------------------------------------------------- commit

@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import memory as mem
 from ..errors import EmulationError
-from ..state import Kept
+from ..state import Kept, unfenced_writer
 from ..tensor_map import TensorMap
 from . import tensormap_dev
 
@@ -167,22 +167,23 @@ def check_bulk(what, dst, src, size):
         raise EmulationError(f"{what}: size {size} must be a positive multiple of {BULK_ALIGN}")
 
 
-def check_fenced(M, cta, idx, what, line):
-    """Shared bytes ``idx`` read or overwritten by the async proxy: each generic-proxy writer
-    must have executed fence.proxy.async since its store (docs/emulator.md §9)."""
+def check_fenced(M, cta, idx, what, line, issuer=None):
+    """Shared bytes ``idx`` read or overwritten by the async proxy (an operation ``issuer``
+    issued): each generic-proxy store of them needs a proxy fence on a causality path to the
+    access, by the writer or by the issuer after synchronising with it (state.unfenced_writer,
+    docs/emulator.md §9)."""
     tags = cta.smem.wtag[idx]
     nz = tags[tags != 0]
     if not nz.size:
         return
     for tag in np.unique(nz):
-        gid, epoch = (int(tag) >> 32) - 1, int(tag) & 0xFFFFFFFF
-        w = M.thread_by_gid(gid)
-        if w.fence_count == epoch:
+        w = unfenced_writer(M, int(tag), issuer)
+        if w is not None:
             addr = int(idx[np.argmax(tags == tag)])
             M.violation(f"{what} shared byte 0x{addr:x} of CTA {cta.idx} written by a "
-                        f"generic-proxy store of thread {M.where(w)} that was not followed by "
-                        f"fence.proxy.async(.shared::cta) by the writer",
-                        key=("tma-proxy", line, gid))
+                        f"generic-proxy store of thread {M.where(w)} with no fence.proxy.async "
+                        f"between them (by the writer after the store, or by the issuing thread "
+                        f"after synchronising with the writer)", key=("tma-proxy", line, w.gid))
 
 
 # ------------------------------------------------------------------------------- race checks

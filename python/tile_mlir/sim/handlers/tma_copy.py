@@ -164,7 +164,7 @@ def _write_smem(M, cta, phys, data, rec, what):
     idx = (phys[:, None] + np.arange(esize)).reshape(-1)
     if sm.mbarriers and np.frombuffer(sm.mbar_mask, dtype=np.uint8)[idx].any():
         raise EmulationError(f"{what}: writes over a live mbarrier object in CTA {cta.idx}")
-    check_fenced(M, cta, idx, f"{what} (async proxy) overwrites", rec.line)
+    check_fenced(M, cta, idx, f"{what} (async proxy) overwrites", rec.line, rec.issuer)
     sm.np[idx] = data.reshape(-1)
     sm.wtag[idx] = 0  # no generic-proxy writer any more
     sh = tma.SHARED.of(cta)
@@ -243,7 +243,7 @@ def _read_smem(M, t, cta, phys, esize, rec, what):
         raise EmulationError(f"{what}: reads shared bytes [0x{lo:x}, 0x{hi:x}) of CTA {cta.idx}, "
                              f"outside its {sm.size}-byte shared memory")
     idx = (phys[:, None] + np.arange(esize)).reshape(-1)
-    check_fenced(M, cta, idx, f"{what} (async proxy) reads", rec.line)
+    check_fenced(M, cta, idx, f"{what} (async proxy) reads", rec.line, rec.issuer)
     check_tma_written(M, t, cta, idx, f"{what} source")
     rec.src = (cta, lo, hi)
     tma.SHARED.of(cta).reading.append((lo, hi, rec))
@@ -318,7 +318,7 @@ def bulk_load(M, t, dst, dst_space, src, src_space, size, mb_addr, mask, line):
         sm = t.cta.smem
         sm.check(src, size, f"{what} source")
         idx = np.arange(src, src + size)
-        check_fenced(M, t.cta, idx, f"{what} (async proxy) reads", line)
+        check_fenced(M, t.cta, idx, f"{what} (async proxy) reads", line, t)
         check_tma_written(M, t, t.cta, idx, f"{what} source")
         data = sm.np[src:src + size].copy()
     rec = new_record(M, t, line, what)
