@@ -109,3 +109,37 @@ def test_sequence_is_what_ptxas_emits():
                re.findall(r"/\*[0-9a-f]{4}\*/\s+(.*?) ;", sass)]
         arith = [g for g in got if re.match(r"(@!?P\d )?(FSETP|FMUL|MUFU)", g)]
         assert arith == want, (arch, arith)
+
+
+def test_div_full_runs_on_the_measured_reciprocal():
+    """A kernel's div.full{.ftz}.f32 on tile-sim: the sequence over the measured MUFU.RCP model
+    (handlers/approx.py), within the ISA's 2 ulp where the quotient is normal, and the scaled paths
+    (a divisor above 2^126, a subnormal one) finite where the quotient is."""
+    from tile_mlir.sim import run_ptx
+    from tile_mlir.sim.handlers.approx import scalar
+
+    ptx = (".version 8.8\n.target sm_90a\n.address_size 64\n"
+           ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pd, .param .u64 pe)\n{\n"
+           " .reg .b32 %r<4>; .reg .f32 %f<6>; .reg .b64 %rd<12>;\n"
+           " ld.param.u64 %rd1, [pa]; ld.param.u64 %rd2, [pb]; ld.param.u64 %rd3, [pd]; ld.param.u64 %rd4, [pe];\n"
+           " mov.u32 %r1, %tid.x; mul.wide.u32 %rd5, %r1, 4;\n"
+           " add.s64 %rd6, %rd1, %rd5; add.s64 %rd7, %rd2, %rd5; add.s64 %rd8, %rd3, %rd5; add.s64 %rd9, %rd4, %rd5;\n"
+           " ld.global.f32 %f1, [%rd6]; ld.global.f32 %f2, [%rd7];\n"
+           " div.full.f32 %f3, %f1, %f2; st.global.f32 [%rd8], %f3;\n"
+           " div.full.ftz.f32 %f4, %f1, %f2; st.global.f32 [%rd9], %f4;\n ret;\n}\n")
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(128) * 1e3).astype(np.float32)
+    b = rng.standard_normal(128).astype(np.float32)
+    b[:3] = [3e38, 1e-40, -5e37]
+    a[:3] = [1e30, 1e-38, 2.0]
+    d, e = np.zeros(128, np.float32), np.zeros(128, np.float32)
+    run_ptx(ptx, "k", [a, b, d, e], block=(128, 1, 1))
+    rcp_hw = scalar("rcp.approx.ftz.f32")
+    for i in range(128):
+        x, y = int(a.view(np.uint32)[i]), int(b.view(np.uint32)[i])
+        assert int(d.view(np.uint32)[i]) == div_full_f32(x, y, rcp_hw, False)
+        assert int(e.view(np.uint32)[i]) == div_full_f32(x, y, rcp_hw, True)
+    exact = a[3:].astype(np.float64) / b[3:].astype(np.float64)
+    ulps = np.abs(d[3:].astype(np.float64) - exact) / np.spacing(np.abs(exact).astype(np.float32))
+    assert ulps.max() <= 2.0
+    assert np.isfinite(d[:3]).all() and d[1] != 0  # 1e-38 / 1e-40 = 100: the 2^24 scaling keeps it

@@ -3,8 +3,9 @@ max, neg, abs, copysign and testp, for f64, f32, f16, bf16 and the packed f16x2,
 with every rounding mode and .ftz, .sat, .relu, .NaN, .xorsign.abs; the mixed-precision forms
 (``add/sub/fma.rn.f32.bf16``: an f16 / bf16 operand, f32 otherwise).  Written from the PTX ISA's
 "Floating-Point Instructions" and "Half Precision Floating-Point Instructions"; the numbers are
-fpexact.py's (exact, rounded once).  The .approx forms are another module's; div.approx / div.full
-(approximations without a bit-exact definition) are refused by name.
+fpexact.py's (exact, rounded once).  The .approx forms are another module's; div.full is the sequence
+ptxas emits over the measured MUFU.RCP model (div_full.py); div.approx (an approximation without a
+bit-exact definition) is refused by name.
 
 Packed forms compute each half (or each 32-bit word of f32x2) on its own, the element in the low
 bits from the low bits of the sources.
@@ -13,8 +14,11 @@ bits from the low bits of the sources.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 from .. import fpexact as X
+from ..div_full import div_full_f32
+from . import approx
 from ..fpformat import BF16, F16, F32, F64, decode, is_subnormal, round_float
 
 #: instruction type -> (element format, elements)
@@ -71,9 +75,21 @@ def _emit(d, inst, fn, n_src, width, src_widths=None):
     return d.compile([d.dst(dd, width)(f"_op({args})")], {"_op": fn})
 
 
+def _div_full(d, inst):
+    """div.full{.ftz}.f32: the sequence ptxas emits (div_full.py) over the measured MUFU.RCP model
+    (rcp.approx.ftz.f32, approx.py; docs/emulator.md §14)."""
+    p = inst.parts
+    if p[-1] != "f32" or set(p[1:-1]) - {"full", "ftz"}:
+        raise d.error(f"{inst.opcode}: div.full is div.full.f32 or div.full.ftz.f32")
+    fn = partial(div_full_f32, rcp=approx.scalar("rcp.approx.ftz.f32"), ftz="ftz" in p)
+    return _emit(d, inst, fn, 2, 32)
+
+
 def decode_arith(d, inst, kind):
     """add, sub, mul, fma/mad, div (IEEE forms), sqrt, rcp."""
     p = inst.parts
+    if kind == "div" and "full" in p:
+        return _div_full(d, inst)
     if kind in ("div", "sqrt", "rcp") and ("approx" in p or "full" in p):
         raise d.error(f"{inst.opcode}: an approximation the PTX ISA bounds but does not define; "
                       "tile-sim has no bit-exact model of it")
