@@ -48,7 +48,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
-            progress: bool | None = None) -> SimResult:
+            progress: bool | None = None, multicast=None) -> SimResult:
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     The launch is checked as the driver checks it: the block against the kernel's ``.reqntid`` /
@@ -84,7 +84,9 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``concurrent.futures.Executor`` to run them on instead (a dask.distributed client's).
     ``progress``: a progress bar on stderr for runs over 2 s (default: when stderr is a terminal
     and TILE_MLIR_SIM_PROGRESS is not 0).  ``trace`` (or env TILE_MLIR_SIM_TRACE=1) prints every step to
-    stderr.
+    stderr.  ``multicast``: the multicast objects of multimem.* (handlers/multimem.py), each a tuple of
+    argument indices of equal-size arrays, its replicas; the first one's addresses are its multimem
+    addresses (default: every global address is a multicast object of one replica).
     """
     from . import pool
     from .progress import bar_for
@@ -96,7 +98,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     workers = pool.default_workers(workers)
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     launch_kw = dict(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem,
-                     trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict)
+                     trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict,
+                     multicast=multicast)
     args = list(args)
     m = build_machine(ptx, kernel, args, **launch_kw)
     with bar_for(m, progress) as bar:
@@ -110,7 +113,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
 
 
 def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,
-                  max_seconds, strict):
+                  max_seconds, strict, multicast=None):
     """The Machine of a launch, its arguments bound (the text parsed once per process)."""
     from .machine import Machine
 
@@ -126,6 +129,9 @@ def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trac
                 dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
                 max_seconds=max_seconds, args=args)
     m.bind_args(args)
+    if multicast:
+        from .handlers.multimem import bind_multicast
+        bind_multicast(m, args, multicast)
     return m
 
 

@@ -61,3 +61,9 @@ def checking_test(form: str) -> str | None:
 def pattern_of(test_id: str) -> re.Pattern:
     """The forms one test is registered for (its family test iterates them)."""
     return re.compile("(?:" + "|".join(f"(?:{p})" for p, t in TESTS if t == test_id) + r")\Z")
+
+# ---- forms implemented by cov-impl (multimem, bulk reductions, ...): appended, one block
+TESTS += [
+    (r"multimem\.(ld_reduce|st|red)(\.[\w:]+)+", _T + "test_isa_multimem.py::test_multimem_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
