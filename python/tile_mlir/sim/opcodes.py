@@ -25,7 +25,7 @@ from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
-from .handlers import approx, multimem
+from .handlers import approx, bulk_reduce, multimem
 from .locations import source
 from .state import DInst
 
@@ -85,6 +85,8 @@ TABLE: dict[str, Op] = {
     # at the covering bulk wait_group (tma_copy.py; groups, prefetches: tma_group.py)
     "cp.async.bulk.tensor": Op(tma_copy.decode_bulk_tensor, T),
     "cp.async.bulk": Op(tma_copy.decode_bulk, T),
+    "cp.reduce.async.bulk.tensor": Op(bulk_reduce.decode_reduce_tensor, T),  # bulk_reduce.py:
+    "cp.reduce.async.bulk": Op(bulk_reduce.decode_reduce_bulk, T),  # the engine's reductions
     "cp.async.bulk.commit_group": Op(tma_group.decode_commit_group, T),
     "cp.async.bulk.wait_group": Op(tma_group.decode_wait_group, T),
     "cp.async.bulk.prefetch.tensor": Op(tma_group.decode_prefetch_tensor, T),

@@ -65,5 +65,9 @@ def pattern_of(test_id: str) -> re.Pattern:
 # ---- forms implemented by cov-impl (multimem, bulk reductions, ...): appended, one block
 TESTS += [
     (r"multimem\.(ld_reduce|st|red)(\.[\w:]+)+", _T + "test_isa_multimem.py::test_multimem_rows"),
+    (r"cp\.reduce\.async\.bulk\.(global|shared::cluster)(\.[\w:]+)+",
+     _T + "test_isa_bulk_reduce.py::test_bulk_reduce_rows"),
+    (r"cp\.reduce\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta\.\w+(\.tile)?\.bulk_group",
+     _T + "test_isa_bulk_reduce.py::test_bulk_reduce_tensor_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
