@@ -69,5 +69,8 @@ TESTS += [
      _T + "test_isa_bulk_reduce.py::test_bulk_reduce_rows"),
     (r"cp\.reduce\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta\.\w+(\.tile)?\.bulk_group",
      _T + "test_isa_bulk_reduce.py::test_bulk_reduce_tensor_rows"),
+    (r"(st|red)\.async(?![\w.:]*mbarrier)(\.[\w:]+)+|"
+     r"st\.async(\.weak)?(\.shared::cluster)?\.mbarrier::complete_tx::bytes\.[us]64",
+     _T + "test_isa_async_global.py::test_async_global_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
