@@ -16,7 +16,7 @@ issue, then complete-tx of the size on the mbarrier; into global memory at the c
 ``cp.async.bulk.wait_group``, reading the destination then (one legal schedule of an atomic
 reduction).  The element arithmetic is atom's (handlers/atomics.py: wrap, signedness, inc/dec,
 float add rounded to nearest even keeping subnormals, min/max with -0 below +0 and a NaN losing
-to a number); assumptions W10-W11 (§12.7).
+to a number); assumptions W12 (§12.7, §12.8).
 """
 
 from __future__ import annotations

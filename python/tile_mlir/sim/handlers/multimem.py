@@ -9,7 +9,7 @@ A multimem address names one location in every memory bound to a multicast objec
 per device).  tile-sim runs one device, so a multicast object is a set of global allocations given
 at launch (``run_ptx(..., multicast=[(i, j, ...)])``: the arguments i, j, ... are its replicas, and
 the addresses of argument i are its multimem addresses); any other global address is a multicast
-object of one replica, itself (docs/emulator.md §12, Table A rows A40-A43).
+object of one replica, itself (docs/emulator.md §12.8, W10-W11).
 
 ``ld_reduce`` reads the element of every replica and reduces them in replica order; ``st`` writes
 every replica; ``red`` reduces ``b`` into every replica, as ``red.global`` would.  Integers: add
