@@ -17,7 +17,7 @@ Model: performed at issue, then complete-tx of the bytes written on the mbarrier
 the same CTA as ``a`` (the ISA's rule); a reader sees the bytes once it has waited for that phase.  The global forms are performed at
 issue (one legal schedule of an asynchronous release; tile-sim's memory is sequentially
 consistent); ``.mmio`` addresses ordinary global memory, tile-sim having no memory-mapped devices
-(docs/emulator.md §12.8, W12).
+(docs/emulator.md §12.8, W13).
 """
 
 from __future__ import annotations

@@ -206,7 +206,7 @@ def tensor_reduce(M, t, taddr, coords, src, op, line):
                              f"aligned (A24)")
     if min(coords) < 0:
         raise EmulationError(f"{what}: negative box coordinates {coords} (A27)")
-    goff, inb, phys = tm.box(coords, src)  # out-of-bounds elements reduce nothing (W11)
+    goff, inb, phys = tm.box(coords, src)  # out-of-bounds elements reduce nothing (W12)
     esize = tm.elem_size
     rec = new_record(M, t, line, what)
     idx = _read_smem(M, t, t.cta, phys, esize, rec, what)
