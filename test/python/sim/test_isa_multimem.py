@@ -215,3 +215,24 @@ def test_multimem_rows(chunk, nrep):
                     if (now & ~nanm) != want or not _is_nan_bits(now, nanm, et, eb):
                         bad.append(f"{r['text']} lane {lane} replica {j} [{k}]: {now:#x} != {want:#x}")
     assert not bad, f"{len(bad)} mismatches, first: " + "; ".join(bad[:6])
+
+
+def test_multicast_binding_is_checked():
+    from tile_mlir.sim import EmulationError
+    rows = [r for r in ROWS if r["form"] == "multimem.st.u32"]
+    a, b = np.zeros(LANES * SPAN // 8, np.uint64), np.zeros(2, np.uint64)
+    with pytest.raises(EmulationError, match="differ in size"):
+        run_ptx(_kernel(rows), "k", [a, b, a.copy(), np.zeros((NSLOT, LANES), np.uint64),
+                                     np.zeros((NSLOT, LANES), np.uint64)],
+                block=(LANES, 1, 1), workers=1, multicast=[(0, 1)])
+
+
+@pytest.mark.parametrize("text", ["multimem.red.global.min.f32 [%rd9], %r1;",
+                                  "multimem.ld_reduce.add.v2.f64 {%rd1, %rd2}, [%rd9];",
+                                  "multimem.ld_reduce.add.acc::f32.f32 %r1, [%rd9];",
+                                  "multimem.st.v4.f16x2 [%rd9], {%r1, %r2};",
+                                  "multimem.red.and.u32 [%rd9], %r1;"])
+def test_forms_outside_the_isa_are_refused(text):
+    from tile_mlir.sim.coverage import decode_check
+    why = decode_check([text])[0]
+    assert why is not None and "multimem" in why, why
