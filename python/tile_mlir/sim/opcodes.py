@@ -25,7 +25,7 @@ from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
-from .handlers import approx, bulk_reduce, multimem
+from .handlers import approx, bulk_reduce, multimem, stack
 from .locations import source
 from .state import DInst
 
@@ -70,6 +70,8 @@ TABLE: dict[str, Op] = {
     "st.async": Op(async_store.decode_st_async, T),  # async_store.py: into a peer's shared
     "red.async": Op(async_store.decode_red_async, T),  # memory, completing on its mbarrier
     "multimem": Op(multimem.decode_multimem, T),  # multimem.py: multicast objects
+    "alloca": Op(stack.decode_alloca, T), "stacksave": Op(stack.decode_stacksave, T),  # stack.py
+    "stackrestore": Op(stack.decode_stackrestore, T),
     "mapa": Op(memory.decode_mapa, T), "getctarank": Op(memory.decode_getctarank, T),
     "isspacep": Op(memory.decode_isspacep, T), "prefetch": Op(memory.decode_nop, T),
     "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),

@@ -72,5 +72,6 @@ TESTS += [
     (r"(st|red)\.async(?![\w.:]*mbarrier)(\.[\w:]+)+|"
      r"st\.async(\.weak)?(\.shared::cluster)?\.mbarrier::complete_tx::bytes\.[us]64",
      _T + "test_isa_async_global.py::test_async_global_rows"),
+    (r"(alloca|stacksave|stackrestore)\.u(32|64)", _T + "test_isa_stack.py::test_stack_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
