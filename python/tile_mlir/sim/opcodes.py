@@ -25,7 +25,7 @@ from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
-from .handlers import approx, bulk_reduce, multimem, stack
+from .handlers import approx, bulk_reduce, multimem, stack, wmma
 from .locations import source
 from .state import DInst
 
@@ -123,6 +123,7 @@ TABLE: dict[str, Op] = {
     "movmatrix": Op(matrix.decode_movmatrix, W),
     # ---- mma.sync: warp-level MMA on register fragments (mma_sync.py)
     "mma": Op(mma_sync.decode_mma, W),
+    "wmma": Op(wmma.decode_wmma, W),  # wmma.py: refused by name (fragment layouts unspecified)
     # ---- setmaxnreg: the CTA's register pool and the warpgroup rules (regpool.py)
     "setmaxnreg": Op(regpool.decode_setmaxnreg, W),
     # ---- mbarrier (mbarrier.py)
