@@ -55,7 +55,7 @@ def _row(i, text, mbar):
                 f"  ld.shared.b64 %rd15, [sbuf]; st.global.b64 [%rd10+{8 * i}], %rd15;"]
 
 
-def test_async_global_rows():
+def test_async_global_rows(assemble):
     rows = isa_rows(T + "test_async_global_rows")
     assert rows
     rng = np.random.default_rng(77)
@@ -65,7 +65,9 @@ def test_async_global_rows():
     body = []
     for i, r in enumerate(rows):
         body += _row(i, r["text"], "mbarrier" in r["form"])
-    run_ptx(HEAD + "\n".join(body) + "\n  ret;\n}\n", "k", [g, inp], block=(1, 1, 1), workers=1)
+    ptx = HEAD + "\n".join(body) + "\n  ret;\n}\n"
+    assemble(ptx)
+    run_ptx(ptx, "k", [g, inp], block=(1, 1, 1), workers=1)
     bad = []
     for i, r in enumerate(rows):
         bits = _bits(r["form"])

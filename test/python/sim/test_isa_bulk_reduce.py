@@ -117,7 +117,7 @@ def _op_ty(form):
     return next(q for q in p if q in OPS), p[-1]
 
 
-def test_bulk_reduce_rows():
+def test_bulk_reduce_rows(assemble):
     """Each non-tensor row reduces 64 bytes of shared memory into its destination."""
     rows = isa_rows(T + "test_bulk_reduce_rows")
     assert rows
@@ -130,7 +130,9 @@ def test_bulk_reduce_rows():
         n = N // np.dtype(NP[ty]).itemsize
         src, old = _values(rng, ty, n), _values(rng, ty, n)
         dst, out = old.copy(), np.zeros(n, NP[ty])
-        run_ptx(_kernel(r["text"].split(" ")[0], kind), "k", [dummy, src, dst, out], block=(1, 1, 1),
+        ptx = _kernel(r["text"].split(" ")[0], kind)
+        assemble(ptx)
+        run_ptx(ptx, "k", [dummy, src, dst, out], block=(1, 1, 1),
                 workers=1)
         got = out if kind == "cluster" else dst
         want = _ref(op, ty, old, src)
@@ -139,7 +141,7 @@ def test_bulk_reduce_rows():
     assert not bad, "; ".join(bad[:4])
 
 
-def test_bulk_reduce_tensor_rows():
+def test_bulk_reduce_tensor_rows(assemble):
     """Each tensor row reduces a box (its dimension 0 at an offset, every other dimension whole)
     into a tensor, with types of the tensor map the operation reduces."""
     rows = isa_rows(T + "test_bulk_reduce_tensor_rows")
@@ -162,7 +164,9 @@ def test_bulk_reduce_tensor_rows():
         nb = int(np.prod(box))
         src[:nb] = _values(rng, ty, nb)
         coords = (w // 2,) + (0,) * (dims - 1)
-        run_ptx(_kernel(r["text"].split(" ")[0], "tensor", coords), "k",
+        ptx = _kernel(r["text"].split(" ")[0], "tensor", coords)
+        assemble(ptx)
+        run_ptx(ptx, "k",
                 [tm, src, np.zeros(1, np.uint64), np.zeros(1, np.uint64)], block=(1, 1, 1),
                 workers=1)
         want = old.reshape(gdim[::-1]).copy()

@@ -64,11 +64,11 @@ def _kernel(rows):
 .address_size 64
 .visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pin, .param .u64 pout)
 {{
-  .reg .pred %p<8>; .reg .b16 %h<10>; .reg .b32 %r<10>; .reg .b64 %rd<16>; .reg .b32 %tid;
-  mov.u32 %tid, %tid.x;
+  .reg .pred %p<8>; .reg .b16 %h<10>; .reg .b32 %r<10>; .reg .b64 %rd<16>; .reg .b32 %lid;
+  mov.u32 %lid, %tid.x;
   ld.param.u64 %rd10, [pa]; ld.param.u64 %rd11, [pin]; ld.param.u64 %rd12, [pout];
-  mul.wide.u32 %rd13, %tid, {SPAN}; add.u64 %rd10, %rd10, %rd13;
-  mul.wide.u32 %rd13, %tid, 8; add.u64 %rd11, %rd11, %rd13; add.u64 %rd12, %rd12, %rd13;
+  mul.wide.u32 %rd13, %lid, {SPAN}; add.u64 %rd10, %rd10, %rd13;
+  mul.wide.u32 %rd13, %lid, 8; add.u64 %rd11, %rd11, %rd13; add.u64 %rd12, %rd12, %rd13;
 {chr(10).join(body)}
   ret;
 }}
@@ -165,9 +165,11 @@ def _values(rng, ty, shape):
 
 @pytest.mark.parametrize("nrep", [3, 1])
 @pytest.mark.parametrize("chunk", range(2))
-def test_multimem_rows(chunk, nrep):
+def test_multimem_rows(chunk, nrep, assemble):
     rows = ROWS[chunk::2]
     assert rows
+    if nrep == 3:
+        assemble(_kernel(rows))
     rng = np.random.default_rng(4100 + chunk)
     nb = len(rows) * LANES * SPAN
     reps = [np.zeros(nb // 8, np.uint64) for _ in range(3)]

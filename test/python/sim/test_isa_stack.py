@@ -50,11 +50,12 @@ def _kernel(ty):
 
 
 @pytest.mark.parametrize("ty", ["u32", "u64"])
-def test_stack_rows(ty):
+def test_stack_rows(ty, assemble):
     """The three instructions of one address width, together (the rows of that width)."""
     assert {r["form"] for r in ROWS if r["form"].endswith(ty)} == \
         {f"alloca.{ty}", f"stacksave.{ty}", f"stackrestore.{ty}"}
     out = np.zeros((4, 8), np.uint64)
+    assemble(_kernel(ty))
     run_ptx(_kernel(ty), "k", [out], block=(4, 1, 1), workers=1)
     for lane in range(4):
         p1, sp, p3, p4, v1, v2, vf = (int(x) for x in out[lane, :7])
