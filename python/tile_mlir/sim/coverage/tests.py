@@ -73,5 +73,7 @@ TESTS += [
      r"st\.async(\.weak)?(\.shared::cluster)?\.mbarrier::complete_tx::bytes\.[us]64",
      _T + "test_isa_async_global.py::test_async_global_rows"),
     (r"(alloca|stacksave|stackrestore)\.u(32|64)", _T + "test_isa_stack.py::test_stack_rows"),
+    (r"tensormap\.replace\.tile\.(global_address|rank)\.b1024\.b(64|32)",
+     _T + "test_tensormap_generic.py::test_tensormap_generic_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
