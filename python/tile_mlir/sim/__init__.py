@@ -49,7 +49,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
-            progress: bool | None = None, explore: int | None = None, seed: int = 0,
+            progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
             check=None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
@@ -89,7 +89,9 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``concurrent.futures.Executor`` to run them on instead (a dask.distributed client's).
     ``progress``: a progress bar on stderr for runs over 2 s (default: when stderr is a terminal
     and TILE_MLIR_SIM_PROGRESS is not 0).  ``trace`` (or env TILE_MLIR_SIM_TRACE=1) prints every step to
-    stderr.
+    stderr.  ``multicast``: the multicast objects of multimem.* (handlers/multimem.py), each a tuple of
+    argument indices of equal-size arrays, its replicas; the first one's addresses are its multimem
+    addresses (default: every global address is a multicast object of one replica).
 
     ``explore=N``: run the launch under its default schedule, then under N schedules drawn from
     ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
@@ -115,7 +117,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     workers = pool.default_workers(workers)
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     launch_kw = dict(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem,
-                     trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict)
+                     trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict,
+                     multicast=multicast)
     args = list(args)
     m = build_machine(ptx, kernel, args, **launch_kw)
     with bar_for(m, progress) as bar:

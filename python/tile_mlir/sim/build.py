@@ -10,7 +10,7 @@ __all__ = ["build_machine", "parse_cached"]
 
 
 def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,
-                  max_seconds, strict):
+                  max_seconds, strict, multicast=None):
     """The Machine of a launch, its arguments bound (the text parsed once per process)."""
     from .machine import Machine  # (late: `import tile_mlir.sim` for its errors and results loads no handlers)
 
@@ -26,6 +26,9 @@ def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trac
                 dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
                 max_seconds=max_seconds, args=args)
     m.bind_args(args)
+    if multicast:  # the multicast objects of multimem.* (handlers/multimem.py)
+        from .handlers.multimem import bind_multicast  # (late: as Machine above)
+        bind_multicast(m, args, multicast)
     return m
 
 

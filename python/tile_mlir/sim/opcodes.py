@@ -25,7 +25,7 @@ from .handlers import fparith, intarith
 from .handlers import alu, control, convert, cp_async, matrix, mbarrier, memory, sync, tcgen05_alloc, \
     tcgen05_async, tcgen05_cp, tcgen05_ldst, tcgen05_mma, tma_copy, tma_group, warp, wgmma
 from .handlers import async_store, atomics, calls, clc, mma_sync, regpool, tensormap_dev
-from .handlers import approx
+from .handlers import approx, bulk_reduce, multimem, stack, wmma
 from .locations import source
 from .state import DInst
 
@@ -69,6 +69,9 @@ TABLE: dict[str, Op] = {
     "atom": Op(atomics.decode_atom, T), "red": Op(atomics.decode_red, T),  # atomics.py
     "st.async": Op(async_store.decode_st_async, T),  # async_store.py: into a peer's shared
     "red.async": Op(async_store.decode_red_async, T),  # memory, completing on its mbarrier
+    "multimem": Op(multimem.decode_multimem, T),  # multimem.py: multicast objects
+    "alloca": Op(stack.decode_alloca, T), "stacksave": Op(stack.decode_stacksave, T),  # stack.py
+    "stackrestore": Op(stack.decode_stackrestore, T),
     "mapa": Op(memory.decode_mapa, T), "getctarank": Op(memory.decode_getctarank, T),
     "isspacep": Op(memory.decode_isspacep, T), "prefetch": Op(memory.decode_nop, T),
     "prefetchu": Op(memory.decode_nop, T), "applypriority": Op(memory.decode_nop, T),
@@ -84,6 +87,8 @@ TABLE: dict[str, Op] = {
     # at the covering bulk wait_group (tma_copy.py; groups, prefetches: tma_group.py)
     "cp.async.bulk.tensor": Op(tma_copy.decode_bulk_tensor, T),
     "cp.async.bulk": Op(tma_copy.decode_bulk, T),
+    "cp.reduce.async.bulk.tensor": Op(bulk_reduce.decode_reduce_tensor, T),  # bulk_reduce.py:
+    "cp.reduce.async.bulk": Op(bulk_reduce.decode_reduce_bulk, T),  # the engine's reductions
     "cp.async.bulk.commit_group": Op(tma_group.decode_commit_group, T),
     "cp.async.bulk.wait_group": Op(tma_group.decode_wait_group, T),
     "cp.async.bulk.prefetch.tensor": Op(tma_group.decode_prefetch_tensor, T),
@@ -118,6 +123,7 @@ TABLE: dict[str, Op] = {
     "movmatrix": Op(matrix.decode_movmatrix, W),
     # ---- mma.sync: warp-level MMA on register fragments (mma_sync.py)
     "mma": Op(mma_sync.decode_mma, W),
+    "wmma": Op(wmma.decode_wmma, W),  # wmma.py: refused by name (fragment layouts unspecified)
     # ---- setmaxnreg: the CTA's register pool and the warpgroup rules (regpool.py)
     "setmaxnreg": Op(regpool.decode_setmaxnreg, W),
     # ---- mbarrier (mbarrier.py)

@@ -61,3 +61,19 @@ def checking_test(form: str) -> str | None:
 def pattern_of(test_id: str) -> re.Pattern:
     """The forms one test is registered for (its family test iterates them)."""
     return re.compile("(?:" + "|".join(f"(?:{p})" for p, t in TESTS if t == test_id) + r")\Z")
+
+# ---- forms implemented by cov-impl (multimem, bulk reductions, ...): appended, one block
+TESTS += [
+    (r"multimem\.(ld_reduce|st|red)(\.[\w:]+)+", _T + "test_isa_multimem.py::test_multimem_rows"),
+    (r"cp\.reduce\.async\.bulk\.(global|shared::cluster)(\.[\w:]+)+",
+     _T + "test_isa_bulk_reduce.py::test_bulk_reduce_rows"),
+    (r"cp\.reduce\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta\.\w+(\.tile)?\.bulk_group",
+     _T + "test_isa_bulk_reduce.py::test_bulk_reduce_tensor_rows"),
+    (r"(st|red)\.async(?![\w.:]*mbarrier)(\.[\w:]+)+|"
+     r"st\.async(\.weak)?(\.shared::cluster)?\.mbarrier::complete_tx::bytes\.[us]64",
+     _T + "test_isa_async_global.py::test_async_global_rows"),
+    (r"(alloca|stacksave|stackrestore)\.u(32|64)", _T + "test_isa_stack.py::test_stack_rows"),
+    (r"tensormap\.replace\.tile\.(global_address|rank)\.b1024\.b(64|32)",
+     _T + "test_tensormap_generic.py::test_tensormap_generic_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]

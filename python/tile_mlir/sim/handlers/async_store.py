@@ -7,8 +7,17 @@ on an mbarrier of the destination CTA (PTX ISA "st.async", "red.async")::
         [a], b, [mbar];              .op.type = .inc/.dec.u32, .min/.max.{u32,s32},
                                      .and/.or/.xor.b32, .add.{u32,s32,u64}
 
+and the sm_100 forms into global memory, released at a scope, completing without an mbarrier::
+
+    st.async.release.{gpu,sys}{.global}.type [a], b;  st.async.mmio.release.sys{.global}.type [a], b
+        .type = .b16 .b32 .b64 .u16 .u32 .u64 .s16 .s32 .s64 .f32 .f64
+    red.async.release.gpu{.global}.add.type [a], b;   .type = .u32 .s32 .u64 .s64
+
 Model: performed at issue, then complete-tx of the bytes written on the mbarrier, which must be in
-the same CTA as ``a`` (the ISA's rule); a reader sees the bytes once it has waited for that phase.
+the same CTA as ``a`` (the ISA's rule); a reader sees the bytes once it has waited for that phase.  The global forms are performed at
+issue (one legal schedule of an asynchronous release; tile-sim's memory is sequentially
+consistent); ``.mmio`` addresses ordinary global memory, tile-sim having no memory-mapped devices
+(docs/emulator.md §12.9, W16).
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from ..state import shared_read, shared_write
 from . import mbarrier as mbar
 from .atomics import TYPES, _element_op
 
-_ST_TYPES = ("b32", "b64", "u32", "s32", "f32", "f64")
+_ST_TYPES = ("b32", "b64", "u32", "s32", "f32", "f64", "u64", "s64")
 _RED = {"inc": ("u32",), "dec": ("u32",), "min": ("u32", "s32"), "max": ("u32", "s32"),
         "and": ("b32",), "or": ("b32",), "xor": ("b32",), "add": ("u32", "s32", "u64")}
 _COMMON = {"async", "weak", "relaxed", "shared::cluster", "cluster", "mbarrier::complete_tx::bytes"}
@@ -26,9 +35,6 @@ _COMMON = {"async", "weak", "relaxed", "shared::cluster", "cluster", "mbarrier::
 
 def _form(d, inst, red):
     p = inst.parts
-    if "mbarrier::complete_tx::bytes" not in p:
-        raise d.error(f"{p[0]}.async completes with .mbarrier::complete_tx::bytes (the .mmio / "
-                      f"bulk forms are not emulated)")
     ty = p[-1]
     op = next((q for q in p if q in _RED), None) if red else None
     nvec = next((int(q[1]) for q in p if q in ("v2", "v4")), 1)
@@ -61,6 +67,8 @@ def _target(M, t, a, mb_addr, n, what):
 
 
 def decode_st_async(d, inst):
+    if "mbarrier::complete_tx::bytes" not in inst.parts:
+        return _decode_global(d, inst, False)
     ty, _, nvec = _form(d, inst, False)
     a, b, mb = d.operands(3)
     bits = TYPES[ty][0]
@@ -84,6 +92,8 @@ def decode_st_async(d, inst):
 
 
 def decode_red_async(d, inst):
+    if "mbarrier::complete_tx::bytes" not in inst.parts:
+        return _decode_global(d, inst, True)
     ty, op, _ = _form(d, inst, True)
     a, b, mb = d.operands(3)
     bits, kind = TYPES[ty]
@@ -98,4 +108,45 @@ def decode_red_async(d, inst):
         old = shared_read(M, t, cta, off, n)
         shared_write(M, t, cta, off, n, fn(old, get(t) & m, None) & m)
         mbar.complete_tx(M, barrier, n)
+    return f
+
+
+_GLOBAL_ST = ("b16", "b32", "b64", "u16", "u32", "u64", "s16", "s32", "s64", "f32", "f64")
+_GLOBAL_RED = ("u32", "s32", "u64", "s64")
+
+
+def _decode_global(d, inst, red):
+    """st.async / red.async into global memory (sm_100): a release at .gpu / .sys scope."""
+    p = inst.parts
+    ty = p[-1]
+    known = {"async", "release", "gpu", "sys", "global", "mmio"} | ({"add"} if red else set())
+    extra = [q for q in p[1:-1] if q not in known]
+    ok = not extra and "release" in p and ("gpu" in p) != ("sys" in p)
+    if red:
+        ok = ok and "add" in p and "mmio" not in p and "gpu" in p and ty in _GLOBAL_RED
+    else:
+        ok = ok and ty in _GLOBAL_ST and ("mmio" not in p or "sys" in p)
+    if not ok:
+        raise d.error(f"{p[0]}.async without an mbarrier: the ISA's forms are "
+                      + ("red.async.release.gpu{.global}.add.{u32,s32,u64,s64}" if red else
+                         "st.async{.mmio}.release.{gpu,sys}{.global}.type (.mmio: .sys)"))
+    a, b = d.operands(2)
+    bits = TYPES.get(ty, (int(ty[1:]), ty[0]))[0]
+    get = d.compile([f"return {d.src(b, bits, ftype=ty.startswith('f'))}"])
+    ae = d.compile([f"return {d.addr_expr(a)[0]}"])
+    M, n, m = d.M, bits // 8, (1 << bits) - 1
+    fn = _element_op("add", ty, bits, TYPES[ty][1]) if red else None
+    what = f"{p[0]}.async"
+
+    def f(t):
+        addr = ae(t)
+        if addr % n:
+            raise EmulationError(f"{what}: address 0x{addr:x} is not {n}-byte aligned")
+        if M.classify_generic(addr) != "global":
+            raise EmulationError(f"{what}: address 0x{addr:x} is not in global memory")
+        v = get(t) & m
+        if fn is not None:
+            v = fn(M.gmem.read(addr, n), v, None) & m
+        M.gmem.write(addr, n, v)
+        M.progress += 1
     return f

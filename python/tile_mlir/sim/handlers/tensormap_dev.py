@@ -2,6 +2,7 @@
 at a global or shared address (grouped GEMMs' per-group maps, Triton's device-side descriptors)::
 
     tensormap.replace.tile.{global_address,rank}{.global,.shared::cta}.b1024.{b64,b32} [a], v;
+        (every field: without .global / .shared::cta, a generic address)
     tensormap.replace.tile.{box_dim,global_dim,global_stride,element_stride}{.ss}.b1024.type
         [a], ord, v;
     tensormap.replace.tile.{elemtype,interleave_layout,swizzle_mode,swizzle_atomicity,
@@ -43,9 +44,10 @@ def decode_replace(d, inst):
     if len(p) < 4 or p[1] != "replace" or p[2] != "tile":
         raise d.error("tensormap.replace takes .tile (the only mode)")
     field = p[3]
-    space = "shared" if "shared::cta" in p else ("global" if "global" in p else None)
+    # no state space: a generic address of global or shared::cta memory
+    space = "shared" if "shared::cta" in p else ("global" if "global" in p else "generic")
     extra = [q for q in p[4:] if q not in ("global", "shared::cta", "b1024", "b32", "b64")]
-    if space is None or "b1024" not in p or extra:
+    if "b1024" not in p or extra:
         raise d.error("tensormap.replace.tile.<field>{.global,.shared::cta}.b1024.<type>")
     if field in FIELD2:
         addr, ordo, val = d.operands(3)

@@ -294,7 +294,7 @@ def retire(M, recs):
     """Bulk-group copies complete: their global writes are made and their sources released."""
     for rec in recs:
         for view, idx, data in rec.writes:
-            view[idx] = data
+            view[idx] = data(view[idx]) if callable(data) else data  # a reduction (bulk_reduce.py)
         rec.writes = []
         if rec.src is not None:
             cta = rec.src[0]

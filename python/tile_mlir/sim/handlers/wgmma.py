@@ -250,6 +250,9 @@ def decode_mma_async(d, inst):
     p = inst.parts
     if "sp" in p:
         raise d.error("wgmma.mma_async.sp is not emulated by tile-sim")
+    if "b1" in p:  # D = C + popc(A .and B) over K = 256 bits: no operand reader for 1-bit data
+        raise d.error("wgmma.mma_async .b1 (.and.popc, K = 256) is not emulated by tile-sim: its "
+                      "1-bit operands have no shared-memory reader here")
     if p[2:4] != ["sync", "aligned"]:
         raise d.error("wgmma.mma_async needs .sync.aligned")
     rest = p[4:]
