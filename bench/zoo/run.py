@@ -1,4 +1,4 @@
-"""Explore every kernel of the bug zoo (kernels.py) and print its table: what the default
+"""Explore every kernel of the bug zoo (zoo_kernels.py) and print its table: what the default
 schedule does, the schedules exploration needed to find the bug under each of 5 seeds, and the
 schedules over which the fixed twin stayed clean (tile-sim; docs/emulator.md, schedule
 exploration).
@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from kernels import BUGS, args  # noqa: E402
+from zoo_kernels import BUGS, args  # noqa: E402
 
 from tile_mlir.sim import EmulationError, run_ptx  # noqa: E402
 

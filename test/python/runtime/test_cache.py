@@ -29,7 +29,8 @@ def compiles(monkeypatch):
     fake = types.ModuleType("tile_mlir.driver.compiler")
     fake.compile = fake_compile
     monkeypatch.setitem(sys.modules, "tile_mlir.driver.compiler", fake)
-    monkeypatch.setattr(tile_mlir, "compiler", fake, raising=False)
+    import tile_mlir.driver
+    monkeypatch.setattr(tile_mlir.driver, "compiler", fake, raising=False)
     monkeypatch.setattr(cache, "_memory", {})
     monkeypatch.setattr(cache, "_stats", {"compiles": 0, "hits": 0, "disk_hits": 0})
     return calls

@@ -250,7 +250,8 @@ def test_module_and_compile_cache(fake_cuda, monkeypatch, copy_art):
     fake = types.ModuleType("tile_mlir.driver.compiler")
     fake.compile = fake_compile
     monkeypatch.setitem(sys.modules, "tile_mlir.driver.compiler", fake)
-    monkeypatch.setattr(tile_mlir, "compiler", fake, raising=False)
+    import tile_mlir.driver
+    monkeypatch.setattr(tile_mlir.driver, "compiler", fake, raising=False)
     monkeypatch.setattr(rt_cache, "_memory", {})
     text = "tile.func @copy() {}  // test_module_and_compile_cache"
     k1 = jit(text, arch="sm_90a", backend="gpu")

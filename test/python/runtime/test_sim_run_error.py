@@ -79,11 +79,14 @@ def test_located_error_names_the_ptx_line_findings_and_the_run_hint():
     assert "pass strict=False" not in str(err) and "jit(..., strict=False)" in str(err)
 
 
-def test_the_emulator_alone_keeps_its_own_error():
+def test_the_emulator_alone_raises_its_own_error_inside_the_tree():
+    """run_ptx on its own raises tile-sim's EmulationError (not the runtime's SimRunError), which is a
+    TileMLIRError like every error of the package (errors.py)."""
     from tile_mlir.sim import run_ptx
     with pytest.raises(EmulationError) as info:
         run_ptx("not ptx at all", None, [])
-    assert not isinstance(info.value, tile_mlir.TileMLIRError)
+    assert isinstance(info.value, tile_mlir.TileMLIRError)
+    assert not isinstance(info.value, tile_mlir.SimRunError)
 
 
 def test_source_location_from_the_ptx_line_information():

@@ -13,7 +13,7 @@ from tile_mlir.sim.explore import PriorityPolicy, Schedule, draw, replay
 from tile_mlir.sim.explore import driver
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench", "zoo"))
-from kernels import BUGS, args  # noqa: E402
+from zoo_kernels import BUGS, args  # noqa: E402
 
 EXPLORED = [n for n, b in BUGS.items() if not b.default_finds]
 
