@@ -133,7 +133,8 @@ def test_pair_kernel_without_the_leaders_barrier_deadlocks():
     kernel = tile_mlir.jit(module, arch="sm_100a", backend="sim")
     half = (128 + 64) * 128 + 2 * 512  # the odd CTA's bytes of a stage: A, half of B, SFA, SFB
     with pytest.raises(SimRunError, match=rf"deadlock(.|\n)*CTA 0 warp 1 lanes 0: .*mbarrier.try_wait(.|\n)*"
-                                             rf"of CTA 0 \(phase 0, pending 0/1, tx {half}\)"):
+                                             rf"of CTA 0 \(phase 0, pending 0/1, {2 * half} transaction bytes expected, "
+                                             rf"{half} arrived \(tx-count {half}\)\)"):
         kernel(*[args[n] for n in ("A", "B", "SFA", "SFB")], np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16))
 
 

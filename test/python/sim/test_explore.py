@@ -52,7 +52,7 @@ def test_zoo_fixed_twin_is_clean(name):
 
 
 DEFAULT_FINDS = {"expect-tx-box": r"races with the cp.async.bulk",
-                 "store-fence": r"not followed by fence.proxy.async"}
+                 "store-fence": r"no fence.proxy.async between them"}
 
 
 @pytest.mark.parametrize("name", [n for n, b in BUGS.items() if b.default_finds])

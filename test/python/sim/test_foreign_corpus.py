@@ -30,7 +30,16 @@ SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_dense_gemm_alpha_beta_persist
 RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
          "bw_tma_v1_transpose": {"ordering"},
          "hopper_fmha": {"ordering"},  # (measured with sim-approx's models merged)
-         "hopper_fmha_causal": {"ordering"}}
+         "hopper_fmha_causal": {"ordering"},
+         # under triage: the wgmma reads P that the threads stored with st.shared, and tile-sim finds
+         # no proxy fence on the path (Triton's bug or tile-sim's: not yet settled)
+         "triton_attention_fwd_90": {"ordering"},
+         "triton_attention_fwd_causal_90": {"ordering"}}
+#: kernels tile-sim refuses to run to the end, with the reason (each an open question, docs/emulator.md
+#: §11.1): Triton 3.5's sm_100a attention builds tcgen05.mma B descriptors without the version field
+#: (bits 46-48 0b001) that the ISA fixes; what the hardware does with it is unmeasured
+REFUSED = {"triton_attention_fwd_10": "bits 46-48 must be 0b001",
+           "triton_attention_fwd_causal_10": "bits 46-48 must be 0b001"}
 
 
 def corpus_params(names):
@@ -68,6 +77,10 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
 
 @pytest.mark.parametrize("name", corpus_params(NAMES))
 def test_runs_as_shipped_and_matches(name):
+    if name in REFUSED:
+        with pytest.raises(EmulationError, match=REFUSED[name]):
+            corpus.run(FIX, name)
+        return
     outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
     man, _, data = corpus.load(FIX, name)
     for n, ref in refs.items():

@@ -67,7 +67,7 @@ def test_decode_reports_every_unsupported_instruction_at_once():
     div.approx.f32 %r1, %r2, %r3;
     cvt.rs.f16x2.f32 %r4, %r2, %r3, %r1;
     div.approx.f32 %r1, %r1, %r3;
-    div.full.f32 %r5, %r2, %r3;
+    mbarrier.pending_count.b64 %r5, %rd1;
     st.global.u32 [%rd1], %r1;
     ret;
 """
@@ -79,5 +79,5 @@ def test_decode_reports_every_unsupported_instruction_at_once():
     msg = e.value.message
     assert "cannot run 4 instructions of k (3 forms); nothing ran" in msg
     assert re.search(r"`div\.approx\.f32` x2 \(PTX lines \d+, \d+\)", msg)
-    assert "`cvt.rs.f16x2.f32` x1" in msg and "`div.full.f32` x1" in msg
+    assert "`cvt.rs.f16x2.f32` x1" in msg and "`mbarrier.pending_count.b64` x1" in msg
     assert out[0] == 0

@@ -14,7 +14,6 @@ bits from the low bits of the sources.
 from __future__ import annotations
 
 import math
-from functools import partial
 
 from .. import fpexact as X
 from ..div_full import div_full_f32
@@ -81,7 +80,8 @@ def _div_full(d, inst):
     p = inst.parts
     if p[-1] != "f32" or set(p[1:-1]) - {"full", "ftz"}:
         raise d.error(f"{inst.opcode}: div.full is div.full.f32 or div.full.ftz.f32")
-    fn = partial(div_full_f32, rcp=approx.scalar("rcp.approx.ftz.f32"), ftz="ftz" in p)
+    rcp, ftz = approx.scalar("rcp.approx.ftz.f32"), "ftz" in p
+    fn = lambda a, b: div_full_f32(a, b, rcp, ftz)  # noqa: E731
     return _emit(d, inst, fn, 2, 32)
 
 
