@@ -46,6 +46,14 @@ TESTS: list[tuple[str, str]] = [
     # asynchronous st.async / st.bulk, whose completion is an mbarrier's)
     (r"(ld|st|ldu)(?![\w.:]*\.(param|async|bulk))(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
      _T + "test_isa_memory.py::test_memory_rows"),
+    # atom / red: every operation, type, vector form, semantics, scope and state space, against a
+    # reference from the ISA's definitions (old value returned, memory updated, float rounding)
+    (r"(atom|red)(?![\w.:]*\.async)(\.[\w:]+)*\.(add|min|max|and|or|xor|exch|cas|inc|dec)"
+     r"(\.[\w:]+)*\.([bsu](16|32|64|128)|f16|bf16|f32|f64|f16x2|bf16x2)",
+     _T + "test_isa_atomics.py::test_atomic_rows"),
+    # approximate math: each form run in a kernel on literal outputs of an sm_90 GPU
+    (r"(ex2|lg2|rcp|rsqrt|sqrt|sin|cos|tanh)\.approx(\.ftz)?\.(f32|f64|f16|bf16|f16x2|bf16x2)",
+     _T + "test_approx.py::test_instruction_in_a_kernel"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
