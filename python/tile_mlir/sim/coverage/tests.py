@@ -54,6 +54,11 @@ TESTS: list[tuple[str, str]] = [
     # approximate math: each form run in a kernel on literal outputs of an sm_90 GPU
     (r"(ex2|lg2|rcp|rsqrt|sqrt|sin|cos|tanh)\.approx(\.ftz)?\.(f32|f64|f16|bf16|f16x2|bf16x2)",
      _T + "test_approx.py::test_instruction_in_a_kernel"),
+    # warp collectives: each row's opcode over the whole warp and a partial member mask
+    (r"redux\.sync\.(add|min|max)\.[us]32|redux\.sync\.(and|or|xor)\.b32|"
+     r"redux\.sync\.(min|max)(\.abs)?(\.NaN)?\.f32|shfl\.sync\.(up|down|bfly|idx)\.b32|"
+     r"vote\.sync\.(all|any|uni)\.pred|match\.(any|all)\.sync\.b32|activemask\.b32|elect\.sync",
+     _T + "test_isa_warp.py::test_warp_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
