@@ -59,6 +59,10 @@ TESTS: list[tuple[str, str]] = [
      r"redux\.sync\.(min|max)(\.abs)?(\.NaN)?\.f32|shfl\.sync\.(up|down|bfly|idx)\.b32|"
      r"vote\.sync\.(all|any|uni)\.pred|match\.(any|all)\.sync\.b32|activemask\.b32|elect\.sync",
      _T + "test_isa_warp.py::test_warp_rows"),
+    # barriers: a store before seen after, by a thread that would otherwise run first
+    (r"(bar|barrier)(\.cta)?\.(sync|arrive|red\.popc)(\.aligned)?(\.u32)?|"
+     r"barrier\.cluster\.(arrive|wait)(\.(relaxed|release|acquire))?(\.aligned)?|bar\.warp\.sync",
+     _T + "test_isa_barriers.py::test_barrier_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
