@@ -33,13 +33,13 @@ def kernel(body, cluster=False):
 ALL_SYNC = ("\tmul.lo.u32 %r6, %r1, 3;\n\tst.shared.u32 [%r5], %r6;\n\t{op} %r10;\n"
             "\tadd.u32 %r7, %r1, 32;\n\tand.b32 %r7, %r7, 127;\n\tshl.b32 %r7, %r7, 2;\n"
             "\tadd.u32 %r7, %r3, %r7;\n\tld.shared.u32 %r8, [%r7];\n\tst.global.u32 [%rd2], %r8;\n")
-# warps 0-1 store and arrive on barrier 1 for 128 threads, warps 2-3 wait on it and read the
-# store of the thread 64 below; warps 0-1 store nothing to global memory
-PROD_CONS = ("\tsetp.lt.u32 %p1, %r2, 2;\n\t@!%p1 bra CONSUMER;\n"
+# warps 2-3 store and arrive on barrier 1 for 128 threads, warps 0-1 (which would run first) wait
+# on it and read the store of the thread 64 above; warps 2-3 store nothing to global memory
+PROD_CONS = ("\tsetp.ge.u32 %p1, %r2, 2;\n\t@!%p1 bra CONSUMER;\n"
              "\tmul.lo.u32 %r6, %r1, 3;\n\tst.shared.u32 [%r5], %r6;\n"
              "\t{arrive} %r10, %r11;\n\tbra.uni END;\n"
              "CONSUMER:\n\t{sync} %r10, %r11;\n"
-             "\tsub.u32 %r7, %r5, 256;\n\tld.shared.u32 %r8, [%r7];\n"
+             "\tadd.u32 %r7, %r5, 256;\n\tld.shared.u32 %r8, [%r7];\n"
              "\tst.global.u32 [%rd2], %r8;\nEND:\n")
 # bar.red.popc over every thread: the count of (tid & 5) == 1, and the next warp's store seen
 RED = ("\tmul.lo.u32 %r6, %r1, 3;\n\tst.shared.u32 [%r5], %r6;\n"
@@ -87,7 +87,7 @@ def test_barrier_rows(row, assemble):
         ptx = kernel(PROD_CONS.replace("{arrive}", "bar.arrive").replace("{sync}", op))
     assemble(ptx, "sm_90a")
     out = _run(ptx)
-    assert (out[64:] == 3 * np.arange(64)).all() and (out[:64] == 0).all()
+    assert (out[:64] == 3 * np.arange(64, 128)).all() and (out[64:] == 0).all()
 
 
 def _cluster(op):
