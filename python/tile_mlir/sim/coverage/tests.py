@@ -63,6 +63,8 @@ TESTS: list[tuple[str, str]] = [
     (r"(bar|barrier)(\.cta)?\.(sync|arrive|red\.popc)(\.aligned)?(\.u32)?|"
      r"barrier\.cluster\.(arrive|wait)(\.(relaxed|release|acquire))?(\.aligned)?|bar\.warp\.sync",
      _T + "test_isa_barriers.py::test_barrier_rows"),
+    # fences: which ones order generic-proxy shared stores before an async-proxy read
+    (r"membar\.(cta|gl|sys|proxy\.\w+)|fence(\.[\w:]+)*", _T + "test_isa_fences.py::test_fence_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
