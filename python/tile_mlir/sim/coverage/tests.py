@@ -65,6 +65,11 @@ TESTS: list[tuple[str, str]] = [
      _T + "test_isa_barriers.py::test_barrier_rows"),
     # fences: which ones order generic-proxy shared stores before an async-proxy read
     (r"membar\.(cta|gl|sys|proxy\.\w+)|fence(\.[\w:]+)*", _T + "test_isa_fences.py::test_fence_rows"),
+    # ldmatrix / stmatrix / movmatrix: the fragments of the ISA's figures
+    (r"(ld|st)matrix\.sync\.aligned\.[\w.:]+",
+     _T + "test_matrix_tables.py::test_every_row_runs_as_the_isa_says"),
+    (r"movmatrix\.sync\.aligned\.m8n8\.trans\.b16",
+     _T + "test_warp_collectives.py::test_movmatrix_transposes_the_m8n8_fragment"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
