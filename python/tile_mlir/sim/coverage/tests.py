@@ -70,6 +70,8 @@ TESTS: list[tuple[str, str]] = [
      _T + "test_matrix_tables.py::test_every_row_runs_as_the_isa_says"),
     (r"movmatrix\.sync\.aligned\.m8n8\.trans\.b16",
      _T + "test_warp_collectives.py::test_movmatrix_transposes_the_m8n8_fragment"),
+    # ld / st of the parameter state space: a kernel parameter's bytes, a call argument's bytes
+    (r"(ld|st)(\.weak)?\.param(::entry)?\.[bsuf](8|16|32|64|128)", _T + "test_isa_param.py::test_param_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
