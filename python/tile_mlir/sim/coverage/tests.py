@@ -72,6 +72,10 @@ TESTS: list[tuple[str, str]] = [
      _T + "test_warp_collectives.py::test_movmatrix_transposes_the_m8n8_fragment"),
     # ld / st of the parameter state space: a kernel parameter's bytes, a call argument's bytes
     (r"(ld|st)(\.weak)?\.param(::entry)?\.[bsuf](8|16|32|64|128)", _T + "test_isa_param.py::test_param_rows"),
+    # wgmma: every N and kind against MMA-Sim (floats) or the exact product (integers)
+    (r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k\d+(\.satfinite)?\.(f16|f32|s32)\."
+     r"(f16|bf16|tf32|e4m3|e5m2|s8|u8)\.(f16|bf16|tf32|e4m3|e5m2|s8|u8)",
+     _T + "test_isa_wgmma.py::test_wgmma_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
