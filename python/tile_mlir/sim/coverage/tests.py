@@ -76,6 +76,10 @@ TESTS: list[tuple[str, str]] = [
     (r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k\d+(\.satfinite)?\.(f16|f32|s32)\."
      r"(f16|bf16|tf32|e4m3|e5m2|s8|u8)\.(f16|bf16|tf32|e4m3|e5m2|s8|u8)",
      _T + "test_isa_wgmma.py::test_wgmma_rows"),
+    # mma.sync: MMA-Sim for the float kinds, the exact product for the integer and .b1 kinds
+    (r"mma\.sync\.aligned\.m\d+n\d+k\d+\.row\.col(\.satfinite)?\.(f16|f32|f64|s32)\."
+     r"(f16|bf16|tf32|f64|[su]8|[su]4|b1)\.(f16|bf16|tf32|f64|[su]8|[su]4|b1)\.(f16|f32|f64|s32)"
+     r"(\.(and|xor)\.popc)?", _T + "test_isa_mma.py::test_mma_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
