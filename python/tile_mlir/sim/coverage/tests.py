@@ -80,8 +80,9 @@ TESTS: list[tuple[str, str]] = [
     (r"mma\.sync\.aligned\.m\d+n\d+k\d+\.row\.col(\.satfinite)?\.(f16|f32|f64|s32)\."
      r"(f16|bf16|tf32|f64|[su]8|[su]4|b1)\.(f16|bf16|tf32|f64|[su]8|[su]4|b1)\.(f16|f32|f64|s32)"
      r"(\.(and|xor)\.popc)?", _T + "test_isa_mma.py::test_mma_rows"),
-    # tcgen05.ld / st without (un)packing: the ISA's fragment figures
-    (r"tcgen05\.(ld|st)\.sync\.aligned\.(32x32b|16x64b|16x128b|16x256b|16x32bx2)\.x\d+\.b32",
+    # tcgen05.ld / st: the ISA's fragment figures, (un)packing by Table A's A16
+    (r"tcgen05\.(ld|st)\.sync\.aligned\.(32x32b|16x64b|16x128b|16x256b|16x32bx2)\.x\d+"
+     r"(\.pack::16b|\.unpack::16b)?\.b32",
      _T + "test_isa_tcgen05_ldst.py::test_tcgen05_ldst_rows"),
 ]
 
