@@ -36,7 +36,7 @@ def test_table_source_and_forms():
         assert f in forms, f
     assert checking_test("add.rm.f64").endswith("test_arith_rows")
     assert checking_test("ex2.approx.ftz.f32").endswith("test_instruction_in_a_kernel")
-    assert checking_test("tcgen05.ld.sync.aligned.32x32b.x1.pack::16b.b32") is None
+    assert checking_test("createpolicy.cvt.L2.b64") is None
 
 
 def test_coverage_command(capsys):
