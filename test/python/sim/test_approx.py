@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from isa_harness import isa_rows
 from ptxgen import HEADER
 from tile_mlir.sim import EmulationError, run_ptx
 from tile_mlir.sim.handlers.approx import FORMS
@@ -23,6 +24,13 @@ DT = {16: np.uint16, 32: np.uint32, 64: np.uint64}
 
 def test_every_form_has_gpu_outputs():
     assert set(GPU["forms"]) == set(FORMS)
+
+
+def test_registered_rows_are_the_forms_run_here():
+    """The coverage table's rows registered to test_instruction_in_a_kernel are exactly the forms
+    it runs (sim/coverage/tests.py)."""
+    rows = isa_rows("test/python/sim/test_approx.py::test_instruction_in_a_kernel")
+    assert {r["form"] for r in rows} == set(GPU["forms"])
 
 
 @pytest.mark.parametrize("form", sorted(GPU["forms"]))

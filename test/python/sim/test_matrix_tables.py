@@ -8,11 +8,14 @@ import sys
 import numpy as np
 import pytest
 
+from isa_harness import isa_rows
 from tile_mlir.sim import EmulationError, run_ptx
 from tile_mlir.sim.handlers.matrix import table
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench", "foreign"))
 import matrix_cases as mc  # noqa: E402
+
+T = "test/python/sim/test_matrix_tables.py::"
 
 
 def elem(tab, lane, reg, half):
@@ -127,3 +130,29 @@ def test_misaligned_row_address_faults():
                                                          "shl.b32 %r13, %r13, 3;")
     with pytest.raises(EmulationError, match=r"not 16-byte aligned"):
         run_ptx(ptx, "k", [mc.inputs(), np.zeros(512, np.uint8)], block=(32, 1, 1), strict=False)
+
+
+def _row_kernel(op, form):
+    """mc.kernel, with a generic address for stmatrix forms without a state space."""
+    ptx = mc.kernel(op, form)
+    if op == "st" and ".shared" not in form:
+        ptx = ptx.replace(f"\tstmatrix.sync.aligned.{form} [%r14]",
+                          "\tcvt.u64.u32 %rd8, %r14;\n\tcvta.shared.u64 %rd9, %rd8;\n"
+                          f"\tstmatrix.sync.aligned.{form} [%rd9]")
+    return ptx
+
+
+@pytest.mark.parametrize("row", isa_rows(T + "test_every_row_runs_as_the_isa_says"),
+                         ids=lambda r: r["form"])
+def test_every_row_runs_as_the_isa_says(row, assemble):
+    """Every ldmatrix / stmatrix row of the ISA coverage table (every shape, number, .trans, source
+    format and state space, generic included) against the ISA's description (matrix_cases)."""
+    op = row["form"][:2]
+    form = row["form"].split(".sync.aligned.", 1)[1]
+    ptx = _row_kernel(op, form)
+    assert f"matrix.sync.aligned.{form} " in ptx
+    assemble(ptx, mc.arch(form))
+    inp = mc.inputs(seed=len(form))
+    out = np.zeros(mc.out_bytes(op, form), np.uint8)
+    run_ptx(ptx, "k", [inp.copy(), out], block=(32, 1, 1), strict=True)
+    np.testing.assert_array_equal(out, mc.expected(op, form, inp))

@@ -46,6 +46,44 @@ TESTS: list[tuple[str, str]] = [
     # asynchronous st.async / st.bulk, whose completion is an mbarrier's)
     (r"(ld|st|ldu)(?![\w.:]*\.(param|async|bulk))(\.[\w:]+)*\.[bsuf](8|16|32|64|128)",
      _T + "test_isa_memory.py::test_memory_rows"),
+    # atom / red: every operation, type, vector form, semantics, scope and state space, against a
+    # reference from the ISA's definitions (old value returned, memory updated, float rounding)
+    (r"(atom|red)(?![\w.:]*\.async)(\.[\w:]+)*\.(add|min|max|and|or|xor|exch|cas|inc|dec)"
+     r"(\.[\w:]+)*\.([bsu](16|32|64|128)|f16|bf16|f32|f64|f16x2|bf16x2)",
+     _T + "test_isa_atomics.py::test_atomic_rows"),
+    # approximate math: each form run in a kernel on literal outputs of an sm_90 GPU
+    (r"(ex2|lg2|rcp|rsqrt|sqrt|sin|cos|tanh)\.approx(\.ftz)?\.(f32|f64|f16|bf16|f16x2|bf16x2)",
+     _T + "test_approx.py::test_instruction_in_a_kernel"),
+    # warp collectives: each row's opcode over the whole warp and a partial member mask
+    (r"redux\.sync\.(add|min|max)\.[us]32|redux\.sync\.(and|or|xor)\.b32|"
+     r"redux\.sync\.(min|max)(\.abs)?(\.NaN)?\.f32|shfl\.sync\.(up|down|bfly|idx)\.b32|"
+     r"vote\.sync\.(all|any|uni)\.pred|match\.(any|all)\.sync\.b32|activemask\.b32|elect\.sync",
+     _T + "test_isa_warp.py::test_warp_rows"),
+    # barriers: a store before seen after, by a thread that would otherwise run first
+    (r"(bar|barrier)(\.cta)?\.(sync|arrive|red\.popc)(\.aligned)?(\.u32)?|"
+     r"barrier\.cluster\.(arrive|wait)(\.(relaxed|release|acquire))?(\.aligned)?|bar\.warp\.sync",
+     _T + "test_isa_barriers.py::test_barrier_rows"),
+    # fences: which ones order generic-proxy shared stores before an async-proxy read
+    (r"membar\.(cta|gl|sys|proxy\.\w+)|fence(\.[\w:]+)*", _T + "test_isa_fences.py::test_fence_rows"),
+    # ldmatrix / stmatrix / movmatrix: the fragments of the ISA's figures
+    (r"(ld|st)matrix\.sync\.aligned\.[\w.:]+",
+     _T + "test_matrix_tables.py::test_every_row_runs_as_the_isa_says"),
+    (r"movmatrix\.sync\.aligned\.m8n8\.trans\.b16",
+     _T + "test_warp_collectives.py::test_movmatrix_transposes_the_m8n8_fragment"),
+    # ld / st of the parameter state space: a kernel parameter's bytes, a call argument's bytes
+    (r"(ld|st)(\.weak)?\.param(::entry)?\.[bsuf](8|16|32|64|128)", _T + "test_isa_param.py::test_param_rows"),
+    # wgmma: every N and kind against MMA-Sim (floats) or the exact product (integers)
+    (r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k\d+(\.satfinite)?\.(f16|f32|s32)\."
+     r"(f16|bf16|tf32|e4m3|e5m2|s8|u8)\.(f16|bf16|tf32|e4m3|e5m2|s8|u8)",
+     _T + "test_isa_wgmma.py::test_wgmma_rows"),
+    # mma.sync: MMA-Sim for the float kinds, the exact product for the integer and .b1 kinds
+    (r"mma\.sync\.aligned\.m\d+n\d+k\d+\.row\.col(\.satfinite)?\.(f16|f32|f64|s32)\."
+     r"(f16|bf16|tf32|f64|[su]8|[su]4|b1)\.(f16|bf16|tf32|f64|[su]8|[su]4|b1)\.(f16|f32|f64|s32)"
+     r"(\.(and|xor)\.popc)?", _T + "test_isa_mma.py::test_mma_rows"),
+    # tcgen05.ld / st: the ISA's fragment figures, (un)packing by Table A's A16
+    (r"tcgen05\.(ld|st)\.sync\.aligned\.(32x32b|16x64b|16x128b|16x256b|16x32bx2)\.x\d+"
+     r"(\.pack::16b|\.unpack::16b)?\.b32",
+     _T + "test_isa_tcgen05_ldst.py::test_tcgen05_ldst_rows"),
 ]
 
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]

@@ -188,13 +188,21 @@ def check_cluster_barrier(cl, cb):
 # ------------------------------------------------------------------------------- fences
 def decode_fence(d, inst):
     p = inst.parts
-    if len(p) > 1 and p[1] == "proxy":
-        kind = p[2] if len(p) > 2 else ""
-        if kind == "async" or kind.startswith("async"):
-            # generic-proxy writes of this thread become visible to the async proxy
-            return d.compile(["_pf(t)"], {"_pf": proxy_fence})
-        return d.compile([])
+    if len(p) > 1 and p[1] == "proxy" and _orders_shared_for_async(".".join(p[2:])):
+        # generic-proxy writes of this thread (and those it knows of) to shared memory become visible
+        # to the async proxy (state.unfenced_writer)
+        return d.compile(["_pf(t)"], {"_pf": proxy_fence})
     return d.compile([])
+
+
+def _orders_shared_for_async(kind: str) -> bool:
+    """Whether ``fence.proxy.<kind>`` orders this thread's generic-proxy writes to shared memory
+    before later async-proxy accesses (PTX ISA "membar / fence"): the bidirectional
+    fence.proxy.async over every state space or over shared memory, and the unidirectional
+    generic-to-async release (.async::generic.release.sync_restrict::shared::cta); not
+    fence.proxy.async.global (another state space), nor the acquire direction."""
+    return kind in ("async", "async.shared::cta", "async.shared::cluster") or \
+        kind.startswith("async::generic.release")
 
 
 decode_membar = decode_fence
