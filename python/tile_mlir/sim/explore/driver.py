@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import findings
+from ..build import build_machine
 from ..errors import EmulationError
+from ..result import SimResult
 from . import policy as _policy
 from .report import deadlock
 
@@ -70,7 +73,6 @@ def _outputs(args):
 
 def _run(ptx, kernel, args, launch_kw, pol):
     """(SimResult or None, copied args, EmulationError or None, machine)."""
-    from .. import SimResult, build_machine, findings
     a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
     m = build_machine(ptx, kernel, a, **launch_kw)
     m.policy = pol
