@@ -31,6 +31,7 @@ import time
 from ..errors import UsageError
 from .flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
 from .output import Statistics, Timer, asm, op_counts, render
+from ..errors import ArgumentError
 
 __all__ = ["TileOptMain", "main"]
 
@@ -353,7 +354,6 @@ class TileOptMain:
             return
         self._dumps = getattr(self, "_dumps", 0) + 1
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in what)[:80]
-        from ..errors import ArgumentError
         from ..frontend.safe_io import write_files
 
         try:  # (safe_io: no symbolic link in the directory followed out of it)
