@@ -47,11 +47,14 @@ def imports(root: pathlib.Path, init_names: bool = False) -> dict[str, set[str]]
 
 def late_imports(root: pathlib.Path, top: str) -> list[tuple[pathlib.Path, int, bool]]:
     """[(file, line, has a reason)] for every import of the package `top` inside a function. The reason
-    is a `#` comment on the import's lines or on the line just above it."""
+    is a `#` comment on the import's lines or on the line just above it; a run of imports, one statement
+    after another, shares the comment above its first."""
     found = []
     for path in sorted(root.rglob("*.py")):
         lines = path.read_text(encoding="utf-8").splitlines()
-        for fn in ast.walk(ast.parse("\n".join(lines))):
+        tree = ast.parse("\n".join(lines))
+        starts = {n.end_lineno + 1: n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
+        for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for node in ast.walk(fn):
@@ -63,7 +66,10 @@ def late_imports(root: pathlib.Path, top: str) -> list[tuple[pathlib.Path, int, 
                     continue
                 if ours:
                     own = lines[node.lineno - 1: node.end_lineno]
-                    above = lines[node.lineno - 2].strip() if node.lineno > 1 else ""
+                    first = node.lineno
+                    while first in starts:  # the statement just above is an import too: the run's first
+                        first = starts[first]
+                    above = lines[first - 2].strip() if first > 1 else ""
                     found.append((path, node.lineno, any("#" in ln for ln in own) or above.startswith("#")))
     return sorted(set(found))
 

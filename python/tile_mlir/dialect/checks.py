@@ -87,7 +87,6 @@ def check_buffer(bt: BufferType, what: str) -> None:
         if swz is not None and bt.scope != MemScope.SHARED:
             fail("layout", f"{what}: only shared buffers can be swizzled")
         if swz is not None and bt.scope == MemScope.SHARED:
-
             need = atom_bytes(swz)
             if (bt.align or 16) < need:
                 fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "

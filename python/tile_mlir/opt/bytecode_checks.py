@@ -214,7 +214,6 @@ def _probe(data: bytes) -> str | None:
     import signal
     import time
 
-
     cpu = int(PROBE_CPU_SECONDS + len(data) * PROBE_CPU_SECONDS_PER_BYTE)
     pid = os.fork()
     if pid == 0:  # the child: quiet, and gone without running the parent's exit handlers

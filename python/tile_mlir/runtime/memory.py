@@ -44,9 +44,7 @@ class DeviceArray:
     """
 
     def __init__(self, shape, dtype="uint8"):
-
         if _device.poisoned:
-
             raise ContextLostError(
                 "cannot allocate device memory: this process lost its CUDA state to a device fault "
                 f"({_device.poison_reason}) that could not be recovered in process; kernel calls "

@@ -200,7 +200,6 @@ def _load_npy(path: str, what: str):
     MAX_NPY_BYTES: no FIFO waited on, no device read without end)."""
     import io
 
-
     try:
         data = read_file(path, limit=MAX_NPY_BYTES)
         return np.load(io.BytesIO(data), allow_pickle=False)
@@ -336,7 +335,7 @@ def run(ns) -> int:
     if ns.dump_ptx:
         sys.stdout.write(art.ptx if art.ptx.endswith("\n") else art.ptx + "\n")
     if ns.dump_sass:
-        from tile_mlir.runtime.disasm import disassemble
+        from tile_mlir.runtime.disasm import disassemble  # (late: tile-run --help loads no disassembler)
         sys.stdout.write(disassemble(art.cubin))
     if ns.emit_artifact:
         path = art.save(ns.emit_artifact)
@@ -392,7 +391,6 @@ def _print(mode: str, items, expected) -> None:
 def _save_outputs(directory: str, arrays: dict) -> None:
     """DIR/NAME.npy for each output, through the one safe write path (safe_io: no symlink followed)."""
     import io
-
 
     files = {}
     for name, a in arrays.items():

@@ -46,6 +46,15 @@ def test_init_names_count_as_an_edge(tmp_path):
     assert first_cycle(imports(pkg, init_names=True)) == ["p", "p.a", "p"]
 
 
+def test_late_imports_finds_those_without_a_reason(tmp_path):
+    pkg = tmp_path / "p"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("import os\n")
+    (pkg / "a.py").write_text("def f():\n    # (late: why)\n    from . import b\n    from p import c\n    import os\n\n"
+                              "    from .b import d\n    from p.c import e  # (late: why)\n")
+    assert [(line, why) for _, line, why in late_imports(pkg, "p")] == [(3, True), (4, True), (7, False), (8, True)]
+
+
 def test_late_imports_say_why():
     """An import of tile_mlir inside a function is late only where a start-up needs it (`tile-opt --help`,
     `import tile_mlir.sim`, the runner without MLIR bindings...), and a comment on it says which."""

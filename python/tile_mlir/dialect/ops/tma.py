@@ -28,7 +28,6 @@ class TensorMapOp(TileOp, name="tensor_map"):
     oob_fill = Attr(OobFill, default=OobFill.ZERO)
 
     def verify(self, kernel) -> None:
-
         # (its operand, a global buffer, is a kernel parameter: no op makes global buffers)
         if getattr(self.operation.parent, "name", None) != "tile.kernel":
             fail("placement", "tile.tensor_map must be directly in the kernel body: it declares a kernel parameter")
