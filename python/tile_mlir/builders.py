@@ -30,6 +30,7 @@ from .frontend.context import make_context
 from .dialect import builders as _b
 from .dialect.builders import BUILDERS, buffer_t, kernel, loop, ret, when
 from .mlir import arith, ir
+from .opt.param_print import kernel_param_names, with_param_names
 
 __all__ = ["module", "Module", "kernel", "buffer_t", "ret", "when", "loop", "const", "eq", "ne", "lt", "le",
            "gt", "ge", "ult", "ule", "ugt", "uge", "add", "sub", "mul", "div", "rem", "ir"]
@@ -50,7 +51,6 @@ class Module:
         return self.module.body
 
     def __str__(self) -> str:
-        from .opt.param_print import kernel_param_names, with_param_names
         return with_param_names(str(self.module), kernel_param_names(self.module))
 
 

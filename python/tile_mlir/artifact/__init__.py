@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import ArgumentError, ArgumentTypeError
+from .manifest import check_digests, check_tensor_maps, digests
 
 __all__ = ["Param", "TensorMapParam", "Artifact", "RESERVED_NAMES", "is_param_name", "DUMP_DIR_ENV"]
 
@@ -247,8 +248,6 @@ class Artifact:
         d.pop("tensor_maps")
         if self.tensor_maps:  # (absent otherwise: the manifests of kernels without maps stay as they were)
             d["tensor_maps"] = [tm.to_json() for tm in self.tensor_maps]
-        from .manifest import digests
-
         d["digests"] = digests(self)  # (checked by from_manifest: manifest.py)
         return d
 
@@ -258,7 +257,7 @@ class Artifact:
         (ArgumentError), before writing anything, a path that resolves outside the directory or a symbolic
         link there (safe_io). A kernel name that is no plain file name, or too long for one, is
         written as a bounded stem of it (safe_io.file_stem: a prefix and a hash)."""
-        from ..frontend.safe_io import file_stem, write_files
+        from ..frontend.safe_io import file_stem, write_files  # (late: import tile_mlir.artifact loads no safe_io)
 
         name = file_stem(self.kernel_name)
         files = {name + ".ptx": (self.ptx or self.kept.get("ptx", "")).encode(), name + ".cubin": bytes(self.cubin)}
@@ -270,7 +269,7 @@ class Artifact:
     @staticmethod
     def load(manifest_path) -> "Artifact":
         """The Artifact saved as ``manifest_path`` (<kernel>.json, beside its .ptx and .cubin)."""
-        from ..frontend.safe_io import read_file
+        from ..frontend.safe_io import read_file  # (late: import tile_mlir.artifact loads no safe_io)
 
         path = _fspath(manifest_path, "manifest_path")
         base = path[: -len(".json")] if path.endswith(".json") else path
@@ -297,7 +296,6 @@ class Artifact:
         if not isinstance(ptx, str) or not isinstance(cubin, (bytes, bytearray)):
             raise ArgumentTypeError("an artifact's ptx is str and its cubin bytes")
         d = manifest
-        from .manifest import check_digests, check_tensor_maps
 
         art = Artifact(
             kernel_name=_get(d, "kernel_name", str), arch=_get(d, "arch", str), ptx=ptx,
@@ -341,7 +339,7 @@ class Asm:
             return art.ptx
         if name == "sass" and art.cubin:
             if "sass" not in art.kept:  # disassembled once, on first use
-                from ..runtime.disasm import disassemble
+                from ..runtime.disasm import disassemble  # (late: import tile_mlir.artifact loads no tile_mlir.runtime)
 
                 art.kept["sass"] = disassemble(art.cubin)
             return art.kept["sass"]

@@ -12,6 +12,7 @@ from ..target import MAX_THREAD_REGISTERS, TMEM_COLUMNS, TMEM_LANES, register_bu
 from .decline import fail
 from .enums import MemScope, OobFill, Swizzle
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
+from ..layout import Axis, FragmentError, atom_bytes, fragment_of
 
 __all__ = ["tmem_columns", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
            "KernelFacts", "check_register_budget", "same_cta_group", "tma_data_type", "tensor_map_problem"]
@@ -86,8 +87,6 @@ def check_buffer(bt: BufferType, what: str) -> None:
         if swz is not None and bt.scope != MemScope.SHARED:
             fail("layout", f"{what}: only shared buffers can be swizzled")
         if swz is not None and bt.scope == MemScope.SHARED:
-            from ..layout import atom_bytes
-
             need = atom_bytes(swz)
             if (bt.align or 16) < need:
                 fail("swizzle-alignment", f"{what}: {swz.value} swizzle is applied to absolute shared addresses, "
@@ -108,7 +107,6 @@ REGISTER_ELEM_BITS = (8, 16, 32)
 
 def _check_register_buffer(bt: BufferType, what: str) -> None:
     """A register tile (docs/registers.md §1): an explicit fragment layout that fits a thread's registers."""
-    from ..layout import FragmentError, fragment_of
 
     if bt.layout_text is None:
         fail("layout", f"{what}: a reg buffer needs a layout saying which thread holds each element "
@@ -133,7 +131,6 @@ def _check_register_buffer(bt: BufferType, what: str) -> None:
 def check_register_budget(bt: BufferType, threads: int, what: str) -> None:
     """A register tile (already checked by check_buffer_once) fits the registers ptxas gives a thread of a
     CTA of `threads` threads, and only the CTA's threads hold it."""
-    from ..layout import fragment_of
 
     frag = fragment_of(bt.layout)
     words = -(-frag.slots_per_thread * bt.elem_bits // 32)
@@ -157,7 +154,6 @@ def tmem_columns(bt: BufferType) -> int:
 
 def _span(layout, axis_name: str) -> int:
     """1 + the largest offset the layout reaches on the axis (over all replicas)."""
-    from ..layout import Axis
 
     axis = Axis.get(axis_name)
     for it in (*layout.shard, *layout.replica):

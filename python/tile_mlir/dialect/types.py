@@ -40,6 +40,7 @@ from functools import cached_property
 from ..errors import TileMLIRError
 from ..mlir import ir
 from .enums import MemScope
+from ..layout import S, parse_layout
 
 __all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
 
@@ -231,7 +232,6 @@ class BufferType:
     @cached_property
     def layout(self):
         """The parsed layout (raises tile_mlir.layout.LayoutError); row-major when none is written."""
-        from ..layout import S, parse_layout
 
         if self.layout_text is None:
             return S[tuple(self.shape)]

@@ -30,6 +30,7 @@ import shutil
 import tempfile
 
 from ..mlir import ObjectAttr, binary_pass, ir, passmanager
+from ..frontend.context import make_context
 
 __all__ = ["binaries_of", "assemble", "ptx_and_cubin", "HEADER_DIRECTIVES"]
 
@@ -76,7 +77,6 @@ def assemble(ptx: str, target, context, run_pipeline) -> bytes | None:
 
 @functools.cache
 def _has_one_run_pass() -> bool:
-    from ..frontend.context import make_context
 
     with make_context():
         try:

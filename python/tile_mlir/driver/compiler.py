@@ -24,6 +24,8 @@ from .signature import kernel_signature
 from ..frontend.source import Source, read_source
 from .stages import ASM_NAMES, stage
 from ..target import DEFAULT_ARCH, parse_arch
+from .pipeline import Compilation, parse, refuse_unregistered
+from ..frontend.context import compile_context
 
 __all__ = ["compile", "kernel_signature", "DEFAULT_ARCH", "DUMP_DIR_ENV"]
 
@@ -117,8 +119,6 @@ def _compile(source: Source, options: CompileOptions, filename: str, kernel: str
     """The stages over `source` with `options` (made once by compile()); `emit`: the outputs the Artifact
     carries (options.emit adds "ptx" when only kept)."""
     arch = options.arch.arch  # the canonical spelling, in the Artifact and the cache key
-    from ..frontend.context import compile_context
-    from .pipeline import Compilation, parse, refuse_unregistered
 
     engine = DiagnosticEngine()
     if source.module is None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..mlir import ir
+from ..diagnostics import _file_line_col
 
 __all__ = ["add_line_info", "without_line_info", "LINE_DIRECTIVES"]
 
@@ -52,7 +53,6 @@ def add_line_info(module_op, filename: str) -> None:
 
 
 def _line(loc) -> int:
-    from ..diagnostics import _file_line_col
 
     # 0 for an unknown location: the backend prints `.loc 1 0 0`, no source line (PTX ISA / DWARF), where
     # line 1 made every instruction of a module built without locations claim the tile IR's line 1

@@ -13,6 +13,10 @@ from .. import diagnostics
 from ..mlir import MLIRError, passmanager
 from .pass_base import CompileOptions, Option, PipelineError, TilePass
 from .stages import passes_through
+from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
+from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
+from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
+from ..dialect.verifier_pass import TileVerifyPass
 
 __all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPELINES", "build_pass_manager",
            "pipeline_elements", "single_pass_elements", "split_pipeline", "PipelineError", "run_pass_manager",
@@ -20,25 +24,21 @@ __all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPE
 
 
 def _tile_verify():
-    from ..dialect.verifier_pass import TileVerifyPass
 
     return TileVerifyPass
 
 
 def _lower_copy_async():
-    from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
 
     return LowerCopyAsyncPass
 
 
 def _lower_gemm_async():
-    from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
 
     return LowerGemmAsyncPass
 
 
 def _convert_tile_to_nvvm():
-    from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
 
     return ConvertTileToNVVMPass
 

@@ -22,6 +22,7 @@ from ..mlir import MLIRError, binary_pass, llvm_ir
 from .pass_base import CompileOptions
 from .passes import PipelineError, pass_manager, run_pass_manager
 from .stages import stage
+from ..dialect.verifier import verify_module
 
 __all__ = ["parse", "Compilation"]
 
@@ -48,7 +49,6 @@ def refuse_unregistered(module_op, ctx, engine) -> str | None:
     foreign = first_unregistered_op(module_op, ctx)
     if foreign is None:
         return None
-    from ..dialect.verifier import verify_module
 
     with ctx, module_op.location:
         if not verify_module(module_op):

@@ -6,6 +6,11 @@ from __future__ import annotations
 import re
 
 from ..artifact import Param, is_param_name
+from ..dialect.ops import WRITERS, attr_value, read_attr, spec_of
+from ..dialect.ir_utils import iter_ops
+from ..lowering.copy_async.tma_plan import tensor_map_params
+from ..dialect.types import BufferType
+from ..artifact import TensorMapParam
 
 __all__ = ["kernel_signature", "param_names"]
 
@@ -18,8 +23,6 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
     """For each tile.kernel: name, Params in order, block, cluster, tensor maps (read before lowering).
 
     Params are named by param_names; sub-byte elements are packed (Param.bits)."""
-    from ..dialect.ops import read_attr, spec_of
-    from ..dialect.types import BufferType
 
     out = []
     listed = _text_arg_lists(text)
@@ -55,7 +58,6 @@ def _written_windows(kernel) -> set[int]:
     """Indices of the buffer parameters written through a tile.subview window (the GEMM's TMA store of a
     tile of D): a window written as an operand its op writes (dialect.ops.WRITERS), windows of windows
     included."""
-    from ..dialect.ops import WRITERS
 
     def written(view) -> bool:
         return any(u.operand_number in WRITERS.get(u.owner.operation.name, ()) or
@@ -117,10 +119,6 @@ def _text_arg_lists(text: str) -> list[list[str]]:
 
 def _tensor_maps(kernel, args, params) -> tuple:
     """The TensorMapParam of each tile.tensor_map of a verified kernel, in declaration order."""
-    from ..artifact import TensorMapParam
-    from ..dialect.ops import attr_value
-    from ..dialect.types import BufferType
-    from ..lowering.copy_async.tma_plan import tensor_map_params
 
     out = []
     for op in kernel.regions[0].blocks[0].operations:
@@ -179,7 +177,6 @@ def _views_of(value) -> list:
 
 
 def _walk(op) -> list:
-    from ..dialect.ir_utils import iter_ops
 
     return iter_ops(op)
 
@@ -188,7 +185,6 @@ def _written_params(kernel) -> set[int]:
     """Indices of the kernel's buffer parameters that some op writes (the outputs a runner returns):
     those used as an operand that its op writes (the Writes traits of the op classes: dialect.ops.WRITERS;
     all uses of a parameter are in the kernel)."""
-    from ..dialect.ops import WRITERS
 
     written = set()
     for i, a in enumerate(kernel.regions[0].blocks[0].arguments):

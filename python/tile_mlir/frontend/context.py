@@ -8,6 +8,9 @@ from ..errors import TileMLIRError
 from ..mlir import MLIRError, init_mlir_error, ir, parse_guard
 from .text_checks import TextProblem, check_text, decode
 from .top_level import wrap_in_module
+from ..dialect.ops import nearest_tile_op
+from ..diagnostics import Diagnostic
+from ..dialect.ir_utils import iter_ops
 
 __all__ = ["make_context", "compile_context", "release_compile_context", "parse_source", "split_input",
            "SourceError", "first_unregistered_op", "unregistered_dialect_error"]
@@ -133,7 +136,6 @@ def first_unregistered_op(module_op, context):
     """The first op (pre-order) of a dialect the context does not register, or None. Our contexts must
     accept unregistered dialects for the `tile` namespace to parse at all, so this is how the tools and
     compile() refuse the rest, as a registered-only MLIR context would (tile ops are the verifier's)."""
-    from ..dialect.ir_utils import iter_ops
 
     for op in iter_ops(module_op):
         name = op.name
@@ -144,8 +146,6 @@ def first_unregistered_op(module_op, context):
 
 def unregistered_dialect_error(op):
     """The diagnostic for first_unregistered_op's answer (mlir-opt's, with our flag)."""
-    from ..diagnostics import Diagnostic
-    from ..dialect.ops import nearest_tile_op
 
     guess = nearest_tile_op(op.name)
     hint = f"did you mean '{guess}'?" if guess else "if this is intended, use --allow-unregistered-dialect (tile-opt)"

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from ..artifact import is_param_name
 from ..errors import ArgumentError, ArgumentTypeError
 from .text_checks import TextProblem, decode
+from .safe_io import FileReadError, read_file
 
 __all__ = ["Source", "read_source", "arg_names"]
 
@@ -87,7 +88,6 @@ def _looks_like_path(s: str) -> bool:
 
 
 def _read_file(path: str, what: str) -> Source:
-    from .safe_io import FileReadError, read_file
 
     try:  # (a regular file of bounded size: never a FIFO, a device or a directory)
         data = read_file(path, limit=MAX_SOURCE_BYTES)

@@ -28,6 +28,7 @@ from ..mlir import rewrite
 from ..driver.pass_base import DEFAULT_ARCH, Option, TilePass, boolean, chip, internal_error
 from .errors import LoweringError
 from .values import BufferValues
+from .root_cause import report_later_failures
 
 __all__ = ["DispatchPass", "Driver", "TARGET"]
 
@@ -73,7 +74,6 @@ class DispatchPass(TilePass):
         driver = Driver(self)
         driver.apply(module_op, self.OPS)
         if not driver.ok:  # the root cause may be a later pass's op: root_cause.py
-            from .root_cause import report_later_failures
             report_later_failures(self, module_op, since, DispatchPass)
         return driver.ok
 

@@ -92,7 +92,7 @@ class ConvertTileToNVVMPass(DispatchPass):
         return ok
 
     def context(self, op, cache: dict):
-        from .nvvm import LoweringCtx
+        from .nvvm import LoweringCtx  # (late: tile-opt --help loads none of nvvm/'s lowerings)
 
         if op.name == _KERNEL:
             k = KernelLowering(self._gmod, op, cache)

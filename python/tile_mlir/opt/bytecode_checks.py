@@ -27,6 +27,8 @@ import os
 import threading
 
 from ..frontend.text_checks import MAX_NESTING, TextProblem, check_string, check_text
+from ..mlir import MLIRError, ir
+from ..frontend.context import _source_error, make_context
 
 __all__ = ["MAGIC", "MAX_BYTECODE_SIZE", "is_bytecode", "check_bytecode", "parse_bytecode"]
 
@@ -194,8 +196,6 @@ def parse_bytecode(data: bytes, filename: str, context):
 
     Raises MLIRError as the reader does; bytecode refused here raises context.SourceError (an
     MLIRError) with one error at `filename`:1:1."""
-    from ..frontend.context import _source_error
-    from ..mlir import MLIRError, ir
 
     why = check_bytecode(data) or _probe(data)
     if why is not None:
@@ -213,9 +213,6 @@ def _probe(data: bytes) -> str | None:
     import resource
     import signal
     import time
-
-    from ..frontend.context import make_context
-    from ..mlir import MLIRError
 
     cpu = int(PROBE_CPU_SECONDS + len(data) * PROBE_CPU_SECONDS_PER_BYTE)
     pid = os.fork()
@@ -252,8 +249,6 @@ def _probe(data: bytes) -> str | None:
 
 
 def _parse_on_big_stack(data: bytes, filename: str, context):
-    from ..frontend.context import _source_error
-    from ..mlir import MLIRError, ir
 
     result: dict = {}
 

@@ -31,6 +31,7 @@ import time
 from ..errors import UsageError
 from .flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
 from .output import Statistics, Timer, asm, op_counts, render
+from ..errors import ArgumentError
 
 __all__ = ["TileOptMain", "main"]
 
@@ -97,6 +98,7 @@ class TileOptMain:
         if args.help:
             return self._help()
         if args.version:
+            # (late: main sets TILE_MLIR_FAST_START first, so the bindings load without numpy)
             from ..mlir import BINDINGS, llvm_version
 
             print(f"tile-opt {VERSION} (MLIR Python bindings: {BINDINGS}, LLVM {llvm_version()})", file=self.out)
@@ -136,6 +138,7 @@ class TileOptMain:
             return self._fail(why)
         filename = "<stdin>" if args.input == "-" else args.input
         if args.run_reproducer:
+            # (late: tile-opt --help and --version load no driver, dialect or frontend)
             from .reproducer import read_reproducer
 
             if args.pipeline is not None or flags:
@@ -148,6 +151,7 @@ class TileOptMain:
             return self._fail(f"'{filename}' is MLIR bytecode: --split-input-file and --verify-diagnostics "
                               "read text")
 
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..frontend.context import split_input
 
         chunks = split_input(text) if args.split_input_file and isinstance(text, str) else [(0, text)]
@@ -170,6 +174,7 @@ class TileOptMain:
                 stream = getattr(sys.stdin, "buffer", sys.stdin)
                 data = stream.read(MAX_INPUT_BYTES + 1)
             else:  # (safe_io: a regular file, never a FIFO, a device or a directory; bounded)
+                # (late: tile-opt --help and --version load no input checks)
                 from ..frontend.safe_io import FileReadError, read_file
 
                 try:
@@ -184,6 +189,7 @@ class TileOptMain:
             return data, ""
         if data.startswith(_BYTECODE_MAGIC):
             return data, ""
+        # (late: tile-opt --help and --version load no input checks)
         from ..frontend.text_checks import TextProblem, decode
 
         text = decode(data)
@@ -219,6 +225,7 @@ class TileOptMain:
 
     def _unknown_flag(self, flags: list[str]) -> str | None:
         """The message for the first pass flag that names no pass or pipeline, or None."""
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..driver.passes import PIPELINES, pass_class
 
         for element in flags:
@@ -232,6 +239,7 @@ class TileOptMain:
         return None
 
     def _process(self, text: str, filename: str, pipeline: str, args) -> tuple[bool, object]:
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..frontend.context import make_context
         from ..diagnostics import DiagnosticEngine
         from ..driver.passes import PipelineError, build_pass_manager, pipeline_elements, single_pass_elements
@@ -292,6 +300,7 @@ class TileOptMain:
         if stats is not None:
             stats.report(self.err)
         if args.verify_diagnostics:
+            # (late: tile-opt --help and --version load no driver, dialect or frontend)
             from .verify_diagnostics import check, parse_expectations
 
             exps, bad = parse_expectations(text, filename)
@@ -306,6 +315,7 @@ class TileOptMain:
 
     def _run_steps(self, pms, module, ctx, engine, args, timer, snapshot: bool = False, stats=None):
         """Run each step; None, or (label, element, the IR before it if `snapshot`) of the one that failed."""
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..driver.passes import run_pass_manager
 
         before = {n for v in args.mlir_print_ir_before for n in v.split(",")}
@@ -330,6 +340,7 @@ class TileOptMain:
                 self._dump(f"After {label}", module, args)
 
     def _reproducer(self, args, failed_step, pipeline: str, start_ir: str) -> None:
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from .reproducer import reproducer_text
 
         label, element, ir_before = failed_step
@@ -353,20 +364,19 @@ class TileOptMain:
             return
         self._dumps = getattr(self, "_dumps", 0) + 1
         name = "".join(c if c.isalnum() or c in "-_" else "_" for c in what)[:80]
-        from ..errors import ArgumentError
-        from ..frontend.safe_io import write_files
+        from ..frontend.safe_io import write_files  # (late: tile-opt --help and --version load no input checks)
 
         try:  # (safe_io: no symbolic link in the directory followed out of it)
             write_files(args.mlir_print_ir_tree_dir, {f"{self._dumps:03d}_{name}.mlir": (text + "\n").encode()})
         except ArgumentError as e:
             self._fail(f"--mlir-print-ir-tree-dir: {e}")
 
-
     def _unknown_print_ir_pass(self, args, pipeline: str) -> str | None:
         """The error for a --mlir-print-ir-before/after name that names no pass of the pipeline."""
         names = {n.strip() for v in args.mlir_print_ir_before + args.mlir_print_ir_after for n in v.split(",")}
         if not names:
             return None
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..driver.passes import PipelineError, single_pass_elements
 
         try:
@@ -386,6 +396,7 @@ class TileOptMain:
         return 0
 
     def _list_passes(self) -> None:
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..driver.passes import PIPELINES, passes
 
         print("Passes (tile_mlir):", file=self.out)
@@ -401,7 +412,9 @@ class TileOptMain:
               file=self.out)
 
     def _show_dialects(self) -> int:
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..frontend.context import make_context
+        # (late: main sets TILE_MLIR_FAST_START first, so the bindings load without numpy)
         from ..mlir import registered_dialects
 
         names = sorted(set(registered_dialects(make_context())) | {"tile"})
@@ -409,6 +422,7 @@ class TileOptMain:
         return 0
 
     def _emit_irdl(self, output: str) -> int:
+        # (late: tile-opt --help and --version load no driver, dialect or frontend)
         from ..dialect.irdl import IRDLError, emit_irdl
 
         try:
@@ -438,8 +452,9 @@ def _pass_argument(element: str) -> str:
 
 def _is_upstream_pass(name: str) -> bool:
     """Whether the bindings register a pass or pipeline `name` (whatever it nests on)."""
+    # (late: tile-opt --help and --version load no driver, dialect or frontend)
     from ..frontend.context import make_context
-    from ..mlir import passmanager
+    from ..mlir import passmanager  # (late: main sets TILE_MLIR_FAST_START first, so the bindings load without numpy)
 
     with make_context():
         try:
@@ -450,6 +465,7 @@ def _is_upstream_pass(name: str) -> bool:
 
 
 def _candidates() -> set[str]:
+    # (late: tile-opt --help and --version load no driver, dialect or frontend)
     from ..driver.passes import PIPELINES, passes
 
     return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
@@ -457,8 +473,8 @@ def _candidates() -> set[str]:
 
 def _parse_bytecode(data: bytes, filename: str, context, engine):
     from .bytecode_checks import parse_bytecode  # strings, size and nesting checked; a large stack
-    from ..diagnostics import _from_mlir
-    from ..mlir import MLIRError
+    from ..diagnostics import _from_mlir  # (late: tile-opt --help and --version load no driver, dialect or frontend)
+    from ..mlir import MLIRError  # (late: main sets TILE_MLIR_FAST_START first, so the bindings load without numpy)
 
     try:
         return parse_bytecode(data, filename, context)

@@ -29,7 +29,7 @@ class Timer:
 
 def op_counts(module) -> Counter:
     """How many ops of each name the module holds (the module itself left out)."""
-    from ..dialect.ir_utils import iter_ops
+    from ..dialect.ir_utils import iter_ops  # (late: tile-opt --help and --version load no driver, dialect or frontend)
 
     return Counter(op.name for op in iter_ops(module.operation))
 
@@ -67,6 +67,7 @@ def asm(module, args, source_text: str = "") -> str:
                               large_elements_limit=args.mlir_elide_elementsattrs_if_larger)
     else:
         text = str(module)
+    # (late: tile-opt --help and --version load no driver, dialect or frontend)
     from .param_print import kernel_param_names, with_param_names
     text = with_param_names(text, kernel_param_names(module, source_text))
     if args.no_type_aliases or args.mlir_print_local_scope:  # (local scope: no alias of any kind)
@@ -82,6 +83,7 @@ def render(module, args, source_text: str = ""):
         buf = io.BytesIO()
         module.write_bytecode(buf)
         return buf.getvalue()
+    # (late: tile-opt --help and --version load no driver, dialect or frontend)
     from ..driver.assemble import binaries_of
 
     bins = binaries_of(module)

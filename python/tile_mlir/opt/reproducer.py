@@ -19,6 +19,7 @@ time linear in the input).
 from __future__ import annotations
 
 import re
+from ..driver.passes import PIPELINES, PipelineError, expand, pass_class
 
 __all__ = ["reproducer_text", "read_reproducer", "check_pipeline", "REPRODUCER_PASSES", "ANCHORS"]
 
@@ -207,7 +208,6 @@ def _check(element, depth: int) -> None:
             _check(inner, depth + 1)
         return
     pairs = _options(name, options or "")
-    from ..driver.passes import PIPELINES, PipelineError, expand, pass_class
 
     if name in PIPELINES:
         try:

@@ -23,6 +23,9 @@ from .errors import (ArgumentError, ArgumentTypeError, BackendUnavailableError, 
 from .backend import LaunchResult
 from .cache import compile_cached
 from .jit import JitKernel, cache_stats, clear_cache, jit
+from .memory import DeviceArray
+from .device import current_device as _cd, synchronize as _s
+from .driver import probe
 
 __all__ = [
     "jit", "JitKernel", "LaunchResult", "compile_cached", "clear_cache", "cache_stats",
@@ -35,13 +38,11 @@ __all__ = [
 
 def cuda_available() -> tuple[bool, str]:
     """(True, "") if a CUDA device can be used, else (False, reason)."""
-    from .driver import probe
     return probe()
 
 
 def current_device():
     """The Device in use (name, cc, shared-memory limits), opening it if needed."""
-    from .device import current_device as _cd
     return _cd()
 
 
@@ -50,12 +51,10 @@ def synchronize(stream=None) -> None:
 
     After a fault this process could not recover from, it returns at once (see device.synchronize).
     """
-    from .device import synchronize as _s
     _s(stream)
 
 
 def __getattr__(name):
     if name == "DeviceArray":
-        from .memory import DeviceArray
         return DeviceArray
     raise AttributeError(name)

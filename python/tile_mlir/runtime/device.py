@@ -32,6 +32,7 @@ from typing import Callable
 from .. import env as _env
 from . import driver as _d
 from .errors import ContextLostError, CudaError
+from .launch import stream_handle
 
 __all__ = ["Device", "current_device", "synchronize", "recover_from_sticky_error",
            "on_context_reset", "device_count", "is_poisoned", "poison_reason", "context_lost"]
@@ -258,5 +259,4 @@ def synchronize(stream=None) -> None:
     if stream is None:
         _d.call("cuCtxSynchronize")
     else:
-        from .launch import stream_handle
         _d.call("cuStreamSynchronize", stream_handle(stream))

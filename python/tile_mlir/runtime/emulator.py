@@ -36,6 +36,7 @@ class SimBackend(Backend):
 
     def run(self, args, grid, block, stream) -> LaunchResult:
         try:
+            # (late: import tile_mlir.runtime and tile-run --help load no tile-sim)
             from tile_mlir.sim import EmulationError, run_ptx
         except ImportError as e:
             why = f" (no GPU run: {self.fallback})" if self.fallback else ""

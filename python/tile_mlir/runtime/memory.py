@@ -9,6 +9,8 @@ import numpy as np
 
 from . import driver as _d
 from .device import current_device
+from .errors import ContextLostError
+from . import device as _device
 
 __all__ = ["DeviceArray", "copy_to_device", "copy_to_host"]
 
@@ -42,11 +44,7 @@ class DeviceArray:
     """
 
     def __init__(self, shape, dtype="uint8"):
-        from . import device as _device
-
         if _device.poisoned:
-            from .errors import ContextLostError
-
             raise ContextLostError(
                 "cannot allocate device memory: this process lost its CUDA state to a device fault "
                 f"({_device.poison_reason}) that could not be recovered in process; kernel calls "

@@ -101,7 +101,7 @@ class MapSlots:
 def sim_tensor_map(tm, array):
     """tile-sim's TensorMap of record `tm` over `array` (the very array given for its buffer parameter, so
     the map points into that allocation)."""
-    from tile_mlir.sim import TensorMap
+    from tile_mlir.sim import TensorMap  # (late: import tile_mlir.runtime and tile-run --help load no tile-sim)
 
     check_reach(tm, array.nbytes)
     return TensorMap(data_type=tm.data_type, global_address=array, global_dim=tm.global_dim,

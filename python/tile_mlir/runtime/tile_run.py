@@ -47,6 +47,13 @@ import numpy as np
 from ..errors import UsageError
 from .dtypes import BIT_PATTERNS, numpy_dtype
 from .show import summary  # re-exported: the NaN/inf-aware summary line
+from tile_mlir.frontend.safe_io import FileReadError, read_file, write_files
+from .show import compare, plot, require_matplotlib
+from tile_mlir.runtime.device import synchronize
+from .backend import forced_backend, surely_sim
+from tile_mlir.runtime import jit
+from tile_mlir.runtime.cache import compile_cached
+from tile_mlir.artifact import Artifact
 
 __all__ = ["main", "build_parser"]
 
@@ -110,7 +117,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load_artifact(path: str, arch: str, options: dict):
-    from tile_mlir.artifact import Artifact
 
     if not os.path.exists(path):
         raise UsageError(f"{path}: no such file")
@@ -133,7 +139,6 @@ def _load_artifact(path: str, arch: str, options: dict):
                          "run an artifact manifest (.json) instead")
     from pathlib import Path
 
-    from tile_mlir.runtime.cache import compile_cached
     return compile_cached(Path(path), arch, **options)  # diagnostics name the file
 
 
@@ -194,8 +199,6 @@ def _load_npy(path: str, what: str):
     """The array of .npy file `path`, read through safe_io (a regular file of at most
     MAX_NPY_BYTES: no FIFO waited on, no device read without end)."""
     import io
-
-    from tile_mlir.frontend.safe_io import FileReadError, read_file
 
     try:
         data = read_file(path, limit=MAX_NPY_BYTES)
@@ -317,10 +320,8 @@ def _expected(items, outs) -> dict:
 
 
 def run(ns) -> int:
-    from tile_mlir.runtime import jit
 
     if ns.plot and not ns.no_run:  # a missing extra is said before the compile and the run
-        from .show import require_matplotlib
         try:
             require_matplotlib()
         except ImportError as e:
@@ -328,14 +329,13 @@ def run(ns) -> int:
     options = dict(_parse_kv(o, "--compile-option") for o in ns.compile_option)
     options = {k: _json_or_str(v) for k, v in options.items()}
     if ns.input.endswith(".mlir") and "line_info" not in options and not ns.no_run:
-        from .backend import forced_backend, surely_sim
         if surely_sim(forced_backend() or ns.backend):  # tile-sim's faults name the tile IR line
             options["line_info"] = True
     art = _load_artifact(ns.input, ns.arch, options)
     if ns.dump_ptx:
         sys.stdout.write(art.ptx if art.ptx.endswith("\n") else art.ptx + "\n")
     if ns.dump_sass:
-        from tile_mlir.runtime.disasm import disassemble
+        from tile_mlir.runtime.disasm import disassemble  # (late: tile-run --help loads no disassembler)
         sys.stdout.write(disassemble(art.cubin))
     if ns.emit_artifact:
         path = art.save(ns.emit_artifact)
@@ -359,7 +359,6 @@ def run(ns) -> int:
     for f in getattr(result.sim, "findings", None) or []:  # like a sanitizer's report
         print(f, file=sys.stderr)
     if kernel.last_backend == "gpu":
-        from tile_mlir.runtime.device import synchronize
         synchronize()
     print(f"tile-run: {art.kernel_name} ran on {kernel.last_backend} ({kernel.backend_reason})",
           file=sys.stderr)
@@ -369,7 +368,6 @@ def run(ns) -> int:
     if ns.print_mode != "none":
         _print(ns.print_mode, [(n, values[n]) for n in outs], expected)
     if ns.plot:
-        from .show import plot
         try:
             plot(ns.plot, {n: values[n] for n in outs}, expected)
         except ImportError as e:
@@ -387,15 +385,12 @@ def _print(mode: str, items, expected) -> None:
             else:
                 print(f"{n} = {a!r}")
                 if n in expected:
-                    from .show import compare
                     print(f"{n}: {compare(a, expected[n])}")
 
 
 def _save_outputs(directory: str, arrays: dict) -> None:
     """DIR/NAME.npy for each output, through the one safe write path (safe_io: no symlink followed)."""
     import io
-
-    from tile_mlir.frontend.safe_io import write_files
 
     files = {}
     for name, a in arrays.items():

@@ -17,115 +17,11 @@ swizzle and descriptor decode are written from the PTX ISA on their own (docs/em
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from .. import env as _env
-
-from . import findings, launch, run_args
+from .build import build_machine, parse_cached
 from .by_value import ByValue
 from .errors import EmulationError
-from .build import build_machine, parse_cached
-from .launch import run_launches
+from .result import SimResult
+from .run import run_launches, run_ptx
 from .tensor_map import TensorMap
 
 __all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap", "ByValue"]
-
-
-@dataclass
-class SimResult:
-    #: per CTA: (128, 512) uint32, contents as of the last dealloc of each column range (a CTA that
-    #: never used tensor memory shares one read-only array of the poison pattern)
-    tmem: list
-    steps: int  # warp-instructions executed
-    warnings: list = field(default_factory=list)
-    shared: list = field(default_factory=list)  # per CTA: final shared memory bytes (uint8)
-    #: ISA rules the kernel broke, in lenient mode (sim/findings.py: rule, PTX line, source line)
-    findings: list = field(default_factory=list)
-    #: how the clusters ran: "serial: <why>" or "pool: ..." (sim/pool.py)
-    schedule: str = ""
-
-
-def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
-            cluster=None, dynamic_smem: int = 0, trace: bool = False,
-            max_steps: int | None = None, max_seconds: float | None = None,
-            strict: bool | None = None, workers: int | None = None, executor=None,
-            progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
-            check=None):
-    """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
-
-    The launch is checked as the driver checks it: the block against the kernel's ``.reqntid`` /
-    ``.maxntid``, the cluster (the kernel's ``.reqnctapercluster`` when None) against its cluster
-    directives; and against tile-sim's caps (``launch.py``: CTAs, shared and local memory,
-    registers, memory in all).
-
-    ``args``: one per ``.param`` in order.  A numpy array binds a 64-bit pointer parameter to a
-    fresh global allocation holding a copy of its bytes; after the run the array is updated in
-    place.  Python ints bind scalar parameters, floats bind ``.f32``/``.f64`` parameters.  A
-    :class:`TensorMap` binds a ``.param .align 64 .b8 name[128]`` tensor-map parameter; its array
-    shares the allocation of the pointer argument that is the same object (docs/emulator.md §9).
-    A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
-    tensor passed with its run-time layout); arguments that are the same array share one
-    allocation.
-
-    ``strict``: in strict mode ordering violations (missing fence.proxy.async before a tcgen05.cp
-    or TMA reads generic-proxy stores, tcgen05.ld of MMA / cp results without commit + mbarrier
-    wait + tcgen05.fence::after_thread_sync, reading a tcgen05.ld destination before
-    tcgen05.wait::ld, kernel exit with TMEM allocated or copies not waited for) raise
-    EmulationError.  Lenient mode (``strict=False``) runs them with the effect the hardware gives
-    and lists each broken rule on ``SimResult.findings`` (sim/findings.py), as a sanitizer reports
-    (and in ``warnings``); faults (out of bounds, misalignment, deadlock, unallocated TMEM, a race
-    whose access overlaps an in-flight copy's bytes) stop the run in both modes.
-    The default (None) is lenient, for foreign PTX, such as NVIDIA's CuTe DSL kernels, that breaks
-    ISA rules it gets away with on silicon; env TILE_MLIR_SIM_STRICT=1 makes it strict (the test
-    suite sets it) and ``jit()``'s sim backend passes strict=True for the kernels we compile.
-
-    Budgets (docs/emulator.md §3): ``max_steps`` warp-instructions (default: scaled from the grid,
-    the block and the kernel's instruction count; env TILE_MLIR_SIM_MAX_STEPS) and ``max_seconds``
-    of wall-clock time (default none; env TILE_MLIR_SIM_MAX_SECONDS).  Deadlocks are detected
-    exactly; the budgets bound livelocks, and the error says where the warps spin.
-
-    ``workers`` (default every core, env TILE_MLIR_SIM_WORKERS): processes that run clusters which
-    do not communicate, with a result bit-identical to a serial run; ``executor``: any
-    ``concurrent.futures.Executor`` to run them on instead (a dask.distributed client's).
-    ``progress``: a progress bar on stderr for runs over 2 s (default: when stderr is a terminal
-    and TILE_MLIR_SIM_PROGRESS is not 0).  ``trace`` (or env TILE_MLIR_SIM_TRACE=1) prints every step to
-    stderr.  ``multicast``: the multicast objects of multimem.* (handlers/multimem.py), each a tuple of
-    argument indices of equal-size arrays, its replicas; the first one's addresses are its multimem
-    addresses (default: every global address is a multicast object of one replica).
-
-    ``explore=N``: run the launch under its default schedule, then under N schedules drawn from
-    ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
-    schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
-    the default schedule's, or ``check(args)`` false), its report and its minimised form; the
-    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool (the
-    default, None, runs them in this process).  Schedule ``i`` replays with
-    ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``.
-    """
-    if explore is not None:
-        from .explore import explore_launch
-        return explore_launch(ptx, kernel, args, n=explore, seed=seed, check=check,
-                              progress=progress, workers=workers, grid=grid, block=block, cluster=cluster,
-                              dynamic_smem=dynamic_smem, max_steps=max_steps,
-                              max_seconds=max_seconds, strict=strict)
-    from . import pool
-    from .progress import bar_for
-
-    run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
-                           max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
-                           progress=progress, executor=executor)
-    explicit = workers is not None or executor is not None
-    workers = pool.default_workers(workers)
-    grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
-    launch_kw = dict(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem,
-                     trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict,
-                     multicast=multicast)
-    args = list(args)
-    m = build_machine(ptx, kernel, args, **launch_kw)
-    with bar_for(m, progress) as bar:
-        pool.run_parallel(m, ptx, kernel, args, launch_kw, workers=workers, executor=executor,
-                          explicit=explicit, bar=bar)
-    m.copy_back()
-    n = m.grid[0] * m.grid[1] * m.grid[2]
-    return SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
-                     warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
-                     findings=findings.collected(m, ptx), schedule=m.schedule)

@@ -160,30 +160,3 @@ def _product(dims) -> int:
     for v in dims:
         p *= v
     return p
-
-
-# ------------------------------------------------------------------------------- launch sequences
-def run_launches(launches: list[dict], **common) -> list:
-    """Run a sequence of launches as one stream runs them: each a dict of :func:`run_ptx`'s
-    arguments (``ptx``, ``kernel``, ``args``, ``grid``, ...; ``common`` fills what a dict leaves
-    out).  A numpy array given to several launches is one buffer: each launch sees the stores of
-    the launches before it.
-
-    Programmatic dependent launch (``griddepcontrol``): a launch may begin once every CTA of the
-    one before it has executed ``griddepcontrol.launch_dependents`` or exited, and its
-    ``griddepcontrol.wait`` returns once that one has completed with its memory visible.  tile-sim
-    runs each launch to completion before the next begins, a schedule the ISA allows, in which
-    every ``griddepcontrol.wait`` returns at once; a launch (``"programmatic": True``) that reads
-    its predecessor's results before its wait is therefore not reported here (docs/emulator.md)."""
-    from . import run_ptx
-
-    results = []
-    for i, spec in enumerate(launches):
-        kw = {**common, **spec}
-        kw.pop("programmatic", None)
-        try:
-            ptx, kernel, args = kw.pop("ptx"), kw.pop("kernel", None), kw.pop("args")
-        except KeyError as e:
-            raise EmulationError(f"launch {i} of the sequence has no {e.args[0]!r}") from None
-        results.append(run_ptx(ptx, kernel, args, **kw))
-    return results

@@ -28,6 +28,7 @@ import numpy as np
 from .. import env as _env
 from . import findings
 from .errors import EmulationError
+from .memory import TensorMemory
 
 #: the rest of a launch goes to the pool when, estimated from its first cluster, it would take at
 #: least this long here (a pool's start costs about a second once; short launches stay here).  The
@@ -190,7 +191,6 @@ def run_clusters(task) -> Outcome:
         m.run(clusters)
     except EmulationError as e:
         return Outcome(clusters, [], {}, 0, [], error=e)
-    from .memory import TensorMemory
     unused = TensorMemory.UNUSED  # shared by every CTA without tensor memory: sent as None
     kept = {i: (None if tm is unused else tm, sm) for i, (tm, sm) in m.kept.items()}
     return Outcome(clusters, _diffs(m, initial), kept, m.steps,
@@ -263,7 +263,6 @@ def run_parallel(m, ptx, kernel, args, launch_kw, *, workers, executor, explicit
         k += 1
         if bar:
             bar.clusters_done(len(o.clusters), o.steps)
-    from .memory import TensorMemory
     unused = TensorMemory.UNUSED
     seen = {repr(k) for k in m.warn_keys}
     for o in outcomes:  # in cluster order

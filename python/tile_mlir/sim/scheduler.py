@@ -35,6 +35,7 @@ from . import lane_runs
 from .errors import EmulationError
 from .locations import located_error
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, State, Thread, Warp
+from .memory import TensorMemory
 
 SLICE = 64
 
@@ -129,7 +130,6 @@ class Scheduler:
                 done(self.steps)
 
     def _keep_unlaunched(self, clx, cly, clz):
-        from .memory import TensorMemory
         gx, gy, _ = self.grid
         cx, cy, cz = self.cluster_dims
         for k in range(cz):

@@ -8,6 +8,7 @@ from ..checks import buffer_type, check_slot
 from ..decline import fail
 from ..enums import MemScope, RegAction
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, TypeIs
+from ..ranges import constant_value
 
 __all__ = ["RingStageOp", "MbarrierWaitParityOp", "RasterGroupedOp", "SetMaxNRegOp"]
 
@@ -31,7 +32,6 @@ class RingStageOp(TileOp, name="ring.stage"):
     def verify(self, kernel) -> None:
         if len(self.stages) < 2:
             fail("ring-stages", f"a ring of {len(self.stages)} buffer(s): at least 2 stages")
-        from ..ranges import constant_value
 
         index = constant_value(self.index)
         if index is not None and index >= len(self.stages):

@@ -8,6 +8,7 @@ from ..checks import buffer_type, tensor_map_problem
 from ..decline import fail
 from ..enums import L2Promotion, MemScope, OobFill, Swizzle
 from ..op_def import I64_ARRAY, Attr, BufferOf, Emits, Operand, Result, TileOp, TypeIs
+from ...layout import Iter, TileLayout, m
 
 __all__ = ["TensorMapOp", "TensorMapPrefetchOp", "TENSORMAP"]
 
@@ -27,8 +28,6 @@ class TensorMapOp(TileOp, name="tensor_map"):
     oob_fill = Attr(OobFill, default=OobFill.ZERO)
 
     def verify(self, kernel) -> None:
-        from ...layout import Iter, TileLayout, m
-
         # (its operand, a global buffer, is a kernel parameter: no op makes global buffers)
         if getattr(self.operation.parent, "name", None) != "tile.kernel":
             fail("placement", "tile.tensor_map must be directly in the kernel body: it declares a kernel parameter")

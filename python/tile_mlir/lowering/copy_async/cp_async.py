@@ -27,6 +27,7 @@ from .. import nvvm_ir
 from ..emitter import Emitter
 from .kernel_info import kernel_block
 from .tma import would_be_tma_load
+from ..address import vector_bytes
 
 __all__ = ["validate_global_shared_copy", "any_scope", "copy_async_cp_async"]
 
@@ -55,7 +56,6 @@ def _cp_async(em, dst, src, width):
 def copy_async_cp_async(op, ctx):
     dst_l, src_l, bits, numel = sliced_layouts(op)
     em = Emitter(ir.InsertionPoint(op), op.location)
-    from ..address import vector_bytes
 
     limit = access_limit(op)
     width = vector_bytes((dst_l, src_l), bits, limit)

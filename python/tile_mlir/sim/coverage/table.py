@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import EmulationError
+from .tests import checking_test
+from ..opcodes import decode_instruction
+from .. import ptx_parser
+from ..build import build_machine
 
 DATA = os.path.join(os.path.dirname(__file__), "forms.json")
 #: registers every row's text may name (tools/gen_ptx_forms.py writes its texts with these)
@@ -48,7 +52,6 @@ def load() -> dict:
 
 def _kernel_scope():
     """A machine of an empty kernel with the rows' registers declared, and that kernel."""
-    from ..build import build_machine
     ptx = (".version 8.8\n.target sm_100a\n.address_size 64\n"
            f".visible .entry k()\n{{\n{DECLS}\nret;\n}}\n")
     m = build_machine(ptx, "k", [], grid=(1, 1, 1), block=(32, 1, 1), cluster=None,
@@ -58,8 +61,6 @@ def _kernel_scope():
 
 def decode_check(texts: list[str]) -> list[str | None]:
     """For each instruction text: None if tile-sim's decoder accepts it, else its reason."""
-    from .. import ptx_parser
-    from ..opcodes import decode_instruction
     m, _ = _kernel_scope()
     out = []
     for i, text in enumerate(texts):
@@ -83,7 +84,6 @@ def _reason(msg: str, text: str) -> str:
 
 
 def rows() -> list[Row]:
-    from .tests import checking_test
     data = load()
     rs = [Row(r["form"], r["file"], r["text"], r["targets"]) for r in data["forms"]]
     reasons = decode_check([r.text for r in rs])

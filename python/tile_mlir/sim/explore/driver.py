@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import findings
+from ..build import build_machine
 from ..errors import EmulationError
+from ..result import SimResult
 from . import policy as _policy
 from .report import deadlock
+from ..progress import enabled
+from .. import launch
+from ..pool import _pool
 
 DEPTH = 3  # PCT depth: d - 1 = 2 change points
 
@@ -70,7 +76,6 @@ def _outputs(args):
 
 def _run(ptx, kernel, args, launch_kw, pol):
     """(SimResult or None, copied args, EmulationError or None, machine)."""
-    from .. import SimResult, build_machine, findings
     a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
     m = build_machine(ptx, kernel, a, **launch_kw)
     m.policy = pol
@@ -162,7 +167,6 @@ def _chunk(task):
 
 
 def _parallel(task, n, workers, bar):
-    from ..pool import _pool
     size = max(1, min(64, n // (4 * workers)))
     ex = _pool(workers)
     futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
@@ -229,7 +233,6 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
 
 
 def _launch_kw(kw):
-    from .. import launch
     out = dict(grid=(1, 1, 1), block=(128, 1, 1), cluster=None, dynamic_smem=0, trace=False,
                max_steps=None, max_seconds=None, strict=None)
     for k, v in kw.items():
@@ -241,7 +244,6 @@ def _launch_kw(kw):
 
 
 def _bar(n, progress):
-    from ..progress import enabled
     if not enabled(progress):
         return None
     from tqdm import tqdm

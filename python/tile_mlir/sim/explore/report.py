@@ -10,6 +10,7 @@ import re
 
 from ..handlers.sync import BARS
 from ..state import BLOCKED_AFTER, STATE_NAMES, State
+from ..scheduler import _ranges as r
 
 
 def _warps(pairs) -> str:
@@ -72,5 +73,4 @@ def bar_uses(code, bid) -> str:
 
 
 def _ranges(lanes) -> str:
-    from ..scheduler import _ranges as r
     return r(lanes)

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from ..errors import EmulationError
 from ..state import Kept
+from ..ptx_parser import Function
 
 MAX_DEPTH = 1024
 STACK = Kept("calls", "thread", lambda t: [])
 
 
 def _callee(op):
-    from ..ptx_parser import Function
     return op[1] if op[0] == "sym" and isinstance(op[1], Function) else None
 
 

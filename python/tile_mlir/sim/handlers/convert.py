@@ -10,6 +10,7 @@ from ..guarded_int import carry, plain
 from ..ptx_parser import TYPE_BITS
 from . import cvt_float, cvt_pack
 from .alu import FLOAT_TYPES, type_suffix
+from .. import memory as mem
 
 
 def decode_mov(d, inst):
@@ -108,7 +109,6 @@ def decode_cvt(d, inst):
 
 
 def decode_cvta(d, inst):
-    from .. import memory as mem
     p = inst.parts
     to = "to" in p
     space = next((q for q in p[1:] if q.split("::")[0] in ("shared", "global", "local", "const",
