@@ -27,7 +27,7 @@
 Each keeps the builtin base a Python caller expects: a wrong type is a TypeError, a wrong value a
 ValueError, a refused source an MLIRError as the parser's own. Exceptions that never leave the package
 (a variant's Decline, a reader's truncation signal) are listed, with the reason, in
-test/python/project/test_errors.py, which fails on any other exception class outside this tree.
+test/python/project/test_error_tree.py, which fails on any other exception class outside this tree.
 This module imports nothing, so every part of the package (tile-sim too) can raise these.
 """
 from __future__ import annotations
