@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..target import TCGEN05_CHIPS, ArchInfo
 from .decline import fail
+from .enums import MemScope
 from .op_def import Trait
 from .types import BufferType
 
@@ -20,7 +21,7 @@ def _tmem(v) -> bool:
         bt = BufferType.of(v.type)
     except Exception:  # a malformed type: the generic checks report it
         return False
-    return bt is not None and bt.scope == "tmem"
+    return bt is not None and bt.scope is MemScope.TMEM
 
 
 def check_target(op, spec, arch: ArchInfo | None, kernel) -> None:

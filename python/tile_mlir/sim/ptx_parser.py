@@ -32,11 +32,9 @@ from .names import (IDENT, IDENT_RE, MAX_BLOCK_DEPTH, MAX_REGISTERS, Label, RegD
 from .ptx_operands import _INT_RE, _split_top, parse_int, parse_operand, show_operand  # noqa: F401
 
 # declaration types -> bit width
-TYPE_BITS = {
-    "pred": 1, "b8": 8, "u8": 8, "s8": 8, "b16": 16, "u16": 16, "s16": 16, "f16": 16, "bf16": 16,
-    "f16x2": 32, "bf16x2": 32, "b32": 32, "u32": 32, "s32": 32, "f32": 32, "b64": 64, "u64": 64,
-    "s64": 64, "f64": 64, "b128": 128,
-}
+TYPE_BITS = {"pred": 1, "b8": 8, "u8": 8, "s8": 8, "b16": 16, "u16": 16, "s16": 16, "f16": 16, "bf16": 16,
+             "f16x2": 32, "bf16x2": 32, "b32": 32, "u32": 32, "s32": 32, "f32": 32, "b64": 64, "u64": 64,
+             "s64": 64, "f64": 64, "b128": 128}
 
 #: directives that end at the end of their line (whole words: `.local` is no `.loc`)
 LINE_DIRECTIVES = re.compile(r"\.(version|target|address_size|loc|file|section)\b")
