@@ -115,3 +115,12 @@ TESTS += [
      _T + "test_tensormap_generic.py::test_tensormap_generic_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+
+# ---- cov-rest: row-driven tests of the decoded-but-untested rest, appended, one block
+TESTS += [
+    (r"st\.async(\.weak)?(\.shared::cluster)?\.mbarrier::complete_tx::bytes\.(b32|b64|f32|f64|s32|u32)|"
+     r"red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes\."
+     r"(add|and|or|xor|min|max|inc|dec)\.(u32|s32|u64|b32)",
+     _T + "test_isa_async_mbarrier.py::test_async_mbarrier_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
