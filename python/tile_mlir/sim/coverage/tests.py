@@ -124,3 +124,10 @@ TESTS += [
      _T + "test_isa_async_mbarrier.py::test_async_mbarrier_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"mbarrier\.(init|arrive|arrive_drop|expect_tx|complete_tx|test_wait|try_wait|inval)"
+     r"(\.(expect_tx|noComplete|release|cta))*(\.shared(::cta|::cluster)?)?\.b64|"
+     r"cp\.async\.mbarrier\.arrive(\.noinc)?(\.shared(::cta)?)?\.b64",
+     _T + "test_isa_mbarrier.py::test_mbarrier_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
