@@ -131,3 +131,10 @@ TESTS += [
      _T + "test_isa_mbarrier.py::test_mbarrier_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"cp\.async\.bulk\.tensor\.[1-5]d\.(shared::cta|shared::cluster)\.global(\.tile)?"
+     r"\.mbarrier::complete_tx::bytes(\.cta_group::[12])?|"
+     r"cp\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta(\.tile)?\.bulk_group",
+     _T + "test_isa_tma.py::test_tma_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
