@@ -138,3 +138,11 @@ TESTS += [
      _T + "test_isa_tma.py::test_tma_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"cp\.async\.bulk\.(shared::cta\.global|shared::cluster\.global|shared::cluster\.shared::cta)"
+     r"\.mbarrier::complete_tx::bytes|cp\.async\.bulk\.global\.shared::cta\.bulk_group|"
+     r"cp\.async\.bulk\.(commit_group|wait_group(\.read)?)|"
+     r"cp\.async\.ca\.shared(::cta)?\.global|cp\.async\.(commit_group|wait_group|wait_all)",
+     _T + "test_isa_bulk_copy.py::test_bulk_copy_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
