@@ -146,3 +146,8 @@ TESTS += [
      _T + "test_isa_bulk_copy.py::test_bulk_copy_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"cp\.async\.bulk\.prefetch\.tensor\.[1-5]d\.L2\.global(\.tile)?|cp\.async\.bulk\.prefetch\.L2\.global|"
+     r"prefetch(\.param)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
