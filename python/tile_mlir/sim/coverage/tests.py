@@ -151,3 +151,9 @@ TESTS += [
      r"prefetch(\.param)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"isspacep\.(global|local|shared::cluster)|mapa(\.shared::cluster)?\.u64|"
+     r"mapa\.shared::cluster\.u32|getctarank(\.shared::cluster)?\.u64|getctarank\.shared::cluster\.u32",
+     _T + "test_isa_cluster_addr.py::test_cluster_addr_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
