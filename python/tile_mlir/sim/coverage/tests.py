@@ -157,3 +157,8 @@ TESTS += [
      _T + "test_isa_cluster_addr.py::test_cluster_addr_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"tcgen05\.cp\.cta_group::[12]\.(128x256b|128x128b|4x256b)(\.b8x16\.(b4x16_p64|b6x16_p32))?",
+     _T + "test_isa_tcgen05_cp.py::test_tcgen05_cp_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
