@@ -162,3 +162,11 @@ TESTS += [
      _T + "test_isa_tcgen05_cp.py::test_tcgen05_cp_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"tcgen05\.(alloc\.cta_group::[12]\.sync\.aligned(\.shared::cta)?\.b32|"
+     r"dealloc\.cta_group::[12]\.sync\.aligned\.b32|relinquish_alloc_permit\.cta_group::[12]\.sync\.aligned|"
+     r"commit\.cta_group::[12]\.mbarrier::arrive::one(\.shared::cluster)?\.b64|"
+     r"wait::ld\.sync\.aligned)",
+     _T + "test_isa_tcgen05_sync.py::test_tcgen05_sync_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
