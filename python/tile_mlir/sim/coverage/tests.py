@@ -170,3 +170,8 @@ TESTS += [
      _T + "test_isa_tcgen05_sync.py::test_tcgen05_sync_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"tcgen05\.mma\.cta_group::[12]\.kind::(f16|tf32|f8f6f4|i8)",
+     _T + "test_isa_tcgen05_mma_rows.py::test_tcgen05_mma_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
