@@ -115,3 +115,63 @@ TESTS += [
      _T + "test_tensormap_generic.py::test_tensormap_generic_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+
+# ---- cov-rest: row-driven tests of the decoded-but-untested rest, appended, one block
+TESTS += [
+    (r"st\.async(\.weak)?(\.shared::cluster)?\.mbarrier::complete_tx::bytes\.(b32|b64|f32|f64|s32|u32)|"
+     r"red\.async\.relaxed\.cluster(\.shared::cluster)?\.mbarrier::complete_tx::bytes\."
+     r"(add|and|or|xor|min|max|inc|dec)\.(u32|s32|u64|b32)",
+     _T + "test_isa_async_mbarrier.py::test_async_mbarrier_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"mbarrier\.(init|arrive|arrive_drop|expect_tx|complete_tx|test_wait|try_wait|inval)"
+     r"(\.(expect_tx|noComplete|release|cta))*(\.shared(::cta|::cluster)?)?\.b64|"
+     r"cp\.async\.mbarrier\.arrive(\.noinc)?(\.shared(::cta)?)?\.b64",
+     _T + "test_isa_mbarrier.py::test_mbarrier_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"cp\.async\.bulk\.tensor\.[1-5]d\.(shared::cta|shared::cluster)\.global(\.tile)?"
+     r"\.mbarrier::complete_tx::bytes(\.cta_group::[12])?|"
+     r"cp\.async\.bulk\.tensor\.[1-5]d\.global\.shared::cta(\.tile)?\.bulk_group",
+     _T + "test_isa_tma.py::test_tma_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"cp\.async\.bulk\.(shared::cta\.global|shared::cluster\.global|shared::cluster\.shared::cta)"
+     r"\.mbarrier::complete_tx::bytes|cp\.async\.bulk\.global\.shared::cta\.bulk_group|"
+     r"cp\.async\.bulk\.(commit_group|wait_group(\.read)?)|"
+     r"cp\.async\.ca\.shared(::cta)?\.global|cp\.async\.(commit_group|wait_group|wait_all)",
+     _T + "test_isa_bulk_copy.py::test_bulk_copy_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"cp\.async\.bulk\.prefetch\.tensor\.[1-5]d\.L2\.global(\.tile)?|cp\.async\.bulk\.prefetch\.L2\.global|"
+     r"prefetch(\.param)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"isspacep\.(global|local|shared::cluster)|mapa(\.shared::cluster)?\.u64|"
+     r"mapa\.shared::cluster\.u32|getctarank(\.shared::cluster)?\.u64|getctarank\.shared::cluster\.u32",
+     _T + "test_isa_cluster_addr.py::test_cluster_addr_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"tcgen05\.cp\.cta_group::[12]\.(128x256b|128x128b|4x256b)(\.b8x16\.(b4x16_p64|b6x16_p32))?",
+     _T + "test_isa_tcgen05_cp.py::test_tcgen05_cp_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"tcgen05\.(alloc\.cta_group::[12]\.sync\.aligned(\.shared::cta)?\.b32|"
+     r"dealloc\.cta_group::[12]\.sync\.aligned\.b32|relinquish_alloc_permit\.cta_group::[12]\.sync\.aligned|"
+     r"commit\.cta_group::[12]\.mbarrier::arrive::one(\.shared::cluster)?\.b64|"
+     r"wait::ld\.sync\.aligned)",
+     _T + "test_isa_tcgen05_sync.py::test_tcgen05_sync_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+TESTS += [
+    (r"tcgen05\.mma\.cta_group::[12]\.kind::(f16|tf32|f8f6f4|i8)",
+     _T + "test_isa_tcgen05_mma_rows.py::test_tcgen05_mma_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
