@@ -3,26 +3,28 @@
     from tile_mlir import env
     env.get("TILE_MLIR_ARCH")        # the value, or the variable's default (a str or None)
 
-Every variable is spelled TILE_MLIR_*, the test suite's knobs too; the older names (TILE_EMU_*, TILE_SIM_*,
-TILE_FUZZ_*) are still read, with a DeprecationWarning naming the new one, when the new one is not set.
+Every variable is spelled TILE_MLIR_*, the test suite's knobs too, and no other name is read. A variable
+of the environment that starts with TILE_ but not TILE_MLIR_ (an older spelling, a typo) is reported once
+per process with a warning naming the variable it resembles, so that a setting tile_mlir ignores does
+not go unnoticed.
 docs/environment.md's table of them is checked against ``VARIABLES`` by test/python/driver/test_env.py.
 This module imports nothing of the package, so every part of it (the emulator included) can read its
 settings here.
 """
 from __future__ import annotations
 
+import difflib
 import os
 import warnings
 from typing import NamedTuple
 
-__all__ = ["Variable", "VARIABLES", "get", "given_as", "flag"]
+__all__ = ["Variable", "VARIABLES", "get", "flag"]
 
 
 class Variable(NamedTuple):
     name: str
     default: str | None
     doc: str
-    old: tuple[str, ...] = ()  # deprecated names, still read
 
 
 VARIABLES: dict[str, Variable] = {v.name: v for v in (
@@ -41,10 +43,9 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
     Variable("TILE_MLIR_DEVICE", "0", "the CUDA device ordinal the GPU backend uses"),
     Variable("TILE_MLIR_WORKER_DRIVER", None, "`module:callable` run in the GPU worker process "
              "instead of the CUDA driver (tests' fakes)"),
-    Variable("TILE_MLIR_SIM_TRACE", None, "non-empty: tile-sim logs every executed instruction",
-             old=("TILE_EMU_TRACE",)),
+    Variable("TILE_MLIR_SIM_TRACE", None, "non-empty: tile-sim logs every executed instruction"),
     Variable("TILE_MLIR_SIM_MAX_SECONDS", None, "wall-clock seconds one tile-sim run may take "
-             "(default: no limit; the budget is in steps)", old=("TILE_SIM_MAX_SECONDS",)),
+             "(default: no limit; the budget is in steps)"),
     Variable("TILE_MLIR_SIM_MAX_STEPS", None, "warp-instructions one tile-sim run may execute "
              "(default: 2,000,000 + 64 per warp and static instruction of the launch)"),
     Variable("TILE_MLIR_SIM_WORKERS", None, "processes tile-sim spreads a launch's independent clusters "
@@ -52,14 +53,13 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
     Variable("TILE_MLIR_SIM_MMA", None, "`mmasim`: tile-sim computes every MMA with MMA-Sim instead of "
              "its exact fast path"),
     Variable("TILE_MLIR_SIM_STRICT", None, "`1`: tile_mlir.sim.run_ptx runs strict by default (ISA rule "
-             "breaks are errors, not findings; the test suite sets it)", old=("TILE_SIM_STRICT",)),
+             "breaks are errors, not findings; the test suite sets it)"),
     Variable("TILE_MLIR_SIM_PROGRESS", None, "`0` turns tile-sim's progress bar off (it shows on "
              "a terminal for runs over 2 s)"),
     Variable("TILE_MLIR_FUZZ_EXAMPLES", "36", "test knob: valid copies the differential fuzz test draws "
-             "(test/python/e2e/test_fuzz_differential.py; bench/fuzz.py draws as many as asked)",
-             old=("TILE_FUZZ_EXAMPLES",)),
+             "(test/python/e2e/test_fuzz_differential.py; bench/fuzz.py draws as many as asked)"),
     Variable("TILE_MLIR_FUZZ_INVALID_EXAMPLES", "20", "test knob: invalid copies the differential fuzz "
-             "test draws", old=("TILE_FUZZ_INVALID_EXAMPLES",)),
+             "test draws"),
     Variable("TILE_MLIR_FAST_START", None, "internal: `1`, set by tile-opt, skips the bindings' "
              "numpy-only attribute builders"),
 )}
@@ -68,28 +68,22 @@ _warned: set[str] = set()
 
 
 def get(name: str) -> str | None:
-    """The value of the variable ``name`` (one of VARIABLES), else of an old name of it, else its
-    default. An old name warns once (DeprecationWarning) per process."""
+    """The value of the variable ``name`` (one of VARIABLES), else its default."""
     var = VARIABLES[name]
+    _warn_unread()
     value = os.environ.get(name)
-    if value is not None:
-        return value
-    for old in var.old:
-        value = os.environ.get(old)
-        if value is not None:
-            if old not in _warned:
-                _warned.add(old)
-                warnings.warn(f"the environment variable {old} is deprecated: set {name} instead",
-                              DeprecationWarning, stacklevel=2)
-            return value
-    return var.default
+    return var.default if value is None else value
 
 
-def given_as(name: str) -> str | None:
-    """The name under which ``name``'s value is set: itself, an old name of it, or None."""
-    if name in os.environ:
-        return name
-    return next((old for old in VARIABLES[name].old if old in os.environ), None)
+def _warn_unread() -> None:
+    """Warn once per name about a TILE_* variable outside the prefix: tile_mlir does not read it."""
+    for key in os.environ:
+        if key.startswith("TILE_") and not key.startswith("TILE_MLIR_") and key not in _warned:
+            _warned.add(key)
+            near = difflib.get_close_matches("TILE_MLIR_" + key[len("TILE_"):], VARIABLES, n=1, cutoff=0.6)
+            hint = f": set {near[0]}" if near else ""
+            warnings.warn(f"the environment variable {key} is not read (tile_mlir's variables are spelled "
+                          f"TILE_MLIR_*){hint}", UserWarning, stacklevel=3)
 
 
 def flag(name: str) -> bool:

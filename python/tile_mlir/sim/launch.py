@@ -47,8 +47,7 @@ def default_max_steps(ctas: int, warps_per_cta: int, instructions: int) -> int:
 
 
 def _env_number(name: str, kind, what: str):
-    v = _env.get(name)  # (the old TILE_SIM_MAX_SECONDS too, with a DeprecationWarning)
-    given = _env.given_as(name)
+    v = _env.get(name)
     if v is None or v == "":
         return None
     try:
@@ -56,15 +55,13 @@ def _env_number(name: str, kind, what: str):
     except ValueError:
         x = -1
     if not x > 0:
-        where = name if given == name else f"{name} (read from {given})"
-        raise EmulationError(f"{where}={v!r} is not a positive {what}")
+        raise EmulationError(f"{name}={v!r} is not a positive {what}")
     return x
 
 
 def budget(max_steps, max_seconds):
     """(max_steps or None for the launch's default, max_seconds or None for no limit): the
-    arguments, else TILE_MLIR_SIM_MAX_STEPS / TILE_MLIR_SIM_MAX_SECONDS (env.py reads the old
-    TILE_SIM_MAX_SECONDS too, with a DeprecationWarning)."""
+    arguments, else TILE_MLIR_SIM_MAX_STEPS / TILE_MLIR_SIM_MAX_SECONDS."""
     if max_steps is None:
         max_steps = _env_number("TILE_MLIR_SIM_MAX_STEPS", int, "number of warp-instructions")
     if max_seconds is None:

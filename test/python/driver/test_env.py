@@ -1,5 +1,5 @@
 """Environment variables (issue 23 item 7): one prefix, one home (tile_mlir.env), one table (docs/environment.md);
-old names still read with a DeprecationWarning."""
+no other name read, and a TILE_* name outside the prefix reported."""
 from __future__ import annotations
 
 import pathlib
@@ -14,12 +14,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[3]
 PKG = ROOT / "python" / "tile_mlir"
 
 
-def _doc_table() -> dict[str, tuple[str, str]]:
+def _doc_table() -> dict[str, str]:
     rows = {}
     for line in (ROOT / "docs" / "environment.md").read_text().splitlines():
-        m = re.match(r"\| `(TILE_\w+)` \| ([^|]*) \| [^|]* \| ([^|]*) \|$", line)
+        m = re.match(r"\| `(TILE_\w+)` \| ([^|]*) \| [^|]* \|$", line)
         if m:
-            rows[m.group(1)] = (m.group(2).strip(), m.group(3).strip())
+            rows[m.group(1)] = m.group(2).strip()
     return rows
 
 
@@ -27,15 +27,12 @@ def test_doc_table_is_the_registry():
     rows = _doc_table()
     assert set(rows) == set(env.VARIABLES)
     for name, var in env.VARIABLES.items():
-        default, old = rows[name]
-        assert default == (var.default or "unset"), name
-        assert old == ", ".join(f"`{o}`" for o in var.old), name
+        assert rows[name] == (var.default or "unset"), name
 
 
 def test_one_prefix():
     for var in env.VARIABLES.values():
         assert var.name.startswith("TILE_MLIR_"), var.name
-        assert all(not o.startswith("TILE_MLIR_") for o in var.old)
 
 
 def test_every_variable_the_package_names_is_registered():
@@ -43,9 +40,8 @@ def test_every_variable_the_package_names_is_registered():
     for path in PKG.rglob("*.py"):
         if path.name == "env.py":
             continue
-        named |= set(re.findall(r"\bTILE_(?:MLIR|EMU|SIM)_[A-Z0-9_]+\b", path.read_text()))
-    old = {o for v in env.VARIABLES.values() for o in v.old}
-    assert named - set(env.VARIABLES) - old == set()
+        named |= set(re.findall(r"\bTILE_(?:MLIR|EMU|SIM|FUZZ)_[A-Z0-9_]+\b", path.read_text()))
+    assert named - set(env.VARIABLES) == set()
 
 
 def test_only_env_reads_the_environment_for_our_names():
@@ -57,17 +53,30 @@ def test_only_env_reads_the_environment_for_our_names():
     assert bad == []
 
 
-def test_new_name_wins_and_old_name_warns(monkeypatch):
+def _unprefixed(name: str) -> str:
+    """`name` without its MLIR_ (TILE_MLIR_SIM_MAX_SECONDS -> TILE_SIM_MAX_SECONDS): how the variables
+    were spelled before they all took the prefix."""
+    return "TILE_" + name[len("TILE_MLIR_"):]
+
+
+def test_a_name_outside_the_prefix_is_not_read_and_is_reported(monkeypatch):
+    new = "TILE_MLIR_SIM_MAX_SECONDS"
     monkeypatch.setattr(env, "_warned", set())
-    monkeypatch.delenv("TILE_MLIR_SIM_MAX_SECONDS", raising=False)
-    monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "7")
-    with pytest.warns(DeprecationWarning, match="TILE_SIM_MAX_SECONDS is deprecated: set "
-                                                "TILE_MLIR_SIM_MAX_SECONDS"):
-        assert env.get("TILE_MLIR_SIM_MAX_SECONDS") == "7"
-    monkeypatch.setenv("TILE_MLIR_SIM_MAX_SECONDS", "3")
+    monkeypatch.delenv(new, raising=False)
+    monkeypatch.setenv(_unprefixed(new), "7")
+    with pytest.warns(UserWarning, match=f"{_unprefixed(new)} is not read .*: set {new}"):
+        assert env.get(new) is None
+    monkeypatch.setenv(new, "3")
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert env.get("TILE_MLIR_SIM_MAX_SECONDS") == "3"
+        warnings.simplefilter("error")  # once per process and name
+        assert env.get(new) == "3"
+
+
+def test_a_typo_is_reported_with_the_nearest_variable(monkeypatch):
+    monkeypatch.setattr(env, "_warned", set())
+    monkeypatch.setenv("TILE_BACKENDD", "sim")
+    with pytest.warns(UserWarning, match="TILE_BACKENDD is not read .*: set TILE_MLIR_BACKEND"):
+        env.get("TILE_MLIR_ARCH")
 
 
 def test_defaults_and_flags(monkeypatch):
@@ -80,12 +89,3 @@ def test_defaults_and_flags(monkeypatch):
         assert env.flag("TILE_MLIR_SIM_PROGRESS") is on
     with pytest.raises(KeyError):
         env.get("TILE_MLIR_NO_SUCH_THING")
-
-
-def test_old_sim_names_reach_the_emulator(monkeypatch):
-    from tile_mlir.sim import launch
-    monkeypatch.setattr(env, "_warned", set())
-    monkeypatch.delenv("TILE_MLIR_SIM_MAX_SECONDS", raising=False)
-    monkeypatch.setenv("TILE_SIM_MAX_SECONDS", "2.5")
-    with pytest.warns(DeprecationWarning):
-        assert launch.budget(None, None) == (None, 2.5)
