@@ -27,9 +27,8 @@ from ..errors import EmulationError
 from ..memory import own_offset
 from . import tma
 from .atomics import TYPES, _element_op
-from .tma import TILE_DIMS, check_bulk, check_qualifiers, new_record, register_hooks, space_of, \
-    tmap_operand
-from .tma_copy import _complete, _global_view, _mapped_box, _read_smem, _write_smem
+from .tma import TILE_DIMS, check_bulk, check_qualifiers, new_record, register_hooks, space_of
+from .tma_copy import _complete, _global_view, _read_smem, _write_smem, store_box, tensor_store_operands
 
 OPS = ("and", "or", "xor", "add", "inc", "dec", "min", "max")
 #: the ISA's table: operation -> the types it reduces
@@ -182,30 +181,15 @@ def decode_reduce_tensor(d, inst):
                                "shared::cta", op, "tile", "bulk_group"})
     if "bulk_group" not in p:
         raise d.error("cp.reduce.async.bulk.tensor completes with .bulk_group")
-    ops = inst.operands
-    want = 2 + ("L2::cache_hint" in p)
-    if len(ops) != want:
-        raise d.error(f"expected {want} operands `[tensorMap, {{..}}], [srcMem]"
-                      f"{', policy' if want == 3 else ''}`, got {len(ops)}")
-    te, coords = tmap_operand(d, ops[0])
-    if len(coords) != dims:
-        raise d.error(f".{dims}d takes {dims} coordinates, got {len(coords)}")
-    se, _ = d.addr_expr(ops[1])
-    register_hooks(d)
+    te, coords, se = tensor_store_operands(d, inst, dims)
     return d.compile([f"_r(M, t, {te}, [{', '.join(coords)}], {se}, {inst.line})"],
                      {"_r": lambda M, t, ta, c, s, line: tensor_reduce(M, t, ta, c, s, op, line)})
 
 
 def tensor_reduce(M, t, taddr, coords, src, op, line):
     what = "cp.reduce.async.bulk.tensor"
-    src = own_offset(t.cta, src)
-    tm, gaddr, coords = _mapped_box(M, taddr, coords, what + " store", "A25", t)
+    tm, gaddr, coords, src = store_box(M, t, taddr, coords, src, what + " store")
     ty = _map_type(op, tm.data_type, what)
-    if src % tma.SMEM_BOX_ALIGN:
-        raise EmulationError(f"{what}: shared source 0x{src:x} is not {tma.SMEM_BOX_ALIGN}-byte "
-                             f"aligned (A24)")
-    if min(coords) < 0:
-        raise EmulationError(f"{what}: negative box coordinates {coords} (A27)")
     goff, inb, phys = tm.box(coords, src)  # out-of-bounds elements reduce nothing (W15)
     esize = tm.elem_size
     rec = new_record(M, t, line, what)

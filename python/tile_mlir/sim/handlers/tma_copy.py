@@ -199,8 +199,16 @@ def _decode_tensor_store(d, inst, dims):
                           "tile", "bulk_group"})
     if "bulk_group" not in p:
         raise d.error("a cp.async.bulk.tensor store completes with .bulk_group")
+    te, coords, se = tensor_store_operands(d, inst, dims)
+    return d.compile([f"_store(M, t, {te}, [{', '.join(coords)}], {se}, {inst.line})"],
+                     {"_store": tensor_store})
+
+
+def tensor_store_operands(d, inst, dims):
+    """(tensor map, coordinates, shared source) expressions of a shared -> global tensor copy's
+    `[tensorMap, {..}], [srcMem]{, policy}` (the store, and cp.reduce.async.bulk.tensor)."""
     ops = inst.operands
-    want = 2 + ("L2::cache_hint" in p)
+    want = 2 + ("L2::cache_hint" in inst.parts)
     if len(ops) != want:
         raise d.error(f"expected {want} operands `[tensorMap, {{..}}], [srcMem]"
                       f"{', policy' if want == 3 else ''}`, got {len(ops)}")
@@ -209,20 +217,12 @@ def _decode_tensor_store(d, inst, dims):
         raise d.error(f".{dims}d takes {dims} coordinates, got {len(coords)}")
     se, _ = d.addr_expr(ops[1])
     register_hooks(d)
-    return d.compile([f"_store(M, t, {te}, [{', '.join(coords)}], {se}, {inst.line})"],
-                     {"_store": tensor_store})
+    return te, coords, se
 
 
 def tensor_store(M, t, taddr, coords, src, line):
     what = "cp.async.bulk.tensor store"
-    src = own_offset(t.cta, src)
-    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "A25", t)
-    if src % SMEM_BOX_ALIGN:
-        raise EmulationError(f"{what}: shared source 0x{src:x} is not {SMEM_BOX_ALIGN}-byte "
-                             f"aligned (A24)")
-    if min(coords) < 0:
-        raise EmulationError(f"{what}: negative box coordinates {coords} (a fault on the H200: "
-                             f"CUDA_ERROR_ILLEGAL_INSTRUCTION, A27)")
+    tm, gaddr, coords, src = store_box(M, t, taddr, coords, src, what)
     goff, inb, phys = tm.box(coords, src, bound0=tm.store_bound0())
     esize = tm.elem_size
     rec = new_record(M, t, line, what)
@@ -234,6 +234,20 @@ def tensor_store(M, t, taddr, coords, src, line):
                            data[inb].reshape(-1).copy()))
     tma.GROUPS.of(t).cur.append(rec)
     M.progress += 1
+
+
+def store_box(M, t, taddr, coords, src, what):
+    """(map, global address, coordinates, shared offset) of a shared -> global tensor copy, its box and
+    source checked (the store, and cp.reduce.async.bulk.tensor)."""
+    src = own_offset(t.cta, src)
+    tm, gaddr, coords = _mapped_box(M, taddr, coords, what, "A25", t)
+    if src % SMEM_BOX_ALIGN:
+        raise EmulationError(f"{what}: shared source 0x{src:x} is not {SMEM_BOX_ALIGN}-byte "
+                             f"aligned (A24)")
+    if min(coords) < 0:
+        raise EmulationError(f"{what}: negative box coordinates {coords} (a fault on the H200: "
+                             f"CUDA_ERROR_ILLEGAL_INSTRUCTION, A27)")
+    return tm, gaddr, coords, src
 
 
 def _read_smem(M, t, cta, phys, esize, rec, what):
