@@ -54,6 +54,9 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "its exact fast path"),
     Variable("TILE_MLIR_SIM_STRICT", None, "`1`: tile_mlir.sim.run_ptx runs strict by default (ISA rule "
              "breaks are errors, not findings; the test suite sets it)"),
+    Variable("TILE_MLIR_SIM_FMAD", "1", "`0`: tile-sim runs each `mul` and `add` without a rounding "
+             "modifier as written, unfused (ptxas --fmad=false); by default it fuses the pairs ptxas "
+             "fuses (sim/contract.py)"),
     Variable("TILE_MLIR_SIM_PROGRESS", None, "`0` turns tile-sim's progress bar off (it shows on "
              "a terminal for runs over 2 s)"),
     Variable("TILE_MLIR_FUZZ_EXAMPLES", "36", "test knob: valid copies the differential fuzz test draws "

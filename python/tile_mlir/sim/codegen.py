@@ -69,6 +69,7 @@ class Decoder:
         self.slots: dict = {}  # Register.key -> slot
         self.inst = None  # instruction being decoded
         self.pc_base = 0  # where the function being decoded starts in the code (device functions)
+        self.fused: dict = {}  # id(add / sub) -> (mul, operand): the pairs ptxas fuses (contract.py)
 
     @property
     def nslots(self):

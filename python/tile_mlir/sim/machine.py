@@ -6,7 +6,7 @@ here: diagnostics (warn, violation, where), thread exit and the address spaces."
 from __future__ import annotations
 
 from .. import env as _env
-from . import findings, launch
+from . import contract, findings, launch
 from . import memory as mem
 from .binding import MemoryBinding
 from .codegen import Decoder
@@ -62,6 +62,8 @@ class Machine(MemoryBinding, Scheduler):
         self._layout_globals()
         self.dec = Decoder(self, fn, self.symbols)
         self._place_callees(len(fn.instructions))
+        self.fmad = _env.flag("TILE_MLIR_SIM_FMAD")
+        self.dec.fused = contract.plan(fn.instructions) if self.fmad else {}
         self.code = decode_all(self.dec, fn.instructions)
         self._decode_callees()
         # tcgen05.ld may write plain values when nothing can read them before their wait
@@ -90,6 +92,7 @@ class Machine(MemoryBinding, Scheduler):
         for f in self.callees:
             self.dec.pc_base = self.func_base[f]
             first = self.dec.nslots
+            self.dec.fused = contract.plan(f.instructions) if self.fmad else {}
             self.code += decode_all(self.dec, f.instructions)
             self.func_slots[f] = (first, self.dec.nslots)
         self.dec.pc_base = 0

@@ -113,6 +113,9 @@ def decode_arith(d, inst, kind):
                              round_float(decode(b, _m), F32, "rn"), c, _s)
             return _emit(d, inst, op, 3, 32, [wa, wa, 32])
         raise d.error(f"{inst.opcode}: no mixed-precision form of {kind}")
+    fused = d.fused.get(id(inst)) if kind in ("add", "sub") else None
+    if fused is not None:
+        return _fused(d, inst, fused, spec, w, kind == "sub")
     if kind == "add":
         fn = lambda a, b, _s=spec: X.add(a, b, _s)  # noqa: E731
     elif kind == "sub":
@@ -131,6 +134,22 @@ def decode_arith(d, inst, kind):
         fn = lambda a, _s=spec: X.rcp(a, _s)  # noqa: E731
     nsrc = fn.__code__.co_argcount - 1
     return _emit(d, inst, _packed(fn, n, w), nsrc, w * n)
+
+
+def _fused(d, inst, fused, spec, w: int, sub: bool):
+    """An add / sub the assembler fuses with the mul feeding it (sim/contract.py): one rounding of
+    a * b + c, the product's sign flipped where it is the subtrahend."""
+    mul, pos = fused
+    a, b = mul.operands[1:]
+    c = inst.operands[3 - pos]
+    neg_p, neg_c = sub and pos == 2, sub and pos == 1
+    sb = 1 << (w - 1)
+
+    def fn(a, b, c, _s=spec, _np=neg_p, _nc=neg_c, _sb=sb):
+        return X.fma(a ^ _sb if _np else a, b, c ^ _sb if _nc else c, _s)
+    dst = d.dst(inst.operands[0], w)
+    srcs = [d.src(x, w, ftype=True) for x in (a, b, c)]
+    return d.compile([dst(f"_op({', '.join(srcs)})")], {"_op": fn})
 
 
 def decode_sqrt(d, inst):
