@@ -95,7 +95,7 @@ def check_buffer(bt: BufferType, what: str) -> None:
         if bt.scope == MemScope.GLOBAL:
             # a window of a larger tensor (tile.subview) spans its source's rows: only 64-bit byte
             # offsets bound it (types.py bounds the buffer's own bytes the same way)
-            if span * bt.elem_bits >= 8 << 63:
+            if span * bt.elem_bits >= 8 << 63 and not bt.dynamic:  # (runtime extents: the launch's array's)
                 fail("layout", f"{what}: layout spans {span} elements, beyond 64-bit byte offsets")
         elif span > bt.numel * (1 << 20):
             fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")
