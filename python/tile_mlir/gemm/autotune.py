@@ -7,6 +7,7 @@ import json
 import os
 import time
 
+from ..runtime.cache import usable_dir
 from ..runtime.device import current_device, synchronize
 from ..runtime.memory import DeviceArray
 from .call import GemmCall
@@ -18,7 +19,7 @@ from .operands import Operands
 __all__ = ["tuned", "TRIED"]
 
 TRIED = 6  # candidates timed: the model's best, and the suite's 128 x 256 tile
-_FIELDS = ("dtype", "tile_m", "tile_n", "stages", "group_m", "cluster_m")
+_FIELDS = ("dtype", "tile_m", "tile_n", "stages", "group_m", "cluster_m", "split_k")
 
 
 def _path() -> str | None:
@@ -48,7 +49,8 @@ def tuned(ops, sms: int) -> GemmConfig:
         except (KeyError, TypeError, ValueError):
             pass  # (an entry of another version: timed again)
     winner = _time_candidates(ops, sms)
-    if path:
+    if path and usable_dir(os.path.dirname(os.path.dirname(path))):  # (the cache's root: private, ours)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         known = _load(path)
         known[key] = {f: getattr(winner, f) for f in _FIELDS}
         tmp = f"{path}.{os.getpid()}"

@@ -151,3 +151,26 @@ def test_the_example_prints_the_choice(capsys):
     cfg = choose(1, 4096, 14336, "bf16", 132)
     assert capsys.readouterr().out.strip() == (f"1 x 4096 x 14336 bf16 on 132 SMs: {cfg.name} "
                                                f"({cfg.units(1, 4096)} units, grid {cfg.grid(1, 4096, 132)})")
+
+
+def test_autotune_keeps_its_winner_on_disk(cache_dir, monkeypatch):
+    """autotune=True times the candidates once per (device, SMs, dtype, shape class) and keeps the winner in
+    <cache dir>/gemm/tuned.json, which the next call (of the same class) reads instead of timing (the timing
+    itself needs a GPU: stood in for here)."""
+    import json
+    from types import SimpleNamespace
+
+    from tile_mlir.gemm import autotune
+    from tile_mlir.gemm.operands import prepare
+
+    timed = []
+    winner = GemmConfig("bf16", tile_m=64, tile_n=48)
+    monkeypatch.setattr(autotune, "current_device", lambda: SimpleNamespace(name="Fake H100"))
+    monkeypatch.setattr(autotune, "_time_candidates", lambda ops, sms: timed.append((ops.m, sms)) or winner)
+    a, b = (np.zeros(s, ml_dtypes.bfloat16) for s in ((3, 4096), (4096, 4096)))
+    assert autotune.tuned(prepare(a, b), 132) == winner
+    assert autotune.tuned(prepare(a[:4], b), 132) == winner  # (M 4: the same class as 3)
+    assert timed == [(3, 132)]
+    saved = json.loads((cache_dir / "gemm" / "tuned.json").read_text())
+    assert saved == {"Fake H100|132|bf16|4x4096x4096": {"dtype": "bf16", "tile_m": 64, "tile_n": 48, "stages": 12,
+                                                        "group_m": 8, "cluster_m": 1, "split_k": 1}}
