@@ -16,7 +16,7 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 from __future__ import annotations
 
 from ...dialect.decline import Decline, cached_plan
-from ...dialect.enums import BarrierCta, MemScope, Scope
+from ...dialect.enums import BarrierCta, MemScope, Reduction, Scope
 from ...dialect.ir_utils import Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
@@ -99,9 +99,12 @@ def _refuse_edge_overrun(g_t, moved) -> None:
     A27, measured on the H200): bytes past a tensor whose dimension 0 is not whole 16-byte chunks. A box at
     static offsets stays inside (plan_tma); a window at an SSA offset in dimension 0 may cross the edge, so
     it is refused, not handed to another variant (st.global would not clip at all). Only a rank-1 tensor
-    can have such a dimension 0: longer rows are strides, multiples of 16 bytes (tensor-map-stride)."""
+    can have such a dimension 0: longer rows are strides, multiples of 16 bytes (tensor-map-stride). A runtime
+    extent there is checked at launch (runtime/tensor_map.py at_shape)."""
     row_bytes = g_t.shape[-1] * g_t.elem_bits // 8
     rank = len(g_t.shape)
+    if rank - 1 in g_t.dynamic:  # (a runtime extent: the launch refuses rows of other than 16-byte multiples)
+        return
     if row_bytes % 16 and any(dim == rank - 1 for dim, _ in moved):
         raise DispatchError("copy_async", "cuda", [Rejection(
             "tma", "refused (no other variant tried)", "tma-store-edge",
@@ -182,6 +185,9 @@ def copy_async_tma(op, ctx):
                 extra.append(em.const(ctx.multicast_mask, I16()))
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])
         nvvm_ir.tma_load(em, smem, desc, coords, bar, extra, attrs)
+    elif ctx.reduce != Reduction.NONE:  # cp.reduce.async.bulk.tensor: dst op= the box, in the bulk group
+        nvvm_ir.tma_reduce(em, desc, smem, coords, ctx.reduce.value, segments + [0])
+        nvvm_ir.cp_async_bulk_commit_group(em)
     else:
         nvvm_ir.tma_store(em, desc, smem, coords, segments + [0, 0])
         nvvm_ir.cp_async_bulk_commit_group(em)

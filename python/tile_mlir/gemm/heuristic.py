@@ -1,0 +1,91 @@
+"""The configuration for a shape (docs/gemm-library.md §5): a cost model over the candidate tilings, from the
+shape, the dtype and the device's multiprocessor count.
+
+The persistent kernel runs min(SMs, units) CTAs; a CTA's time is its tiles' (waves = ceil(units / SMs)), a
+tile's the larger of its tensor-core time and its operand traffic (each K step loads (tile_m + tile_n) rows of
+128 bytes), and the whole no less than one pass over A and B in DRAM at the busy fraction of the waves' SMs. So the model prefers, in order: tiles
+that fill every multiprocessor in whole waves; among those, the larger tiles (fewer bytes per flop); 64-row
+tiles where M <= 64 (half the shared memory and traffic of 128 rows, all of it past M zeros). The rates are the
+H100/H200's (stated below, not measured per device); autotune=True measures instead (autotune.py).
+"""
+from __future__ import annotations
+
+from .config import GemmConfig
+
+__all__ = ["choose", "candidates", "estimate", "shape_class"]
+
+# per multiprocessor: dense tensor-core flop/s (H100 SXM: 989 TF bf16, 1979 TF fp8, over 132 SMs) and the
+# operand bytes/s a CTA's TMA loads sustain out of L2 (~64 B/clock at 1.7 GHz); DRAM: HBM3's 3.35 TB/s (H100;
+# the H200's 4.8 the model need not know: the DRAM bound only decides between tilings of equal waves)
+MMA_PER_SM = {"bf16": 989e12 / 132, "e4m3": 1979e12 / 132}
+LOAD_PER_SM = 64 * 1.7e9
+DRAM = 3.35e12
+L2 = 2 * DRAM  # operand bytes/s out of L2 to all SMs (an assumption: twice DRAM's)
+# split-K's own work beside the kernel: zeroing the fp32 workspace and converting it, two more launches of a
+# few microseconds each on the GPU (an assumption, measured only as autotune measures)
+SPLIT_FIXED = 4e-6
+# the partials' reductions into L2 (cp.reduce.async.bulk.tensor .add.f32): fitted to an H100's timings of split
+# counts 2 to 8 (bench/results/h100-gemm-library-2026-12-07-probe.txt: fewer parts won at every shape)
+RED = 1.5e12
+# a K step's own time in a CTA whatever its bytes: the consumer's wgmma group waited for one step behind
+# (gemm_wait 1), the stage's release and the producer's re-arm; measured on an H100 (bench/results/
+# h100-gemm-library-2026-12-07-run1.txt): ~370 ns a step for 64 x 32 tiles streaming K (M = 1, N = 4096)
+STEP = 370e-9
+TIE = 0.05
+SPLITS = (2, 3, 4, 6, 8, 12, 16)
+TILE_N = tuple(range(256, 15, -16))  # (wgmma N: any multiple of 8; these 16 keep cluster_m 2 open)
+BIG = GemmConfig(tile_m=128, tile_n=256)  # the suite's tile (docs/gemm-walkthrough.md §10)
+
+
+def candidates(m: int, n: int, k: int, dtype: str) -> list[GemmConfig]:
+    """Every tiling the model (and autotune) weighs for this shape."""
+    out = []
+    for tm in ((64, 128) if m <= 64 else (128,)):
+        for tn in TILE_N:
+            if tn > 2 * max(8, -(-n // 8) * 8) and tn != TILE_N[-1]:
+                continue  # (a tile far wider than N: the narrower ones cover it)
+            out.append(GemmConfig(dtype, tile_m=tm, tile_n=tn))
+            if tn % 32 == 0:  # split-K parts of at least two K steps (the fp32 staging box: 32 columns)
+                kt = -(-k // out[-1].tile_k)
+                out += [GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s) for s in SPLITS if kt >= 2 * s]
+    return [c for c in out if c.stages >= 4]  # (fewer stages, e.g. a wide unswizzled staging tile: no latency hidden)
+
+
+def estimate(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> float:
+    """Seconds the model gives cfg at M x N x K on `sms` multiprocessors."""
+    units = cfg.units(m, n)
+    waves = -(-units // sms)
+    kt = -(-k // cfg.tile_k)
+    kp = -(-kt // cfg.split_k) * cfg.tile_k  # a unit's K (a split-K part's)
+    rows = min(cfg.tile_m, m) + min(cfg.tile_n, n)  # (rows past M and N: TMA's zeros, no traffic)
+    mma = 2.0 * cfg.tile_m * cfg.tile_n * kp / MMA_PER_SM[cfg.dtype]
+    load = max(rows * kp * cfg.elem_bytes / LOAD_PER_SM, kp // cfg.tile_k * STEP)
+    l2 = units * rows * kp * cfg.elem_bytes / L2  # every unit's operands out of L2
+    # DRAM is only streamed at its rate while every SM pulls its share: scaled by the busy fraction of the waves
+    dram = ((m + n) * k * cfg.elem_bytes + 2 * m * n) / DRAM * (waves * sms / units)
+    t = max(waves * max(mma, load), dram, l2)
+    if cfg.split_k > 1:  # the partials' reductions into L2, the workspace zeroed and converted
+        t += cfg.split_k * min(m, -(-m // cfg.tile_m) * cfg.tile_m) * n * 4 / RED + 10 * m * n / DRAM + SPLIT_FIXED
+    return t
+
+
+def choose(m: int, n: int, k: int, dtype: str, sms: int) -> GemmConfig:
+    """The model's configuration for M x N x K. Among the candidates within TIE of the best estimate (a
+    DRAM-bound shape ties many tilings, and the model is no closer than that), the one of fewest waves, then
+    of fewest split-K parts (each adds its partial tile's reduction), then keeping more multiprocessors busy
+    (each pulls its share of DRAM), then the fewer rows (less of the tile past M), then the wider tile."""
+    if -(-m // 128) * -(-n // 256) >= sms:  # every SM busy with 128 x 256 tiles: the suite's kernel
+        return GemmConfig(dtype, tile_m=BIG.tile_m, tile_n=BIG.tile_n)
+    timed = [(estimate(c, m, n, k, sms), c) for c in candidates(m, n, k, dtype)]
+    best = min(t for t, _ in timed)
+    near = [c for t, c in timed if t <= best * (1 + TIE)]
+    return min(near, key=lambda c: (-(-c.units(m, n) // sms), c.split_k, -min(c.units(m, n), sms), c.tile_m,
+                                    -c.tile_n))
+
+
+def shape_class(m: int, n: int, k: int) -> tuple[int, int, int]:
+    """What autotune keys its winners on: M rounded up to a power of two (decode batches share one), N and K
+    to a multiple of 256 (below 256: exact)."""
+    def up(x: int, q: int) -> int:
+        return x if x < q else -(-x // q) * q
+    return (1 << max(0, (m - 1).bit_length()), up(n, 256), up(k, 256))
