@@ -87,7 +87,7 @@ class RegExp2Op(_Elementwise, name="reg.exp2"):
     scale = Operand(TypeIs("f32"))
     bias = Operand(_REG, optional=True)
     TILES = ("src", "bias")
-    TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2"), Emits("nvvm.fma", "fma"), Emits("nvvm.fma.packed.f32x2", "fma"),
+    TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2.approx"), Emits("nvvm.fma", "fma"), Emits("nvvm.fma.packed.f32x2", "fma"),
               Emits("llvm.call_intrinsic", "mul"), Emits("nvvm.mul.packed.f32x2", "mul"), Emits(None, "neg"))
 
 
