@@ -51,8 +51,7 @@ class _Elementwise(TileOp, name=None):
 
         names = [n for n in self.tiles() if getattr(self, n) is not None]
         types = _f32_tiles(self, names)
-        dst = self.dst
-        ops = tuple((bt, _what(self, n), getattr(self, n) == dst) for n, bt in zip(names[1:], types[1:]))
+        ops = tuple((bt, _what(self, n)) for n, bt in zip(names[1:], types[1:]))
         return slot_map(types[0], ops)
 
     def verify(self, kernel) -> None:
