@@ -58,9 +58,10 @@ def fma_rn(a, b, c):
     a, b, c = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b, c))
     p = a * b
     s = p + c
-    bp = s - p  # two-sum error of s = p + c
-    err = (p - (s - bp)) + (c - bp)
-    inexact = err != 0
+    with np.errstate(invalid="ignore"):  # (an infinite sum is exact: its error term is NaN, ignored)
+        bp = s - p  # two-sum error of s = p + c
+        err = (p - (s - bp)) + (c - bp)
+    inexact = (err != 0) & np.isfinite(s)
     toward_zero = np.where(inexact & (np.sign(err) != np.sign(s)), np.nextafter(s, 0.0), s)
     bits = toward_zero.view(np.uint64) | inexact.astype(np.uint64)
     return bits.view(np.float64).astype(np.float32)
