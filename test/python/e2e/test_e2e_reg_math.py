@@ -172,17 +172,20 @@ def test_reduce_along_columns(op, kind, arch, tmp_path):
     assert np.array_equal(out.view(np.uint32), want.view(np.uint32))
 
 
-@pytest.mark.parametrize("op", ["max", "sum"])
-def test_reduce_across_warps_through_shared_memory(op, tmp_path):
+@pytest.mark.parametrize("op, warp0", [("max", 0), ("sum", 0), ("sum", 4)])
+def test_reduce_across_warps_through_shared_memory(op, warp0, tmp_path):
     """128 x 64 over 8 warps: warps w and w + 4 hold the two column halves of rows 32w..: each thread folds
     its 32 columns, then the two warps' partials meet in shared memory (scratch[row * 2 + k]) between two
-    bar.sync 1, 256; every thread folds k = 0, 1 in order."""
-    src_l = "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 4@warpid, 1@reg)]"
-    row_l = "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]"
+    bar.sync 1, 256; every thread folds k = 0, 1 in order. With warp0 = 4 the tile lies in warps 4..11 of
+    a 384-thread CTA, whose first warpgroup stays out of the barriers."""
+    at = f" + O[{warp0}@warpid]" if warp0 else ""
+    src_l = "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 4@warpid, 1@reg)]" + at
+    row_l = "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]" + at
     out_l = src_l
+    block = 256 + 32 * warp0
     with tb.module() as m:
         with tb.kernel(m, "k", {"A": rk.glob_t((128, 64)), "OUT": rk.glob_t((128, 64))},
-                       block=(256, 1, 1)) as (_, (A, OUT)):
+                       block=(block, 1, 1)) as (_, (A, OUT)):
             a = tb.alloc_reg(rk.reg_t((128, 64), src_l))
             o = tb.alloc_reg(rk.reg_t((128, 64), out_l))
             r = tb.alloc_reg(rk.reg_t((128, 1), row_l))
@@ -197,7 +200,7 @@ def test_reduce_across_warps_through_shared_memory(op, tmp_path):
     assert "bar.sync" in ptx
     a = np.random.default_rng(2).standard_normal((128, 64)).astype(np.float32)
     out = np.zeros_like(a)
-    rk.run(ptx, [a, out], block=256)
+    rk.run(ptx, [a, out], block=block)
     f = rk.add if op == "sum" else np.fmax
     halves = [rk.halving_fold(a[:, 32 * k:32 * k + 32], f) for k in range(2)]
     want = (a - f(halves[0], halves[1])[:, None]).astype(np.float32)
