@@ -67,7 +67,7 @@ def fragment_of(layout: TileLayout, *, replicas: bool = False) -> Fragment:
     laneid and reg, has no replica (one holder per element), non-negative strides, lanes below 32, and is
     injective: no two elements share a thread's register slot. With `replicas`, a replica over warpid
     and laneid is allowed (each thread of it holds a copy, in the same slot: a row value that every lane
-    of the row holds, docs/registers.md §8), and the table has one entry per (replica, element)."""
+    of the row holds, docs/registers.md §1), and the table has one entry per (replica, element)."""
     import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
     if not isinstance(layout, TileLayout):
         raise FragmentError("a register layout cannot be swizzled")
