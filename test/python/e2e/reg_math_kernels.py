@@ -74,6 +74,20 @@ def ex2(x):
     return ex2_approx_f32(f32(x).view(np.uint32), ftz=True).view(np.float32)
 
 
+def lg2(x):
+    """lg2.approx.ftz.f32, tile-sim's model."""
+    from tile_mlir.sim import lg2_approx_f32
+
+    return lg2_approx_f32(f32(x).view(np.uint32), ftz=True).view(np.float32)
+
+
+def rcp_approx(x):
+    """rcp.approx.ftz.f32, tile-sim's model."""
+    from tile_mlir.sim import rcp_approx_f32
+
+    return rcp_approx_f32(f32(x).view(np.uint32), ftz=True).view(np.float32)
+
+
 def halving_fold(v, op):
     """reduce_plan's stage A over the last axis: v[i] op= v[i + h], h = ceil(n / 2), until one is left."""
     v = [v[..., i] for i in range(v.shape[-1])]

@@ -10,9 +10,10 @@ and the shared-memory exchange between warps.
 """
 from __future__ import annotations
 
-from ...dialect.enums import MaskKind, ReduceKind
+from ...dialect.enums import MaskKind, RcpMode, ReduceKind
 from ...dialect.ops import (NamedBarrierArriveOp, NamedBarrierSyncOp, RegAddOp, RegExp2Op, RegFillOp, RegFmaOp,
-                            RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp, RegReduceOp, RegSelectOp, RegSubOp)
+                            RegLog2Op, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp, RegRcpOp, RegReduceOp,
+                            RegSelectOp, RegSubOp)
 from ...dialect.reduce_plan import fold_order
 from ...dialect.regtile import coordinates
 from ...dialect.types import BufferType
@@ -108,6 +109,17 @@ def _fill(k, op, em):
 @lowers(RegNegOp)
 def _neg(k, op, em):
     _elementwise(k, op, em, lambda a: nvvm_ir.f32_neg(em, a[0]))
+
+
+@lowers(RegLog2Op)
+def _log2(k, op, em):
+    _elementwise(k, op, em, lambda a: nvvm_ir.lg2_approx_ftz(em, a[0]))
+
+
+@lowers(RegRcpOp)
+def _rcp(k, op, em):
+    approx = op.mode == RcpMode.APPROX
+    _elementwise(k, op, em, lambda a: nvvm_ir.rcp(em, a[0], approx=approx))
 
 
 def _binary(name: str, pairs: bool):
