@@ -235,3 +235,35 @@ def test_named_barriers_order_two_warpgroups(arch, tmp_path):
     out = np.zeros_like(a)
     rk.run(ptx, [a, out], block=256)
     assert np.array_equal(out, a)
+
+
+def test_second_warpgroup_masks_and_reduces_its_rows(tmp_path):
+    """FlashAttention-4's second softmax warpgroup: the rows layout in warps 4..7 of a 256-thread CTA (thread
+    128 + 32w + l holds row 32w + l): the mask's coordinates and the reductions are relative to the tile's
+    first thread; warps 0..3 hold nothing of it."""
+    lay = rk.ROWS.format(n=16) + " + O[4@warpid]"
+    row = rk.ROW_VALUE + " + O[4@warpid]"
+    with tb.module() as m:
+        with tb.kernel(m, "k", {"A": rk.glob_t((128, 16)), "OUT": rk.glob_t((128, 16)), "R": rk.glob_t((128, 1))},
+                       block=(256, 1, 1)) as (_, (A, OUT, R)):
+            a = tb.alloc_reg(rk.reg_t((128, 16), lay))
+            r = tb.alloc_reg(rk.reg_t((128, 1), row))
+            tb.copy(a, A, scope="cta")
+            tb.reg_mask(a, a, _runtime_index(2), kind="causal")
+            tb.reg_mask(a, a, _runtime_index(13), kind="residual")
+            tb.reg_reduce(r, a, kind="max", axis=1)
+            tb.reg_exp2(a, a, tb.const(0.5), r)
+            tb.copy(OUT, a, scope="cta")
+            tb.copy(R, r, scope="cta")
+            tb.ret()
+    ptx = rk.compile_ptx(m.module, "sm_100a")
+    _ptxas(ptx, "sm_100a", tmp_path)
+    a = np.random.default_rng(5).standard_normal((128, 16)).astype(np.float32)
+    out, r = np.zeros_like(a), np.zeros((128, 1), np.float32)
+    rk.run(ptx, [a, out, r], block=256)
+    row_i, col = _logical(128, 16)
+    s = np.where((col > row_i + 2) | (col >= 13), np.float32(-np.inf), a)
+    mx = rk.halving_fold(s, np.fmax)[:, None]
+    assert np.array_equal(r, mx)
+    want = rk.ex2(rk.fma_rn(s, np.float32(0.5), np.broadcast_to(-mx, s.shape)))
+    assert np.array_equal(out.view(np.uint32), want.view(np.uint32))
