@@ -82,7 +82,7 @@
     "tile.reg.neg"(%t, %t) : (!w, !w) -> ()
     "tile.reg.rcp"(%l, %l) {mode = "rn"} : (!wr, !wr) -> ()
     "tile.reg.rcp"(%m, %l) {mode = "approx"} : (!wr, !wr) -> ()
-    "tile.reg.log2"(%m, %m) : (!wr, !wr) -> ()
+    "tile.reg.lg2"(%m, %m) : (!wr, !wr) -> ()
     "tile.reg.mul"(%t, %t, %m) : (!w, !w, !wr) -> ()
     "tile.copy"(%O, %t) {scope = "warpgroup"} : (!tile.buffer<global, 64x16xf32>, !w) -> ()
     "tile.named_barrier.arrive"() {id = 3, count = 128} : () -> ()

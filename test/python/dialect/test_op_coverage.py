@@ -151,7 +151,7 @@ BODIES = {
     "reg.fill": lambda t, a: tb.reg_fill(_reg(t), _f32()),
     "reg.neg": lambda t, a: tb.reg_neg(_reg(t), _reg(t)),
     "reg.exp2": lambda t, a: tb.reg_exp2(_reg(t), _reg(t), _f32(), _reg(t, "row32")),
-    "reg.log2": lambda t, a: tb.reg_log2(_reg(t), _reg(t)),
+    "reg.lg2": lambda t, a: tb.reg_lg2(_reg(t), _reg(t)),
     "reg.rcp": lambda t, a: tb.reg_rcp(_reg(t, "row32"), _reg(t, "row32"), mode="approx"),
     "reg.add": lambda t, a: tb.reg_add(_reg(t), _reg(t), _reg(t, "row32")),
     "reg.sub": lambda t, a: tb.reg_sub(_reg(t), _reg(t), _reg(t)),

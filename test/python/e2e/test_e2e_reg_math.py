@@ -72,7 +72,7 @@ CASES = {
     "exp2_scale_bias": (lambda a, b, r, o: tb.reg_exp2(o, a, tb.const(0.18033688), r),
                         lambda a, b, r: rk.ex2(rk.fma_rn(a, np.float32(0.18033688), -np.broadcast_to(r, a.shape)))),
     "fill": (lambda a, b, r, o: tb.reg_fill(o, tb.const(-2.5)), lambda a, b, r: np.full_like(a, -2.5)),
-    "log2": (lambda a, b, r, o: tb.reg_log2(o, a), lambda a, b, r: rk.lg2(a)),
+    "lg2": (lambda a, b, r, o: tb.reg_lg2(o, a), lambda a, b, r: rk.lg2(a)),
     "rcp_approx": (lambda a, b, r, o: tb.reg_rcp(o, a, mode="approx"), lambda a, b, r: rk.rcp_approx(a)),
     "rcp_rn": (lambda a, b, r, o: tb.reg_rcp(o, a, mode="rn"), lambda a, b, r: (np.float32(1) / a).astype(np.float32)),
     "in_place": (lambda a, b, r, o: (tb.reg_mul(a, a, b), tb.reg_add(o, a, r)),

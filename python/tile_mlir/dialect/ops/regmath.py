@@ -14,7 +14,7 @@ from ..reduce_plan import plan_reduce
 from ..regtile import coordinates, slot_map
 from .sync import check_named_barrier
 
-__all__ = ["RegFillOp", "RegNegOp", "RegExp2Op", "RegLog2Op", "RegRcpOp", "RegAddOp", "RegSubOp", "RegMulOp", "RegMaxOp", "RegMinOp",
+__all__ = ["RegFillOp", "RegNegOp", "RegExp2Op", "RegLg2Op", "RegRcpOp", "RegAddOp", "RegSubOp", "RegMulOp", "RegMaxOp", "RegMinOp",
            "RegFmaOp", "RegSelectOp", "RegMaskOp", "RegReduceOp", "REG_OPS"]
 
 _REG = BufferOf(MemScope.REG)
@@ -90,7 +90,7 @@ class RegExp2Op(_Elementwise, name="reg.exp2"):
               Emits("llvm.call_intrinsic", "mul"), Emits("nvvm.mul.packed.f32x2", "mul"), Emits(None, "neg"))
 
 
-class RegLog2Op(_Elementwise, name="reg.log2"):
+class RegLg2Op(_Elementwise, name="reg.lg2"):
     """dst = log2(src) by lg2.approx.ftz.f32 (the log-sum-exp of an attention kernel: m * scale + log2(l))."""
 
     dst = Operand(_REG)
@@ -235,5 +235,5 @@ class RegReduceOp(TileOp, name="reg.reduce"):
         check_named_barrier(self.barrier_id, plan.threads)
 
 
-REG_OPS = (RegFillOp, RegNegOp, RegExp2Op, RegLog2Op, RegRcpOp, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp,
+REG_OPS = (RegFillOp, RegNegOp, RegExp2Op, RegLg2Op, RegRcpOp, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp,
            RegSelectOp, RegMaskOp, RegReduceOp)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ...dialect.enums import MaskKind, RcpMode, ReduceKind
 from ...dialect.ops import (NamedBarrierArriveOp, NamedBarrierSyncOp, RegAddOp, RegExp2Op, RegFillOp, RegFmaOp,
-                            RegLog2Op, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp, RegRcpOp, RegReduceOp,
+                            RegLg2Op, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp, RegRcpOp, RegReduceOp,
                             RegSelectOp, RegSubOp)
 from ...dialect.reduce_plan import fold_order
 from ...dialect.regtile import coordinates
@@ -111,8 +111,8 @@ def _neg(k, op, em):
     _elementwise(k, op, em, lambda a: nvvm_ir.f32_neg(em, a[0]))
 
 
-@lowers(RegLog2Op)
-def _log2(k, op, em):
+@lowers(RegLg2Op)
+def _lg2(k, op, em):
     _elementwise(k, op, em, lambda a: nvvm_ir.lg2_approx_ftz(em, a[0]))
 
 
