@@ -1,0 +1,138 @@
+"""The persistent dense Blackwell GEMM (examples/gemm_dense_blackwell.py): kind::f16 (bf16, f16), kind::f8f6f4
+(e4m3, e5m2) and kind::tf32, cta_group 1 and 2. Its diagnostics, its PTX (assembled by ptxas for sm_100a), and on
+tile-sim D bit for bit the exact model of MMA-Sim's Blackwell arithmetic (tile-sim's integer formulation of it),
+that model checked against MMA-Sim itself on sampled tiles, with CTAs walking several units through the two
+tensor-memory accumulators, partial tiles in M, N and K, and split-K."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+import gemm_dense_blackwell as gdb  # noqa: E402
+import gemm_reference as ref  # noqa: E402
+
+KINDS = {"bf16": "f16", "f16": "f16", "e4m3": "f8f6f4", "e5m2": "f8f6f4", "tf32": "tf32"}
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"dtype": "mxfp8"}, "dtype must be one of"),
+    ({"tile_n": 96}, "tile_n=96: 64, 128, 192 or 256"),
+    ({"tile_n": 320}, "tile_n=320"),
+    ({"k": 404}, r"K=404, N=264: rows of A and B of a 16-byte multiple \(K a multiple of 8\)"),
+    ({"dtype": "e4m3", "k": 408}, r"K a multiple of 16"),
+    ({"dtype": "tf32", "k": 418}, r"K a multiple of 4"),
+    ({"n": 260}, "N a multiple of 8"),
+    ({"m": 100}, "at least one whole 128 x 128 x 64 tile"),
+    ({"dtype": "tf32", "k": 28}, "at least one whole 128 x 128 x 32 tile"),
+    ({"stages": 1}, "at least 2 stages"),
+    ({"stages": 7}, "bytes of shared memory"),
+    ({"tile_n": 256, "stages": 4}, "4 stages need"),
+    ({"cta_group": 2, "ctas": 1}, "a CTA pair needs at least 2 CTAs"),
+    ({"cta_group": 3}, "1, or 2"),
+    ({"split_k": 8}, "split_k=8: at most the 7 K tiles"),
+    ({"split_k": 6}, "leave the last split empty"),
+    ({"split_k": 0}, "must be positive"),
+])
+def test_config_errors(kwargs, message):
+    args = {"dtype": "bf16", "m": 300, "n": 264, "k": 416, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        gdb.DenseBlackwellConfig(**args)
+
+
+def test_tiling():
+    cfg = gdb.DenseBlackwellConfig("bf16", 300, 264, 416, ctas=2)
+    # K 416 = 6 K tiles of 64 + 32; stages: as many as fit (6 of 32 KB with the 32 KB staging tile)
+    assert (cfg.tiles, cfg.grid, cfg.k_tiles, cfg.tile_k, cfg.stages) == ((3, 3), (2, 1, 1), 7, 64, 6)
+    assert (cfg.tmem_cols, cfg.stage_bytes) == (256, 256 * 128)
+    wide = gdb.DenseBlackwellConfig("tf32", 300, 264, 416, tile_n=256)
+    assert (wide.tile_k, wide.tmem_cols, wide.stages, wide.tiles) == (32, 512, 3, (3, 2))
+    pair = gdb.DenseBlackwellConfig("e4m3", 520, 264, 416, ctas=5, cta_group=2, split_k=2)
+    # 256-row tiles, 2 pairs (the odd CTA left over), K tiles 4 in 2 splits of 2, 18 units
+    assert (pair.tiles, pair.work, pair.units, pair.grid, pair.k_per_split) == ((3, 3), 18, 2, (4, 1, 1), 2)
+    assert pair.stage_bytes == (128 + 64) * 128 and pair.name.endswith("_pair_split2")
+
+
+def _ptxas(tmp_path, ptx: str, name: str) -> None:
+    from tile_mlir.driver.toolchain import find_tool
+    ptxas = find_tool("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas not found")
+    (tmp_path / f"{name}.ptx").write_text(ptx)
+    subprocess.run([ptxas, "-arch=sm_100a", str(tmp_path / f"{name}.ptx"), "-o", str(tmp_path / f"{name}.cubin")],
+                   check=True)
+
+
+@pytest.mark.parametrize("cg", [1, 2])
+@pytest.mark.parametrize("dtype", sorted(KINDS))
+def test_dense_blackwell_ptx(tmp_path, dtype, cg):
+    """Each kind's MMA (the kind and cta_group PTX names), one commit freeing a stage and one per unit (a pair's
+    multicast to both CTAs), the accumulator picked at run time, the two 64-column TMA stores of D; ptxas
+    assembles it for sm_100a."""
+    import tile_mlir
+
+    cfg = gdb.DenseBlackwellConfig(dtype, 2048, 2048, 1024, cta_group=cg)
+    art = tile_mlir.compile(gdb.build(cfg), arch="sm_100a")
+    assert tuple(art.grid) == (148, 1, 1) and tuple(art.block) == (256, 1, 1)
+    assert tuple(art.cluster or (1, 1, 1)) == ((2, 1, 1) if cg == 2 else (1, 1, 1))
+    assert [p.name for p in art.params] == ["A", "B", "D"]
+    ptx = art.ptx
+    assert f"tcgen05.mma.cta_group::{cg}.kind::{KINDS[dtype]}" in ptx and "block_scale" not in ptx
+    assert f"tcgen05.mma.cta_group::{3 - cg}" not in ptx
+    commit = "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64" if cg == 2 \
+        else "tcgen05.commit.cta_group::1"
+    assert ptx.count(commit) == 2  # (a stage's empty, a unit's acc_full)
+    assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == 2
+    assert [tm.box_dim for tm in art.tensor_maps] == [(cfg.tile_k, 128), (cfg.tile_k, 128 // cg), (64, 128)]
+    if cg == 2:
+        assert ptx.count("mbarrier.arrive.shared::cluster.b64 _,") == 1  # (acc_empty on the even CTA)
+    _ptxas(tmp_path, ptx, f"{dtype}_{cg}")
+
+
+def _check(cfg: gdb.DenseBlackwellConfig, samples: int = 1) -> None:
+    """D from tile-sim == the exact model of the kernel's chains (per split, added in split order), bit for bit;
+    that model == MMA-Sim on `samples` sampled 128 x 8 tiles of every split's partial, in fp32; and D within
+    bf16 rounding plus the chain's error of the exact product."""
+    assert cfg.work > cfg.units  # every CTA's (pair's) loop walks more than one unit
+    d, (a, b) = gdb.run(cfg)
+    fast = lambda x, y: ref.fast_dense(x, y, cfg.fmt, progress=False)  # noqa: E731
+    parts = gdb.split_chains(cfg, a, b, fast)
+    want = ref.to_bf16(gdb.reduce_splits(parts))
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16)), \
+        f"{np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))} of {d.size} differ"
+    pa, pb = gdb.padded(cfg, a), gdb.padded(cfg, b)
+    w = cfg.k_per_split * cfg.tile_k
+    for s, part in enumerate(parts):
+        ks = slice(s * w, (s + 1) * w)
+        bad, bad32, _ = ref.check_sampled(part, lambda r, c: ref.mmasim_dense(pa[r, ks], pb[c, ks], cfg.fmt), 128,
+                                          samples, seed=s, progress=False)
+        assert bad32 == 0
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    if cfg.dtype == "tf32":  # the MMA reads 10 fraction bits: bound against the truncated operands' product
+        x, y = ((v.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)
+                for v in (a, b))
+    exact = x @ y.T
+    mag = np.abs(x) @ np.abs(y).T
+    steps = cfg.split_k * cfg.k_per_split * cfg.tile_k // cfg.fmt.mma_k + cfg.split_k
+    assert np.all(np.abs(d.astype(np.float64) - exact) <= 2.0 ** -8 * np.abs(exact) + steps * 2.0 ** -22 * mag)
+
+
+# make test's tier: one small case a kind, cta_group 1 and 2, an edge in each of M, N, K
+FAST = [
+    pytest.param("bf16", 200, 136, 200, 2, 1, 1, id="bf16-4-tiles-edges-m-n-k"),
+    pytest.param("f16", 300, 128, 96, 2, 2, 1, id="f16-pair-2-tiles-edge-m-k"),
+    pytest.param("e4m3", 136, 200, 176, 1, 1, 1, id="e4m3-one-cta-4-tiles"),
+    pytest.param("e5m2", 264, 136, 144, 2, 2, 1, id="e5m2-pair-4-tiles-edges"),
+    pytest.param("tf32", 130, 264, 68, 2, 1, 1, id="tf32-6-tiles-edges"),
+]
+
+
+@pytest.mark.parametrize("dtype, m, n, k, ctas, cg, split_k", FAST)
+def test_dense_blackwell_on_tile_sim(dtype, m, n, k, ctas, cg, split_k):
+    _check(gdb.DenseBlackwellConfig(dtype, m, n, k, ctas=ctas, cta_group=cg, split_k=split_k))
