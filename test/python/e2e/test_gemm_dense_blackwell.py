@@ -136,3 +136,41 @@ FAST = [
 @pytest.mark.parametrize("dtype, m, n, k, ctas, cg, split_k", FAST)
 def test_dense_blackwell_on_tile_sim(dtype, m, n, k, ctas, cg, split_k):
     _check(gdb.DenseBlackwellConfig(dtype, m, n, k, ctas=ctas, cta_group=cg, split_k=split_k))
+
+
+def _k(dtype: str, quarters: int) -> int:
+    """K as quarters of the format's K tile (a quarter is 32 bytes of a row: TMA's 16-byte rule holds)."""
+    return quarters * (1024 // ref.DENSE_FORMATS[dtype].elem_bits) // 4
+
+
+# the slow tier: three shapes a kind and cta_group beyond the fast one, edges in M, N and K, the ring wrapping
+# across units, tile_n 64 and 256 (two 256-column accumulators fill tensor memory)
+SHAPES = [
+    # (m, n, K quarters, ctas, cg, tile_n, stages, group_m)
+    (300, 264, 10, 2, 1, 128, 3, 8),   # 9 tiles on 2 CTAs, 3 K steps over 3 stages; rows 256.., N 264 = 2 + 8
+    (136, 200, 7, 1, 1, 64, 2, 2),     # one CTA walking 8 tiles of 128 x 64 in groups of 2, a 2-stage ring
+    (128, 520, 6, 2, 1, 256, 0, 8),    # tile_n 256: 3 tiles (the last 8 wide) on 2 CTAs, 512 tmem columns
+    (300, 264, 10, 2, 2, 128, 3, 8),   # one pair walking 6 tiles; the second tile row's odd CTA wholly past M
+    (520, 136, 9, 5, 2, 128, 4, 8),    # 2 pairs (the fifth CTA left out), 3 tiles each, rows 512..519
+    (260, 264, 5, 2, 2, 256, 0, 8),    # a pair on 256 x 256 tiles: 128 rows of B a CTA, 2 x 2 tiles
+]
+
+
+@pytest.mark.slow  # 30 multi-unit GEMMs on tile-sim
+@pytest.mark.parametrize("m, n, q, ctas, cg, tile_n, stages, group_m", SHAPES,
+                         ids=[f"{m}x{n}-cg{cg}-n{t}" for m, n, _, _, cg, t, _, _ in SHAPES])
+@pytest.mark.parametrize("dtype", sorted(KINDS))
+def test_dense_blackwell_shapes_on_tile_sim(dtype, m, n, q, ctas, cg, tile_n, stages, group_m):
+    _check(gdb.DenseBlackwellConfig(dtype, m, n, _k(dtype, q), ctas=ctas, cta_group=cg, tile_n=tile_n,
+                                    stages=stages, group_m=group_m))
+
+
+@pytest.mark.slow  # MMA-Sim itself over every element of D (0.2 s an MMA step of 128 rows)
+@pytest.mark.parametrize("dtype, cg", [("bf16", 2), ("f16", 1), ("e4m3", 2), ("e5m2", 1), ("tf32", 2)])
+def test_dense_blackwell_is_mmasim_in_full(dtype, cg):
+    """D from tile-sim == MMA-Sim's Blackwell model of the kernel's chain over every element (not the exact
+    model), 2 x 2 tiles with edges in M, N and K."""
+    cfg = gdb.DenseBlackwellConfig(dtype, 136 * cg, 200, _k(dtype, 6), ctas=cg, cta_group=cg)
+    d, (a, b) = gdb.run(cfg)
+    want = gdb.expected(cfg, a, b, mmasim=True)
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
