@@ -3,6 +3,7 @@
     tile_mlir.compile(source, arch="sm_100a") -> Artifact (PTX, cubin, params, launch shape)
     tile_mlir.jit(source_or_artifact, arch="auto", backend="auto") -> JitKernel
     kernel(A, out) or kernel(A=a, out=o) -> LaunchResult     (the names the program gives)
+    tile_mlir.gemm(a, b, out=None) -> D = A . B^T            (the GEMM library, tile_mlir/gemm/)
 
 ``source`` is tile IR text, a path to a .mlir file (a str naming an existing file, or an
 os.PathLike), UTF-8 bytes, or an MLIR module (tile_mlir.frontend.source). Every error raised on purpose is
@@ -16,7 +17,7 @@ Attributes load lazily: importing tile_mlir alone loads no MLIR bindings and no 
 __version__ = "0.1.0"
 __all__ = ["compile", "jit", "Artifact", "Param", "JitKernel", "LaunchResult", "TileMLIRError",
            "ArgumentError", "ArgumentTypeError", "TileError", "TileRuntimeError", "CudaError",
-           "SimRunError", "TileWarning"]
+           "SimRunError", "TileWarning", "gemm"]
 
 # public name -> the module that defines it (imported at first use)
 _HOMES = {
@@ -29,6 +30,9 @@ _HOMES = {
 
 
 def __getattr__(name):
+    if name == "gemm":  # (the subpackage, itself callable: tile_mlir.gemm(a, b))
+        import importlib
+        return importlib.import_module(".gemm", __name__)
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'tile_mlir' has no attribute {name!r}")

@@ -59,6 +59,7 @@ class Param:
     dtype: str  # numpy dtype name, e.g. "uint8", "int32", "float32", "bfloat16"
     shape: tuple[int, ...] = ()
     bits: int = 0  # element width when under 8 bits (packed), else 0
+    dynamic: tuple[int, ...] = ()  # runtime dims: any extent 1 .. shape[d] at launch
 
     def __post_init__(self):
         if not is_param_name(self.name):
@@ -76,6 +77,10 @@ class Param:
         if not (_is_count(self.bits) and self.bits < 8) or (self.bits and self.kind != "buffer"):
             raise ArgumentError(f"parameter '{self.name}': bits must be 0, or 1 to 7 for a "
                                 f"buffer, got {self.bits!r}")
+        if not (isinstance(self.dynamic, tuple) and all(_is_count(d) and d < len(self.shape) for d in self.dynamic)
+                and len(set(self.dynamic)) == len(self.dynamic)) or (self.dynamic and (self.bits or self.kind != "buffer")):
+            raise ArgumentError(f"parameter '{self.name}': dynamic must list distinct dims of a whole-byte "
+                                f"buffer's shape, got {self.dynamic!r}")
 
     @property
     def packed_shape(self) -> tuple[int, ...]:
@@ -92,6 +97,8 @@ class Param:
         d = {"name": self.name, "kind": self.kind, "dtype": self.dtype, "shape": list(self.shape)}
         if self.bits:
             d["bits"] = self.bits
+        if self.dynamic:
+            d["dynamic"] = list(self.dynamic)
         return d
 
     @staticmethod
@@ -101,7 +108,7 @@ class Param:
         shape = _get(d, "shape", list, [], "parameter")
         return Param(_get(d, "name", str, None, "parameter"), _get(d, "kind", str, None, "parameter"),
                      _get(d, "dtype", str, None, "parameter"), tuple(shape),
-                     _get(d, "bits", int, 0, "parameter"))
+                     _get(d, "bits", int, 0, "parameter"), tuple(_get(d, "dynamic", list, [], "parameter")))
 
 
 # the vocabulary of cuTensorMapEncodeTiled's enums (CUDA driver API), as runtime/tensor_map.py and
@@ -196,7 +203,8 @@ class Artifact:
     kept: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __repr__(self) -> str:
-        params = ", ".join(f"{p.name}: {p.dtype}[{'x'.join(map(str, p.shape))}]" if p.kind == "buffer"
+        params = ", ".join(f"{p.name}: {p.dtype}[{'x'.join('?' if i in p.dynamic else str(n) for i, n in enumerate(p.shape))}]"
+                           if p.kind == "buffer"
                            else f"{p.name}: {p.dtype}" for p in self.params)
         return (f"Artifact({self.kernel_name!r}, arch={self.arch!r}, params=({params}), grid={self.grid}, "
                 f"block={self.block}, ptx={len(self.ptx)} chars, cubin={len(self.cubin)} bytes, "

@@ -23,15 +23,19 @@ from contextlib import contextmanager
 from ..mlir import arith, ir, scf
 from .op_def import BufferOf, make_attr
 from .ops import OP_CLASSES, KernelOp, SubviewOp, op_class
-from .types import BufferType
+from .types import DYNAMIC_EXTENT, BufferType
 
 __all__ = ["buffer_t", "build", "kernel", "ret", "BUILDERS", "builder_name", "Constants", "when", "loop"]
 
 
 def buffer_t(scope: str, shape, elem: str, layout: str | None = None, *, align: int | None = None,
              packing: str | None = None):
-    """The MLIR type !tile.buffer<scope, shape x elem[, "layout"][, align N][, packing P]>."""
-    return BufferType(scope, tuple(shape), elem, layout, align, packing).to_mlir()
+    """The MLIR type !tile.buffer<scope, shape x elem[, "layout"][, align N][, packing P]>; a None in shape is
+    a runtime extent (`?`, global buffers: dialect/types.py)."""
+    shape = tuple(shape)
+    dynamic = tuple(i for i, d in enumerate(shape) if d is None)
+    shape = tuple(DYNAMIC_EXTENT if d is None else d for d in shape)
+    return BufferType.parse_body(BufferType(scope, shape, elem, layout, align, packing, dynamic).body()).to_mlir()
 
 
 def build(name: str, operands=(), results=(), *, loc=None, ip=None, **attrs):

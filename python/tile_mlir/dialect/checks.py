@@ -218,9 +218,10 @@ def tma_data_type(elem: str) -> str | None:
 
 
 def tensor_map_problem(shape, elem: str, box, swizzle: str = Swizzle.NONE,
-                       oob_fill: str = OobFill.ZERO) -> tuple[str, str] | None:
+                       oob_fill: str = OobFill.ZERO, dynamic=()) -> tuple[str, str] | None:
     """(check, reason) of the first rule a tiled map of a row-major `shape` x `elem` tensor with `box`
-    (outermost dim first, as shapes are) breaks, or None."""
+    (outermost dim first, as shapes are) breaks, or None. Strides that depend on a runtime dim (`dynamic`,
+    dialect/types.py) are checked at launch, against the array given (runtime/tensor_map.py)."""
     rank = len(shape)
     if not 1 <= rank <= TMA_MAX_RANK:
         return "tensor-map-rank", f"TMA tensors have rank 1 to {TMA_MAX_RANK}, got rank {rank}"
@@ -247,6 +248,8 @@ def tensor_map_problem(shape, elem: str, box, swizzle: str = Swizzle.NONE,
     stride = ebytes
     for d in range(rank - 1, 0, -1):
         stride *= shape[d]
+        if any(i >= d for i in dynamic):
+            break
         if stride % TMA_STRIDE_ALIGN or stride >= 1 << 40:
             return "tensor-map-stride", (f"dim {d - 1} has a stride of {stride} B; TMA global strides are "
                                          f"multiples of {TMA_STRIDE_ALIGN} B below 2^40")

@@ -30,6 +30,16 @@ by .kind::mxf8f6f4 in Tensor Memory"), so tmem addresses count it as 8 bits.
 bytes, low nibble first, then 8 bytes of padding: CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B), which
 tcgen05.cp decompresses into 8-bit tmem containers (`.b8x16.b4x16_p64`); packed 4-bit data is copied
 as it is (docs/tcgen05.md §8).
+
+Runtime extents. A global buffer (a kernel parameter) may leave dims to the launch, as `?`:
+
+    !tile.buffer<global, ?x?xbf16>
+
+Such a buffer is row-major; its extents are those of the array given at launch, up to DYNAMIC_EXTENT
+(i32 sizes and coordinates), and it is reached only through TMA (tile.tensor_map, encoded at launch from
+the array; docs/tma.md §4), since its row strides are unknown when the kernel is compiled. `shape` holds
+DYNAMIC_EXTENT for such a dim (the largest extent the kernel accepts: region checks hold against it),
+`dynamic` the dims' indices. The kernel takes the sizes it computes with as i32 parameters.
 """
 from __future__ import annotations
 
@@ -42,7 +52,7 @@ from ..mlir import ir
 from .enums import MemScope
 from ..layout import S, parse_layout
 
-__all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type"]
+__all__ = ["BufferType", "TypeParseError", "SCOPES", "element_bits", "numpy_dtype", "is_tile_type", "DYNAMIC_EXTENT"]
 
 SCOPES = tuple(MemScope)  # (in the order the IRDL and the docs list them)
 # Far above any alignment PTX asks of a buffer (a 128B swizzle repeats every 1024 bytes) and within
@@ -50,6 +60,8 @@ SCOPES = tuple(MemScope)  # (in the order the IRDL and the docs list them)
 MAX_ALIGN = 1 << 16
 # A buffer's byte offsets are signed 64-bit (LLVM's getelementptr indices): 2^63 bytes at most.
 MAX_BUFFER_BITS = 1 << 66
+# The largest extent of a runtime (`?`) dim: sizes, tile counts and TMA coordinates are i32 in the kernel.
+DYNAMIC_EXTENT = (1 << 31) - 1
 
 # element type spelling -> (bits, numpy dtype name of its elements in Python; the narrow floats are
 # ml_dtypes' dtypes, see runtime/dtypes.py)
@@ -84,7 +96,7 @@ class TypeParseError(TileMLIRError, ValueError):
 
 
 _BODY = re.compile(r"^buffer<(?P<body>.*)>$", re.S)
-_SHAPE = re.compile(r"^(?P<dims>(?:\d+x)+)(?P<elem>[A-Za-z][A-Za-z0-9]*)$")
+_SHAPE = re.compile(r"^(?P<dims>(?:(?:\d+|\?)x)+)(?P<elem>[A-Za-z][A-Za-z0-9]*)$")
 
 
 def _split_top(body: str) -> list[str]:
@@ -110,6 +122,7 @@ class BufferType:
     layout_text: str | None = None
     align: int | None = None
     packing: str | None = None
+    dynamic: tuple[int, ...] = ()  # indices of the runtime (`?`) dims; their `shape` entry is DYNAMIC_EXTENT
 
     # -- text --------------------------------------------------------------------------------------
     @staticmethod
@@ -127,15 +140,17 @@ class BufferType:
         sm = _SHAPE.match(parts[1])
         if not sm:
             raise TypeParseError(f"expected a shape like 32x16xui8, got '{parts[1]}'")
-        shape = tuple(int(d) for d in sm.group("dims").split("x") if d)
+        dims = [d for d in sm.group("dims").split("x") if d]
+        dynamic = tuple(i for i, d in enumerate(dims) if d == "?")
+        shape = tuple(DYNAMIC_EXTENT if d == "?" else int(d) for d in dims)
         elem = sm.group("elem")
         if elem not in _ELEMENTS:
             raise TypeParseError(f"unsupported element type '{elem}'")
         if any(d <= 0 for d in shape):
             raise TypeParseError(f"buffer dimensions must be positive, got {parts[1]}")
         numel = 1
-        for d in shape:
-            numel *= d
+        for i, d in enumerate(shape):
+            numel *= 1 if i in dynamic else d
         if numel * _ELEMENTS[elem][0] > MAX_BUFFER_BITS:
             raise TypeParseError(f"a {parts[1]} buffer holds more than 2^63 bytes, beyond 64-bit byte offsets")
         layout, align, packing = None, None, None
@@ -158,14 +173,23 @@ class BufferType:
             else:
                 raise TypeParseError(f"unexpected '{p}' in buffer type "
                                      "(expected a quoted layout, 'align N' or 'packing P')")
-        return BufferType(scope, shape, elem, layout, align, packing)
+        if dynamic and (scope != MemScope.GLOBAL or layout is not None or packing is not None
+                        or _ELEMENTS[elem][0] < 8):
+            raise TypeParseError(f"runtime extents ('?') are for row-major global buffers of whole-byte "
+                                 f"elements (a kernel parameter reached by TMA), got '{data.strip()}'")
+        return BufferType(scope, shape, elem, layout, align, packing, dynamic)
 
     def __post_init__(self):
         if not isinstance(self.scope, MemScope):  # (a spelling given by Python code: its member)
             object.__setattr__(self, "scope", MemScope(self.scope))
 
+    @property
+    def shape_text(self) -> str:
+        """The shape as the type spells it: `?` for a runtime dim."""
+        return "x".join("?" if i in self.dynamic else str(d) for i, d in enumerate(self.shape))
+
     def body(self) -> str:
-        s = f"buffer<{self.scope}, {'x'.join(map(str, self.shape))}x{self.elem}"
+        s = f"buffer<{self.scope}, {self.shape_text}x{self.elem}"
         if self.layout_text is not None:
             s += f', "{self.layout_text}"'
         if self.align is not None:

@@ -36,7 +36,7 @@ def kernel_signature(module_op, text: str = "", filename: str = "") -> list[dict
             bt = BufferType.of(arg.type)
             if bt is not None:
                 bits = bt.elem_bits if bt.elem_bits < 8 else 0
-                params.append(Param(names[i], "buffer", bt.numpy_dtype, tuple(bt.shape), bits))
+                params.append(Param(names[i], "buffer", bt.numpy_dtype, tuple(bt.shape), bits, bt.dynamic))
             else:
                 params.append(Param(names[i], "scalar", {"i32": "int32", "i64": "int64", "f32": "float32"}[str(arg.type)]))
         written = _written_params(op) | _written_windows(op)

@@ -76,9 +76,10 @@ def buffer_types(text: str) -> list[tuple[int, int]]:
 
 
 def _base_name(type_text: str) -> str:
-    """`!tile.buffer<shared, 32x16xui8, ...>` -> `shared_32x16xui8`."""
+    """`!tile.buffer<shared, 32x16xui8, ...>` -> `shared_32x16xui8`; a runtime extent `?` reads `d`
+    (`global_dxdxbf16`)."""
     parts = type_text[len(_PREFIX):-1].split(",")
-    name = "_".join(p.strip() for p in parts[:2])
+    name = "_".join(p.strip() for p in parts[:2]).replace("?", "d")
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)
     return name if re.match(r"[A-Za-z_]", name) else "buf_" + name
 

@@ -82,10 +82,19 @@ def _forms(param, want_dtype: str) -> list[tuple[tuple[str, ...], tuple, int]]:
     return [(dtypes, param.shape, param.bits), (("uint8",), param.packed_shape, 0)]
 
 
-def _describe(forms) -> str:
+def _shape_fits(got: tuple, want: tuple, dynamic: tuple) -> bool:
+    """The array's shape is the parameter's, a runtime dim (Param.dynamic) any extent 1 .. its bound."""
+    return len(got) == len(want) and all(1 <= g <= w if d in dynamic else g == w
+                                         for d, (g, w) in enumerate(zip(got, want)))
+
+
+def _describe(forms, dynamic=()) -> str:
     out = []
     for dtypes, shape, bits in forms:
-        text = f"{dtypes[0]} buffer" + (f" of shape {_fmt_shape(shape)}" if shape else "")
+        shown = tuple("?" if d in dynamic else n for d, n in enumerate(shape))
+        text = f"{dtypes[0]} buffer" + (f" of shape {_fmt_shape(shown)}" if shape else "")
+        if dynamic:
+            text += f" (each ? 1 to {max(shape[d] for d in dynamic)})"
         if len(dtypes) > 1:
             text += f" (or its {'/'.join(dtypes[1:])} bit patterns)"
         out.append(text if not out else f"its packed bytes ({text})")
@@ -96,16 +105,19 @@ def check_buffer(kernel: str, index: int, param, view: BufferView, want_dtype: s
     """Raise ArgumentError naming the parameter when dtype, shape or layout do not match; return
     the element bits to pack for an argument holding packed elements one per byte, else 0."""
     if view.kind == "raw":
+        if param.dynamic:  # (its tensor maps are encoded from the array's shape)
+            raise ArgumentError(f"{_label(kernel, index, param.name)}: has runtime extents: pass an array, "
+                                "not a raw pointer")
         return 0
     label = _label(kernel, index, param.name)
     forms = _forms(param, want_dtype)
     for dtypes, shape, bits in forms:
-        if view.dtype in dtypes and (not shape or tuple(view.shape) == tuple(shape)):
+        if view.dtype in dtypes and (not shape or _shape_fits(tuple(view.shape), tuple(shape), param.dynamic)):
             break
     else:
         got = f"{view.dtype} array of shape {_fmt_shape(view.shape)}"
         error = ArgumentError if any(view.dtype in f[0] for f in forms) else ArgumentTypeError
-        raise error(f"{label}: expected {_describe(forms)}, got {got}")
+        raise error(f"{label}: expected {_describe(forms, param.dynamic)}, got {got}")
     if view.kind == "device":
         if not view.contiguous:
             raise ArgumentError(f"{label}: device array must be C-contiguous (pass a contiguous "

@@ -69,7 +69,8 @@ class SimBackend(Backend):
         index = {p.name: i for i, p in enumerate(sig.params)}
         # the maps after the kernel's own parameters, over the very arrays their buffers got (tile-sim binds
         # a map to the allocation of the argument that `is` its array)
-        sim_args += [sim_tensor_map(tm, sim_args[index[tm.buffer]]) for tm in self.artifact.tensor_maps]
+        sim_args += [sim_tensor_map(tm, sim_args[index[tm.buffer]], bool(sig.params[index[tm.buffer]].dynamic))
+                     for tm in self.artifact.tensor_maps]
         g, bl = self.dims(grid, block)
         try:
             res = run_ptx(self.artifact.ptx, sig.kernel, sim_args, grid=g, block=bl,

@@ -36,17 +36,18 @@ _MAX_LAUNCHERS = 64  # launch configurations kept per kernel (grid/block/stream 
 class Binding:
     """A kernel loaded in the current context: function, parameter pack, launchers."""
 
-    __slots__ = ("device", "loaded", "pack", "default", "launchers", "maps")
+    __slots__ = ("device", "loaded", "pack", "default", "launchers", "maps", "shapes")
 
     def __init__(self, device, loaded, pack, default, maps=None):
         self.device, self.loaded, self.pack, self.default = device, loaded, pack, default
         self.launchers: dict[tuple, Launcher] = {}
         self.maps = maps  # tensor_map.MapSlots of the artifact's tensor maps, or None
+        self.shapes: dict[int, tuple] = {}  # parameter index -> this launch's array shape (runtime extents)
 
     def fill_maps(self) -> None:
         """Encode the tensor maps for the device addresses now in their buffers' slots."""
         if self.maps is not None:
-            self.maps.fill(self.pack.slots)
+            self.maps.fill(self.pack.slots, self.shapes)
 
 
 class GpuBackend(Backend):
@@ -93,6 +94,8 @@ class GpuBackend(Backend):
         for i, p in enumerate(sig.params):
             if p.kind == "buffer":
                 v, bits = sig.buffer(i, args[i])
+                if p.dynamic:
+                    b.shapes[i] = tuple(v.shape)
                 if v.kind == "host":
                     host.append((i, sig.host(i, v, bits)))
                 else:

@@ -3,13 +3,17 @@ encoded for the device address of the array its buffer parameter receives, by th
 cuTensorMapEncodeTiled, into a 128-byte kernel-parameter slot; for tile-sim it becomes the emulator's
 TensorMap, which takes the same parameters and never sees encoded bytes.
 
-A slot is re-encoded only when its buffer's address changes (repeated launches on the same device
-arrays encode nothing), and encodings are kept per (record, address), so staged host arrays that land
-at a recycled address reuse theirs.
+A slot is re-encoded only when its buffer's address (or, for a buffer with runtime extents, its shape)
+changes (repeated launches on the same device arrays encode nothing), and encodings are kept per
+(record, address), so staged host arrays that land at a recycled address reuse theirs.
+
+A buffer with runtime extents (Param.dynamic, a `?` of its type) has its map's dims and strides taken
+from the array given (at_shape): the record holds the largest extents only.
 """
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import math
 from collections import OrderedDict
 
@@ -17,7 +21,7 @@ from . import driver as _d
 from .dtypes import numpy_dtype
 from .errors import ArgumentError
 
-__all__ = ["MapSlots", "encode", "sim_tensor_map", "MAP_BYTES"]
+__all__ = ["MapSlots", "encode", "sim_tensor_map", "at_shape", "MAP_BYTES"]
 
 MAP_BYTES = 128  # sizeof(CUtensorMap)
 MAP_ALIGN = 64  # the driver's alignment of a CUtensorMap, and the .param's
@@ -42,6 +46,22 @@ def check_reach(tm, nbytes: int) -> None:
     if reach > nbytes:
         raise ArgumentError(f"tensor map of '{tm.buffer}': its dims {list(tm.global_dim)} and strides "
                             f"{list(tm.global_strides)} reach {reach} bytes, but the buffer holds {nbytes}")
+
+
+def at_shape(tm, shape):
+    """Record `tm` over a contiguous row-major array of `shape` (a buffer with runtime extents): its dims
+    and byte strides from the shape; TMA's rule that strides are 16-byte multiples is checked here, as the
+    verifier did for static shapes (dialect/checks.py tensor_map_problem)."""
+    dims = tuple(int(n) for n in reversed(tuple(shape)))
+    strides = tuple(tm.elem_bytes * math.prod(dims[:k + 1]) for k in range(len(dims) - 1))
+    # (the rows' bytes, a stride unless the tensor has rank 1: a TMA store writes whole 16-byte chunks there)
+    bad = next((s for s in (tm.elem_bytes * dims[0],) + strides if s % 16 or s >= 1 << 40), None)
+    if bad is not None:
+        raise ArgumentError(f"tensor map of '{tm.buffer}': an array of shape {tuple(shape)} has a row stride "
+                            f"of {bad} bytes; TMA needs multiples of 16 below 2^40 (pad its rows)")
+    if dims == tm.global_dim:
+        return tm
+    return dataclasses.replace(tm, global_dim=dims, global_strides=strides)
 
 
 def _param_bytes(p) -> int:
@@ -81,28 +101,39 @@ class MapSlots:
         self.maps = tuple(maps)
         names = [p.name for p in params]
         self.buffers = tuple(names.index(tm.buffer) for tm in self.maps)  # the parameter each map describes
-        for tm, i in zip(self.maps, self.buffers):
-            check_reach(tm, _param_bytes(params[i]))
+        self.dynamic = tuple(bool(params[i].dynamic) for i in self.buffers)
+        for tm, i, dyn in zip(self.maps, self.buffers, self.dynamic):
+            if not dyn:  # (a runtime-extent map is made from its array at launch: at_shape)
+                check_reach(tm, _param_bytes(params[i]))
         n = len(self.maps)
         self._raw = (ctypes.c_uint8 * (MAP_BYTES * n + MAP_ALIGN))()
         base = -(-ctypes.addressof(self._raw) // MAP_ALIGN) * MAP_ALIGN
         self.addresses = [base + MAP_BYTES * i for i in range(n)]
-        self._bound: list[int | None] = [None] * n
+        self._bound: list = [None] * n  # the address (with runtime extents: and shape) encoded
 
-    def fill(self, slots) -> None:
-        """Encode each map for the device address in its buffer's slot (args.ParamPack.slots) this launch."""
+    def fill(self, slots, shapes=None) -> None:
+        """Encode each map for the device address in its buffer's slot (args.ParamPack.slots) this launch;
+        `shapes`: parameter index -> the array's shape, for the buffers with runtime extents."""
         for i, tm in enumerate(self.maps):
             ptr = slots[self.buffers[i]].value
-            if ptr != self._bound[i]:
+            if self.dynamic[i]:
+                shape = shapes[self.buffers[i]]
+                bound = (ptr, tuple(shape))
+                if bound != self._bound[i]:
+                    ctypes.memmove(self.addresses[i], encode(at_shape(tm, shape), ptr), MAP_BYTES)
+                    self._bound[i] = bound
+            elif ptr != self._bound[i]:
                 ctypes.memmove(self.addresses[i], encode(tm, ptr), MAP_BYTES)
                 self._bound[i] = ptr
 
 
-def sim_tensor_map(tm, array):
+def sim_tensor_map(tm, array, dynamic: bool = False):
     """tile-sim's TensorMap of record `tm` over `array` (the very array given for its buffer parameter, so
-    the map points into that allocation)."""
+    the map points into that allocation); `dynamic`: the buffer has runtime extents (at_shape)."""
     from tile_mlir.sim import TensorMap  # (late: import tile_mlir.runtime and tile-run --help load no tile-sim)
 
+    if dynamic:
+        tm = at_shape(tm, array.shape)
     check_reach(tm, array.nbytes)
     return TensorMap(data_type=tm.data_type, global_address=array, global_dim=tm.global_dim,
                      global_strides=tm.global_strides, box_dim=tm.box_dim, element_strides=tm.element_strides,

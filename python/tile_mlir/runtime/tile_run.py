@@ -230,7 +230,7 @@ def generate(param, rng: np.random.Generator, zeros: bool, scale: bool = False, 
     every bit pattern of narrow floats and scale factors, NaN and inf included."""
     dt = param.dtype
     shape = tuple(param.shape)
-    if not shape:
+    if not shape or param.dynamic:
         raise UsageError(f"buffer '{param.name}' has no static shape: pass it with "
                          f"--input {param.name}=FILE.npy")
     if scale and not zeros and not param.bits and np.dtype(_numpy_dtype(param)).itemsize == 1:

@@ -68,6 +68,8 @@ class KernelOp(TileOp, name="kernel"):
                 if bt.scope != MemScope.GLOBAL:
                     fail("parameter", f"parameter #{i} must be a global buffer or a scalar, got a {bt.scope} buffer")
                 check_buffer_once(bt, f"parameter #{i}")
+                if bt.dynamic:
+                    _check_runtime_extents(arg, i)
             elif str(arg.type) not in ("i32", "i64", "f32"):
                 fail("parameter", f"parameter #{i} must be a global buffer or an i32/i64/f32 scalar, got {arg.type}")
         self._verify_arg_names(len(args))
@@ -90,6 +92,17 @@ class KernelOp(TileOp, name="kernel"):
             if name in seen:
                 fail("arg-names", f"parameter #{i}'s name {name!r} is given twice")
             seen.add(name)
+
+
+def _check_runtime_extents(arg, i: int) -> None:
+    """A parameter with runtime extents (`?`, dialect/types.py) has row strides known only at launch, so it
+    is reached only through TMA: declared by tile.tensor_map, windowed by tile.subview for tile.copy_async
+    (SubviewOp checks the window's own uses)."""
+    for use in arg.uses:
+        name = getattr(use.owner, "name", None)
+        if name not in ("tile.tensor_map", "tile.subview") or use.operand_number != 0:
+            fail("runtime-extent", f"parameter #{i} has runtime extents ('?'): only tile.tensor_map and "
+                 f"tile.subview windows for TMA copies may use it (its strides are known at launch), not {name}")
 
 
 class ReturnOp(TileOp, name="return"):
@@ -192,6 +205,8 @@ class SubviewOp(TileOp, name="subview"):
             if n > ext or (o != SUBVIEW_DYNAMIC and o + n > ext):
                 where = f"[{o}, {o} + {n})" if o != SUBVIEW_DYNAMIC else f"of {n} elements from a dynamic start"
                 self._only_tma(f"window {where} of dim {d} reaches past the source's extent {ext}")
+        if src.dynamic:
+            self._only_tma("a window of a buffer with runtime extents ('?': its strides are known at launch)")
         bits, strides = src.addr_bits, subview_strides(src)
         start = sum(o * st for o, st in zip(offsets, strides) if o != SUBVIEW_DYNAMIC) * bits
         if start % 8 or any(o == SUBVIEW_DYNAMIC and st * bits % 8 for o, st in zip(offsets, strides)):

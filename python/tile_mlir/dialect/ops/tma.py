@@ -37,7 +37,7 @@ class TensorMapOp(TileOp, name="tensor_map"):
         if bt.layout_text is not None and bt.layout.canonicalize() != row_major.canonicalize():
             fail("tensor-map-layout", f"the buffer's layout \"{bt.layout_text}\" is not row-major; TMA maps "
                  "describe row-major tensors here")
-        problem = tensor_map_problem(shape, bt.elem, self.box, self.swizzle, self.oob_fill)
+        problem = tensor_map_problem(shape, bt.elem, self.box, self.swizzle, self.oob_fill, bt.dynamic)
         if problem:
             fail(*problem)
 

@@ -99,9 +99,12 @@ def _refuse_edge_overrun(g_t, moved) -> None:
     A27, measured on the H200): bytes past a tensor whose dimension 0 is not whole 16-byte chunks. A box at
     static offsets stays inside (plan_tma); a window at an SSA offset in dimension 0 may cross the edge, so
     it is refused, not handed to another variant (st.global would not clip at all). Only a rank-1 tensor
-    can have such a dimension 0: longer rows are strides, multiples of 16 bytes (tensor-map-stride)."""
+    can have such a dimension 0: longer rows are strides, multiples of 16 bytes (tensor-map-stride). A runtime
+    extent there is checked at launch (runtime/tensor_map.py at_shape)."""
     row_bytes = g_t.shape[-1] * g_t.elem_bits // 8
     rank = len(g_t.shape)
+    if rank - 1 in g_t.dynamic:  # (a runtime extent: the launch refuses rows of other than 16-byte multiples)
+        return
     if row_bytes % 16 and any(dim == rank - 1 for dim, _ in moved):
         raise DispatchError("copy_async", "cuda", [Rejection(
             "tma", "refused (no other variant tried)", "tma-store-edge",

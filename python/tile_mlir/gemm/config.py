@@ -1,0 +1,109 @@
+"""One GEMM kernel's configuration: the tiling and the schedule, not the shape (docs/gemm-library.md §2).
+
+A configuration compiles to one kernel that serves every M, N, K within its alignment rules (the sizes are
+kernel parameters, the tensor maps encoded at launch: dialect/types.py's runtime extents), so the compile
+cache keys on the configuration alone.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GemmConfig", "DTYPES", "SMEM_LIMIT", "EPI_BOX"]
+
+# name -> (tile IR element type, bytes, numpy dtype name through ml_dtypes)
+DTYPES = {"bf16": ("bf16", 2, "bfloat16"), "e4m3": ("f8E4M3FN", 1, "float8_e4m3fn")}
+EPI_BOX = 64  # columns of a TMA-store staging box: one 128-byte swizzle row of bf16
+SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90 (227 KiB)
+MAX_STAGES = 12
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    """D[M, N] (bf16) = A[M, K] . B[N, K]^T on sm_90a: a persistent kernel of one producer warpgroup (TMA into
+    an S-stage ring) and tile_m / 64 consumer warpgroups (wgmma, 64 rows of the tile each), the epilogue
+    through shared memory and TMA stores clipped at D's edges."""
+    dtype: str = "bf16"  # bf16 | e4m3
+    tile_m: int = 128  # 64 (one consumer warpgroup: small M) or 128 (two)
+    tile_n: int = 256
+    stages: int = 0  # 0: as many as fit, at most 4 for 128 x 256 tiles, MAX_STAGES for small ones
+    group_m: int = 8  # tile rows per raster group (L2 reuse)
+    cluster_m: int = 1  # 2: CTA pairs on tiles (2p, n), (2p + 1, n), each multicasting half of B
+
+    def __post_init__(self):
+        if self.dtype not in DTYPES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        if self.tile_m not in (64, 128):
+            raise ValueError(f"tile_m must be 64 or 128 (one or two consumer warpgroups), got {self.tile_m}")
+        if self.tile_n % 8 or not 8 <= self.tile_n <= 256:
+            raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
+        if self.group_m < 1:
+            raise ValueError("group_m must be positive")
+        if self.cluster_m not in (1, 2) or (self.cluster_m == 2 and self.tile_n % 16):
+            raise ValueError("cluster_m must be 1 or 2; with 2, tile_n a multiple of 16 (each CTA loads tile_n / 2 "
+                             "rows of B, whole 8-row swizzle atoms)")
+        if not self.stages:
+            most = 4 if self.tile_m * self.tile_n >= 128 * 256 else MAX_STAGES
+            object.__setattr__(self, "stages", next((s for s in range(most, 1, -1) if self._smem(s) <= SMEM_LIMIT), 2))
+        if not 2 <= self.stages <= MAX_STAGES or self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"{self.stages} stages: 2 to {MAX_STAGES}, within {SMEM_LIMIT} bytes of shared memory "
+                             f"(these need {self.smem_bytes})")
+
+    # -- derived ---------------------------------------------------------------------------------------------
+    @property
+    def elem(self) -> str:
+        return DTYPES[self.dtype][0]
+
+    @property
+    def elem_bytes(self) -> int:
+        return DTYPES[self.dtype][1]
+
+    @property
+    def tile_k(self) -> int:
+        """One 128-byte swizzle row of K per stage."""
+        return 128 // self.elem_bytes
+
+    @property
+    def consumers(self) -> int:
+        return self.tile_m // 64
+
+    @property
+    def threads(self) -> int:
+        return 128 * (1 + self.consumers)
+
+    @property
+    def stage_bytes(self) -> int:
+        return (self.tile_m + self.tile_n) * self.tile_k * self.elem_bytes
+
+    @property
+    def epi_cols(self) -> int:
+        """Columns of D in one staging box: 64 (one 128-byte swizzle row of bf16, no bank conflicts), or the
+        whole tile_n where that is not a multiple of 64 (unswizzled)."""
+        return EPI_BOX if self.tile_n % EPI_BOX == 0 else self.tile_n
+
+    @property
+    def epi_rounds(self) -> int:
+        return self.tile_n // self.epi_cols
+
+    @property
+    def smem_bytes(self) -> int:
+        return self._smem(self.stages)
+
+    def _smem(self, stages: int) -> int:
+        epi = self.consumers * (2 * 64 * self.epi_cols * 2 + 16)  # (two staging boxes and two barriers each)
+        return stages * self.stage_bytes + epi + 16 * stages + 1024  # (+ the ring's barriers, alignment)
+
+    @property
+    def name(self) -> str:
+        """The kernel's name: every field, so that one name is one configuration."""
+        mc = f"_mc{self.cluster_m}" if self.cluster_m > 1 else ""
+        return f"gemm_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}_s{self.stages}_g{self.group_m}{mc}"
+
+    # -- what a shape asks of it -----------------------------------------------------------------------------
+    def units(self, m: int, n: int) -> int:
+        """Work units (clusters' tiles) of an M x N problem."""
+        tiles_m = -(-m // self.tile_m)
+        return -(-tiles_m // self.cluster_m) * -(-n // self.tile_n)
+
+    def grid(self, m: int, n: int, sms: int) -> int:
+        """CTAs to launch: one per multiprocessor at most, none idle from the start."""
+        return self.cluster_m * max(1, min(sms // self.cluster_m, self.units(m, n)))

@@ -1,0 +1,221 @@
+"""The tile IR of a GemmConfig's kernel on sm_90a, sizes at run time (docs/gemm-library.md §3).
+
+    kernel(A: ?x?xelem, B: ?x?xelem, D: ?x?xbf16, M: i32, N: i32, K: i32)
+
+A, B and D have runtime extents (dialect/types.py): their tensor maps are encoded at launch from the arrays
+given, and the kernel computes its tile counts and K loop bound from M, N, K. The schedule is
+examples/gemm_persistent.py's cooperative one (docs/gemm-walkthrough.md §10): grid = min(SMs, units) CTAs
+walking units in grouped raster order, the producer's ring running on across tiles; with tile_m 64 one
+consumer warpgroup computes the tile (small M). Past M, N and K TMA loads zeros and the TMA store clips, so
+every M, N, K works whose rows are 16-byte multiples (TMA's global strides; api.py pads the others).
+Only the builder's own integers reach the IR.
+"""
+from __future__ import annotations
+
+from ..dialect import builders as _tb
+from ..frontend.context import make_context
+from ..mlir import arith as _arith, ir as _ir, scf as _scf
+from .config import GemmConfig
+
+__all__ = ["build", "PARAMS"]
+
+PARAMS = ("A", "B", "D", "M", "N", "K")
+
+
+class _B:
+    """The builders plus the i32 arithmetic and structured control flow the kernel body uses."""
+
+    def __init__(self):
+        self.tb, self.arith, self.ir, self.scf = _tb, _arith, _ir, _scf
+        self.i32 = _ir.IntegerType.get_signless(32)
+
+    def c(self, v: int):
+        return self.arith.ConstantOp(self.i32, v).result
+
+    def op(self, name: str, a, b):
+        return getattr(self.arith, name)(a, b).result
+
+    def ceil_div(self, a, d: int):
+        return self.op("DivUIOp", self.op("AddIOp", a, self.c(d - 1)), self.c(d))
+
+    def cmp(self, pred: str, a, b):
+        return self.arith.CmpIOp(getattr(self.arith.CmpIPredicate, pred), a, b).result
+
+    def when(self, cond):
+        return self.tb.when(cond)
+
+    def loop(self, lb, ub, step):
+        """scf.for over i32 bounds; yields the induction variable."""
+        b = self
+
+        class _For:
+            def __enter__(self):
+                self.op = b.scf.ForOp(lb, ub, step)
+                self.ip = b.ir.InsertionPoint(self.op.body)
+                self.ip.__enter__()
+                return self.op.induction_variable
+
+            def __exit__(self, *exc):
+                b.scf.YieldOp([])
+                self.ip.__exit__(*exc)
+        return _For()
+
+
+def _acc_layout(n: int, warp0: int) -> str:
+    """The wgmma m64nNk16 accumulator fragment of the warpgroup whose first warp is warp0 (docs/gemm.md §3b)."""
+    return f"S[(4, 2, 8, {n // 8}, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)] + O[{warp0}@warpid]"
+
+
+def build(cfg: GemmConfig):
+    """The tile IR module of cfg's kernel."""
+    ctx = make_context()
+    with ctx, _ir.Location.unknown(ctx):
+        b = _B()
+        module = b.ir.Module.create()
+        _kernel(b, module, cfg)
+    return module
+
+
+def _kernel(b: _B, module, cfg: GemmConfig) -> None:
+    tb = b.tb
+    bm, bn, bk, st, cm = cfg.tile_m, cfg.tile_n, cfg.tile_k, cfg.stages, cfg.cluster_m
+    dyn = lambda elem: tb.buffer_t("global", (None, None), elem)  # noqa: E731  (runtime extents)
+    swz = lambda rows: tb.buffer_t("shared", (rows, bk), cfg.elem, f"Swizzle<128B> o S[({rows}, {bk}) : ({bk}, 1)]",  # noqa: E731
+                                   align=1024)
+    sa_t, sb_t, bar_t = swz(bm), swz(bn), tb.buffer_t("shared", (1,), "i64")
+    i32 = b.i32
+    params = {"A": dyn(cfg.elem), "B": dyn(cfg.elem), "D": dyn("bf16"), "M": i32, "N": i32, "K": i32}
+    bn_load = bn // cm
+    with tb.kernel(module, cfg.name, params, block=(cfg.threads, 1, 1), grid=(1, 1, 1),
+                   cluster=(cm, 1, 1) if cm > 1 else None) as (_, (a, bb, d, m_size, n_size, k_size)):
+        tb.tensor_map(a, [bm, bk], swizzle="128B")
+        tb.tensor_map(bb, [bn_load, bk], swizzle="128B")
+        ec = cfg.epi_cols
+        swizzled = ec == 64
+        tb.tensor_map(d, [64, ec], swizzle="128B" if swizzled else None)
+        sd_t = tb.buffer_t("shared", (64, ec), "bf16",
+                           f"Swizzle<128B> o S[(64, {ec}) : ({ec}, 1)]" if swizzled else f"S[(64, {ec}) : ({ec}, 1)]",
+                           align=1024 if swizzled else 128)
+        consumers = range(1, cfg.consumers + 1)
+        epi = {c: ([tb.alloc_shared(sd_t) for _ in range(2)], sd_t, tb.alloc_shared(bar_t), tb.alloc_shared(bar_t))
+               for c in consumers}
+        sa = [tb.alloc_shared(sa_t) for _ in range(st)]
+        sb = [tb.alloc_shared(sb_t) for _ in range(st)]
+        full = [tb.alloc_shared(bar_t) for _ in range(st)]
+        empty = [tb.alloc_shared(bar_t) for _ in range(st)]
+        tid, warp = tb.thread_id(), tb.warp_id()
+        is_t0 = b.cmp("eq", tid, b.c(0))
+        with b.when(is_t0):  # full[s]: the producer's arrive + the stage's bytes; empty[s]: every consumer
+            for s in range(st):  # (with cluster_m 2: the pair's)
+                tb.mbarrier_init(full[s], 1)
+                tb.mbarrier_init(empty[s], cfg.consumers * cm)
+            for _, _, free, written in epi.values():
+                tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the box
+                tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
+            tb.fence("mbarrier_init")
+        tb.barrier("cluster" if cm > 1 else "cta")
+        ring = lambda g, bufs, t: tb.ring_stage(b.op("RemUIOp", g, b.c(st)), bufs, result_type=t)  # noqa: E731
+        parity = lambda g: b.op("DivUIOp", g, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
+        # the sizes: tile counts and the K loop's bound from the parameters
+        units_m = b.ceil_div(b.ceil_div(m_size, bm), cm)
+        units_n = b.ceil_div(n_size, bn)
+        kt_n = b.ceil_div(k_size, bk)
+        n_units = b.op("MulIOp", units_m, units_n)
+        bid, rank = tb.block_id("x"), (tb.cta_rank() if cm > 1 else b.c(0))
+        unit0 = b.op("DivUIOp", bid, b.c(cm)) if cm > 1 else bid
+        clusters = b.op("DivUIOp", tb.grid_dim("x"), b.c(cm)) if cm > 1 else tb.grid_dim("x")
+
+        def tiles():
+            """The CTA's tile loop: yields (first K step, m0, n0) inside it."""
+            with b.loop(unit0, n_units, clusters) as unit:
+                it = b.op("DivUIOp", b.op("SubIOp", unit, unit0), clusters)
+                coords = tb.raster_grouped(unit, units_m, units_n, max(1, cfg.group_m // cm))
+                row = b.op("AddIOp", b.op("MulIOp", coords.row, b.c(cm)), rank) if cm > 1 else coords.row
+                yield (it, b.op("MulIOp", it, kt_n), b.op("MulIOp", row, b.c(bm)), b.op("MulIOp", coords.col, b.c(bn)))
+
+        wg = b.op("DivUIOp", warp, b.c(4))
+        with b.when(b.cmp("eq", wg, b.c(0))):
+            with b.when(is_t0):  # producer: K step g into stage g % S once every consumer released it
+                for _, g0, m0, n0 in tiles():
+                    with b.loop(b.c(0), kt_n, b.c(1)) as kt:
+                        g = b.op("AddIOp", g0, kt)
+                        tb.mbarrier_wait_parity(ring(g, empty, bar_t), b.op("XOrIOp", parity(g), b.c(1)))
+                        bar = ring(g, full, bar_t)
+                        tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)
+                        k0 = b.op("MulIOp", kt, b.c(bk))
+                        tb.copy_async(ring(g, sa, sa_t), tb.subview(a, [m0, k0], static_offsets=[-1, -1],
+                                                                    sizes=[bm, bk]), bar)
+                        if cm == 1:
+                            tb.copy_async(ring(g, sb, sb_t), tb.subview(bb, [n0, k0], static_offsets=[-1, -1],
+                                                                        sizes=[bn, bk]), bar)
+                            continue
+                        for r in range(cm):  # this CTA's half of B, multicast into both CTAs' stage
+                            with b.when(b.cmp("eq", rank, b.c(r))):
+                                src = tb.subview(bb, [b.op("AddIOp", n0, b.c(r * bn_load)), k0],
+                                                 static_offsets=[-1, -1], sizes=[bn_load, bk])
+                                tb.copy_async(ring(g, sb, sb_t), src, bar, multicast_mask=(1 << cm) - 1,
+                                              dst_region=[(r * bn_load, (r + 1) * bn_load), (0, bk)])
+        for c in consumers:  # consumer c computes rows 64 (c - 1) .. 64 c - 1 of each tile
+            with b.when(b.cmp("eq", wg, b.c(c))):
+                _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, kt_n,
+                          epi[c], rank)
+        if cm > 1:  # no CTA leaves while its peer may still multicast into it or arrive on its barriers
+            tb.barrier("cluster")
+        tb.ret()
+
+
+def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, kt_n, epi, rank):
+    tb, bk = b.tb, cfg.tile_k
+    acc_t = tb.buffer_t("reg", (64, cfg.tile_n), "f32", _acc_layout(cfg.tile_n, 4 * c))
+    out_t = tb.buffer_t("reg", (64, cfg.tile_n), "bf16", _acc_layout(cfg.tile_n, 4 * c))
+    acc, out = tb.alloc_reg(acc_t), tb.alloc_reg(out_t)
+    leader = b.cmp("eq", tid, b.c(128 * c))
+    r0 = 64 * (c - 1)
+
+    def release(g):  # stage g % S is read: free it for this CTA's producer and, with a cluster, the peer's
+        bar = ring(g, empty, bar_t)
+        tb.mbarrier_arrive(bar)
+        if cfg.cluster_m > 1:
+            tb.mbarrier_arrive(bar, b.op("XOrIOp", rank, b.c(1)))
+    for it, g0, m0, n0 in tiles():
+        with b.loop(b.c(0), kt_n, b.c(1)) as kt:
+            g = b.op("AddIOp", g0, kt)
+            tb.mbarrier_wait_parity(ring(g, full, bar_t), parity(g))
+            accumulate = b.cmp("ugt", kt, b.c(0))
+            tb.gemm_async(acc, ring(g, sa, sa_t), ring(g, sb, sb_t), accumulate, scope="warpgroup",
+                          a_region=[(r0, r0 + 64), (0, bk)])
+            tb.gemm_wait(pending=1)  # the previous step's wgmmas are done: its stage is free again
+            with b.when(accumulate):
+                with b.when(leader):
+                    release(b.op("SubIOp", g, b.c(1)))
+        tb.gemm_wait(pending=0)
+        with b.when(leader):  # the tile's last stage
+            release(b.op("SubIOp", b.op("AddIOp", g0, kt_n), b.c(1)))
+        tb.convert(out, acc, "rn")
+        _store(b, cfg, d, epi, out, leader, b.op("AddIOp", m0, b.c(r0)), n0, it)
+    with b.when(leader):  # the last store reads shared memory: the CTA stays until it has
+        tb.bulk_wait(0, kind="all")
+
+
+def _store(b, cfg, d, epi, out, leader, row, n0, count):
+    """Registers -> shared -> TMA store (clipped at D's edges) of 64 rows in rounds of epi_cols columns, through
+    two staging boxes (docs/gemm-walkthrough.md §10): round q fills box q % 2 once the store of round q - 2 has
+    read it; both barriers complete once a round (parity: q)."""
+    tb = b.tb
+    boxes, box_t, free, written = epi
+    ec, rounds = cfg.epi_cols, cfg.epi_rounds
+    for r in range(rounds):
+        phase = b.op("AddIOp", b.op("MulIOp", count, b.c(rounds)), b.c(r))
+        with b.when(leader):
+            tb.bulk_wait(1, kind="read")
+            tb.mbarrier_arrive(free)
+        tb.mbarrier_wait_parity(free, phase)
+        sd = boxes[r % 2] if rounds % 2 == 0 else tb.ring_stage(b.op("RemUIOp", phase, b.c(2)), boxes,
+                                                                 result_type=box_t)
+        tb.copy(sd, out, "warpgroup", dst_region=[(0, 64), (0, ec)], src_region=[(0, 64), (r * ec, (r + 1) * ec)])
+        tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
+        tb.mbarrier_arrive(written)
+        with b.when(leader):
+            tb.mbarrier_wait_parity(written, phase)
+            col = b.op("AddIOp", n0, b.c(r * ec))
+            tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd)

@@ -1,0 +1,102 @@
+"""tile_mlir.gemm (python/tile_mlir/gemm/, docs/gemm-library.md): one compiled kernel per configuration
+serves every shape (sizes at run time), bit for bit MMA-Sim's Hopper model on tile-sim at shapes with edges
+in M, N and K, K and N that TMA cannot stride padded by the library; the heuristic's choices."""
+from __future__ import annotations
+
+import os
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+import gemm_reference as ref  # noqa: E402
+import tile_mlir  # noqa: E402
+from tile_mlir.gemm import GemmConfig, choose, kernels  # noqa: E402
+from tile_mlir.gemm.heuristic import shape_class  # noqa: E402
+
+DT = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("TILE_MLIR_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(kernels, "_artifacts", {})
+    monkeypatch.setattr(kernels, "_kernels", {})
+    return tmp_path
+
+
+def expected(a, b, tile_k):
+    """MMA-Sim's model over K padded with zeros to whole K tiles (TMA's fill), in bf16."""
+    kp = -(-a.shape[1] // tile_k) * tile_k
+    return ref.to_bf16(ref.mmasim_wgmma(*(np.pad(x, ((0, 0), (0, kp - x.shape[1]))) for x in (a, b))))
+
+
+@pytest.mark.slow  # GEMMs on tile-sim
+def test_one_kernel_serves_every_shape(cache_dir):
+    """One bf16 64 x 64 configuration at three shapes: below one tile in every dim (M 1, N 8, K 8), edges in
+    M, N and K over two CTAs that each take several tiles, and a third; a single artifact, compiled once,
+    saved where the next process finds it."""
+    cfg = GemmConfig("bf16", tile_m=64, tile_n=64)
+    for i, (m, n, k) in enumerate([(1, 8, 8), (130, 136, 200), (70, 72, 120)]):
+        a, b = ref.random_dense(DT["bf16"], m, n, k, seed=i)
+        d = tile_mlir.gemm(a, b, config=cfg, backend="sim", sms=2)
+        assert d.shape == (m, n) and np.array_equal(d.view(np.uint16), expected(a, b, 64).view(np.uint16))
+    assert list(kernels._artifacts) == [(cfg.name, "sm_90a")]
+    assert sorted(os.listdir(cache_dir / "gemm" / "sm_90a")) == [cfg.name + ext for ext in (".cubin", ".json", ".ptx")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype, m, n, k, cfg", [
+    # K 100 e4m3 (rows of 100 bytes) and N 20 (rows of D of 40 bytes): TMA strides neither; padded to 112, 24
+    pytest.param("e4m3", 70, 20, 100, GemmConfig("e4m3", tile_m=128, tile_n=16), id="e4m3-k100-n20-padded"),
+    # bf16 K odd (rows of 2 K bytes), a 128-row tile (two consumer warpgroups), edges in M
+    pytest.param("bf16", 150, 48, 77, GemmConfig("bf16", tile_m=128, tile_n=48), id="bf16-k77-two-consumers"),
+    # CTA pairs multicasting halves of B, the second CTA of the last pair wholly past M
+    pytest.param("bf16", 200, 64, 64, GemmConfig("bf16", tile_m=128, tile_n=32, cluster_m=2), id="bf16-pairs"),
+])
+def test_shapes_tma_cannot_stride(cache_dir, dtype, m, n, k, cfg):
+    a, b = ref.random_dense(DT[dtype], m, n, k, seed=3)
+    out = np.full((m, n), np.nan, ml_dtypes.bfloat16)
+    d = tile_mlir.gemm(a, b, out=out, config=cfg, backend="sim", sms=2)
+    assert d is out and np.array_equal(d.view(np.uint16), expected(a, b, cfg.tile_k).view(np.uint16))
+
+
+def test_bad_operands_are_refused():
+    a = np.zeros((4, 8), ml_dtypes.bfloat16)
+    with pytest.raises(ValueError, match="needs the same K"):
+        tile_mlir.gemm(a, np.zeros((4, 16), ml_dtypes.bfloat16), backend="sim")
+    with pytest.raises(TypeError, match="both be bfloat16 or float8_e4m3fn"):
+        tile_mlir.gemm(a, np.zeros((4, 8), np.float32), backend="sim")
+    with pytest.raises(ValueError, match="out must be a 4 x 4 bfloat16 array"):
+        tile_mlir.gemm(a, a, out=np.zeros((4, 5), ml_dtypes.bfloat16), backend="sim")
+    with pytest.raises(ValueError, match="config is for e4m3"):
+        tile_mlir.gemm(a, a, config=GemmConfig("e4m3"), backend="sim")
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"tile_m": 96}, "tile_m must be 64 or 128"),
+    ({"tile_n": 100}, "wgmma N is 8..256"),
+    ({"cluster_m": 2, "tile_n": 24}, "tile_n a multiple of 16"),
+    ({"stages": 5}, "within 232448 bytes"),
+])
+def test_config_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        GemmConfig("bf16", **kwargs)
+
+
+def test_the_heuristic():
+    """The suite's 128 x 256 tile where it fills the SMs; below that tiles that fill them in one wave, 64 rows
+    where M <= 64; the decode suite's shapes need few configurations (each serving every M it is chosen for)."""
+    assert choose(8192, 8192, 8192, "bf16", 132) == GemmConfig("bf16")
+    for m, n, k in [(1, 4096, 14336), (64, 14336, 4096), (128, 4096, 4096)]:
+        cfg = choose(m, n, k, "bf16", 132)
+        assert cfg.units(m, n) <= 132 and cfg.units(m, n) >= 100, cfg
+        assert cfg.tile_m == (64 if m <= 64 else 128)
+    decode = {choose(m, n, k, dt, 132) for dt in ("bf16", "e4m3") for m in (1, 16, 64, 128)
+              for n, k in [(4096, 14336), (14336, 4096), (4096, 4096)]}
+    assert len(decode) <= 8
+    assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)
