@@ -18,45 +18,57 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 import gemm_dense_blackwell as gdb  # noqa: E402
 import gemm_reference as ref  # noqa: E402
 
+from tile_mlir.gemm.blackwell_config import BlackwellConfig  # noqa: E402
+
 KINDS = {"bf16": "f16", "f16": "f16", "e4m3": "f8f6f4", "e5m2": "f8f6f4", "tf32": "tf32"}
+
+
+def _pb(dtype, m, n, k, ctas=gdb.B200_SMS, **kwargs) -> gdb.DenseProblem:
+    return gdb.DenseProblem(BlackwellConfig(dtype, **kwargs), m, n, k, ctas=ctas)
 
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"dtype": "mxfp8"}, "dtype must be one of"),
     ({"tile_n": 96}, "tile_n=96: 64, 128, 192 or 256"),
     ({"tile_n": 320}, "tile_n=320"),
-    ({"k": 404}, r"K=404, N=264: rows of A and B of a 16-byte multiple \(K a multiple of 8\)"),
-    ({"dtype": "e4m3", "k": 408}, r"K a multiple of 16"),
-    ({"dtype": "tf32", "k": 418}, r"K a multiple of 4"),
-    ({"n": 260}, "N a multiple of 8"),
-    ({"m": 100}, "at least one whole 128 x 128 x 64 tile"),
-    ({"dtype": "tf32", "k": 28}, "at least one whole 128 x 128 x 32 tile"),
-    ({"stages": 1}, "at least 2 stages"),
-    ({"stages": 7}, "bytes of shared memory"),
-    ({"tile_n": 256, "stages": 4}, "4 stages need"),
-    ({"cta_group": 2, "ctas": 1}, "a CTA pair needs at least 2 CTAs"),
+    ({"stages": 1}, "2 to 8"),
+    ({"stages": 7}, "these need"),
+    ({"tile_n": 256, "stages": 4}, "these need"),
     ({"cta_group": 3}, "1, or 2"),
-    ({"split_k": 8}, "split_k=8: at most the 7 K tiles"),
-    ({"split_k": 6}, "leave the last split empty"),
     ({"split_k": 0}, "must be positive"),
+    ({"split_k": 17}, "at most 16"),
 ])
 def test_config_errors(kwargs, message):
-    args = {"dtype": "bf16", "m": 300, "n": 264, "k": 416, **kwargs}
     with pytest.raises(ValueError, match=message):
-        gdb.DenseBlackwellConfig(**args)
+        BlackwellConfig(**{"dtype": "bf16", **kwargs})
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    (("bf16", 300, 264, 404), {}, r"K=404, N=264: rows of A and B of a 16-byte multiple \(K a multiple of 8\)"),
+    (("e4m3", 300, 264, 408), {}, r"K a multiple of 16"),
+    (("tf32", 300, 264, 418), {}, r"K a multiple of 4"),
+    (("bf16", 300, 260, 416), {}, "N a multiple of 8"),
+    (("bf16", 0, 264, 416), {}, "sizes must be positive"),
+    (("bf16", 300, 264, 416), {"cta_group": 2, "ctas": 1}, "a CTA pair needs at least 2 CTAs"),
+    (("bf16", 300, 264, 416), {"split_k": 6}, "too few for every split to take one"),
+    (("bf16", 300, 264, 416), {"split_k": 2, "ctas": 17}, "18 units need as many walkers"),
+])
+def test_problem_errors(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        _pb(*args, **kwargs)
 
 
 def test_tiling():
-    cfg = gdb.DenseBlackwellConfig("bf16", 300, 264, 416, ctas=2)
+    pb = _pb("bf16", 300, 264, 416, ctas=2)
     # K 416 = 6 K tiles of 64 + 32; stages: as many as fit (6 of 32 KB with the 32 KB staging tile)
-    assert (cfg.tiles, cfg.grid, cfg.k_tiles, cfg.tile_k, cfg.stages) == ((3, 3), (2, 1, 1), 7, 64, 6)
-    assert (cfg.tmem_cols, cfg.stage_bytes) == (256, 256 * 128)
-    wide = gdb.DenseBlackwellConfig("tf32", 300, 264, 416, tile_n=256)
-    assert (wide.tile_k, wide.tmem_cols, wide.stages, wide.tiles) == (32, 512, 3, (3, 2))
-    pair = gdb.DenseBlackwellConfig("e4m3", 520, 264, 416, ctas=5, cta_group=2, split_k=2)
-    # 256-row tiles, 2 pairs (the odd CTA left over), K tiles 4 in 2 splits of 2, 18 units
-    assert (pair.tiles, pair.work, pair.units, pair.grid, pair.k_per_split) == ((3, 3), 18, 2, (4, 1, 1), 2)
-    assert pair.stage_bytes == (128 + 64) * 128 and pair.name.endswith("_pair_split2")
+    assert (pb.tiles, pb.grid, pb.k_tiles, pb.tile_k, pb.cfg.stages) == ((3, 3), (2, 1, 1), 7, 64, 6)
+    assert (pb.cfg.tmem_cols, pb.cfg.stage_bytes) == (256, 256 * 128)
+    wide = BlackwellConfig("tf32", tile_n=256)
+    assert (wide.tile_k, wide.tmem_cols, wide.stages, wide.tiles(300, 264)) == (32, 512, 3, (3, 2))
+    pair = _pb("e4m3", 520, 264, 416, ctas=40, cta_group=2, split_k=2)
+    # 256-row tiles, K tiles 4 in 2 splits of 2: 18 units, one a pair
+    assert (pair.tiles, pair.work, pair.units, pair.grid, pair.k_per_split) == ((3, 3), 18, 18, (36, 1, 1), 2)
+    assert pair.cfg.stage_bytes == (128 + 64) * 128 and pair.cfg.name == "gemm_sm100_e4m3_n128_cg2_s8_g8_k2"
 
 
 def _ptxas(tmp_path, ptx: str, name: str) -> None:
@@ -77,11 +89,11 @@ def test_dense_blackwell_ptx(tmp_path, dtype, cg):
     assembles it for sm_100a."""
     import tile_mlir
 
-    cfg = gdb.DenseBlackwellConfig(dtype, 2048, 2048, 1024, cta_group=cg)
+    cfg = BlackwellConfig(dtype, cta_group=cg)
     art = tile_mlir.compile(gdb.build(cfg), arch="sm_100a")
-    assert tuple(art.grid) == (148, 1, 1) and tuple(art.block) == (256, 1, 1)
+    assert tuple(art.block) == (256, 1, 1)
     assert tuple(art.cluster or (1, 1, 1)) == ((2, 1, 1) if cg == 2 else (1, 1, 1))
-    assert [p.name for p in art.params] == ["A", "B", "D"]
+    assert [p.name for p in art.params] == ["A", "B", "D", "M", "N", "K"]
     ptx = art.ptx
     assert f"tcgen05.mma.cta_group::{cg}.kind::{KINDS[dtype]}" in ptx and "block_scale" not in ptx
     assert f"tcgen05.mma.cta_group::{3 - cg}" not in ptx
@@ -95,11 +107,11 @@ def test_dense_blackwell_ptx(tmp_path, dtype, cg):
     _ptxas(tmp_path, ptx, f"{dtype}_{cg}")
 
 
-def _check(cfg: gdb.DenseBlackwellConfig, samples: int = 1) -> None:
+def _check(cfg: gdb.DenseProblem, samples: int = 1) -> None:
     """D from tile-sim == the exact model of the kernel's chains (per split, added in split order), bit for bit;
     that model == MMA-Sim on `samples` sampled 128 x 8 tiles of every split's partial, in fp32; and D within
     bf16 rounding plus the chain's error of the exact product."""
-    assert cfg.work > cfg.units  # every CTA's (pair's) loop walks more than one unit
+    assert cfg.split_k > 1 or cfg.work > cfg.units  # every CTA (pair) walks more than one unit (split-K: one)
     d, (a, b) = gdb.run(cfg)
     fast = lambda x, y: ref.fast_dense(x, y, cfg.fmt, progress=False)  # noqa: E731
     parts = gdb.split_chains(cfg, a, b, fast)
@@ -135,7 +147,7 @@ FAST = [
 
 @pytest.mark.parametrize("dtype, m, n, k, ctas, cg, split_k", FAST)
 def test_dense_blackwell_on_tile_sim(dtype, m, n, k, ctas, cg, split_k):
-    _check(gdb.DenseBlackwellConfig(dtype, m, n, k, ctas=ctas, cta_group=cg, split_k=split_k))
+    _check(_pb(dtype, m, n, k, ctas=ctas, cta_group=cg, split_k=split_k))
 
 
 def _k(dtype: str, quarters: int) -> int:
@@ -161,8 +173,7 @@ SHAPES = [
                          ids=[f"{m}x{n}-cg{cg}-n{t}" for m, n, _, _, cg, t, _, _ in SHAPES])
 @pytest.mark.parametrize("dtype", sorted(KINDS))
 def test_dense_blackwell_shapes_on_tile_sim(dtype, m, n, q, ctas, cg, tile_n, stages, group_m):
-    _check(gdb.DenseBlackwellConfig(dtype, m, n, _k(dtype, q), ctas=ctas, cta_group=cg, tile_n=tile_n,
-                                    stages=stages, group_m=group_m))
+    _check(_pb(dtype, m, n, _k(dtype, q), ctas=ctas, cta_group=cg, tile_n=tile_n, stages=stages, group_m=group_m))
 
 
 @pytest.mark.slow  # MMA-Sim itself over every element of D (0.2 s an MMA step of 128 rows)
@@ -170,7 +181,23 @@ def test_dense_blackwell_shapes_on_tile_sim(dtype, m, n, q, ctas, cg, tile_n, st
 def test_dense_blackwell_is_mmasim_in_full(dtype, cg):
     """D from tile-sim == MMA-Sim's Blackwell model of the kernel's chain over every element (not the exact
     model), 2 x 2 tiles with edges in M, N and K."""
-    cfg = gdb.DenseBlackwellConfig(dtype, 136 * cg, 200, _k(dtype, 6), ctas=cg, cta_group=cg)
+    cfg = _pb(dtype, 136 * cg, 200, _k(dtype, 6), ctas=cg, cta_group=cg)
     d, (a, b) = gdb.run(cfg)
     want = gdb.expected(cfg, a, b, mmasim=True)
     assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
+
+
+@pytest.mark.parametrize("dtype, cg", [("bf16", 1), ("e4m3", 2)])
+def test_one_kernel_serves_every_shape(dtype, cg):
+    """One compiled kernel (sizes as parameters, tensor maps encoded at launch) at shapes smaller than a tile,
+    with edges in M, N and K, and several units a CTA: D bit for bit the exact model each time."""
+    cfg = BlackwellConfig(dtype, cta_group=cg)
+    gdb._ARTIFACTS.pop(cfg, None)
+    compiled = []
+    for m, n, k, ctas in ((1, 8, 16, 2), (130, 136, 208, 2), (300, 72, 112, 2)):
+        pb = gdb.DenseProblem(cfg, m, n, k, ctas=ctas)
+        d, (a, b) = gdb.run(pb)
+        compiled.append(gdb._ARTIFACTS[cfg])
+        want = gdb.expected(pb, a, b, mmasim=False)
+        assert np.array_equal(d.view(np.uint16), want.view(np.uint16)), (m, n, k)
+    assert all(art is compiled[0] for art in compiled)  # (compiled once)
