@@ -9,24 +9,24 @@ docs/gemm-walkthrough.md §12 goes through it.
     python examples/gemm_dense_blackwell.py --dtype f16 -M 200 -N 136 -K 1000 --split-k 3 --run sim
     python examples/gemm_dense_blackwell.py --dtype bf16 -M 300 -N 264 -K 416 --ptx
 
-D[M, N] = A[M, K] . B[N, K]^T in bf16, A and B K-major ("TN"). The schedule is the persistent block-scaled
-kernel's (examples/gemm_persistent_blackwell.py, docs/gemm-walkthrough.md §11) without the scale factors:
-256 threads (thread 0 = TMA producer, thread 32 = MMA issuer, warps 4-7 = epilogue), grid = min(CTAs, work
-units), CTA (or pair) u taking units u, u + units, ... in tile.raster.grouped order; the ring's K step counts on
-across its units; two accumulators in tensor memory (acc[i % 2] for the CTA's i-th unit), so one unit's epilogue
-overlaps the next one's MMAs. With no scale factors in tensor memory the two accumulators may take all 512
-columns: tile_n up to 256.
+D[M, N] = A[M, K] . B[N, K]^T in bf16, A and B K-major ("TN"). The kernel is the library's
+(tile_mlir.gemm.blackwell.build: one kernel per BlackwellConfig, sizes at run time, the grid chosen at launch);
+this script runs it on a problem and checks it. Its schedule is the persistent block-scaled kernel's
+(examples/gemm_persistent_blackwell.py, docs/gemm-walkthrough.md §11) without the scale factors: 256 threads
+(thread 0 = TMA producer, thread 32 = MMA issuer, warps 4-7 = epilogue), grid = min(CTAs, work units), CTA (or
+pair) u taking units u, u + units, ... in tile.raster.grouped order; the ring's K step counts on across its
+units; two accumulators in tensor memory, so one unit's epilogue overlaps the next one's MMAs. With no scale
+factors in tensor memory the two accumulators may take all 512 columns: tile_n up to 256.
   * --cta-group 2: CTA pairs (clusters of 2) walk 256 x tile_n tiles; each CTA stages its 128 rows of A and
     tile_n / 2 rows of B, all loads completing on the even CTA's `full`, whose thread 32 issues the M = 256
     cta_group::2 MMAs and commits to both CTAs' barriers (multicast); both CTAs' epilogues release the
     accumulators on the even CTA's acc_empty (count 256).
-  * --split-k S: a work unit is (tile, split): split s of a tile takes K tiles [s q, (s + 1) q) (q = ceil(K tiles
-    / S)). Every split but the last writes its fp32 partial tile to a workspace; they are added in split order,
-    each split waiting for its predecessor's flag (docs/gemm-walkthrough.md §12), so that D is deterministic:
-    bf16(((p_0 + p_1) + p_2) ...), where p_s is the MMA chain over the split's K.
+  * --split-k S: a unit is (tile, split), split s taking K tiles [s q, (s + 1) q) (q = ceil(K tiles / S)); each
+    unit's fp32 partial tile is added into a zeroed fp32 workspace by TMA reductions, converted to bf16 after.
+    On tile-sim the reductions of a tile run in the order of its units' walkers (clusters run one after
+    another), which the check's model follows (reduce_splits).
   * partial tiles: TMA loads past M, N or K fill zeros, the TMA store of D is clipped at D's edges. Alignment
-    (TMA's 16-byte global strides): rows of A and B of a 16-byte multiple (K a multiple of 16 / element bytes), N
-    a multiple of 8.
+    (TMA's 16-byte global strides): rows of A and B of a 16-byte multiple, N a multiple of 8.
 Only the builder's own integers reach the IR (no user strings).
 """
 from __future__ import annotations
@@ -132,12 +132,33 @@ def split_chains(pb: DenseProblem, a, b, chain):
     return [chain(a[:, s * w:(s + 1) * w], b[:, s * w:(s + 1) * w]) for s in range(pb.split_k)]
 
 
-def reduce_splits(parts) -> np.ndarray:
-    """The kernel's fix-up: the partial tiles added in split order in fp32 (round to nearest even)."""
-    d = parts[0]
-    for p in parts[1:]:
-        d = (d + p).astype(np.float32)
-    return d
+def raster_grouped(tile: int, tiles_m: int, tiles_n: int, group_m: int) -> tuple[int, int]:
+    """tile.raster.grouped's (row, col) of a linear tile index: group_m tile rows at a time, down each column of
+    the group, the last group shorter (docs/gemm-walkthrough.md §10)."""
+    first = tile // (group_m * tiles_n) * group_m
+    rows = min(tiles_m - first, group_m)
+    inside = tile % (group_m * tiles_n)
+    return first + inside % rows, inside // rows
+
+
+def reduce_splits(pb: DenseProblem, parts) -> np.ndarray:
+    """The fp32 workspace after the kernel: zero, then each tile's split partials added (TMA reductions,
+    round to nearest even) in the order tile-sim runs them: its clusters one after another, each walker's units
+    in turn, so by (walker, iteration) of unit u = split * tiles + tile. (On a GPU the order of a tile's
+    reductions is the order they reach L2: with 2 splits the sum is the same either way, with more it may
+    differ.)"""
+    if pb.split_k == 1:
+        return parts[0]
+    tm, tn = pb.tiles
+    tiles, walkers = tm * tn, pb.units
+    rows, cols = pb.cfg.tile_m * pb.cfg.cta_group, pb.cfg.tile_n
+    w = np.zeros_like(parts[0])
+    for t in range(tiles):
+        r, c = raster_grouped(t, tm, tn, pb.cfg.group_m)
+        win = np.s_[r * rows:(r + 1) * rows, c * cols:(c + 1) * cols]
+        for s in sorted(range(pb.split_k), key=lambda s: ((s * tiles + t) % walkers, (s * tiles + t) // walkers)):
+            w[win] = (w[win] + parts[s][win]).astype(np.float32)
+    return w
 
 
 def expected(pb: DenseProblem, a, b, mmasim: bool = True) -> np.ndarray:
@@ -147,7 +168,7 @@ def expected(pb: DenseProblem, a, b, mmasim: bool = True) -> np.ndarray:
     import gemm_reference as ref
     chain = (lambda x, y: ref.mmasim_dense(x, y, pb.fmt)) if mmasim else \
         (lambda x, y: ref.fast_dense(x, y, pb.fmt, progress=False))
-    return ref.to_bf16(reduce_splits(split_chains(pb, a, b, chain)))
+    return ref.to_bf16(reduce_splits(pb, split_chains(pb, a, b, chain)))
 
 
 def kernel(cfg: BlackwellConfig, grid: int, backend: str = "sim"):
@@ -167,13 +188,13 @@ _ARTIFACTS: dict = {}
 
 
 def run(pb: DenseProblem, seed: int = 0, backend: str = "sim"):
-    """(D, (A, B)) of the problem's kernel on random operands (split-K: with a zeroed workspace)."""
+    """(D, (A, B)) of the problem's kernel on random operands; split-K: the kernel reduces into a zeroed fp32
+    workspace, converted to bf16 after (round to nearest even, as cvt.rn.bf16.f32)."""
+    import gemm_reference as ref
     a, b = operands(pb, seed)
-    d = np.zeros((pb.m, pb.n), ml_dtypes.bfloat16)
-    work = [np.zeros(shape, np.float32 if name == "W" else np.int32)
-            for name, shape in pb.cfg.workspace_shapes.items()]
-    kernel(pb.cfg, pb.grid[0], backend)(a, b, d, pb.m, pb.n, pb.k, *work)
-    return d, (a, b)
+    out = np.zeros((pb.m, pb.n), np.float32 if pb.split_k > 1 else ml_dtypes.bfloat16)
+    kernel(pb.cfg, pb.grid[0], backend)(a, b, out, pb.m, pb.n, pb.k)
+    return (ref.to_bf16(out) if pb.split_k > 1 else out), (a, b)
 
 
 def main(argv=None) -> int:

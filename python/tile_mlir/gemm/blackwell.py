@@ -1,6 +1,7 @@
 """The tile IR of a BlackwellConfig's kernel on sm_100a, sizes at run time (docs/gemm-walkthrough.md §12).
 
     kernel(A: ?x?xelem, B: ?x?xelem, D: ?x?xbf16, M: i32, N: i32, K: i32)
+    kernel(A: ?x?xelem, B: ?x?xelem, W: ?x?xf32, M: i32, N: i32, K: i32)      (split_k > 1)
 
 The dense persistent Blackwell GEMM: bf16 / f16 (tcgen05.mma kind::f16), e4m3 / e5m2 (kind::f8f6f4) and tf32
 (kind::tf32), fp32 accumulation in tensor memory, D in bf16. The schedule is the block-scaled persistent kernel's
@@ -11,7 +12,11 @@ tensor memory, so one unit's epilogue overlaps the next one's MMAs. With cta_gro
 tile_n tiles: each CTA loads its 128 rows of A and tile_n / 2 rows of B, all completing on the even CTA's
 barrier, whose thread 32 issues the M = 256 cta_group::2 MMAs and commits to both CTAs' barriers (multicast).
 A, B and D have runtime extents: their tensor maps are encoded at launch from the arrays; past M, N and K TMA
-loads zeros and the TMA store clips. Only the builder's own integers reach the IR.
+loads zeros and the TMA store clips. Split-K (split_k S > 1), as the sm_90a kernel's (hopper.py): a unit is a
+tile and one of S parts of its K steps, ceil(k_tiles / S) each (the last part's steps past K load zeros), its
+fp32 accumulator added into the workspace W (M x N fp32, zero before the launch) by TMA reductions
+(cp.reduce.async.bulk.tensor .add, clipped at W's edges); the caller converts W to bf16.
+Only the builder's own integers reach the IR.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ from .blackwell_config import EPI_COLS, BlackwellConfig
 
 __all__ = ["build", "PARAMS"]
 
-PARAMS = ("A", "B", "D", "M", "N", "K")
+PARAMS = ("A", "B", "D", "M", "N", "K")  # (split-K: W for D)
 
 
 def build(cfg: BlackwellConfig, context=None):
@@ -53,7 +58,8 @@ def _kernel(module, cfg: BlackwellConfig) -> None:
     bnc = bn // cg  # rows of B a CTA stages (a pair's MMA reads the even CTA's first, then the odd's)
     dyn = lambda e: tb.buffer_t("global", (None, None), e)  # noqa: E731  (runtime extents)
     i32 = ir.IntegerType.get_signless(32)
-    params = {"A": dyn(elem), "B": dyn(elem), "D": dyn("bf16"), "M": i32, "N": i32, "K": i32}
+    params = {"A": dyn(elem), "B": dyn(elem), ("W" if cfg.split_k > 1 else "D"): dyn(cfg.out_elem),
+              "M": i32, "N": i32, "K": i32}
     acc_t = tb.buffer_t("tmem", (bm, bn), "f32", f"S[({bm}, {bn}) : (1@TLane, 1@TCol)]")
     bar_t = tb.buffer_t("shared", (1,), "i64")
     cluster = (2, 1, 1) if cg == 2 else None
@@ -62,10 +68,11 @@ def _kernel(module, cfg: BlackwellConfig) -> None:
         c = tb.Constants(kern.regions[0].blocks[0])
         tb.tensor_map(A, (bm, bk), swizzle="128B")
         tb.tensor_map(B, (bnc, bk), swizzle="128B")
-        tb.tensor_map(D, (bm, EPI_COLS), swizzle="128B")
+        box = cfg.epi_box
+        tb.tensor_map(D, (bm, box), swizzle="128B")
         sa = [tb.alloc_shared(_swizzled(bm, bk, elem)) for _ in range(st)]
         sb = [tb.alloc_shared(_swizzled(bnc, bk, elem)) for _ in range(st)]
-        sd = [tb.alloc_shared(_swizzled(bm, EPI_COLS, "bf16")) for _ in range(bn // EPI_COLS)]
+        sd = [tb.alloc_shared(_swizzled(bm, box, cfg.out_elem)) for _ in range(bn // box)]
         full = [tb.alloc_shared(bar_t) for _ in range(st)]
         empty = [tb.alloc_shared(bar_t) for _ in range(st)]
         acc_full = [tb.alloc_shared(bar_t) for _ in range(2)]
@@ -103,10 +110,11 @@ def _kernel(module, cfg: BlackwellConfig) -> None:
         # the sizes: tile counts and K steps per unit from the parameters
         tiles_m, tiles_n = _ceil_div(c, m_size, bm * cg), _ceil_div(c, n_size, bn)
         kq = _ceil_div(c, _ceil_div(c, k_size, bk), cfg.split_k) if cfg.split_k > 1 else _ceil_div(c, k_size, bk)
-        n_work = arith.muli(arith.muli(tiles_m, tiles_n), c(cfg.split_k))
+        n_tiles = arith.muli(tiles_m, tiles_n)
+        n_work = arith.muli(n_tiles, c(cfg.split_k)) if cfg.split_k > 1 else n_tiles
         walker = arith.divui(tb.block_id("x"), c(cg)) if cg == 2 else tb.block_id("x")
         walkers = arith.divui(tb.grid_dim("x"), c(cg)) if cg == 2 else tb.grid_dim("x")
-        units = _Units(cfg, c, walker, walkers, n_work, tiles_m, tiles_n, kq)
+        units = _Units(cfg, c, walker, walkers, n_work, n_tiles, tiles_m, tiles_n, kq)
         # a pair's loads all complete on the even CTA's `full` (docs/tma.md §8), which counts both CTAs' bytes
         tma_attrs = {"cta_group": 2, "barrier_cta": "pair_leader"} if cg == 2 else {}
         with tb.when(is_t0):
@@ -158,19 +166,21 @@ def _kernel(module, cfg: BlackwellConfig) -> None:
 
 
 class _Units:
-    """The work-unit walk every role runs: walker w (a CTA, or a pair) takes units w, w + walkers, ...; a unit
-    is (tile, split), splits of a tile consecutive, tiles in tile.raster.grouped order."""
+    """The work-unit walk every role runs: walker w (a CTA, or a pair) takes units w, w + walkers, ...; unit u is
+    tile u % tiles (in tile.raster.grouped order) and split u / tiles: the walkers in flight take one split of
+    many tiles."""
 
-    def __init__(self, cfg, c, walker, walkers, n_work, tiles_m, tiles_n, kq):
+    def __init__(self, cfg, c, walker, walkers, n_work, n_tiles, tiles_m, tiles_n, kq):
         self.cfg, self.c, self.walker, self.walkers, self.n_work = cfg, c, walker, walkers, n_work
-        self.tiles_m, self.tiles_n, self.kq = tiles_m, tiles_n, kq
+        self.n_tiles, self.tiles_m, self.tiles_n, self.kq = n_tiles, tiles_m, tiles_n, kq
 
     def walk(self):
         """Yields (the walker's count i of its units, the tile's (row, col) block, the split) inside its loop."""
         c, sk = self.c, self.cfg.split_k
         with tb.loop(self.walker, self.n_work, self.walkers) as unit:
             it = arith.divui(arith.subi(unit, self.walker), self.walkers)
-            tile, split = (arith.divui(unit, c(sk)), arith.remui(unit, c(sk))) if sk > 1 else (unit, c(0))
+            tile, split = (arith.remui(unit, self.n_tiles), arith.divui(unit, self.n_tiles)) if sk > 1 \
+                else (unit, c(0))
             coords = tb.raster_grouped(tile, self.tiles_m, self.tiles_n, self.cfg.group_m)
             yield it, coords.row, coords.col, split
 
@@ -186,13 +196,15 @@ def _epilogue(cfg, c, units, ring, tid, rank, acc, acc_full, acc_empty, sd, free
     block-scaled kernel's (docs/gemm-walkthrough.md §11): per unit wait acc_full, tcgen05.ld in slices of
     EPI_COLS columns, bf16, into the staging tile sd; arrive acc_empty (a pair's on the even CTA's barrier); the
     leader stores sd with TMA (clipped at D's edges). sd is rewritten only once the leader has seen the last
-    store's reads done and said so on `free`; both sd barriers complete once a unit (parity: the unit count)."""
-    bm, bn = cfg.tile_m, cfg.tile_n
+    store's reads done and said so on `free`; both sd barriers complete once a unit (parity: the unit count).
+    Split-K: the fp32 slices go to sd as they are, and the leader's TMA stores are reductions (.add) into W."""
+    bm, bn, box = cfg.tile_m, cfg.tile_n, cfg.epi_box
+    split = cfg.split_k > 1
     regs_layout = f"S[(4, 32, {EPI_COLS}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
     leader = _cmp("eq", tid, c(128))
     racc = tb.alloc_reg(tb.buffer_t("reg", (bm, EPI_COLS), "f32", regs_layout))
-    rout = tb.alloc_reg(tb.buffer_t("reg", (bm, EPI_COLS), "bf16", regs_layout))
-    for it, mb, nb, split in units.walk():
+    rout = None if split else tb.alloc_reg(tb.buffer_t("reg", (bm, EPI_COLS), "bf16", regs_layout))
+    for it, mb, nb, _ in units.walk():
         b = arith.andi(it, c(1))
         tb.mbarrier_wait_parity(ring(b, acc_full), arith.divui(it, c(2)))
         tb.fence("tcgen05_after_sync")
@@ -203,8 +215,13 @@ def _epilogue(cfg, c, units, ring, tid, rank, acc, acc_full, acc_empty, sd, free
         src = ring(b, acc)
         for c0 in range(0, bn, EPI_COLS):  # column slices: 64 registers a thread at a time
             tb.copy_async(racc, src, scope="warpgroup", src_region=[(0, bm), (c0, c0 + EPI_COLS)])
-            tb.convert(rout, racc, "rn")
-            tb.copy(sd[c0 // EPI_COLS], rout, scope="warpgroup")
+            if split:  # (two 32-column boxes of fp32 a slice)
+                for h in range(EPI_COLS // box):
+                    tb.copy(sd[(c0 + h * box) // box], racc, scope="warpgroup",
+                            src_region=[(0, bm), (h * box, (h + 1) * box)])
+            else:
+                tb.convert(rout, racc, "rn")
+                tb.copy(sd[c0 // box], rout, scope="warpgroup")
         tb.fence("tcgen05_before_sync")  # (the tcgen05.ld waits come before the arrive)
         if cfg.cta_group == 2:  # (mapa + a .shared::cluster arrive, also from the even CTA itself)
             tb.mbarrier_arrive(ring(b, acc_empty), c(0))
@@ -216,8 +233,9 @@ def _epilogue(cfg, c, units, ring, tid, rank, acc, acc_full, acc_empty, sd, free
             tb.mbarrier_wait_parity(written, it)
             m0 = arith.muli(arith.addi(arith.muli(mb, c(cfg.cta_group)), rank), c(bm))
             n0 = arith.muli(nb, c(bn))
-            for i, box in enumerate(sd):  # one TMA store a 64-column box, clipped at D's edges
-                col = arith.addi(n0, c(i * EPI_COLS)) if i else n0
-                tb.copy_async(tb.subview(D, [m0, col], static_offsets=[-1, -1], sizes=[bm, EPI_COLS]), box)
+            for i, sbox in enumerate(sd):  # one TMA store (split-K: reduction) a box, clipped at D's edges
+                col = arith.addi(n0, c(i * box)) if i else n0
+                tb.copy_async(tb.subview(D, [m0, col], static_offsets=[-1, -1], sizes=[bm, box]), sbox,
+                              **({"reduce": "add"} if split else {}))
     with tb.when(leader):  # the last store reads shared memory: the CTA stays until it has
         tb.bulk_wait(0, kind="all")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BlackwellConfig", "FORMATS", "SMEM_LIMIT", "TMEM_COLUMNS", "EPI_COLS", "MAX_SPLIT_CTAS"]
+__all__ = ["BlackwellConfig", "FORMATS", "SMEM_LIMIT", "TMEM_COLUMNS", "EPI_COLS"]
 
 # name -> (tile IR element type, bits, tcgen05.mma kind)
 FORMATS = {"bf16": ("bf16", 16, "f16"), "f16": ("f16", 16, "f16"), "e4m3": ("f8E4M3FN", 8, "f8f6f4"),
@@ -18,9 +18,6 @@ SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_100 (227 KiB)
 TMEM_COLUMNS = 512
 EPI_COLS = 64  # accumulator columns an epilogue thread holds at a time (tcgen05.ld.32x32b.x64), one staging box
 MAX_STAGES = 8
-# split-K's fp32 workspace holds one 128-row slab per CTA of the launch: a grid of at most this many CTAs (a
-# B200 has 148 multiprocessors)
-MAX_SPLIT_CTAS = 160
 
 
 @dataclass(frozen=True)
@@ -32,7 +29,10 @@ class BlackwellConfig:
     cta_group: int = 1  # 2: CTA pairs (clusters of 2) on 256 x tile_n tiles, the even CTA issuing the MMAs
     stages: int = 0  # 0: as many as fit, at most MAX_STAGES
     group_m: int = 8  # tile rows per raster group (L2 reuse)
-    split_k: int = 1  # K splits per tile, their fp32 partials added in split order in the kernel
+    # split-K: each tile's K steps in split_k parts, each a unit of its own, their fp32 partials added into a
+    # zeroed fp32 workspace W (M x N) by TMA reductions (cp.reduce.async.bulk.tensor .add), converted after
+    # (config.py's scheme for sm_90a)
+    split_k: int = 1
 
     def __post_init__(self):
         if self.dtype not in FORMATS:
@@ -44,8 +44,8 @@ class BlackwellConfig:
             raise ValueError(f"cta_group={self.cta_group}: 1, or 2 (CTA pairs)")
         if self.group_m < 1 or self.split_k < 1:
             raise ValueError("group_m and split_k must be positive")
-        if self.split_k > 16:
-            raise ValueError(f"split_k={self.split_k}: at most 16 (the partials are added one after another)")
+        if self.split_k > 64:
+            raise ValueError(f"split_k={self.split_k}: 1 to 64")
         if not self.stages:
             object.__setattr__(self, "stages", next((s for s in range(MAX_STAGES, 1, -1)
                                                      if self._smem(s) <= SMEM_LIMIT), 2))
@@ -87,9 +87,21 @@ class BlackwellConfig:
         """A CTA's TMA bytes a stage: its 128 rows of A and tile_n / cta_group rows of B, 128 bytes of K each."""
         return (self.tile_m + self.tile_n // self.cta_group) * 128
 
+    @property
+    def out_elem(self) -> str:
+        """What the epilogue stores: bf16 D, or (split-K) fp32 partials reduced into the workspace."""
+        return "f32" if self.split_k > 1 else "bf16"
+
+    @property
+    def epi_box(self) -> int:
+        """Columns of one staging box: one 128-byte swizzle row (64 bf16, 32 fp32)."""
+        return 32 if self.split_k > 1 else 64
+
     def _smem(self, stages: int) -> int:
-        """The ring, the epilogue's bf16 tile of D, barriers, alignment padding (an upper bound)."""
-        return stages * self.stage_bytes + self.tile_m * self.tile_n * 2 + 8 * (2 * stages + 6) + 4 + 1024
+        """The ring, the epilogue's tile of D (bf16) or of fp32 partials, barriers, alignment padding (an upper
+        bound)."""
+        out = 4 if self.split_k > 1 else 2
+        return stages * self.stage_bytes + self.tile_m * self.tile_n * out + 8 * (2 * stages + 6) + 4 + 1024
 
     @property
     def smem_bytes(self) -> int:
@@ -112,39 +124,20 @@ class BlackwellConfig:
         return tm * tn * self.split_k
 
     def grid(self, m: int, n: int, sms: int) -> int:
-        """CTAs to launch: one per multiprocessor at most, none idle from the start; with split-K, one unit
-        each (every split of a tile runs at once: the kernel adds their partials in split order)."""
-        walkers = max(1, min(sms // self.cta_group, self.units(m, n)))
-        return self.cta_group * walkers
+        """CTAs to launch: one per multiprocessor at most, none idle from the start."""
+        return self.cta_group * max(1, min(sms // self.cta_group, self.units(m, n)))
 
     def check(self, m: int, n: int, k: int, grid: int) -> None:
         """ValueError unless this kernel can run an M x N x K problem on `grid` CTAs: rows of A, B and D of
-        16-byte multiples (TMA's global strides), every split with K to take, and with split-K one unit a
-        walker within the workspace's slabs."""
+        16-byte multiples (TMA's global strides), whole CTA pairs."""
         if min(m, n, k) < 1:
             raise ValueError(f"M={m}, N={n}, K={k}: sizes must be positive")
-        if (k * self.elem_bits // 8) % 16 or k * self.elem_bits % 8 or n % 8:
+        if (k * self.elem_bits // 8) % 16 or n % 8:
             raise ValueError(f"K={k}, N={n}: rows of A and B of a 16-byte multiple (K a multiple of "
                              f"{128 // self.elem_bits}) and N a multiple of 8 (TMA's 16-byte global strides)")
-        if grid % self.cta_group or grid < self.cta_group:
+        if grid < self.cta_group or grid % self.cta_group:
             raise ValueError(f"grid={grid}: whole CTA pairs" if self.cta_group == 2 else f"grid={grid}")
-        if self.split_k > 1:
-            k_tiles = -(-k // self.tile_k)
-            if (self.split_k - 1) * self.k_per_split(k) >= k_tiles:
-                raise ValueError(f"split_k={self.split_k}: K={k} has {k_tiles} K tiles, too few for every split to "
-                                 "take one")
-            if self.units(m, n) > grid // self.cta_group or grid > MAX_SPLIT_CTAS:
-                raise ValueError(f"split-K runs one unit a CTA (or pair): {self.units(m, n)} units need as many "
-                                 f"walkers, at most {MAX_SPLIT_CTAS} CTAs; the grid has {grid}")
 
     def k_per_split(self, k: int) -> int:
         """K tiles of one split (the last split's past K are TMA's zeros: every unit runs as many K steps)."""
         return -(-(-(-k // self.tile_k)) // self.split_k)
-
-    @property
-    def workspace_shapes(self) -> dict:
-        """Split-K's extra parameters: the fp32 partial tiles (a 128-row slab per CTA) and one i32 flag a slab,
-        zero before each launch (the kernel counts arrivals on them)."""
-        if self.split_k == 1:
-            return {}
-        return {"W": (MAX_SPLIT_CTAS, self.tile_m, self.tile_n), "F": (MAX_SPLIT_CTAS,)}
