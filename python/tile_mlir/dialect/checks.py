@@ -94,9 +94,8 @@ def check_buffer(bt: BufferType, what: str) -> None:
         span = _span(inner, "m")
         if bt.scope == MemScope.GLOBAL:
             # a window of a larger tensor (tile.subview) spans its source's rows: only 64-bit byte
-            # offsets bound it (types.py bounds the buffer's own bytes the same way); a buffer with runtime
-            # extents spans what the array given at launch holds (its placeholder extents would overflow)
-            if span * bt.elem_bits >= 8 << 63 and not bt.dynamic:
+            # offsets bound it (types.py bounds the buffer's own bytes the same way)
+            if span * bt.elem_bits >= 8 << 63 and not bt.dynamic:  # (runtime extents: the launch's array's)
                 fail("layout", f"{what}: layout spans {span} elements, beyond 64-bit byte offsets")
         elif span > bt.numel * (1 << 20):
             fail("layout", f"{what}: layout spans {span} elements, far beyond its {bt.numel} elements")

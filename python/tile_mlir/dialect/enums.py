@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 
 __all__ = ["MemScope", "Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
-           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction", "ENUMS"]
+           "Reduction", "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction", "ENUMS"]
 
 
 class MemScope(enum.StrEnum):
@@ -82,6 +82,21 @@ class OobFill(enum.StrEnum):
     NAN = "nan"
 
 
+class Reduction(enum.StrEnum):
+    """What a TMA store does with the destination: writes it (none), or reduces into it, element by element
+    (cp.reduce.async.bulk.tensor's .op)."""
+
+    NONE = "none"
+    ADD = "add"
+    MIN = "min"
+    MAX = "max"
+    INC = "inc"
+    DEC = "dec"
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+
+
 class BarrierCta(enum.StrEnum):
     """Whose mbarrier a cta_group 2 TMA load completes on (docs/tma.md §8)."""
 
@@ -137,5 +152,5 @@ class Parity(enum.IntEnum):
     ODD = 1
 
 
-ENUMS = (Scope, Dim, FenceKind, CtaGroup, Swizzle, L2Promotion, OobFill, BarrierCta, BulkWaitKind, Rounding,
+ENUMS = (Scope, Dim, FenceKind, CtaGroup, Swizzle, L2Promotion, OobFill, BarrierCta, Reduction, BulkWaitKind, Rounding,
          MmaKind, ScaleVec, Parity, RegAction)

@@ -28,6 +28,9 @@ class GemmConfig:
     stages: int = 0  # 0: as many as fit, at most 4 for 128 x 256 tiles, MAX_STAGES for small ones
     group_m: int = 8  # tile rows per raster group (L2 reuse)
     cluster_m: int = 1  # 2: CTA pairs on tiles (2p, n), (2p + 1, n), each multicasting half of B
+    # split-K: each tile's K steps in split_k parts, each a unit of its own, their fp32 partials added into a
+    # zeroed fp32 workspace by TMA reductions (cp.reduce.async.bulk.tensor .add) and converted after
+    split_k: int = 1
 
     def __post_init__(self):
         if self.dtype not in DTYPES:
@@ -38,6 +41,8 @@ class GemmConfig:
             raise ValueError(f"tile_n={self.tile_n}: wgmma N is 8..256 in steps of 8")
         if self.group_m < 1:
             raise ValueError("group_m must be positive")
+        if not 1 <= self.split_k <= 64:
+            raise ValueError(f"split_k must be 1 to 64, got {self.split_k}")
         if self.cluster_m not in (1, 2) or (self.cluster_m == 2 and self.tile_n % 16):
             raise ValueError("cluster_m must be 1 or 2; with 2, tile_n a multiple of 16 (each CTA loads tile_n / 2 "
                              "rows of B, whole 8-row swizzle atoms)")
@@ -75,10 +80,16 @@ class GemmConfig:
         return (self.tile_m + self.tile_n) * self.tile_k * self.elem_bytes
 
     @property
+    def out_elem(self) -> str:
+        """What the epilogue stores: bf16 D, or (split-K) fp32 partials into the workspace."""
+        return "f32" if self.split_k > 1 else "bf16"
+
+    @property
     def epi_cols(self) -> int:
-        """Columns of D in one staging box: 64 (one 128-byte swizzle row of bf16, no bank conflicts), or the
-        whole tile_n where that is not a multiple of 64 (unswizzled)."""
-        return EPI_BOX if self.tile_n % EPI_BOX == 0 else self.tile_n
+        """Columns in one staging box: one 128-byte swizzle row (64 bf16 or 32 fp32: no bank conflicts), or the
+        whole tile_n where that is not a multiple of it (unswizzled)."""
+        row = EPI_BOX if self.split_k == 1 else EPI_BOX // 2
+        return row if self.tile_n % row == 0 else self.tile_n
 
     @property
     def epi_rounds(self) -> int:
@@ -89,20 +100,22 @@ class GemmConfig:
         return self._smem(self.stages)
 
     def _smem(self, stages: int) -> int:
-        epi = self.consumers * (2 * 64 * self.epi_cols * 2 + 16)  # (two staging boxes and two barriers each)
+        out_bytes = 4 if self.split_k > 1 else 2
+        epi = self.consumers * (2 * 64 * self.epi_cols * out_bytes + 16)  # (two staging boxes and two barriers each)
         return stages * self.stage_bytes + epi + 16 * stages + 1024  # (+ the ring's barriers, alignment)
 
     @property
     def name(self) -> str:
         """The kernel's name: every field, so that one name is one configuration."""
         mc = f"_mc{self.cluster_m}" if self.cluster_m > 1 else ""
-        return f"gemm_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}_s{self.stages}_g{self.group_m}{mc}"
+        sk = f"_k{self.split_k}" if self.split_k > 1 else ""
+        return f"gemm_sm90_{self.dtype}_{self.tile_m}x{self.tile_n}_s{self.stages}_g{self.group_m}{mc}{sk}"
 
     # -- what a shape asks of it -----------------------------------------------------------------------------
     def units(self, m: int, n: int) -> int:
         """Work units (clusters' tiles) of an M x N problem."""
         tiles_m = -(-m // self.tile_m)
-        return -(-tiles_m // self.cluster_m) * -(-n // self.tile_n)
+        return -(-tiles_m // self.cluster_m) * -(-n // self.tile_n) * self.split_k
 
     def grid(self, m: int, n: int, sms: int) -> int:
         """CTAs to launch: one per multiprocessor at most, none idle from the start."""

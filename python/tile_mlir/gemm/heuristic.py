@@ -20,6 +20,15 @@ __all__ = ["choose", "candidates", "estimate", "shape_class"]
 MMA_PER_SM = {"bf16": 989e12 / 132, "e4m3": 1979e12 / 132}
 LOAD_PER_SM = 64 * 1.7e9
 DRAM = 3.35e12
+L2 = 2 * DRAM  # operand bytes/s out of L2 to all SMs (an assumption: twice DRAM's)
+# split-K's own work beside the kernel: zeroing the fp32 workspace and converting it, two more launches of a
+# few microseconds each on the GPU (an assumption, measured only as autotune measures)
+SPLIT_FIXED = 4e-6
+# a K step's own time in a CTA whatever its bytes: the producer's wait, arm and two TMA issues, the consumers'
+# wait, wgmma issue and release (an assumption: ~150 clocks)
+STEP = 80e-9
+TIE = 0.05
+SPLITS = (2, 3, 4, 6, 8, 12, 16)
 TILE_N = tuple(range(256, 15, -16))  # (wgmma N: any multiple of 8; these 16 keep cluster_m 2 open)
 BIG = GemmConfig(tile_m=128, tile_n=256)  # the suite's tile (docs/gemm-walkthrough.md §10)
 
@@ -32,29 +41,42 @@ def candidates(m: int, n: int, k: int, dtype: str) -> list[GemmConfig]:
             if tn > 2 * max(8, -(-n // 8) * 8) and tn != TILE_N[-1]:
                 continue  # (a tile far wider than N: the narrower ones cover it)
             out.append(GemmConfig(dtype, tile_m=tm, tile_n=tn))
-    return out
+            if tn % 32 == 0:  # split-K parts of at least two K steps (the fp32 staging box: 32 columns)
+                kt = -(-k // out[-1].tile_k)
+                out += [GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s) for s in SPLITS if kt >= 2 * s]
+    return [c for c in out if c.stages >= 4]  # (fewer stages, e.g. a wide unswizzled staging tile: no latency hidden)
 
 
 def estimate(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> float:
     """Seconds the model gives cfg at M x N x K on `sms` multiprocessors."""
     units = cfg.units(m, n)
     waves = -(-units // sms)
-    kp = -(-k // cfg.tile_k) * cfg.tile_k
+    kt = -(-k // cfg.tile_k)
+    kp = -(-kt // cfg.split_k) * cfg.tile_k  # a unit's K (a split-K part's)
+    rows = min(cfg.tile_m, m) + min(cfg.tile_n, n)  # (rows past M and N: TMA's zeros, no traffic)
     mma = 2.0 * cfg.tile_m * cfg.tile_n * kp / MMA_PER_SM[cfg.dtype]
-    load = (cfg.tile_m + cfg.tile_n) * kp * cfg.elem_bytes / LOAD_PER_SM
+    load = max(rows * kp * cfg.elem_bytes / LOAD_PER_SM, kp // cfg.tile_k * STEP)
+    l2 = units * rows * kp * cfg.elem_bytes / L2  # every unit's operands out of L2
     # DRAM is only streamed at its rate while every SM pulls its share: scaled by the busy fraction of the waves
     dram = ((m + n) * k * cfg.elem_bytes + 2 * m * n) / DRAM * (waves * sms / units)
-    return max(waves * max(mma, load), dram)
+    t = max(waves * max(mma, load), dram, l2)
+    if cfg.split_k > 1:  # the partials' reductions into L2, the workspace zeroed and converted
+        t += cfg.split_k * m * n * 4 / L2 + 10 * m * n / DRAM + SPLIT_FIXED
+    return t
 
 
 def choose(m: int, n: int, k: int, dtype: str, sms: int) -> GemmConfig:
-    """The model's configuration for M x N x K. Within 0.1 us of the best estimate (a DRAM-bound shape ties
-    many tilings), the one keeping more multiprocessors busy (each pulls its share of DRAM), then the fewer
+    """The model's configuration for M x N x K. Among the candidates within TIE of the best estimate (a
+    DRAM-bound shape ties many tilings, and the model is no closer than that), the one of fewest waves, then
+    keeping more multiprocessors busy (each pulls its share of DRAM), then without split-K, then the fewer
     rows (less of the tile past M), then the wider tile."""
     if -(-m // 128) * -(-n // 256) >= sms:  # every SM busy with 128 x 256 tiles: the suite's kernel
         return GemmConfig(dtype, tile_m=BIG.tile_m, tile_n=BIG.tile_n)
-    return min(candidates(m, n, k, dtype), key=lambda c: (round(estimate(c, m, n, k, sms) * 1e7),
-                                                           -min(c.units(m, n), sms), c.tile_m, -c.tile_n))
+    timed = [(estimate(c, m, n, k, sms), c) for c in candidates(m, n, k, dtype)]
+    best = min(t for t, _ in timed)
+    near = [c for t, c in timed if t <= best * (1 + TIE)]
+    return min(near, key=lambda c: (-(-c.units(m, n) // sms), -min(c.units(m, n), sms), c.split_k, c.tile_m,
+                                    -c.tile_n))
 
 
 def shape_class(m: int, n: int, k: int) -> tuple[int, int, int]:

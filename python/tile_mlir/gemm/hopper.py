@@ -1,6 +1,7 @@
 """The tile IR of a GemmConfig's kernel on sm_90a, sizes at run time (docs/gemm-library.md §3).
 
     kernel(A: ?x?xelem, B: ?x?xelem, D: ?x?xbf16, M: i32, N: i32, K: i32)
+    kernel(A: ?x?xelem, B: ?x?xelem, W: ?x?xf32, M: i32, N: i32, K: i32)      (split_k > 1)
 
 A, B and D have runtime extents (dialect/types.py): their tensor maps are encoded at launch from the arrays
 given, and the kernel computes its tile counts and K loop bound from M, N, K. The schedule is
@@ -8,6 +9,10 @@ examples/gemm_persistent.py's cooperative one (docs/gemm-walkthrough.md §10): g
 walking units in grouped raster order, the producer's ring running on across tiles; with tile_m 64 one
 consumer warpgroup computes the tile (small M). Past M, N and K TMA loads zeros and the TMA store clips, so
 every M, N, K works whose rows are 16-byte multiples (TMA's global strides; api.py pads the others).
+Split-K (split_k S > 1): a unit is a tile and one of S parts of its K steps, ceil(k_tiles / S) steps each (the
+last part's steps past K load zeros), its fp32 accumulator added into the workspace W (M x N fp32, zero before
+the launch) by TMA reductions (cp.reduce.async.bulk.tensor .add, clipped at W's edges like the stores); the
+caller converts W to bf16 (call.py).
 Only the builder's own integers reach the IR.
 """
 from __future__ import annotations
@@ -19,7 +24,7 @@ from .config import GemmConfig
 
 __all__ = ["build", "PARAMS"]
 
-PARAMS = ("A", "B", "D", "M", "N", "K")
+PARAMS = ("A", "B", "D", "M", "N", "K")  # (split-K: W for D)
 
 
 class _B:
@@ -84,7 +89,9 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
                                    align=1024)
     sa_t, sb_t, bar_t = swz(bm), swz(bn), tb.buffer_t("shared", (1,), "i64")
     i32 = b.i32
-    params = {"A": dyn(cfg.elem), "B": dyn(cfg.elem), "D": dyn("bf16"), "M": i32, "N": i32, "K": i32}
+    split = cfg.split_k > 1
+    params = {"A": dyn(cfg.elem), "B": dyn(cfg.elem), ("W" if split else "D"): dyn(cfg.out_elem),
+              "M": i32, "N": i32, "K": i32}
     bn_load = bn // cm
     with tb.kernel(module, cfg.name, params, block=(cfg.threads, 1, 1), grid=(1, 1, 1),
                    cluster=(cm, 1, 1) if cm > 1 else None) as (_, (a, bb, d, m_size, n_size, k_size)):
@@ -93,7 +100,7 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
         ec = cfg.epi_cols
         swizzled = ec == 64
         tb.tensor_map(d, [64, ec], swizzle="128B" if swizzled else None)
-        sd_t = tb.buffer_t("shared", (64, ec), "bf16",
+        sd_t = tb.buffer_t("shared", (64, ec), cfg.out_elem,
                            f"Swizzle<128B> o S[(64, {ec}) : ({ec}, 1)]" if swizzled else f"S[(64, {ec}) : ({ec}, 1)]",
                            align=1024 if swizzled else 128)
         consumers = range(1, cfg.consumers + 1)
@@ -120,29 +127,37 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
         units_m = b.ceil_div(b.ceil_div(m_size, bm), cm)
         units_n = b.ceil_div(n_size, bn)
         kt_n = b.ceil_div(k_size, bk)
-        n_units = b.op("MulIOp", units_m, units_n)
+        n_tiles = b.op("MulIOp", units_m, units_n)
+        n_units = b.op("MulIOp", n_tiles, b.c(cfg.split_k)) if split else n_tiles
+        if split:  # each unit's K steps: a part of ceil(k_tiles / S)
+            kt_n = b.ceil_div(kt_n, cfg.split_k)
         bid, rank = tb.block_id("x"), (tb.cta_rank() if cm > 1 else b.c(0))
         unit0 = b.op("DivUIOp", bid, b.c(cm)) if cm > 1 else bid
         clusters = b.op("DivUIOp", tb.grid_dim("x"), b.c(cm)) if cm > 1 else tb.grid_dim("x")
 
         def tiles():
-            """The CTA's tile loop: yields (first K step, m0, n0) inside it."""
+            """The CTA's unit loop: yields (its count of units, first ring step, m0, n0, first K step) inside it."""
             with b.loop(unit0, n_units, clusters) as unit:
                 it = b.op("DivUIOp", b.op("SubIOp", unit, unit0), clusters)
-                coords = tb.raster_grouped(unit, units_m, units_n, max(1, cfg.group_m // cm))
+                tile, k_first = unit, b.c(0)
+                if split:  # unit = part * tiles + tile: the CTAs in flight take one part of many tiles
+                    tile = b.op("RemUIOp", unit, n_tiles)
+                    k_first = b.op("MulIOp", b.op("DivUIOp", unit, n_tiles), kt_n)
+                coords = tb.raster_grouped(tile, units_m, units_n, max(1, cfg.group_m // cm))
                 row = b.op("AddIOp", b.op("MulIOp", coords.row, b.c(cm)), rank) if cm > 1 else coords.row
-                yield (it, b.op("MulIOp", it, kt_n), b.op("MulIOp", row, b.c(bm)), b.op("MulIOp", coords.col, b.c(bn)))
+                yield (it, b.op("MulIOp", it, kt_n), b.op("MulIOp", row, b.c(bm)), b.op("MulIOp", coords.col, b.c(bn)),
+                       k_first)
 
         wg = b.op("DivUIOp", warp, b.c(4))
         with b.when(b.cmp("eq", wg, b.c(0))):
             with b.when(is_t0):  # producer: K step g into stage g % S once every consumer released it
-                for _, g0, m0, n0 in tiles():
+                for _, g0, m0, n0, k_first in tiles():
                     with b.loop(b.c(0), kt_n, b.c(1)) as kt:
                         g = b.op("AddIOp", g0, kt)
                         tb.mbarrier_wait_parity(ring(g, empty, bar_t), b.op("XOrIOp", parity(g), b.c(1)))
                         bar = ring(g, full, bar_t)
-                        tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)
-                        k0 = b.op("MulIOp", kt, b.c(bk))
+                        tb.mbarrier_arrive_expect_tx(bar, cfg.stage_bytes)  # (a box wholly past K: all zeros)
+                        k0 = b.op("MulIOp", b.op("AddIOp", k_first, kt) if split else kt, b.c(bk))
                         tb.copy_async(ring(g, sa, sa_t), tb.subview(a, [m0, k0], static_offsets=[-1, -1],
                                                                     sizes=[bm, bk]), bar)
                         if cm == 1:
@@ -168,7 +183,8 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
     tb, bk = b.tb, cfg.tile_k
     acc_t = tb.buffer_t("reg", (64, cfg.tile_n), "f32", _acc_layout(cfg.tile_n, 4 * c))
     out_t = tb.buffer_t("reg", (64, cfg.tile_n), "bf16", _acc_layout(cfg.tile_n, 4 * c))
-    acc, out = tb.alloc_reg(acc_t), tb.alloc_reg(out_t)
+    acc = tb.alloc_reg(acc_t)
+    out = tb.alloc_reg(out_t) if cfg.split_k == 1 else None
     leader = b.cmp("eq", tid, b.c(128 * c))
     r0 = 64 * (c - 1)
 
@@ -177,7 +193,7 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
         tb.mbarrier_arrive(bar)
         if cfg.cluster_m > 1:
             tb.mbarrier_arrive(bar, b.op("XOrIOp", rank, b.c(1)))
-    for it, g0, m0, n0 in tiles():
+    for it, g0, m0, n0, _ in tiles():
         with b.loop(b.c(0), kt_n, b.c(1)) as kt:
             g = b.op("AddIOp", g0, kt)
             tb.mbarrier_wait_parity(ring(g, full, bar_t), parity(g))
@@ -191,14 +207,16 @@ def _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, p
         tb.gemm_wait(pending=0)
         with b.when(leader):  # the tile's last stage
             release(b.op("SubIOp", b.op("AddIOp", g0, kt_n), b.c(1)))
-        tb.convert(out, acc, "rn")
-        _store(b, cfg, d, epi, out, leader, b.op("AddIOp", m0, b.c(r0)), n0, it)
+        if cfg.split_k == 1:
+            tb.convert(out, acc, "rn")
+        _store(b, cfg, d, epi, acc if cfg.split_k > 1 else out, leader, b.op("AddIOp", m0, b.c(r0)), n0, it)
     with b.when(leader):  # the last store reads shared memory: the CTA stays until it has
         tb.bulk_wait(0, kind="all")
 
 
 def _store(b, cfg, d, epi, out, leader, row, n0, count):
-    """Registers -> shared -> TMA store (clipped at D's edges) of 64 rows in rounds of epi_cols columns, through
+    """Registers -> shared -> TMA store (split-K: reduction into W), clipped at the edges, of 64 rows in rounds of
+    epi_cols columns, through
     two staging boxes (docs/gemm-walkthrough.md §10): round q fills box q % 2 once the store of round q - 2 has
     read it; both barriers complete once a round (parity: q)."""
     tb = b.tb
@@ -218,4 +236,5 @@ def _store(b, cfg, d, epi, out, leader, row, n0, count):
         with b.when(leader):
             tb.mbarrier_wait_parity(written, phase)
             col = b.op("AddIOp", n0, b.c(r * ec))
-            tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd)
+            tb.copy_async(tb.subview(d, [row, col], static_offsets=[-1, -1], sizes=[64, ec]), sd,
+                          reduce="add" if cfg.split_k > 1 else None)

@@ -231,6 +231,13 @@ def tma_store(em, desc, smem, coords, segments):
               attrs={"mode": tma_store_mode(em), "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments)})
 
 
+def tma_reduce(em, desc, smem, coords, kind: str, segments):
+    """cp.reduce.async.bulk.tensor.Nd.global.shared::cta.<kind>.tile.bulk_group [desc, coords], [smem]."""
+    em.create("nvvm.cp.async.bulk.tensor.reduce", [desc, smem, *coords],
+              attrs={"redKind": _enum(em, "tma_redux_kind", kind), "mode": tma_store_mode(em),
+                     "operandSegmentSizes": ir.DenseI32ArrayAttr.get(segments)})
+
+
 def tcgen05_alloc(em, slot, ncols, group):
     em.create("nvvm.tcgen05.alloc", (slot, ncols), attrs={"group": cta_group(em, group)})
 

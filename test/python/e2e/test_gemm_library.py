@@ -1,8 +1,10 @@
 """tile_mlir.gemm (python/tile_mlir/gemm/, docs/gemm-library.md): one compiled kernel per configuration
 serves every shape (sizes at run time), bit for bit MMA-Sim's Hopper model on tile-sim at shapes with edges
-in M, N and K, K and N that TMA cannot stride padded by the library; the heuristic's choices."""
+in M, N and K, K and N that TMA cannot stride padded by the library, split-K's partials added by TMA
+reductions in some order of the parts; the heuristic's choices."""
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 
@@ -65,6 +67,44 @@ def test_shapes_tma_cannot_stride(cache_dir, dtype, m, n, k, cfg):
     assert d is out and np.array_equal(d.view(np.uint16), expected(a, b, cfg.tile_k).view(np.uint16))
 
 
+def split_parts(a, b, parts, tile_k):
+    """Each split-K part's fp32 partial, as MMA-Sim's model computes it over its K steps (zero-filled past K)."""
+    k = a.shape[1]
+    kps = -(-(-(-k // tile_k)) // parts) * tile_k
+    out = []
+    for p in range(parts):
+        lo, hi = p * kps, min((p + 1) * kps, k)
+        pa, pb = (np.zeros((x.shape[0], kps), x.dtype) for x in (a, b))
+        if hi > lo:
+            pa[:, :hi - lo], pb[:, :hi - lo] = a[:, lo:hi], b[:, lo:hi]
+        out.append(ref.mmasim_wgmma(pa, pb).astype(np.float32))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dtype, m, n, k, cfg", [
+    # two parts: fp32 addition of two partials into zero is the same in either order, so D is exact; several
+    # units a CTA, edges in M, N and K (the second part 108 of its 192 K)
+    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, split_k=2), id="bf16-split2"),
+    # three parts of 4 K steps over 9 tiles, e4m3 with K 1000 (rows of 1000 bytes: padded to 1008)
+    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, split_k=3), id="e4m3-split3"),
+])
+def test_split_k(cache_dir, dtype, m, n, k, cfg):
+    """Each element of D is the bf16 of its parts' partials added into zero in one of the orders the TMA
+    reductions may take (tile-sim runs the kernel's clusters serially: they communicate through the
+    reductions)."""
+    a, b = ref.random_dense(DT[dtype], m, n, k, seed=7)
+    d = tile_mlir.gemm(a, b, config=cfg, backend="sim", sms=3).view(np.uint16)
+    parts = split_parts(a, b, cfg.split_k, cfg.tile_k)
+    sums = []
+    for order in itertools.permutations(parts):
+        acc = np.zeros_like(parts[0])
+        for p in order:
+            acc = (acc + p).astype(np.float32)
+        sums.append(ref.to_bf16(acc).view(np.uint16))
+    assert np.logical_or.reduce([d == s for s in sums]).all()
+
+
 def test_bad_operands_are_refused():
     a = np.zeros((4, 8), ml_dtypes.bfloat16)
     with pytest.raises(ValueError, match="needs the same K"):
@@ -82,6 +122,7 @@ def test_bad_operands_are_refused():
     ({"tile_n": 100}, "wgmma N is 8..256"),
     ({"cluster_m": 2, "tile_n": 24}, "tile_n a multiple of 16"),
     ({"stages": 5}, "within 232448 bytes"),
+    ({"split_k": 0}, "split_k must be 1 to 64"),
 ])
 def test_config_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -98,5 +139,5 @@ def test_the_heuristic():
         assert cfg.tile_m == (64 if m <= 64 else 128)
     decode = {choose(m, n, k, dt, 132) for dt in ("bf16", "e4m3") for m in (1, 16, 64, 128)
               for n, k in [(4096, 14336), (14336, 4096), (4096, 4096)]}
-    assert len(decode) <= 8
+    assert len(decode) <= 12  # (24 shapes of 2 dtypes)
     assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)

@@ -107,6 +107,9 @@ def test_kernels_that_may_communicate_run_serially():
     assert not pool.independent(parse(atom).entry("k"))
     fence = KERNEL.replace("ret;", "fence.acq_rel.gpu;\n  ret;")
     assert not pool.independent(parse(fence).entry("k"))
+    # the bulk engine's reductions into global memory are atomic across clusters (split-K's partials)
+    reduce = KERNEL.replace("ret;", "cp.reduce.async.bulk.global.shared::cta.bulk_group.add.u32 [%rd3], [%r6], 16;\n  ret;")
+    assert not pool.independent(parse(reduce).entry("k"))
     assert pool.split(1, 8, 3) == [[1, 2], [3, 4], [5, 6, 7]]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..checks import buffer_type, check_slot, same_cta_group
 from ..decline import fail
-from ..enums import BarrierCta, CtaGroup, MemScope, Rounding, Scope
+from ..enums import BarrierCta, CtaGroup, MemScope, Reduction, Rounding, Scope
 from ..ir_utils import region_of
 from ..op_def import I64, STR, Attr, BufferOf, Dispatched, Emits, Operand, RegionAttrs, TileOp, Trait, Writes
 from ..types import BufferType
@@ -67,12 +67,15 @@ class CopyAsyncOp(TileOp, name="copy_async"):
     multicast_mask = Attr(I64)
     # whose mbarrier a cta_group 2 TMA load completes on (docs/tma.md §8)
     barrier_cta = Attr(BarrierCta, default=BarrierCta.OWN, elide_default=True)
+    # a TMA store reducing into global memory (cp.reduce.async.bulk.tensor; docs/tma.md §10)
+    reduce = Attr(Reduction, default=Reduction.NONE, elide_default=True)
     TRAITS = (Writes("dst"), Trait.USES_TMEM, Dispatched("tile-lower-copy-async", "copy_async"),
               Emits("nvvm.tcgen05.cp", "tcgen05.cp", (_TC, _ASYNC_READ)),
               Emits("nvvm.tcgen05.ld", "tcgen05.ld", _TC), Emits("nvvm.tcgen05.st", "tcgen05.st", _TC),
               Emits("nvvm.tcgen05.wait", ("tcgen05.wait::ld", "tcgen05.wait::st"), _TC),
               Emits("nvvm.cp.async.bulk.tensor.shared.cluster.global", "cp.async.bulk.tensor"),
               Emits("nvvm.cp.async.bulk.tensor.global.shared.cta", "cp.async.bulk.tensor", _ASYNC_READ),
+              Emits("nvvm.cp.async.bulk.tensor.reduce", "cp.reduce.async.bulk.tensor", _ASYNC_READ),
               Emits("nvvm.cp.async.bulk.commit.group", "cp.async.bulk.commit_group"),
               Emits("nvvm.cp.async.shared.global", "cp.async"),
               Emits("nvvm.cp.async.commit.group", "cp.async.commit_group"),
@@ -87,6 +90,19 @@ class CopyAsyncOp(TileOp, name="copy_async"):
             fail("operand-scope", f"tile.copy_async moves registers only to or from tmem (tcgen05.ld / tcgen05.st), "
                  f"got {src_scope} -> {dst_t.scope}; use tile.copy to store registers to global or shared memory")
         self._verify_tma_operands(src_scope, dst_t.scope, kernel)
+        if self.reduce != Reduction.NONE:
+            self._verify_reduce(src_scope, dst_t)
+
+    def _verify_reduce(self, src_scope: str, dst_t: BufferType) -> None:
+        """A reduction is a TMA store's (shared -> global) of an element type its .op takes (PTX ISA
+        cp.reduce.async.bulk.tensor: the type comes from the tensor map)."""
+        if (src_scope, dst_t.scope) != (MemScope.SHARED, MemScope.GLOBAL):
+            fail("reduce", f"reduce = \"{self.reduce}\" is a TMA store's (shared -> global), got {src_scope} -> "
+                 f"{dst_t.scope}")
+        types = REDUCE_TYPES[self.reduce]
+        if dst_t.elem not in types:
+            fail("reduce", f".{self.reduce} reduces {', '.join(types)} elements, not {dst_t.elem} (PTX ISA "
+                 "cp.reduce.async.bulk.tensor)")
 
     def _verify_tma_operands(self, src_scope: str, dst_scope: str, kernel) -> None:
         """The mbarrier operand and multicast_mask of a TMA load (docs/tma.md §1)."""
@@ -122,6 +138,17 @@ class CopyAsyncOp(TileOp, name="copy_async"):
                 fail("barrier-cta", f"barrier_cta = \"pair_leader\" needs CTA pairs: the cluster has "
                      f"{kernel.cluster_size} CTAs")
 
+
+# reduction -> the element types cp.reduce.async.bulk.tensor reduces with it (PTX ISA: add .u32 .s32 .u64 .f32
+# .f64 .f16 .bf16; min / max .u32 .s32 .u64 .s64 .f16 .bf16; inc / dec .u32; and / or / xor .b32 .b64)
+_INTS32, _INTS64 = ("i32", "si32", "ui32"), ("i64", "si64", "ui64")
+REDUCE_TYPES = {
+    Reduction.ADD: ("ui32", "i32", "si32", "ui64", "f32", "f64", "f16", "bf16"),
+    Reduction.MIN: ("ui32", "i32", "si32", "ui64", "i64", "si64", "f16", "bf16"),
+    Reduction.INC: ("ui32",), Reduction.DEC: ("ui32",), Reduction.AND: _INTS32 + _INTS64,
+}
+REDUCE_TYPES[Reduction.MAX] = REDUCE_TYPES[Reduction.MIN]
+REDUCE_TYPES[Reduction.OR] = REDUCE_TYPES[Reduction.XOR] = REDUCE_TYPES[Reduction.AND]
 
 # (src element type, dst element type) -> the roundings cvt has for it (PTX ISA "cvt": f8 needs .satfinite)
 CONVERSIONS = {

@@ -43,6 +43,7 @@ class CopyAsyncCtx:
         self.pinned: str | None = view.dispatch
         self.barrier = view.barrier
         self.multicast_mask: int | None = view.multicast_mask
+        self.reduce = view.reduce  # (Reduction.NONE: a plain copy)
 
 
 # BufferType.of and region_of, memoized on the MLIR type and region attributes that determine their

@@ -6,7 +6,7 @@ asynchronous form; this variant is the portable one, and the one Hopper runs in 
 """
 from __future__ import annotations
 
-from ...dialect.enums import MemScope
+from ...dialect.enums import MemScope, Reduction
 from ..dispatch import predicate, register_dispatch
 from ...mlir import ir
 from ..copy_loop import access_limit, emit_copy_loop, linear_tid, scope_rank, sliced_layouts
@@ -21,6 +21,8 @@ def validate_shared_global_copy(op, ctx):
         return False, f"requires a shared source and a global destination, got {ctx.src_t.scope} -> {ctx.dst_t.scope}"
     if ctx.src_t.elem_bits % 8:
         return False, f"moves whole bytes; {ctx.src_t.elem} elements are {ctx.src_t.elem_bits} bits"
+    if ctx.reduce != Reduction.NONE:
+        return False, f"stores; reduce = \"{ctx.reduce}\" is TMA's (cp.reduce.async.bulk.tensor)"
     return True, ""
 
 

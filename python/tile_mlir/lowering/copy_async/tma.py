@@ -16,7 +16,7 @@ here: the predicates, the kernel's declared maps, and the emission. docs/tma.md.
 from __future__ import annotations
 
 from ...dialect.decline import Decline, cached_plan
-from ...dialect.enums import BarrierCta, MemScope, Scope
+from ...dialect.enums import BarrierCta, MemScope, Reduction, Scope
 from ...dialect.ir_utils import Region, enclosing_kernel
 from ...dialect.ops import SUBVIEW_DYNAMIC, CopyAsyncOp, SubviewOp, TensorMapOp
 from ...dialect.types import BufferType
@@ -185,6 +185,9 @@ def copy_async_tma(op, ctx):
                 extra.append(em.const(ctx.multicast_mask, I16()))
         attrs["operandSegmentSizes"] = ir.DenseI32ArrayAttr.get(segments + [1, 0, len(extra), 0, 0])
         nvvm_ir.tma_load(em, smem, desc, coords, bar, extra, attrs)
+    elif ctx.reduce != Reduction.NONE:  # cp.reduce.async.bulk.tensor: dst op= the box, in the bulk group
+        nvvm_ir.tma_reduce(em, desc, smem, coords, ctx.reduce.value, segments + [0])
+        nvvm_ir.cp_async_bulk_commit_group(em)
     else:
         nvvm_ir.tma_store(em, desc, smem, coords, segments + [0, 0])
         nvvm_ir.cp_async_bulk_commit_group(em)
