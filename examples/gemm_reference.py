@@ -56,15 +56,14 @@ class DenseFormat:
     kind: str  # tcgen05.mma .kind
     mma_k: int  # K of one tcgen05.mma (256 bits of A per row)
     elem_bits: int  # bits per element in memory
-    elem_mlir: str  # the tile IR buffers' element type
 
 
 DENSE_FORMATS = {f.name: f for f in (
-    DenseFormat("bf16", np.dtype(ml_dtypes.bfloat16), "bf16", "f16", 16, 16, "bf16"),
-    DenseFormat("f16", np.dtype(np.float16), "f16", "f16", 16, 16, "f16"),
-    DenseFormat("e4m3", np.dtype(ml_dtypes.float8_e4m3fn), "e4m3", "f8f6f4", 32, 8, "f8E4M3FN"),
-    DenseFormat("e5m2", np.dtype(ml_dtypes.float8_e5m2), "e5m2", "f8f6f4", 32, 8, "f8E5M2"),
-    DenseFormat("tf32", np.dtype(np.float32), "tf32", "tf32", 8, 32, "f32"))}
+    DenseFormat("bf16", np.dtype(ml_dtypes.bfloat16), "bf16", "f16", 16, 16),
+    DenseFormat("f16", np.dtype(np.float16), "f16", "f16", 16, 16),
+    DenseFormat("e4m3", np.dtype(ml_dtypes.float8_e4m3fn), "e4m3", "f8f6f4", 32, 8),
+    DenseFormat("e5m2", np.dtype(ml_dtypes.float8_e5m2), "e5m2", "f8f6f4", 32, 8),
+    DenseFormat("tf32", np.dtype(np.float32), "tf32", "tf32", 8, 32))}
 
 
 # ---------------------------------------------------------------- exact values as integer * 2^exponent
@@ -438,14 +437,6 @@ def check_wgmma(a, b, samples: int = 2, progress: bool = True) -> tuple[np.ndarr
     return to_bf16(fast), sampled
 
 
-def check_dense(a, b, fmt: DenseFormat, samples: int = 2,
-                progress: bool = True) -> tuple[np.ndarray, tuple[int, int, int]]:
-    """(bf16 D of the exact model, check_sampled's counts against MMA-Sim on sampled 128 x 8 tiles)."""
-    fast = fast_dense(a, b, fmt, progress)
-    sampled = check_sampled(fast, lambda r, c: mmasim_dense(a[r], b[c], fmt), 128, samples, progress=progress)
-    return to_bf16(fast), sampled
-
-
 def report_checked(label: str, d: np.ndarray, want: np.ndarray, sampled: tuple[int, int, int]) -> int:
     """The --run line of a check by the exact model: D against it bit for bit, and the model against MMA-Sim
     on the sampled tiles (in bf16, D's type; fp32 differences before the rounding are named too); the exit
@@ -479,15 +470,12 @@ def add_check_options(p) -> None:
                    help="--run: compare D with MMA-Sim's model in full instead (minutes at 1024^3)")
 
 
-def run_check(label: str, d: np.ndarray, logical, fmt: "BlockFormat | DenseFormat | None", args) -> int:
+def run_check(label: str, d: np.ndarray, logical, fmt: "BlockFormat | None", args) -> int:
     """The examples' --run check of D: against the exact model, itself checked against MMA-Sim on sampled
-    tiles; with --mmasim-full, against MMA-Sim's model of the whole D. ``fmt`` None: the Hopper wgmma kernels;
-    a DenseFormat: the dense Blackwell kernels (one chain over all of K)."""
+    tiles; with --mmasim-full, against MMA-Sim's model of the whole D. ``fmt`` None: the Hopper wgmma kernels."""
     if args.mmasim_full:
-        want = to_bf16(mmasim_wgmma(*logical) if fmt is None else mmasim_dense(*logical, fmt)
-                       if isinstance(fmt, DenseFormat) else mmasim_blockscaled(*logical, fmt))
+        want = to_bf16(mmasim_wgmma(*logical) if fmt is None else mmasim_blockscaled(*logical, fmt))
         return report_bits(label, d, want)
     want, sampled = check_wgmma(*logical, samples=args.samples) if fmt is None else \
-        check_dense(*logical, fmt, samples=args.samples) if isinstance(fmt, DenseFormat) else \
         check_blockscaled(*logical, fmt, samples=args.samples)
     return report_checked(label, d, want, sampled)

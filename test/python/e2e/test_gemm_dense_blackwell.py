@@ -107,23 +107,13 @@ def test_dense_blackwell_ptx(tmp_path, dtype, cg):
 
 
 def _check(cfg: gdb.DenseProblem, samples: int = 1) -> None:
-    """D from tile-sim == the exact model of the kernel's chains (per split, added in split order), bit for bit;
-    that model == MMA-Sim on `samples` sampled 128 x 8 tiles of every split's partial, in fp32; and D within
-    bf16 rounding plus the chain's error of the exact product."""
-    assert cfg.split_k > 1 or cfg.work > cfg.units  # every CTA (pair) walks more than one unit (split-K: one)
+    """D from tile-sim == the exact model of the kernel's chains (per split, reduced in tile-sim's order), bit
+    for bit; that model == MMA-Sim on `samples` sampled 128 x 8 tiles of every split's partial, in fp32; and D
+    within bf16 rounding plus the chain's error of the exact product."""
+    assert cfg.work > cfg.units  # every CTA (pair) walks more than one unit
     d, (a, b) = gdb.run(cfg)
-    fast = lambda x, y: ref.fast_dense(x, y, cfg.fmt, progress=False)  # noqa: E731
-    parts = gdb.split_chains(cfg, a, b, fast)
-    want = ref.to_bf16(gdb.reduce_splits(cfg, parts))
-    assert np.array_equal(d.view(np.uint16), want.view(np.uint16)), \
-        f"{np.count_nonzero(d.view(np.uint16) != want.view(np.uint16))} of {d.size} differ"
-    pa, pb = gdb.padded(cfg, a), gdb.padded(cfg, b)
-    w = cfg.k_per_split * cfg.tile_k
-    for s, part in enumerate(parts):
-        ks = slice(s * w, (s + 1) * w)
-        bad, bad32, _ = ref.check_sampled(part, lambda r, c: ref.mmasim_dense(pa[r, ks], pb[c, ks], cfg.fmt), 128,
-                                          samples, seed=s, progress=False)
-        assert bad32 == 0
+    differ, bad, compared = gdb.check(cfg, d, a, b, samples)
+    assert (differ, bad) == (0, 0) and compared > 0, f"{differ} of {d.size} differ; {bad} of {compared} sampled"
     x, y = a.astype(np.float64), b.astype(np.float64)
     if cfg.dtype == "tf32":  # the MMA reads 10 fraction bits: bound against the truncated operands' product
         x, y = ((v.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)
@@ -141,6 +131,9 @@ FAST = [
     pytest.param("e4m3", 136, 200, 176, 1, 1, 1, id="e4m3-one-cta-4-tiles"),
     pytest.param("e5m2", 264, 136, 144, 2, 2, 1, id="e5m2-pair-4-tiles-edges"),
     pytest.param("tf32", 130, 264, 68, 2, 1, 1, id="tf32-6-tiles-edges"),
+    # split-K: 2 tiles x 3 splits on 4 CTAs (K 168 = 3 K tiles, the last partial: one a part), the
+    # fp32 partials reduced into the workspace by TMA in tile-sim's order
+    pytest.param("bf16", 200, 72, 168, 4, 1, 3, id="bf16-split3-2-tiles-edges"),
 ]
 
 
@@ -157,22 +150,26 @@ def _k(dtype: str, quarters: int) -> int:
 # the slow tier: three shapes a kind and cta_group beyond the fast one, edges in M, N and K, the ring wrapping
 # across units, tile_n 64 and 256 (two 256-column accumulators fill tensor memory)
 SHAPES = [
-    # (m, n, K quarters, ctas, cg, tile_n, stages, group_m)
-    (300, 264, 10, 2, 1, 128, 3, 8),   # 9 tiles on 2 CTAs, 3 K steps over 3 stages; rows 256.., N 264 = 2 + 8
-    (136, 200, 7, 1, 1, 64, 2, 2),     # one CTA walking 8 tiles of 128 x 64 in groups of 2, a 2-stage ring
-    (128, 520, 6, 2, 1, 256, 0, 8),    # tile_n 256: 3 tiles (the last 8 wide) on 2 CTAs, 512 tmem columns
-    (300, 264, 10, 2, 2, 128, 3, 8),   # one pair walking 6 tiles; the second tile row's odd CTA wholly past M
-    (520, 136, 9, 5, 2, 128, 4, 8),    # 2 pairs (the fifth CTA left out), 3 tiles each, rows 512..519
-    (260, 264, 5, 2, 2, 256, 0, 8),    # a pair on 256 x 256 tiles: 128 rows of B a CTA, 2 x 2 tiles
+    # (m, n, K quarters, ctas, cg, tile_n, stages, group_m, split_k)
+    (300, 264, 10, 2, 1, 128, 3, 8, 1),   # 9 tiles on 2 CTAs, 3 K steps over 3 stages; rows 256.., N 264 = 2 + 8
+    (136, 200, 7, 1, 1, 64, 2, 2, 1),     # one CTA walking 8 tiles of 128 x 64 in groups of 2, a 2-stage ring
+    (128, 520, 6, 2, 1, 256, 0, 8, 1),    # tile_n 256: 3 tiles (the last 8 wide) on 2 CTAs, 512 tmem columns
+    (200, 136, 22, 3, 1, 128, 0, 8, 3),   # split 3: 4 tiles x 3 parts of 2 K tiles on 3 CTAs (K 5.5 tiles)
+    (300, 264, 10, 2, 2, 128, 3, 8, 1),   # one pair walking 6 tiles; the second tile row's odd CTA wholly past M
+    (520, 136, 9, 5, 2, 128, 4, 8, 1),    # 2 pairs (the fifth CTA left out), 3 tiles each, rows 512..519
+    (260, 264, 5, 2, 2, 256, 0, 8, 1),    # a pair on 256 x 256 tiles: 128 rows of B a CTA, 2 x 2 tiles
+    (300, 136, 17, 6, 2, 128, 0, 8, 2),   # split 2 on 3 pairs: 4 tiles x 2 parts, an odd half past M, K edge
 ]
 
 
-@pytest.mark.slow  # 30 multi-unit GEMMs on tile-sim
-@pytest.mark.parametrize("m, n, q, ctas, cg, tile_n, stages, group_m", SHAPES,
-                         ids=[f"{m}x{n}-cg{cg}-n{t}" for m, n, _, _, cg, t, _, _ in SHAPES])
+@pytest.mark.slow  # 40 multi-unit GEMMs on tile-sim
+@pytest.mark.parametrize("m, n, q, ctas, cg, tile_n, stages, group_m, split_k", SHAPES,
+                         ids=[f"{m}x{n}-cg{cg}-n{t}" + (f"-split{sk}" if sk > 1 else "")
+                              for m, n, _, _, cg, t, _, _, sk in SHAPES])
 @pytest.mark.parametrize("dtype", sorted(KINDS))
-def test_dense_blackwell_shapes_on_tile_sim(dtype, m, n, q, ctas, cg, tile_n, stages, group_m):
-    _check(_pb(dtype, m, n, _k(dtype, q), ctas=ctas, cta_group=cg, tile_n=tile_n, stages=stages, group_m=group_m))
+def test_dense_blackwell_shapes_on_tile_sim(dtype, m, n, q, ctas, cg, tile_n, stages, group_m, split_k):
+    _check(_pb(dtype, m, n, _k(dtype, q), ctas=ctas, cta_group=cg, tile_n=tile_n, stages=stages, group_m=group_m,
+               split_k=split_k))
 
 
 @pytest.mark.slow  # MMA-Sim itself over every element of D (0.2 s an MMA step of 128 rows)
