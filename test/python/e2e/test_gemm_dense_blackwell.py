@@ -106,6 +106,21 @@ def test_dense_blackwell_ptx(tmp_path, dtype, cg):
     _ptxas(tmp_path, ptx, f"{dtype}_{cg}")
 
 
+@pytest.mark.parametrize("cg", [1, 2])
+def test_split_k_ptx(tmp_path, cg):
+    """Split-K: the fp32 workspace W in D's place, four 32-column boxes of fp32 a 128 x 128 tile reduced into it
+    (cp.reduce.async.bulk.tensor .add, in a bulk group) instead of stored; ptxas assembles it."""
+    import tile_mlir
+
+    art = tile_mlir.compile(gdb.build(BlackwellConfig("e4m3", cta_group=cg, split_k=4)), arch="sm_100a")
+    assert [p.name for p in art.params] == ["A", "B", "W", "M", "N", "K"]
+    ptx = art.ptx
+    assert ptx.count("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group") == 4
+    assert "cp.async.bulk.tensor.2d.global.shared::cta" not in ptx  # (no plain store of D)
+    assert [tm.box_dim for tm in art.tensor_maps][-1] == (32, 128)
+    _ptxas(tmp_path, ptx, f"split_{cg}")
+
+
 def _check(cfg: gdb.DenseProblem, samples: int = 1) -> None:
     """D from tile-sim == the exact model of the kernel's chains (per split, reduced in tile-sim's order), bit
     for bit; that model == MMA-Sim on `samples` sampled 128 x 8 tiles of every split's partial, in fp32; and D
@@ -197,3 +212,27 @@ def test_one_kernel_serves_every_shape(dtype, cg):
         want = gdb.expected(pb, a, b, mmasim=False)
         assert np.array_equal(d.view(np.uint16), want.view(np.uint16)), (m, n, k)
     assert all(art is compiled[0] for art in compiled)  # (compiled once)
+
+
+@pytest.mark.parametrize("dtype", sorted(KINDS))
+def test_fast_dense_is_mmasim_bit_for_bit(dtype):
+    """The exact model the checks compare D with (tile-sim's integer formulation, one chain over all of K) ==
+    MMA-Sim's Blackwell model MMA by MMA, in fp32, on operands spread over the format's range (an M edge)."""
+    fmt = ref.DENSE_FORMATS[dtype]
+    a, b = ref.random_dense_format(fmt, 130, 16, 6 * fmt.mma_k, seed=7)
+    fast = ref.fast_dense(a, b, fmt, progress=False)
+    assert np.array_equal(fast.view(np.uint32), ref.mmasim_dense(a, b, fmt).view(np.uint32))
+
+
+def test_example_run_line_and_usage_errors(capsys):
+    assert gdb.main(["--dtype", "e5m2", "-M", "130", "-N", "72", "-K", "96", "--ctas", "2", "--split-k", "2",
+                     "--run", "sim", "--samples", "1"]) == 0
+    out = capsys.readouterr().out
+    assert ("gemm_sm100_e5m2_n128_cg1_s5_g8_k2 130x72x96 (2 CTAs, 4 units) on sim: D == the exact model of "
+            "MMA-Sim's arithmetic, bit for bit (0 of 9360 differ); the model == MMA-Sim on sampled tiles of each "
+            "split in fp32 (0 of 1040 differ)") in out
+    for argv, needle in ((["-K", "100"], "K a multiple of 8"), (["--tile-n", "96"], "tile_n=96"),
+                         (["--cta-group", "2", "--ctas", "1"], "a CTA pair needs at least 2 CTAs")):
+        with pytest.raises(SystemExit):
+            gdb.main(argv)
+        assert needle in capsys.readouterr().err
