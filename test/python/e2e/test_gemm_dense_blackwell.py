@@ -80,8 +80,12 @@ def _ptxas(tmp_path, ptx: str, name: str) -> None:
                    check=True)
 
 
-@pytest.mark.parametrize("cg", [1, 2])
-@pytest.mark.parametrize("dtype", sorted(KINDS))
+# make test's tier compiles each kind once (both cta_groups among them); the slow tier the other five
+PTX_FAST = {("bf16", 1), ("f16", 2), ("e4m3", 2), ("e5m2", 1), ("tf32", 1)}
+
+
+@pytest.mark.parametrize("dtype, cg", [pytest.param(d, cg, marks=() if (d, cg) in PTX_FAST else pytest.mark.slow)
+                                       for d in sorted(KINDS) for cg in (1, 2)])
 def test_dense_blackwell_ptx(tmp_path, dtype, cg):
     """Each kind's MMA (the kind and cta_group PTX names), one commit freeing a stage and one per unit (a pair's
     multicast to both CTAs), the accumulator picked at run time, the two 64-column TMA stores of D; ptxas
@@ -198,7 +202,7 @@ def test_dense_blackwell_is_mmasim_in_full(dtype, cg):
     assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
 
 
-@pytest.mark.parametrize("dtype, cg", [("bf16", 1), ("e4m3", 2)])
+@pytest.mark.parametrize("dtype, cg", [("bf16", 1), pytest.param("e4m3", 2, marks=pytest.mark.slow)])
 def test_one_kernel_serves_every_shape(dtype, cg):
     """One compiled kernel (sizes as parameters, tensor maps encoded at launch) at shapes smaller than a tile,
     with edges in M, N and K, and several units a CTA: D bit for bit the exact model each time."""
@@ -214,7 +218,8 @@ def test_one_kernel_serves_every_shape(dtype, cg):
     assert all(art is compiled[0] for art in compiled)  # (compiled once)
 
 
-@pytest.mark.parametrize("dtype", sorted(KINDS))
+@pytest.mark.parametrize("dtype", [d if d == "bf16" else pytest.param(d, marks=pytest.mark.slow)
+                                   for d in sorted(KINDS)])
 def test_fast_dense_is_mmasim_bit_for_bit(dtype):
     """The exact model the checks compare D with (tile-sim's integer formulation, one chain over all of K) ==
     MMA-Sim's Blackwell model MMA by MMA, in fp32, on operands spread over the format's range (an M edge)."""
