@@ -18,6 +18,7 @@ SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_100 (227 KiB)
 TMEM_COLUMNS = 512
 EPI_COLS = 64  # accumulator columns an epilogue thread holds at a time (tcgen05.ld.32x32b.x64), one staging box
 MAX_STAGES = 8
+MAX_EXTENT = (1 << 31) - 1  # (dialect/types.py's DYNAMIC_EXTENT: sizes and coordinates are i32 in the kernel)
 
 
 @dataclass(frozen=True)
@@ -128,10 +129,11 @@ class BlackwellConfig:
         return self.cta_group * max(1, min(sms // self.cta_group, self.units(m, n)))
 
     def check(self, m: int, n: int, k: int, grid: int) -> None:
-        """ValueError unless this kernel can run an M x N x K problem on `grid` CTAs: rows of A, B and D of
-        16-byte multiples (TMA's global strides), whole CTA pairs."""
-        if min(m, n, k) < 1:
-            raise ValueError(f"M={m}, N={n}, K={k}: sizes must be positive")
+        """ValueError unless this kernel can run an M x N x K problem on `grid` CTAs: sizes within i32, rows of
+        A, B and D of 16-byte multiples (TMA's global strides), whole CTA pairs."""
+        if min(m, n, k) < 1 or max(m, n, k) > MAX_EXTENT:
+            raise ValueError(f"M={m}, N={n}, K={k}: sizes from 1 to {MAX_EXTENT} (i32 parameters and TMA "
+                             "coordinates)")
         if (k * self.elem_bits // 8) % 16 or n % 8:
             raise ValueError(f"K={k}, N={n}: rows of A and B of a 16-byte multiple (K a multiple of "
                              f"{128 // self.elem_bits}) and N a multiple of 8 (TMA's 16-byte global strides)")

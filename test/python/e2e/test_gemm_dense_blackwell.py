@@ -48,7 +48,8 @@ def test_config_errors(kwargs, message):
     (("e4m3", 300, 264, 408), {}, r"K a multiple of 16"),
     (("tf32", 300, 264, 418), {}, r"K a multiple of 4"),
     (("bf16", 300, 260, 416), {}, "N a multiple of 8"),
-    (("bf16", 0, 264, 416), {}, "sizes must be positive"),
+    (("bf16", 0, 264, 416), {}, "sizes from 1 to 2147483647"),
+    (("bf16", 300, 264, 1 << 31), {}, "sizes from 1 to 2147483647"),
     (("bf16", 300, 264, 416), {"cta_group": 2, "ctas": 1}, "a CTA pair needs at least 2 CTAs"),
 ])
 def test_problem_errors(args, kwargs, message):
