@@ -242,3 +242,21 @@ def test_example_run_line_and_usage_errors(capsys):
         with pytest.raises(SystemExit):
             gdb.main(argv)
         assert needle in capsys.readouterr().err
+
+
+@pytest.mark.slow  # ~2.5 s a schedule
+@pytest.mark.parametrize("cg, split_k", [(1, 1), (2, 1), (2, 2)])
+def test_dense_blackwell_under_explored_schedules(monkeypatch, cg, split_k):
+    """Schedule exploration (docs/emulator.md §15: PCT priorities, asynchronous completions delayed and
+    reordered) finds no deadlock, race, finding or output other than the default schedule's, with a 2-stage
+    ring and each walker taking 3 or 2 units (both accumulators, the staging tile reused). (jit has no explore
+    option yet: the launch's run_ptx is asked for it.)"""
+    import tile_mlir.sim as sim
+
+    results, real = [], sim.run_ptx
+    monkeypatch.setattr(sim, "run_ptx", lambda *a, **kw: results.append(real(*a, explore=6, seed=3, **kw))
+                        or results[-1])
+    cfg = BlackwellConfig("bf16", cta_group=cg, stages=2, split_k=split_k)
+    gdb.run(gdb.DenseProblem(cfg, 128 * cg, 384 if split_k == 1 else 136, 160, ctas=cg * split_k))
+    (r,) = results
+    assert r.schedules == 6 and not r.found, r.failure
