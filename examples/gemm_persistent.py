@@ -34,6 +34,8 @@ What changes:
     options are bit for bit on tile-sim and on the H200 and neither is faster there (docs/gemm-walkthrough.md
     §10).
 Only the builder's own integers reach the IR (no user strings).
+This kernel is compiled for one shape; tile_mlir.gemm (examples/gemm.py, docs/gemm-library.md) is the same
+schedule with the sizes as kernel parameters, its configuration chosen for the caller.
 """
 from __future__ import annotations
 
@@ -454,7 +456,8 @@ def main(argv=None) -> int:
     p.add_argument("-M", type=int_in(1, MAX_EXTENT), default=256)
     p.add_argument("-N", type=int_in(1, MAX_EXTENT), default=512)
     p.add_argument("-K", type=int_in(1, MAX_EXTENT), default=640)
-    p.add_argument("--ctas", type=int_in(1, 65535), default=H200_SMS, help="at most this many CTAs (the GPU's SMs)")
+    p.add_argument("--ctas", type=int_in(1, 65535), help="at most this many CTAs (default: the device's SMs, read "
+                   "from it with --run gpu; 132, an H200's, otherwise)")
     p.add_argument("--group-m", type=int_in(1, 65536), default=8)
     p.add_argument("--stages", type=int_in(0, 64), default=0, help="0: as many as fit")
     p.add_argument("--tile-n", type=int_in(1, 256), default=256)
@@ -473,8 +476,11 @@ def main(argv=None) -> int:
 
 
 def _main(p, args) -> int:
+    import tile_mlir
+
+    ctas = args.ctas or tile_mlir.gemm.device_sms("gpu" if args.run == "gpu" else "sim")
     try:
-        cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=args.ctas, group_m=args.group_m,
+        cfg = PersistentConfig(args.dtype, args.M, args.N, args.K, ctas=ctas, group_m=args.group_m,
                                stages=args.stages, tile_n=args.tile_n, epilogue=args.epilogue,
                                cluster_m=args.cluster_m, schedule=args.schedule)
     except ValueError as e:

@@ -44,10 +44,13 @@ class GemmCall:
                 self.ops.d.copy_(work)
             else:
                 self.ops.d[...] = work.astype(self.ops.d.dtype)
+        if self.ops.d is not self.ops.out:  # (D computed N-padded: its columns into out)
+            self.ops.finish()
         return self
 
     def finish(self):
-        return self.ops.finish()
+        """D (`out`): written by the last call (on the GPU with torch: once the stream gets there)."""
+        return self.ops.out
 
 
 def _zeros_f32(ops, shape):

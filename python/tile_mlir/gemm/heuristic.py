@@ -24,9 +24,13 @@ L2 = 2 * DRAM  # operand bytes/s out of L2 to all SMs (an assumption: twice DRAM
 # split-K's own work beside the kernel: zeroing the fp32 workspace and converting it, two more launches of a
 # few microseconds each on the GPU (an assumption, measured only as autotune measures)
 SPLIT_FIXED = 4e-6
-# a K step's own time in a CTA whatever its bytes: the producer's wait, arm and two TMA issues, the consumers'
-# wait, wgmma issue and release (an assumption: ~150 clocks)
-STEP = 80e-9
+# the partials' reductions into L2 (cp.reduce.async.bulk.tensor .add.f32): fitted to an H100's timings of split
+# counts 2 to 8 (bench/results/h100-gemm-library-2026-12-07-probe.txt: fewer parts won at every shape)
+RED = 1.5e12
+# a K step's own time in a CTA whatever its bytes: the consumer's wgmma group waited for one step behind
+# (gemm_wait 1), the stage's release and the producer's re-arm; measured on an H100 (bench/results/
+# h100-gemm-library-2026-12-07-run1.txt): ~370 ns a step for 64 x 32 tiles streaming K (M = 1, N = 4096)
+STEP = 370e-9
 TIE = 0.05
 SPLITS = (2, 3, 4, 6, 8, 12, 16)
 TILE_N = tuple(range(256, 15, -16))  # (wgmma N: any multiple of 8; these 16 keep cluster_m 2 open)
@@ -61,21 +65,21 @@ def estimate(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> float:
     dram = ((m + n) * k * cfg.elem_bytes + 2 * m * n) / DRAM * (waves * sms / units)
     t = max(waves * max(mma, load), dram, l2)
     if cfg.split_k > 1:  # the partials' reductions into L2, the workspace zeroed and converted
-        t += cfg.split_k * m * n * 4 / L2 + 10 * m * n / DRAM + SPLIT_FIXED
+        t += cfg.split_k * min(m, -(-m // cfg.tile_m) * cfg.tile_m) * n * 4 / RED + 10 * m * n / DRAM + SPLIT_FIXED
     return t
 
 
 def choose(m: int, n: int, k: int, dtype: str, sms: int) -> GemmConfig:
     """The model's configuration for M x N x K. Among the candidates within TIE of the best estimate (a
     DRAM-bound shape ties many tilings, and the model is no closer than that), the one of fewest waves, then
-    keeping more multiprocessors busy (each pulls its share of DRAM), then without split-K, then the fewer
-    rows (less of the tile past M), then the wider tile."""
+    of fewest split-K parts (each adds its partial tile's reduction), then keeping more multiprocessors busy
+    (each pulls its share of DRAM), then the fewer rows (less of the tile past M), then the wider tile."""
     if -(-m // 128) * -(-n // 256) >= sms:  # every SM busy with 128 x 256 tiles: the suite's kernel
         return GemmConfig(dtype, tile_m=BIG.tile_m, tile_n=BIG.tile_n)
     timed = [(estimate(c, m, n, k, sms), c) for c in candidates(m, n, k, dtype)]
     best = min(t for t, _ in timed)
     near = [c for t, c in timed if t <= best * (1 + TIE)]
-    return min(near, key=lambda c: (-(-c.units(m, n) // sms), -min(c.units(m, n), sms), c.split_k, c.tile_m,
+    return min(near, key=lambda c: (-(-c.units(m, n) // sms), c.split_k, -min(c.units(m, n), sms), c.tile_m,
                                     -c.tile_n))
 
 

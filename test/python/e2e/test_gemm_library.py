@@ -141,3 +141,13 @@ def test_the_heuristic():
               for n, k in [(4096, 14336), (14336, 4096), (4096, 4096)]}
     assert len(decode) <= 12  # (24 shapes of 2 dtypes)
     assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)
+
+
+def test_the_example_prints_the_choice(capsys):
+    """examples/gemm.py: the configuration tile_mlir.gemm chooses for a decode shape on an H200's 132 SMs."""
+    import gemm as example  # examples/gemm.py
+
+    assert example.main(["--dtype", "bf16", "-M", "1", "-N", "4096", "-K", "14336", "--sms", "132"]) == 0
+    cfg = choose(1, 4096, 14336, "bf16", 132)
+    assert capsys.readouterr().out.strip() == (f"1 x 4096 x 14336 bf16 on 132 SMs: {cfg.name} "
+                                               f"({cfg.units(1, 4096)} units, grid {cfg.grid(1, 4096, 132)})")
