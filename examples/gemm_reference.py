@@ -47,6 +47,25 @@ NVFP4 = BlockFormat("nvfp4", np.dtype(ml_dtypes.float4_e2m1fn), "e2m1", "ue4m3",
 FORMATS = {f.name: f for f in (MXFP8, NVFP4)}
 
 
+@dataclass(frozen=True)
+class DenseFormat:
+    """An unscaled tcgen05.mma operand type (PTX ISA "tcgen05.mma" kinds f16, f8f6f4, tf32), A and B alike."""
+    name: str
+    elem: np.dtype  # numpy / ml_dtypes type of an element in memory (tf32: float32, whose low 13 bits the MMA drops)
+    elem_ptx: str  # the element's PTX / MMA-Sim name
+    kind: str  # tcgen05.mma .kind
+    mma_k: int  # K of one tcgen05.mma (256 bits of A per row)
+    elem_bits: int  # bits per element in memory
+
+
+DENSE_FORMATS = {f.name: f for f in (
+    DenseFormat("bf16", np.dtype(ml_dtypes.bfloat16), "bf16", "f16", 16, 16),
+    DenseFormat("f16", np.dtype(np.float16), "f16", "f16", 16, 16),
+    DenseFormat("e4m3", np.dtype(ml_dtypes.float8_e4m3fn), "e4m3", "f8f6f4", 32, 8),
+    DenseFormat("e5m2", np.dtype(ml_dtypes.float8_e5m2), "e5m2", "f8f6f4", 32, 8),
+    DenseFormat("tf32", np.dtype(np.float32), "tf32", "tf32", 8, 32))}
+
+
 # ---------------------------------------------------------------- exact values as integer * 2^exponent
 def _int_exp(values: np.ndarray, frac_bits: int) -> np.ndarray:
     """Finite floats whose every value is an integer multiple of 2^-frac_bits -> those integers (int64)."""
@@ -133,6 +152,25 @@ def random_dense(dtype, m: int, n: int, k: int, seed: int = 0):
     return (rng.uniform(-1, 1, (m, k)).astype(dtype), rng.uniform(-1, 1, (n, k)).astype(dtype))
 
 
+def random_dense_format(fmt: DenseFormat, m: int, n: int, k: int, seed: int = 0):
+    """A (m x k), B (n x k) of a dense format, spread over the format's range so that alignment shifts and
+    truncation in the MMA are exercised: 8-bit formats every finite code (NaN and e5m2's infinities -> 1.0);
+    16-bit U(-1, 1) * 2^[-6, 6] rounded to the type; tf32 the same in full float32 (the low 13 mantissa bits
+    set, which the MMA drops). Products and sums stay finite in fp32."""
+    rng = np.random.default_rng(seed)
+
+    def elems(shape):
+        if fmt.elem_bits == 8:
+            codes = rng.integers(0, 256, shape, dtype=np.uint8)
+            special = (codes & 0x7F) == 0x7F if fmt.elem_ptx == "e4m3" else (codes & 0x7C) == 0x7C
+            codes[special] = 0x38 if fmt.elem_ptx == "e4m3" else 0x3C  # 1.0
+            return codes.view(fmt.elem)
+        x = rng.uniform(-1, 1, shape) * np.exp2(rng.integers(-6, 7, shape))
+        return x.astype(fmt.elem)
+
+    return elems((m, k)), elems((n, k))
+
+
 # ---------------------------------------------------------------- memory images the kernels read
 def pack_e2m1(x: np.ndarray) -> np.ndarray:
     """e2m1 elements (one per byte) -> two per byte along the last axis, element 2i in the low nibble
@@ -198,6 +236,42 @@ def mmasim_blockscaled(a, sfa, b, sfb, fmt: BlockFormat) -> np.ndarray:
                 c = op(ta[m0:m0 + 128, k0:k0 + fmt.mma_k], tb[n0:n0 + nn, k0:k0 + fmt.mma_k].T, c,
                        tsa[m0:m0 + 128, kb:kb + spv], tsb[n0:n0 + nn, kb:kb + spv].T)
             d[m0:m0 + 128, n0:n0 + nn] = c
+    return d[:m, :n].numpy()
+
+
+def _dense_torch(x: np.ndarray, rows: int, fmt: DenseFormat):
+    """x zero-padded to `rows` rows as the torch tensor MMA-Sim takes for fmt."""
+    import torch
+    full = np.zeros((rows, x.shape[1]), x.dtype)
+    full[: x.shape[0]] = x
+    raw = torch.from_numpy(full.view({8: np.uint8, 16: np.int16, 32: np.int32}[fmt.elem_bits]))
+    return raw.view({"bf16": torch.bfloat16, "f16": torch.float16, "e4m3": torch.float8_e4m3fn,
+                     "e5m2": torch.float8_e5m2, "tf32": torch.float32}[fmt.name])
+
+
+def mmasim_dense(a, b, fmt: DenseFormat, c=None) -> np.ndarray:
+    """D (fp32, M x N) as a dense Blackwell kernel computes it: one tcgen05.mma m128nNk(mma_k) per K step in
+    order, D in fp32 tensor memory between steps, each step on MMA-Sim's Blackwell model; the first step adds
+    `c` (fp32 M x N) or nothing. M and N are padded with zeros as TMA fills edge tiles; every element of D
+    depends on its row and column alone, so N is cut in pieces of at most 256."""
+    import torch
+    from mmasim.nv_ptx import TCGen05MMA
+
+    m, k = a.shape
+    n = b.shape[0]
+    mp, np_ = -(-m // 128) * 128, -(-n // 8) * 8
+    ta, tb = _dense_torch(a, mp, fmt), _dense_torch(b, np_, fmt)
+    d = torch.zeros((mp, np_), dtype=torch.float32)
+    if c is not None:
+        d[:m, :n] = torch.from_numpy(np.ascontiguousarray(c, np.float32))
+    for n0 in range(0, np_, 256):
+        nn = min(256, np_ - n0)
+        op = TCGen05MMA("Blackwell", f"m128n{nn}k{fmt.mma_k}.kind::{fmt.kind}.f32.{fmt.elem_ptx}.{fmt.elem_ptx}")
+        for m0 in range(0, mp, 128):
+            acc = d[m0:m0 + 128, n0:n0 + nn].clone()
+            for k0 in range(0, k, fmt.mma_k):
+                acc = op(ta[m0:m0 + 128, k0:k0 + fmt.mma_k], tb[n0:n0 + nn, k0:k0 + fmt.mma_k].T, acc)
+            d[m0:m0 + 128, n0:n0 + nn] = acc
     return d[:m, :n].numpy()
 
 
@@ -301,6 +375,26 @@ def fast_wgmma(a, b, progress: bool = True) -> np.ndarray:
             rows = slice(m0, min(m, m0 + 64))
             c = np.zeros((rows.stop - m0, n), np.uint32)
             d[rows] = np.asarray(mn.wgmma("f32", name, name, at[rows], bt, c, n=n, k=k), np.uint32).view(np.float32)
+            bar.update()
+    return d
+
+
+def fast_dense(a, b, fmt: DenseFormat, progress: bool = True) -> np.ndarray:
+    """D (fp32, M x N) of a dense tcgen05.mma chain over all of K by tile-sim's exact formulation of MMA-Sim's
+    arithmetic (one rounding per group of 32 bytes of products along K, so the chain is one call), 128 rows at
+    a time."""
+    from tile_mlir.sim import mma_numerics as mn
+
+    view = {8: np.uint8, 16: np.uint16, 32: np.uint32}[fmt.elem_bits]
+    at, bt = np.ascontiguousarray(a).view(view), np.ascontiguousarray(np.ascontiguousarray(b).view(view).T)
+    m = a.shape[0]
+    d = np.empty((m, b.shape[0]), np.float32)
+    with _progress(-(-m // 128), "reference D (exact model)", progress) as bar:
+        for m0 in range(0, m, 128):
+            rows = slice(m0, min(m, m0 + 128))
+            c = np.zeros((rows.stop - m0, d.shape[1]), np.uint32)
+            c = mn.tcgen05_chain(fmt.kind, "f32", fmt.elem_ptx, fmt.elem_ptx, at[rows], bt, c)
+            d[rows] = np.asarray(c, np.uint32).view(np.float32)
             bar.update()
     return d
 
