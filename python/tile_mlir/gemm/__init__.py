@@ -5,7 +5,8 @@ shape (docs/gemm-library.md).
     d = tile_mlir.gemm(a, b)             # D = A . B^T: a M x K, b N x K (bf16 or e4m3), d M x N bf16
 
 The module is callable (`tile_mlir.gemm(...)` is api.gemm); its parts: config.py (GemmConfig), hopper.py (the
-kernel's tile IR), kernels.py (compiled once per configuration), heuristic.py (the configuration for a shape),
+sm_90a kernel's tile IR), blackwell_config.py / blackwell.py (the dense sm_100a kernel), targets.py (which chip
+has which kernel, dtypes and heuristic), heuristic_sm100.py, kernels.py (compiled once per configuration), heuristic.py (the configuration for a shape),
 autotune.py (measured instead), operands.py (the arrays), api.py (gemm, plan).
 """
 from __future__ import annotations
@@ -14,10 +15,11 @@ import sys
 import types
 
 from .api import SIM_SMS, GemmCall, device_sms, gemm, plan
+from .blackwell_config import BlackwellConfig
 from .config import GemmConfig
 from .heuristic import choose
 
-__all__ = ["gemm", "plan", "GemmCall", "GemmConfig", "choose", "device_sms", "SIM_SMS"]
+__all__ = ["gemm", "plan", "GemmCall", "GemmConfig", "BlackwellConfig", "choose", "device_sms", "SIM_SMS"]
 
 
 class _Callable(types.ModuleType):

@@ -3,6 +3,7 @@ dtype, shape class), the winner kept in `<cache dir>/gemm/tuned.json` for every 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import time
@@ -11,15 +12,13 @@ from ..runtime.cache import usable_dir
 from ..runtime.device import current_device, synchronize
 from ..runtime.memory import DeviceArray
 from .call import GemmCall
-from .config import GemmConfig
-from .heuristic import candidates, choose, estimate, shape_class
+from .heuristic import shape_class
 from .kernels import kernel_dir
 from .operands import Operands
 
 __all__ = ["tuned", "TRIED"]
 
 TRIED = 6  # candidates timed: the model's best, and the suite's 128 x 256 tile
-_FIELDS = ("dtype", "tile_m", "tile_n", "stages", "group_m", "cluster_m", "split_k")
 
 
 def _path() -> str | None:
@@ -36,23 +35,26 @@ def _load(path) -> dict:
         return {}
 
 
-def tuned(ops, sms: int) -> GemmConfig:
-    """The measured winner for ops' shape class on this device (timing it now if it is not on disk)."""
+def tuned(ops, sms: int, target):
+    """The measured winner for ops' shape class on this device (timing it now if it is not on disk), among
+    `target`'s configurations (targets.py)."""
     dev = current_device()
-    key = "|".join([dev.name, str(sms), ops.dtype, "x".join(map(str, shape_class(ops.m, ops.n, ops.k)))])
+    key = "|".join([dev.name, str(sms), ops.dtype, "x".join(map(str, shape_class(ops.m, ops.n, ops.k)))]
+                   + ([target.arch] if target.arch != "sm_90a" else []))
+    fields = [f.name for f in dataclasses.fields(target.config)]
     path = _path()
     known = _load(path) if path else {}
     entry = known.get(key)
     if isinstance(entry, dict):
         try:
-            return GemmConfig(**{f: entry[f] for f in _FIELDS})
+            return target.config(**{f: entry[f] for f in fields})
         except (KeyError, TypeError, ValueError):
             pass  # (an entry of another version: timed again)
-    winner = _time_candidates(ops, sms)
+    winner = _time_candidates(ops, sms, target)
     if path and usable_dir(os.path.dirname(os.path.dirname(path))):  # (the cache's root: private, ours)
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         known = _load(path)
-        known[key] = {f: getattr(winner, f) for f in _FIELDS}
+        known[key] = {f: getattr(winner, f) for f in fields}
         tmp = f"{path}.{os.getpid()}"
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump(known, f, indent=1, sort_keys=True)
@@ -60,10 +62,10 @@ def tuned(ops, sms: int) -> GemmConfig:
     return winner
 
 
-def _time_candidates(ops, sms: int, reps: int = 10) -> GemmConfig:
+def _time_candidates(ops, sms: int, target, reps: int = 10):
     m, n, k = ops.m, ops.n, ops.k
-    pool = sorted(candidates(m, n, k, ops.dtype), key=lambda c: estimate(c, m, n, k, sms))[:TRIED]
-    pool = list(dict.fromkeys([choose(m, n, k, ops.dtype, sms), *pool, GemmConfig(ops.dtype)]))
+    pool = sorted(target.candidates(m, n, k, ops.dtype), key=lambda c: target.estimate(c, m, n, k, sms))[:TRIED]
+    pool = list(dict.fromkeys([target.choose(m, n, k, ops.dtype, sms), *pool, target.config(ops.dtype)]))
     if ops.lib != "torch":  # host arrays: time on device copies (staging would swamp the kernel)
         a, b = DeviceArray.from_host(ops.a), DeviceArray.from_host(ops.b)
         d = DeviceArray(ops.d.shape, "uint16")

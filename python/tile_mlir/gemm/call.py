@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .config import GemmConfig
+from .blackwell_config import BlackwellConfig
 from .kernels import kernel
 
 __all__ = ["GemmCall"]
@@ -17,9 +17,11 @@ __all__ = ["GemmCall"]
 class GemmCall:
     """One GEMM bound to its arrays and configuration: call() launches it (again), finish() gives D."""
 
-    def __init__(self, ops, cfg: GemmConfig, where: str, sms: int):
+    def __init__(self, ops, cfg, where: str, sms: int):
         self.ops, self.config, self.backend = ops, cfg, where
         self.grid = cfg.grid(ops.m, ops.n, sms)
+        if isinstance(cfg, BlackwellConfig):  # (its sizes' rules, stated before anything compiles)
+            cfg.check(ops.m, ops.d.shape[1], ops.a.shape[1], self.grid)
         self.kernel = kernel(cfg, where, grid=self.grid)
         a, b, d = ops.kernel_args()
         self.work = None

@@ -11,11 +11,11 @@ import os
 from ..artifact import Artifact
 from ..runtime.cache import cache_dir, usable_dir
 from ..runtime.jit import JitKernel
-from .config import GemmConfig
+from .targets import of_config
 
 __all__ = ["artifact", "kernel", "kernel_dir", "precompile", "ARCH"]
 
-ARCH = "sm_90a"
+ARCH = "sm_90a"  # (the kernel directory autotune keeps its winners beside)
 _artifacts: dict[tuple[str, str], object] = {}
 _kernels: dict[tuple[str, str, str], object] = {}
 
@@ -26,8 +26,10 @@ def kernel_dir(arch: str = ARCH) -> str | None:
     return os.path.join(root, "gemm", arch) if root else None
 
 
-def artifact(cfg: GemmConfig, arch: str = ARCH):
-    """cfg's Artifact: from memory, the kernel directory, or compiled (and saved there)."""
+def artifact(cfg, arch: str | None = None):
+    """cfg's Artifact (a GemmConfig's for sm_90a, a BlackwellConfig's for sm_100a): from memory, the kernel
+    directory, or compiled (and saved there)."""
+    arch = _arch(cfg, arch)
     key = (cfg.name, arch)
     art = _artifacts.get(key)
     if art is not None:
@@ -46,9 +48,10 @@ def artifact(cfg: GemmConfig, arch: str = ARCH):
     return art
 
 
-def kernel(cfg: GemmConfig, backend: str = "auto", arch: str = ARCH, grid: int = 1):
+def kernel(cfg, backend: str = "auto", arch: str | None = None, grid: int = 1):
     """cfg's JitKernel on `backend` launching `grid` CTAs by default (the same cubin for every grid: a kernel
     per grid keeps repeated calls on jit's fast path), one per (configuration, arch, backend, grid)."""
+    arch = _arch(cfg, arch)
     key = (cfg.name, arch, backend, grid)
     k = _kernels.get(key)
     if k is None:
@@ -57,17 +60,27 @@ def kernel(cfg: GemmConfig, backend: str = "auto", arch: str = ARCH, grid: int =
     return k
 
 
-def precompile(configs, directory: str, arch: str = ARCH) -> list[str]:
+def precompile(configs, directory: str, arch: str | None = None) -> list[str]:
     """Compile each configuration into `directory` (for a machine without the MLIR bindings: point
     $TILE_MLIR_CACHE_DIR at the folder above `gemm/<arch>`); returns the manifests' paths."""
     os.makedirs(directory, exist_ok=True)
-    return [(_artifacts.get((cfg.name, arch)) or _compile(cfg, arch)).save(directory) for cfg in dict.fromkeys(configs)]
+    return [(_artifacts.get((cfg.name, _arch(cfg, arch))) or _compile(cfg, _arch(cfg, arch))).save(directory)
+            for cfg in dict.fromkeys(configs)]
 
 
-def _compile(cfg: GemmConfig, arch: str):
-    # (late: the compiler and the kernel's builder load the MLIR bindings, which a machine running saved
+def _arch(cfg, arch: str | None) -> str:
+    """The chip cfg's kernel is for (its class decides; an arch= naming another is an error)."""
+    own = of_config(cfg).arch
+    if arch is not None and arch != own:
+        raise ValueError(f"{type(cfg).__name__} is a kernel for {own}, not {arch}")
+    return own
+
+
+def _compile(cfg, arch: str):
+    # (late: the compiler and the kernels' builders load the MLIR bindings, which a machine running saved
     # kernels need not have)
     from ..driver.compiler import compile as tile_compile
-    from .hopper import build
+    from . import blackwell, hopper
 
+    build = blackwell.build if arch == "sm_100a" else hopper.build
     return tile_compile(build(cfg), arch=arch)

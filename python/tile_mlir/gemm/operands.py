@@ -12,7 +12,9 @@ import numpy as np
 
 __all__ = ["Operands", "prepare"]
 
-_DTYPES = {"bfloat16": "bf16", "float8_e4m3fn": "e4m3"}
+_DTYPES = {"bfloat16": "bf16", "float16": "f16", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2",
+           "float32": "tf32"}  # (float32 operands: tf32 MMAs, sm_100a)
+_BYTES = {"bf16": 2, "f16": 2, "e4m3": 1, "e5m2": 1, "tf32": 4}
 
 
 class Operands:
@@ -26,7 +28,9 @@ class Operands:
         """A, B, D as the kernel's buffers (torch fp8 as its bytes: DLPack has no fp8)."""
         if self.lib == "torch":
             import torch
-            bits = torch.uint16 if self.dtype == "bf16" else torch.uint8
+            if self.dtype == "tf32":
+                return self.a, self.b, self.d.view(torch.uint16)
+            bits = torch.uint16 if _BYTES[self.dtype] == 2 else torch.uint8
             return self.a.view(bits), self.b.view(bits), self.d.view(torch.uint16)
         return self.a, self.b, self.d
 
@@ -76,9 +80,9 @@ def prepare(a, b, out=None) -> Operands:
         raise ValueError("tile_mlir.gemm: M, N and K are i32 in the kernel (below 2^31)")
     ta, tb = _dtype_name(a, lib), _dtype_name(b, lib)
     if ta != tb or ta not in _DTYPES:
-        raise TypeError(f"tile_mlir.gemm: a and b must both be bfloat16 or float8_e4m3fn, got {ta} and {tb}")
+        raise TypeError(f"tile_mlir.gemm: a and b must both be one of {', '.join(_DTYPES)}, got {ta} and {tb}")
     dtype = _DTYPES[ta]
-    ebytes = 2 if dtype == "bf16" else 1
+    ebytes = _BYTES[dtype]
     kp = -(-k * ebytes // 16) * 16 // ebytes
     np_ = -(-n // 8) * 8
     a, b = _tma_ready(a, lib, kp), _tma_ready(b, lib, kp)
@@ -112,7 +116,7 @@ def _tma_ready(x, lib: str, kp: int):
         return x
     if lib == "torch":  # (through the bit patterns: not every torch has fp8 fills and copies)
         import torch
-        bits = torch.uint8 if x.element_size() == 1 else torch.uint16
+        bits = {1: torch.uint8, 2: torch.uint16, 4: torch.int32}[x.element_size()]
         y = torch.zeros((x.shape[0], kp), dtype=bits, device=x.device)
         y[:, :k] = x.contiguous().view(bits)
         return y.view(x.dtype)

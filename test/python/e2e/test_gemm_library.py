@@ -19,6 +19,7 @@ import gemm_reference as ref  # noqa: E402
 import tile_mlir  # noqa: E402
 from tile_mlir.gemm import GemmConfig, choose, kernels  # noqa: E402
 from tile_mlir.gemm.heuristic import shape_class  # noqa: E402
+from tile_mlir.gemm.targets import TARGETS  # noqa: E402
 
 DT = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
 
@@ -109,7 +110,7 @@ def test_bad_operands_are_refused():
     a = np.zeros((4, 8), ml_dtypes.bfloat16)
     with pytest.raises(ValueError, match="needs the same K"):
         tile_mlir.gemm(a, np.zeros((4, 16), ml_dtypes.bfloat16), backend="sim")
-    with pytest.raises(TypeError, match="both be bfloat16 or float8_e4m3fn"):
+    with pytest.raises(TypeError, match="must both be one of bfloat16, float16"):
         tile_mlir.gemm(a, np.zeros((4, 8), np.float32), backend="sim")
     with pytest.raises(ValueError, match="out must be a 4 x 4 bfloat16 array"):
         tile_mlir.gemm(a, a, out=np.zeros((4, 5), ml_dtypes.bfloat16), backend="sim")
@@ -166,10 +167,11 @@ def test_autotune_keeps_its_winner_on_disk(cache_dir, monkeypatch):
     timed = []
     winner = GemmConfig("bf16", tile_m=64, tile_n=48)
     monkeypatch.setattr(autotune, "current_device", lambda: SimpleNamespace(name="Fake H100"))
-    monkeypatch.setattr(autotune, "_time_candidates", lambda ops, sms: timed.append((ops.m, sms)) or winner)
+    monkeypatch.setattr(autotune, "_time_candidates", lambda ops, sms, target: timed.append((ops.m, sms)) or winner)
     a, b = (np.zeros(s, ml_dtypes.bfloat16) for s in ((3, 4096), (4096, 4096)))
-    assert autotune.tuned(prepare(a, b), 132) == winner
-    assert autotune.tuned(prepare(a[:4], b), 132) == winner  # (M 4: the same class as 3)
+    hopper = TARGETS["sm_90a"]
+    assert autotune.tuned(prepare(a, b), 132, hopper) == winner
+    assert autotune.tuned(prepare(a[:4], b), 132, hopper) == winner  # (M 4: the same class as 3)
     assert timed == [(3, 132)]
     saved = json.loads((cache_dir / "gemm" / "tuned.json").read_text())
     assert saved == {"Fake H100|132|bf16|4x4096x4096": {"dtype": "bf16", "tile_m": 64, "tile_n": 48, "stages": 12,

@@ -1,0 +1,70 @@
+"""tile_mlir.gemm on sm_100a (arch="sm_100a", or a BlackwellConfig): the dense Blackwell kernel
+(tile_mlir/gemm/blackwell.py) chosen by heuristic_sm100, on tile-sim bit for bit the exact model of its
+MMA chains (examples/gemm_dense_blackwell.expected, itself checked against MMA-Sim in
+test_gemm_dense_blackwell.py); which chip takes which dtypes and configurations. No Blackwell GPU ran this."""
+from __future__ import annotations
+
+import os
+import sys
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, os.pardir)
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+import gemm_dense_blackwell as gdb  # noqa: E402
+import gemm_reference as ref  # noqa: E402
+import tile_mlir  # noqa: E402
+from tile_mlir.gemm import BlackwellConfig, GemmConfig  # noqa: E402
+from tile_mlir.gemm import heuristic_sm100 as h100  # noqa: E402
+
+
+def _run(dtype, m, n, k, sms, **kw):
+    a, b = ref.random_dense_format(ref.DENSE_FORMATS[dtype], m, n, k, seed=m + n + k)
+    call = tile_mlir.gemm.plan(a, b, backend="sim", arch="sm_100a", sms=sms, **kw)
+    d = call().finish()
+    pb = gdb.DenseProblem(call.config, m, n, k, ctas=call.grid)
+    return d, gdb.expected(pb, a, b, mmasim=False), call
+
+
+@pytest.mark.parametrize("dtype, m, n, k, sms", [
+    ("bf16", 130, 136, 208, 2),  # edges in M, N, K; the heuristic's choice on 2 SMs
+    pytest.param("f16", 1, 72, 96, 4, marks=pytest.mark.slow),  # decode-like M = 1
+    pytest.param("e5m2", 300, 64, 160, 2, marks=pytest.mark.slow),
+    pytest.param("tf32", 64, 40, 24, 2, marks=pytest.mark.slow),  # float32 operands: tf32 MMAs
+])
+def test_gemm_sm100_on_tile_sim(dtype, m, n, k, sms):
+    d, want, call = _run(dtype, m, n, k, sms)
+    assert isinstance(call.config, BlackwellConfig)
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
+
+
+@pytest.mark.slow
+def test_gemm_sm100_split_k_config():
+    d, want, call = _run("bf16", 64, 64, 512, 8, config=BlackwellConfig("bf16", tile_n=64, split_k=4))
+    assert call.config.split_k == 4
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
+
+
+def test_chip_dtype_and_config_rules():
+    bf = np.zeros((8, 16), ml_dtypes.bfloat16)
+    f16 = np.zeros((8, 16), np.float16)
+    with pytest.raises(TypeError, match="f16 operands have no sm_90a kernel"):
+        tile_mlir.gemm(f16, f16, backend="sim")
+    with pytest.raises(ValueError, match="arch must be one of sm_90a, sm_100a"):
+        tile_mlir.gemm(bf, bf, backend="sim", arch="sm_80")
+    with pytest.raises(ValueError, match="config is a sm_90a kernel's"):
+        tile_mlir.gemm(bf, bf, backend="sim", arch="sm_100a", config=GemmConfig("bf16"))
+
+
+@pytest.mark.parametrize("m, n, k, want", [
+    (8192, 8192, 8192, {"split_k": 1, "cta_group": 2}),  # many tiles: pairs, no split
+    (1, 4096, 14336, {"cta_group": 1}),  # decode: one row
+])
+def test_heuristic_sm100(m, n, k, want):
+    cfg = h100.choose(m, n, k, "bf16", 148)
+    assert all(getattr(cfg, f) == v for f, v in want.items()), cfg
+    if m == 1:  # few output tiles on 148 SMs: split K until the units fill more of them
+        assert cfg.units(m, n) > -(-n // cfg.tile_n)
