@@ -1,0 +1,383 @@
+#!/usr/bin/env python3
+"""FlashAttention-3-style attention forward for Hopper (sm_90a) in the tile dialect, built with the keyword
+builders. docs/attention-hopper.md goes through it.
+
+    python examples/attention_sm90.py --dtype bf16 --heads 2 --seq 256 --head-dim 64            # tile IR
+    python examples/attention_sm90.py --dtype f16 --heads 4 --kv-heads 2 --seq 200 --causal --run sim
+
+O[b, h] = softmax(Q[b, h] K[b, h / g]^T / sqrt(d)) V[b, h / g] (g = heads / kv_heads, grouped-query heads),
+with the log-sum-exp of each row (natural log) as an optional second output. Tensors are [batch * heads,
+seq, head_dim] (K, V: batch * kv_heads), fp16 or bf16, the output in the input type.
+
+One CTA per 128-row tile of queries of one head (the grid: q tiles x batch * heads; with a causal mask the
+longest tiles first), 384 threads in three warpgroups:
+  * warpgroup 0, the producer (setmaxnreg.dec to 24 registers): one thread loads the Q tile once and the K and
+    V tiles of 128 keys through two rings of `stages` stages by TMA (a box of 64 columns is one 128-byte
+    swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to first;
+  * warpgroups 1 and 2, the consumers (setmaxnreg.inc to 240): 64 query rows each, S = Q K^T by wgmma from
+    shared memory into registers, the online softmax in those registers, P converted to fp16 / bf16 in place
+    and O += P V by wgmma with A from registers (V^T an MN-major view of the V tile), O in registers;
+  * the first key tile (the last keys) is the only one that needs a mask: the sequence's residual columns
+    (TMA filled them with zeros) and, with the causal mask, the diagonal tile;
+  * epilogue: O / rowsum converted, written to shared memory (the consumer's rows of the Q tile, no longer
+    read) and stored by TMA, clipped at the sequence's end; the log-sum-exp the same way.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
+
+import ml_dtypes  # noqa: E402
+import numpy as np  # noqa: E402
+
+DTYPES = {"bf16": ml_dtypes.bfloat16, "f16": np.float16}
+BOX = 64  # columns of a TMA box: one 128-byte swizzle row of 16-bit elements
+SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90
+PRODUCER_REGS, CONSUMER_REGS = 24, 240  # setmaxnreg: 128 x 24 + 256 x 240 <= 64K registers
+
+
+@dataclass(frozen=True)
+class AttnConfig:
+    """One kernel: the problem and the tiling."""
+    dtype: str  # bf16 | f16
+    batch: int
+    heads: int
+    seq_q: int
+    seq_k: int
+    head_dim: int
+    kv_heads: int = 0  # 0: heads (no grouping)
+    causal: bool = False
+    lse: bool = False
+    stages: int = 2
+    block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
+    block_n: int = 128  # keys per K / V tile
+
+    def __post_init__(self):
+        if not self.kv_heads:
+            object.__setattr__(self, "kv_heads", self.heads)
+        if self.dtype not in DTYPES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        if self.head_dim not in (64, 128):
+            raise ValueError(f"head_dim must be 64 or 128, got {self.head_dim}")
+        if min(self.batch, self.heads, self.kv_heads, self.seq_q, self.seq_k) < 1:
+            raise ValueError("batch, heads, kv_heads and the sequence lengths must be positive")
+        if self.heads % self.kv_heads:
+            raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
+        if self.causal and self.seq_q != self.seq_k:
+            raise ValueError("the causal mask needs seq_q == seq_k here")
+        if self.stages < 2 or self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"{self.stages} stages: at least 2, within {SMEM_LIMIT} bytes of shared memory")
+
+    @property
+    def group(self) -> int:
+        return self.heads // self.kv_heads
+
+    @property
+    def q_tiles(self) -> int:
+        return -(-self.seq_q // self.block_m)
+
+    @property
+    def k_tiles(self) -> int:
+        return -(-self.seq_k // self.block_n)
+
+    @property
+    def tile_bytes(self) -> int:
+        return self.block_n * self.head_dim * 2
+
+    @property
+    def smem_bytes(self) -> int:
+        q = self.block_m * self.head_dim * 2
+        return q + 2 * self.stages * self.tile_bytes + 2 * 64 * 4 + 16 * (4 * self.stages + 4) + 1024
+
+    @property
+    def scale_log2(self) -> float:
+        """softmax's scale 1 / sqrt(d) times log2(e), in f32: the exponent is taken base 2 (ex2)."""
+        return float(np.float32(1.0 / math.sqrt(self.head_dim) * math.log2(math.e)))
+
+    @property
+    def name(self) -> str:
+        g = f"_g{self.group}" if self.group > 1 else ""
+        return (f"attention_sm90_{self.dtype}_d{self.head_dim}{'_causal' if self.causal else ''}{g}"
+                f"{'_lse' if self.lse else ''}_{self.seq_q}x{self.seq_k}")
+
+    def flops(self) -> float:
+        """4 b h sq sk d (two products), halved by the causal mask (as FlashAttention's benchmarks count)."""
+        f = 4.0 * self.batch * self.heads * self.seq_q * self.seq_k * self.head_dim
+        return f / 2 if self.causal else f
+
+
+def acc_layout(n: int, warp0: int) -> str:
+    """The wgmma m64nN accumulator fragment (docs/registers.md §1) of the warpgroup whose first warp is warp0;
+    a 16-bit tile of the same layout is the A of the next wgmma (docs/gemm.md §3c)."""
+    return f"S[(4, 2, 8, {n // 8}, 4, 2) : (1@warpid, 2@reg, 4@laneid, 4@reg, 1@laneid, 1@reg)] + O[{warp0}@warpid]"
+
+
+def smem_layout(rows: int, cols: int, mn_major: bool = False) -> str:
+    """A [rows, cols] tile of 16-bit elements as TMA writes boxes of 64 columns side by side, 128B-swizzled
+    (K-major: cols is the K dim); mn_major: its transpose [cols, rows] as the MN-major operand view."""
+    if mn_major:  # element (c, r) of the view is element (r, c) of the tile
+        return (f"Swizzle<128B> o S[({cols}, {rows}) : (1, {cols})]" if cols <= BOX else
+                f"Swizzle<128B> o S[({cols // BOX}, {BOX}, {rows}) : ({BOX * rows}, 1, {BOX})]")
+    return (f"Swizzle<128B> o S[({rows}, {cols}) : ({cols}, 1)]" if cols <= BOX else
+            f"Swizzle<128B> o S[({rows}, {cols // BOX}, {BOX}) : ({BOX}, {BOX * rows}, 1)]")
+
+
+# ------------------------------------------------------------------------------------------ building
+class _B:
+    """The builders plus i32 arithmetic."""
+
+    def __init__(self):
+        from tile_mlir.dialect import builders as tb
+        from tile_mlir.mlir import arith, ir
+        self.tb, self.arith, self.ir = tb, arith, ir
+        self.i32 = ir.IntegerType.get_signless(32)
+        self.i1 = ir.IntegerType.get_signless(1)
+
+    def c(self, v: int):
+        return self.arith.ConstantOp(self.i32, v).result
+
+    def flag(self, v: bool):
+        return self.arith.ConstantOp(self.i1, int(v)).result
+
+    def op(self, name: str, a, b):
+        return getattr(self.arith, name)(a, b).result
+
+    def cmp(self, pred: str, a, b):
+        return self.arith.CmpIOp(getattr(self.arith.CmpIPredicate, pred), a, b).result
+
+
+def build(cfg: AttnConfig, softmax: bool = True):
+    """The tile IR module of cfg's kernel. softmax=False leaves out the softmax (P = S, O = sum_j S_j V_j, not
+    normalised): the data movement and both products alone, for tests."""
+    from tile_mlir.frontend.context import make_context
+    from tile_mlir.mlir import ir
+
+    ctx = make_context()
+    with ctx, ir.Location.unknown(ctx):
+        b = _B()
+        module = ir.Module.create()
+        _kernel(b, module, cfg, softmax)
+    return module
+
+
+def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
+    tb = b.tb
+    el, d, bm, bn, st = cfg.dtype, cfg.head_dim, cfg.block_m, cfg.block_n, cfg.stages
+    bh, bhk = cfg.batch * cfg.heads, cfg.batch * cfg.kv_heads
+    q_t = tb.buffer_t("global", (bh, cfg.seq_q, d), el)
+    kv_t = tb.buffer_t("global", (bhk, cfg.seq_k, d), el)
+    params = {"Q": q_t, "K": kv_t, "V": kv_t, "O": q_t}
+    if cfg.lse:
+        params["LSE"] = tb.buffer_t("global", (bh, cfg.seq_q), "f32")
+    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.q_tiles, bh, 1)) as (_, args):
+        gq, gk, gv, go = args[:4]
+        glse = args[4] if cfg.lse else None
+        for g, rows in ((gq, bm), (gk, bn), (gv, bn)):
+            tb.tensor_map(g, [1, rows, BOX], swizzle="128B")
+        tb.tensor_map(go, [1, 64, BOX], swizzle="128B")
+        if cfg.lse:
+            tb.tensor_map(glse, [1, 64])
+        tile_t = lambda rows: tb.buffer_t("shared", (rows, d), el, smem_layout(rows, d), align=1024)  # noqa: E731
+        sq_t, skv_t, bar_t = tile_t(bm), tile_t(bn), tb.buffer_t("shared", (1,), "i64")
+        vt_t = tb.buffer_t("shared", (d, bn), el, smem_layout(bn, d, mn_major=True), align=1024)
+        sq = tb.alloc_shared(sq_t)
+        sk = [tb.alloc_shared(skv_t) for _ in range(st)]
+        sv = [tb.alloc_shared(skv_t) for _ in range(st)]
+        slse_t = tb.buffer_t("shared", (64,), "f32", align=128)
+        slse = [tb.alloc_shared(slse_t) for _ in range(2)] if cfg.lse else None
+        q_full = tb.alloc_shared(bar_t)
+        k_full, k_empty, v_full, v_empty = ([tb.alloc_shared(bar_t) for _ in range(st)] for _ in range(4))
+        written = [tb.alloc_shared(bar_t) for _ in range(2)]  # a consumer's threads wrote their part of O
+        tid = tb.thread_id()
+        with tb.when(b.cmp("eq", tid, b.c(0))):
+            tb.mbarrier_init(q_full, 1)
+            for s in range(st):
+                for bar in (k_full[s], v_full[s]):
+                    tb.mbarrier_init(bar, 1)
+                for bar in (k_empty[s], v_empty[s]):
+                    tb.mbarrier_init(bar, 2)  # the two consumers' leaders
+            for bar in written:
+                tb.mbarrier_init(bar, 128)
+            tb.fence("mbarrier_init")
+        tb.barrier()
+        # the tile: causal grids run the longest q tiles (the most keys) first
+        qt = tb.block_id("x")
+        if cfg.causal:
+            qt = b.op("SubIOp", b.c(cfg.q_tiles - 1), qt)
+        head = tb.block_id("y")
+        m0 = b.op("MulIOp", qt, b.c(bm))
+        kv_head = head
+        if cfg.group > 1 or cfg.kv_heads != cfg.heads:  # batch * kv_heads + head / g
+            kv_head = b.op("AddIOp", b.op("MulIOp", b.op("DivUIOp", head, b.c(cfg.heads)), b.c(cfg.kv_heads)),
+                           b.op("DivUIOp", b.op("RemUIOp", head, b.c(cfg.heads)), b.c(cfg.group)))
+        # key tiles: all, or (causal) those up to the diagonal: q tile qt sees key tiles 0 .. qt
+        n_tiles = b.c(cfg.k_tiles)
+        if cfg.causal:
+            n_tiles = b.op("MinUIOp", n_tiles, b.op("AddIOp", qt, b.c(1)))
+        ring = lambda i, bufs, t: tb.ring_stage(b.op("RemUIOp", i, b.c(st)), bufs, result_type=t)  # noqa: E731
+        parity = lambda i: b.op("DivUIOp", i, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
+        wg = b.op("DivUIOp", tb.warp_id(), b.c(4))
+        with tb.when(b.cmp("eq", wg, b.c(0))):
+            tb.setmaxnreg("dec", PRODUCER_REGS)
+            with tb.when(b.cmp("eq", tid, b.c(0))):
+                _producer(b, cfg, gq, gk, gv, sq, sk, sv, q_full, k_full, k_empty, v_full, v_empty, skv_t, bar_t,
+                          ring, parity, head, kv_head, m0, n_tiles)
+        with tb.when(b.cmp("ne", wg, b.c(0))):
+            tb.setmaxnreg("inc", CONSUMER_REGS)
+        for c in (1, 2):
+            with tb.when(b.cmp("eq", wg, b.c(c))):
+                _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empty, v_full, v_empty,
+                          written[c - 1], skv_t, vt_t, bar_t, ring, parity, head, m0, qt, n_tiles, softmax)
+        tb.ret()
+
+
+def _producer(b, cfg, gq, gk, gv, sq, sk, sv, q_full, k_full, k_empty, v_full, v_empty, skv_t, bar_t, ring, parity,
+              head, kv_head, m0, n_tiles):
+    """One thread: the Q tile once, then key tiles n - 1 .. 0 into the K and V rings (i-th load: stage i % S,
+    once both consumers released it)."""
+    tb, d, bn = b.tb, cfg.head_dim, cfg.block_n
+
+    def load(dst, src, row0, rows, bar):  # a [rows, d] tile as d / 64 boxes of [rows, 64]
+        for h in range(d // BOX):
+            win = tb.subview(src, [head if src is gq else kv_head, row0], static_offsets=[-1, -1, h * BOX],
+                             sizes=[1, rows, BOX])
+            tb.copy_async(dst, win, bar, dst_region=[(0, rows), (h * BOX, (h + 1) * BOX)])
+    tb.mbarrier_arrive_expect_tx(q_full, cfg.block_m * d * 2)
+    load(sq, gq, m0, cfg.block_m, q_full)
+    with tb.loop(b.c(0), n_tiles, b.c(1)) as i:
+        n0 = b.op("MulIOp", b.op("SubIOp", b.op("SubIOp", n_tiles, i), b.c(1)), b.c(bn))
+        for full, empty, bufs, src in ((k_full, k_empty, sk, gk), (v_full, v_empty, sv, gv)):
+            tb.mbarrier_wait_parity(ring(i, empty, bar_t), b.op("XOrIOp", parity(i), b.c(1)))
+            bar = ring(i, full, bar_t)
+            tb.mbarrier_arrive_expect_tx(bar, cfg.tile_bytes)
+            load(ring(i, bufs, skv_t), src, n0, bn, bar)
+
+
+def _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empty, v_full, v_empty, written, skv_t,
+              vt_t, bar_t, ring, parity, head, m0, qt, n_tiles, softmax):
+    tb, d, bn, el = b.tb, cfg.head_dim, cfg.block_n, cfg.dtype
+    r0 = 64 * (c - 1)  # this warpgroup's rows of the tile
+    s_t = tb.buffer_t("reg", (64, bn), "f32", acc_layout(bn, 4 * c))
+    p_t = tb.buffer_t("reg", (64, bn), el, acc_layout(bn, 4 * c))
+    o_t = tb.buffer_t("reg", (64, d), "f32", acc_layout(d, 4 * c))
+    out_t = tb.buffer_t("reg", (64, d), el, acc_layout(d, 4 * c))
+    s, p, o = tb.alloc_reg(s_t), tb.alloc_reg(p_t), tb.alloc_reg(o_t)
+    leader = b.cmp("eq", tid, b.c(128 * c))
+    sm = _Softmax(b, cfg, c, s, o) if softmax else None
+    tb.mbarrier_wait_parity(q_full, b.c(0))
+    with tb.loop(b.c(0), n_tiles, b.c(1)) as i:
+        tb.mbarrier_wait_parity(ring(i, k_full, bar_t), parity(i))
+        tb.gemm_async(s, sq, ring(i, sk, skv_t), b.flag(False), scope="warpgroup", a_region=[(r0, r0 + 64), (0, d)])
+        tb.gemm_wait(0)
+        with tb.when(leader):
+            tb.mbarrier_arrive(ring(i, k_empty, bar_t))
+        if sm is not None:
+            sm.step(i, n_tiles, qt)
+        tb.convert(p, s, "rn")
+        tb.mbarrier_wait_parity(ring(i, v_full, bar_t), parity(i))
+        vt = tb.reinterpret(ring(i, sv, skv_t), vt_t)
+        tb.gemm_async(o, p, vt, b.cmp("ugt", i, b.c(0)), scope="warpgroup")
+        tb.gemm_wait(0)
+        with tb.when(leader):
+            tb.mbarrier_arrive(ring(i, v_empty, bar_t))
+    out = tb.alloc_reg(tb.buffer_t("reg", (64, d), el, acc_layout(d, 4 * c)))
+    if sm is not None:
+        sm.finish()
+    tb.convert(out, o, "rn")
+    _epilogue(b, cfg, c, tid, go, sq, out, out_t, written, leader, head, m0, r0)
+    if sm is not None and cfg.lse:
+        sm.store_lse(glse, slse[c - 1], head, m0, r0, leader)
+    with tb.when(leader):
+        tb.bulk_wait(0, kind="read")  # the stores read shared memory: the CTA stays until they have
+
+
+def _epilogue(b, cfg, c, tid, go, sq, out, out_t, written, leader, head, m0, r0):
+    """O's rows into the warpgroup's rows of the Q tile (its last product has read them), then d / 64 TMA
+    stores of [64, 64] boxes, clipped at the sequence's end."""
+    tb, d = b.tb, cfg.head_dim
+    tb.copy(sq, out, "warpgroup", dst_region=[(r0, r0 + 64), (0, d)])
+    tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
+    tb.mbarrier_arrive(written)
+    with tb.when(leader):
+        tb.mbarrier_wait_parity(written, b.c(0))
+        row = b.op("AddIOp", m0, b.c(r0))
+        for h in range(d // BOX):
+            win = tb.subview(go, [head, row], static_offsets=[-1, -1, h * BOX], sizes=[1, 64, BOX])
+            tb.copy_async(win, sq, src_region=[(r0, r0 + 64), (h * BOX, (h + 1) * BOX)])
+
+
+class _Softmax:
+    """The online softmax of one consumer warpgroup (filled in from the register-tile ops)."""
+
+    def __init__(self, b, cfg, c, s, o):
+        raise NotImplementedError("softmax: waiting for the register-tile math ops")
+
+
+# ------------------------------------------------------------------------------------------ running
+def random_inputs(cfg: AttnConfig, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    t = DTYPES[cfg.dtype]
+    bh, bhk = cfg.batch * cfg.heads, cfg.batch * cfg.kv_heads
+    q = rng.standard_normal((bh, cfg.seq_q, cfg.head_dim)).astype(t)
+    k = rng.standard_normal((bhk, cfg.seq_k, cfg.head_dim)).astype(t)
+    v = rng.standard_normal((bhk, cfg.seq_k, cfg.head_dim)).astype(t)
+    return q, k, v
+
+
+def run(cfg: AttnConfig, seed: int = 0, backend: str = "sim", softmax: bool = True):
+    """(O, LSE or None, Q, K, V) of cfg's kernel on random inputs through tile_mlir.jit."""
+    import tile_mlir
+
+    q, k, v = random_inputs(cfg, seed)
+    o = np.zeros(q.shape, q.dtype)
+    args = [q, k, v, o]
+    lse = None
+    if cfg.lse:
+        lse = np.zeros(q.shape[:2], np.float32)
+        args.append(lse)
+    tile_mlir.jit(build(cfg, softmax), arch="sm_90a", backend=backend)(*args)
+    return o, lse, q, k, v
+
+
+def main(argv=None) -> int:
+    from example_cli import run_main
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dtype", choices=sorted(DTYPES), default="bf16")
+    p.add_argument("--batch", type=int, default=1)
+    p.add_argument("--heads", type=int, default=2)
+    p.add_argument("--kv-heads", type=int, default=0)
+    p.add_argument("--seq", type=int, default=256)
+    p.add_argument("--head-dim", type=int, choices=(64, 128), default=64)
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--lse", action="store_true")
+    p.add_argument("--ptx", action="store_true", help="print the PTX instead of the tile IR")
+    p.add_argument("--run", choices=("sim", "gpu"), help="run on random inputs and compare with the model")
+    args = p.parse_args(argv)
+    return run_main(p, lambda: _main(p, args))
+
+
+def _main(p, args) -> int:
+    try:
+        cfg = AttnConfig(args.dtype, args.batch, args.heads, args.seq, args.seq, args.head_dim,
+                         kv_heads=args.kv_heads, causal=args.causal, lse=args.lse)
+    except ValueError as e:
+        p.error(str(e))
+    if args.run:
+        import attention_reference as ref
+        o, lse, q, k, v = run(cfg, backend=args.run)
+        return ref.report(cfg, o, lse, q, k, v)
+    from gemm_reference import module_text
+    print(module_text(build(cfg), "sm_90a", cfg.name, args.ptx))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
