@@ -41,6 +41,7 @@ DTYPES = {"bf16": ml_dtypes.bfloat16, "f16": np.float16}
 BOX = 64  # columns of a TMA box: one 128-byte swizzle row of 16-bit elements
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90
 PRODUCER_REGS, CONSUMER_REGS = 24, 240  # setmaxnreg: 128 x 24 + 256 x 240 <= 64K registers
+TURN_BARRIER = 1  # named barriers 1 and 2: the consumers' turns to issue products (0 is the CTA's)
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,12 @@ def _producer(b, cfg, gq, gk, gv, sq, sk, sv, q_full, k_full, k_empty, v_full, v
 
 def _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empty, v_full, v_empty, written, skv_t,
               vt_t, bar_t, ring, parity, head, m0, qt, n_tiles, softmax):
+    """Consumer warpgroup c (rows r0 .. r0 + 63 of the tile). Visit i takes key tile n - 1 - i from stage i % S.
+    Per visit i >= 1 (FlashAttention-3's intra-warpgroup overlap): S_i = Q K_i^T and O += P_{i-1} V_{i-1} are
+    issued together, the first waited for (wgmma groups complete in order), S_i's softmax runs while the
+    tensor cores do P V, then O is rescaled and P_i converted. Between the warpgroups (pingpong), a
+    warpgroup issues its products only after the other issued its own (named barrier c, bar.arrive by the
+    other), so one's softmax runs under the other's products."""
     tb, d, bn, el = b.tb, cfg.head_dim, cfg.block_n, cfg.dtype
     r0 = 64 * (c - 1)  # this warpgroup's rows of the tile
     s_t = tb.buffer_t("reg", (64, bn), "f32", acc_layout(bn, 4 * c))
@@ -271,23 +278,60 @@ def _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empt
     s, p, o = tb.alloc_reg(s_t), tb.alloc_reg(p_t), tb.alloc_reg(o_t)
     leader = b.cmp("eq", tid, b.c(128 * c))
     sm = _Softmax(b, cfg, c, s, o) if softmax else None
-    tb.mbarrier_wait_parity(q_full, b.c(0))
-    with tb.loop(b.c(0), n_tiles, b.c(1)) as i:
+
+    def my_turn():  # wait until the other warpgroup has issued its products
+        tb.named_barrier_sync(id=TURN_BARRIER + c - 1, count=256)
+
+    def your_turn():
+        tb.named_barrier_arrive(id=TURN_BARRIER + 2 - c, count=256)
+
+    def qk(i):
         tb.mbarrier_wait_parity(ring(i, k_full, bar_t), parity(i))
         tb.gemm_async(s, sq, ring(i, sk, skv_t), b.flag(False), scope="warpgroup", a_region=[(r0, r0 + 64), (0, d)])
-        tb.gemm_wait(0)
-        with tb.when(leader):
-            tb.mbarrier_arrive(ring(i, k_empty, bar_t))
-        if sm is not None:
-            sm.step(i, n_tiles, qt)
-        tb.convert(p, s, "rn")
+
+    def pv(i, accumulate):
         tb.mbarrier_wait_parity(ring(i, v_full, bar_t), parity(i))
-        vt = tb.reinterpret(ring(i, sv, skv_t), vt_t)
-        tb.gemm_async(o, p, vt, b.cmp("ugt", i, b.c(0)), scope="warpgroup")
-        tb.gemm_wait(0)
+        tb.gemm_async(o, p, tb.reinterpret(ring(i, sv, skv_t), vt_t), accumulate, scope="warpgroup")
+
+    def release(i, empty):
         with tb.when(leader):
-            tb.mbarrier_arrive(ring(i, v_empty, bar_t))
-    out = tb.alloc_reg(tb.buffer_t("reg", (64, d), el, acc_layout(d, 4 * c)))
+            tb.mbarrier_arrive(ring(i, empty, bar_t))
+    if c == 2:  # warpgroup 1 issues first
+        your_turn()
+    tb.mbarrier_wait_parity(q_full, b.c(0))
+    zero = b.c(0)
+    my_turn()
+    qk(zero)
+    your_turn()
+    tb.gemm_wait(0)
+    release(zero, k_empty)
+    if sm is not None:
+        sm.first(n_tiles, m0, r0)
+    tb.convert(p, s, "rn")
+    with tb.loop(b.c(1), n_tiles, b.c(1)) as i:
+        prev = b.op("SubIOp", i, b.c(1))
+        my_turn()
+        qk(i)
+        pv(prev, b.cmp("ugt", i, b.c(1)))
+        your_turn()
+        tb.gemm_wait(1)  # S_i is done (P V still running)
+        release(i, k_empty)
+        if sm is not None:
+            sm.step()
+        tb.gemm_wait(0)
+        release(prev, v_empty)
+        if sm is not None:
+            sm.rescale()
+        tb.convert(p, s, "rn")
+    last = b.op("SubIOp", n_tiles, b.c(1))
+    my_turn()
+    pv(last, b.cmp("ugt", n_tiles, b.c(1)))
+    your_turn()
+    tb.gemm_wait(0)
+    release(last, v_empty)
+    if c == 1:  # the arrival warpgroup 2 made after its last products
+        my_turn()
+    out = tb.alloc_reg(out_t)
     if sm is not None:
         sm.finish()
     tb.convert(out, o, "rn")
@@ -314,10 +358,58 @@ def _epilogue(b, cfg, c, tid, go, sq, out, out_t, written, leader, head, m0, r0)
 
 
 class _Softmax:
-    """The online softmax of one consumer warpgroup (filled in from the register-tile ops)."""
+    """The online softmax of one consumer warpgroup on its S tile (64 x block_n f32 in the wgmma accumulator
+    layout, rows spread over 4 lanes each): row values [64, 1] replicated over those lanes. m: the running
+    row maximum; ms = m * scale_log2; l: the running row sum; alpha: O's rescale factor of the visit."""
 
     def __init__(self, b, cfg, c, s, o):
-        raise NotImplementedError("softmax: waiting for the register-tile math ops")
+        tb = b.tb
+        self.b, self.cfg, self.c, self.s, self.o = b, cfg, c, s, o
+        row_t = tb.buffer_t("reg", (64, 1), "f32", f"S[(4, 2, 8, 1) : (1@warpid, 1@reg, 4@laneid, 1@reg)] + "
+                            f"R[4 : 1@laneid] + O[{4 * c}@warpid]")
+        self.m, self.ms, self.l, self.mt, self.alpha, self.sc = (tb.alloc_reg(row_t) for _ in range(6))
+        self.scale = b.arith.ConstantOp(b.ir.F32Type.get(), cfg.scale_log2).result
+        tb.reg_fill(self.sc, self.scale)
+
+    def first(self, n_tiles, m0, r0):
+        """The first visit (key tile n - 1, the only one with masked columns): mask, m, P, l."""
+        b, tb, cfg, s = self.b, self.b.tb, self.cfg, self.s
+        n0 = b.op("MulIOp", b.op("SubIOp", n_tiles, b.c(1)), b.c(cfg.block_n))
+        index = lambda v: b.arith.IndexCastOp(b.ir.IndexType.get(), v).result  # noqa: E731
+        if cfg.seq_k % cfg.block_n:  # the keys past the sequence's end (TMA's zeros)
+            tb.reg_mask(s, s, index(b.op("SubIOp", b.c(cfg.seq_k), n0)), "residual")
+        if cfg.causal:  # key n0 + col after query m0 + r0 + row
+            tb.reg_mask(s, s, index(b.op("SubIOp", b.op("AddIOp", m0, b.c(r0)), n0)), "causal")
+        tb.reg_reduce(self.m, s, kind="max", axis=1)
+        tb.reg_mul(self.ms, self.m, self.sc)
+        tb.reg_exp2(s, s, self.scale, self.ms)
+        tb.reg_reduce(self.l, s, kind="sum", axis=1)
+
+    def step(self):
+        """A later visit: the new maximum, alpha = 2^((m_old - m_new) scale_log2), P, l = l alpha + sum P."""
+        tb, s = self.b.tb, self.s
+        tb.reg_reduce(self.mt, s, kind="max", axis=1)
+        tb.reg_max(self.mt, self.m, self.mt)  # m_new
+        tb.reg_sub(self.alpha, self.m, self.mt)
+        tb.reg_exp2(self.alpha, self.alpha, self.scale)
+        tb.reg_max(self.m, self.m, self.mt)
+        tb.reg_mul(self.ms, self.m, self.sc)
+        tb.reg_exp2(s, s, self.scale, self.ms)
+        tb.reg_reduce(self.mt, s, kind="sum", axis=1)
+        tb.reg_fma(self.l, self.l, self.alpha, self.mt)
+
+    def rescale(self):
+        """O *= alpha (after the previous P V has completed)."""
+        self.b.tb.reg_mul(self.o, self.o, self.alpha)
+
+    def finish(self):
+        """O /= l (by rcp.rn.f32 and a multiply), and, for the LSE, lse = (ms + lg2(l)) ln 2."""
+        tb = self.b.tb
+        tb.reg_rcp(self.mt, self.l)
+        tb.reg_mul(self.o, self.o, self.mt)
+
+    def store_lse(self, glse, slse, head, m0, r0, leader):
+        raise NotImplementedError
 
 
 # ------------------------------------------------------------------------------------------ running
