@@ -76,26 +76,95 @@ def model(cfg, q, k, v, softmax: bool = True):
 
 
 def _rows(cfg, q, k, v, r0, n, atype, softmax):
-    """64 query rows from r0 over key tiles n - 1 .. 0: (O f32 normalised, LSE)."""
+    """64 query rows from r0 over key tiles n - 1 .. 0: (O f32, normalised with the softmax, LSE or None)."""
     bn, t = cfg.block_n, q.dtype
-    o = None
-    st = _SoftmaxState(cfg, r0) if softmax else None
-    for i in range(n):
-        j = n - 1 - i
-        s = mma(q, k[j * bn:(j + 1) * bn], None, atype)
-        if st is not None:
-            o, s = st.step(s, o, i, j * bn)
-        o = mma(s.astype(t), v[j * bn:(j + 1) * bn].T, o, atype)
-    if st is None:
+    tile = lambda x, j: x[j * bn:(j + 1) * bn]  # noqa: E731
+    if not softmax:  # P = S: the products alone
+        o = None
+        for i in range(n):
+            s = mma(q, tile(k, n - 1 - i), None, atype)
+            o = mma(s.astype(t), tile(v, n - 1 - i).T, o, atype)
         return o, None
-    return st.finish(o)
+    sc = np.float32(cfg.scale_log2)
+    # visit 0: key tile n - 1, masked
+    s = mask(cfg, mma(q, tile(k, n - 1), None, atype), r0, (n - 1) * bn)
+    m = s.max(axis=1, keepdims=True)
+    ms = m * sc
+    p = ex2(fma32(s, sc, -ms))
+    l_ = row_sum(p)
+    o = None
+    for i in range(1, n):
+        s = mma(q, tile(k, n - 1 - i), None, atype)
+        o = mma(p.astype(t), tile(v, n - i).T, o, atype)  # P_{i-1} V_{i-1}, issued with S_i
+        m_new = np.maximum(m, s.max(axis=1, keepdims=True))
+        alpha = ex2((m - m_new) * sc)
+        m = m_new
+        ms = m * sc
+        p = ex2(fma32(s, sc, -ms))
+        l_ = fma32(l_, alpha, row_sum(p))
+        o = o * alpha
+    o = mma(p.astype(t), tile(v, 0).T, o, atype)
+    o = o * (np.float32(1.0) / l_)
+    lse = None
+    if cfg.lse:
+        lse = ((lg2(l_) + ms) * np.float32(math.log(2.0)))[:, 0]
+    return o, lse
 
 
-class _SoftmaxState:
-    """The online softmax of 64 rows (filled in with the register-tile ops' semantics)."""
+def mask(cfg, s, r0, n0):
+    """-inf where key n0 + col is past seq_k or (causal) after query r0 + row (r0: the rows' first query)."""
+    rows, cols = np.arange(s.shape[0])[:, None], np.arange(s.shape[1])[None, :]
+    out = s.copy()
+    if cfg.seq_k % cfg.block_n:
+        out[np.broadcast_to(cols >= cfg.seq_k - n0, s.shape)] = -np.inf
+    if cfg.causal:
+        out[np.broadcast_to(cols > rows + (r0 - n0), s.shape)] = -np.inf
+    return out
 
-    def __init__(self, cfg, r0):
-        raise NotImplementedError
+
+def fma32(a, b, c) -> np.ndarray:
+    """fma.rn.f32 elementwise (broadcasting): the exact a * b + c rounded once to f32. The f64 product is exact;
+    the f64 sum's rounding error (TwoSum) breaks a tie of the final f32 rounding in the exact value's
+    direction, the only case in which rounding twice differs from rounding once."""
+    a, b, c = (np.asarray(x, np.float32).astype(np.float64) for x in (a, b, c))
+    with np.errstate(invalid="ignore", over="ignore"):
+        p = a * b
+        s = p + c
+        bb = s - p
+        e = (p - (s - bb)) + (c - bb)
+        r = np.where(e > 0, np.nextafter(s, np.inf), np.where(e < 0, np.nextafter(s, -np.inf), s))
+        r = np.where(np.isfinite(s), r, s)
+        return r.astype(np.float32)
+
+
+def ex2(x) -> np.ndarray:
+    """ex2.approx.ftz.f32 as tile-sim executes it."""
+    from tile_mlir.sim import ex2_approx_f32
+    x = np.ascontiguousarray(x, np.float32)
+    return np.asarray(ex2_approx_f32(x.view(np.uint32), True)).astype(np.uint32).view(np.float32).reshape(x.shape)
+
+
+def lg2(x) -> np.ndarray:
+    """lg2.approx.ftz.f32 as tile-sim executes it."""
+    from tile_mlir.sim.approx_math import lg2_f32
+    x = np.ascontiguousarray(x, np.float32)
+    return np.asarray(lg2_f32(x.view(np.uint32), True)).astype(np.uint32).view(np.float32).reshape(x.shape)
+
+
+def row_sum(p) -> np.ndarray:
+    """tile.reg.reduce's sum of a [64, N] wgmma accumulator row (docs/registers.md §9): lane q of the row's
+    four holds columns 8 b + 2 q + e in ascending order, folded in halves (v[i] += v[i + h]), then the
+    butterfly over lane bit 0, then bit 1."""
+    n = p.shape[1]
+    parts = []
+    for q in range(4):
+        cols = sorted(8 * blk + 2 * q + e for blk in range(n // 8) for e in range(2))
+        v = [p[:, c] for c in cols]
+        while len(v) > 1:
+            h = (len(v) + 1) // 2
+            v = [v[i] + v[i + h] if i + h < len(v) else v[i] for i in range(h)]
+        parts.append(v[0])
+    return ((parts[0] + parts[1]) + (parts[2] + parts[3]))[:, None]
 
 
 def reference(cfg, q, k, v):

@@ -42,6 +42,8 @@ BOX = 64  # columns of a TMA box: one 128-byte swizzle row of 16-bit elements
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90
 PRODUCER_REGS, CONSUMER_REGS = 24, 240  # setmaxnreg: 128 x 24 + 256 x 240 <= 64K registers
 TURN_BARRIER = 1  # named barriers 1 and 2: the consumers' turns to issue products (0 is the CTA's)
+LSE_BARRIER = 3  # 3 and 4: a consumer's threads wrote its LSE rows to shared memory
+LN2 = float(np.float32(math.log(2.0)))
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,7 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
         sq = tb.alloc_shared(sq_t)
         sk = [tb.alloc_shared(skv_t) for _ in range(st)]
         sv = [tb.alloc_shared(skv_t) for _ in range(st)]
-        slse_t = tb.buffer_t("shared", (64,), "f32", align=128)
+        slse_t = tb.buffer_t("shared", (64, 4), "f32", "S[(64, 4) : (1, 64)]", align=128)
         slse = [tb.alloc_shared(slse_t) for _ in range(2)] if cfg.lse else None
         q_full = tb.alloc_shared(bar_t)
         k_full, k_empty, v_full, v_empty = ([tb.alloc_shared(bar_t) for _ in range(st)] for _ in range(4))
@@ -403,13 +405,32 @@ class _Softmax:
         self.b.tb.reg_mul(self.o, self.o, self.alpha)
 
     def finish(self):
-        """O /= l (by rcp.rn.f32 and a multiply), and, for the LSE, lse = (ms + lg2(l)) ln 2."""
+        """O *= rcp(l) (rcp.rn.f32); with the LSE, l becomes lse = (ms + lg2(l)) ln 2 (natural log)."""
         tb = self.b.tb
         tb.reg_rcp(self.mt, self.l)
         tb.reg_mul(self.o, self.o, self.mt)
+        if self.cfg.lse:
+            tb.reg_lg2(self.l, self.l)
+            tb.reg_add(self.l, self.l, self.ms)
+            tb.reg_fill(self.sc, self.b.arith.ConstantOp(self.b.ir.F32Type.get(), LN2).result)
+            tb.reg_mul(self.l, self.l, self.sc)
 
     def store_lse(self, glse, slse, head, m0, r0, leader):
-        raise NotImplementedError
+        """The 64 rows' LSE through shared memory and one TMA store, clipped at the sequence's end. Each of a
+        row's 4 lanes writes its copy into its own column of a column-major [64, 4] staging tile (a register
+        tile copy needs every thread to hold the same slots), so column 0 is the 64 contiguous f32 TMA reads."""
+        b, tb = self.b, self.b.tb
+        quad_t = tb.buffer_t("reg", (64, 4), "f32", f"S[(4, 2, 8, 4) : (1@warpid, 1@reg, 4@laneid, 1@laneid)] + "
+                             f"O[{4 * self.c}@warpid]")
+        lse = tb.alloc_reg(quad_t)
+        tb.reg_max(lse, self.l, self.l)  # (max(x, x) = x: l broadcast along the 4 columns)
+        tb.copy(slse, lse, "warpgroup")
+        tb.fence("proxy_async")
+        tb.named_barrier_sync(id=LSE_BARRIER + self.c - 1, count=128)
+        with tb.when(leader):
+            win = tb.subview(glse, [head, b.op("AddIOp", m0, b.c(r0))], static_offsets=[-1, -1], sizes=[1, 64])
+            col0 = tb.reinterpret(slse, b.tb.buffer_t("shared", (64, 1), "f32", "S[(64, 1) : (1, 1)]", align=128))
+            tb.copy_async(win, col0)
 
 
 # ------------------------------------------------------------------------------------------ running
