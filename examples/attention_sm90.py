@@ -78,6 +78,13 @@ class AttnConfig:
             raise ValueError(f"{self.stages} stages: at least 2, within {SMEM_LIMIT} bytes of shared memory")
 
     @property
+    def lse_cols(self) -> int:
+        """Columns of the LSE tensor [batch * heads, lse_cols]: seq_q rounded up to 4, so that its rows are
+        16-byte multiples (TMA's global strides); the columns past seq_q hold the LSE of the query rows TMA
+        filled with zeros (ln of their visible keys' count)."""
+        return -(-self.seq_q // 4) * 4
+
+    @property
     def group(self) -> int:
         return self.heads // self.kv_heads
 
@@ -177,7 +184,7 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
     kv_t = tb.buffer_t("global", (bhk, cfg.seq_k, d), el)
     params = {"Q": q_t, "K": kv_t, "V": kv_t, "O": q_t}
     if cfg.lse:
-        params["LSE"] = tb.buffer_t("global", (bh, cfg.seq_q), "f32")
+        params["LSE"] = tb.buffer_t("global", (bh, cfg.lse_cols), "f32")
     with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.q_tiles, bh, 1)) as (_, args):
         gq, gk, gv, go = args[:4]
         glse = args[4] if cfg.lse else None
@@ -453,7 +460,7 @@ def run(cfg: AttnConfig, seed: int = 0, backend: str = "sim", softmax: bool = Tr
     args = [q, k, v, o]
     lse = None
     if cfg.lse:
-        lse = np.zeros(q.shape[:2], np.float32)
+        lse = np.zeros((q.shape[0], cfg.lse_cols), np.float32)
         args.append(lse)
     tile_mlir.jit(build(cfg, softmax), arch="sm_90a", backend=backend)(*args)
     return o, lse, q, k, v

@@ -27,4 +27,4 @@ class RegLg2Op(_Elementwise, name="reg.lg2"):
     dst = Operand(_REG)
     src = Operand(_REG)
     TILES = ("src",)
-    TRAITS = (Writes("dst"), Emits(None, "lg2"))
+    TRAITS = (Writes("dst"), Emits(None, "lg2.approx"))
