@@ -47,13 +47,20 @@ def suite():
             for s in SEQS]
 
 
+TILING = {}  # block_n / stages of our kernels (--block-n, --stages)
+
+
 def config(dt, batch, heads, seq, d, causal, kv_heads=0, lse=False):
     from attention_sm90 import AttnConfig
-    return AttnConfig(dt, batch, heads, seq, seq, d, kv_heads=kv_heads, causal=causal, lse=lse)
+    return AttnConfig(dt, batch, heads, seq, seq, d, kv_heads=kv_heads, causal=causal, lse=lse, **TILING)
 
 
 # ------------------------------------------------------------------------------------------ build (here)
-def build(out: str) -> int:
+def _shapes(only):
+    return suite() if not only else [s for s in suite() if any(o in str(s) for o in only)]
+
+
+def build(out: str, args_only=None, checks=True) -> int:
     import numpy as np
 
     import attention_sm90 as A
@@ -61,11 +68,11 @@ def build(out: str) -> int:
     from tile_mlir.driver.compiler import compile as tile_compile
 
     os.makedirs(os.path.join(out, "check"), exist_ok=True)
-    for shape in suite():
+    for shape in _shapes(args_only):
         cfg = config(*shape)
         tile_compile(A.build(cfg), arch="sm_90a").save(out)
         print("built", cfg.name, flush=True)
-    for dt, b, h, hk, s, d, causal, lse in CHECKS:
+    for dt, b, h, hk, s, d, causal, lse in (CHECKS if checks else ()):
         cfg = A.AttnConfig(dt, b, h, s, s, d, kv_heads=hk, causal=causal, lse=lse)
         art = tile_compile(A.build(cfg), arch="sm_90a")
         art.save(os.path.join(out, "check"))
@@ -210,7 +217,7 @@ def run(args) -> int:
     del warm
     torch.cuda.synchronize()
     ours, rows = _Ours(args.artifacts), {}
-    shapes = suite() if not args.only else [s for s in suite() if any(o in str(s) for o in args.only)]
+    shapes = _shapes(args.only)
     for pas in range(args.passes):
         for shape in shapes:
             rows.setdefault(shape, []).append(_one(shape, ours, args))
@@ -255,9 +262,13 @@ def main(argv=None) -> int:
     p.add_argument("--reps", type=int, default=10)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--calls", type=int, default=5)
+    p.add_argument("--block-n", type=int, default=0, help="our kernels' key tile (0: the kernel's choice)")
+    p.add_argument("--stages", type=int, default=2, help="our kernels' K / V ring stages")
+    p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
     args = p.parse_args(argv)
+    TILING.update(block_n=args.block_n, stages=args.stages)
     if args.build:
-        return build(args.build)
+        return build(args.build, args.only, not args.no_checks)
     if args.artifacts:
         return run(args)
     p.error("give --build DIR or --artifacts DIR")

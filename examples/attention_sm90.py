@@ -59,11 +59,14 @@ class AttnConfig:
     lse: bool = False
     stages: int = 2
     block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
-    block_n: int = 128  # keys per K / V tile
+    block_n: int = 0  # keys per K / V tile; 0: 192 for head dim 64 without the causal mask, else 128
 
     def __post_init__(self):
         if not self.kv_heads:
             object.__setattr__(self, "kv_heads", self.heads)
+        if not self.block_n:  # (head dim 64 has half the products per exponential: longer key tiles amortise
+            # the per-tile work; measured in docs/attention-hopper.md)
+            object.__setattr__(self, "block_n", 192 if self.head_dim == 64 and not self.causal else 128)
         if self.dtype not in DTYPES:
             raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
         if self.head_dim not in (64, 128):
@@ -74,6 +77,10 @@ class AttnConfig:
             raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
         if self.causal and self.seq_q != self.seq_k:
             raise ValueError("the causal mask needs seq_q == seq_k here")
+        if self.causal and self.block_n != self.block_m:
+            raise ValueError("the causal mask needs block_n == block_m (only the first key tile visited is masked)")
+        if self.block_n % 16 or not 16 <= self.block_n <= 256:
+            raise ValueError(f"block_n={self.block_n}: a multiple of 16 in 16..256 (wgmma's N, TMA's box)")
         if self.stages < 2 or self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"{self.stages} stages: at least 2, within {SMEM_LIMIT} bytes of shared memory")
 
@@ -113,8 +120,10 @@ class AttnConfig:
     @property
     def name(self) -> str:
         g = f"_g{self.group}" if self.group > 1 else ""
+        auto = 192 if self.head_dim == 64 and not self.causal else 128
+        tiling = (f"_n{self.block_n}" if self.block_n != auto else "") + (f"_s{self.stages}" if self.stages != 2 else "")
         return (f"attention_sm90_{self.dtype}_d{self.head_dim}{'_causal' if self.causal else ''}{g}"
-                f"{'_lse' if self.lse else ''}_{self.seq_q}x{self.seq_k}")
+                f"{'_lse' if self.lse else ''}{tiling}_{self.seq_q}x{self.seq_k}")
 
     def flops(self) -> float:
         """4 b h sq sk d (two products), halved by the causal mask (as FlashAttention's benchmarks count)."""
