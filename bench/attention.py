@@ -36,9 +36,13 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "examples"))
 
 SEQS = (1024, 4096, 16384)
 TOKENS = 16384
-# small configurations checked bit for bit on the GPU against tile-sim: (dtype, batch, heads, kv_heads, seq, d,
-# causal, lse)
-CHECKS = (("bf16", 1, 2, 1, 200, 64, True, True), ("f16", 1, 2, 2, 256, 128, False, False))
+# small configurations checked bit for bit on the GPU against tile-sim (AttnConfig's keywords)
+CHECKS = (
+    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True),
+    dict(dtype="f16", batch=1, heads=2, kv_heads=2, seq_q=256, seq_k=256, head_dim=128),
+    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True,
+         persistent=True, ctas=3),
+)
 
 
 def suite():
@@ -72,8 +76,8 @@ def build(out: str, args_only=None, checks=True) -> int:
         cfg = config(*shape)
         tile_compile(A.build(cfg), arch="sm_90a").save(out)
         print("built", cfg.name, flush=True)
-    for dt, b, h, hk, s, d, causal, lse in (CHECKS if checks else ()):
-        cfg = A.AttnConfig(dt, b, h, s, s, d, kv_heads=hk, causal=causal, lse=lse)
+    for kw in (CHECKS if checks else ()):
+        cfg = A.AttnConfig(**kw)
         art = tile_compile(A.build(cfg), arch="sm_90a")
         art.save(os.path.join(out, "check"))
         o, lse_v, q, k, v = A.run(cfg, backend="sim")
@@ -264,9 +268,10 @@ def main(argv=None) -> int:
     p.add_argument("--calls", type=int, default=5)
     p.add_argument("--block-n", type=int, default=0, help="our kernels' key tile (0: the kernel's choice)")
     p.add_argument("--stages", type=int, default=2, help="our kernels' K / V ring stages")
+    p.add_argument("--persistent", action="store_true", help="our persistent kernels (one CTA per SM)")
     p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
     args = p.parse_args(argv)
-    TILING.update(block_n=args.block_n, stages=args.stages)
+    TILING.update(block_n=args.block_n, stages=args.stages, persistent=args.persistent)
     if args.build:
         return build(args.build, args.only, not args.no_checks)
     if args.artifacts:

@@ -28,7 +28,9 @@ import argparse
 import math
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -39,9 +41,10 @@ import numpy as np  # noqa: E402
 DTYPES = ("bf16", "f16")
 BOX = 64  # columns of a TMA box: one 128-byte swizzle row of 16-bit elements
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90
+H100_SMS = 132  # (the H100 and the H200 alike)
 PRODUCER_REGS, CONSUMER_REGS = 24, 240  # setmaxnreg: 128 x 24 + 256 x 240 <= 64K registers
 TURN_BARRIER = 1  # named barriers 1 and 2: the consumers' turns to issue products (0 is the CTA's)
-LSE_BARRIER = 3  # 3 and 4: a consumer's threads wrote its LSE rows to shared memory
+EPI_BARRIER = 3  # 3 and 4: a consumer's threads wrote its rows of O (and the LSE) to shared memory
 LN2 = float(np.float32(math.log(2.0)))
 
 
@@ -60,6 +63,8 @@ class AttnConfig:
     stages: int = 2
     block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
     block_n: int = 0  # keys per K / V tile; 0: 192 for head dim 64 without the causal mask, else 128
+    persistent: bool = False  # one CTA per SM walking the (query tile, head) tiles
+    ctas: int = H100_SMS  # persistent: at most this many CTAs
 
     def __post_init__(self):
         if not self.kv_heads:
@@ -92,6 +97,11 @@ class AttnConfig:
         return -(-self.seq_q // 4) * 4
 
     @property
+    def grid(self) -> int:
+        """CTAs of the persistent kernel."""
+        return min(self.ctas, self.q_tiles * self.batch * self.heads)
+
+    @property
     def group(self) -> int:
         return self.heads // self.kv_heads
 
@@ -110,7 +120,9 @@ class AttnConfig:
     @property
     def smem_bytes(self) -> int:
         q = self.block_m * self.head_dim * 2
-        return q + 2 * self.stages * self.tile_bytes + 2 * 64 * 4 + 16 * (4 * self.stages + 4) + 1024
+        staging = 2 * 64 * self.head_dim * 2 if self.persistent else 0  # (O's own staging tiles)
+        lse = 2 * 64 * 4 * 4 if self.lse else 0
+        return q + 2 * self.stages * self.tile_bytes + staging + lse + 16 * (4 * self.stages + 2) + 1024
 
     @property
     def scale_log2(self) -> float:
@@ -122,6 +134,7 @@ class AttnConfig:
         g = f"_g{self.group}" if self.group > 1 else ""
         auto = 192 if self.head_dim == 64 and not self.causal else 128
         tiling = (f"_n{self.block_n}" if self.block_n != auto else "") + (f"_s{self.stages}" if self.stages != 2 else "")
+        tiling += "_persistent" if self.persistent else ""
         return (f"attention_sm90_{self.dtype}_d{self.head_dim}{'_causal' if self.causal else ''}{g}"
                 f"{'_lse' if self.lse else ''}{tiling}_{self.seq_q}x{self.seq_k}")
 
@@ -153,8 +166,8 @@ class _B:
 
     def __init__(self):
         from tile_mlir.dialect import builders as tb
-        from tile_mlir.mlir import arith, ir
-        self.tb, self.arith, self.ir = tb, arith, ir
+        from tile_mlir.mlir import arith, ir, scf
+        self.tb, self.arith, self.ir, self.scf = tb, arith, ir, scf
         self.i32 = ir.IntegerType.get_signless(32)
         self.i1 = ir.IntegerType.get_signless(1)
 
@@ -194,106 +207,130 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
     params = {"Q": q_t, "K": kv_t, "V": kv_t, "O": q_t}
     if cfg.lse:
         params["LSE"] = tb.buffer_t("global", (bh, cfg.lse_cols), "f32")
-    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=(cfg.q_tiles, bh, 1)) as (_, args):
-        gq, gk, gv, go = args[:4]
-        glse = args[4] if cfg.lse else None
-        for g, rows in ((gq, bm), (gk, bn), (gv, bn)):
+    grid = (cfg.grid, 1, 1) if cfg.persistent else (cfg.q_tiles, bh, 1)
+    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=grid) as (_, args):
+        k = SimpleNamespace(q=args[0], k=args[1], v=args[2], o=args[3], lse=args[4] if cfg.lse else None)
+        for g, rows in ((k.q, bm), (k.k, bn), (k.v, bn)):
             tb.tensor_map(g, [1, rows, BOX], swizzle="128B")
-        tb.tensor_map(go, [1, 64, BOX], swizzle="128B")
+        tb.tensor_map(k.o, [1, 64, BOX], swizzle="128B")
         if cfg.lse:
-            tb.tensor_map(glse, [1, 64])
+            tb.tensor_map(k.lse, [1, 64])
         tile_t = lambda rows: tb.buffer_t("shared", (rows, d), el, smem_layout(rows, d), align=1024)  # noqa: E731
-        sq_t, skv_t, bar_t = tile_t(bm), tile_t(bn), tb.buffer_t("shared", (1,), "i64")
-        vt_t = tb.buffer_t("shared", (d, bn), el, smem_layout(bn, d, mn_major=True), align=1024)
-        sq = tb.alloc_shared(sq_t)
-        sk = [tb.alloc_shared(skv_t) for _ in range(st)]
-        sv = [tb.alloc_shared(skv_t) for _ in range(st)]
+        k.sq_t, k.skv_t, k.bar_t = tile_t(bm), tile_t(bn), tb.buffer_t("shared", (1,), "i64")
+        k.vt_t = tb.buffer_t("shared", (d, bn), el, smem_layout(bn, d, mn_major=True), align=1024)
+        k.sq = tb.alloc_shared(k.sq_t)
+        k.sk = [tb.alloc_shared(k.skv_t) for _ in range(st)]
+        k.sv = [tb.alloc_shared(k.skv_t) for _ in range(st)]
+        # O's staging: the consumer's rows of the Q tile (read for the last time by then), or, persistent, a
+        # tile of its own (the producer loads the next Q meanwhile)
+        k.so = [tb.alloc_shared(tile_t(64)) for _ in range(2)] if cfg.persistent else None
         slse_t = tb.buffer_t("shared", (64, 4), "f32", "S[(64, 4) : (1, 64)]", align=128)
-        slse = [tb.alloc_shared(slse_t) for _ in range(2)] if cfg.lse else None
-        q_full = tb.alloc_shared(bar_t)
-        k_full, k_empty, v_full, v_empty = ([tb.alloc_shared(bar_t) for _ in range(st)] for _ in range(4))
-        written = [tb.alloc_shared(bar_t) for _ in range(2)]  # a consumer's threads wrote their part of O
-        tid = tb.thread_id()
-        with tb.when(b.cmp("eq", tid, b.c(0))):
-            tb.mbarrier_init(q_full, 1)
+        k.slse = [tb.alloc_shared(slse_t) for _ in range(2)] if cfg.lse else None
+        k.q_full, k.q_empty = tb.alloc_shared(k.bar_t), tb.alloc_shared(k.bar_t)
+        k.k_full, k.k_empty, k.v_full, k.v_empty = ([tb.alloc_shared(k.bar_t) for _ in range(st)] for _ in range(4))
+        k.tid = tb.thread_id()
+        with tb.when(b.cmp("eq", k.tid, b.c(0))):
+            tb.mbarrier_init(k.q_full, 1)
+            tb.mbarrier_init(k.q_empty, 2)  # the two consumers' leaders, after their tile's last S
             for s in range(st):
-                for bar in (k_full[s], v_full[s]):
+                for bar in (k.k_full[s], k.v_full[s]):
                     tb.mbarrier_init(bar, 1)
-                for bar in (k_empty[s], v_empty[s]):
-                    tb.mbarrier_init(bar, 2)  # the two consumers' leaders
-            for bar in written:
-                tb.mbarrier_init(bar, 128)
+                for bar in (k.k_empty[s], k.v_empty[s]):
+                    tb.mbarrier_init(bar, 2)
             tb.fence("mbarrier_init")
         tb.barrier()
-        # the tile: causal grids run the longest q tiles (the most keys) first
-        qt = tb.block_id("x")
-        if cfg.causal:
-            qt = b.op("SubIOp", b.c(cfg.q_tiles - 1), qt)
-        head = tb.block_id("y")
-        m0 = b.op("MulIOp", qt, b.c(bm))
-        kv_head = head
-        if cfg.group > 1 or cfg.kv_heads != cfg.heads:  # batch * kv_heads + head / g
-            kv_head = b.op("AddIOp", b.op("MulIOp", b.op("DivUIOp", head, b.c(cfg.heads)), b.c(cfg.kv_heads)),
-                           b.op("DivUIOp", b.op("RemUIOp", head, b.c(cfg.heads)), b.c(cfg.group)))
-        # key tiles: all, or (causal) those up to the diagonal: q tile qt sees key tiles 0 .. qt
-        n_tiles = b.c(cfg.k_tiles)
-        if cfg.causal:
-            n_tiles = b.op("MinUIOp", n_tiles, b.op("AddIOp", qt, b.c(1)))
-        ring = lambda i, bufs, t: tb.ring_stage(b.op("RemUIOp", i, b.c(st)), bufs, result_type=t)  # noqa: E731
-        parity = lambda i: b.op("DivUIOp", i, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
+        k.ring = lambda i, bufs, t: tb.ring_stage(b.op("RemUIOp", i, b.c(st)), bufs, result_type=t)  # noqa: E731
+        k.parity = lambda i: b.op("DivUIOp", i, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
         wg = b.op("DivUIOp", tb.warp_id(), b.c(4))
         with tb.when(b.cmp("eq", wg, b.c(0))):
             tb.setmaxnreg("dec", PRODUCER_REGS)
-            with tb.when(b.cmp("eq", tid, b.c(0))):
-                _producer(b, cfg, gq, gk, gv, sq, sk, sv, q_full, k_full, k_empty, v_full, v_empty, skv_t, bar_t,
-                          ring, parity, head, kv_head, m0, n_tiles)
+            with tb.when(b.cmp("eq", k.tid, b.c(0))):
+                _producer(b, cfg, k)
         with tb.when(b.cmp("ne", wg, b.c(0))):
             tb.setmaxnreg("inc", CONSUMER_REGS)
         for c in (1, 2):
             with tb.when(b.cmp("eq", wg, b.c(c))):
-                _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empty, v_full, v_empty,
-                          written[c - 1], skv_t, vt_t, bar_t, ring, parity, head, m0, qt, n_tiles, softmax)
+                _consumer(b, cfg, k, c, softmax)
         tb.ret()
 
 
-def _producer(b, cfg, gq, gk, gv, sq, sk, sv, q_full, k_full, k_empty, v_full, v_empty, skv_t, bar_t, ring, parity,
-              head, kv_head, m0, n_tiles):
-    """One thread: the Q tile once, then key tiles n - 1 .. 0 into the K and V rings (i-th load: stage i % S,
-    once both consumers released it)."""
+@contextmanager
+def _tiles(b, cfg):
+    """The CTA's work tiles: yields (t, it, qt, head, kv_head, m0, n_tiles, g0) inside the loop body: the
+    tile's count among the CTA's (q_full's parity), its query tile and head, the key tiles it visits and the
+    ring position of its first. One tile from the block ids; persistent, t = bid, bid + grid, ... with g
+    carried from tile to tile (scf.for iter_args). Causal: the longest query tiles first."""
+    tb, bh = b.tb, cfg.batch * cfg.heads
+    if cfg.persistent:
+        bid = tb.block_id("x")
+        loop = b.scf.ForOp(bid, b.c(cfg.q_tiles * bh), b.c(cfg.grid), [b.c(0)])
+        ip = b.ir.InsertionPoint(loop.body)
+        ip.__enter__()
+        t, g0 = loop.induction_variable, loop.inner_iter_args[0]
+        it = b.op("DivUIOp", b.op("SubIOp", t, bid), b.c(cfg.grid))
+        if cfg.causal:  # (query tile, head) in rounds of all heads, the longest query tiles first
+            qt, head = b.op("DivUIOp", t, b.c(bh)), b.op("RemUIOp", t, b.c(bh))
+        else:  # a head's query tiles one after another (its K and V stay in L2)
+            head, qt = b.op("DivUIOp", t, b.c(cfg.q_tiles)), b.op("RemUIOp", t, b.c(cfg.q_tiles))
+    else:
+        loop = None
+        it, g0, qt, head = b.c(0), b.c(0), tb.block_id("x"), tb.block_id("y")
+    if cfg.causal:
+        qt = b.op("SubIOp", b.c(cfg.q_tiles - 1), qt)
+    m0 = b.op("MulIOp", qt, b.c(cfg.block_m))
+    kv_head = head
+    if cfg.group > 1:  # batch * kv_heads + head / g
+        kv_head = b.op("AddIOp", b.op("MulIOp", b.op("DivUIOp", head, b.c(cfg.heads)), b.c(cfg.kv_heads)),
+                       b.op("DivUIOp", b.op("RemUIOp", head, b.c(cfg.heads)), b.c(cfg.group)))
+    # key tiles: all, or (causal) those up to the diagonal: query tile qt sees key tiles 0 .. qt
+    n_tiles = b.c(cfg.k_tiles)
+    if cfg.causal:
+        n_tiles = b.op("MinUIOp", n_tiles, b.op("AddIOp", qt, b.c(1)))
+    yield SimpleNamespace(it=it, qt=qt, head=head, kv_head=kv_head, m0=m0, n_tiles=n_tiles, g0=g0)
+    if loop is not None:
+        b.scf.YieldOp([b.op("AddIOp", g0, n_tiles)])
+        ip.__exit__(None, None, None)
+
+
+def _producer(b, cfg, k):
+    """One thread, per tile: the Q tile (once both consumers have read the previous one), then key tiles
+    n - 1 .. 0 into the K and V rings (the g-th load: stage g % S, once both consumers released it)."""
     tb, d, bn = b.tb, cfg.head_dim, cfg.block_n
+    with _tiles(b, cfg) as w:
+        def load(dst, src, row0, rows, bar):  # a [rows, d] tile as d / 64 boxes of [rows, 64]
+            for h in range(d // BOX):
+                win = tb.subview(src, [w.head if src is k.q else w.kv_head, row0], static_offsets=[-1, -1, h * BOX],
+                                 sizes=[1, rows, BOX])
+                tb.copy_async(dst, win, bar, dst_region=[(0, rows), (h * BOX, (h + 1) * BOX)])
+        if cfg.persistent:
+            tb.mbarrier_wait_parity(k.q_empty, b.op("XOrIOp", w.it, b.c(1)))
+        tb.mbarrier_arrive_expect_tx(k.q_full, cfg.block_m * d * 2)
+        load(k.sq, k.q, w.m0, cfg.block_m, k.q_full)
+        with tb.loop(b.c(0), w.n_tiles, b.c(1)) as i:
+            g = b.op("AddIOp", w.g0, i)
+            n0 = b.op("MulIOp", b.op("SubIOp", b.op("SubIOp", w.n_tiles, i), b.c(1)), b.c(bn))
+            for full, empty, bufs, src in ((k.k_full, k.k_empty, k.sk, k.k), (k.v_full, k.v_empty, k.sv, k.v)):
+                tb.mbarrier_wait_parity(k.ring(g, empty, k.bar_t), b.op("XOrIOp", k.parity(g), b.c(1)))
+                bar = k.ring(g, full, k.bar_t)
+                tb.mbarrier_arrive_expect_tx(bar, cfg.tile_bytes)
+                load(k.ring(g, bufs, k.skv_t), src, n0, bn, bar)
 
-    def load(dst, src, row0, rows, bar):  # a [rows, d] tile as d / 64 boxes of [rows, 64]
-        for h in range(d // BOX):
-            win = tb.subview(src, [head if src is gq else kv_head, row0], static_offsets=[-1, -1, h * BOX],
-                             sizes=[1, rows, BOX])
-            tb.copy_async(dst, win, bar, dst_region=[(0, rows), (h * BOX, (h + 1) * BOX)])
-    tb.mbarrier_arrive_expect_tx(q_full, cfg.block_m * d * 2)
-    load(sq, gq, m0, cfg.block_m, q_full)
-    with tb.loop(b.c(0), n_tiles, b.c(1)) as i:
-        n0 = b.op("MulIOp", b.op("SubIOp", b.op("SubIOp", n_tiles, i), b.c(1)), b.c(bn))
-        for full, empty, bufs, src in ((k_full, k_empty, sk, gk), (v_full, v_empty, sv, gv)):
-            tb.mbarrier_wait_parity(ring(i, empty, bar_t), b.op("XOrIOp", parity(i), b.c(1)))
-            bar = ring(i, full, bar_t)
-            tb.mbarrier_arrive_expect_tx(bar, cfg.tile_bytes)
-            load(ring(i, bufs, skv_t), src, n0, bn, bar)
 
-
-def _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empty, v_full, v_empty, written, skv_t,
-              vt_t, bar_t, ring, parity, head, m0, qt, n_tiles, softmax):
-    """Consumer warpgroup c (rows r0 .. r0 + 63 of the tile). Visit i takes key tile n - 1 - i from stage i % S.
-    Per visit i >= 1 (FlashAttention-3's intra-warpgroup overlap): S_i = Q K_i^T and O += P_{i-1} V_{i-1} are
-    issued together, the first waited for (wgmma groups complete in order), S_i's softmax runs while the
-    tensor cores do P V, then O is rescaled and P_i converted. Between the warpgroups (pingpong), a
-    warpgroup issues its products only after the other issued its own (named barrier c, bar.arrive by the
-    other), so one's softmax runs under the other's products."""
+def _consumer(b, cfg, k, c, softmax):
+    """Consumer warpgroup c (rows r0 .. r0 + 63 of each tile). Visit i takes key tile n - 1 - i from ring
+    position g = g0 + i. Per visit i >= 1 (FlashAttention-3's intra-warpgroup overlap): S_i = Q K_i^T and
+    O += P_{i-1} V_{i-1} are issued together, the first waited for (wgmma groups complete in order), S_i's
+    softmax runs while the tensor cores do P V, then O is rescaled and P_i converted. Between the
+    warpgroups (pingpong), a warpgroup issues its products only after the other issued its own (named
+    barrier c, bar.arrive by the other), so one's softmax runs under the other's products."""
     tb, d, bn, el = b.tb, cfg.head_dim, cfg.block_n, cfg.dtype
     r0 = 64 * (c - 1)  # this warpgroup's rows of the tile
     s_t = tb.buffer_t("reg", (64, bn), "f32", acc_layout(bn, 4 * c))
     p_t = tb.buffer_t("reg", (64, bn), el, acc_layout(bn, 4 * c))
     o_t = tb.buffer_t("reg", (64, d), "f32", acc_layout(d, 4 * c))
     out_t = tb.buffer_t("reg", (64, d), el, acc_layout(d, 4 * c))
-    s, p, o = tb.alloc_reg(s_t), tb.alloc_reg(p_t), tb.alloc_reg(o_t)
-    leader = b.cmp("eq", tid, b.c(128 * c))
+    s, p, o, out = tb.alloc_reg(s_t), tb.alloc_reg(p_t), tb.alloc_reg(o_t), tb.alloc_reg(out_t)
+    leader = b.cmp("eq", k.tid, b.c(128 * c))
     sm = _Softmax(b, cfg, c, s, o) if softmax else None
 
     def my_turn():  # wait until the other warpgroup has issued its products
@@ -302,76 +339,93 @@ def _consumer(b, cfg, c, tid, go, glse, sq, sk, sv, slse, q_full, k_full, k_empt
     def your_turn():
         tb.named_barrier_arrive(id=TURN_BARRIER + 2 - c, count=256)
 
-    def qk(i):
-        tb.mbarrier_wait_parity(ring(i, k_full, bar_t), parity(i))
-        tb.gemm_async(s, sq, ring(i, sk, skv_t), b.flag(False), scope="warpgroup", a_region=[(r0, r0 + 64), (0, d)])
-
-    def pv(i, accumulate):
-        tb.mbarrier_wait_parity(ring(i, v_full, bar_t), parity(i))
-        tb.gemm_async(o, p, tb.reinterpret(ring(i, sv, skv_t), vt_t), accumulate, scope="warpgroup")
-
-    def release(i, empty):
+    def release(g, empty):
         with tb.when(leader):
-            tb.mbarrier_arrive(ring(i, empty, bar_t))
+            tb.mbarrier_arrive(k.ring(g, empty, k.bar_t))
     if c == 2:  # warpgroup 1 issues first
         your_turn()
-    tb.mbarrier_wait_parity(q_full, b.c(0))
-    zero = b.c(0)
-    my_turn()
-    qk(zero)
-    your_turn()
-    tb.gemm_wait(0)
-    release(zero, k_empty)
-    if sm is not None:
-        sm.first(n_tiles, m0, r0)
-    tb.convert(p, s, "rn")
-    with tb.loop(b.c(1), n_tiles, b.c(1)) as i:
-        prev = b.op("SubIOp", i, b.c(1))
+    with _tiles(b, cfg) as w:
+        def qk(g):
+            tb.mbarrier_wait_parity(k.ring(g, k.k_full, k.bar_t), k.parity(g))
+            tb.gemm_async(s, k.sq, k.ring(g, k.sk, k.skv_t), b.flag(False), scope="warpgroup",
+                          a_region=[(r0, r0 + 64), (0, d)])
+
+        def pv(g, accumulate):
+            tb.mbarrier_wait_parity(k.ring(g, k.v_full, k.bar_t), k.parity(g))
+            tb.gemm_async(o, p, tb.reinterpret(k.ring(g, k.sv, k.skv_t), k.vt_t), accumulate, scope="warpgroup")
+        tb.mbarrier_wait_parity(k.q_full, w.it)
         my_turn()
-        qk(i)
-        pv(prev, b.cmp("ugt", i, b.c(1)))
+        qk(w.g0)
         your_turn()
-        tb.gemm_wait(1)  # S_i is done (P V still running)
-        release(i, k_empty)
-        if sm is not None:
-            sm.step()
         tb.gemm_wait(0)
-        release(prev, v_empty)
+        release(w.g0, k.k_empty)
         if sm is not None:
-            sm.rescale()
+            sm.first(w.n_tiles, w.m0, r0)
         tb.convert(p, s, "rn")
-    last = b.op("SubIOp", n_tiles, b.c(1))
-    my_turn()
-    pv(last, b.cmp("ugt", n_tiles, b.c(1)))
-    your_turn()
-    tb.gemm_wait(0)
-    release(last, v_empty)
+        with tb.loop(b.c(1), w.n_tiles, b.c(1)) as i:
+            g = b.op("AddIOp", w.g0, i)
+            prev = b.op("SubIOp", g, b.c(1))
+            my_turn()
+            qk(g)
+            pv(prev, b.cmp("ugt", i, b.c(1)))
+            your_turn()
+            tb.gemm_wait(1)  # S_i is done (P V still running)
+            release(g, k.k_empty)
+            if sm is not None:
+                sm.step()
+            tb.gemm_wait(0)
+            release(prev, k.v_empty)
+            if sm is not None:
+                sm.rescale()
+            tb.convert(p, s, "rn")
+        if cfg.persistent:  # the tile's last S is done: the producer may load the next Q
+            with tb.when(leader):
+                tb.mbarrier_arrive(k.q_empty)
+        last = b.op("SubIOp", b.op("AddIOp", w.g0, w.n_tiles), b.c(1))
+        my_turn()
+        pv(last, b.cmp("ugt", w.n_tiles, b.c(1)))
+        your_turn()
+        tb.gemm_wait(0)
+        release(last, k.v_empty)
+        if sm is not None:
+            sm.finish()
+        tb.convert(out, o, "rn")
+        _epilogue(b, cfg, k, c, out, leader, w.head, w.m0, r0, sm)
     if c == 1:  # the arrival warpgroup 2 made after its last products
         my_turn()
-    out = tb.alloc_reg(out_t)
-    if sm is not None:
-        sm.finish()
-    tb.convert(out, o, "rn")
-    _epilogue(b, cfg, c, tid, go, sq, out, out_t, written, leader, head, m0, r0)
-    if sm is not None and cfg.lse:
-        sm.store_lse(glse, slse[c - 1], head, m0, r0, leader)
     with tb.when(leader):
         tb.bulk_wait(0, kind="read")  # the stores read shared memory: the CTA stays until they have
 
 
-def _epilogue(b, cfg, c, tid, go, sq, out, out_t, written, leader, head, m0, r0):
-    """O's rows into the warpgroup's rows of the Q tile (its last product has read them), then d / 64 TMA
-    stores of [64, 64] boxes, clipped at the sequence's end."""
+def _epilogue(b, cfg, k, c, out, leader, head, m0, r0, sm):
+    """O's 64 rows (and the LSE) into shared memory, then the leader's TMA stores (d / 64 boxes of [64, 64]),
+    clipped at the sequence's end. The staging is the consumer's rows of the Q tile (its last product has read
+    them) or, persistent, its own tile, free once the previous tile's stores have read it."""
     tb, d = b.tb, cfg.head_dim
-    tb.copy(sq, out, "warpgroup", dst_region=[(r0, r0 + 64), (0, d)])
+    bar = dict(id=EPI_BARRIER + c - 1, count=128)  # this warpgroup's threads
+    if cfg.persistent:
+        with tb.when(leader):
+            tb.bulk_wait(0, kind="read")
+        tb.named_barrier_sync(**bar)
+        stage, rows = k.so[c - 1], (0, 64)
+    else:
+        stage, rows = k.sq, (r0, r0 + 64)
+    tb.copy(stage, out, "warpgroup", dst_region=[rows, (0, d)])
+    lse = sm is not None and cfg.lse
+    if lse:
+        sm.stage_lse(k.slse[c - 1])
     tb.fence("proxy_async")  # (generic-proxy stores that the copy engine reads)
-    tb.mbarrier_arrive(written)
+    tb.named_barrier_sync(**bar)
     with tb.when(leader):
-        tb.mbarrier_wait_parity(written, b.c(0))
         row = b.op("AddIOp", m0, b.c(r0))
         for h in range(d // BOX):
-            win = tb.subview(go, [head, row], static_offsets=[-1, -1, h * BOX], sizes=[1, 64, BOX])
-            tb.copy_async(win, sq, src_region=[(r0, r0 + 64), (h * BOX, (h + 1) * BOX)])
+            win = tb.subview(k.o, [head, row], static_offsets=[-1, -1, h * BOX], sizes=[1, 64, BOX])
+            tb.copy_async(win, stage, src_region=[rows, (h * BOX, (h + 1) * BOX)])
+        if lse:
+            win = tb.subview(k.lse, [head, row], static_offsets=[-1, -1], sizes=[1, 64])
+            col0 = tb.reinterpret(k.slse[c - 1], tb.buffer_t("shared", (64, 1), "f32", "S[(64, 1) : (1, 1)]",
+                                                             align=128))
+            tb.copy_async(win, col0)
 
 
 class _Softmax:
@@ -427,25 +481,19 @@ class _Softmax:
         if self.cfg.lse:
             tb.reg_lg2(self.l, self.l)
             tb.reg_add(self.l, self.l, self.ms)
-            tb.reg_fill(self.sc, self.b.arith.ConstantOp(self.b.ir.F32Type.get(), LN2).result)
-            tb.reg_mul(self.l, self.l, self.sc)
+            tb.reg_fill(self.mt, self.b.arith.ConstantOp(self.b.ir.F32Type.get(), LN2).result)
+            tb.reg_mul(self.l, self.l, self.mt)
 
-    def store_lse(self, glse, slse, head, m0, r0, leader):
-        """The 64 rows' LSE through shared memory and one TMA store, clipped at the sequence's end. Each of a
-        row's 4 lanes writes its copy into its own column of a column-major [64, 4] staging tile (a register
-        tile copy needs every thread to hold the same slots), so column 0 is the 64 contiguous f32 TMA reads."""
-        b, tb = self.b, self.b.tb
+    def stage_lse(self, slse):
+        """The 64 rows' LSE into the column-major [64, 4] staging tile: each of a row's 4 lanes writes its copy
+        into its own column (a register tile copy needs every thread to hold the same slots), so column 0 is
+        the 64 contiguous f32 the TMA store reads."""
+        tb = self.b.tb
         quad_t = tb.buffer_t("reg", (64, 4), "f32", f"S[(4, 2, 8, 4) : (1@warpid, 1@reg, 4@laneid, 1@laneid)] + "
                              f"O[{4 * self.c}@warpid]")
         lse = tb.alloc_reg(quad_t)
         tb.reg_max(lse, self.l, self.l)  # (max(x, x) = x: l broadcast along the 4 columns)
         tb.copy(slse, lse, "warpgroup")
-        tb.fence("proxy_async")
-        tb.named_barrier_sync(id=LSE_BARRIER + self.c - 1, count=128)
-        with tb.when(leader):
-            win = tb.subview(glse, [head, b.op("AddIOp", m0, b.c(r0))], static_offsets=[-1, -1], sizes=[1, 64])
-            col0 = tb.reinterpret(slse, b.tb.buffer_t("shared", (64, 1), "f32", "S[(64, 1) : (1, 1)]", align=128))
-            tb.copy_async(win, col0)
 
 
 # ------------------------------------------------------------------------------------------ running
