@@ -195,8 +195,8 @@ def _check(folder: str) -> bool:
         exp = np.load(os.path.join(folder, f"{name}.expected.npz"))
         f16 = "_f16_" in name  # (inputs saved as bits; the runtime takes f16 as float16, bf16 as uint16)
         bufs = {n: torch.from_numpy(ins[n].view(np.float16) if f16 else ins[n]).cuda() for n in ins.files}
-        bufs.update({n: torch.zeros_like(torch.from_numpy(exp[n].view(np.float16) if f16 and n == "O" else exp[n])).cuda()
-                     for n in exp.files})
+        for n in exp.files:
+            bufs[n] = torch.zeros_like(torch.from_numpy(exp[n].view(np.float16) if f16 and n == "O" else exp[n])).cuda()
         kernel.launch(*[bufs[p.name] for p in kernel.artifact.params])
         torch.cuda.synchronize()
         got = {n: bufs[n].cpu().numpy() for n in exp.files}
@@ -268,10 +268,12 @@ def main(argv=None) -> int:
     p.add_argument("--calls", type=int, default=5)
     p.add_argument("--block-n", type=int, default=0, help="our kernels' key tile (0: the kernel's choice)")
     p.add_argument("--stages", type=int, default=2, help="our kernels' K / V ring stages")
-    p.add_argument("--persistent", action="store_true", help="our persistent kernels (one CTA per SM)")
+    p.add_argument("--persistent", choices=("auto", "yes", "no"), default="auto",
+                   help="our kernels persistent (one CTA per SM), or one CTA per tile; auto: the kernel's choice")
     p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
     args = p.parse_args(argv)
-    TILING.update(block_n=args.block_n, stages=args.stages, persistent=args.persistent)
+    TILING.update(block_n=args.block_n, stages=args.stages,
+                  persistent={"auto": None, "yes": True, "no": False}[args.persistent])
     if args.build:
         return build(args.build, args.only, not args.no_checks)
     if args.artifacts:

@@ -63,12 +63,15 @@ class AttnConfig:
     stages: int = 2
     block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
     block_n: int = 0  # keys per K / V tile; 0: 192 for head dim 64 without the causal mask, else 128
-    persistent: bool = False  # one CTA per SM walking the (query tile, head) tiles
+    persistent: bool | None = None  # one CTA per SM walking the (query tile, head) tiles; None: without the
+    # causal mask (measured: docs/attention-hopper.md §6; with the mask its static round robin lost to the grid)
     ctas: int = H100_SMS  # persistent: at most this many CTAs
 
     def __post_init__(self):
         if not self.kv_heads:
             object.__setattr__(self, "kv_heads", self.heads)
+        if self.persistent is None:
+            object.__setattr__(self, "persistent", not self.causal)
         if not self.block_n:  # (head dim 64 has half the products per exponential: longer key tiles amortise
             # the per-tile work; measured in docs/attention-hopper.md)
             object.__setattr__(self, "block_n", 192 if self.head_dim == 64 and not self.causal else 128)
@@ -133,7 +136,8 @@ class AttnConfig:
     def name(self) -> str:
         g = f"_g{self.group}" if self.group > 1 else ""
         auto = 192 if self.head_dim == 64 and not self.causal else 128
-        tiling = (f"_n{self.block_n}" if self.block_n != auto else "") + (f"_s{self.stages}" if self.stages != 2 else "")
+        tiling = f"_n{self.block_n}" if self.block_n != auto else ""
+        tiling += f"_s{self.stages}" if self.stages != 2 else ""
         tiling += "_persistent" if self.persistent else ""
         return (f"attention_sm90_{self.dtype}_d{self.head_dim}{'_causal' if self.causal else ''}{g}"
                 f"{'_lse' if self.lse else ''}{tiling}_{self.seq_q}x{self.seq_k}")
