@@ -202,3 +202,18 @@
   "tile.gemm_wait"() {pending = 64} : () -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "wait", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// operand-scope: a tensor-memory accumulator (tcgen05.mma) with A from registers (wgmma's RS form only)
+"tile.kernel"() ({
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
+  %d = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x16xbf16, "S[(4, 32, 16) : (1@warpid, 1@laneid, 1@reg)]">
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 16x16xbf16, "Swizzle<32B> o S[(16, 16) : (16, 1)]", align 256>
+  %acc = arith.constant true
+  // expected-error@+1 {{operand-scope: tcgen05.mma (a tmem accumulator) reads A from shared or tensor memory, not registers}}
+  "tile.gemm_async"(%d, %a, %b, %acc) : (!tile.buffer<tmem, 128x16xf32, "S[(128, 16) : (1@TLane, 1@TCol)]">, !tile.buffer<reg, 128x16xbf16, "S[(4, 32, 16) : (1@warpid, 1@laneid, 1@reg)]">, !tile.buffer<shared, 16x16xbf16, "Swizzle<32B> o S[(16, 16) : (16, 1)]", align 256>, i1) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "tmem_d_reg_a", block = array<i32: 128, 1, 1>} : () -> ()

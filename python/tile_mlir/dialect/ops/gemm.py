@@ -31,7 +31,7 @@ class GemmAsyncOp(TileOp, name="gemm_async"):
     wgmma (d a register tile; each op is one wgmma group: tile.gemm_wait)."""
 
     d = Operand(BufferOf(MemScope.TMEM, MemScope.REG))
-    a = Operand(BufferOf(MemScope.SHARED, MemScope.TMEM))
+    a = Operand(BufferOf(MemScope.SHARED, MemScope.TMEM, MemScope.REG))
     b = Operand(BufferOf(MemScope.SHARED))
     accumulate = Operand(TypeIs("i1"))
     regions = RegionAttrs("d", "a", "b")
@@ -59,6 +59,8 @@ class GemmAsyncOp(TileOp, name="gemm_async"):
             fail("gemm-shape", f"b has {nb} rows (N / cta_group) and d {n} columns (N), with cta_group {cta_group}")
         scope = self.scope
         if d_t.scope == MemScope.TMEM:
+            if a_t.scope == MemScope.REG:
+                fail("operand-scope", "tcgen05.mma (a tmem accumulator) reads A from shared or tensor memory, not registers")
             same_cta_group(self, cta_group, kernel)
             if scope != Scope.THREAD:
                 fail("gemm-scope", f"an accumulator in tensor memory is tcgen05.mma's, issued by one thread: scope "
@@ -66,8 +68,8 @@ class GemmAsyncOp(TileOp, name="gemm_async"):
         else:
             if self.SPEC.name.endswith("block_scale"):
                 fail("operand-scope", "block-scaled MMAs accumulate in tensor memory (tcgen05.mma): d must be tmem")
-            if a_t.scope != MemScope.SHARED:
-                fail("operand-scope", "with a register accumulator (wgmma) A is read from shared memory")
+            if a_t.scope not in (MemScope.SHARED, MemScope.REG):
+                fail("operand-scope", "with a register accumulator (wgmma) A is read from shared memory or registers")
             if scope != Scope.WARPGROUP or cta_group != CtaGroup.CTA_1:
                 fail("gemm-scope", f"a register accumulator is wgmma's, issued by a warpgroup with cta_group 1: got "
                      f"scope \"{scope}\", cta_group {cta_group}")

@@ -10,7 +10,8 @@ A. types: A and B of one kind (f16/bf16 alike, tf32 = f32 buffers, e4m3/e5m2 in 
 B. shape: M = 64, N per the PTX ISA's table: 8..256 step 8 (s8/u8: 8, 16, 24, then 32..256 step 16)
    ("shape").
 C. A and B: descriptors from the layouts (operand_plan, sm_90 swizzles); MN-major only for f16/bf16
-   (imm-trans-a/b).
+   (imm-trans-a/b). A register tile as A is the RS form: its four registers per K-step from the layout
+   (wgmma_a_regs; "a-fragment").
 D. the accumulator: every element (row(t, v), col(t, v)) of thread t's fragment register v (PTX ISA
    "Matrix fragments for wgmma.mma_async"; docs/registers.md §1) is held by that thread,
        row = 16 w + l / 4 + 8 ((v >> 1) & 1),   col = 8 (v / 4) + 2 (l % 4) + (v & 1)
@@ -26,6 +27,7 @@ from ...dialect.decline import Decline
 from ...layout import laneid, reg, warpid
 from .layout_eval import axis_offsets
 from .operand_plan import Operand, SmemOperand, matrix_of, plan_smem_operand
+from .wgmma_a_regs import plan_register_a
 
 __all__ = ["WgmmaPlan", "plan_wgmma", "fragment_coords"]
 
@@ -47,10 +49,11 @@ class WgmmaPlan:
     type_a: str
     type_b: str
     type_d: str         # "f32" | "s32"
-    a: SmemOperand
+    a: SmemOperand | None   # None: A from registers (a_words)
     b: SmemOperand
     words: tuple[int, ...]  # accumulator register v -> the thread's register slot (32-bit word)
     warp0: int              # the first warp of the warpgroup (a multiple of 4)
+    a_words: tuple[tuple[int, ...], ...] = ()  # A from registers: per K-step, the 4 words of A's registers
 
     @property
     def steps(self) -> int:
@@ -128,8 +131,12 @@ def plan_wgmma(d: Operand, a: Operand, b: Operand) -> WgmmaPlan:
         raise Decline("shape", f"K = {k} is not a multiple of wgmma's K = {k_step} for {ta}")
     # C. operands
     mn_ok = None if ta in ("f16", "bf16") else f"wgmma transposes only f16 / bf16 operands (imm-trans), not {ta}"
-    a_op = plan_smem_operand("A", a.layout, a.shape, a.region, bits, k_step, a.align, mn_ok)
     b_op = plan_smem_operand("B", b.layout, b.shape, b.region, bits, k_step, b.align, mn_ok)
     # D. the accumulator fragment
     words, warp0 = _plan_fragment(d, n)
-    return WgmmaPlan(n, k, k_step, ta, tb, "s32" if _FAMILY[ta] == "int" else "f32", a_op, b_op, words, warp0)
+    if a.scope == "reg":
+        a_op, a_words = None, plan_register_a(a, ta, bits, k_step, warp0)
+    else:
+        a_op, a_words = plan_smem_operand("A", a.layout, a.shape, a.region, bits, k_step, a.align, mn_ok), ()
+    return WgmmaPlan(n, k, k_step, ta, tb, "s32" if _FAMILY[ta] == "int" else "f32", a_op, b_op, words, warp0,
+                     a_words)

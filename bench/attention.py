@@ -1,0 +1,285 @@
+"""Attention forward TFLOP/s on the GPU: our Hopper kernel (examples/attention_sm90.py, sm_90a cubins compiled
+on the development machine) against torch.nn.functional.scaled_dot_product_attention with the cuDNN backend
+and with the flash backend, in one process on the same inputs.
+
+    PYTHONPATH=python python bench/attention.py --build DIR      # here: compile the suite's kernels into DIR,
+                                                                  # and DIR/check: small kernels, their inputs
+                                                                  # and tile-sim's outputs
+    PYTHONPATH=python python3 bench/attention.py --artifacts DIR  # on the GPU machine (no MLIR needed)
+
+Suite: fp16 and bf16, head dim 64 and 128, causal and not, sequence 1k / 4k / 16k, batch x heads filling the
+GPU as FlashAttention's benchmarks do (16k tokens: batch = 16384 / seq; 2048 / d heads). [b * h, s, d]
+tensors (torch's [b, h, s, d], contiguous). FLOPs: 4 b h s^2 d, halved with the causal mask.
+
+Method (as bench/gemm.py): clocks warmed first; each pass visits every shape; there each kernel's output is
+compared with a float32 reference of one head (max |O - O_ref|), then the three are timed interleaved:
+--reps rounds, each timing --calls back-to-back launches of every kernel between one pair of CUDA events, the
+round's first kernel rotating; median per kernel; a row shows the median over passes. The last line:
+`suite: N shapes, min ours/cuDNN R, geomean G, geomean ours/flash F`.
+
+--artifacts also runs DIR/check (if present): each small kernel on its inputs, its output compared bit for
+bit with what tile-sim computed for it here ("match" / "MISMATCH").
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import math
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
+sys.path.insert(0, os.path.join(HERE, os.pardir, "examples"))
+
+SEQS = (1024, 4096, 16384)
+TOKENS = 16384
+# small configurations checked bit for bit on the GPU against tile-sim (AttnConfig's keywords)
+CHECKS = (
+    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True),
+    dict(dtype="f16", batch=1, heads=2, kv_heads=2, seq_q=256, seq_k=256, head_dim=128),
+    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True,
+         persistent=True, ctas=3),
+)
+
+
+def suite():
+    """(dtype, batch, heads, seq, d, causal) of every shape."""
+    return [(dt, TOKENS // s, 2048 // d, s, d, c) for dt in ("f16", "bf16") for d in (64, 128) for c in (False, True)
+            for s in SEQS]
+
+
+TILING = {}  # block_n / stages of our kernels (--block-n, --stages)
+
+
+def config(dt, batch, heads, seq, d, causal, kv_heads=0, lse=False):
+    from attention_sm90 import AttnConfig
+    return AttnConfig(dt, batch, heads, seq, seq, d, kv_heads=kv_heads, causal=causal, lse=lse, **TILING)
+
+
+# ------------------------------------------------------------------------------------------ build (here)
+def _shapes(only):
+    return suite() if not only else [s for s in suite() if any(o in str(s) for o in only)]
+
+
+def build(out: str, args_only=None, checks=True) -> int:
+    import numpy as np
+
+    import attention_sm90 as A
+    import attention_reference as R
+    from tile_mlir.driver.compiler import compile as tile_compile
+
+    os.makedirs(os.path.join(out, "check"), exist_ok=True)
+    for shape in _shapes(args_only):
+        cfg = config(*shape)
+        tile_compile(A.build(cfg), arch="sm_90a").save(out)
+        print("built", cfg.name, flush=True)
+    for kw in (CHECKS if checks else ()):
+        cfg = A.AttnConfig(**kw)
+        art = tile_compile(A.build(cfg), arch="sm_90a")
+        art.save(os.path.join(out, "check"))
+        o, lse_v, q, k, v = A.run(cfg, backend="sim")
+        want, want_lse = R.model(cfg, q, k, v)
+        same = np.array_equal(o.view(np.uint16), want.view(np.uint16))
+        bits = {"Q": q.view(np.uint16), "K": k.view(np.uint16), "V": v.view(np.uint16)}
+        expected = {"O": o.view(np.uint16)}
+        if lse_v is not None:
+            expected["LSE"] = lse_v
+            same = same and np.array_equal(lse_v.view(np.uint32), want_lse.view(np.uint32))
+        np.savez(os.path.join(out, "check", f"{cfg.name}.inputs.npz"), **bits)
+        np.savez(os.path.join(out, "check", f"{cfg.name}.expected.npz"), **expected)
+        print(f"check {cfg.name}: tile-sim {'equals' if same else 'DIFFERS from'} the model", flush=True)
+        if not same:
+            return 1
+    return 0
+
+
+# ------------------------------------------------------------------------------------------ run (GPU)
+class _Ours:
+    def __init__(self, folder: str):
+        self.folder = folder
+
+    def launcher(self, cfg, q, k, v, o):
+        import torch
+        from tile_mlir.artifact import Artifact
+        from tile_mlir.runtime import jit
+
+        path = os.path.join(self.folder, f"{cfg.name}.json")
+        if not os.path.exists(path):
+            return None
+        kernel = jit(Artifact.load(path), backend="gpu")
+        flat = lambda x: x.view(-1, x.shape[-2], x.shape[-1])  # noqa: E731  ([b, h, s, d] -> [b * h, s, d])
+        bits = (lambda x: flat(x).view(torch.uint16)) if cfg.dtype == "bf16" else flat  # (DLPack has no bf16)
+        args = {"Q": bits(q), "K": bits(k), "V": bits(v), "O": bits(o)}
+        ordered = [args[p.name] for p in kernel.artifact.params]
+        return lambda: kernel.launch(*ordered)
+
+
+def _sdpa(backend, q, k, v, causal):
+    import torch
+    from torch.nn.attention import sdpa_kernel
+    from torch.nn.functional import scaled_dot_product_attention as sdpa
+
+    def run():
+        with sdpa_kernel(backend):
+            return sdpa(q, k, v, is_causal=causal)
+    return run
+
+
+def _time_interleaved(fns: dict, warmup: int, reps: int, calls: int) -> dict:
+    import torch
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+    torch.cuda.synchronize()
+    names, times = list(fns), {name: [] for name in fns}
+    for r in range(reps):
+        for name in names[r % len(names):] + names[:r % len(names)]:
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(calls):
+                fns[name]()
+            end.record()
+            end.synchronize()
+            times[name].append(start.elapsed_time(end) * 1e-3 / calls)
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
+def _one(shape, ours, args):
+    import torch
+    from torch.nn.attention import SDPBackend
+
+    dt, batch, heads, seq, d, causal = shape
+    cfg = config(*shape)
+    tdt = torch.float16 if dt == "f16" else torch.bfloat16
+    gen = torch.Generator(device="cuda").manual_seed(seq + d + causal)
+    q, k, v = (torch.randn((batch, heads, seq, d), device="cuda", dtype=tdt, generator=gen) for _ in range(3))
+    o = torch.empty_like(q)
+    fns = {"cuDNN": _sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, causal),
+           "flash": _sdpa(SDPBackend.FLASH_ATTENTION, q, k, v, causal)}
+    run = ours.launcher(cfg, q, k, v, o)
+    if run is not None:
+        fns["ours"] = run
+    # a float32 reference of head (0, 0)
+    qf, kf, vf = (x[0, 0].float() for x in (q, k, v))
+    s = (qf @ kf.T) / math.sqrt(d)
+    if causal:
+        s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
+    ref = torch.softmax(s, dim=-1) @ vf
+    row = {}
+    for name, fn in fns.items():
+        out = fn()
+        torch.cuda.synchronize()
+        out = o if name == "ours" else out
+        row[name + " err"] = (out[0, 0].float() - ref).abs().max().item()
+    del s, ref
+    row.update(_time_interleaved(fns, args.warmup, args.reps, args.calls))
+    row["flops"] = cfg.flops()
+    return row
+
+
+def _check(folder: str) -> bool:
+    """The small kernels against tile-sim's outputs, bit for bit."""
+    import numpy as np
+    import torch
+    from tile_mlir.artifact import Artifact
+    from tile_mlir.runtime import jit
+
+    ok = True
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        name = os.path.basename(path)[:-5]
+        kernel = jit(Artifact.load(path), backend="gpu")
+        ins = np.load(os.path.join(folder, f"{name}.inputs.npz"))
+        exp = np.load(os.path.join(folder, f"{name}.expected.npz"))
+        f16 = "_f16_" in name  # (inputs saved as bits; the runtime takes f16 as float16, bf16 as uint16)
+        bufs = {n: torch.from_numpy(ins[n].view(np.float16) if f16 else ins[n]).cuda() for n in ins.files}
+        for n in exp.files:
+            bufs[n] = torch.zeros_like(torch.from_numpy(exp[n].view(np.float16) if f16 and n == "O" else exp[n])).cuda()
+        kernel.launch(*[bufs[p.name] for p in kernel.artifact.params])
+        torch.cuda.synchronize()
+        got = {n: bufs[n].cpu().numpy() for n in exp.files}
+        diff = {n: int((got[n].view(np.uint8) != exp[n].view(np.uint8)).sum()) for n in exp.files}
+        same = not any(diff.values())
+        print(f"check {name}: {'match (bit for bit tile-sim)' if same else f'MISMATCH {diff}'}")
+        ok &= same
+    return ok
+
+
+def run(args) -> int:
+    import torch
+    props = torch.cuda.get_device_properties(0)
+    print(f"device: {torch.cuda.get_device_name()}, torch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, "
+          f"{props.multi_processor_count} SMs")
+    checked = True
+    if os.path.isdir(os.path.join(args.artifacts, "check")):
+        checked = _check(os.path.join(args.artifacts, "check"))
+    warm = torch.randn((8192, 8192), device="cuda", dtype=torch.bfloat16)
+    for _ in range(100):
+        warm @ warm
+    del warm
+    torch.cuda.synchronize()
+    ours, rows = _Ours(args.artifacts), {}
+    shapes = _shapes(args.only)
+    for pas in range(args.passes):
+        for shape in shapes:
+            rows.setdefault(shape, []).append(_one(shape, ours, args))
+            torch.cuda.empty_cache()
+        print(f"pass {pas + 1} done", flush=True)
+    return _report(rows) or (0 if checked else 1)
+
+
+def _report(rows) -> int:
+    print(f"{'dtype':<5}{'d':>4}{'causal':>7}{'seq':>7}{'b x h':>8}{'cuDNN':>8}{'flash':>8}{'ours':>8}"
+          f"{'ours/cuDNN':>11}{'ours/flash':>11}{'err ours':>10}{'err cuDNN':>10}{'err flash':>10}  TF/s")
+    r_cudnn, r_flash = [], []
+    for (dt, batch, heads, seq, d, causal), passes in rows.items():
+        tf = {c: passes[0]["flops"] / statistics.median(p[c] for p in passes) * 1e-12
+              for c in ("cuDNN", "flash", "ours") if c in passes[0]}
+        line = (f"{dt:<5}{d:>4}{'yes' if causal else 'no':>7}{seq:>7}{f'{batch}x{heads}':>8}{tf['cuDNN']:>8.1f}"
+                f"{tf['flash']:>8.1f}")
+        if "ours" in tf:
+            rc, rf = tf["ours"] / tf["cuDNN"], tf["ours"] / tf["flash"]
+            r_cudnn.append(rc)
+            r_flash.append(rf)
+            line += f"{tf['ours']:>8.1f}{rc:>11.2f}{rf:>11.2f}{passes[0]['ours err']:>10.2e}"
+        else:
+            line += f"{'-':>8}{'-':>11}{'-':>11}{'-':>10}"
+        line += f"{passes[0]['cuDNN err']:>10.2e}{passes[0]['flash err']:>10.2e}"
+        print(line)
+    if not r_cudnn:
+        print("suite: 0 shapes")
+        return 1
+    geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))  # noqa: E731
+    print(f"suite: {len(r_cudnn)} shapes, min ours/cuDNN {min(r_cudnn):.2f}, geomean {geo(r_cudnn):.2f}, "
+          f"geomean ours/flash {geo(r_flash):.2f}")
+    return 0
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--build", metavar="DIR", help="compile the suite (and the check kernels) into DIR")
+    p.add_argument("--artifacts", metavar="DIR", help="run the suite from DIR on the GPU")
+    p.add_argument("--only", nargs="*", help="shapes whose tuple text contains one of these")
+    p.add_argument("--passes", type=int, default=2)
+    p.add_argument("--reps", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--calls", type=int, default=5)
+    p.add_argument("--block-n", type=int, default=0, help="our kernels' key tile (0: the kernel's choice)")
+    p.add_argument("--stages", type=int, default=2, help="our kernels' K / V ring stages")
+    p.add_argument("--persistent", choices=("auto", "yes", "no"), default="auto",
+                   help="our kernels persistent (one CTA per SM), or one CTA per tile; auto: the kernel's choice")
+    p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
+    args = p.parse_args(argv)
+    TILING.update(block_n=args.block_n, stages=args.stages,
+                  persistent={"auto": None, "yes": True, "no": False}[args.persistent])
+    if args.build:
+        return build(args.build, args.only, not args.no_checks)
+    if args.artifacts:
+        return run(args)
+    p.error("give --build DIR or --artifacts DIR")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
