@@ -148,11 +148,11 @@ TESTS += [
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
 TESTS += [
     (r"cp\.async\.bulk\.prefetch\.tensor\.[1-5]d\.L2\.global(\.tile)?|cp\.async\.bulk\.prefetch\.L2\.global|"
-     r"prefetch(\.param)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
+     r"prefetch(\.param|\.const)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
 TESTS += [
-    (r"isspacep\.(global|local|shared::cluster)|mapa(\.shared::cluster)?\.u64|"
+    (r"isspacep\.(global|local|shared|shared::cta|shared::cluster|param|param::entry|const)|mapa(\.shared::cluster)?\.u64|"
      r"mapa\.shared::cluster\.u32|getctarank(\.shared::cluster)?\.u64|getctarank\.shared::cluster\.u32",
      _T + "test_isa_cluster_addr.py::test_cluster_addr_rows"),
 ]
