@@ -207,6 +207,8 @@ def decode_mapa(d, inst):
     w = TYPE_BITS[t]
     dd, a, b = d.operands(3)
     generic = "shared::cluster" not in p
+    if generic and w == 32:
+        raise d.error(GENERIC32)
     if generic:
         lines = [f"_a = {d.src(a, 64)}",
                  f"if not ({mem.SHARED_WINDOW} <= _a < "
@@ -228,10 +230,18 @@ def decode_mapa(d, inst):
     return d.compile(lines, {"_U": undefined(d.M, "undefined-value", inst.line, what)})
 
 
+#: why mapa.u32 / getctarank.u32 of a generic address are refused
+GENERIC32 = ("a 32-bit generic address exists only under .address_size 32, which ptxas 13 refuses "
+             "for every target here; tile-sim's generic shared window lies above 2^32 (use the "
+             ".u64 form, or .shared::cluster with a 32-bit shared address)")
+
+
 def decode_getctarank(d, inst):
     p = inst.parts
     dd, a = d.operands(2)
     space = "cluster" if "shared::cluster" in p else "generic"
+    if space == "generic" and p[-1] == "u32":
+        raise d.error(GENERIC32)
     return d.compile([f"_c, _o = M.shared_target(t, {d.src(a, 64)}, '{space}')",
                       d.dst(dd, 32)("_c.rank")])
 
