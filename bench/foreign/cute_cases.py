@@ -215,7 +215,9 @@ def blackwell_fmha(S, D, causal=False):
                       k[0, :, 0, 0].astype(np.float64)) * scale
         if causal:
             s = np.where(np.arange(S)[None, :] <= np.arange(S)[:, None], s, -np.inf)
+        # the example stores the log-sum-exp in log2 units ("consistent with flashinfer")
         lse = (np.log(np.exp(s - s.max(1, keepdims=True)).sum(1)) + s.max(1)).reshape(1, S, 1, 1)
+        lse = lse * log2e
         bufs = [("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q)),
                 ("lse", np.zeros((1, S, 1, 1), np.float32))]
         return bufs, {"o": o.astype(np.float16), "lse": lse.astype(np.float32)}
@@ -238,10 +240,16 @@ def blackwell_fmha(S, D, causal=False):
     c = case("bw_fmha" + ("_causal" if causal else ""),
              "blackwell/kernel/attention/fmha/fmha.py", "sm_100a", dict(S=S, D=D), build, setup,
              ["q", "k", "v"], ["o", "lse"],
-             "numpy float64 softmax(Q K^T / sqrt(D)) V and its log-sum-exp")
+             "numpy float64 softmax(Q K^T / sqrt(D)) V and its log-sum-exp in log2 units")
     c["tolerance"] = dict(atol_from="v", atol=4 * 2.0 ** -11, rtol=2.0 ** -18,
                           why="O: P rounded to f16 before P V (2^-11 max|V|), O rounded to f16; "
                               "LSE: ex2/lg2 approximations and f32 sums")
+    # the views the example's host code makes from the problem size (b, s, h_k, h_r, d contiguous,
+    # K and V broadcast over h_r): (s, d, ((h_r, h_k), b)) for Q and O, V transposed
+    row, batch = D, S * D
+    qo = ((S, D, ((1, 1), 1)), (row, 1, ((D, D), batch)))
+    c["layouts"] = {"q": qo, "o": qo, "k": ((S, D, ((1, 1), 1)), (row, 1, ((0, D), batch))),
+                    "v": ((D, S, ((1, 1), 1)), (1, row, ((0, D), batch)))}
     return c
 
 
@@ -397,11 +405,8 @@ def tutorial_gemms(s):
 
 
 def pending(size):
-    """Cases the generator cannot record yet: the Blackwell FMHA makes its TMA atoms from tensors
-    with run-time layouts, whose maps' dimensions and strides the host computes at launch
-    (make_corpus.tma_atoms reads static layouts only); make_corpus.py --pending tries them."""
-    s = 1 if size == "small" else 4
-    return [blackwell_fmha(128 * s, 64), blackwell_fmha(128 * s, 64, causal=True)]
+    """Cases the generator cannot record yet (make_corpus.py --pending tries them): none."""
+    return []
 
 
 def cases(size):
@@ -421,6 +426,8 @@ def cases(size):
         *tutorial_gemms(s),
         hopper_fmha(128 * s, 64),
         hopper_fmha(128 * s, 64, causal=True),
+        blackwell_fmha(128 * s, 64),  # maps over run-time layouts: the case states them
+        blackwell_fmha(256 * s, 64, causal=True),  # two Q stages of 128 rows each
         copy_case("bw_tma_v0_copy", "blackwell/tutorial/tutorial_tma/tma_v0.py",
                   lambda mod: mod.Sm100SimpleCopyKernel(), 128, 128 * s, False),
         copy_case("bw_tma_v1_transpose", "blackwell/tutorial/tutorial_tma/tma_v1.py",

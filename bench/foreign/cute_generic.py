@@ -181,7 +181,9 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
             at = pending[dirs[i]].pop(0) if i in dirs else atoms[k]
             buf = buffers[names.index(runtime[at["arg"]][1])]
             params.append(dict(name=f"param_{i}", kind="tensor_map", buffer=buf["name"],
-                               direction=at["kind"], **mc.tensor_map_args(at, buf)))
+                               direction=at["kind"],
+                               **mc.tensor_map_args(at, buf, case.get("layouts", {}).get(
+                                   buf["name"]))))
             k += 1
         elif kind == "buffer":
             params.append(dict(name=f"param_{i}", kind="buffer", buffer=v))

@@ -22,7 +22,7 @@ import corpus  # noqa: E402
 
 NAMES = corpus.names(FIX)
 #: kernels of 12 s or more on tile-sim here (2 shared cores, bench/foreign/corpus_table.py)
-SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_dense_gemm_alpha_beta_persistent",
+SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_fmha_causal", "bw_dense_gemm_alpha_beta_persistent",
         "bw_tutorial_fp16_gemm_1", "bw_tutorial_fp16_gemm_2", "bw_tutorial_fp16_gemm_3",
         "bw_tutorial_fp16_gemm_3_1", "bw_tutorial_fp16_gemm_5", "bw_persistent", "hopper_dense", "tma_transpose"}
 #: the ISA rules each kernel breaks (tile-sim findings, by rule) beyond the tcgen05.ld pattern of
@@ -102,6 +102,15 @@ def test_runs_as_shipped_and_matches(name):
             "generic-address", "tcgen05.fence::after_thread_sync"}, res.findings
         assert {L for r, L in found if r == "generic-address"} <= commits
         assert {L for r, L in found if r != "generic-address"} <= set(ld_lines(ptx))
+    elif name.startswith("bw_fmha"):  # the GEMMs' two rules at the tcgen05.ld of S and O (of
+        # the paths this size runs); its row statistics' loads (x2, waited) keep to the rules
+        lds = set(ld_lines(ptx))
+        fence = {L for r, L in found if r == "tcgen05.fence::after_thread_sync"}
+        assert fence and fence == {L for r, L in found if r == "tcgen05.wait::ld"} and \
+            fence < lds and {r for r, _ in found} == {"tcgen05.fence::after_thread_sync",
+                                                     "tcgen05.wait::ld"}
+        lines = ptx.split("\n")
+        assert all(".x2." not in lines[L - 1] for L in fence)
     elif name == "triton_dot":  # waits for its tcgen05.ld, but commits to a .shared::cta offset
         commit = [i for i, l in enumerate(ptx.split("\n"), 1) if "tcgen05.commit" in l]
         assert "tcgen05.wait::ld" in ptx and "tcgen05.fence::after_thread_sync" not in ptx
