@@ -160,6 +160,41 @@ def fa2(B, S, H, D, causal):
     return c
 
 
+def hstu(B, S, H, D, causal):
+    """HSTU attention: O = (silu(Q K^T + RAB), lower-triangular if causal) V, unnormalised, per
+    (batch, head); Q/K/V/O (B, S, H, D), RAB (B, H, S, S); f16 inputs in {-1, 0, 1} (RAB
+    {-2..2}), so S = Q K^T + RAB is exact."""
+    c = None
+
+    def build(rng):
+        q, k, v = (rng.integers(-1, 2, (B, S, H, D)).astype(np.float16) for _ in range(3))
+        rab = rng.integers(-2, 3, (B, H, S, S)).astype(np.float16)
+        s = np.einsum("bqhd,bkhd->bhqk", q.astype(np.float64), k.astype(np.float64)) + rab
+        p = s / (1.0 + np.exp(-s))
+        if causal:
+            p = np.where(np.arange(S)[None, :] <= np.arange(S)[:, None], p, 0.0)
+        o = np.einsum("bhqk,bkhd->bqhd", p, v.astype(np.float64))
+        # P rounded to f16 before P V: 2^-11 of sum_k |p v| per output, doubled for the silu's
+        # ex2.approx and division; O rounded to f16: 2^-11 relative
+        mag = np.einsum("bhqk,bkhd->bqhd", np.abs(p), np.abs(v.astype(np.float64)))
+        c["tolerance"] = dict(atol=float(2.0 ** -10 * mag.max()), rtol=2.0 ** -10,
+                              why="P rounded to f16 before P V (2^-11 of the largest sum_k "
+                                  "|silu(s)| |v|, doubled for ex2.approx and the division in "
+                                  "silu), O rounded to f16 (2^-11, doubled)")
+        bufs = [("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q)), ("rab", rab)]
+        return bufs, {"o": o.astype(np.float16)}
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        k = mod.HSTUAttentionForwardAmpere(cutlass.Float16, B, S, S, H, D, is_causal=causal)
+        return k, fk + [stream()], [("ptr", n) for n, _ in bufs] + [("stream",)]
+    c = case("ampere_hstu_attention" + ("_causal" if causal else ""),
+             "ampere/kernel/attention/hstu_attention.py", "sm_80", dict(B=B, S=S, H=H, D=D),
+             build, setup, ["q", "k", "v", "rab"], ["o"],
+             "numpy float64 (silu(Q K^T + RAB), masked) V of integer inputs")
+    return c
+
+
 def hopper_fmha(S, D, causal=False):
     """Q/K/V/O stored (B, S, H, D) (H = 1, B = 1), the kernel's view (S, D, H_r, H_k, B) as the
     example permutes them; LSE (S, 1, H_r, H_k, B) f32: the natural-log sum of exp of the row."""
@@ -380,6 +415,42 @@ def hopper_fp8_2xacc(M, N, K, scale_a=0.5, scale_b=2.0):
                 ["d"], "numpy float64 of the e4m3 inputs' values times the scales (exact)")
 
 
+def hopper_fp8_gelu(M, N, K, scale=0.25):
+    """C (f16) = GELU(scale A B^T) in its erf form, A and B e4m3 (stored as their codes) in
+    {-2..2}: the accumulation and the scaling are exact, GELU is evaluated by the kernel's erf."""
+    import math
+
+    import blockscaled
+
+    def build(rng):
+        av = rng.integers(-2, 3, (M, K))
+        bv = rng.integers(-2, 3, (N, K))
+        a, b = blockscaled.codes_of("e4m3", av), blockscaled.codes_of("e4m3", bv)
+        x = (av.astype(np.float64) @ bv.T.astype(np.float64)) * scale
+        erf = np.vectorize(math.erf)
+        c = 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+        return ([("a", a), ("b", b), ("c", np.zeros((M, N), np.float16))],
+                {"c": c.astype(np.float16)})
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        fp8 = cutlass.Float8E4M3FN
+        fk = [make_fake_compact_tensor(fp8, a.shape + (1,), stride_order=(1, 0, 2),
+                                       assumed_align=16) for _, a in bufs[:2]]
+        fk.append(fake(cute, cutlass, bufs[2][1], bufs[2][1].shape + (1,), (1, 0, 2)))
+        k = mod.HopperFP8GeluPersistentGemmKernel(cutlass.Float32, (128, 128), (1, 1), 1, True)
+        return (k, fk + [cutlass.Float32(scale), True, 1, stream()],
+                [("ptr", n) for n, _ in bufs] + [("f32", scale), ("stream",)])
+    c = case("hopper_dense_gemm_fp8_gelu_persistent",
+             "hopper/kernel/dense_gemm/dense_gemm_fp8_gelu_persistent.py", "sm_90a",
+             dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"],
+             "numpy float64 0.5 x (1 + erf(x / sqrt 2)) of x = scale A B^T (exact x)")
+    c["tolerance"] = dict(rtol=2.0 ** -10, atol=2.0 ** -24,
+                          why="the f16 rounding of C (2^-11 relative) and the kernel's f32 erf and "
+                              "GELU arithmetic (a few f32 ulp); atol: f16's smallest subnormal")
+    return c
+
+
 def copy_case(name, example, make, M, N, transpose):
     def build(rng):
         a = rng.integers(-8, 9, (M, N)).astype(np.float16)
@@ -419,6 +490,8 @@ def cases(size):
         tensorop_gemm(128 * s, 128, 64),
         fa2(1, 128 * s, 1, 64, False),
         fa2(1, 128 * s, 1, 64, True),
+        hstu(1, 128 * s, 1, 64, False),
+        hstu(1, 128 * s, 1, 64, True),
         cta_norm("layer", 4 * s, 1024),
         cta_norm("rms", 4 * s, 1024),
         rmsnorm("sm_100a", 4 * s, 1024),  # x and o: by-value structs of address and row count
@@ -442,6 +515,7 @@ def cases(size):
                  cutlass.Float32, False, (128, 128), (1, 1), True, 2), c="float32", l_mode=True,
              extra=lambda cutlass: [1]),
         hopper_fp8_2xacc(128 * s, 128, 256),
+        hopper_fp8_gelu(256 * s, 128, 128),
         alpha_beta(256 * s, 128, 128),
         gemm("bw_dense_gemm_persistent_dynamic",
              "blackwell/kernel/dense_gemm/dense_gemm_persistent_dynamic.py", "sm_100a",
