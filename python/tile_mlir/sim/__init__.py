@@ -18,10 +18,11 @@ swizzle and descriptor decode are written from the PTX ISA on their own (docs/em
 from __future__ import annotations
 
 from .build import build_machine, parse_cached
-from .by_value import ByValue
+from .by_value import ByValue, DeviceTable
 from .errors import EmulationError
 from .result import SimResult
 from .run import run_launches, run_ptx
 from .tensor_map import TensorMap
 
-__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap", "ByValue"]
+__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap", "ByValue",
+           "DeviceTable"]
