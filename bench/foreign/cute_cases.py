@@ -19,7 +19,7 @@ NORM_RTOL = 2.0 ** -20
 
 def _dt(cutlass, a):
     return {"float16": cutlass.Float16, "float32": cutlass.Float32, "bfloat16": cutlass.BFloat16,
-            "int8": cutlass.Int8, "int32": cutlass.Int32}[str(a.dtype)]
+            "int8": cutlass.Int8, "int32": cutlass.Int32, "int64": cutlass.Int64}[str(a.dtype)]
 
 
 def fake(cute, cutlass, arr, shape=None, order=None):
@@ -451,6 +451,67 @@ def hopper_fp8_gelu(M, N, K, scale=0.25):
     return c
 
 
+#: the template tensors' run-time shape and stride fields as the host passes them: (8, 8), row
+#: stride 8, batch stride 64
+LAYOUT_8x8 = (8, 8, 8, 64)
+
+
+def grouped_gemm(sizes, mode="SMEM"):
+    """Blackwell grouped GEMM: C_g (M_g, N_g) f16 = A_g B_g^T per group, K-major A and B, N-major
+    C, inputs in {-1, 0, 1} (exact). The kernel finds each group's tensors through a device table
+    of their addresses (``ptrs``: a DeviceTable) and rewrites its tensor maps on the device
+    (tensormap.replace in shared (SMEM) or global (GMEM) memory, then fence.proxy.tensormap);
+    the initial maps are made from 8 x 8 template tensors, as the example's host makes them."""
+    G = len(sizes)
+    tiles = sum(-(-m // 128) * -(-n // 128) for m, n, _ in sizes)
+
+    def build(rng):
+        bufs, ref, table = [], {}, []
+        for g, (m, n, k) in enumerate(sizes):
+            a = rng.integers(-1, 2, (m, k)).astype(np.float16)
+            b = rng.integers(-1, 2, (n, k)).astype(np.float16)
+            bufs += [(f"a{g}", a), (f"b{g}", b), (f"c{g}", np.zeros((m, n), np.float16))]
+            ref[f"c{g}"] = gemm_ref(a, b, np.float16)
+            table += [(24 * g + 8 * i, f"{x}{g}") for i, x in enumerate("abc")]
+        c["tables"] = {"ptrs": table}
+        c["layouts"] = {n: ((8, 8, 1), (8, 1, 64)) for n in ("init_a", "init_b", "init_c")}
+        bufs += [("init_a", np.zeros((8, 8), np.float16)), ("init_b", np.zeros((8, 8), np.float16)),
+                 ("init_c", np.zeros((8, 8), np.float16)),
+                 ("problem", np.array([[m, n, k, 1] for m, n, k in sizes], np.int32)),
+                 ("strides", np.array([[[k, 1], [k, 1], [n, 1]] for m, n, k in sizes], np.int32)),
+                 ("ptrs", np.zeros((G, 3), np.int64)),
+                 ("tensormaps", np.zeros((tiles, 3, 16), np.int64))]
+        return bufs, ref
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.nvgpu import cpasync  # noqa: F401  (the example's own import chain)
+        import cutlass.utils as utils
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        by = dict(bufs)
+        # the templates have run-time layouts, as the example's (cute_tensor_like, dynamic): a
+        # static one lets the compiler fold every tile coordinate to the template's one tile
+        fk = {n: make_fake_compact_tensor(cutlass.Float16, (cute.sym_int(divisibility=8),
+                                                            cute.sym_int(), 1),
+                                          stride_order=(1, 0, 2), assumed_align=16)
+              for n in ("init_a", "init_b", "init_c")}
+        dev = {n: fake(cute, cutlass, by[n]) for n in ("problem", "strides", "ptrs", "tensormaps")}
+        k = mod.GroupedGemmKernel(cutlass.Float32, False, (128, 128), (1, 1),
+                                  getattr(utils.TensorMapUpdateMode, mode))
+        args = [fk["init_a"], fk["init_b"], fk["init_c"], G, dev["problem"], dev["strides"],
+                dev["ptrs"], tiles, dev["tensormaps"], tiles, stream()]
+        rt = [("ptr", n, LAYOUT_8x8) for n in ("init_a", "init_b", "init_c")] + [
+            ("ptr", n) for n in ("problem", "strides", "ptrs", "tensormaps")] + [("stream",)]
+        return k, args, rt
+    outs = [f"c{g}" for g in range(G)]
+    ins = [f"{x}{g}" for g in range(G) for x in "ab"] + ["init_a", "init_b", "init_c", "problem",
+                                                           "strides", "ptrs", "tensormaps"]
+    c = case("bw_grouped_gemm" + ("" if mode == "SMEM" else "_gmem"),
+             "blackwell/kernel/grouped_gemm/grouped_gemm.py", "sm_100a",
+             dict(groups=[list(x) for x in sizes]), build, setup, ins, outs,
+             "numpy float64 A_g B_g^T of integer inputs per group (exact)")
+    return c
+
+
 def copy_case(name, example, make, M, N, transpose):
     def build(rng):
         a = rng.integers(-8, 9, (M, N)).astype(np.float16)
@@ -516,6 +577,8 @@ def cases(size):
              extra=lambda cutlass: [1]),
         hopper_fp8_2xacc(128 * s, 128, 256),
         hopper_fp8_gelu(256 * s, 128, 128),
+        grouped_gemm([(128, 128, 64 * s), (256, 128, 128)]),
+        grouped_gemm([(128, 256, 64), (128, 128, 64 * s)], mode="GMEM"),
         alpha_beta(256 * s, 128, 128),
         gemm("bw_dense_gemm_persistent_dynamic",
              "blackwell/kernel/dense_gemm/dense_gemm_persistent_dynamic.py", "sm_100a",

@@ -291,6 +291,8 @@ def tensor_map_args(atom, buf, concrete=None):
     names, innermost first, which mode of the global tensor each box dimension walks (a nested
     mode by its path, ``1@0@0@2``); a run-time layout is the case's ``concrete`` statement of it,
     checked against the IR (tma_layouts.py)."""
+    assert atom["layout"] or concrete, (f"{buf['name']}: a run-time layout "
+                                        f"{atom['layout_text']}: the case must state it")
     layout = atom["layout"] or tma_layouts.resolve(atom["layout_text"], concrete)
     box, dims, strides = tma_layouts.map_dims(layout, atom["gbasis"])
     # a multicast atom's basis is the whole tile; each of its num_multicast CTAs loads a slice of

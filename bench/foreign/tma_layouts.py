@@ -11,7 +11,7 @@ import re
 
 
 def _tokens(text):
-    return re.findall(r"\(|\)|\?(?:\{div=\d+\})?|-?\d+", text)
+    return re.findall(r"\(|\)|\?(?:\{[^}]*\})?|-?\d+", text)  # ?{div=16}, ?{i64 div=8}
 
 
 def _parse(tokens, i=0):
@@ -43,7 +43,7 @@ def _match(pattern, value, where):
     if isinstance(pattern, int):
         assert pattern == value, f"{where}: the IR has {pattern}, the case states {value}"
     else:
-        m = re.fullmatch(r"\?\{div=(\d+)\}", pattern)
+        m = re.search(r"div=(\d+)", pattern)
         assert m is None or value % int(m.group(1)) == 0, (where, pattern, value)
     return value
 
