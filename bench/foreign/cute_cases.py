@@ -456,7 +456,7 @@ def hopper_fp8_gelu(M, N, K, scale=0.25):
 LAYOUT_8x8 = (8, 8, 8, 64)
 
 
-def grouped_gemm(sizes, mode="SMEM"):
+def grouped_gemm(sizes, mode="SMEM", arch="sm_100a"):
     """Blackwell grouped GEMM: C_g (M_g, N_g) f16 = A_g B_g^T per group, K-major A and B, N-major
     C, inputs in {-1, 0, 1} (exact). The kernel finds each group's tensors through a device table
     of their addresses (``ptrs``: a DeviceTable) and rewrites its tensor maps on the device
@@ -495,8 +495,12 @@ def grouped_gemm(sizes, mode="SMEM"):
                                           stride_order=(1, 0, 2), assumed_align=16)
               for n in ("init_a", "init_b", "init_c")}
         dev = {n: fake(cute, cutlass, by[n]) for n in ("problem", "strides", "ptrs", "tensormaps")}
-        k = mod.GroupedGemmKernel(cutlass.Float32, False, (128, 128), (1, 1),
-                                  getattr(utils.TensorMapUpdateMode, mode))
+        um = getattr(utils.TensorMapUpdateMode, mode)
+        if arch == "sm_100a":
+            k = mod.GroupedGemmKernel(cutlass.Float32, False, (128, 128), (1, 1), um)
+        else:
+            k = mod.HopperGroupedGemmPersistentKernel(cutlass.Float32, (128, 128), (1, 1), 1,
+                                                      True, um)
         args = [fk["init_a"], fk["init_b"], fk["init_c"], G, dev["problem"], dev["strides"],
                 dev["ptrs"], tiles, dev["tensormaps"], tiles, stream()]
         rt = [("ptr", n, LAYOUT_8x8) for n in ("init_a", "init_b", "init_c")] + [
@@ -505,8 +509,10 @@ def grouped_gemm(sizes, mode="SMEM"):
     outs = [f"c{g}" for g in range(G)]
     ins = [f"{x}{g}" for g in range(G) for x in "ab"] + ["init_a", "init_b", "init_c", "problem",
                                                            "strides", "ptrs", "tensormaps"]
-    c = case("bw_grouped_gemm" + ("" if mode == "SMEM" else "_gmem"),
-             "blackwell/kernel/grouped_gemm/grouped_gemm.py", "sm_100a",
+    c = case(("bw" if arch == "sm_100a" else "hopper") + "_grouped_gemm"
+             + ("" if mode == "SMEM" else "_gmem"),
+             ("blackwell" if arch == "sm_100a" else "hopper") + "/kernel/grouped_gemm/grouped_gemm.py",
+             arch,
              dict(groups=[list(x) for x in sizes]), build, setup, ins, outs,
              "numpy float64 A_g B_g^T of integer inputs per group (exact)")
     return c
