@@ -31,10 +31,17 @@ def load(folder, name):
 
 
 def arrays(man, data):
+    """The buffers as run_ptx takes them: arrays, and a device table of addresses (a buffer with
+    ``pointers``: byte offset -> buffer) as a ``sim.DeviceTable`` over the other arrays."""
+    from tile_mlir.sim import DeviceTable
     out = {}
     for b in man["buffers"]:
         out[b["name"]] = (data[b["name"]].copy() if b["name"] in man["inputs"]
                           else np.zeros(b["shape"], b["dtype"]))
+    for b in man["buffers"]:
+        if b.get("pointers"):
+            out[b["name"]] = DeviceTable(out[b["name"]].tobytes(),
+                                         {p["offset"]: out[p["buffer"]] for p in b["pointers"]})
     return out
 
 

@@ -19,7 +19,7 @@ NORM_RTOL = 2.0 ** -20
 
 def _dt(cutlass, a):
     return {"float16": cutlass.Float16, "float32": cutlass.Float32, "bfloat16": cutlass.BFloat16,
-            "int8": cutlass.Int8, "int32": cutlass.Int32}[str(a.dtype)]
+            "int8": cutlass.Int8, "int32": cutlass.Int32, "int64": cutlass.Int64}[str(a.dtype)]
 
 
 def fake(cute, cutlass, arr, shape=None, order=None):
@@ -160,6 +160,41 @@ def fa2(B, S, H, D, causal):
     return c
 
 
+def hstu(B, S, H, D, causal):
+    """HSTU attention: O = (silu(Q K^T + RAB), lower-triangular if causal) V, unnormalised, per
+    (batch, head); Q/K/V/O (B, S, H, D), RAB (B, H, S, S); f16 inputs in {-1, 0, 1} (RAB
+    {-2..2}), so S = Q K^T + RAB is exact."""
+    c = None
+
+    def build(rng):
+        q, k, v = (rng.integers(-1, 2, (B, S, H, D)).astype(np.float16) for _ in range(3))
+        rab = rng.integers(-2, 3, (B, H, S, S)).astype(np.float16)
+        s = np.einsum("bqhd,bkhd->bhqk", q.astype(np.float64), k.astype(np.float64)) + rab
+        p = s / (1.0 + np.exp(-s))
+        if causal:
+            p = np.where(np.arange(S)[None, :] <= np.arange(S)[:, None], p, 0.0)
+        o = np.einsum("bhqk,bkhd->bqhd", p, v.astype(np.float64))
+        # P rounded to f16 before P V: 2^-11 of sum_k |p v| per output, doubled for the silu's
+        # ex2.approx and division; O rounded to f16: 2^-11 relative
+        mag = np.einsum("bhqk,bkhd->bqhd", np.abs(p), np.abs(v.astype(np.float64)))
+        c["tolerance"] = dict(atol=float(2.0 ** -10 * mag.max()), rtol=2.0 ** -10,
+                              why="P rounded to f16 before P V (2^-11 of the largest sum_k "
+                                  "|silu(s)| |v|, doubled for ex2.approx and the division in "
+                                  "silu), O rounded to f16 (2^-11, doubled)")
+        bufs = [("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q)), ("rab", rab)]
+        return bufs, {"o": o.astype(np.float16)}
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = [fake(cute, cutlass, a) for _, a in bufs]
+        k = mod.HSTUAttentionForwardAmpere(cutlass.Float16, B, S, S, H, D, is_causal=causal)
+        return k, fk + [stream()], [("ptr", n) for n, _ in bufs] + [("stream",)]
+    c = case("ampere_hstu_attention" + ("_causal" if causal else ""),
+             "ampere/kernel/attention/hstu_attention.py", "sm_80", dict(B=B, S=S, H=H, D=D),
+             build, setup, ["q", "k", "v", "rab"], ["o"],
+             "numpy float64 (silu(Q K^T + RAB), masked) V of integer inputs")
+    return c
+
+
 def hopper_fmha(S, D, causal=False):
     """Q/K/V/O stored (B, S, H, D) (H = 1, B = 1), the kernel's view (S, D, H_r, H_k, B) as the
     example permutes them; LSE (S, 1, H_r, H_k, B) f32: the natural-log sum of exp of the row."""
@@ -215,7 +250,9 @@ def blackwell_fmha(S, D, causal=False):
                       k[0, :, 0, 0].astype(np.float64)) * scale
         if causal:
             s = np.where(np.arange(S)[None, :] <= np.arange(S)[:, None], s, -np.inf)
+        # the example stores the log-sum-exp in log2 units ("consistent with flashinfer")
         lse = (np.log(np.exp(s - s.max(1, keepdims=True)).sum(1)) + s.max(1)).reshape(1, S, 1, 1)
+        lse = lse * log2e
         bufs = [("q", q), ("k", k), ("v", v), ("o", np.zeros_like(q)),
                 ("lse", np.zeros((1, S, 1, 1), np.float32))]
         return bufs, {"o": o.astype(np.float16), "lse": lse.astype(np.float32)}
@@ -238,10 +275,16 @@ def blackwell_fmha(S, D, causal=False):
     c = case("bw_fmha" + ("_causal" if causal else ""),
              "blackwell/kernel/attention/fmha/fmha.py", "sm_100a", dict(S=S, D=D), build, setup,
              ["q", "k", "v"], ["o", "lse"],
-             "numpy float64 softmax(Q K^T / sqrt(D)) V and its log-sum-exp")
+             "numpy float64 softmax(Q K^T / sqrt(D)) V and its log-sum-exp in log2 units")
     c["tolerance"] = dict(atol_from="v", atol=4 * 2.0 ** -11, rtol=2.0 ** -18,
                           why="O: P rounded to f16 before P V (2^-11 max|V|), O rounded to f16; "
                               "LSE: ex2/lg2 approximations and f32 sums")
+    # the views the example's host code makes from the problem size (b, s, h_k, h_r, d contiguous,
+    # K and V broadcast over h_r): (s, d, ((h_r, h_k), b)) for Q and O, V transposed
+    row, batch = D, S * D
+    qo = ((S, D, ((1, 1), 1)), (row, 1, ((D, D), batch)))
+    c["layouts"] = {"q": qo, "o": qo, "k": ((S, D, ((1, 1), 1)), (row, 1, ((0, D), batch))),
+                    "v": ((D, S, ((1, 1), 1)), (1, row, ((0, D), batch)))}
     return c
 
 
@@ -372,6 +415,109 @@ def hopper_fp8_2xacc(M, N, K, scale_a=0.5, scale_b=2.0):
                 ["d"], "numpy float64 of the e4m3 inputs' values times the scales (exact)")
 
 
+def hopper_fp8_gelu(M, N, K, scale=0.25):
+    """C (f16) = GELU(scale A B^T) in its erf form, A and B e4m3 (stored as their codes) in
+    {-2..2}: the accumulation and the scaling are exact, GELU is evaluated by the kernel's erf."""
+    import math
+
+    import blockscaled
+
+    def build(rng):
+        av = rng.integers(-2, 3, (M, K))
+        bv = rng.integers(-2, 3, (N, K))
+        a, b = blockscaled.codes_of("e4m3", av), blockscaled.codes_of("e4m3", bv)
+        x = (av.astype(np.float64) @ bv.T.astype(np.float64)) * scale
+        erf = np.vectorize(math.erf)
+        c = 0.5 * x * (1.0 + erf(x / math.sqrt(2.0)))
+        return ([("a", a), ("b", b), ("c", np.zeros((M, N), np.float16))],
+                {"c": c.astype(np.float16)})
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        fp8 = cutlass.Float8E4M3FN
+        fk = [make_fake_compact_tensor(fp8, a.shape + (1,), stride_order=(1, 0, 2),
+                                       assumed_align=16) for _, a in bufs[:2]]
+        fk.append(fake(cute, cutlass, bufs[2][1], bufs[2][1].shape + (1,), (1, 0, 2)))
+        k = mod.HopperFP8GeluPersistentGemmKernel(cutlass.Float32, (128, 128), (1, 1), 1, True)
+        return (k, fk + [cutlass.Float32(scale), True, 1, stream()],
+                [("ptr", n) for n, _ in bufs] + [("f32", scale), ("stream",)])
+    c = case("hopper_dense_gemm_fp8_gelu_persistent",
+             "hopper/kernel/dense_gemm/dense_gemm_fp8_gelu_persistent.py", "sm_90a",
+             dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"],
+             "numpy float64 0.5 x (1 + erf(x / sqrt 2)) of x = scale A B^T (exact x)")
+    c["tolerance"] = dict(rtol=2.0 ** -10, atol=2.0 ** -24,
+                          why="the f16 rounding of C (2^-11 relative) and the kernel's f32 erf and "
+                              "GELU arithmetic (a few f32 ulp); atol: f16's smallest subnormal")
+    return c
+
+
+#: the template tensors' run-time shape and stride fields as the host passes them: (8, 8), row
+#: stride 8, batch stride 64
+LAYOUT_8x8 = (8, 8, 8, 64)
+
+
+def grouped_gemm(sizes, mode="SMEM", arch="sm_100a"):
+    """Blackwell grouped GEMM: C_g (M_g, N_g) f16 = A_g B_g^T per group, K-major A and B, N-major
+    C, inputs in {-1, 0, 1} (exact). The kernel finds each group's tensors through a device table
+    of their addresses (``ptrs``: a DeviceTable) and rewrites its tensor maps on the device
+    (tensormap.replace in shared (SMEM) or global (GMEM) memory, then fence.proxy.tensormap);
+    the initial maps are made from 8 x 8 template tensors, as the example's host makes them."""
+    G = len(sizes)
+    tiles = sum(-(-m // 128) * -(-n // 128) for m, n, _ in sizes)
+
+    def build(rng):
+        bufs, ref, table = [], {}, []
+        for g, (m, n, k) in enumerate(sizes):
+            a = rng.integers(-1, 2, (m, k)).astype(np.float16)
+            b = rng.integers(-1, 2, (n, k)).astype(np.float16)
+            bufs += [(f"a{g}", a), (f"b{g}", b), (f"c{g}", np.zeros((m, n), np.float16))]
+            ref[f"c{g}"] = gemm_ref(a, b, np.float16)
+            table += [(24 * g + 8 * i, f"{x}{g}") for i, x in enumerate("abc")]
+        c["tables"] = {"ptrs": table}
+        c["layouts"] = {n: ((8, 8, 1), (8, 1, 64)) for n in ("init_a", "init_b", "init_c")}
+        bufs += [("init_a", np.zeros((8, 8), np.float16)), ("init_b", np.zeros((8, 8), np.float16)),
+                 ("init_c", np.zeros((8, 8), np.float16)),
+                 ("problem", np.array([[m, n, k, 1] for m, n, k in sizes], np.int32)),
+                 ("strides", np.array([[[k, 1], [k, 1], [n, 1]] for m, n, k in sizes], np.int32)),
+                 ("ptrs", np.zeros((G, 3), np.int64)),
+                 ("tensormaps", np.zeros((tiles, 3, 16), np.int64))]
+        return bufs, ref
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.nvgpu import cpasync  # noqa: F401  (the example's own import chain)
+        import cutlass.utils as utils
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        by = dict(bufs)
+        # the templates have run-time layouts, as the example's (cute_tensor_like, dynamic): a
+        # static one lets the compiler fold every tile coordinate to the template's one tile
+        fk = {n: make_fake_compact_tensor(cutlass.Float16, (cute.sym_int(divisibility=8),
+                                                            cute.sym_int(), 1),
+                                          stride_order=(1, 0, 2), assumed_align=16)
+              for n in ("init_a", "init_b", "init_c")}
+        dev = {n: fake(cute, cutlass, by[n]) for n in ("problem", "strides", "ptrs", "tensormaps")}
+        um = getattr(utils.TensorMapUpdateMode, mode)
+        if arch == "sm_100a":
+            k = mod.GroupedGemmKernel(cutlass.Float32, False, (128, 128), (1, 1), um)
+        else:
+            k = mod.HopperGroupedGemmPersistentKernel(cutlass.Float32, (128, 128), (1, 1), 1,
+                                                      True, um)
+        args = [fk["init_a"], fk["init_b"], fk["init_c"], G, dev["problem"], dev["strides"],
+                dev["ptrs"], tiles, dev["tensormaps"], tiles, stream()]
+        rt = [("ptr", n, LAYOUT_8x8) for n in ("init_a", "init_b", "init_c")] + [
+            ("ptr", n) for n in ("problem", "strides", "ptrs", "tensormaps")] + [("stream",)]
+        return k, args, rt
+    outs = [f"c{g}" for g in range(G)]
+    ins = [f"{x}{g}" for g in range(G) for x in "ab"] + ["init_a", "init_b", "init_c", "problem",
+                                                           "strides", "ptrs", "tensormaps"]
+    c = case(("bw" if arch == "sm_100a" else "hopper") + "_grouped_gemm"
+             + ("" if mode == "SMEM" else "_gmem"),
+             ("blackwell" if arch == "sm_100a" else "hopper") + "/kernel/grouped_gemm/grouped_gemm.py",
+             arch,
+             dict(groups=[list(x) for x in sizes]), build, setup, ins, outs,
+             "numpy float64 A_g B_g^T of integer inputs per group (exact)")
+    return c
+
+
 def copy_case(name, example, make, M, N, transpose):
     def build(rng):
         a = rng.integers(-8, 9, (M, N)).astype(np.float16)
@@ -397,11 +543,8 @@ def tutorial_gemms(s):
 
 
 def pending(size):
-    """Cases the generator cannot record yet: the Blackwell FMHA makes its TMA atoms from tensors
-    with run-time layouts, whose maps' dimensions and strides the host computes at launch
-    (make_corpus.tma_atoms reads static layouts only); make_corpus.py --pending tries them."""
-    s = 1 if size == "small" else 4
-    return [blackwell_fmha(128 * s, 64), blackwell_fmha(128 * s, 64, causal=True)]
+    """Cases the generator cannot record yet (make_corpus.py --pending tries them): none."""
+    return []
 
 
 def cases(size):
@@ -414,6 +557,8 @@ def cases(size):
         tensorop_gemm(128 * s, 128, 64),
         fa2(1, 128 * s, 1, 64, False),
         fa2(1, 128 * s, 1, 64, True),
+        hstu(1, 128 * s, 1, 64, False),
+        hstu(1, 128 * s, 1, 64, True),
         cta_norm("layer", 4 * s, 1024),
         cta_norm("rms", 4 * s, 1024),
         rmsnorm("sm_100a", 4 * s, 1024),  # x and o: by-value structs of address and row count
@@ -421,6 +566,8 @@ def cases(size):
         *tutorial_gemms(s),
         hopper_fmha(128 * s, 64),
         hopper_fmha(128 * s, 64, causal=True),
+        blackwell_fmha(128 * s, 64),  # maps over run-time layouts: the case states them
+        blackwell_fmha(256 * s, 64, causal=True),  # two Q stages of 128 rows each
         copy_case("bw_tma_v0_copy", "blackwell/tutorial/tutorial_tma/tma_v0.py",
                   lambda mod: mod.Sm100SimpleCopyKernel(), 128, 128 * s, False),
         copy_case("bw_tma_v1_transpose", "blackwell/tutorial/tutorial_tma/tma_v1.py",
@@ -435,6 +582,9 @@ def cases(size):
                  cutlass.Float32, False, (128, 128), (1, 1), True, 2), c="float32", l_mode=True,
              extra=lambda cutlass: [1]),
         hopper_fp8_2xacc(128 * s, 128, 256),
+        hopper_fp8_gelu(256 * s, 128, 128),
+        grouped_gemm([(128, 128, 64 * s), (256, 128, 128)]),
+        grouped_gemm([(128, 256, 64), (128, 128, 64 * s)], mode="GMEM"),
         alpha_beta(256 * s, 128, 128),
         gemm("bw_dense_gemm_persistent_dynamic",
              "blackwell/kernel/dense_gemm/dense_gemm_persistent_dynamic.py", "sm_100a",

@@ -46,7 +46,8 @@ def _host_signature(lowered, mc):
 
 def bind_host_arguments(lowered, mc, runtime):
     """{"%argN": value} for the host function's arguments, in order of ``runtime``: ("ptr", name)
-    for a tensor or pointer, ("i32"|"i64"|"f32", value) for a scalar, ("stream",) for a stream."""
+    for a tensor or pointer (("ptr", name, values): a tensor with a run-time layout, the values of
+    its shape and stride fields), ("i32"|"i64"|"f32", value) for a scalar, ("stream",) for a stream."""
     fn, sig = _host_signature(lowered, mc)
     assert len(sig) == len(runtime), (sig, runtime)
     env = {}
@@ -55,6 +56,8 @@ def bind_host_arguments(lowered, mc, runtime):
             if typ.startswith("!llvm.struct"):
                 val = mc._value(typ)
                 val[0] = f"ptr:{r[1]}"
+                if len(r) > 2:  # a run-time layout: its shape and stride fields, in order
+                    _fill(val, list(r[2]))
                 env[name] = val
             else:
                 env[name] = f"ptr:{r[1]}"
@@ -64,6 +67,19 @@ def bind_host_arguments(lowered, mc, runtime):
         else:
             env[name] = None
     return fn, env
+
+
+def _fill(val, leaves, top=True):
+    """Set the leaves of a struct value after its pointer (field 0) from ``leaves``, in order."""
+    for i, v in enumerate(val):
+        if top and i == 0:
+            continue
+        if isinstance(v, list):
+            _fill(v, leaves, False)
+        else:
+            assert leaves, ("fewer layout values than fields", val)
+            val[i] = leaves.pop(0)
+    assert not top or not leaves, ("more layout values than fields", leaves)
 
 
 def kernel_parameters(lowered, mc, runtime):
@@ -170,6 +186,9 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
         assert all(isinstance(g, int) for g in grid), grid
     names = [n for n, _ in bufs]
     buffers = [dict(name=n, dtype=str(a.dtype), shape=list(a.shape)) for n, a in bufs]
+    for b in buffers:  # a device table of addresses: its pointer fields (corpus.arrays)
+        if b["name"] in case.get("tables", {}):
+            b["pointers"] = [dict(offset=o, buffer=n) for o, n in case["tables"][b["name"]]]
     atoms = mc.tma_atoms(clean, host_args)
     words = mc.host_descriptors(lowered)
     entry = re.search(r"\.entry (\w+)\(", ptx)
@@ -181,7 +200,9 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
             at = pending[dirs[i]].pop(0) if i in dirs else atoms[k]
             buf = buffers[names.index(runtime[at["arg"]][1])]
             params.append(dict(name=f"param_{i}", kind="tensor_map", buffer=buf["name"],
-                               direction=at["kind"], **mc.tensor_map_args(at, buf)))
+                               direction=at["kind"],
+                               **mc.tensor_map_args(at, buf, case.get("layouts", {}).get(
+                                   buf["name"]))))
             k += 1
         elif kind == "buffer":
             params.append(dict(name=f"param_{i}", kind="buffer", buffer=v))

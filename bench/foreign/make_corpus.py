@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blockscaled  # noqa: E402
 import cute_cases  # noqa: E402
 import host_eval  # noqa: E402
+import tma_layouts  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DUMP = tempfile.mkdtemp(prefix="foreign-corpus-")
@@ -81,7 +82,8 @@ def load_example(cutlass_dir, rel):
 
 # ----------------------------------------------------------------------------- reading the IR
 def _layout(text):
-    """"(256,256,1):(256,1,65536)" -> (shape, stride) of a flat static layout."""
+    """"(256,256,1):(256,1,65536)" -> (shape, stride) of a flat static layout (a run-time one:
+    tma_layouts.py)."""
     m = re.fullmatch(r"\(([\d,]+)\):\(([\d,]+)\)", text.replace("(", "").replace(")", "")
                      .replace(":", "):(").join("()") if text.count("(") > 2 else text)
     assert m, f"layout {text!r}: not a flat static layout"
@@ -128,8 +130,10 @@ def tma_atoms(clean, host_args):
         gbasis, fmt = re.search(r"-> \(!cute_nvgpu[^\n]*?tma_gbasis = <\"([^\"]+)\">, "
                                 r"tma_format = (\w+)>", line).groups()
         mc = re.search(r"num_multicast = (\d+)", line)
+        text = aliases[memref]
         out.append(dict(kind=kind, arg=_root_arg(fn, arg, host_args),
-                        layout=_layout(aliases[memref]), swizzle_b=int(b) if b else 0,
+                        layout=_layout(text) if "?" not in text else None, layout_text=text,
+                        swizzle_b=int(b) if b else 0,
                         swizzle_m=int(mbase) if mbase else 4, gbasis=gbasis, format=fmt,
                         multicast=int(mc.group(1)) if mc else 1))
     return out
@@ -282,22 +286,23 @@ def dynamic_smem(lowered):
     return int(consts[re.search(rf"llvm\.store (%\d+), {gep} : i64", lowered).group(1)])
 
 
-def tensor_map_args(atom, buf):
+def tensor_map_args(atom, buf, concrete=None):
     """The cuTensorMapEncodeTiled arguments of a CuTe TMA atom: its basis ``(box...):(1@mode...)``
-    names, innermost first, which mode of the global tensor each box dimension walks."""
-    shape, stride = atom["layout"]
-    box_s, basis = re.fullmatch(r"\(([\d,]+)\):\(([\d@,]+)\)", atom["gbasis"]).groups()
-    box = list(map(int, box_s.split(",")))
+    names, innermost first, which mode of the global tensor each box dimension walks (a nested
+    mode by its path, ``1@0@0@2``); a run-time layout is the case's ``concrete`` statement of it,
+    checked against the IR (tma_layouts.py)."""
+    assert atom["layout"] or concrete, (f"{buf['name']}: a run-time layout "
+                                        f"{atom['layout_text']}: the case must state it")
+    layout = atom["layout"] or tma_layouts.resolve(atom["layout_text"], concrete)
+    box, dims, strides = tma_layouts.map_dims(layout, atom["gbasis"])
     # a multicast atom's basis is the whole tile; each of its num_multicast CTAs loads a slice of
     # the outermost box dimension and multicasts it, so the map's box is that slice (the DSL's
     # inline-encoded map of fp16_gemm_5's A: (64, 64) of the (64, 128) basis)
     n = atom.get("multicast", 1)
     assert box[-1] % n == 0, (atom, "the multicast count divides the outermost box dimension")
     box[-1] //= n
-    modes = [int(b.split("@")[1]) for b in basis.split(",")]
     esize = np.dtype(buf["dtype"]).itemsize
-    dims = [shape[md] for md in modes]
-    strides = [stride[md] * esize for md in modes]
+    strides = [st * esize for st in strides]
     assert strides[0] == esize, (atom, "dimension 0 must be contiguous")
     return dict(data_type=TMA_TYPES[atom["format"]], rank=len(box), global_dim=dims,
                 global_strides=strides[1:], box_dim=list(box), element_strides=[1] * len(box),

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from .approx_math import ex2_f32 as ex2_approx_f32, lg2_f32 as lg2_approx_f32, rcp_f32 as rcp_approx_f32
 from .build import build_machine, parse_cached
-from .by_value import ByValue
+from .by_value import ByValue, DeviceTable
 from .errors import EmulationError
 from .result import SimResult
 from .run import run_launches, run_ptx
 from .tensor_map import TensorMap
 
-__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap", "ByValue", "ex2_approx_f32", "lg2_approx_f32",
-           "rcp_approx_f32"]
+__all__ = ["run_ptx", "run_launches", "EmulationError", "SimResult", "TensorMap", "ByValue", "DeviceTable",
+           "ex2_approx_f32", "lg2_approx_f32", "rcp_approx_f32"]

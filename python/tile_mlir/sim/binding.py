@@ -8,7 +8,7 @@ import numpy as np
 
 from . import launch, tensor_map_bytes
 from . import memory as mem
-from .by_value import ByValue
+from .by_value import ByValue, DeviceTable
 from .codegen import f32_to_bits, f64_to_bits
 from .errors import EmulationError
 from .tensor_map import TENSOR_MAP_BYTES, TensorMap
@@ -58,7 +58,8 @@ class MemoryBinding:
     def _check_memory(self, args, *, slots, tmem):
         gbytes = sum(v.size for v in self._global_vars()) + sum(
             a.global_address.nbytes if isinstance(a, TensorMap) else
-            sum(getattr(x, "nbytes", 0) for x in a.pointers.values()) if isinstance(a, ByValue) else
+            sum(getattr(x, "nbytes", 0) for x in a.pointers.values())
+            if isinstance(a, (ByValue, DeviceTable)) else
             getattr(a, "nbytes", 0) for a in args)
         cx, cy, cz = self.cluster_dims
         launch.check_memory(self.fn.name, ctas=self.grid[0] * self.grid[1] * self.grid[2],
@@ -107,7 +108,11 @@ class MemoryBinding:
             if isinstance(a, ByValue):
                 self._bind_by_value(p, off, a)
                 continue
-            if isinstance(a, np.ndarray):
+            if isinstance(a, DeviceTable):
+                if p.size != 8:
+                    raise EmulationError(f"DeviceTable bound to non-64-bit parameter {p.name}")
+                val = self._array_base(a, f"device table for {p.name}")
+            elif isinstance(a, np.ndarray):
                 if p.size != 8:
                     raise EmulationError(f"numpy array bound to non-64-bit parameter {p.name}")
                 if not a.flags.c_contiguous:
@@ -135,28 +140,37 @@ class MemoryBinding:
         """The global address of array ``a``: the allocation of an earlier argument that is the
         same object, else a new one holding a copy of its bytes."""
         base = next((b for arr, b in self.bound_arrays if arr is a), None)
-        if base is None:
+        if base is None and isinstance(a, DeviceTable):
+            base = self.gmem.alloc(a.nbytes, what, self._pointer_bytes(a.data, a.pointers, what))
+            self.bound_arrays.append((a, base))
+        elif base is None:
             base = self.gmem.alloc(a.nbytes, what, a.view(np.uint8).reshape(-1).tobytes())
             self.bound_arrays.append((a, base))
         return base
 
+    def _pointer_bytes(self, raw, pointers, what):
+        """``raw`` with each 64-bit field at an offset of ``pointers`` the address of its array (a
+        numpy array or a nested DeviceTable)."""
+        data = bytearray(raw)
+        for o, a in sorted(pointers.items()):
+            if not isinstance(a, DeviceTable) and (not isinstance(a, np.ndarray) or
+                                                   a.dtype.hasobject or not a.flags.c_contiguous):
+                raise EmulationError(f"{what}: the pointer field at byte {o} needs a C-contiguous "
+                                     f"numpy array of plain values or a DeviceTable")
+            if o % 8 or not 0 <= o <= len(data) - 8:
+                raise EmulationError(f"{what}: pointer field offset {o} is not an 8-byte aligned "
+                                     f"field inside its {len(data)} bytes")
+            data[o:o + 8] = self._array_base(a, f"{what}+{o}").to_bytes(8, "little")
+        return bytes(data)
+
     def _bind_by_value(self, p, off, bv):
         """A by-value struct with pointer fields (sim/by_value.py): its bytes, each pointer field
         the address of its array."""
-        data = bytearray(bv.data)
-        if len(data) != p.size:
-            raise EmulationError(f"ByValue for {p.name}: {len(data)} bytes for a {p.size}-byte "
+        if len(bv.data) != p.size:
+            raise EmulationError(f"ByValue for {p.name}: {len(bv.data)} bytes for a {p.size}-byte "
                                  f"parameter")
-        for o, a in sorted(bv.pointers.items()):
-            if not isinstance(a, np.ndarray) or a.dtype.hasobject or not a.flags.c_contiguous:
-                raise EmulationError(f"ByValue for {p.name}: the pointer field at byte {o} needs "
-                                     f"a C-contiguous numpy array of plain values")
-            if o % 8 or not 0 <= o <= len(data) - 8:
-                raise EmulationError(f"ByValue for {p.name}: pointer field offset {o} is not an "
-                                     f"8-byte aligned field inside its {len(data)} bytes")
-            base = self._array_base(a, f"global buffer for {p.name}+{o}")
-            data[o:o + 8] = base.to_bytes(8, "little")
-        self.param_buf[off:off + p.size] = bytes(data)
+        self.param_buf[off:off + p.size] = self._pointer_bytes(bv.data, bv.pointers,
+                                                               f"ByValue for {p.name}")
 
     def _bind_tensor_map(self, p, off, tm):
         """A TensorMap binds to a 128-byte .param object, kept by its offset (docs/emulator.md
@@ -177,6 +191,8 @@ class MemoryBinding:
 
     def copy_back(self):
         for a, base in self.bound_arrays:
+            if isinstance(a, DeviceTable):  # an input of addresses: not copied back
+                continue
             buf, o = self.gmem.find(base, a.nbytes) if a.nbytes else (b"", 0)
             if a.nbytes:
                 a.view(np.uint8).reshape(-1)[:] = np.frombuffer(bytes(buf[o:o + a.nbytes]),

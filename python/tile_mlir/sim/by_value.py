@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["ByValue"]
+__all__ = ["ByValue", "DeviceTable"]
 
 
 @dataclass
@@ -20,3 +20,19 @@ class ByValue:
     offset of a 64-bit pointer field -> the array it points to."""
     data: bytes
     pointers: dict[int, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass
+class DeviceTable:
+    """Global-memory bytes that hold global addresses: a device array of pointers, as a grouped
+    GEMM's host passes the per-group A, B and C addresses.  It stands wherever an array does (a
+    pointer argument, a :class:`ByValue` or another table's pointer field): run_ptx allocates
+    ``data``, each 64-bit field at a byte offset of ``pointers`` overwritten with the address of
+    its array (the same allocation as every other argument that is the same array, copied back
+    after the run); the table itself is not copied back."""
+    data: bytes
+    pointers: dict = field(default_factory=dict)
+
+    @property
+    def nbytes(self) -> int:
+        return len(self.data)

@@ -9,7 +9,7 @@ on the GPU as one rounding, not two. tile-sim follows the assembler: this module
 fuses, the arithmetic handler (handlers/fparith.py) runs each such ``add`` / ``sub`` as the ``fma``.
 
 The rule is the ISA's permission narrowed to what ptxas was measured to do (docs/emulator.md,
-Table A row A52; the H100's outputs of the foreign corpus's attention kernels, whose cubins fuse
+Table A row A53; the H100's outputs of the foreign corpus's attention kernels, whose cubins fuse
 exactly these pairs): a ``mul`` and an ``add`` / ``sub`` of one floating-point type (f32 or f64),
 neither with a rounding modifier, ``.sat`` or a guard, the same ``.ftz``, where the ``mul``'s
 destination register is named nowhere else in the function than by that ``mul`` and one operand of

@@ -38,6 +38,9 @@ RULES = {
     "generic-address": (
         "PTX ISA, Addresses as Operands: an instruction without a state space uses generic "
         "addressing, and a .shared::cta offset is no generic address of shared memory"),
+    "smem-descriptor-version": (
+        "PTX ISA, tcgen05 shared memory descriptor (Table 40): bits 46-48 hold the fixed constant "
+        "0b001"),
     "ordering": "an ordering rule of the PTX ISA (the message names it)",
 }
 

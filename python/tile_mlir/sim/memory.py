@@ -111,6 +111,13 @@ class GlobalMemory:
                 return a.buf, addr - a.base
         raise EmulationError(self._oob(addr, n, i))
 
+    def name_at(self, addr: int) -> str:
+        """The name of the allocation holding ``addr`` ("" if none)."""
+        i = bisect.bisect_right(self.bases, addr) - 1
+        if i >= 0 and addr < self.allocs[i].base + self.allocs[i].size:
+            return self.allocs[i].name
+        return ""
+
     def _oob(self, addr, n, i):
         near = []
         for j in (i, i + 1):

@@ -4,7 +4,7 @@
     bits  0..13  start address >> 4        bits 14..15 reserved 0
     bits 16..29  leading byte offset >> 4  bits 30..31 reserved 0
     bits 32..45  stride byte offset >> 4
-    bits 46..48  fixed 0b001
+    bits 46..48  fixed 0b001 (0b000 read as 0b001 and reported: :func:`unversioned`)
     bits 49..51  matrix base offset
     bit  52      LBO mode (0 relative, 1 absolute; sm_103a only)
     bits 53..60  fixed 0
@@ -73,6 +73,30 @@ def encode(start: int, lbo: int, sbo: int, swizzle: int = 0, base_offset: int = 
             | (base_offset & 7) << 49 | (lbo_mode & 1) << 52 | swizzle << 61)
 
 
+#: the ISA rule a descriptor with bits 46-48 = 0b000 breaks (a finding, sim/findings.py)
+VERSION_RULE = "smem-descriptor-version"
+
+
+def unversioned(d: SmemDescriptor) -> bool:
+    """Bits 46-48 are 0b000 where the ISA fixes 0b001.  Triton before 3.6 builds every tcgen05
+    descriptor so, and its kernels run on sm_100a silicon: tile-sim reads such a descriptor as the
+    0b001 layout and the handler reports the broken rule (docs/emulator.md A52)."""
+    return d.fixed_46_48 == 0
+
+
+def _version_errors(d: SmemDescriptor) -> list[str]:
+    if d.fixed_46_48 in (0, 1):
+        return []
+    return [f"bits 46-48 must be 0b001 (fixed version field), got 0b{d.fixed_46_48:03b}: no "
+            f"layout is known for it (0b000 is read as 0b001, docs/emulator.md A52)"]
+
+
+def version_message(d: SmemDescriptor, what: str) -> str:
+    return (f"{what} descriptor 0x{d.raw:016x} has bits 46-48 = 0b000; the PTX ISA (tcgen05 "
+            f"shared memory descriptor) fixes them at 0b001. tile-sim reads it as 0b001, as "
+            f"sm_100a is assumed to (docs/emulator.md A52)")
+
+
 def check_for_cp(d: SmemDescriptor) -> list[str]:
     """Reasons why ``tcgen05.cp`` on sm_100a cannot use descriptor ``d`` (empty list: usable).
 
@@ -81,9 +105,7 @@ def check_for_cp(d: SmemDescriptor) -> list[str]:
     because the hardware's use of the base offset field is undocumented; mode 1 (128B_base32B) is
     undocumented for cp.
     """
-    errs = []
-    if d.fixed_46_48 != 1:
-        errs.append(f"bits 46-48 must be 0b001 (fixed version field), got 0b{d.fixed_46_48:03b}")
+    errs = _version_errors(d)
     if d.reserved:
         errs.append("reserved bits (14-15, 30-31 or 53-60) are not zero")
     if d.swizzle not in VALID_MODES:
@@ -155,9 +177,7 @@ def check_for_mma(d) -> list[str]:
     which no source we know builds (docs/emulator.md A30)."""
     errs = []
     if isinstance(d, SmemDescriptor):
-        if d.fixed_46_48 != 1:
-            errs.append(f"bits 46-48 must be 0b001 (fixed version field), got "
-                        f"0b{d.fixed_46_48:03b}")
+        errs += _version_errors(d)
         if d.swizzle not in VALID_MODES:
             errs.append(f"swizzle mode {d.swizzle} is invalid (valid: 0, 1, 2, 4, 6)")
         if d.lbo_mode:

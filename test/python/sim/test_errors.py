@@ -82,7 +82,8 @@ def test_cp_4x256b_lane_offset_range(assemble):
 
 
 @pytest.mark.parametrize("desc,match", [
-    (make_desc(BUF, 0, 128, 0, fixed=0), r"bits 46-48 must be 0b001"),
+    (make_desc(BUF, 0, 128, 0, fixed=2), r"bits 46-48 must be 0b001 .*got 0b010"),
+    (make_desc(BUF, 0, 128, 0, fixed=4), r"bits 46-48 must be 0b001 .*got 0b100"),
     (make_desc(BUF, 0, 128, 3), r"swizzle mode 3 is invalid"),
     (make_desc(BUF, 0, 128, 5), r"swizzle mode 5 is invalid"),
     (make_desc(BUF, 0, 128, 7), r"swizzle mode 7 is invalid"),
@@ -97,6 +98,27 @@ def test_bad_descriptor(desc, match, assemble):
     ptx = cp_kernel([("32x128b.warpx4", 0, 0, desc)], smem_bytes=4096)
     assemble(ptx)
     expect(ptx, "tcgen05.cp.", match)
+
+
+def test_descriptor_version_zero_is_a_finding_read_as_version_one(assemble):
+    """Bits 46-48 = 0b000 (Triton before 3.6 builds tcgen05 descriptors so): the ISA rule is
+    broken (an error in strict mode, a finding in lenient mode), and the copy is the one of the
+    0b001 descriptor (docs/emulator.md A52)."""
+    ptx0 = cp_kernel([("32x128b.warpx4", 0, 0, make_desc(BUF, 0, 128, 0, fixed=0))],
+                     smem_bytes=4096)
+    ptx1 = cp_kernel([("32x128b.warpx4", 0, 0, OK_DESC)], smem_bytes=4096)
+    assemble(ptx0)
+    expect(ptx0, "tcgen05.cp.", r"bits 46-48 = 0b000; the PTX ISA .* fixes them at 0b001.*"
+                                r"ISA rule smem-descriptor-version", strict=True)
+    src = np.arange(1024, dtype=np.uint32).view(np.uint8).copy()
+    out0, out1 = np.zeros((128, 32), np.uint32), np.zeros((128, 32), np.uint32)
+    got = run_ptx(ptx0, "k", [src, out0], strict=False)
+    want = run_ptx(ptx1, "k", [src, out1], strict=False)
+    assert [(f.rule, f.line) for f in got.findings] == [
+        ("smem-descriptor-version", line_of(ptx0, "tcgen05.cp."))]
+    assert not want.findings
+    np.testing.assert_array_equal(out0, out1)
+    assert out1.any()
 
 
 def test_kernel_exit_with_tmem_allocated(assemble):

@@ -1,5 +1,5 @@
 """tile-sim fuses a ``mul`` and an ``add`` / ``sub`` without rounding modifiers into one ``fma``, as
-ptxas does by default (sim/contract.py; docs/emulator.md Table A row A52).
+ptxas does by default (sim/contract.py; docs/emulator.md Table A row A53).
 
 Inputs a = b = 1 + 2^-12 make the two answers differ: a * b = 1 + 2^-11 + 2^-24 exactly, which f32
 rounds (a tie, to even) to 1 + 2^-11; so a * b - 1 is 2^-11 (0x3A000000) when the product is rounded

@@ -23,23 +23,25 @@ import corpus  # noqa: E402
 NAMES = corpus.names(FIX)
 #: kernels of 12 s or more on tile-sim here (2 shared cores, bench/foreign/corpus_table.py)
 SLOW = {"ampere_sgemm", "bw_blockscaled_mxf8", "bw_dense_gemm_alpha_beta_persistent",
-        "bw_tutorial_fp16_gemm_1", "bw_tutorial_fp16_gemm_2", "bw_tutorial_fp16_gemm_3",
-        "bw_tutorial_fp16_gemm_3_1", "bw_tutorial_fp16_gemm_5", "bw_persistent", "hopper_dense", "tma_transpose"}
+        "bw_fmha_causal", "bw_persistent", "bw_tutorial_fp16_gemm_1", "bw_tutorial_fp16_gemm_2",
+        "bw_tutorial_fp16_gemm_3", "bw_tutorial_fp16_gemm_3_1", "bw_tutorial_fp16_gemm_5",
+        "hopper_dense", "hopper_dense_gemm_fp8_gelu_persistent", "tma_transpose"}
 #: the ISA rules each kernel breaks (tile-sim findings, by rule) beyond the tcgen05.ld pattern of
 #: test_runs_as_shipped_and_matches; a kernel in neither breaks none
 RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
          "bw_tma_v1_transpose": {"ordering"},
          "hopper_fmha": {"ordering"},  # (measured with sim-approx's models merged)
          "hopper_fmha_causal": {"ordering"},
-         # under triage: the wgmma reads P that the threads stored with st.shared, and tile-sim finds
-         # no proxy fence on the path (Triton's bug or tile-sim's: not yet settled)
+         # Triton 3.5's attention: its MMAs read K and V tiles that cp.async wrote, with no
+         # fence.proxy.async after the copies completed (test_triton_attention_breaks_the_proxy_rule);
+         # the sm_100a ones also build tcgen05 descriptors with bits 46-48 = 0b000
          "triton_attention_fwd_90": {"ordering"},
-         "triton_attention_fwd_causal_90": {"ordering"}}
-#: kernels tile-sim refuses to run to the end, with the reason (each an open question, docs/emulator.md
-#: §11.1): Triton 3.5's sm_100a attention builds tcgen05.mma B descriptors without the version field
-#: (bits 46-48 0b001) that the ISA fixes; what the hardware does with it is unmeasured
-REFUSED = {"triton_attention_fwd_10": "bits 46-48 must be 0b001",
-           "triton_attention_fwd_causal_10": "bits 46-48 must be 0b001"}
+         "triton_attention_fwd_causal_90": {"ordering"},
+         "triton_attention_fwd_10": {"ordering", "smem-descriptor-version"},
+         "triton_attention_fwd_causal_10": {"ordering", "smem-descriptor-version"}}
+TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
+#: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
+REFUSED: dict[str, str] = {}
 
 
 def corpus_params(names):
@@ -94,6 +96,22 @@ def test_runs_as_shipped_and_matches(name):
                  and "tcgen05.fence::after_thread_sync" not in ptx)
     if not fenceless:
         assert found == set(), res.findings
+    elif name in TRITON_ATTENTION:  # as triton_dot, at every commit and tcgen05.ld it runs
+        lines = ptx.split("\n")
+        commits = {i for i, l in enumerate(lines, 1) if "tcgen05.commit" in l}
+        assert "tcgen05.wait::ld" in ptx and {r for r, _ in found} == {
+            "generic-address", "tcgen05.fence::after_thread_sync"}, res.findings
+        assert {L for r, L in found if r == "generic-address"} <= commits
+        assert {L for r, L in found if r != "generic-address"} <= set(ld_lines(ptx))
+    elif name.startswith("bw_fmha"):  # the GEMMs' two rules at the tcgen05.ld of S and O (of
+        # the paths this size runs); its row statistics' loads (x2, waited) keep to the rules
+        lds = set(ld_lines(ptx))
+        fence = {L for r, L in found if r == "tcgen05.fence::after_thread_sync"}
+        assert fence and fence == {L for r, L in found if r == "tcgen05.wait::ld"} and \
+            fence < lds and {r for r, _ in found} == {"tcgen05.fence::after_thread_sync",
+                                                     "tcgen05.wait::ld"}
+        lines = ptx.split("\n")
+        assert all(".x2." not in lines[L - 1] for L in fence)
     elif name == "triton_dot":  # waits for its tcgen05.ld, but commits to a .shared::cta offset
         commit = [i for i, l in enumerate(ptx.split("\n"), 1) if "tcgen05.commit" in l]
         assert "tcgen05.wait::ld" in ptx and "tcgen05.fence::after_thread_sync" not in ptx
@@ -115,6 +133,38 @@ def test_runs_as_shipped_and_matches(name):
                 ("tcgen05.fence::after_thread_sync", L)]
         assert all(re.match(r"tile-sim finding: line \d+( \([^)]*\))?: \[tcgen05\.", str(f))
                    for f in res.findings if f.rule not in extra)
+
+
+@pytest.mark.slow  # the four attention kernels again
+@pytest.mark.parametrize("name", TRITON_ATTENTION)
+def test_triton_attention_breaks_the_proxy_rule(name):
+    """Triton 3.5's fused attention (sm_90a and sm_100a) fills its K and V tiles with cp.async,
+    waits (cp.async.wait_group, bar.sync) and lets wgmma / tcgen05.mma read them, with no
+    fence.proxy.async between the completed copies and the MMA.  The PTX ISA makes that a broken
+    rule, not a tile-sim artefact: "cp.async is treated as a weak memory operation performed in the
+    generic proxy" (cp.async); wgmma.mma_async and tcgen05.mma read shared memory in the async
+    proxy, and "an async proxy fence must be used to establish an ordering between prior writes to
+    shared memory matrices and subsequent reads of the same matrices in a wgmma.mma_async
+    instruction" (wgmma.fence; tcgen05: "Shared Memory Accesses").  So every ordering finding is
+    an MMA's B operand read without the fence, and strict mode stops at the first one."""
+    ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
+    lines = ptx.split("\n")
+    _, _, res = corpus.run(FIX, name)
+    order = [f for f in res.findings if f.rule == "ordering"]
+    assert order
+    for f in order:
+        assert re.match(r"(wgmma|tcgen05\.mma) B at line (\d+) \(async proxy\) reads shared byte "
+                        r"0x[0-9a-f]+ of CTA \d+ written by a generic-proxy store .* with no "
+                        r"fence\.proxy\.async between them", f.message), f.message
+        assert re.search(r"\b(wgmma\.mma_async|tcgen05\.mma)\b", lines[f.line - 1])
+    if name.endswith("_10"):  # every executed MMA has descriptors without the version bit
+        ver = {f.line for f in res.findings if f.rule == "smem-descriptor-version"}
+        assert ver and all("tcgen05.mma" in lines[L - 1] for L in ver)
+    first = min(f.line for f in res.findings)  # strict: an error at the first broken rule
+    with pytest.raises(EmulationError, match=r"no fence\.proxy\.async|bits 46-48 = 0b000|"
+                                             r"\.shared::cta offset") as e:
+        corpus.run(FIX, name, strict=True)
+    assert e.value.line is not None and e.value.line >= first
 
 
 @pytest.mark.parametrize("name", ["bw_dense_1cta", "bw_dense_2cta", "bw_persistent",

@@ -1,5 +1,7 @@
 """The prefetches that name an operand tile-sim checks, on tile-sim: cp.async.bulk.prefetch.tensor
-(every rank, default and .tile mode), cp.async.bulk.prefetch.L2.global and prefetch{.param}.tensormap.
+(every rank, default and .tile mode), cp.async.bulk.prefetch.L2.global and
+prefetch{.param,.const}.tensormap (a map in a kernel parameter, in a .const variable, or at a
+generic address).
 A prefetch is a hint with no memory effect (PTX ISA), so each row registered to this test is
 checked for what it can break: run before a TMA load of the same map it leaves the loaded box and
 the tensor unchanged and the run clean; and its operand is evaluated -- a tensor map of another
@@ -12,7 +14,7 @@ import pytest
 
 from isa_harness import isa_rows
 from test_isa_tma import AT, BOX, DIMS, SMEM, box_of, kernel
-from tile_mlir.sim import EmulationError, TensorMap, run_ptx
+from tile_mlir.sim import EmulationError, TensorMap, run_ptx, tensor_map_bytes
 
 T = "test/python/sim/test_isa_prefetch.py::"
 ROWS = isa_rows(T + "test_prefetch_rows")
@@ -33,15 +35,27 @@ def ptx_for(row, n, bad=False):
         pf = f"{op} [%rd1], {4096 if bad else 64};"
     elif form == "prefetch.param.tensormap":
         pf = f"{op} [{'out' if bad else 'tmap'}];"
+    elif form == "prefetch.const.tensormap":
+        pf = f"{op} [{'czero' if bad else 'cmap'}];"
     else:
         pf = f"{op} [{'%rd1' if bad else '%rd3'}];"
-    return kernel(f"""  {pf}
+    return with_const_maps(n, kernel(f"""  {pf}
   mbarrier.init.shared::cta.b64 [mbar], 1;
   mbarrier.arrive.expect_tx.shared::cta.b64 _, [mbar], {4 * int(np.prod(BOX[:n]))};
   cp.async.bulk.tensor.{n}d.shared::cta.global.tile.mbarrier::complete_tx::bytes [buf], [%rd3, {{{cs}}}], [mbar];
 WAIT:
   mbarrier.try_wait.parity.shared::cta.b64 %p2, [mbar], 0;
-  @!%p2 bra WAIT;""")
+  @!%p2 bra WAIT;"""))
+
+
+def with_const_maps(n, ptx):
+    """Two .const variables: ``cmap`` holds the rank-n map in tile-sim's byte layout (a map in
+    constant memory, as the host would copy it there; W4), ``czero`` 128 zero bytes."""
+    raw = tensor_map_bytes.encode(tmap(n)[1], 0x7F00_0000_1000)
+    init = ", ".join(str(b) for b in raw)
+    return ptx.replace(".address_size 64\n", ".address_size 64\n"
+                       f".const .align 64 .b8 cmap[128] = {{{init}}};\n"
+                       ".const .align 64 .b8 czero[128];\n", 1)
 
 
 def rank(form):

@@ -119,7 +119,8 @@ def test_isa_elemtype_order():
     assert ELEMTYPES[7:11] == ("float32", "float32_ftz", "float64", "bfloat16")
     a = np.zeros((4, 8), np.uint16)
     raw = encode(TensorMap("bfloat16", a, (8, 4), (16,), (8, 4)), 0x1000)
-    assert raw[76] == 10 and raw[75] == 1  # elemtype .bf16, rank 2 - 1
+    assert raw[59] == 10 and raw[58] == 1  # elemtype .bf16, rank 2 - 1
+    assert raw[64:] == bytes(64)  # every field in the first 64 bytes (W4)
 
 
 @pytest.mark.parametrize("edit,why", [

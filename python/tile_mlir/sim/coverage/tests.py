@@ -148,11 +148,11 @@ TESTS += [
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
 TESTS += [
     (r"cp\.async\.bulk\.prefetch\.tensor\.[1-5]d\.L2\.global(\.tile)?|cp\.async\.bulk\.prefetch\.L2\.global|"
-     r"prefetch(\.param)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
+     r"prefetch(\.param|\.const)?\.tensormap", _T + "test_isa_prefetch.py::test_prefetch_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
 TESTS += [
-    (r"isspacep\.(global|local|shared::cluster)|mapa(\.shared::cluster)?\.u64|"
+    (r"isspacep\.(global|local|shared|shared::cta|shared::cluster|param|param::entry|const)|mapa(\.shared::cluster)?\.u64|"
      r"mapa\.shared::cluster\.u32|getctarank(\.shared::cluster)?\.u64|getctarank\.shared::cluster\.u32",
      _T + "test_isa_cluster_addr.py::test_cluster_addr_rows"),
 ]
@@ -173,5 +173,27 @@ _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
 TESTS += [
     (r"tcgen05\.mma\.cta_group::[12]\.kind::(f16|tf32|f8f6f4|i8)",
      _T + "test_isa_tcgen05_mma_rows.py::test_tcgen05_mma_rows"),
+]
+_COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]
+
+# ---- corpus: the rest, row by row (test_isa_rest_rows.py), appended, one block
+_R = _T + "test_isa_rest_rows.py::"
+TESTS += [
+    (r"bra(\.uni)?|exit|ret(\.uni)?|trap|brkpt", _R + "test_control_rows"),
+    (r"prefetch(\.(global|local))?\.(L1|L2|L2::evict_last|L2::evict_normal)|prefetchu\.L1|"
+     r"nanosleep\.u32|createpolicy\.(cvt|fractional|range(\.global)?)(\.L2(::\w+)?)\.b64",
+     _R + "test_hint_rows"),
+    (r"griddepcontrol\.(launch_dependents|wait)", _R + "test_griddepcontrol_rows"),
+    (r"setmaxnreg\.(inc|dec)\.sync\.aligned\.u32", _R + "test_setmaxnreg_rows"),
+    (r"clusterlaunchcontrol\.(try_cancel\.async(\.shared::cta)?\.mbarrier::complete_tx::bytes"
+     r"(\.multicast::cluster::all)?\.b128|query_cancel\.(is_canceled\.pred|get_first_ctaid::[xyz]\.b32)"
+     r"\.b128)", _R + "test_clc_rows"),
+    (r"tensormap\.replace\.tile\.(global_address|rank)\.(global|shared::cta)\.b1024\.b(64|32)",
+     _R + "test_tensormap_space_rows"),
+    (r"tcgen05\.(fence::(before|after)_thread_sync|wait::st\.sync\.aligned)",
+     _R + "test_tcgen05_fence_rows"),
+    (r"wgmma\.(fence|commit_group|wait_group)\.sync\.aligned", _R + "test_wgmma_sync_rows"),
+    (r"div\.full(\.ftz)?\.f32", _R + "test_div_full_rows"),
+    (r"mov\.b128", _R + "test_mov_b128_rows"),
 ]
 _COMPILED = [(re.compile(p + r"\Z"), t) for p, t in TESTS]

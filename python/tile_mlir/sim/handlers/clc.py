@@ -2,7 +2,7 @@
 launched (PTX ISA "clusterlaunchcontrol.try_cancel", "clusterlaunchcontrol.query_cancel")::
 
     clusterlaunchcontrol.try_cancel.async{.shared::cta}.mbarrier::complete_tx::bytes
-        {.multicast::cluster::all}.b128 [addr], [mbar];
+        {.multicast::cluster::all}.b128 [addr], [mbar];   (no .shared::cta: generic addresses)
     clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, resp;
     clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {x, y, z, _}, resp;
     clusterlaunchcontrol.query_cancel.get_first_ctaid::{x,y,z}.b32.b128 r, resp;
@@ -61,14 +61,17 @@ def decode_try_cancel(d, inst):
         raise d.error("clusterlaunchcontrol.try_cancel takes .async{.shared::cta}"
                       ".mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128")
     multicast = "multicast::cluster::all" in p
+    # without .shared::cta both addresses are generic (PTX ISA: generic addressing when the state
+    # space is not given), as CUTLASS passes them
+    space = "shared" if "shared::cta" in p else "generic"
     addr, mb = d.operands(2)
     ae = d.compile([f"return {d.addr_expr(addr)[0]}"])
     me = d.compile([f"return {d.addr_expr(mb)[0]}"])
     M, line = d.M, inst.line
 
     def f(t):
-        _, off = M.shared_target(t, ae(t), "shared")
-        mcta, moff = M.shared_target(t, me(t), "shared")
+        _, off = M.shared_target(t, ae(t), space)
+        mcta, moff = M.shared_target(t, me(t), space)
         if off % 16:
             raise EmulationError(f"clusterlaunchcontrol.try_cancel: response address 0x{off:x} "
                                  f"is not 16-byte aligned")

@@ -207,6 +207,8 @@ def decode_mapa(d, inst):
     w = TYPE_BITS[t]
     dd, a, b = d.operands(3)
     generic = "shared::cluster" not in p
+    if generic and w == 32:
+        raise d.error(GENERIC32)
     if generic:
         lines = [f"_a = {d.src(a, 64)}",
                  f"if not ({mem.SHARED_WINDOW} <= _a < "
@@ -228,24 +230,51 @@ def decode_mapa(d, inst):
     return d.compile(lines, {"_U": undefined(d.M, "undefined-value", inst.line, what)})
 
 
+#: why mapa.u32 / getctarank.u32 of a generic address are refused
+GENERIC32 = ("a 32-bit generic address exists only under .address_size 32, which ptxas 13 refuses "
+             "for every target here; tile-sim's generic shared window lies above 2^32 (use the "
+             ".u64 form, or .shared::cluster with a 32-bit shared address)")
+
+
 def decode_getctarank(d, inst):
     p = inst.parts
     dd, a = d.operands(2)
     space = "cluster" if "shared::cluster" in p else "generic"
+    if space == "generic" and p[-1] == "u32":
+        raise d.error(GENERIC32)
     return d.compile([f"_c, _o = M.shared_target(t, {d.src(a, 64)}, '{space}')",
                       d.dst(dd, 32)("_c.rank")])
 
 
 def decode_isspacep(d, inst):
+    """isspacep.space p, a: 1 if the generic address ``a`` falls in the space's window (PTX ISA,
+    isspacep).  ``.shared`` is ``.shared::cta``, the executing CTA's own window (its cluster rank's
+    slice of the shared window, memory.py); ``.shared::cluster`` is the whole shared window;
+    ``.param`` is ``.param::entry``, the kernel parameters, whose window lies inside ``.global``'s
+    (the ISA says so: isspacep.global is 1 for them too); ``.const`` is an address inside one of the
+    module's ``.const`` variables, which tile-sim keeps in global memory (so ``.global`` is 1 for
+    them as well: W18)."""
     sp = inst.parts[1]
     dd, a = d.operands(2)
-    if sp.startswith("shared"):
-        e = f"M.classify_generic({d.src(a, 64)}) == 'generic_shared'"
-    elif sp in ("global", "const", "local"):
-        e = f"M.classify_generic({d.src(a, 64)}) == '{'global' if sp == 'const' else sp}'"
-    else:
-        e = "False"
-    return d.compile([d.dst(dd, 1)(f"1 if {e} else 0")])
+    return d.compile([d.dst(dd, 1)(f"1 if _in(M, t, {d.src(a, 64)}, {sp!r}) else 0")],
+                     {"_in": in_space})
+
+
+def in_space(M, t, a: int, space: str) -> bool:
+    kind = M.classify_generic(a)
+    if space in ("shared", "shared::cta"):
+        return kind == "generic_shared" and (a - mem.SHARED_WINDOW) >> mem.CLUSTER_SHIFT == t.cta.rank
+    if space == "shared::cluster":
+        return kind == "generic_shared"
+    if space in ("param", "param::entry"):
+        return kind == "param"
+    if space == "global":
+        return kind in ("global", "param")
+    if space == "local":
+        return kind == "local"
+    if space == "const":
+        return kind == "global" and M.gmem.name_at(a).startswith(".const ")
+    return False
 
 
 def decode_nop(d, inst):

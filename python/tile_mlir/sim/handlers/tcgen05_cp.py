@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import memory as mem
+from .. import findings, memory as mem
 from ..errors import EmulationError
-from ..smem_desc import check_for_cp, decode as decode_desc
+from ..smem_desc import (VERSION_RULE, check_for_cp, decode as decode_desc, unversioned,
+                         version_message)
 from ..state import shared_observe_chunks
 from ..swizzle import ROW_PITCH, swizzle_np
 from . import tcgen05_async as aop
@@ -116,6 +117,9 @@ def exec_cp(M, t, spec, taddr, desc):
     if errs:
         raise EmulationError("invalid shared-memory descriptor for tcgen05.cp: " + "; ".join(errs)
                              + f" [{dd}]")
+    if unversioned(dd):
+        findings.report(M, VERSION_RULE, f"line {spec.line}: " + version_message(dd, "tcgen05.cp"),
+                        line=spec.line)
     if C0 % 4:
         raise EmulationError(f"tcgen05.cp column offset {C0} (taddr 0x{taddr:08x}) is not a "
                              f"multiple of 4 (128-bit aligned; docs/emulator.md A3)")

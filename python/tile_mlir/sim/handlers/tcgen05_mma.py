@@ -27,11 +27,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import mma_numerics
+from .. import findings, mma_numerics
 from ..errors import EmulationError
 from ..memory import POISON
 from ..mma_operands import element_addresses
-from ..smem_desc import BLOCK_SCALED_KINDS, check_for_mma, decode as decode_desc, decode_idesc
+from ..smem_desc import (BLOCK_SCALED_KINDS, VERSION_RULE, check_for_mma, decode as decode_desc,
+                         decode_idesc, unversioned, version_message)
 from .mma_smem import read_operand
 from . import tcgen05_async as aop  # the pending list and races an MMA joins
 from . import tcgen05_chain
@@ -217,10 +218,10 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         raise EmulationError(f"tcgen05.mma D address 0x{d_taddr:08x}: lane field {L0} must be 0"
                              + (" or 16" if m_total == 64 else ""))
     bdd = decode_desc(b_desc)
-    _check(bdd, "B")
+    _check(M, bdd, "B", s.line)
     add = None if s.a_tmem else decode_desc(a_src)
     if add is not None:
-        _check(add, "A")
+        _check(M, add, "A", s.line)
     if s.a_tmem and not (m_total == 128 * s.cg):
         raise EmulationError(f"tcgen05.mma with A in tensor memory is emulated for M = 128 "
                              f"(cta_group::1) and M = 256 (cta_group::2) only, not M = {m_total}")
@@ -307,11 +308,14 @@ def _sf_span(taddr, rows):
     return c0, c0 + (rows + 31) // 32
 
 
-def _check(dd, which):
+def _check(M, dd, which, line):
     errs = check_for_mma(dd)
     if errs:
         raise EmulationError(f"invalid tcgen05.mma {which} descriptor: " + "; ".join(errs) +
                              f" [{dd}]")
+    if unversioned(dd):
+        findings.report(M, VERSION_RULE, f"line {line}: " + version_message(dd, f"tcgen05.mma "
+                                                                             f"{which}"), line=line)
 
 
 def _containers(raw, etype, ctas, dd, rows, k, k_major):

@@ -20,10 +20,8 @@ Ordering (fence.proxy.tensormap) is not checked: every edit is visible to the ne
 
 from __future__ import annotations
 
-import struct
-
 from ..errors import EmulationError
-from ..tensor_map_bytes import FIELD1, FIELD2, FIELD3, LAYOUT, TENSOR_MAP_BYTES, decode
+from ..tensor_map_bytes import FIELD1, FIELD2, FIELD3, TENSOR_MAP_BYTES, decode, replace
 from . import memory as memh
 
 
@@ -66,7 +64,6 @@ def decode_replace(d, inst):
         raise d.error(f"tensormap.replace.{field} takes .{want}")
     ae = d.compile([f"return {d.addr_expr(addr)[0]}"])
     ve = d.compile([f"return {d.src(val, 64 if want == 'b64' else 32)}"])
-    off, fmt = LAYOUT[field]
     rd, wr = memh.make_reader(d.M, space), memh.make_writer(d.M, space)
 
     def f(t):
@@ -75,14 +72,7 @@ def decode_replace(d, inst):
             raise EmulationError(f"tensormap.replace: tensor map address 0x{a:x} is not 64-byte "
                                  f"aligned")
         raw = bytearray(rd(t, a, TENSOR_MAP_BYTES).to_bytes(TENSOR_MAP_BYTES, "little"))
-        v = ve(t)
-        if k is None:
-            struct.pack_into(fmt, raw, off, v & ((1 << (8 * struct.calcsize(fmt))) - 1))
-        else:
-            items = list(struct.unpack_from(fmt, raw, off))
-            size = struct.calcsize(fmt) // len(items)
-            items[k] = v & ((1 << (8 * size)) - 1)
-            struct.pack_into(fmt, raw, off, *items)
+        replace(raw, field, k or 0, ve(t))
         wr(t, a, TENSOR_MAP_BYTES, int.from_bytes(bytes(raw), "little"))
     return f
 

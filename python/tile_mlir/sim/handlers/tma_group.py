@@ -81,20 +81,25 @@ def _prefetch_bulk(M, src, size):
 
 
 def decode_prefetch_tensormap(d, inst):
-    """prefetch{.const,.param}.tensormap [a]: the address must name a tensor map."""
+    """prefetch{.const,.param}.tensormap [a]: the address must name a tensor map -- a map bound
+    to a kernel parameter, or the 128 bytes at a global, shared or ``.const`` address (a map a
+    kernel copied and edited, one in a ``.const`` variable).  ``.param`` takes a kernel-parameter
+    address, ``.const`` a ``.const`` one (tile-sim keeps ``.const`` variables in global memory,
+    where its addresses are generic ones), no space a generic address (PTX ISA, prefetch)."""
     ops = d.operands(1)
     op = ops[0]
     if op[0] != "addr":
         raise d.error("prefetch.tensormap needs `[a]`")
+    space = "param" if "param" in inst.parts else "const" if "const" in inst.parts else None
     base = op[1]
     if base[0] == "sym":
-        space, val = d.sym(base[1])
-        if space != "param":
-            raise d.error(f"`{base[1].name}` is not a kernel parameter")
-        ae = str(mem.PARAM_WINDOW + val + op[2])
+        sp, val = d.sym(base[1])
+        if sp not in ((space,) if space else ("param", "const", "global")):
+            what = space or "kernel parameter, .const or .global"
+            raise d.error(f"`{base[1].name}` is not a {what} variable")
+        ae = str((mem.PARAM_WINDOW if sp == "param" else 0) + val + op[2])
     else:
         ae, _ = d.addr_expr(op)
-        if "param" in inst.parts:  # a .param-space address, not a generic one
+        if space == "param":  # a .param-space address, not a generic one
             ae = f"({ae} + {mem.PARAM_WINDOW})"
-    return d.compile([f"_tm(M, {ae}, 'prefetch.tensormap')"], {"_tm": tensor_map_at})
-
+    return d.compile([f"_tm(M, {ae}, 'prefetch.tensormap', t)"], {"_tm": tensor_map_at})
