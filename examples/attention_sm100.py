@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""FlashAttention forward for Blackwell (sm_100a) in the tile dialect, FlashAttention-4 style: S = Q K^T in
+tensor memory, the softmax in registers, P written back to tensor memory and consumed from there by the TS form
+of tcgen05.mma (O += P V), O accumulated in tensor memory. docs/attention-walkthrough.md goes through it.
+
+    python examples/attention_sm100.py --seq-q 300 --seq-k 300 --heads 4 --kv-heads 2          # tile IR
+    python examples/attention_sm100.py --seq-q 300 --seq-k 300 --causal --run sim              # vs the model
+    python examples/attention_sm100.py --ptx
+
+O[b, h] = softmax(Q[b, h] K[b, g]^T * scale (+ causal mask)) V[b, g] with g = h / (heads / kv_heads) (grouped-query
+heads), Q, K, V and O in bf16 or fp16 as (batch * heads, seq, head_dim) row-major tensors; one CTA per 128 rows of
+one head's queries. Warp roles (256 threads):
+  * warp 0 (thread 0): TMA loads of the Q tile and of K, V tiles of 128 keys through a ring of `stages` stages;
+  * warp 1 (thread 32): the MMA issuer: S_j = Q K_j^T into one of two S buffers in tensor memory (issued one
+    tile ahead), then, once the softmax has written P_j, O += P_j V_j with P_j read from tensor memory (.ts);
+  * warps 4-7 (the softmax warpgroup; thread 128 + r owns query row r of the tile): tcgen05.ld of S_j, the row's
+    online softmax, P_j to tensor memory by tcgen05.st, the rescale of O (tcgen05.ld, multiply, tcgen05.st), and at
+    the end O / l to bf16/fp16 through swizzled shared boxes and a TMA store (clipped at the sequence's end).
+Sequences of any length: TMA fills rows past a tensor's sequence with zeros, the length mask sets the scores of
+keys past seq_k to -inf, the TMA store writes only the rows below seq_q.
+Only the builder's own integers reach the IR (no user strings).
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
+
+import numpy as np  # noqa: E402
+
+from tile_mlir.dialect import builders as tb  # noqa: E402
+from tile_mlir.mlir import arith, ir  # noqa: E402
+
+DTYPES = {"bf16": "bf16", "f16": "f16"}  # the option's name -> the buffers' element type
+BLOCK_M = 128  # query rows of a tile: one TMEM lane each (the M = 128 data path, PTX ISA 9.7.16.10.5.4)
+BLOCK_N = 128  # keys of a K/V tile: S's columns, P's K
+ATOM = 64  # elements of a 128-byte swizzle row (16-bit): a TMA box's inner extent
+SMEM_LIMIT = 227 * 1024
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """One kernel: the problem and the schedule."""
+    dtype: str = "bf16"
+    batch: int = 1
+    heads: int = 1
+    kv_heads: int = 1
+    seq_q: int = 128
+    seq_k: int = 128
+    head_dim: int = 128
+    causal: bool = False
+    stages: int = 2  # K/V ring stages
+
+    def __post_init__(self):
+        if self.dtype not in DTYPES:
+            raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        if min(self.batch, self.heads, self.kv_heads, self.seq_q, self.seq_k) < 1:
+            raise ValueError("batch, heads, kv_heads, seq_q and seq_k must be positive")
+        if self.heads % self.kv_heads:
+            raise ValueError(f"heads={self.heads} must be a multiple of kv_heads={self.kv_heads} (grouped-query "
+                             "heads share a K/V head)")
+        if self.head_dim not in (64, 128):
+            raise ValueError(f"head_dim={self.head_dim}: 64 or 128")
+        if self.stages < 1:
+            raise ValueError("the K/V ring needs at least 1 stage")
+        if self.smem_bytes > SMEM_LIMIT:
+            raise ValueError(f"{self.stages} stages need {self.smem_bytes} bytes of shared memory, more than a "
+                             f"CTA's {SMEM_LIMIT}: use fewer stages")
+
+    @property
+    def scale(self) -> float:
+        """The softmax scale 1/sqrt(head_dim)."""
+        return 1.0 / math.sqrt(self.head_dim)
+
+    @property
+    def q_tiles(self) -> int:
+        return -(-self.seq_q // BLOCK_M)
+
+    @property
+    def kv_tiles(self) -> int:
+        return -(-self.seq_k // BLOCK_N)
+
+    @property
+    def grid(self) -> tuple[int, int, int]:
+        return (self.q_tiles, self.batch * self.heads, 1)
+
+    @property
+    def tile_bytes(self) -> int:
+        """One 128-row tile of Q, K or V."""
+        return 128 * self.head_dim * 2
+
+    @property
+    def smem_bytes(self) -> int:
+        """Q, the K/V ring, the epilogue's staging boxes, barriers; an upper bound (+ alignment padding)."""
+        return self.tile_bytes * (2 + 2 * self.stages) + 8 * (2 * self.stages + 8) + 4 + 1024
+
+    # tensor memory: S[0], S[1] (128 columns each), O (head_dim columns), P (bf16 two a column: 64 columns)
+    @property
+    def o_col(self) -> int:
+        return 2 * BLOCK_N
+
+    @property
+    def p_col(self) -> int:
+        return self.o_col + self.head_dim
+
+    @property
+    def tmem_cols(self) -> int:
+        used = self.p_col + BLOCK_N // 2
+        return 1 << max(5, (used - 1).bit_length())
+
+    @property
+    def name(self) -> str:
+        return (f"attention_sm100_{self.dtype}_d{self.head_dim}_{self.seq_q}x{self.seq_k}"
+                + ("_causal" if self.causal else ""))
+
+
+# ------------------------------------------------------------------------------------------ building
+def build(cfg: AttentionConfig, context=None):
+    """The tile IR module of cfg's kernel (in `context`, default a new tile_mlir context)."""
+    from tile_mlir.frontend.context import make_context
+
+    ctx = context or make_context()
+    with ctx, ir.Location.unknown():
+        module = ir.Module.create()
+        _kernel(module, cfg)
+    return module
+
+
+def _buf(scope: str, shape, elem: str, layout: str | None = None, align: int | None = None):
+    return tb.buffer_t(scope, shape, elem, layout, align=align)
+
+
+def _cmp(pred: str, a, b):
+    return arith.cmpi(getattr(arith.CmpIPredicate, pred), a, b)
+
+
+def _tile_smem(cfg: AttentionConfig):
+    """A 128-row tile of Q, K or V as TMA writes it: head_dim / 64 boxes of 128 rows x 128 bytes (128B swizzle),
+    box a at byte a * 16384; the leading 1 is the (batch * heads) dim of the tensor's box."""
+    d, atoms = cfg.head_dim, cfg.head_dim // ATOM
+    inner = (f"S[(1, 128, {atoms}, {ATOM}) : ({128 * d}, {ATOM}, {128 * ATOM}, 1)]" if atoms > 1
+             else f"S[(1, 128, {ATOM}) : ({128 * ATOM}, {ATOM}, 1)]")
+    return _buf("shared", (1, 128, d), cfg.dtype, "Swizzle<128B> o " + inner, 1024)
+
+
+def _v_as_b(cfg: AttentionConfig):
+    """The same bytes as _tile_smem, viewed as the B operand of O += P V: B[n, k] = V[key k, dim n], N = head_dim
+    by K = 128 keys, MN-major (contiguous along the head dim) -- 64 dims a swizzle row, 8192 elements between the
+    boxes of 64 dims (the descriptor's LBO), 64 elements between keys."""
+    d, atoms = cfg.head_dim, cfg.head_dim // ATOM
+    inner = (f"S[({atoms}, {ATOM}, 128) : ({128 * ATOM}, 1, {ATOM})]" if atoms > 1
+             else f"S[({ATOM}, 128) : (1, {ATOM})]")
+    return _buf("shared", (d, 128), cfg.dtype, "Swizzle<128B> o " + inner, 1024)
+
+
+def _rows(cols: int) -> str:
+    """The softmax warpgroup's register tiles: query row 32 (w - 4) + l in thread l of warp w (its lane of tensor
+    memory, tcgen05.ld/st.32x32b), `cols` columns in its registers."""
+    return f"S[(4, 32, {cols}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
+
+
+def _kernel(module, cfg: AttentionConfig) -> None:
+    d, st, el = cfg.head_dim, cfg.stages, cfg.dtype
+    bh_q, bh_kv = cfg.batch * cfg.heads, cfg.batch * cfg.kv_heads
+    params = {"Q": _buf("global", (bh_q, cfg.seq_q, d), el), "K": _buf("global", (bh_kv, cfg.seq_k, d), el),
+              "V": _buf("global", (bh_kv, cfg.seq_k, d), el), "O": _buf("global", (bh_q, cfg.seq_q, d), el)}
+    tile_t, vb_t = _tile_smem(cfg), _v_as_b(cfg)
+    stage_t = _buf("shared", (1, 128, ATOM), el, f"Swizzle<128B> o S[(1, 128, {ATOM}) : ({128 * ATOM}, {ATOM}, 1)]",
+                   1024)
+    bar_t = _buf("shared", (1,), "i64")
+    s_t = _buf("tmem", (BLOCK_M, BLOCK_N), "f32", f"S[({BLOCK_M}, {BLOCK_N}) : (1@TLane, 1@TCol)]")
+    o_t = _buf("tmem", (BLOCK_M, d), "f32", f"S[({BLOCK_M}, {d}) : (1@TLane, 1@TCol)]")
+    p_t = _buf("tmem", (BLOCK_M, BLOCK_N), el, f"S[({BLOCK_M}, {BLOCK_N}) : (1@TLane, 1@TCol)]")
+    with tb.kernel(module, cfg.name, params, block=(256, 1, 1), grid=cfg.grid) as (kern, args):
+        Q, K, V, O = args
+        c = tb.Constants(kern.regions[0].blocks[0])
+        for buf in (Q, K, V, O):
+            tb.tensor_map(buf, (1, 128, ATOM), swizzle="128B")
+        sq = tb.alloc_shared(tile_t)
+        sk = [tb.alloc_shared(tile_t) for _ in range(st)]
+        sv = [tb.alloc_shared(tile_t) for _ in range(st)]
+        svb = [tb.reinterpret(s, vb_t) for s in sv]
+        so = [tb.alloc_shared(stage_t) for _ in range(d // ATOM)]  # the epilogue's staging boxes
+        q_full = tb.alloc_shared(bar_t)
+        kv_full = [tb.alloc_shared(bar_t) for _ in range(st)]
+        kv_empty = [tb.alloc_shared(bar_t) for _ in range(st)]
+        s_full = [tb.alloc_shared(bar_t) for _ in range(2)]
+        p_full, o_done, o_written = (tb.alloc_shared(bar_t) for _ in range(3))
+        slot = tb.alloc_shared(_buf("shared", (1,), "i32"))
+        tid, warp = tb.thread_id(), tb.warp_id()
+        is_t0 = _cmp("eq", tid, c(0))
+        is_mma_warp = _cmp("eq", warp, c(1))
+        # set-up: warp 1 allocates tensor memory; thread 0 initialises the barriers: the loads' (an arrive with the
+        # bytes, then TMA), the MMA thread's commits (s_full, kv_empty, o_done), the softmax warpgroup's 128
+        # arrivals (p_full)
+        with tb.when(is_mma_warp):
+            tb.tmem_alloc(slot, cfg.tmem_cols, 1)
+        with tb.when(is_t0):
+            for bar in [q_full, *kv_full, *kv_empty, *s_full, o_done]:
+                tb.mbarrier_init(bar, 1)
+            tb.mbarrier_init(p_full, 128)
+            tb.mbarrier_init(o_written, 128)
+            tb.fence("mbarrier_init")
+        tb.fence("tcgen05_before_sync")
+        tb.barrier()
+        tb.fence("tcgen05_after_sync")
+        s_buf = [tb.tmem_buffer(slot, s_t, col_offset=b * BLOCK_N) for b in range(2)]
+        o_acc = tb.tmem_buffer(slot, o_t, col_offset=cfg.o_col)
+        p_buf = tb.tmem_buffer(slot, p_t, col_offset=cfg.p_col)
+
+        def ring(index, bufs):
+            return tb.ring_stage(index, bufs, result_type=bufs[0].type) if len(bufs) > 1 else bufs[0]
+
+        qt, bh = tb.block_id("x"), tb.block_id("y")
+        q0 = arith.muli(qt, c(BLOCK_M))
+        group = cfg.heads // cfg.kv_heads
+        kvh = arith.divui(bh, c(group)) if group > 1 else bh  # (b * heads + h) / group = b * kv_heads + h / group
+        # key tiles of this query tile: all, or (causal, keys k <= query q) those up to the tile's last row
+        n_kv = c(cfg.kv_tiles)
+        if cfg.causal:
+            n_kv = arith.minui(n_kv, arith.addi(qt, c(1)))
+        stage = (lambda j: arith.remui(j, c(st))) if st > 1 else (lambda j: c(0))
+        parity = lambda j: arith.divui(j, c(st))  # noqa: E731  (wait_parity reads bit 0)
+
+        def load_tile(dst, glob, row_bh, row0, bar):
+            for a in range(d // ATOM):
+                src = tb.subview(glob, [row_bh, row0, c(a * ATOM)], static_offsets=[-1, -1, -1],
+                                 sizes=[1, 128, ATOM])
+                tb.copy_async(dst, src, bar, dst_region=[(0, 1), (0, 128), (a * ATOM, (a + 1) * ATOM)])
+
+        with tb.when(is_t0):
+            # load warp: the Q tile, then K_j, V_j into stage j % stages once the MMAs of its last use are done
+            tb.mbarrier_arrive_expect_tx(q_full, cfg.tile_bytes)
+            load_tile(sq, Q, bh, q0, q_full)
+            with tb.loop(c(0), n_kv, c(1)) as j:
+                s = stage(j)
+                tb.mbarrier_wait_parity(ring(s, kv_empty), arith.xori(parity(j), c(1)))
+                bar = ring(s, kv_full)
+                tb.mbarrier_arrive_expect_tx(bar, 2 * cfg.tile_bytes)
+                k0 = arith.muli(j, c(BLOCK_N))
+                load_tile(ring(s, sk), K, kvh, k0, bar)
+                load_tile(ring(s, sv), V, kvh, k0, bar)
+        with tb.when(_cmp("eq", tid, c(32))):
+            _mma_issuer(cfg, c, ring, stage, parity, n_kv, sq, sk, svb, q_full, kv_full, kv_empty, s_full, p_full,
+                        o_done, s_buf, o_acc, p_buf)
+        with tb.when(_cmp("uge", warp, c(4))):
+            _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc, p_buf, so, O, bh, q0, tid)
+        tb.fence("tcgen05_before_sync")
+        tb.barrier()
+        with tb.when(is_mma_warp):  # every MMA completed (the softmax warpgroup saw the last o_done)
+            tb.fence("tcgen05_after_sync")
+            tb.tmem_relinquish(1)
+            tb.tmem_dealloc(slot, cfg.tmem_cols, 1)
+        tb.ret()
+
+
+def _mma_issuer(cfg, c, ring, stage, parity, n_kv, sq, sk, svb, q_full, kv_full, kv_empty, s_full, p_full, o_done,
+                s_buf, o_acc, p_buf):
+    """Thread 32: S_0; then per key tile j: S_{j+1} = Q K_{j+1}^T into S[(j + 1) % 2] (its last reader, the
+    softmax of tile j - 1, said so on p_full before the MMAs of tile j - 1 were issued), a commit to s_full of
+    that buffer; once P_j is in tensor memory (p_full, parity j), O += P_j V_j (.ts: A = P from tensor memory),
+    then commits: kv_empty of stage j (K_j and V_j are read) and o_done (O holds tiles 0..j: the softmax may
+    rescale it, overwrite P, or, after the last, read it)."""
+    false = arith.constant(ir.IntegerType.get_signless(1), 0)
+    tb.mbarrier_wait(q_full, 0)
+
+    def s_mma(j):
+        s = stage(j)
+        tb.mbarrier_wait_parity(ring(s, kv_full), parity(j))
+        b = arith.andi(j, c(1))
+        tb.gemm_async(ring(b, s_buf), sq, ring(s, sk), false)
+        tb.commit(ring(b, s_full), 1)
+
+    s_mma(c(0))
+    with tb.loop(c(0), n_kv, c(1)) as j:
+        nxt = arith.addi(j, c(1))
+        with tb.when(_cmp("ult", nxt, n_kv)):
+            s_mma(nxt)
+        tb.mbarrier_wait_parity(p_full, j)
+        s = stage(j)
+        tb.gemm_async(o_acc, p_buf, ring(s, svb), _cmp("ugt", j, c(0)))
+        tb.commit(ring(s, kv_empty), 1)
+        tb.commit(o_done, 1)
+
+
+def _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc, p_buf, so, O, bh, q0, tid):
+    """Warps 4-7, thread 128 + r on query row r (tensor memory lane r): per key tile j wait s_full, tcgen05.ld S_j,
+    P_j = bf16(S_j) (the softmax arrives here), wait o_done of tile j - 1 (P's columns and O are free), tcgen05.st
+    P_j, arrive p_full; after the last tile: O to bf16, the staging boxes, a TMA store of the rows below seq_q."""
+    d, el = cfg.head_dim, cfg.dtype
+    rs = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), "f32", _rows(BLOCK_N)))
+    rp = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), el, _rows(BLOCK_N)))
+    with tb.loop(c(0), n_kv, c(1)) as j:
+        b = arith.andi(j, c(1))
+        tb.mbarrier_wait_parity(ring(b, s_full), arith.divui(j, c(2)))
+        tb.fence("tcgen05_after_sync")
+        tb.copy_async(rs, ring(b, s_buf), scope="warpgroup")
+        tb.convert(rp, rs, "rn")
+        with tb.when(_cmp("ugt", j, c(0))):
+            tb.mbarrier_wait_parity(o_done, arith.subi(j, c(1)))
+            tb.fence("tcgen05_after_sync")
+        tb.copy_async(p_buf, rp, scope="warpgroup")
+        tb.fence("tcgen05_before_sync")
+        tb.mbarrier_arrive(p_full)
+    tb.mbarrier_wait_parity(o_done, arith.subi(n_kv, c(1)))
+    tb.fence("tcgen05_after_sync")
+    ro = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), "f32", _rows(ATOM)))
+    rout = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), el, _rows(ATOM)))
+    row_t = _buf("shared", (BLOCK_M, ATOM), el, f"Swizzle<128B> o S[({BLOCK_M}, {ATOM}) : ({ATOM}, 1)]", 1024)
+    for a, box in enumerate(so):
+        tb.copy_async(ro, o_acc, scope="warpgroup", src_region=[(0, BLOCK_M), (a * ATOM, (a + 1) * ATOM)])
+        tb.convert(rout, ro, "rn")
+        tb.copy(tb.reinterpret(box, row_t), rout, scope="warpgroup")
+    tb.fence("proxy_async")  # generic-proxy stores that the copy engine reads
+    # every thread's rows are in the boxes once all 128 arrived on o_written; then thread 128 stores each box
+    # (rows past seq_q clipped) and waits until the copy engine has read them
+    tb.mbarrier_arrive(o_written)
+    with tb.when(_cmp("eq", tid, c(128))):
+        tb.mbarrier_wait_parity(o_written, c(0))
+        for a, box in enumerate(so):
+            dst = tb.subview(O, [bh, q0, c(a * ATOM)], static_offsets=[-1, -1, -1], sizes=[1, BLOCK_M, ATOM])
+            tb.copy_async(dst, box)
+        tb.bulk_wait(0, kind="read")
+
+
+# ------------------------------------------------------------------------------------------ checking
+def operands(cfg: AttentionConfig, seed: int = 0) -> dict:
+    """Random Q, K, V (normal, in the kernel's element type) by parameter name."""
+    import ml_dtypes
+
+    rng = np.random.default_rng(seed)
+    dt = ml_dtypes.bfloat16 if cfg.dtype == "bf16" else np.float16
+    shape_q = (cfg.batch * cfg.heads, cfg.seq_q, cfg.head_dim)
+    shape_kv = (cfg.batch * cfg.kv_heads, cfg.seq_k, cfg.head_dim)
+    return {"Q": rng.standard_normal(shape_q).astype(dt), "K": rng.standard_normal(shape_kv).astype(dt),
+            "V": rng.standard_normal(shape_kv).astype(dt)}
+
+
+def run(cfg: AttentionConfig, seed: int = 0, backend: str = "sim", args: dict | None = None):
+    """(O, the operands) of cfg's kernel through tile_mlir.jit."""
+    import tile_mlir
+
+    args = args or operands(cfg, seed)
+    o = np.zeros((cfg.batch * cfg.heads, cfg.seq_q, cfg.head_dim), args["Q"].dtype)
+    tile_mlir.jit(build(cfg), arch="sm_100a", backend=backend)(args["Q"], args["K"], args["V"], o)
+    return o, args
