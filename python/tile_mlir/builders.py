@@ -36,7 +36,8 @@ __all__ = ["module", "Module", "kernel", "buffer_t", "ret", "when", "loop", "con
            "gt", "ge", "ult", "ule", "ugt", "uge", "add", "sub", "mul", "div", "rem", "ir"]
 
 _TYPES = {"i1": lambda: ir.IntegerType.get_signless(1), "i32": lambda: ir.IntegerType.get_signless(32),
-          "i64": lambda: ir.IntegerType.get_signless(64)}
+          "i64": lambda: ir.IntegerType.get_signless(64), "index": lambda: ir.IndexType.get(),
+          "f32": lambda: ir.F32Type.get()}
 
 
 class Module:
@@ -107,11 +108,16 @@ def _type(t):
 
 
 def const(value, type="i32"):
-    """An integer constant (arith.constant): ``const(0)`` is an i32 0, ``const(1, "i64")`` an i64,
-    ``const(True)`` an i1."""
+    """A constant (arith.constant): ``const(0)`` is an i32 0, ``const(1, "i64")`` an i64, ``const(3, "index")``
+    an index, ``const(True)`` an i1, ``const(0.5, "f32")`` an f32 (a tile.reg op's scalar; a Python float
+    is an f32 unless a type is given)."""
     if isinstance(value, bool):
         type = "i1"
         value = int(value)
+    elif isinstance(value, float) and type == "i32":
+        type = "f32"
+    if type == "f32":
+        value = float(value)
     return arith.constant(_type(type), value, loc=_here())
 
 

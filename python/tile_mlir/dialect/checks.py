@@ -14,7 +14,7 @@ from .enums import MemScope, OobFill, Swizzle
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
 from ..layout import Axis, FragmentError, atom_bytes, fragment_of
 
-__all__ = ["tmem_columns", "buffer_type", "check_buffer", "check_buffer_once", "check_slot",
+__all__ = ["tmem_columns", "buffer_type", "check_buffer", "register_fragment", "check_buffer_once", "check_slot",
            "KernelFacts", "check_register_budget", "same_cta_group", "tma_data_type", "tensor_map_problem"]
 
 
@@ -118,21 +118,27 @@ def _check_register_buffer(bt: BufferType, what: str) -> None:
     if bt.numel > capacity:
         fail("layout", f"{what}: {bt.numel} elements are more than the {capacity} {bt.elem} that the "
              f"{MAX_THREAD_REGISTERS} registers of {MAX_CTA_THREADS} threads hold")
-    try:
-        frag = fragment_of(bt.layout)
-    except FragmentError as e:
-        fail("layout", f"{what}: {e}")
+    frag = register_fragment(bt, what, replicas=True)
     words = -(-frag.slots_per_thread * bt.elem_bits // 32)
     if words > MAX_THREAD_REGISTERS:
         fail("layout", f"{what}: a thread holds {words} 32-bit registers of it, more than the "
              f"{MAX_THREAD_REGISTERS} a thread has")
 
 
+def register_fragment(bt: BufferType, what: str, *, replicas: bool = False):
+    """The fragment of register tile `bt` (layout.fragment_of), a FragmentError reported as check `layout`:
+    ops other than tile.reg.* take no replicated tile (`replicas` False)."""
+    try:
+        return fragment_of(bt.layout, replicas=replicas)
+    except FragmentError as e:
+        fail("layout", f"{what}: {e}")
+
+
 def check_register_budget(bt: BufferType, threads: int, what: str) -> None:
     """A register tile (already checked by check_buffer_once) fits the registers ptxas gives a thread of a
     CTA of `threads` threads, and only the CTA's threads hold it."""
 
-    frag = fragment_of(bt.layout)
+    frag = fragment_of(bt.layout, replicas=True)
     words = -(-frag.slots_per_thread * bt.elem_bits // 32)
     budget = register_budget(threads)
     if words > budget:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import enum
 
 __all__ = ["MemScope", "Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
-           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction", "ENUMS"]
+           "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction",
+           "ReduceKind", "CmpPredicate", "MaskKind", "ENUMS"]
 
 
 class MemScope(enum.StrEnum):
@@ -137,5 +138,32 @@ class Parity(enum.IntEnum):
     ODD = 1
 
 
+class ReduceKind(enum.StrEnum):
+    """tile.reg.reduce's combining operation (PTX max.f32 / add.rn.f32)."""
+
+    MAX = "max"
+    SUM = "sum"
+
+
+class CmpPredicate(enum.StrEnum):
+    """tile.reg.select's comparison: PTX setp's ordered f32 predicates (false when an operand is NaN, ne
+    included)."""
+
+    EQ = "eq"
+    NE = "ne"
+    LT = "lt"
+    LE = "le"
+    GT = "gt"
+    GE = "ge"
+
+
+class MaskKind(enum.StrEnum):
+    """tile.reg.mask's condition on an element's logical (row, col), with `bound` an index value:
+    causal: col > row + bound; residual: col >= bound (a key sequence's ragged end)."""
+
+    CAUSAL = "causal"
+    RESIDUAL = "residual"
+
+
 ENUMS = (Scope, Dim, FenceKind, CtaGroup, Swizzle, L2Promotion, OobFill, BarrierCta, BulkWaitKind, Rounding,
-         MmaKind, ScaleVec, Parity, RegAction)
+         MmaKind, ScaleVec, Parity, RegAction, ReduceKind, CmpPredicate, MaskKind)

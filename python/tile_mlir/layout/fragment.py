@@ -46,6 +46,9 @@ class Fragment:
     warp: np.ndarray
     lane: np.ndarray
     slot: np.ndarray
+    # the logical flat index of each entry: None for one entry per element in order; with replicas
+    # (fragment_of(..., replicas=True)) one entry per (replica, element), replica-major
+    elem: np.ndarray | None = None
 
     @property
     def warps(self) -> tuple[int, ...]:
@@ -59,10 +62,12 @@ class Fragment:
         return int(self.slot.max()) + 1 if self.slot.size else 0
 
 
-def fragment_of(layout: TileLayout) -> Fragment:
+def fragment_of(layout: TileLayout, *, replicas: bool = False) -> Fragment:
     """Check that `layout` is a register fragment and tabulate it. A fragment maps only onto warpid,
     laneid and reg, has no replica (one holder per element), non-negative strides, lanes below 32, and is
-    injective: no two elements share a thread's register slot."""
+    injective: no two elements share a thread's register slot. With `replicas`, a replica over warpid
+    and laneid is allowed (each thread of it holds a copy, in the same slot: a row value that every lane
+    of the row holds, docs/registers.md §8), and the table has one entry per (replica, element)."""
     import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
     if not isinstance(layout, TileLayout):
         raise FragmentError("a register layout cannot be swizzled")
@@ -70,8 +75,13 @@ def fragment_of(layout: TileLayout) -> Fragment:
     if not axes <= set(REGISTER_AXES):
         bad = sorted(a.name for a in axes - set(REGISTER_AXES))
         raise FragmentError(f"a register layout maps onto warpid, laneid and reg, got {', '.join(bad)}")
-    if layout.replica:
-        raise FragmentError(f"a register layout has one holder per element: no replica ({layout.replica_text()})")
+    if layout.replica and not replicas:
+        raise FragmentError(f"a register layout has one holder per element here: no replica "
+                            f"({layout.replica_text()}; only the tile.reg ops read replicated tiles)")
+    for it in layout.replica:
+        if it.axis is reg or it.stride <= 0:
+            raise FragmentError(f"a replica of a register layout spreads copies over threads with a positive "
+                                f"stride on warpid or laneid, got {layout.replica_text()}")
     for it in layout.shard:
         if it.stride < 0:
             raise FragmentError(f"negative stride {it.stride_text} in a register layout")
@@ -83,6 +93,8 @@ def fragment_of(layout: TileLayout) -> Fragment:
     t = offsets_table(layout)
     zero = np.zeros(layout.shard_extent(), dtype=np.int64)
     frag = Fragment(t.get(warpid, zero), t.get(laneid, zero), t.get(reg, zero))
+    if layout.replica:
+        frag = _replicate(layout, frag)
     key = (frag.warp * WARP_SIZE + frag.lane) * max(frag.slots_per_thread, 1) + frag.slot
     if np.unique(key).size != key.size:
         dup = _first_duplicate(key)
@@ -90,6 +102,19 @@ def fragment_of(layout: TileLayout) -> Fragment:
                             f"lane {int(frag.lane[dup[0]])} slot {int(frag.slot[dup[0]])}: a register layout "
                             "must be injective")
     return frag
+
+
+def _replicate(layout: TileLayout, frag: Fragment) -> Fragment:
+    """frag (replica 0) repeated at every replica index's offsets, replica-major."""
+    import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
+    n = frag.slot.size
+    shifts = {warpid: np.zeros(1, dtype=np.int64), laneid: np.zeros(1, dtype=np.int64)}
+    for it in layout.replica:  # row-major over the replica iters
+        for a in shifts:
+            shifts[a] = (shifts[a][:, None] + np.arange(it.extent) * (it.stride if it.axis is a else 0)).ravel()
+    warp = (frag.warp[None, :] + shifts[warpid][:, None]).ravel()
+    lane = (frag.lane[None, :] + shifts[laneid][:, None]).ravel()
+    return Fragment(warp, lane, np.tile(frag.slot, shifts[warpid].size), np.tile(np.arange(n), shifts[warpid].size))
 
 
 def _first_duplicate(key: np.ndarray) -> tuple[int, int]:

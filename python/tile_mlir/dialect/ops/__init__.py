@@ -21,8 +21,10 @@ from .gemm import GemmAsyncBlockScaleOp, GemmAsyncOp, GemmWaitOp
 from .kernel import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdOp, CtaRankOp, ElectOneOp, GridDimOp,
                      KernelOp, LaneIdOp, ReinterpretOp, ReturnOp, SubviewOp, ThreadIdOp, WarpIdOp, subview_strides)
 from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
+from .regmath import (RegAddOp, RegExp2Op, RegFillOp, RegFmaOp, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp,
+                      RegReduceOp, RegSelectOp, RegSubOp)
 from .sync import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
-                   MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp)
+                   MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp, NamedBarrierArriveOp, NamedBarrierSyncOp)
 from .tma import TensorMapOp, TensorMapPrefetchOp
 from .tmem import CommitOp, TmemAllocOp, TmemBufferOp, TmemDeallocOp, TmemLoadOp, TmemRelinquishOp
 
@@ -32,7 +34,9 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
     TmemDeallocOp, TmemBufferOp, CopyAsyncOp, TensorMapOp, TensorMapPrefetchOp, MbarrierArriveExpectTxOp,
     MbarrierExpectTxOp, BulkWaitOp, CommitOp, AsyncWaitOp, MbarrierInitOp, MbarrierArriveOp, MbarrierWaitOp,
     AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp, RingStageOp,
-    MbarrierWaitParityOp, RasterGroupedOp, SetMaxNRegOp,
+    MbarrierWaitParityOp, RasterGroupedOp, SetMaxNRegOp, NamedBarrierSyncOp, NamedBarrierArriveOp, RegFillOp,
+    RegNegOp, RegExp2Op, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp, RegSelectOp, RegMaskOp,
+    RegReduceOp,
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}

@@ -2,7 +2,7 @@
 cp.async), tile.convert (register tiles, cvt)."""
 from __future__ import annotations
 
-from ..checks import buffer_type, check_slot, same_cta_group
+from ..checks import buffer_type, check_slot, register_fragment, same_cta_group
 from ..decline import fail
 from ..enums import BarrierCta, CtaGroup, MemScope, Rounding, Scope
 from ..ir_utils import region_of
@@ -26,6 +26,9 @@ def _copy_regions(op) -> tuple[BufferType, tuple[int, ...], tuple[int, ...]]:
              f"src region {list(src_r.shape)} has {src_r.numel}")
     if dst_t.elem_bits != src_t.elem_bits:
         fail("element-type", f"dst element type {dst_t.elem} and src element type {src_t.elem} differ in width")
+    for bt, what in ((dst_t, "operand #0 (dst)"), (src_t, "operand #1 (src)")):
+        if bt.scope == MemScope.REG:
+            register_fragment(bt, what)  # one holder per element: a copy has one writer or reader of each
     return dst_t, dst_r.shape, src_r.shape
 
 
@@ -152,9 +155,9 @@ class ConvertOp(TileOp, name="convert"):
         rounding = self.rounding
         if rounding not in roundings:
             fail("rounding", f"{src_t.elem} -> {dst_t.elem} rounds {' or '.join(roundings)}, got {str(rounding)!r}")
-        from ...layout import THREAD_AXES, fragment_of  # (on first use, as check_buffer)
+        from ...layout import THREAD_AXES  # (on first use, as check_buffer)
 
-        d, s = fragment_of(dst_t.layout), fragment_of(src_t.layout)
+        d, s = register_fragment(dst_t, "operand #0 (dst)"), register_fragment(src_t, "operand #1 (src)")
         if not ((d.warp == s.warp).all() and (d.lane == s.lane).all()):
             fail("layout", "dst and src must put every element in the same thread "
                  f"({', '.join(a.name for a in THREAD_AXES)} equal): a conversion moves no data between threads")

@@ -7,7 +7,7 @@ from ..enums import BulkWaitKind, FenceKind, MemScope, Parity, Scope
 from ..ir_utils import constant_int
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp, TypeIs
 
-__all__ = ["FenceOp", "BarrierOp", "MbarrierArriveExpectTxOp", "MbarrierExpectTxOp", "BulkWaitOp", "AsyncWaitOp",
+__all__ = ["FenceOp", "BarrierOp", "NamedBarrierSyncOp", "NamedBarrierArriveOp", "check_named_barrier", "MbarrierArriveExpectTxOp", "MbarrierExpectTxOp", "BulkWaitOp", "AsyncWaitOp",
            "MbarrierInitOp", "MbarrierArriveOp", "MbarrierWaitOp"]
 
 
@@ -26,6 +26,53 @@ class BarrierOp(TileOp, name="barrier"):
     scope = Attr(Scope, default=Scope.CTA, choices=(Scope.CTA, Scope.CLUSTER))
     TRAITS = (Emits("nvvm.barrier0", "bar.sync"), Emits("nvvm.cluster.arrive", "barrier.cluster.arrive"),
               Emits("nvvm.cluster.wait", "barrier.cluster.wait"))
+
+
+NAMED_BARRIERS = 16  # per CTA (PTX ISA "bar, barrier": a in [0, 15])
+
+
+def check_named_barrier(bid: int, count: int | None, threads: int | None = None) -> None:
+    """A named barrier: id in [0, 16), count a positive multiple of 32 (whole warps: PTX ISA "bar, barrier")
+    and at most the CTA's threads."""
+    if not 0 <= bid < NAMED_BARRIERS:
+        fail("barrier-id", f"barrier id {bid} is not in [0, {NAMED_BARRIERS}): a CTA has {NAMED_BARRIERS} named "
+             "barriers")
+    if count is not None and (count <= 0 or count % 32):
+        fail("barrier-count", f"thread count {count} is not a positive multiple of 32 (whole warps)")
+    if count is not None and threads is not None and count > threads:
+        fail("barrier-count", f"thread count {count} is more than the CTA's {threads} threads: the barrier would "
+             "never complete")
+
+
+class _NamedBarrier(TileOp, name=None):
+    """(the fields of the named barriers; not an op) barrier id + id_offset (an optional i32 value: one
+    barrier per warpgroup, say), count threads (a multiple of 32)."""
+
+    id_offset = Operand(TypeIs("i32"), optional=True)
+    id = Attr(I64, required=True)
+
+    def verify(self, kernel) -> None:
+        bid = self.id
+        offset = constant_int(self.id_offset) if self.id_offset is not None else 0
+        if offset is not None:
+            bid += offset
+        check_named_barrier(bid, self.count, kernel.threads)
+
+
+class NamedBarrierSyncOp(_NamedBarrier, name="named_barrier.sync"):
+    """bar.sync id, count: wait until `count` threads (all the CTA's when absent) have arrived at named
+    barrier id (+ id_offset); the ordering between warpgroups of a warp-specialised kernel."""
+
+    count = Attr(I64)
+    TRAITS = (Emits("nvvm.barrier", "bar.sync"),)
+
+
+class NamedBarrierArriveOp(_NamedBarrier, name="named_barrier.arrive"):
+    """bar.arrive id, count: arrive at named barrier id (+ id_offset) without waiting (a producer's signal
+    to the warps that bar.sync on it)."""
+
+    count = Attr(I64, required=True)
+    TRAITS = (Emits("nvvm.barrier.arrive", "bar.arrive"),)
 
 
 def _barrier_operand(op) -> None:
