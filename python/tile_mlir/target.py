@@ -90,6 +90,11 @@ class ArchInfo:
         return self.sm >= 90 and self.suffix in ("a", "f")
 
     @property
+    def has_f32x2(self) -> bool:
+        """add / mul / fma.rn.f32x2 (PTX ISA: sm_100 and later)."""
+        return self.sm >= 100
+
+    @property
     def has_tcgen05(self) -> bool:
         return self.sm in _TCGEN05_SM and self.suffix in ("a", "f")
 

@@ -318,3 +318,83 @@ def gpu_module(before, name: str, chip: str, features: str):
                                regions=1, ip=ir.InsertionPoint(before))
     gmod.regions[0].blocks.append()
     return gmod
+
+
+# -- register math (docs/registers.md §8-§9): f32 scalars, their packed f32x2 pairs, shuffles, named barriers
+def _f32():
+    return ir.F32Type.get()
+
+
+# every rounding operation carries its .rn explicitly: libNVVM and ptxas contract a plain fmul + fadd into an
+# fma (measured: `mul.f32` + `add.f32` became one fma.rn.f32 in the PTX), and the program's roundings are
+# its semantics (an online softmax is checked bit for bit against its model)
+_F32_RN = {"add": "nvvm.addf", "sub": "nvvm.subf"}
+_F32X2_RN = {"add": "nvvm.add.packed.f32x2", "sub": "nvvm.sub.packed.f32x2", "mul": "nvvm.mul.packed.f32x2"}
+_F32_MINMAX = {"max": "llvm.intr.maxnum", "min": "llvm.intr.minnum"}
+
+
+def _rn(em):
+    return {"rnd": fp_rnd_mode(em, "rn")}
+
+
+def f32_arith(em, op: str, a, b):
+    """add / sub / mul.rn.f32 or max / min.f32 of two f32 values; add / sub / mul.rn.f32x2 of two
+    vector<2xf32> (the first element the low half)."""
+    if op in _F32_MINMAX:
+        return em.result(_F32_MINMAX[op], a.type, (a, b))
+    if isinstance(a.type, ir.VectorType):
+        return em.result(_F32X2_RN[op], a.type, (a, b), _rn(em))
+    if op == "mul":  # (no NVVM op: the intrinsic that NVPTX prints as mul.rn.f32)
+        return em.result("llvm.call_intrinsic", a.type, (a, b), {
+            "intrin": ir.StringAttr.get("llvm.nvvm.mul.rn.f"), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
+            **operand_segments("llvm.call_intrinsic", [2, 0])})
+    return em.result(_F32_RN[op], a.type, (a, b), _rn(em))
+
+
+def f32_fma(em, a, b, c):
+    """fma.rn.f32 (fma.rn.f32x2 on vector<2xf32>)."""
+    name = "nvvm.fma.packed.f32x2" if isinstance(a.type, ir.VectorType) else "nvvm.fma"
+    return em.result(name, a.type, (a, b, c), _rn(em))
+
+
+def f32_neg(em, a):
+    return em.result("llvm.fneg", a.type, (a,))
+
+
+def f32_const(em, value: float):
+    f32 = _f32()
+    return em.result("llvm.mlir.constant", f32, attrs={"value": ir.FloatAttr.get(f32, value)})
+
+
+def ex2_approx_ftz(em, a):
+    """ex2.approx.ftz.f32."""
+    return em.result("nvvm.ex2", a.type, (a,), {"ftz": ir.BoolAttr.get(True)})
+
+
+# arith.cmpf's ordered predicates (false when an operand is NaN): MLIR's CmpFPredicate values
+_CMPF_ORDERED = {"eq": 1, "gt": 2, "ge": 3, "lt": 4, "le": 5, "ne": 6}
+
+
+def f32_select(em, predicate: str, a, b, on_true, on_false):
+    """setp.<predicate>.f32 (ordered), selp.f32."""
+    cond = em.result("arith.cmpf", ir.IntegerType.get_signless(1), (a, b),
+                     {"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _CMPF_ORDERED[predicate])})
+    return em.result("arith.select", on_true.type, (cond, on_true, on_false))
+
+
+def shfl_bfly(em, value, lane_mask: int):
+    """shfl.sync.bfly.b32 value, lane_mask, 31 (clamp), 0xffffffff (the whole warp)."""
+    i32 = ir.IntegerType.get_signless(32)
+    full = em.result("llvm.mlir.constant", i32, attrs={"value": ir.IntegerAttr.get(i32, -1)})
+    return em.result("nvvm.shfl.sync", value.type, (full, value, em.i32(lane_mask), em.i32(31)),
+                     {"kind": em.attr("#nvvm<shfl_kind bfly>")})
+
+
+def named_barrier(em, bid, count, *, arrive: bool):
+    """bar.sync bid{, count} (count None: the CTA's threads) or bar.arrive bid, count (i32 values)."""
+    if arrive:
+        em.create("nvvm.barrier.arrive", operands=[bid, count])  # (barrierId, numberOfThreads)
+        return
+    operands = [bid] if count is None else [bid, count]
+    em.create("nvvm.barrier", operands=operands,
+              attrs=operand_segments("nvvm.barrier", [1, 0 if count is None else 1, 0]))

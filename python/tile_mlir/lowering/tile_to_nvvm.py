@@ -96,6 +96,7 @@ class ConvertTileToNVVMPass(DispatchPass):
 
         if op.name == _KERNEL:
             k = KernelLowering(self._gmod, op, cache)
+            k.target = self.target
             self._kernels.append(k)
             return LoweringCtx(k, k.kernel, Emitter(ir.InsertionPoint(self._gmod.regions[0].blocks[0]),
                                                     op.location, cache), self.target)
@@ -132,6 +133,7 @@ class KernelLowering:
         self.lowered: list = []  # the ops lowered, in program order (erased by finish)
         self.dynamic_smem = 0  # bytes of dynamic shared memory (_plan_shared)
         self.ready = False  # prepared: its ops can be lowered
+        self.target = None  # the chip's ArchInfo (set by the pass): which instructions the lowerings may use
 
     def prepare(self) -> None:
         """Once the kernel's function holds its body: the fences it needs, the buffers' users checked,

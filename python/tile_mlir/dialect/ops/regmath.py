@@ -87,7 +87,8 @@ class RegExp2Op(_Elementwise, name="reg.exp2"):
     scale = Operand(TypeIs("f32"))
     bias = Operand(_REG, optional=True)
     TILES = ("src", "bias")
-    TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2"), Emits("nvvm.fma", "fma"), Emits(None, ("mul", "neg")))
+    TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2"), Emits("nvvm.fma", "fma"), Emits("nvvm.fma.packed.f32x2", "fma"),
+              Emits("llvm.call_intrinsic", "mul"), Emits("nvvm.mul.packed.f32x2", "mul"), Emits(None, "neg"))
 
 
 class _Binary(_Elementwise, name=None):
@@ -106,15 +107,15 @@ class RegAddOp(_Binary, name="reg.add"):
 
 
 class RegSubOp(_Binary, name="reg.sub"):
-    """dst = lhs - rhs (sub.rn.f32)."""
+    """dst = lhs - rhs (sub.rn.f32; sub.rn.f32x2 on sm_100a for pairs of adjacent slots)."""
 
-    TRAITS = (Writes("dst"), Emits(None, "sub"))
+    TRAITS = (Writes("dst"), Emits("nvvm.subf", "sub"), Emits("nvvm.sub.packed.f32x2", "sub"))
 
 
 class RegMulOp(_Binary, name="reg.mul"):
     """dst = lhs * rhs (mul.rn.f32; mul.rn.f32x2 on sm_100a for pairs of adjacent slots)."""
 
-    TRAITS = (Writes("dst"), Emits(None, "mul"), Emits("nvvm.mul.packed.f32x2", "mul"))
+    TRAITS = (Writes("dst"), Emits("llvm.call_intrinsic", "mul"), Emits("nvvm.mul.packed.f32x2", "mul"))
 
 
 class RegMaxOp(_Binary, name="reg.max"):
