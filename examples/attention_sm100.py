@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 import numpy as np  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
+from attention_sm100_model import softmax_scale_log2  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
 
 DTYPES = {"bf16": "bf16", "f16": "f16"}  # the option's name -> the buffers' element type
@@ -290,33 +291,72 @@ def _mma_issuer(cfg, c, ring, stage, parity, n_kv, sq, sk, svb, q_full, kv_full,
 
 
 def _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc, p_buf, so, O, bh, q0, tid):
-    """Warps 4-7, thread 128 + r on query row r (tensor memory lane r): per key tile j wait s_full, tcgen05.ld S_j,
-    P_j = bf16(S_j) (the softmax arrives here), wait o_done of tile j - 1 (P's columns and O are free), tcgen05.st
-    P_j, arrive p_full; after the last tile: O to bf16, the staging boxes, a TMA store of the rows below seq_q."""
+    """Warps 4-7, thread 128 + r on query row r (tensor memory lane r), per key tile j (docs/attention-walkthrough.md
+    §3; examples/attention_sm100_model.py computes the same in numpy):
+      wait s_full, tcgen05.ld S_j; -inf at keys past seq_k (the last tile) and, causal, above the diagonal (tile j = the
+      query tile); m_new = max(m, rowmax S); p = 2^(S c - m_new c) (c = scale log2 e; one fma.rn, ex2.approx);
+      alpha = 2^(m c - m_new c); l = l alpha + rowsum p;
+      j > 0: wait o_done of tile j - 1 (O holds tiles 0..j-1, P's columns are free), O *= alpha (tcgen05.ld, mul,
+      tcgen05.st, 64 columns at a time);
+      P_j = bf16|f16(p) by tcgen05.st, arrive p_full.
+    After the last tile: O / l (rcp.approx of l), to bf16 / f16, the staging boxes, a TMA store of the rows below
+    seq_q."""
     d, el = cfg.head_dim, cfg.dtype
+    f32 = ir.F32Type.get()
+    idx = ir.IndexType.get()
     rs = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), "f32", _rows(BLOCK_N)))
     rp = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), el, _rows(BLOCK_N)))
+    ro = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), "f32", _rows(ATOM)))
+    row_t = _buf("reg", (BLOCK_M, 1), "f32", _rows(1))
+    m, m_new, m_c, alpha, l, l_tile, c_row = (tb.alloc_reg(row_t) for _ in range(7))
+    c_log2 = arith.constant(f32, float(softmax_scale_log2(cfg.head_dim)))
+    tb.reg_fill(m, arith.constant(f32, float("-inf")))
+    tb.reg_fill(l, arith.constant(f32, 0.0))
+    tb.reg_fill(c_row, c_log2)
+    last = cfg.kv_tiles - 1
+    residual = cfg.seq_k - last * BLOCK_N  # valid keys of the last key tile
+    qt = arith.divui(q0, c(BLOCK_M))
+    o_chunks = [[(0, BLOCK_M), (a * ATOM, (a + 1) * ATOM)] for a in range(d // ATOM)]
     with tb.loop(c(0), n_kv, c(1)) as j:
         b = arith.andi(j, c(1))
         tb.mbarrier_wait_parity(ring(b, s_full), arith.divui(j, c(2)))
         tb.fence("tcgen05_after_sync")
         tb.copy_async(rs, ring(b, s_buf), scope="warpgroup")
-        tb.convert(rp, rs, "rn")
+        if residual < BLOCK_N:
+            with tb.when(_cmp("eq", j, c(last))):
+                tb.reg_mask(rs, rs, arith.constant(idx, residual), "residual")
+        if cfg.causal:  # the diagonal tile: key k0 + col > query q0 + row, q0 = k0
+            with tb.when(_cmp("eq", j, qt)):
+                tb.reg_mask(rs, rs, arith.constant(idx, 0), "causal")
+        tb.reg_reduce(m_new, rs, kind="max", axis=1)
+        tb.reg_max(m_new, m_new, m)
+        tb.reg_mul(m_c, m_new, c_row)
+        tb.reg_exp2(alpha, m, c_log2, m_c)
+        tb.reg_exp2(rs, rs, c_log2, m_c)
+        tb.reg_reduce(l_tile, rs, kind="sum", axis=1)
+        tb.reg_fma(l, l, alpha, l_tile)
+        tb.reg_max(m, m_new, m_new)
         with tb.when(_cmp("ugt", j, c(0))):
             tb.mbarrier_wait_parity(o_done, arith.subi(j, c(1)))
             tb.fence("tcgen05_after_sync")
+            for cols in o_chunks:
+                tb.copy_async(ro, o_acc, scope="warpgroup", src_region=cols)
+                tb.reg_mul(ro, ro, alpha)
+                tb.copy_async(o_acc, ro, scope="warpgroup", dst_region=cols)
+        tb.convert(rp, rs, "rn")
         tb.copy_async(p_buf, rp, scope="warpgroup")
         tb.fence("tcgen05_before_sync")
         tb.mbarrier_arrive(p_full)
     tb.mbarrier_wait_parity(o_done, arith.subi(n_kv, c(1)))
     tb.fence("tcgen05_after_sync")
-    ro = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), "f32", _rows(ATOM)))
+    tb.reg_rcp(l, l)
     rout = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), el, _rows(ATOM)))
-    row_t = _buf("shared", (BLOCK_M, ATOM), el, f"Swizzle<128B> o S[({BLOCK_M}, {ATOM}) : ({ATOM}, 1)]", 1024)
-    for a, box in enumerate(so):
-        tb.copy_async(ro, o_acc, scope="warpgroup", src_region=[(0, BLOCK_M), (a * ATOM, (a + 1) * ATOM)])
+    box_t = _buf("shared", (BLOCK_M, ATOM), el, f"Swizzle<128B> o S[({BLOCK_M}, {ATOM}) : ({ATOM}, 1)]", 1024)
+    for cols, box in zip(o_chunks, so):
+        tb.copy_async(ro, o_acc, scope="warpgroup", src_region=cols)
+        tb.reg_mul(ro, ro, l)
         tb.convert(rout, ro, "rn")
-        tb.copy(tb.reinterpret(box, row_t), rout, scope="warpgroup")
+        tb.copy(tb.reinterpret(box, box_t), rout, scope="warpgroup")
     tb.fence("proxy_async")  # generic-proxy stores that the copy engine reads
     # every thread's rows are in the boxes once all 128 arrived on o_written; then thread 128 stores each box
     # (rows past seq_q clipped) and waits until the copy engine has read them

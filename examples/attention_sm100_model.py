@@ -9,7 +9,7 @@ The kernel's arithmetic, per 128-row query tile and per key tile j in order (doc
     neg    = -(m_new * c)                            c = scale * log2(e) rounded to fp32; mul.f32, neg.f32
     p      = ex2.approx.ftz(fma(s, c, neg))          fma.rn.f32, then tile-sim's model of ex2.approx.ftz.f32
     corr   = ex2.approx.ftz(fma(m, c, neg))          (j > 0; m the previous max)
-    l      = fma(l, corr, rowsum(p))                 (j = 0: l = rowsum(p)); rowsum: ROW_SUM_ORDER
+    l      = fma(l, corr, rowsum(p))                 (j = 0: l = rowsum(p)); rowsum: row_sum's order
     O      = O * corr                                (j > 0) mul.f32 on every element, tcgen05.ld / st
     O     += bf16|f16(p) V_j                         cvt.rn, tcgen05.mma .ts, fp32
 and at the end out = cvt.rn(O * rcp(l)).
@@ -69,11 +69,16 @@ def rcp_f32(x) -> np.ndarray:
 
 
 def row_sum(p: np.ndarray) -> np.ndarray:
-    """The in-thread sum of a row of 128 fp32 values in the kernel's order (ROW_SUM_ORDER)."""
-    acc = p[:, 0].copy()
-    for i in range(1, p.shape[1]):
-        acc = acc + p[:, i]  # add.rn.f32, left to right
-    return acc
+    """The in-thread sum of each row as tile.reg.reduce adds (docs/registers.md §9, step A): the values in
+    ascending column, folded in halves -- n values, h = ceil(n / 2), v[i] += v[i + h] for i < n - h, until one is
+    left (add.rn.f32 in fp32 throughout)."""
+    v = np.array(p, np.float32, copy=True)
+    n = v.shape[1]
+    while n > 1:
+        h = (n + 1) // 2
+        v[:, :n - h] = v[:, :n - h] + v[:, h:n]
+        n = h
+    return v[:, 0]
 
 
 def _bits16(x: np.ndarray) -> np.ndarray:
