@@ -43,6 +43,12 @@ def scalar(form: str):
     pure functions; a memo of up to 2^16 inputs per form)."""
     if form in _SCALAR:
         return _SCALAR[form]
+    if form == "ex2.approx.ftz.f32":  # a softmax's per-element exp: the model on one int (sim/fast_f32.py)
+        from ..approx_tables import table
+        from ..fast_f32 import ex2_approx_ftz
+        pos, neg = table("ex2_pos"), table("ex2_neg")
+        _SCALAR[form] = f = lambda v: ex2_approx_ftz(v, pos, neg)  # noqa: E731
+        return f
     fn, w = FORMS[form]
     dt = _DTYPE[w]
     memo: dict[int, int] = {}
