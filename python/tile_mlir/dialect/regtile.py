@@ -59,12 +59,14 @@ def _broadcast_index(dst_shape, src_shape, elem):
 
 
 @cached_plan()
-def slot_map(dst: BufferType, operands: tuple[tuple[BufferType, str, bool], ...]) -> SlotMap:
-    """The slot map of an elementwise op writing `dst` from `operands`: (type, what, same value as dst)."""
+def slot_map(dst: BufferType, operands: tuple[tuple[BufferType, str], ...]) -> SlotMap:
+    """The slot map of an elementwise op writing `dst` from `operands`: (type, what). An operand that is the
+    dst itself maps each slot to itself (same layout), so computing in place reads each slot before writing
+    it."""
     dt, ds, de = entries(dst, "operand #0 (dst)")
     slots = np.unique(ds)
     sources = []
-    for bt, what, alias in operands:
+    for bt, what in operands:
         check_broadcast(dst, bt, what)
         t, s, e = entries(bt, what)
         n = max(bt.numel, 1)
@@ -90,10 +92,6 @@ def slot_map(dst: BufferType, operands: tuple[tuple[BufferType, str, bool], ...]
                  f"{int(two[1])} in another: the slot map must be the same in every thread (one instruction "
                  "sequence serves all)")
         mapping = dict(zip(pairs[0].tolist(), pairs[1].tolist()))
-        if alias and any(k != v for k, v in mapping.items()):
-            k = next(k for k, v in mapping.items() if k != v)
-            fail("in-place", f"{what} is the dst itself, but dst slot {k} would read slot {mapping[k]}: in place, "
-                 "every element stays in its slot")
         sources.append(tuple(mapping[x] for x in slots.tolist()))
     return SlotMap(tuple(slots.tolist()), tuple(sources))
 

@@ -140,7 +140,7 @@ def _swizzled(plan: StorePlan, mem_layout: ComposedLayout, reg_layout, elem_bits
 # -- emission -----------------------------------------------------------------------------------------
 def alloc_registers(em, bt):
     """The register tile's words: an i32 alloca (em must be at the start of the entry block)."""
-    words = max(1, -(-fragment_of(bt.layout).slots_per_thread * bt.elem_bits // 32))
+    words = max(1, -(-fragment_of(bt.layout, replicas=True).slots_per_thread * bt.elem_bits // 32))
     return em.result("llvm.alloca", ptr_type(REG_ADDR_SPACE), (em.i64(words),),
                      attrs={"elem_type": ir.TypeAttr.get(I32()), "alignment": ir.IntegerAttr.get(I64(), 16)})
 

@@ -403,3 +403,190 @@
   "tile.setmaxnreg"() {action = "dec", count = 40} : () -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "op_setmaxnreg", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.named_barrier.sync"(
+// CHECK: sym_name = "op_named_barrier_sync"
+"tile.kernel"() ({
+// no parameters
+  "tile.named_barrier.sync"() {id = 1, count = 128} : () -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_named_barrier_sync", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.named_barrier.arrive"(
+// CHECK: sym_name = "op_named_barrier_arrive"
+"tile.kernel"() ({
+// no parameters
+  %w = "tile.warp_id"() : () -> i32
+  "tile.named_barrier.arrive"(%w) {id = 1, count = 128} : (i32) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_named_barrier_arrive", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.fill"(
+// CHECK: sym_name = "op_reg_fill"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.fill"(%a, %c) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, f32) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_fill", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.neg"(
+// CHECK: sym_name = "op_reg_neg"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.neg"(%a, %b) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_neg", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.exp2"(
+// CHECK: sym_name = "op_reg_exp2"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.exp2"(%a, %b, %c, %r) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, f32, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_exp2", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.add"(
+// CHECK: sym_name = "op_reg_add"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.add"(%a, %b, %r) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_add", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.sub"(
+// CHECK: sym_name = "op_reg_sub"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.sub"(%a, %b, %r) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_sub", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.mul"(
+// CHECK: sym_name = "op_reg_mul"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.mul"(%a, %a, %b) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_mul", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.max"(
+// CHECK: sym_name = "op_reg_max"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.max"(%a, %b, %r) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_max", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.min"(
+// CHECK: sym_name = "op_reg_min"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.min"(%a, %b, %r) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_min", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.fma"(
+// CHECK: sym_name = "op_reg_fma"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.fma"(%a, %b, %r, %a) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_fma", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.select"(
+// CHECK: sym_name = "op_reg_select"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.select"(%a, %b, %r, %a, %b) {predicate = "gt"} : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_select", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.mask"(
+// CHECK: sym_name = "op_reg_mask"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.mask"(%a, %b, %i) {kind = "causal"} : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, index) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_mask", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.reduce"(
+// CHECK: sym_name = "op_reg_reduce"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  %c = arith.constant 0.5 : f32
+  %i = arith.constant 3 : index
+  "tile.reg.reduce"(%r, %b) {kind = "max", axis = 1} : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_reduce", block = array<i32: 128, 1, 1>} : () -> ()

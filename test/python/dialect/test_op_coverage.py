@@ -58,6 +58,7 @@ def _types():
         "tile": tb.buffer_t("global", (16, 64), "ui8"),
         "reg32": tb.buffer_t("reg", (32, 8), "f32", "S[(32, 8) : (1@laneid, 1@reg)]"),
         "reg16": tb.buffer_t("reg", (32, 8), "bf16", "S[(32, 8) : (1@laneid, 1@reg)]"),
+        "row32": tb.buffer_t("reg", (32, 1), "f32", "S[(32, 1) : (1@laneid, 1@reg)]"),
         "gemm_ab": tb.buffer_t("shared", (128, 16), "bf16", "S[(16, 8, 2, 8) : (64, 8, 512, 1)]"),
         "gemm_ab8": tb.buffer_t("shared", (128, 32), "f8E4M3FN", "Swizzle<32B> o S[(128, 32) : (32, 1)]", align=256),
         "gemm_d": tb.buffer_t("tmem", (128, 128), "f32", "S[(128, 128) : (1@TLane, 1@TCol)]"),
@@ -75,6 +76,19 @@ def _tmem(t, key="tmem", cols=32):
 def _true():
     return ir.Operation.create("arith.constant", results=[ir.IntegerType.get_signless(1)],
                                attributes={"value": ir.BoolAttr.get(True)}).results[0]
+
+
+def _const(value, t):
+    return ir.Operation.create("arith.constant", results=[t], attributes={"value": ir.Attribute.parse(
+        f"{value} : {t}")}).results[0]
+
+
+def _reg(t, key="reg32"):
+    return tb.alloc_reg(t[key])
+
+
+def _f32(value=0.5):
+    return _const(value, ir.F32Type.get())
 
 
 def _block_scaled(t):
@@ -132,6 +146,20 @@ BODIES = {
     "mbarrier.wait_parity": lambda t, a: tb.mbarrier_wait_parity(tb.alloc_shared(t["bar"]), tb.thread_id()),
     "raster.grouped": lambda t, a: tb.raster_grouped(tb.block_id("x"), tb.thread_id(), tb.warp_id(), 8),
     "setmaxnreg": lambda t, a: tb.setmaxnreg(action="dec", count=40),
+    "named_barrier.sync": lambda t, a: tb.named_barrier_sync(id=1, count=128),
+    "named_barrier.arrive": lambda t, a: tb.named_barrier_arrive(tb.warp_id(), id=4, count=64),
+    "reg.fill": lambda t, a: tb.reg_fill(_reg(t), _f32()),
+    "reg.neg": lambda t, a: tb.reg_neg(_reg(t), _reg(t)),
+    "reg.exp2": lambda t, a: tb.reg_exp2(_reg(t), _reg(t), _f32(), _reg(t, "row32")),
+    "reg.add": lambda t, a: tb.reg_add(_reg(t), _reg(t), _reg(t, "row32")),
+    "reg.sub": lambda t, a: tb.reg_sub(_reg(t), _reg(t), _reg(t)),
+    "reg.mul": lambda t, a: tb.reg_mul(_reg(t), _reg(t), _reg(t, "row32")),
+    "reg.max": lambda t, a: tb.reg_max(_reg(t), _reg(t), _reg(t)),
+    "reg.min": lambda t, a: tb.reg_min(_reg(t), _reg(t, "row32"), _reg(t)),
+    "reg.fma": lambda t, a: tb.reg_fma(_reg(t), _reg(t), _reg(t, "row32"), _reg(t)),
+    "reg.select": lambda t, a: tb.reg_select(_reg(t), _reg(t), _reg(t), _reg(t, "row32"), _reg(t), predicate="le"),
+    "reg.mask": lambda t, a: tb.reg_mask(_reg(t), _reg(t), _const(2, ir.IndexType.get()), kind="residual"),
+    "reg.reduce": lambda t, a: tb.reg_reduce(_reg(t, "row32"), _reg(t), kind="sum", axis=1),
 }
 
 

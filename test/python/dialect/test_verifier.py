@@ -144,6 +144,17 @@ GEMM_B8 = '!tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (
 GEMM_D = '!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">'
 GEMM_SF = '!tile.buffer<tmem, 128x1xf8E8M0FNU, "S[(4, 32) : (4@TCol, 1@TLane)] + R[4 : 32@TLane]">'
 
+RT = '!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">'  # a register tile and its row values
+RR = '!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">'
+
+
+def reg_kernel(line: str) -> str:
+    """A kernel with register tiles %a, %b (RT), %r (RR), an f32 %c and an index %i before `line`."""
+    return kernel(f'  %a = "tile.alloc_reg"() : () -> {RT}\n  %b = "tile.alloc_reg"() : () -> {RT}\n'
+                  f'  %r = "tile.alloc_reg"() : () -> {RR}\n  %c = arith.constant 0.5 : f32\n'
+                  f'  %i = arith.constant 3 : index\n{line}')
+
+
 VALID = {
     "kernel": kernel("", params="%a: !tile.buffer<global, 4xf32>, %n: i32, %m: i64, %x: f32",
                      attrs="block = array<i32: 32, 2, 1>, cluster = array<i32: 2, 1, 1>, grid = array<i32: 8, 1, 1>"),
@@ -242,6 +253,22 @@ VALID = {
                       '  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xbf16, "S[(32, 8) : (1@laneid, 1@reg)]">\n'
                       '  "tile.convert"(%b, %a) {rounding = "rn"} : (!tile.buffer<reg, 32x8xbf16, "S[(32, 8) : (1@laneid, 1@reg)]">, '
                       '!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()'),
+    "named_barrier.sync": kernel('  "tile.named_barrier.sync"() {id = 1, count = 128} : () -> ()'),
+    "named_barrier.arrive": kernel('  %w = "tile.warp_id"() : () -> i32\n'
+                                   '  "tile.named_barrier.arrive"(%w) {id = 1, count = 128} : (i32) -> ()'),
+    "reg.fill": reg_kernel(f'  "tile.reg.fill"(%a, %c) : ({RT}, f32) -> ()'),
+    "reg.neg": reg_kernel(f'  "tile.reg.neg"(%a, %b) : ({RT}, {RT}) -> ()'),
+    "reg.exp2": reg_kernel(f'  "tile.reg.exp2"(%a, %b, %c, %r) : ({RT}, {RT}, f32, {RR}) -> ()'),
+    "reg.add": reg_kernel(f'  "tile.reg.add"(%a, %b, %r) : ({RT}, {RT}, {RR}) -> ()'),
+    "reg.sub": reg_kernel(f'  "tile.reg.sub"(%a, %b, %r) : ({RT}, {RT}, {RR}) -> ()'),
+    "reg.mul": reg_kernel(f'  "tile.reg.mul"(%a, %a, %b) : ({RT}, {RT}, {RT}) -> ()'),
+    "reg.max": reg_kernel(f'  "tile.reg.max"(%a, %b, %r) : ({RT}, {RT}, {RR}) -> ()'),
+    "reg.min": reg_kernel(f'  "tile.reg.min"(%a, %b, %r) : ({RT}, {RT}, {RR}) -> ()'),
+    "reg.fma": reg_kernel(f'  "tile.reg.fma"(%a, %b, %r, %a) : ({RT}, {RT}, {RR}, {RT}) -> ()'),
+    "reg.select": reg_kernel(f'  "tile.reg.select"(%a, %b, %r, %a, %b) {{predicate = "gt"}} : '
+                             f'({RT}, {RT}, {RR}, {RT}, {RT}) -> ()'),
+    "reg.mask": reg_kernel(f'  "tile.reg.mask"(%a, %b, %i) {{kind = "causal"}} : ({RT}, {RT}, index) -> ()'),
+    "reg.reduce": reg_kernel(f'  "tile.reg.reduce"(%r, %b) {{kind = "max", axis = 1}} : ({RR}, {RT}) -> ()'),
 }
 
 

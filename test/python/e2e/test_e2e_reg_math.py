@@ -26,10 +26,11 @@ def _ptxas(ptx: str, arch: str, tmp_path) -> None:
         ptxas(ptx, exe, arch)
 
 
-def _elementwise_kernel(kind: str, n: int, body):
-    """k(A, B, R, OUT): a, b tiles of A, B; r the row values of R ([rows, 1]); body(a, b, r, out) builds the
-    ops; OUT <- out."""
+def _elementwise_kernel(kind: str, n: int, body, *, load_rows: bool = True, row_layout: str | None = None):
+    """k(A, B, R, OUT): a, b tiles of A, B; r the row values of R ([rows, 1], loaded when `load_rows`);
+    body(a, b, r, out) builds the ops; OUT <- out."""
     rows, lay, row_lay = rk.layouts(kind, n)
+    row_lay = row_layout or row_lay
     with tb.module() as m:
         params = {"A": rk.glob_t((rows, n)), "B": rk.glob_t((rows, n)), "R": rk.glob_t((rows, 1)),
                   "OUT": rk.glob_t((rows, n))}
@@ -38,21 +39,12 @@ def _elementwise_kernel(kind: str, n: int, body):
             r = tb.alloc_reg(rk.reg_t((rows, 1), row_lay))
             for t, g in ((a, A), (b, B)):
                 tb.copy(t, g, scope="warpgroup")
-            _load_rows(r, R, kind)
+            if load_rows:
+                tb.copy(r, R, scope="warpgroup")
             body(a, b, r, out)
             tb.copy(OUT, out, scope="warpgroup")
             tb.ret()
     return m.module, rows
-
-
-def _load_rows(r, R, kind):
-    """R -> the replicated row tile: tile.copy moves one holder per element, so the wgmma rows go through an
-    unreplicated tile and a tile.reg op that broadcasts it to every lane of the row is not possible either
-    (ops move no data): load each replica's copy by a tile.copy of a tile with that replica's layout."""
-    if kind == "rows":
-        tb.copy(r, R, scope="warpgroup")
-        return
-    raise NotImplementedError
 
 
 def _data(rows, n, seed=0):
@@ -107,3 +99,133 @@ def test_packed_f32x2_on_sm_100a_only():
     module, _ = _elementwise_kernel("rows", 16, lambda a, b, r, o: (tb.reg_add(o, a, b), tb.reg_fma(o, o, r, b)))
     ptx90 = rk.compile_ptx(module, "sm_90a")
     assert "f32x2" not in ptx90 and "add.rn.f32" in ptx90 and "fma.rn.f32" in ptx90
+
+
+def _runtime_index(value: int):
+    """An index value LLVM cannot fold: block_id.x (0 here) + value."""
+    from tile_mlir.mlir import arith, ir
+
+    bid = arith.index_cast(ir.IndexType.get(), tb.block_id(dim="x"))
+    return arith.addi(bid, tb.const(value, "index"))
+
+
+def _logical(rows, n):
+    return np.arange(rows)[:, None], np.arange(n)[None, :]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("mask, bound", [("causal", 5), ("causal", -3), ("residual", 11), ("residual", 0)])
+def test_mask_from_logical_coordinates(mask, bound, kind, arch, tmp_path):
+    n = 16
+    module, rows = _elementwise_kernel(kind, n, lambda a, b, r, o: tb.reg_mask(o, a, _runtime_index(bound), kind=mask),
+                                       load_rows=False)
+    ptx = rk.compile_ptx(module, arch)
+    _ptxas(ptx, arch, tmp_path)
+    a, b, r = _data(rows, n)
+    out = np.zeros_like(a)
+    rk.run(ptx, [a, b, r, out])
+    row, col = _logical(rows, n)
+    masked = col > row + bound if mask == "causal" else col >= bound
+    want = np.where(masked, np.float32(-np.inf), a)
+    assert np.array_equal(out.view(np.uint32), want.view(np.uint32))
+
+
+def _reduce_kernel(kind: str, n: int, op: str, row_layout: str | None = None):
+    """k(A, B, R, OUT): r = reduce(a) along the columns; OUT = b + r broadcast (every row value reaches
+    every column: a replicated r is checked in each lane that holds it)."""
+    def body(a, b, r, o):
+        tb.reg_reduce(r, a, kind=op, axis=1)
+        tb.reg_add(o, b, r)
+    return _elementwise_kernel(kind, n, body, load_rows=False, row_layout=row_layout)
+
+
+def _reduce_model(a, op: str, kind: str):
+    """The plan's order: rows layout, a thread's 16 columns folded in halves; wgmma, a thread's columns
+    8j + 2q + {0, 1} (lane q = l % 4) in ascending order folded in halves, then lanes q ^ 1, then q ^ 2."""
+    f = rk.add if op == "sum" else np.fmax
+    if kind == "rows":
+        return rk.halving_fold(a, f)[:, None]
+    rows, n = a.shape
+    per_lane = a.reshape(rows, n // 8, 4, 2).transpose(0, 2, 1, 3).reshape(rows, 4, n // 4)
+    p = rk.halving_fold(per_lane, f)  # (rows, 4): lane q's partial
+    p = f(p, p[:, [1, 0, 3, 2]])  # shfl.bfly 1
+    p = f(p, p[:, [2, 3, 0, 1]])  # shfl.bfly 2
+    assert (p.view(np.uint32) == p[:, :1].view(np.uint32)).all()  # every lane of the row holds the same bits
+    return p[:, :1]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("op", ["max", "sum"])
+def test_reduce_along_columns(op, kind, arch, tmp_path):
+    n = 32
+    module, rows = _reduce_kernel(kind, n, op)
+    ptx = rk.compile_ptx(module, arch)
+    _ptxas(ptx, arch, tmp_path)
+    if kind == "wgmma":
+        assert "shfl.sync.bfly.b32" in ptx
+    a, b, r = _data(rows, n, seed=1)
+    out = np.zeros_like(a)
+    rk.run(ptx, [a, b, r, out])
+    want = rk.add(b, np.broadcast_to(_reduce_model(a, op, kind), b.shape))
+    assert np.array_equal(out.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("op", ["max", "sum"])
+def test_reduce_across_warps_through_shared_memory(op, tmp_path):
+    """128 x 64 over 8 warps: warps w and w + 4 hold the two column halves of rows 32w..: each thread folds
+    its 32 columns, then the two warps' partials meet in shared memory (scratch[row * 2 + k]) between two
+    bar.sync 1, 256; every thread folds k = 0, 1 in order."""
+    src_l = "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 4@warpid, 1@reg)]"
+    row_l = "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]"
+    out_l = src_l
+    with tb.module() as m:
+        with tb.kernel(m, "k", {"A": rk.glob_t((128, 64)), "OUT": rk.glob_t((128, 64))},
+                       block=(256, 1, 1)) as (_, (A, OUT)):
+            a = tb.alloc_reg(rk.reg_t((128, 64), src_l))
+            o = tb.alloc_reg(rk.reg_t((128, 64), out_l))
+            r = tb.alloc_reg(rk.reg_t((128, 1), row_l))
+            scratch = tb.alloc_shared(tb.buffer_t("shared", (256,), "f32"))
+            tb.copy(a, A, scope="cta")
+            tb.reg_reduce(r, a, scratch, kind=op, axis=1, barrier_id=1)
+            tb.reg_sub(o, a, r)
+            tb.copy(OUT, o, scope="cta")
+            tb.ret()
+    ptx = rk.compile_ptx(m.module, "sm_100a")
+    _ptxas(ptx, "sm_100a", tmp_path)
+    assert "bar.sync" in ptx
+    a = np.random.default_rng(2).standard_normal((128, 64)).astype(np.float32)
+    out = np.zeros_like(a)
+    rk.run(ptx, [a, out], block=256)
+    f = rk.add if op == "sum" else np.fmax
+    halves = [rk.halving_fold(a[:, 32 * k:32 * k + 32], f) for k in range(2)]
+    want = (a - f(halves[0], halves[1])[:, None]).astype(np.float32)
+    assert np.array_equal(out.view(np.uint32), want.view(np.uint32))
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_named_barriers_order_two_warpgroups(arch, tmp_path):
+    """Warpgroup 1 writes a shared tile, then bar.arrive 3, 256; warpgroup 0 bar.sync 3, 256, then reads it:
+    the data crosses between the warpgroups in order (tile-sim fails a read racing the write)."""
+    from tile_mlir.mlir import arith
+
+    with tb.module() as m:
+        with tb.kernel(m, "k", {"A": rk.glob_t((128, 8)), "OUT": rk.glob_t((128, 8))},
+                       block=(256, 1, 1)) as (_, (A, OUT)):
+            smem = tb.alloc_shared(tb.buffer_t("shared", (128, 8), "f32"))
+            producer = tb.ge(tb.warp_id(), tb.const(4))
+            with tb.when(producer):
+                tb.copy(smem, A, scope="warpgroup")
+                tb.named_barrier_arrive(id=3, count=256)
+            with tb.when(arith.xori(producer, tb.const(True))):
+                tb.named_barrier_sync(tb.const(1), id=2, count=256)
+                tb.copy(OUT, smem, scope="warpgroup")
+            tb.ret()
+    ptx = rk.compile_ptx(m.module, arch)
+    _ptxas(ptx, arch, tmp_path)
+    assert "bar.arrive" in ptx and "bar.sync" in ptx
+    a = np.arange(128 * 8, dtype=np.float32).reshape(128, 8)
+    out = np.zeros_like(a)
+    rk.run(ptx, [a, out], block=256)
+    assert np.array_equal(out, a)

@@ -10,6 +10,8 @@ from ..checks import buffer_type
 from ..decline import fail
 from ..enums import CmpPredicate, MaskKind, MemScope, ReduceKind
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp, TypeIs, Writes
+from ..reduce_plan import plan_reduce
+from ..regtile import coordinates, slot_map
 from .sync import check_named_barrier
 
 __all__ = ["RegFillOp", "RegNegOp", "RegExp2Op", "RegAddOp", "RegSubOp", "RegMulOp", "RegMaxOp", "RegMinOp",
@@ -47,12 +49,9 @@ class _Elementwise(TileOp, name=None):
 
     def slot_map(self):
         """dialect/regtile.SlotMap of the op (its lowering reads the same)."""
-        from ..regtile import slot_map
-
         names = [n for n in self.tiles() if getattr(self, n) is not None]
         types = _f32_tiles(self, names)
-        dst = self.dst
-        ops = tuple((bt, _what(self, n), getattr(self, n) == dst) for n, bt in zip(names[1:], types[1:]))
+        ops = tuple((bt, _what(self, n)) for n, bt in zip(names[1:], types[1:]))
         return slot_map(types[0], ops)
 
     def verify(self, kernel) -> None:
@@ -87,7 +86,7 @@ class RegExp2Op(_Elementwise, name="reg.exp2"):
     scale = Operand(TypeIs("f32"))
     bias = Operand(_REG, optional=True)
     TILES = ("src", "bias")
-    TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2"), Emits("nvvm.fma", "fma"), Emits("nvvm.fma.packed.f32x2", "fma"),
+    TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2.approx"), Emits("nvvm.fma", "fma"), Emits("nvvm.fma.packed.f32x2", "fma"),
               Emits("llvm.call_intrinsic", "mul"), Emits("nvvm.mul.packed.f32x2", "mul"), Emits(None, "neg"))
 
 
@@ -170,8 +169,6 @@ class RegMaskOp(_Elementwise, name="reg.mask"):
     TRAITS = (Writes("dst"), Emits(None, ("setp", "selp", "sub", "add")))
 
     def verify(self, kernel) -> None:
-        from ..regtile import coordinates
-
         super().verify(kernel)
         dst_t = buffer_type(self.dst, "operand #0 (dst)")
         if len(dst_t.shape) != 2:
@@ -195,8 +192,6 @@ class RegReduceOp(TileOp, name="reg.reduce"):
               Emits("nvvm.barrier", "bar.sync"), Emits(None, ("st", "ld")))
 
     def plan(self):
-        from ..reduce_plan import plan_reduce
-
         dst_t, src_t = _f32_tiles(self, ("dst", "src"))
         return plan_reduce(src_t, dst_t, self.axis)
 
