@@ -590,3 +590,13 @@
   "tile.reg.reduce"(%r, %b) {kind = "max", axis = 1} : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "op_reg_reduce", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.rcp"(
+// CHECK: sym_name = "op_reg_rcp"
+"tile.kernel"() ({
+// no parameters
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  "tile.reg.rcp"(%r, %r) : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_rcp", block = array<i32: 128, 1, 1>} : () -> ()

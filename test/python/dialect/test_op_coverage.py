@@ -160,6 +160,7 @@ BODIES = {
     "reg.select": lambda t, a: tb.reg_select(_reg(t), _reg(t), _reg(t), _reg(t, "row32"), _reg(t), predicate="le"),
     "reg.mask": lambda t, a: tb.reg_mask(_reg(t), _reg(t), _const(2, ir.IndexType.get()), kind="residual"),
     "reg.reduce": lambda t, a: tb.reg_reduce(_reg(t, "row32"), _reg(t), kind="sum", axis=1),
+    "reg.rcp": lambda t, a: tb.reg_rcp(_reg(t, "row32"), _reg(t, "row32")),
 }
 
 
