@@ -9,13 +9,15 @@ of tcgen05.mma (O += P V), O accumulated in tensor memory. docs/attention-walkth
 
 O[b, h] = softmax(Q[b, h] K[b, g]^T * scale (+ causal mask)) V[b, g] with g = h / (heads / kv_heads) (grouped-query
 heads), Q, K, V and O in bf16 or fp16 as (batch * heads, seq, head_dim) row-major tensors; one CTA per 128 rows of
-one head's queries. Warp roles (256 threads):
+one head's queries. Warp roles (384 threads; docs/attention-walkthrough.md §2 draws the barriers):
   * warp 0 (thread 0): TMA loads of the Q tile and of K, V tiles of 128 keys through a ring of `stages` stages;
   * warp 1 (thread 32): the MMA issuer: S_j = Q K_j^T into one of two S buffers in tensor memory (issued one
-    tile ahead), then, once the softmax has written P_j, O += P_j V_j with P_j read from tensor memory (.ts);
-  * warps 4-7 (the softmax warpgroup; thread 128 + r owns query row r of the tile): tcgen05.ld of S_j, the row's
-    online softmax, P_j to tensor memory by tcgen05.st, the rescale of O (tcgen05.ld, multiply, tcgen05.st), and at
-    the end O / l to bf16/fp16 through swizzled shared boxes and a TMA store (clipped at the sequence's end).
+    tile ahead), then, once P_j is in tensor memory and O rescaled, O += P_j V_j with P_j read from there (.ts);
+  * warps 4-7, the softmax warpgroup (thread 128 + r owns query row r, tensor-memory lane r): tcgen05.ld of S_j,
+    the row's online softmax, P_j to tensor memory by tcgen05.st, the row's rescale factor to the correction;
+  * warps 8-11, the correction warpgroup (thread 256 + r on row r): O *= alpha_j in tensor memory (tcgen05.ld,
+    multiply, tcgen05.st) between the MMAs of tiles j - 1 and j, off the softmax's path; at the end O / l to
+    bf16/fp16 through swizzled shared boxes and a TMA store.
 Sequences of any length: TMA fills rows past a tensor's sequence with zeros, the length mask sets the scores of
 keys past seq_k to -inf, the TMA store writes only the rows below seq_q.
 Only the builder's own integers reach the IR (no user strings).
@@ -98,8 +100,8 @@ class AttentionConfig:
 
     @property
     def smem_bytes(self) -> int:
-        """Q, the K/V ring, the epilogue's staging boxes, barriers; an upper bound (+ alignment padding)."""
-        return self.tile_bytes * (2 + 2 * self.stages) + 8 * (2 * self.stages + 8) + 4 + 1024
+        """Q, the K/V ring, the epilogue's staging boxes, alpha and l, barriers; an upper bound (+ alignment)."""
+        return self.tile_bytes * (2 + 2 * self.stages) + 2 * 512 + 8 * (2 * self.stages + 11) + 4 + 1024
 
     # tensor memory: S[0], S[1] (128 columns each), O (head_dim columns), P (bf16 two a column: 64 columns)
     @property
@@ -160,10 +162,34 @@ def _v_as_b(cfg: AttentionConfig):
     return _buf("shared", (d, 128), cfg.dtype, "Swizzle<128B> o " + inner, 1024)
 
 
-def _rows(cols: int) -> str:
-    """The softmax warpgroup's register tiles: query row 32 (w - 4) + l in thread l of warp w (its lane of tensor
-    memory, tcgen05.ld/st.32x32b), `cols` columns in its registers."""
-    return f"S[(4, 32, {cols}) : (1@warpid, 1@laneid, 1@reg)] + O[4@warpid]"
+def _rows(cols: int, warp0: int) -> str:
+    """A warpgroup's register tile of 128 rows (warps warp0 .. warp0 + 3): query row 32 (w - warp0) + l in thread l
+    of warp w, its lane of tensor memory (tcgen05.ld/st.32x32b reach lane quarter w % 4), `cols` columns in its
+    registers."""
+    return f"S[(4, 32, {cols}) : (1@warpid, 1@laneid, 1@reg)] + O[{warp0}@warpid]"
+
+
+SOFTMAX_WARP0, CORRECTION_WARP0 = 4, 8
+THREADS = 384
+
+
+class _Bars:
+    """The mbarriers between the roles (docs/attention-walkthrough.md §2), each with its arrival count."""
+
+    def __init__(self, st: int, bar_t):
+        one = lambda: tb.alloc_shared(bar_t)  # noqa: E731
+        self.q_full, self.o_done = one(), one()  # TMA bytes; the MMA thread's commit after O += P_j V_j
+        self.kv_full = [one() for _ in range(st)]  # TMA bytes of K_j and V_j
+        self.kv_empty = [one() for _ in range(st)]  # commit: the MMAs reading stage j are done
+        self.s_full = [one() for _ in range(2)]  # commit: S_j is in S[j % 2]
+        # 128 arrivals of a warpgroup: P_j in tensor memory (softmax), alpha_j in shared memory (softmax), O
+        # rescaled for tile j (correction), l in shared memory (softmax), the staging boxes written (correction)
+        self.p_full, self.alpha_full, self.o_ready, self.l_full, self.o_written = (one() for _ in range(5))
+
+    def counts(self):
+        ones = [self.q_full, self.o_done, *self.kv_full, *self.kv_empty, *self.s_full]
+        return [(b, 1) for b in ones] + [(b, 128) for b in (self.p_full, self.alpha_full, self.o_ready,
+                                                            self.l_full, self.o_written)]
 
 
 def _kernel(module, cfg: AttentionConfig) -> None:
@@ -174,11 +200,11 @@ def _kernel(module, cfg: AttentionConfig) -> None:
     tile_t, vb_t = _tile_smem(cfg), _v_as_b(cfg)
     stage_t = _buf("shared", (1, 128, ATOM), el, f"Swizzle<128B> o S[(1, 128, {ATOM}) : ({128 * ATOM}, {ATOM}, 1)]",
                    1024)
-    bar_t = _buf("shared", (1,), "i64")
+    row_smem_t = _buf("shared", (BLOCK_M, 1), "f32", "S[(128, 1) : (1, 1)]", 16)
     s_t = _buf("tmem", (BLOCK_M, BLOCK_N), "f32", f"S[({BLOCK_M}, {BLOCK_N}) : (1@TLane, 1@TCol)]")
     o_t = _buf("tmem", (BLOCK_M, d), "f32", f"S[({BLOCK_M}, {d}) : (1@TLane, 1@TCol)]")
     p_t = _buf("tmem", (BLOCK_M, BLOCK_N), el, f"S[({BLOCK_M}, {BLOCK_N}) : (1@TLane, 1@TCol)]")
-    with tb.kernel(module, cfg.name, params, block=(256, 1, 1), grid=cfg.grid) as (kern, args):
+    with tb.kernel(module, cfg.name, params, block=(THREADS, 1, 1), grid=cfg.grid) as (kern, args):
         Q, K, V, O = args
         c = tb.Constants(kern.regions[0].blocks[0])
         for buf in (Q, K, V, O):
@@ -188,36 +214,25 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         sv = [tb.alloc_shared(tile_t) for _ in range(st)]
         svb = [tb.reinterpret(s, vb_t) for s in sv]
         so = [tb.alloc_shared(stage_t) for _ in range(d // ATOM)]  # the epilogue's staging boxes
-        q_full = tb.alloc_shared(bar_t)
-        kv_full = [tb.alloc_shared(bar_t) for _ in range(st)]
-        kv_empty = [tb.alloc_shared(bar_t) for _ in range(st)]
-        s_full = [tb.alloc_shared(bar_t) for _ in range(2)]
-        p_full, o_done, o_written = (tb.alloc_shared(bar_t) for _ in range(3))
+        alpha_s, l_s = tb.alloc_shared(row_smem_t), tb.alloc_shared(row_smem_t)  # softmax -> correction
+        bars = _Bars(st, _buf("shared", (1,), "i64"))
         slot = tb.alloc_shared(_buf("shared", (1,), "i32"))
         tid, warp = tb.thread_id(), tb.warp_id()
         is_t0 = _cmp("eq", tid, c(0))
         is_mma_warp = _cmp("eq", warp, c(1))
-        # set-up: warp 1 allocates tensor memory; thread 0 initialises the barriers: the loads' (an arrive with the
-        # bytes, then TMA), the MMA thread's commits (s_full, kv_empty, o_done), the softmax warpgroup's 128
-        # arrivals (p_full)
+        # set-up: warp 1 allocates tensor memory, thread 0 initialises the barriers; the CTA meets between the
+        # fences that order the allocation for every tcgen05 op
         with tb.when(is_mma_warp):
             tb.tmem_alloc(slot, cfg.tmem_cols, 1)
         with tb.when(is_t0):
-            for bar in [q_full, *kv_full, *kv_empty, *s_full, o_done]:
-                tb.mbarrier_init(bar, 1)
-            tb.mbarrier_init(p_full, 128)
-            tb.mbarrier_init(o_written, 128)
+            for bar, count in bars.counts():
+                tb.mbarrier_init(bar, count)
             tb.fence("mbarrier_init")
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         tb.fence("tcgen05_after_sync")
-        s_buf = [tb.tmem_buffer(slot, s_t, col_offset=b * BLOCK_N) for b in range(2)]
-        o_acc = tb.tmem_buffer(slot, o_t, col_offset=cfg.o_col)
-        p_buf = tb.tmem_buffer(slot, p_t, col_offset=cfg.p_col)
-
-        def ring(index, bufs):
-            return tb.ring_stage(index, bufs, result_type=bufs[0].type) if len(bufs) > 1 else bufs[0]
-
+        tm = {"s": [tb.tmem_buffer(slot, s_t, col_offset=b * BLOCK_N) for b in range(2)],
+              "o": tb.tmem_buffer(slot, o_t, col_offset=cfg.o_col), "p": tb.tmem_buffer(slot, p_t, col_offset=cfg.p_col)}
         qt, bh = tb.block_id("x"), tb.block_id("y")
         q0 = arith.muli(qt, c(BLOCK_M))
         group = cfg.heads // cfg.kv_heads
@@ -226,88 +241,110 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         n_kv = c(cfg.kv_tiles)
         if cfg.causal:
             n_kv = arith.minui(n_kv, arith.addi(qt, c(1)))
-        stage = (lambda j: arith.remui(j, c(st))) if st > 1 else (lambda j: c(0))
-        parity = lambda j: arith.divui(j, c(st))  # noqa: E731  (wait_parity reads bit 0)
-
-        def load_tile(dst, glob, row_bh, row0, bar):
-            for a in range(d // ATOM):
-                src = tb.subview(glob, [row_bh, row0, c(a * ATOM)], static_offsets=[-1, -1, -1],
-                                 sizes=[1, 128, ATOM])
-                tb.copy_async(dst, src, bar, dst_region=[(0, 1), (0, 128), (a * ATOM, (a + 1) * ATOM)])
-
+        k = _Ctx(cfg, c, n_kv, bars, tm)
         with tb.when(is_t0):
-            # load warp: the Q tile, then K_j, V_j into stage j % stages once the MMAs of its last use are done
-            tb.mbarrier_arrive_expect_tx(q_full, cfg.tile_bytes)
-            load_tile(sq, Q, bh, q0, q_full)
-            with tb.loop(c(0), n_kv, c(1)) as j:
-                s = stage(j)
-                tb.mbarrier_wait_parity(ring(s, kv_empty), arith.xori(parity(j), c(1)))
-                bar = ring(s, kv_full)
-                tb.mbarrier_arrive_expect_tx(bar, 2 * cfg.tile_bytes)
-                k0 = arith.muli(j, c(BLOCK_N))
-                load_tile(ring(s, sk), K, kvh, k0, bar)
-                load_tile(ring(s, sv), V, kvh, k0, bar)
+            _load(k, sq, sk, sv, Q, K, V, bh, kvh, q0)
         with tb.when(_cmp("eq", tid, c(32))):
-            _mma_issuer(cfg, c, ring, stage, parity, n_kv, sq, sk, svb, q_full, kv_full, kv_empty, s_full, p_full,
-                        o_done, s_buf, o_acc, p_buf)
-        with tb.when(_cmp("uge", warp, c(4))):
-            _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc, p_buf, so, O, bh, q0, tid)
+            _mma_issuer(k, sq, sk, svb)
+        with tb.when(arith.andi(_cmp("uge", warp, c(SOFTMAX_WARP0)), _cmp("ult", warp, c(CORRECTION_WARP0)))):
+            _softmax(k, qt, alpha_s, l_s)
+        with tb.when(_cmp("uge", warp, c(CORRECTION_WARP0))):
+            _correction(k, alpha_s, l_s, so, O, bh, q0, tid)
         tb.fence("tcgen05_before_sync")
         tb.barrier()
-        with tb.when(is_mma_warp):  # every MMA completed (the softmax warpgroup saw the last o_done)
+        with tb.when(is_mma_warp):  # every MMA completed (the correction warpgroup saw the last o_done)
             tb.fence("tcgen05_after_sync")
             tb.tmem_relinquish(1)
             tb.tmem_dealloc(slot, cfg.tmem_cols, 1)
         tb.ret()
 
 
-def _mma_issuer(cfg, c, ring, stage, parity, n_kv, sq, sk, svb, q_full, kv_full, kv_empty, s_full, p_full, o_done,
-                s_buf, o_acc, p_buf):
-    """Thread 32: S_0; then per key tile j: S_{j+1} = Q K_{j+1}^T into S[(j + 1) % 2] (its last reader, the
-    softmax of tile j - 1, said so on p_full before the MMAs of tile j - 1 were issued), a commit to s_full of
-    that buffer; once P_j is in tensor memory (p_full, parity j), O += P_j V_j (.ts: A = P from tensor memory),
-    then commits: kv_empty of stage j (K_j and V_j are read) and o_done (O holds tiles 0..j: the softmax may
-    rescale it, overwrite P, or, after the last, read it)."""
+class _Ctx:
+    """What every role reads: the config, constants, the key-tile count, the barriers, the tensor-memory buffers,
+    and the ring's stage and parity of key tile j."""
+
+    def __init__(self, cfg, c, n_kv, bars, tm):
+        self.cfg, self.c, self.n_kv, self.bars, self.tm = cfg, c, n_kv, bars, tm
+
+    def ring(self, index, bufs):
+        return tb.ring_stage(index, bufs, result_type=bufs[0].type) if len(bufs) > 1 else bufs[0]
+
+    def stage(self, j):
+        return arith.remui(j, self.c(self.cfg.stages)) if self.cfg.stages > 1 else self.c(0)
+
+    def parity(self, j):  # (wait_parity reads bit 0)
+        return arith.divui(j, self.c(self.cfg.stages))
+
+    def prev(self, j):
+        return arith.subi(j, self.c(1))
+
+
+def _load(k, sq, sk, sv, Q, K, V, bh, kvh, q0):
+    """Thread 0: the Q tile, then K_j, V_j into stage j % stages once the MMAs of the stage's last use are done;
+    each 128 x head_dim tile is head_dim / 64 boxes of 128B-swizzled rows."""
+    c, d, b = k.c, k.cfg.head_dim, k.bars
+
+    def load_tile(dst, glob, row_bh, row0, bar):
+        for a in range(d // ATOM):
+            src = tb.subview(glob, [row_bh, row0, c(a * ATOM)], static_offsets=[-1, -1, -1], sizes=[1, 128, ATOM])
+            tb.copy_async(dst, src, bar, dst_region=[(0, 1), (0, 128), (a * ATOM, (a + 1) * ATOM)])
+
+    tb.mbarrier_arrive_expect_tx(b.q_full, k.cfg.tile_bytes)
+    load_tile(sq, Q, bh, q0, b.q_full)
+    with tb.loop(c(0), k.n_kv, c(1)) as j:
+        s = k.stage(j)
+        tb.mbarrier_wait_parity(k.ring(s, b.kv_empty), arith.xori(k.parity(j), c(1)))
+        bar = k.ring(s, b.kv_full)
+        tb.mbarrier_arrive_expect_tx(bar, 2 * k.cfg.tile_bytes)
+        k0 = arith.muli(j, c(BLOCK_N))
+        load_tile(k.ring(s, sk), K, kvh, k0, bar)
+        load_tile(k.ring(s, sv), V, kvh, k0, bar)
+
+
+def _mma_issuer(k, sq, sk, svb):
+    """Thread 32: S_0; then per key tile j: S_{j+1} = Q K_{j+1}^T into S[(j + 1) % 2] (its last reader, the softmax
+    of tile j - 1, said so on p_full before the MMAs of tile j - 1 were issued) and a commit to its s_full; once P_j
+    is in tensor memory (p_full) and, j > 0, O rescaled by alpha_j (o_ready), O += P_j V_j (.ts: A = P in tensor
+    memory, B = V_j^T MN-major), then commits: kv_empty of stage j and o_done (O holds tiles 0..j)."""
+    c, b, tm = k.c, k.bars, k.tm
     false = arith.constant(ir.IntegerType.get_signless(1), 0)
-    tb.mbarrier_wait(q_full, 0)
+    tb.mbarrier_wait(b.q_full, 0)
 
     def s_mma(j):
-        s = stage(j)
-        tb.mbarrier_wait_parity(ring(s, kv_full), parity(j))
-        b = arith.andi(j, c(1))
-        tb.gemm_async(ring(b, s_buf), sq, ring(s, sk), false)
-        tb.commit(ring(b, s_full), 1)
+        s = k.stage(j)
+        tb.mbarrier_wait_parity(k.ring(s, b.kv_full), k.parity(j))
+        buf = arith.andi(j, c(1))
+        tb.gemm_async(k.ring(buf, tm["s"]), sq, k.ring(s, sk), false)
+        tb.commit(k.ring(buf, b.s_full), 1)
 
     s_mma(c(0))
-    with tb.loop(c(0), n_kv, c(1)) as j:
+    with tb.loop(c(0), k.n_kv, c(1)) as j:
         nxt = arith.addi(j, c(1))
-        with tb.when(_cmp("ult", nxt, n_kv)):
+        with tb.when(_cmp("ult", nxt, k.n_kv)):
             s_mma(nxt)
-        tb.mbarrier_wait_parity(p_full, j)
-        s = stage(j)
-        tb.gemm_async(o_acc, p_buf, ring(s, svb), _cmp("ugt", j, c(0)))
-        tb.commit(ring(s, kv_empty), 1)
-        tb.commit(o_done, 1)
+        tb.mbarrier_wait_parity(b.p_full, j)
+        later = _cmp("ugt", j, c(0))
+        with tb.when(later):
+            tb.mbarrier_wait_parity(b.o_ready, k.prev(j))
+        s = k.stage(j)
+        tb.gemm_async(tm["o"], tm["p"], k.ring(s, svb), later)
+        tb.commit(k.ring(s, b.kv_empty), 1)
+        tb.commit(b.o_done, 1)
 
 
-def _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc, p_buf, so, O, bh, q0, tid):
-    """Warps 4-7, thread 128 + r on query row r (tensor memory lane r), per key tile j (docs/attention-walkthrough.md
-    §3; examples/attention_sm100_model.py computes the same in numpy):
-      wait s_full, tcgen05.ld S_j; -inf at keys past seq_k (the last tile) and, causal, above the diagonal (tile j = the
-      query tile); m_new = max(m, rowmax S); p = 2^(S c - m_new c) (c = scale log2 e; one fma.rn, ex2.approx);
-      alpha = 2^(m c - m_new c); l = l alpha + rowsum p;
-      j > 0: wait o_done of tile j - 1 (O holds tiles 0..j-1, P's columns are free), O *= alpha (tcgen05.ld, mul,
-      tcgen05.st, 64 columns at a time);
-      P_j = bf16|f16(p) by tcgen05.st, arrive p_full.
-    After the last tile: O / l (rcp.approx of l), to bf16 / f16, the staging boxes, a TMA store of the rows below
-    seq_q."""
-    d, el = cfg.head_dim, cfg.dtype
-    f32 = ir.F32Type.get()
-    idx = ir.IndexType.get()
-    rs = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), "f32", _rows(BLOCK_N)))
-    rp = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), el, _rows(BLOCK_N)))
-    ro = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), "f32", _rows(ATOM)))
-    row_t = _buf("reg", (BLOCK_M, 1), "f32", _rows(1))
+def _softmax(k, qt, alpha_s, l_s):
+    """Warps 4-7, thread 128 + r on query row r, per key tile j (examples/attention_sm100_model.py computes the same
+    in numpy): wait s_full, tcgen05.ld S_j; -inf at keys past seq_k (the last tile) and, causal, above the diagonal
+    (tile j = the query tile); m_new = max(m, rowmax S); p = 2^(S c - m_new c) (c = scale log2 e: one fma.rn and
+    ex2.approx each); alpha = 2^(m c - m_new c); l = l alpha + rowsum p; j > 0: wait o_done of tile j - 1 (P's
+    columns and alpha_s are free again), alpha to shared memory, arrive alpha_full; P_j = bf16|f16(p) by
+    tcgen05.st, arrive p_full. After the last tile: l to shared memory, arrive l_full."""
+    cfg, c, b, tm = k.cfg, k.c, k.bars, k.tm
+    f32, idx = ir.F32Type.get(), ir.IndexType.get()
+    rows = lambda cols: _rows(cols, SOFTMAX_WARP0)  # noqa: E731
+    rs = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), "f32", rows(BLOCK_N)))
+    rp = tb.alloc_reg(_buf("reg", (BLOCK_M, BLOCK_N), cfg.dtype, rows(BLOCK_N)))
+    row_t = _buf("reg", (BLOCK_M, 1), "f32", rows(1))
     m, m_new, m_c, alpha, l, l_tile, c_row = (tb.alloc_reg(row_t) for _ in range(7))
     c_log2 = arith.constant(f32, float(softmax_scale_log2(cfg.head_dim)))
     tb.reg_fill(m, arith.constant(f32, float("-inf")))
@@ -315,13 +352,11 @@ def _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc
     tb.reg_fill(c_row, c_log2)
     last = cfg.kv_tiles - 1
     residual = cfg.seq_k - last * BLOCK_N  # valid keys of the last key tile
-    qt = arith.divui(q0, c(BLOCK_M))
-    o_chunks = [[(0, BLOCK_M), (a * ATOM, (a + 1) * ATOM)] for a in range(d // ATOM)]
-    with tb.loop(c(0), n_kv, c(1)) as j:
-        b = arith.andi(j, c(1))
-        tb.mbarrier_wait_parity(ring(b, s_full), arith.divui(j, c(2)))
+    with tb.loop(c(0), k.n_kv, c(1)) as j:
+        buf = arith.andi(j, c(1))
+        tb.mbarrier_wait_parity(k.ring(buf, b.s_full), arith.divui(j, c(2)))
         tb.fence("tcgen05_after_sync")
-        tb.copy_async(rs, ring(b, s_buf), scope="warpgroup")
+        tb.copy_async(rs, k.ring(buf, tm["s"]), scope="warpgroup")
         if residual < BLOCK_N:
             with tb.when(_cmp("eq", j, c(last))):
                 tb.reg_mask(rs, rs, arith.constant(idx, residual), "residual")
@@ -337,32 +372,56 @@ def _softmax(cfg, c, ring, n_kv, s_full, p_full, o_done, o_written, s_buf, o_acc
         tb.reg_fma(l, l, alpha, l_tile)
         tb.reg_max(m, m_new, m_new)
         with tb.when(_cmp("ugt", j, c(0))):
-            tb.mbarrier_wait_parity(o_done, arith.subi(j, c(1)))
+            tb.mbarrier_wait_parity(b.o_done, k.prev(j))
             tb.fence("tcgen05_after_sync")
-            for cols in o_chunks:
-                tb.copy_async(ro, o_acc, scope="warpgroup", src_region=cols)
-                tb.reg_mul(ro, ro, alpha)
-                tb.copy_async(o_acc, ro, scope="warpgroup", dst_region=cols)
+            tb.copy(alpha_s, alpha, scope="warpgroup")
+            tb.mbarrier_arrive(b.alpha_full)
         tb.convert(rp, rs, "rn")
-        tb.copy_async(p_buf, rp, scope="warpgroup")
+        tb.copy_async(tm["p"], rp, scope="warpgroup")
         tb.fence("tcgen05_before_sync")
-        tb.mbarrier_arrive(p_full)
-    tb.mbarrier_wait_parity(o_done, arith.subi(n_kv, c(1)))
+        tb.mbarrier_arrive(b.p_full)
+    tb.copy(l_s, l, scope="warpgroup")
+    tb.mbarrier_arrive(b.l_full)
+
+
+def _correction(k, alpha_s, l_s, so, O, bh, q0, tid):
+    """Warps 8-11, thread 256 + r on query row r: per key tile j > 0, once alpha_j is in shared memory (alpha_full)
+    and O holds tiles 0..j-1 (o_done), O *= alpha_j (tcgen05.ld 64 columns, mul, tcgen05.st), arrive o_ready. After
+    the last tile: l (l_full), O / l (rcp.approx of l), to bf16 / f16 into the staging boxes; once all 128 threads
+    wrote theirs (o_written), thread 256 stores each box with TMA (rows past seq_q clipped)."""
+    cfg, c, b, tm = k.cfg, k.c, k.bars, k.tm
+    rows = lambda cols: _rows(cols, CORRECTION_WARP0)  # noqa: E731
+    ro = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), "f32", rows(ATOM)))
+    ra = tb.alloc_reg(_buf("reg", (BLOCK_M, 1), "f32", rows(1)))
+    chunks = [[(0, BLOCK_M), (a * ATOM, (a + 1) * ATOM)] for a in range(cfg.head_dim // ATOM)]
+    with tb.loop(c(1), k.n_kv, c(1)) as j:
+        prev = k.prev(j)
+        tb.mbarrier_wait_parity(b.alpha_full, prev)
+        tb.mbarrier_wait_parity(b.o_done, prev)
+        tb.fence("tcgen05_after_sync")
+        tb.copy(ra, alpha_s, scope="warpgroup")
+        for cols in chunks:
+            tb.copy_async(ro, tm["o"], scope="warpgroup", src_region=cols)
+            tb.reg_mul(ro, ro, ra)
+            tb.copy_async(tm["o"], ro, scope="warpgroup", dst_region=cols)
+        tb.fence("tcgen05_before_sync")
+        tb.mbarrier_arrive(b.o_ready)
+    tb.mbarrier_wait_parity(b.l_full, c(0))
+    tb.mbarrier_wait_parity(b.o_done, k.prev(k.n_kv))
     tb.fence("tcgen05_after_sync")
-    tb.reg_rcp(l, l)
-    rout = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), el, _rows(ATOM)))
-    box_t = _buf("shared", (BLOCK_M, ATOM), el, f"Swizzle<128B> o S[({BLOCK_M}, {ATOM}) : ({ATOM}, 1)]", 1024)
-    for cols, box in zip(o_chunks, so):
-        tb.copy_async(ro, o_acc, scope="warpgroup", src_region=cols)
-        tb.reg_mul(ro, ro, l)
+    tb.copy(ra, l_s, scope="warpgroup")
+    tb.reg_rcp(ra, ra)
+    rout = tb.alloc_reg(_buf("reg", (BLOCK_M, ATOM), cfg.dtype, rows(ATOM)))
+    box_t = _buf("shared", (BLOCK_M, ATOM), cfg.dtype, f"Swizzle<128B> o S[({BLOCK_M}, {ATOM}) : ({ATOM}, 1)]", 1024)
+    for cols, box in zip(chunks, so):
+        tb.copy_async(ro, tm["o"], scope="warpgroup", src_region=cols)
+        tb.reg_mul(ro, ro, ra)
         tb.convert(rout, ro, "rn")
         tb.copy(tb.reinterpret(box, box_t), rout, scope="warpgroup")
     tb.fence("proxy_async")  # generic-proxy stores that the copy engine reads
-    # every thread's rows are in the boxes once all 128 arrived on o_written; then thread 128 stores each box
-    # (rows past seq_q clipped) and waits until the copy engine has read them
-    tb.mbarrier_arrive(o_written)
-    with tb.when(_cmp("eq", tid, c(128))):
-        tb.mbarrier_wait_parity(o_written, c(0))
+    tb.mbarrier_arrive(b.o_written)
+    with tb.when(_cmp("eq", tid, c(32 * CORRECTION_WARP0))):
+        tb.mbarrier_wait_parity(b.o_written, c(0))
         for a, box in enumerate(so):
             dst = tb.subview(O, [bh, q0, c(a * ATOM)], static_offsets=[-1, -1, -1], sizes=[1, BLOCK_M, ATOM])
             tb.copy_async(dst, box)
@@ -390,3 +449,52 @@ def run(cfg: AttentionConfig, seed: int = 0, backend: str = "sim", args: dict | 
     o = np.zeros((cfg.batch * cfg.heads, cfg.seq_q, cfg.head_dim), args["Q"].dtype)
     tile_mlir.jit(build(cfg), arch="sm_100a", backend=backend)(args["Q"], args["K"], args["V"], o)
     return o, args
+
+
+def main(argv=None) -> int:
+    from example_cli import int_in, run_main
+
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dtype", choices=sorted(DTYPES), default="bf16")
+    p.add_argument("--batch", type=int_in(1, 65535), default=1)
+    p.add_argument("--heads", type=int_in(1, 65535), default=1)
+    p.add_argument("--kv-heads", type=int_in(1, 65535), default=None, help="K/V heads (default: --heads)")
+    p.add_argument("--seq-q", type=int_in(1, 1 << 31), default=256)
+    p.add_argument("--seq-k", type=int_in(1, 1 << 31), default=256)
+    p.add_argument("--head-dim", type=int, choices=(64, 128), default=128)
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--stages", type=int_in(1, 8), default=2)
+    p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
+    p.add_argument("--run", choices=("sim",), help="run on tile-sim with random operands; compare O bit for bit "
+                   "with the model and with float64 within the stated tolerance")
+    args = p.parse_args(argv)
+    return run_main(p, lambda: _main(p, args))
+
+
+def _main(p, args) -> int:
+    from attention_sm100_model import TOLERANCE, model, reference
+
+    try:
+        cfg = AttentionConfig(args.dtype, args.batch, args.heads, args.kv_heads or args.heads, args.seq_q, args.seq_k,
+                              args.head_dim, args.causal, args.stages)
+    except ValueError as e:
+        p.error(str(e))
+    if args.run:
+        o, ops = run(cfg, backend=args.run)
+        kw = {"heads": cfg.heads, "kv_heads": cfg.kv_heads, "causal": cfg.causal}
+        differ = int((o.view(np.uint16) != model(ops["Q"], ops["K"], ops["V"], **kw).view(np.uint16)).sum())
+        err = float(np.abs(o.astype(np.float64) - reference(ops["Q"], ops["K"], ops["V"], **kw)).max())
+        ok = differ == 0 and err <= TOLERANCE[cfg.dtype]
+        print(f"{cfg.name} ({cfg.grid[0] * cfg.grid[1]} CTAs) on tile-sim: {differ} of {o.size} elements differ from "
+              f"the model; max |O - float64| = {err:.3g} (tolerance {TOLERANCE[cfg.dtype]:g}): "
+              f"{'ok' if ok else 'FAILED'}")
+        return 0 if ok else 1
+    import tile_mlir
+
+    module = build(cfg)
+    print(tile_mlir.compile(module, arch="sm_100a").ptx if args.ptx else module)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
