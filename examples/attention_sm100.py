@@ -70,8 +70,9 @@ class AttentionConfig:
                              "heads share a K/V head)")
         if self.head_dim not in (64, 128):
             raise ValueError(f"head_dim={self.head_dim}: 64 or 128")
-        if self.stages < 1:
-            raise ValueError("the K/V ring needs at least 1 stage")
+        if self.stages < 2:
+            raise ValueError(f"stages={self.stages}: the K/V ring needs at least 2 stages (the MMA thread issues "
+                             "S_{j+1} = Q K_{j+1}^T before O += P_j V_j frees stage j)")
         if self.smem_bytes > SMEM_LIMIT:
             raise ValueError(f"{self.stages} stages need {self.smem_bytes} bytes of shared memory, more than a "
                              f"CTA's {SMEM_LIMIT}: use fewer stages")
@@ -463,7 +464,7 @@ def main(argv=None) -> int:
     p.add_argument("--seq-k", type=int_in(1, 1 << 31), default=256)
     p.add_argument("--head-dim", type=int, choices=(64, 128), default=128)
     p.add_argument("--causal", action="store_true")
-    p.add_argument("--stages", type=int_in(1, 8), default=2)
+    p.add_argument("--stages", type=int_in(0, 8), default=2)
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim",), help="run on tile-sim with random operands; compare O bit for bit "
                    "with the model and with float64 within the stated tolerance")

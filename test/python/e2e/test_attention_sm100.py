@@ -26,8 +26,8 @@ TOLERANCE = model.TOLERANCE
     ({"heads": 3, "kv_heads": 2}, "multiple of kv_heads"),
     ({"head_dim": 96}, "64 or 128"),
     ({"seq_k": 0}, "must be positive"),
-    ({"stages": 0}, "at least 1 stage"),
-    ({"stages": 5}, "bytes of shared memory"),
+    ({"stages": 1}, "at least 2 stages"),
+    ({"stages": 3}, "bytes of shared memory"),  # (d 128: Q, the staging boxes and 2 stages of K and V fit)
 ])
 def test_config_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -128,9 +128,9 @@ def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
     # more queries than keys, causal: the key tiles a q tile reads stop at the last (130 keys: 2 in the second)
     pytest.param(att.AttentionConfig("bf16", heads=2, kv_heads=1, seq_q=384, seq_k=130, head_dim=64, causal=True),
                  id="bf16-d64-causal-short-keys"),
-    # one stage: every K/V load waits for the previous tile's MMAs
-    pytest.param(att.AttentionConfig("f16", heads=1, seq_q=128, seq_k=512, head_dim=128, stages=1),
-                 id="f16-d128-one-stage"),
+    # 4 key tiles over a 5-stage ring (deeper than the tiles: every load ahead of the MMAs)
+    pytest.param(att.AttentionConfig("f16", heads=1, seq_q=128, seq_k=512, head_dim=64, stages=5),
+                 id="f16-d64-5-stages"),
 ])
 def test_attention_on_tile_sim_slow(cfg):
     _check(cfg, seed=2)
