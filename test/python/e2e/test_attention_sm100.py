@@ -26,6 +26,7 @@ TOLERANCE = model.TOLERANCE
     ({"heads": 3, "kv_heads": 2}, "multiple of kv_heads"),
     ({"head_dim": 96}, "64 or 128"),
     ({"seq_k": 0}, "must be positive"),
+    ({"ctas": 0}, "ctas must be positive"),
     ({"stages": 1}, "at least 2 stages"),
     ({"stages": 3}, "bytes of shared memory"),  # (d 128: Q, the staging boxes and 2 stages of K and V fit)
 ])
@@ -36,7 +37,8 @@ def test_config_errors(kwargs, message):
 
 def test_tiling_and_tensor_memory():
     cfg = att.AttentionConfig(batch=2, heads=4, kv_heads=2, seq_q=300, seq_k=200, head_dim=64)
-    assert (cfg.q_tiles, cfg.kv_tiles, cfg.grid) == (3, 2, (3, 8, 1))
+    assert (cfg.q_tiles, cfg.kv_tiles, cfg.units, cfg.grid) == (3, 2, 24, (24, 1, 1))
+    assert att.AttentionConfig(batch=2, heads=4, seq_q=300, ctas=5).grid == (5, 1, 1)  # (each CTA walks 4 or 5)
     # S[0], S[1] at columns 0, 128; O at 256; P (two 16-bit values a column) at 256 + head_dim
     assert (cfg.o_col, cfg.p_col, cfg.tmem_cols) == (256, 320, 512)
 
@@ -78,7 +80,7 @@ def test_attention_ptx(tmp_path):
 
     cfg = att.AttentionConfig(seq_q=1024, seq_k=1024, heads=8, kv_heads=2, head_dim=128, causal=True)
     art = tile_mlir.compile(att.build(cfg), arch="sm_100a")
-    assert tuple(art.grid) == (8, 8, 1) and tuple(art.block) == (384, 1, 1)
+    assert tuple(art.grid) == (64, 1, 1) and tuple(art.block) == (384, 1, 1)  # (64 units, 148 SMs)
     ptx = art.ptx
     mmas = re.findall(r"tcgen05\.mma\.cta_group::1\.kind::f16\S*\s+\[(%r\d+)\], (\[%r\d+\]|%rd\d+)", ptx)
     # S = Q K^T: 8 K steps of 16 (d 128) in the first tile's issue and the loop's; O += P V: 8 of 16 keys, their A
@@ -105,9 +107,10 @@ def _check(cfg: att.AttentionConfig, seed: int = 0):
 
 
 @pytest.mark.parametrize("cfg", [
-    # 2 q tiles x 2 heads; causal: q tile 0 reads 1 key tile, q tile 1 two (the diagonal masked)
-    pytest.param(att.AttentionConfig("bf16", heads=1, seq_q=256, seq_k=256, head_dim=64, causal=True),
-                 id="bf16-d64-causal"),
+    # one CTA walking 2 units, causal: q tile 1 first (2 key tiles, the diagonal masked), then q tile 0 (1 key tile):
+    # the ring, S buffers and barrier phases run on across the units
+    pytest.param(att.AttentionConfig("bf16", heads=1, seq_q=256, seq_k=256, head_dim=64, causal=True, ctas=1),
+                 id="bf16-d64-causal-persistent"),
     # grouped heads (2 query heads on 1 K/V head), 100 queries (rows past them clipped by the TMA store), 150 keys
     # (22 of the second key tile past seq_k: zero filled, masked to -inf)
     pytest.param(att.AttentionConfig("f16", heads=2, kv_heads=1, seq_q=100, seq_k=150, head_dim=128),
@@ -119,9 +122,12 @@ def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
 
 @pytest.mark.slow  # several key tiles per CTA on tile-sim
 @pytest.mark.parametrize("cfg", [
-    # batch 2 x 4 heads on 2 K/V heads, causal, 300 queries and keys: a ragged diagonal tile
+    # batch 2 x 4 heads on 2 K/V heads, causal, 300 queries and keys (a ragged diagonal tile): 24 units on 5 CTAs
     pytest.param(att.AttentionConfig("bf16", batch=2, heads=4, kv_heads=2, seq_q=300, seq_k=300, head_dim=128,
-                                     causal=True), id="bf16-d128-causal-gqa-ragged"),
+                                     causal=True, ctas=5), id="bf16-d128-causal-gqa-ragged-persistent"),
+    # one CTA walking 6 units (3 query heads on one K/V head, 2 query tiles each), 200 keys
+    pytest.param(att.AttentionConfig("f16", heads=3, kv_heads=1, seq_q=256, seq_k=200, head_dim=128, ctas=1),
+                 id="f16-d128-gqa-one-cta-6-units"),
     # 5 key tiles over a 3-stage ring (its parity turning), 700 keys (60 of the last tile), 200 queries
     pytest.param(att.AttentionConfig("f16", heads=2, seq_q=200, seq_k=700, head_dim=64, stages=3),
                  id="f16-d64-5-key-tiles-3-stages"),
