@@ -131,11 +131,23 @@ def fma2_rn(a: int, b: int, c: int):
 
 
 def maxmin(a: int, b: int, is_max: bool):
-    """max.f32 / min.f32 of two codes, both finite normal and unequal, else None."""
-    x, y = _val(a), _val(b)
-    if x is None or y is None or x == y:
+    """max.f32 / min.f32 of two codes, neither a NaN, by their bits: non-negative codes order as integers,
+    negative ones in reverse, and any non-negative one is above any negative one (so -0 < +0, as fparith orders
+    them); a NaN gives None."""
+    if (a & 0x7FFFFFFF) > _EXP or (b & 0x7FFFFFFF) > _EXP:
         return None
-    return (a if x > y else b) if is_max else (a if x < y else b)
+    if a == b:
+        return a
+    sa, sb = a >> 31, b >> 31
+    if sa != sb:
+        above = b if sa else a
+    elif sa:
+        above = a if a < b else b
+    else:
+        above = a if a > b else b
+    if is_max:
+        return above
+    return b if above == a else a
 
 
 def ex2_approx_ftz(a: int, table_pos, table_neg):

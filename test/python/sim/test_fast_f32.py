@@ -55,16 +55,32 @@ def test_fast_arith_equals_fpexact(name):
 
 
 def test_fast_maxmin():
+    """max / min by the codes' bits == the order fparith's decode_minmax takes (value, then -0 below +0; NaN:
+    declined here), zeros and infinities included."""
+    import math
+
     rng = np.random.default_rng(5)
     a, b = _codes(rng, N), _codes(rng, N)
     rng.shuffle(b)
+    a += [0, 0x80000000, 0x80000000, 0x7F800000, 0xFF800000, 1, 0x80000001]
+    b += [0x80000000, 0, 0x80000000, 0xFF800000, 0x7F800000, 0x80000001, 1]
+
+    def key(code):
+        v = float(np.uint32(code).view(np.float32))
+        return (v, math.copysign(1.0, v))
+
+    took = 0
     for x, y in zip(a, b):
-        vx, vy = (float(np.uint32(v).view(np.float32)) for v in (x, y))
         for is_max in (True, False):
             got = F.maxmin(x, y, is_max)
-            if got is not None:
-                want = x if ((vx > vy) if is_max else (vx < vy)) else y
-                assert got == want
+            if got is None:
+                assert math.isnan(key(x)[0]) or math.isnan(key(y)[0])
+                continue
+            took += 1
+            kx, ky = key(x), key(y)
+            want = x if (kx >= ky if is_max else kx <= ky) else y
+            assert got == want, (hex(x), hex(y), is_max)
+    assert took > len(a)
 
 
 def test_fast_ex2_equals_the_array_model():
