@@ -61,6 +61,7 @@ class AttentionConfig:
     causal: bool = False
     stages: int = 2  # K/V ring stages
     ctas: int = B200_SMS  # at most this many CTAs, each walking work units (query tiles of a head)
+    lse: bool = False  # also write the log-sum-exp of each query row's scaled scores, (batch * heads, seq_q) f32
 
     def __post_init__(self):
         if self.dtype not in DTYPES:
@@ -111,7 +112,7 @@ class AttentionConfig:
     @property
     def smem_bytes(self) -> int:
         """Q, the K/V ring, the epilogue's staging boxes, alpha and l, barriers; an upper bound (+ alignment)."""
-        return self.tile_bytes * (2 + 2 * self.stages) + 3 * 512 + 8 * (2 * self.stages + 11) + 4 + 1024
+        return self.tile_bytes * (2 + 2 * self.stages) + 6 * 512 + 8 * (2 * self.stages + 11) + 4 + 1024
 
     # tensor memory: S[0], S[1] (128 columns each), O (head_dim columns), P (bf16 two a column: 64 columns)
     @property
@@ -130,7 +131,7 @@ class AttentionConfig:
     @property
     def name(self) -> str:
         return (f"attention_sm100_{self.dtype}_d{self.head_dim}_{self.seq_q}x{self.seq_k}"
-                + ("_causal" if self.causal else ""))
+                + ("_causal" if self.causal else "") + ("_lse" if self.lse else ""))
 
 
 # ------------------------------------------------------------------------------------------ building
@@ -200,6 +201,8 @@ def _kernel(module, cfg: AttentionConfig) -> None:
     bh_q, bh_kv = cfg.batch * cfg.heads, cfg.batch * cfg.kv_heads
     params = {"Q": _buf("global", (bh_q, cfg.seq_q, d), el), "K": _buf("global", (bh_kv, cfg.seq_k, d), el),
               "V": _buf("global", (bh_kv, cfg.seq_k, d), el), "O": _buf("global", (bh_q, cfg.seq_q, d), el)}
+    if cfg.lse:
+        params["LSE"] = _buf("global", (bh_q, cfg.seq_q), "f32")
     tile_t, vb_t = _tile_smem(cfg), _v_as_b(cfg)
     stage_t = _buf("shared", (1, 128, ATOM), el, f"Swizzle<128B> o S[(1, 128, {ATOM}) : ({128 * ATOM}, {ATOM}, 1)]",
                    1024)
@@ -208,17 +211,23 @@ def _kernel(module, cfg: AttentionConfig) -> None:
     o_t = _buf("tmem", (BLOCK_M, d), "f32", f"S[({BLOCK_M}, {d}) : (1@TLane, 1@TCol)]")
     p_t = _buf("tmem", (BLOCK_M, BLOCK_N), el, f"S[({BLOCK_M}, {BLOCK_N}) : (1@TLane, 1@TCol)]")
     with tb.kernel(module, cfg.name, params, block=(THREADS, 1, 1), grid=cfg.grid) as (kern, args):
-        Q, K, V, O = args
+        Q, K, V, O = args[:4]
         c = tb.Constants(kern.regions[0].blocks[0])
         for buf in (Q, K, V, O):
             tb.tensor_map(buf, (1, 128, ATOM), swizzle="128B")
+        lse = None
+        if cfg.lse:  # (the log-sum-exp: one row of 128 f32 a unit, stored from its staging buffer by TMA)
+            tb.tensor_map(args[4], (1, BLOCK_M))
+            lse = (args[4], tb.alloc_shared(_buf("shared", (1, BLOCK_M), "f32", "S[(1, 128) : (128, 1)]", 128)))
         sq = tb.alloc_shared(tile_t)
         sk = [tb.alloc_shared(tile_t) for _ in range(st)]
         sv = [tb.alloc_shared(tile_t) for _ in range(st)]
         svb = [tb.reinterpret(s, vb_t) for s in sv]
         so = [tb.alloc_shared(stage_t) for _ in range(d // ATOM)]  # the epilogue's staging boxes
-        alpha_s = tb.alloc_shared(row_smem_t)  # softmax -> correction: a row's rescale factor, its l (by unit parity)
+        # softmax -> correction: a row's rescale factor; its l and scaled maximum m c (by unit parity)
+        alpha_s = tb.alloc_shared(row_smem_t)
         l_s = [tb.alloc_shared(row_smem_t) for _ in range(2)]
+        m_s = [tb.alloc_shared(row_smem_t) for _ in range(2)] if cfg.lse else None
         bars = _Bars(st, _buf("shared", (1,), "i64"))
         slot = tb.alloc_shared(_buf("shared", (1,), "i32"))
         tid, warp = tb.thread_id(), tb.warp_id()
@@ -242,9 +251,9 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         with tb.when(_cmp("eq", tid, c(32))):
             roles.mma(k, sq, sk, svb)
         with tb.when(arith.andi(_cmp("uge", warp, c(roles.SOFTMAX_WARP0)), _cmp("ult", warp, c(roles.CORRECTION_WARP0)))):
-            roles.softmax(k, alpha_s, l_s)
+            roles.softmax(k, alpha_s, l_s, m_s)
         with tb.when(_cmp("uge", warp, c(roles.CORRECTION_WARP0))):
-            roles.correction(k, alpha_s, l_s, so, O, tid)
+            roles.correction(k, alpha_s, l_s, so, O, tid, m_s, lse)
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         with tb.when(is_mma_warp):  # every MMA completed (the correction warpgroup saw the last o_done)
@@ -268,12 +277,16 @@ def operands(cfg: AttentionConfig, seed: int = 0) -> dict:
 
 
 def run(cfg: AttentionConfig, seed: int = 0, backend: str = "sim", args: dict | None = None):
-    """(O, the operands) of cfg's kernel through tile_mlir.jit."""
+    """(O, the operands) of cfg's kernel through tile_mlir.jit; with cfg.lse the log-sum-exp is the operands'
+    "LSE"."""
     import tile_mlir
 
     args = args or operands(cfg, seed)
     o = np.zeros((cfg.batch * cfg.heads, cfg.seq_q, cfg.head_dim), args["Q"].dtype)
-    tile_mlir.jit(build(cfg), arch="sm_100a", backend=backend)(args["Q"], args["K"], args["V"], o)
+    outs = [o] + ([np.zeros((cfg.batch * cfg.heads, cfg.seq_q), np.float32)] if cfg.lse else [])
+    tile_mlir.jit(build(cfg), arch="sm_100a", backend=backend)(args["Q"], args["K"], args["V"], *outs)
+    if cfg.lse:
+        args = {**args, "LSE": outs[1]}
     return o, args
 
 
@@ -289,6 +302,7 @@ def main(argv=None) -> int:
     p.add_argument("--seq-k", type=int_in(1, 1 << 31), default=256)
     p.add_argument("--head-dim", type=int, choices=(64, 128), default=128)
     p.add_argument("--causal", action="store_true")
+    p.add_argument("--lse", action="store_true", help="also write the log-sum-exp (batch * heads, seq_q) in f32")
     p.add_argument("--stages", type=int_in(0, 8), default=2)
     p.add_argument("--ctas", type=int_in(1, 65535), default=B200_SMS, help="at most this many CTAs (the GPU's SMs)")
     p.add_argument("--ptx", action="store_true", help="compile and print the PTX instead of the tile IR")
@@ -299,19 +313,28 @@ def main(argv=None) -> int:
 
 
 def _main(p, args) -> int:
-    from attention_sm100_model import TOLERANCE, model, reference
+    from attention_sm100_model import LSE_TOLERANCE, TOLERANCE, model, reference
 
     try:
         cfg = AttentionConfig(args.dtype, args.batch, args.heads, args.kv_heads or args.heads, args.seq_q, args.seq_k,
-                              args.head_dim, args.causal, args.stages, args.ctas)
+                              args.head_dim, args.causal, args.stages, args.ctas, args.lse)
     except ValueError as e:
         p.error(str(e))
     if args.run:
         o, ops = run(cfg, backend=args.run)
-        kw = {"heads": cfg.heads, "kv_heads": cfg.kv_heads, "causal": cfg.causal}
-        differ = int((o.view(np.uint16) != model(ops["Q"], ops["K"], ops["V"], **kw).view(np.uint16)).sum())
-        err = float(np.abs(o.astype(np.float64) - reference(ops["Q"], ops["K"], ops["V"], **kw)).max())
-        ok = differ == 0 and err <= TOLERANCE[cfg.dtype]
+        kw = {"heads": cfg.heads, "kv_heads": cfg.kv_heads, "causal": cfg.causal, "lse": cfg.lse}
+        want, ref = (f(ops["Q"], ops["K"], ops["V"], **kw) for f in (model, reference))
+        ok = True
+        if cfg.lse:
+            (want, want_lse), (ref, ref_lse) = want, ref
+            lse_differ = int((ops["LSE"].view(np.uint32) != want_lse.view(np.uint32)).sum())
+            lse_err = float(np.abs(ops["LSE"] - ref_lse).max())
+            ok = lse_differ == 0 and lse_err <= LSE_TOLERANCE
+            print(f"log-sum-exp: {lse_differ} of {ops['LSE'].size} differ from the model; max |LSE - float64| = "
+                  f"{lse_err:.3g} (tolerance {LSE_TOLERANCE:g})")
+        differ = int((o.view(np.uint16) != want.view(np.uint16)).sum())
+        err = float(np.abs(o.astype(np.float64) - ref).max())
+        ok = ok and differ == 0 and err <= TOLERANCE[cfg.dtype]
         print(f"{cfg.name} ({cfg.grid[0]} CTAs, {cfg.units} units) on tile-sim: {differ} of {o.size} elements differ from "
               f"the model; max |O - float64| = {err:.3g} (tolerance {TOLERANCE[cfg.dtype]:g}): "
               f"{'ok' if ok else 'FAILED'}")

@@ -27,9 +27,11 @@ import numpy as np
 
 BLOCK_M = BLOCK_N = 128
 LOG2E = math.log2(math.e)
+LN2 = np.float32(math.log(2.0))
 # |O - O_float64| allowed for standard-normal Q, K, V: bf16 keeps 8 significant bits (O's rounding and P's, at
 # |O| < 4), fp16 11; the largest measured on tile-sim: 7.3e-3 (bf16), 1.5e-4 (f16)
 TOLERANCE = {"bf16": 1.6e-2, "f16": 2e-3}
+LSE_TOLERANCE = 1e-4  # |LSE - LSE_float64|: scores of fp32 MMAs, lg2.approx (2^-22 absolute), |LSE| < 30 here
 
 
 def softmax_scale_log2(head_dim: int, scale: float | None = None) -> np.float32:
@@ -71,6 +73,14 @@ def rcp_f32(x) -> np.ndarray:
     return np.asarray(sim_rcp(bits, True), np.uint32).view(np.float32)
 
 
+def lg2_f32(x) -> np.ndarray:
+    """lg2.approx.ftz.f32 as tile-sim computes it."""
+    from tile_mlir.sim.approx_math import lg2_f32 as sim_lg2
+
+    bits = np.asarray(x, np.float32).view(np.uint32)
+    return np.asarray(sim_lg2(bits, True), np.uint32).view(np.float32)
+
+
 def row_sum(p: np.ndarray) -> np.ndarray:
     """The in-thread sum of each row as tile.reg.reduce adds (docs/registers.md §9, step A): the values in
     ascending column, folded in halves -- n values, h = ceil(n / 2), v[i] += v[i + h] for i < n - h, until one is
@@ -108,9 +118,10 @@ def _tile(x: np.ndarray, r0: int, rows: int) -> np.ndarray:
 
 
 def model(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_heads: int, causal: bool,
-          scale: float | None = None) -> np.ndarray:
+          scale: float | None = None, lse: bool = False):
     """O (as q's dtype, shape (batch * heads, seq_q, head_dim)) as the kernel computes it bit for bit;
-    q (batch * heads, seq_q, d), k and v (batch * kv_heads, seq_k, d)."""
+    q (batch * heads, seq_q, d), k and v (batch * kv_heads, seq_k, d). With `lse`, (O, the log-sum-exp
+    (batch * heads, seq_q) f32: ln 2 (m c + lg2.approx(l)), add.rn and mul.rn)."""
     dt = q.dtype
     elem = "bf16" if dt == ml_dtypes.bfloat16 else "f16"
     bh_q, seq_q, d = q.shape
@@ -118,6 +129,7 @@ def model(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_heads: 
     group = heads // kv_heads
     c = softmax_scale_log2(d, scale)
     out = np.zeros_like(q)
+    out_lse = np.zeros(q.shape[:2], np.float32)
     kv_tiles = -(-seq_k // BLOCK_N)
     for bh in range(bh_q):
         g = bh // group
@@ -146,14 +158,18 @@ def model(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_heads: 
                 o = mma(p.astype(dt), vs, o, elem)
                 m = m_new
             res = (o * rcp_f32(l)[:, None]).astype(dt)
-            out[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M] = res[:len(out[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M])]
-    return out
+            rows_here = len(out[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M])
+            out[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M] = res[:rows_here]
+            row_lse = ((m * c) + lg2_f32(l)) * np.float32(LN2)
+            out_lse[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M] = row_lse[:rows_here]
+    return (out, out_lse) if lse else out
 
 
 # ------------------------------------------------------------------------------------------ float64 reference
 def reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_heads: int, causal: bool,
-              scale: float | None = None) -> np.ndarray:
-    """softmax(Q K^T scale (+ mask: keys k > query q with causal)) V in float64 from the same fp16/bf16 inputs."""
+              scale: float | None = None, lse: bool = False):
+    """softmax(Q K^T scale (+ mask: keys k > query q with causal)) V in float64 from the same fp16/bf16 inputs; with
+    `lse`, (that, log(sum_k exp(score * scale)) per query row)."""
     d = q.shape[-1]
     scale = 1.0 / math.sqrt(d) if scale is None else scale
     group = heads // kv_heads
@@ -162,6 +178,7 @@ def reference(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_hea
     s = np.einsum("bqd,bkd->bqk", qf, kf) * scale
     if causal:
         s = np.where(np.arange(s.shape[2])[None, :] > np.arange(s.shape[1])[:, None], -np.inf, s)
-    s = s - s.max(axis=2, keepdims=True)
-    p = np.exp(s)
-    return np.einsum("bqk,bkd->bqd", p / p.sum(axis=2, keepdims=True), vf)
+    mx = s.max(axis=2, keepdims=True)
+    p = np.exp(s - mx)
+    o = np.einsum("bqk,bkd->bqd", p / p.sum(axis=2, keepdims=True), vf)
+    return (o, mx[..., 0] + np.log(p.sum(axis=2))) if lse else o

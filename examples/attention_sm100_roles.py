@@ -18,6 +18,7 @@ from tile_mlir.mlir import arith, ir, scf
 BLOCK_M = BLOCK_N = 128
 ATOM = 64  # elements of a 128-byte swizzle row (16-bit): a TMA box's inner extent
 SOFTMAX_WARP0, CORRECTION_WARP0 = 4, 8
+LN2 = 0.6931471805599453  # ln 2, rounded to f32 where the kernel holds it
 EPILOGUE_BARRIER = 1  # named barrier of the correction warpgroup (0 is the CTA's)
 
 
@@ -151,13 +152,14 @@ def mma(k: Ctx, sq, sk, svb):
             tb.commit(b.o_done, 1)
 
 
-def softmax(k: Ctx, alpha_s, l_s):
+def softmax(k: Ctx, alpha_s, l_s, m_s=None):
     """Warps 4-7, thread 128 + r on query row r, per unit and key tile j (examples/attention_sm100_model.py computes
     the same in numpy): wait s_full, tcgen05.ld S; -inf at keys past seq_k (the last tile) and, causal, above the
     diagonal (tile j = the query tile); m_new = max(m, rowmax S); p = 2^(S c - m_new c) (c = scale log2 e: one fma.rn
     and ex2.approx each); alpha = 2^(m c - m_new c); l = l alpha + rowsum p; then, once the previous key tile's PV
     MMA is done (o_done: P's columns and alpha_s are free again), j > 0: alpha to shared memory, arrive alpha_full;
-    P = bf16|f16(p) by tcgen05.st, arrive p_full. After the unit's last tile: l to l_s[i % 2], arrive l_full."""
+    P = bf16|f16(p) by tcgen05.st, arrive p_full. After the unit's last tile: l to l_s[i % 2] (and, for the
+    log-sum-exp, m c to m_s[i % 2]), arrive l_full."""
     cfg, c, b, tm = k.cfg, k.c, k.bars, k.tm
     f32, idx = ir.F32Type.get(), ir.IndexType.get()
     lay = lambda cols: rows(cols, SOFTMAX_WARP0)  # noqa: E731
@@ -203,16 +205,19 @@ def softmax(k: Ctx, alpha_s, l_s):
             tb.fence("tcgen05_before_sync")
             tb.mbarrier_arrive(b.p_full)
         tb.copy(k.ring(arith.andi(w.i, c(1)), l_s), l, scope="warpgroup")
+        if m_s is not None:
+            tb.copy(k.ring(arith.andi(w.i, c(1)), m_s), m_c, scope="warpgroup")
         tb.mbarrier_arrive(b.l_full)
 
 
-def correction(k: Ctx, alpha_s, l_s, so, O, tid):
+def correction(k: Ctx, alpha_s, l_s, so, O, tid, m_s=None, lse=None):
     """Warps 8-11, thread 256 + r on query row r, per unit: per key tile j > 0, once alpha_j is in shared memory
     (alpha_full) and O holds the unit's tiles 0..j-1 (o_done), O *= alpha_j (tcgen05.ld 64 columns, mul, tcgen05.st),
     arrive o_ready. After the unit's last tile: l (l_full), O / l (rcp.approx of l), arrive o_empty (O may be
     overwritten), bf16 / f16 into the staging boxes between two named barriers of the warpgroup (the previous
     unit's TMA store has read them; all 128 threads wrote theirs); thread 256 stores each box with TMA (rows past
-    seq_q clipped) and waits until the copy engine has read them."""
+    seq_q clipped) and waits until the copy engine has read them. With `lse` (the LSE tensor, its staging row): the
+    log-sum-exp ln 2 (m c + log2 l) (lg2.approx), stored the same way."""
     cfg, c, b, tm = k.cfg, k.c, k.bars, k.tm
     lay = lambda cols: rows(cols, CORRECTION_WARP0)  # noqa: E731
     ro = tb.alloc_reg(buf_t("reg", (BLOCK_M, ATOM), "f32", lay(ATOM)))
@@ -222,6 +227,11 @@ def correction(k: Ctx, alpha_s, l_s, so, O, tid):
     boxes = [tb.reinterpret(box, box_t) for box in so]
     chunks = [[(0, BLOCK_M), (a * ATOM, (a + 1) * ATOM)] for a in range(cfg.head_dim // ATOM)]
     leader = cmp("eq", tid, c(32 * CORRECTION_WARP0))
+    if lse is not None:
+        f32 = ir.F32Type.get()
+        rm, rt, ln2 = (tb.alloc_reg(buf_t("reg", (BLOCK_M, 1), "f32", lay(1))) for _ in range(3))
+        tb.reg_fill(ln2, arith.constant(f32, float(LN2)))
+        lse_row = tb.reinterpret(lse[1], buf_t("shared", (BLOCK_M, 1), "f32", "S[(128, 1) : (1, 1)]", 128))
     with k.units() as w:
         with tb.loop(c(1), w.n_kv, c(1)) as j:
             g = w.g(j)
@@ -239,6 +249,11 @@ def correction(k: Ctx, alpha_s, l_s, so, O, tid):
         tb.mbarrier_wait_parity(b.o_done, k.minus1(arith.addi(w.base, w.n_kv)))
         tb.fence("tcgen05_after_sync")
         tb.copy(ra, k.ring(arith.andi(w.i, c(1)), l_s), scope="warpgroup")
+        if lse is not None:  # ln 2 (m c + log2 l): the natural log of the sum of exp(score * scale)
+            tb.copy(rm, k.ring(arith.andi(w.i, c(1)), m_s), scope="warpgroup")
+            tb.reg_lg2(rt, ra)
+            tb.reg_add(rt, rt, rm)
+            tb.reg_mul(rt, rt, ln2)
         tb.reg_rcp(ra, ra)
         tb.named_barrier_sync(id=EPILOGUE_BARRIER, count=128)  # (thread 256 saw the last store read the boxes)
         for cols, box in zip(chunks, boxes):
@@ -246,6 +261,8 @@ def correction(k: Ctx, alpha_s, l_s, so, O, tid):
             tb.reg_mul(ro, ro, ra)
             tb.convert(rout, ro, "rn")
             tb.copy(box, rout, scope="warpgroup")
+        if lse is not None:
+            tb.copy(lse_row, rt, scope="warpgroup")
         tb.fence("tcgen05_before_sync")  # (the tcgen05.ld waits come before the arrive)
         tb.mbarrier_arrive(b.o_empty)
         tb.fence("proxy_async")  # generic-proxy stores that the copy engine reads
@@ -254,4 +271,6 @@ def correction(k: Ctx, alpha_s, l_s, so, O, tid):
             for a, box in enumerate(so):
                 dst = tb.subview(O, [w.bh, w.q0, c(a * ATOM)], static_offsets=[-1, -1, -1], sizes=[1, BLOCK_M, ATOM])
                 tb.copy_async(dst, box)
+            if lse is not None:
+                tb.copy_async(tb.subview(lse[0], [w.bh, w.q0], static_offsets=[-1, -1], sizes=[1, BLOCK_M]), lse[1])
             tb.bulk_wait(0, kind="read")

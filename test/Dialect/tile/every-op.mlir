@@ -600,3 +600,13 @@
   "tile.reg.rcp"(%r, %r) : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "op_reg_rcp", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.lg2"(
+// CHECK: sym_name = "op_reg_lg2"
+"tile.kernel"() ({
+// no parameters
+  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
+  "tile.reg.lg2"(%r, %r) : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_lg2", block = array<i32: 128, 1, 1>} : () -> ()

@@ -161,6 +161,7 @@ BODIES = {
     "reg.mask": lambda t, a: tb.reg_mask(_reg(t), _reg(t), _const(2, ir.IndexType.get()), kind="residual"),
     "reg.reduce": lambda t, a: tb.reg_reduce(_reg(t, "row32"), _reg(t), kind="sum", axis=1),
     "reg.rcp": lambda t, a: tb.reg_rcp(_reg(t, "row32"), _reg(t, "row32")),
+    "reg.lg2": lambda t, a: tb.reg_lg2(_reg(t, "row32"), _reg(t, "row32")),
 }
 
 

@@ -88,6 +88,7 @@ def test_attention_ptx(tmp_path):
     assert len(mmas) == 3 * 8 and sum(a.startswith("[") for _, a in mmas) == 8
     assert "tcgen05.st.sync.aligned.32x32b.x64.b32" in ptx  # P: 128 bf16 a row, two a register
     assert "ex2.approx.ftz.f32" in ptx and "fma.rn.f32x2" in ptx and "rcp.approx.ftz.f32" in ptx
+    assert "lg2.approx" not in ptx  # (the log-sum-exp only when asked for)
     ptxas = find_tool("ptxas")
     if ptxas is None:
         pytest.skip("ptxas not found")
@@ -97,11 +98,14 @@ def test_attention_ptx(tmp_path):
 
 def _check(cfg: att.AttentionConfig, seed: int = 0):
     o, args = att.run(cfg, seed=seed)
-    kw = {"heads": cfg.heads, "kv_heads": cfg.kv_heads, "causal": cfg.causal}
-    want = model.model(args["Q"], args["K"], args["V"], **kw)
+    kw = {"heads": cfg.heads, "kv_heads": cfg.kv_heads, "causal": cfg.causal, "lse": cfg.lse}
+    want, ref = (f(args["Q"], args["K"], args["V"], **kw) for f in (model.model, model.reference))
+    if cfg.lse:  # the log-sum-exp: bit for bit the model's, within LSE_TOLERANCE of float64
+        (want, want_lse), (ref, ref_lse) = want, ref
+        assert args["LSE"].view(np.uint32).tolist() == want_lse.view(np.uint32).tolist()
+        assert float(np.abs(args["LSE"] - ref_lse).max()) <= model.LSE_TOLERANCE
     differ = int((o.view(np.uint16) != want.view(np.uint16)).sum())
     assert differ == 0, f"{differ} of {o.size} elements differ from the model"
-    ref = model.reference(args["Q"], args["K"], args["V"], **kw)
     err = float(np.abs(o.astype(np.float64) - ref).max())
     assert err <= TOLERANCE[cfg.dtype], err
 
@@ -113,8 +117,9 @@ def _check(cfg: att.AttentionConfig, seed: int = 0):
                  id="bf16-d64-causal-persistent"),
     # grouped heads (2 query heads on 1 K/V head), 100 queries (rows past them clipped by the TMA store), 150 keys
     # (22 of the second key tile past seq_k: zero filled, masked to -inf)
-    pytest.param(att.AttentionConfig("f16", heads=2, kv_heads=1, seq_q=100, seq_k=150, head_dim=128),
-                 id="f16-d128-gqa-ragged"),
+    # (and the log-sum-exp, its rows past seq_q clipped by its TMA store)
+    pytest.param(att.AttentionConfig("f16", heads=2, kv_heads=1, seq_q=100, seq_k=150, head_dim=128, lse=True),
+                 id="f16-d128-gqa-ragged-lse"),
 ])
 def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
     _check(cfg)
@@ -132,8 +137,8 @@ def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
     pytest.param(att.AttentionConfig("f16", heads=2, seq_q=200, seq_k=700, head_dim=64, stages=3),
                  id="f16-d64-5-key-tiles-3-stages"),
     # more queries than keys, causal: the key tiles a q tile reads stop at the last (130 keys: 2 in the second)
-    pytest.param(att.AttentionConfig("bf16", heads=2, kv_heads=1, seq_q=384, seq_k=130, head_dim=64, causal=True),
-                 id="bf16-d64-causal-short-keys"),
+    pytest.param(att.AttentionConfig("bf16", heads=2, kv_heads=1, seq_q=384, seq_k=130, head_dim=64, causal=True,
+                                     lse=True), id="bf16-d64-causal-short-keys-lse"),
     # 4 key tiles over a 5-stage ring (deeper than the tiles: every load ahead of the MMAs)
     pytest.param(att.AttentionConfig("f16", heads=1, seq_q=128, seq_k=512, head_dim=64, stages=5),
                  id="f16-d64-5-stages"),

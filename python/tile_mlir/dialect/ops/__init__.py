@@ -23,7 +23,7 @@ from .kernel import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdOp, CtaR
 from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
 from .regmath import (RegAddOp, RegExp2Op, RegFillOp, RegFmaOp, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp,
                       RegReduceOp, RegSelectOp, RegSubOp)
-from .regrcp import RegRcpOp
+from .regapprox import RegLg2Op, RegRcpOp
 from .sync import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
                    MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp, NamedBarrierArriveOp, NamedBarrierSyncOp)
 from .tma import TensorMapOp, TensorMapPrefetchOp
@@ -37,7 +37,7 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
     AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp, RingStageOp,
     MbarrierWaitParityOp, RasterGroupedOp, SetMaxNRegOp, NamedBarrierSyncOp, NamedBarrierArriveOp, RegFillOp,
     RegNegOp, RegExp2Op, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp, RegSelectOp, RegMaskOp,
-    RegReduceOp, RegRcpOp,
+    RegReduceOp, RegRcpOp, RegLg2Op,
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}
