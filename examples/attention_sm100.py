@@ -4,12 +4,14 @@ tensor memory, the softmax in registers, P written back to tensor memory and con
 of tcgen05.mma (O += P V), O accumulated in tensor memory. docs/attention-walkthrough.md goes through it.
 
     python examples/attention_sm100.py --seq-q 300 --seq-k 300 --heads 4 --kv-heads 2          # tile IR
-    python examples/attention_sm100.py --seq-q 300 --seq-k 300 --causal --run sim              # vs the model
+    python examples/attention_sm100.py --seq-q 300 --seq-k 300 --causal --lse --ctas 2 --run sim  # vs the model
     python examples/attention_sm100.py --ptx
 
 O[b, h] = softmax(Q[b, h] K[b, g]^T * scale (+ causal mask)) V[b, g] with g = h / (heads / kv_heads) (grouped-query
-heads), Q, K, V and O in bf16 or fp16 as (batch * heads, seq, head_dim) row-major tensors. Persistent: grid =
-min(ctas, work units), a unit being 128 rows of one head's queries; CTA b walks units b, b + grid, ... Warp roles (384 threads; docs/attention-walkthrough.md §2 draws the barriers):
+heads), Q, K, V and O in bf16 or fp16 as (batch * heads, seq, head_dim) row-major tensors; --lse also writes the
+log-sum-exp of each query row, (batch * heads, seq_q) in f32. Persistent: grid = min(ctas, work units), a unit
+being 128 rows of one head's queries; CTA b walks units b, b + grid, ... Warp roles (384 threads;
+docs/attention-walkthrough.md §2 draws the barriers; examples/attention_sm100_roles.py holds them):
   * warp 0 (thread 0): TMA loads of the Q tile and of K, V tiles of 128 keys through a ring of `stages` stages;
   * warp 1 (thread 32): the MMA issuer: S_j = Q K_j^T into one of two S buffers in tensor memory (issued one
     tile ahead), then, once P_j is in tensor memory and O rescaled, O += P_j V_j with P_j read from there (.ts);
