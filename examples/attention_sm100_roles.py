@@ -254,7 +254,7 @@ def correction(k: Ctx, alpha_s, l_s, so, O, tid, m_s=None, lse=None):
             tb.reg_lg2(rt, ra)
             tb.reg_add(rt, rt, rm)
             tb.reg_mul(rt, rt, ln2)
-        tb.reg_rcp(ra, ra)
+        tb.reg_rcp(ra, ra, mode="approx")
         tb.named_barrier_sync(id=EPILOGUE_BARRIER, count=128)  # (thread 256 saw the last store read the boxes)
         for cols, box in zip(chunks, boxes):
             tb.copy_async(ro, tm["o"], scope="warpgroup", src_region=cols)

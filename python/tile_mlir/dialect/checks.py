@@ -12,9 +12,9 @@ from ..target import MAX_THREAD_REGISTERS, TMEM_COLUMNS, TMEM_LANES, register_bu
 from .decline import fail
 from .enums import MemScope, OobFill, Swizzle
 from .types import PACKINGS, BufferType, TypeParseError, element_bits
-from ..layout import Axis, FragmentError, atom_bytes, fragment_of
+from ..layout import Axis, FragmentError, atom_bytes, first_replica_masks, fragment_of
 
-__all__ = ["tmem_columns", "buffer_type", "check_buffer", "register_fragment", "check_buffer_once", "check_slot",
+__all__ = ["tmem_columns", "buffer_type", "check_buffer", "register_fragment", "stored_fragment", "check_buffer_once", "check_slot",
            "KernelFacts", "check_register_budget", "same_cta_group", "tma_data_type", "tensor_map_problem"]
 
 
@@ -132,6 +132,17 @@ def register_fragment(bt: BufferType, what: str, *, replicas: bool = False):
         return fragment_of(bt.layout, replicas=replicas)
     except FragmentError as e:
         fail("layout", f"{what}: {e}")
+
+
+def stored_fragment(bt: BufferType, what: str):
+    """register_fragment of a tile that is stored: a replicated one has its replica 0 written (each element
+    once), which the replica's thread bits must pick out (layout.first_replica_masks)."""
+    frag = register_fragment(bt, what, replicas=True)
+    try:
+        first_replica_masks(bt.layout)
+    except FragmentError as e:
+        fail("layout", f"{what}: {e}")
+    return frag
 
 
 def check_register_budget(bt: BufferType, threads: int, what: str) -> None:

@@ -11,7 +11,7 @@ import enum
 
 __all__ = ["MemScope", "Scope", "Dim", "FenceKind", "CtaGroup", "Swizzle", "L2Promotion", "OobFill", "BarrierCta",
            "BulkWaitKind", "Rounding", "MmaKind", "ScaleVec", "Parity", "RegAction",
-           "ReduceKind", "CmpPredicate", "MaskKind", "ENUMS"]
+           "ReduceKind", "CmpPredicate", "RcpMode", "MaskKind", "ENUMS"]
 
 
 class MemScope(enum.StrEnum):
@@ -157,6 +157,14 @@ class CmpPredicate(enum.StrEnum):
     GE = "ge"
 
 
+class RcpMode(enum.StrEnum):
+    """tile.reg.rcp's instruction: rcp.approx.ftz.f32 (the special-function unit) or rcp.rn.f32 (IEEE 1 / x,
+    correctly rounded)."""
+
+    APPROX = "approx"
+    RN = "rn"
+
+
 class MaskKind(enum.StrEnum):
     """tile.reg.mask's condition on an element's logical (row, col), with `bound` an index value:
     causal: col > row + bound; residual: col >= bound (a key sequence's ragged end)."""
@@ -166,4 +174,4 @@ class MaskKind(enum.StrEnum):
 
 
 ENUMS = (Scope, Dim, FenceKind, CtaGroup, Swizzle, L2Promotion, OobFill, BarrierCta, BulkWaitKind, Rounding,
-         MmaKind, ScaleVec, Parity, RegAction, ReduceKind, CmpPredicate, MaskKind)
+         MmaKind, ScaleVec, Parity, RegAction, ReduceKind, CmpPredicate, RcpMode, MaskKind)

@@ -7,7 +7,7 @@ notation, `swizzle` for swizzle composition and `kmajor_layout`, `text` for the 
 from .args import LayoutTypeError
 from .base import Layout
 from .axis import THREAD_AXES, Axis, AxisValue, LayoutError, TCol, TLane, laneid, m, reg, warpid
-from .fragment import Fragment, FragmentError, fragment_of
+from .fragment import Fragment, FragmentError, first_replica_masks, fragment_of
 from .swizzle import (ComposedLayout, SwizzleMode, atom_bytes, kmajor_layout, row_pitch, swizzle_bytes,
                       swizzle_params)
 from .grid import show
@@ -16,7 +16,7 @@ from .tile_layout import AxisOffsets, Iter, O, R, S, TileLayout, from_iters
 
 __all__ = [
     "Axis", "AxisValue", "LayoutError", "m", "TLane", "TCol", "laneid", "warpid", "reg", "THREAD_AXES",
-    "Fragment", "FragmentError", "fragment_of",
+    "Fragment", "FragmentError", "fragment_of", "first_replica_masks",
     "Layout", "AxisOffsets", "Iter", "TileLayout", "S", "R", "O", "from_iters",
     "SwizzleMode", "swizzle_bytes", "swizzle_params", "atom_bytes", "row_pitch", "ComposedLayout",
     "kmajor_layout",

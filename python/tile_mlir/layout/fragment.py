@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .axis import Axis, LayoutError, laneid, reg, warpid
 from .tile_layout import TileLayout
 
-__all__ = ["Fragment", "FragmentError", "fragment_of", "offsets_table", "REGISTER_AXES", "WARP_SIZE"]
+__all__ = ["Fragment", "FragmentError", "fragment_of", "first_replica_masks", "offsets_table", "REGISTER_AXES", "WARP_SIZE"]
 
 REGISTER_AXES = (warpid, laneid, reg)
 WARP_SIZE = 32
@@ -67,7 +67,7 @@ def fragment_of(layout: TileLayout, *, replicas: bool = False) -> Fragment:
     laneid and reg, has no replica (one holder per element), non-negative strides, lanes below 32, and is
     injective: no two elements share a thread's register slot. With `replicas`, a replica over warpid
     and laneid is allowed (each thread of it holds a copy, in the same slot: a row value that every lane
-    of the row holds, docs/registers.md §8), and the table has one entry per (replica, element)."""
+    of the row holds, docs/registers.md §1), and the table has one entry per (replica, element)."""
     import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
     if not isinstance(layout, TileLayout):
         raise FragmentError("a register layout cannot be swizzled")
@@ -77,7 +77,7 @@ def fragment_of(layout: TileLayout, *, replicas: bool = False) -> Fragment:
         raise FragmentError(f"a register layout maps onto warpid, laneid and reg, got {', '.join(bad)}")
     if layout.replica and not replicas:
         raise FragmentError(f"a register layout has one holder per element here: no replica "
-                            f"({layout.replica_text()}; only the tile.reg ops read replicated tiles)")
+                            f"({layout.replica_text()}; replicated tiles are for the tile.reg ops and tile.copy)")
     for it in layout.replica:
         if it.axis is reg or it.stride <= 0:
             raise FragmentError(f"a replica of a register layout spreads copies over threads with a positive "
@@ -102,6 +102,29 @@ def fragment_of(layout: TileLayout, *, replicas: bool = False) -> Fragment:
                             f"lane {int(frag.lane[dup[0]])} slot {int(frag.slot[dup[0]])}: a register layout "
                             "must be injective")
     return frag
+
+
+def first_replica_masks(layout: TileLayout) -> tuple[int, int]:
+    """(lane mask, warp mask) whose bits are zero exactly in the threads that hold replica 0 of a replicated
+    register layout (its replicas power-of-two extents at power-of-two strides, on bits no shard iter
+    uses): the one writer of each element when the tile is stored. (0, 0) without replicas."""
+    import numpy as np  # at first use: tile-opt --help imports layout/, never calls this
+    masks = {laneid: 0, warpid: 0}
+    for it in layout.replica:
+        e, st = it.extent, it.stride
+        if e & (e - 1) or st & (st - 1):
+            raise FragmentError(f"replica {layout.replica_text()}: a store picks replica 0 by thread bits, so each "
+                                "replica needs a power-of-two extent and stride")
+        masks[it.axis] |= (e - 1) * st
+    frag = fragment_of(layout, replicas=True)
+    n = layout.shard_extent()
+    first = np.zeros(frag.slot.size, dtype=bool)
+    first[:n] = True
+    picked = ((frag.lane & masks[laneid]) == 0) & ((frag.warp & masks[warpid]) == 0)
+    if not (picked == first).all():
+        raise FragmentError(f"replica {layout.replica_text()} shares thread bits with the shard: replica 0's "
+                            "holders are not those with the replica's bits zero")
+    return masks[laneid], masks[warpid]
 
 
 def _replicate(layout: TileLayout, frag: Fragment) -> Fragment:

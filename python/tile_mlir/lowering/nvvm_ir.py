@@ -375,6 +375,20 @@ def ex2_approx_ftz(em, a):
 _CMPF_ORDERED = {"eq": 1, "gt": 2, "ge": 3, "lt": 4, "le": 5, "ne": 6}
 
 
+def lg2_approx_ftz(em, a):
+    """lg2.approx.ftz.f32."""
+    return em.result("nvvm.log2", a.type, (a,), {"ftz": ir.BoolAttr.get(True)})
+
+
+def rcp(em, a, *, approx: bool):
+    """rcp.approx.ftz.f32, or rcp.rn.f32 (through its intrinsic: NVVM has no op for it)."""
+    if approx:
+        return em.result("nvvm.rcp.approx.ftz.f", a.type, (a,))
+    return em.result("llvm.call_intrinsic", a.type, (a,), {
+        "intrin": ir.StringAttr.get("llvm.nvvm.rcp.rn.f"), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
+        **operand_segments("llvm.call_intrinsic", [1, 0])})
+
+
 def f32_select(em, predicate: str, a, b, on_true, on_false):
     """setp.<predicate>.f32 (ordered), selp.f32."""
     cond = em.result("arith.cmpf", ir.IntegerType.get_signless(1), (a, b),

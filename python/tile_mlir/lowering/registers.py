@@ -59,8 +59,10 @@ def plan_register_store(mem_layout, reg_layout, elem_bits: int, mem_align: int) 
     if isinstance(mem_layout, ComposedLayout):
         plan = plan_register_store(mem_layout.inner, reg_layout, elem_bits, mem_align)
         return _swizzled(plan, mem_layout, reg_layout, elem_bits)
-    frag = fragment_of(reg_layout)
+    frag = fragment_of(reg_layout, replicas=True)  # (a replicated tile is loaded by every holder: verified)
     off = offsets_table(mem_layout).get(m, np.zeros(mem_layout.shard_extent(), dtype=np.int64))
+    if frag.elem is not None:
+        off = off[frag.elem]
     warps = frag.warps
     w0, nw = warps[0], warps[-1] - warps[0] + 1
     rank = (frag.warp - w0) * WARP_SIZE + frag.lane
@@ -122,8 +124,10 @@ def _swizzled(plan: StorePlan, mem_layout: ComposedLayout, reg_layout, elem_bits
     if not b:
         return plan
     mask = ((1 << b) - 1) << (mm + s)
-    frag = fragment_of(reg_layout)
+    frag = fragment_of(reg_layout, replicas=True)
     off = offsets_table(mem_layout.inner).get(m, np.zeros(mem_layout.shard_extent(), dtype=np.int64))
+    if frag.elem is not None:
+        off = off[frag.elem]
     byte = off * (elem_bits // 8)
     rank = (frag.warp - plan.first_warp) * WARP_SIZE + frag.lane
     first = np.full(plan.warps * WARP_SIZE, -1, dtype=np.int64)

@@ -592,21 +592,23 @@
 }) {sym_name = "op_reg_reduce", block = array<i32: 128, 1, 1>} : () -> ()
 
 // CHECK-LABEL: "tile.kernel"() ({
-// CHECK: "tile.reg.rcp"(
-// CHECK: sym_name = "op_reg_rcp"
-"tile.kernel"() ({
-// no parameters
-  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
-  "tile.reg.rcp"(%r, %r) : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
-  "tile.return"() : () -> ()
-}) {sym_name = "op_reg_rcp", block = array<i32: 128, 1, 1>} : () -> ()
-
-// CHECK-LABEL: "tile.kernel"() ({
 // CHECK: "tile.reg.lg2"(
 // CHECK: sym_name = "op_reg_lg2"
 "tile.kernel"() ({
 // no parameters
-  %r = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">
-  "tile.reg.lg2"(%r, %r) : (!tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x1xf32, "S[(32, 1) : (1@laneid, 1@reg)]">) -> ()
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  "tile.reg.lg2"(%a, %b) : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "op_reg_lg2", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.reg.rcp"(
+// CHECK: sym_name = "op_reg_rcp"
+"tile.kernel"() ({
+// no parameters
+  %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  %b = "tile.alloc_reg"() : () -> !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">
+  "tile.reg.rcp"(%a, %b) {mode = "approx"} : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "op_reg_rcp", block = array<i32: 128, 1, 1>} : () -> ()

@@ -189,13 +189,25 @@
 // -----
 
 "tile.kernel"() ({
-^bb0(%g: !tile.buffer<global, 64x1xf32>):
-  %m = "tile.alloc_reg"() : () -> !tile.buffer<reg, 64x1xf32, "S[(4, 2, 8, 1) : (1@warpid, 1@reg, 4@laneid, 1@reg)] + R[4 : 1@laneid]">
-  // expected-error@+1 {{layout: operand #0 (dst): a register layout has one holder per element here: no replica (R[4 : 1@laneid]; only the tile.reg ops read replicated tiles)}}
-  "tile.copy"(%m, %g) {scope = "warpgroup"} : (!tile.buffer<reg, 64x1xf32, "S[(4, 2, 8, 1) : (1@warpid, 1@reg, 4@laneid, 1@reg)] + R[4 : 1@laneid]">, !tile.buffer<global, 64x1xf32>) -> ()
+^bb0(%g: !tile.buffer<global, 8x1xf32>):
+  %m = "tile.alloc_reg"() : () -> !tile.buffer<reg, 8x1xf32, "S[(8, 1) : (3@laneid, 1@reg)] + R[3 : 1@laneid]">
+  "tile.copy"(%m, %g) {scope = "warp"} : (!tile.buffer<reg, 8x1xf32, "S[(8, 1) : (3@laneid, 1@reg)] + R[3 : 1@laneid]">, !tile.buffer<global, 8x1xf32>) -> ()
+  // expected-error@+1 {{layout: operand #1 (src): replica R[3 : 1@laneid]: a store picks replica 0 by thread bits, so each replica needs a power-of-two extent and stride}}
+  "tile.copy"(%g, %m) {scope = "warp"} : (!tile.buffer<global, 8x1xf32>, !tile.buffer<reg, 8x1xf32, "S[(8, 1) : (3@laneid, 1@reg)] + R[3 : 1@laneid]">) -> ()
   "tile.return"() : () -> ()
-}) {sym_name = "copy_replicated", block = array<i32: 128, 1, 1>} : () -> ()
+}) {sym_name = "store_replicated", block = array<i32: 128, 1, 1>} : () -> ()
 
+// -----
+
+"tile.kernel"() ({
+  %s = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%s) {num_cols = 32} : (!tile.buffer<shared, 1xi32>) -> ()
+  %t = "tile.tmem.buffer"(%s) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x1xf32, "S[(128, 1) : (1@TLane, 1@TCol)]">
+  %m = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x1xf32, "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]">
+  // expected-error@+1 {{layout: operand #1 (src): a register layout has one holder per element here: no replica (R[2 : 4@warpid]; replicated tiles are for the tile.reg ops and tile.copy)}}
+  "tile.copy_async"(%t, %m) {scope = "warpgroup"} : (!tile.buffer<tmem, 128x1xf32, "S[(128, 1) : (1@TLane, 1@TCol)]">, !tile.buffer<reg, 128x1xf32, "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]">) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "tcgen05_st_replicated", block = array<i32: 256, 1, 1>} : () -> ()
 // -----
 
 "tile.kernel"() ({

@@ -15,6 +15,9 @@
 
 // CHECK-LABEL: .entry reg_math(
 // CHECK-DAG: ex2.approx.ftz.f32
+// CHECK-DAG: lg2.approx.ftz.f32
+// CHECK-DAG: rcp.approx.ftz.f32
+// CHECK-DAG: rcp.rn.f32
 // CHECK-DAG: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
 // CHECK-DAG: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;
 // CHECK-DAG: max.f32
@@ -77,6 +80,10 @@
     "tile.reg.max"(%t, %t, %l) : (!w, !w, !wr) -> ()
     "tile.reg.min"(%t, %t, %m) : (!w, !w, !wr) -> ()
     "tile.reg.neg"(%t, %t) : (!w, !w) -> ()
+    "tile.reg.rcp"(%l, %l) {mode = "rn"} : (!wr, !wr) -> ()
+    "tile.reg.rcp"(%m, %l) {mode = "approx"} : (!wr, !wr) -> ()
+    "tile.reg.lg2"(%m, %m) : (!wr, !wr) -> ()
+    "tile.reg.mul"(%t, %t, %m) : (!w, !w, !wr) -> ()
     "tile.copy"(%O, %t) {scope = "warpgroup"} : (!tile.buffer<global, 64x16xf32>, !w) -> ()
     "tile.named_barrier.arrive"() {id = 3, count = 128} : () -> ()
   } else {

@@ -151,6 +151,8 @@ BODIES = {
     "reg.fill": lambda t, a: tb.reg_fill(_reg(t), _f32()),
     "reg.neg": lambda t, a: tb.reg_neg(_reg(t), _reg(t)),
     "reg.exp2": lambda t, a: tb.reg_exp2(_reg(t), _reg(t), _f32(), _reg(t, "row32")),
+    "reg.lg2": lambda t, a: tb.reg_lg2(_reg(t), _reg(t)),
+    "reg.rcp": lambda t, a: tb.reg_rcp(_reg(t, "row32"), _reg(t, "row32"), mode="approx"),
     "reg.add": lambda t, a: tb.reg_add(_reg(t), _reg(t), _reg(t, "row32")),
     "reg.sub": lambda t, a: tb.reg_sub(_reg(t), _reg(t), _reg(t)),
     "reg.mul": lambda t, a: tb.reg_mul(_reg(t), _reg(t), _reg(t, "row32")),
@@ -160,8 +162,6 @@ BODIES = {
     "reg.select": lambda t, a: tb.reg_select(_reg(t), _reg(t), _reg(t), _reg(t, "row32"), _reg(t), predicate="le"),
     "reg.mask": lambda t, a: tb.reg_mask(_reg(t), _reg(t), _const(2, ir.IndexType.get()), kind="residual"),
     "reg.reduce": lambda t, a: tb.reg_reduce(_reg(t, "row32"), _reg(t), kind="sum", axis=1),
-    "reg.rcp": lambda t, a: tb.reg_rcp(_reg(t, "row32"), _reg(t, "row32")),
-    "reg.lg2": lambda t, a: tb.reg_lg2(_reg(t, "row32"), _reg(t, "row32")),
 }
 
 

@@ -259,6 +259,8 @@ VALID = {
     "reg.fill": reg_kernel(f'  "tile.reg.fill"(%a, %c) : ({RT}, f32) -> ()'),
     "reg.neg": reg_kernel(f'  "tile.reg.neg"(%a, %b) : ({RT}, {RT}) -> ()'),
     "reg.exp2": reg_kernel(f'  "tile.reg.exp2"(%a, %b, %c, %r) : ({RT}, {RT}, f32, {RR}) -> ()'),
+    "reg.lg2": reg_kernel(f'  "tile.reg.lg2"(%r, %r) : ({RR}, {RR}) -> ()'),
+    "reg.rcp": reg_kernel(f'  "tile.reg.rcp"(%a, %b) {{mode = "rn"}} : ({RT}, {RT}) -> ()'),
     "reg.add": reg_kernel(f'  "tile.reg.add"(%a, %b, %r) : ({RT}, {RT}, {RR}) -> ()'),
     "reg.sub": reg_kernel(f'  "tile.reg.sub"(%a, %b, %r) : ({RT}, {RT}, {RR}) -> ()'),
     "reg.mul": reg_kernel(f'  "tile.reg.mul"(%a, %a, %b) : ({RT}, {RT}, {RT}) -> ()'),

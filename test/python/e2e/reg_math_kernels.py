@@ -58,9 +58,10 @@ def fma_rn(a, b, c):
     a, b, c = (np.asarray(v, dtype=np.float32).astype(np.float64) for v in (a, b, c))
     p = a * b
     s = p + c
-    bp = s - p  # two-sum error of s = p + c
-    err = (p - (s - bp)) + (c - bp)
-    inexact = err != 0
+    with np.errstate(invalid="ignore"):  # (an infinite sum is exact: its error term is NaN, ignored)
+        bp = s - p  # two-sum error of s = p + c
+        err = (p - (s - bp)) + (c - bp)
+    inexact = (err != 0) & np.isfinite(s)
     toward_zero = np.where(inexact & (np.sign(err) != np.sign(s)), np.nextafter(s, 0.0), s)
     bits = toward_zero.view(np.uint64) | inexact.astype(np.uint64)
     return bits.view(np.float64).astype(np.float32)
@@ -71,6 +72,20 @@ def ex2(x):
     from tile_mlir.sim import ex2_approx_f32
 
     return ex2_approx_f32(f32(x).view(np.uint32), ftz=True).view(np.float32)
+
+
+def lg2(x):
+    """lg2.approx.ftz.f32, tile-sim's model."""
+    from tile_mlir.sim import lg2_approx_f32
+
+    return lg2_approx_f32(f32(x).view(np.uint32), ftz=True).view(np.float32)
+
+
+def rcp_approx(x):
+    """rcp.approx.ftz.f32, tile-sim's model."""
+    from tile_mlir.sim import rcp_approx_f32
+
+    return rcp_approx_f32(f32(x).view(np.uint32), ftz=True).view(np.float32)
 
 
 def halving_fold(v, op):

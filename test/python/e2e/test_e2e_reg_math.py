@@ -72,6 +72,9 @@ CASES = {
     "exp2_scale_bias": (lambda a, b, r, o: tb.reg_exp2(o, a, tb.const(0.18033688), r),
                         lambda a, b, r: rk.ex2(rk.fma_rn(a, np.float32(0.18033688), -np.broadcast_to(r, a.shape)))),
     "fill": (lambda a, b, r, o: tb.reg_fill(o, tb.const(-2.5)), lambda a, b, r: np.full_like(a, -2.5)),
+    "lg2": (lambda a, b, r, o: tb.reg_lg2(o, a), lambda a, b, r: rk.lg2(a)),
+    "rcp_approx": (lambda a, b, r, o: tb.reg_rcp(o, a, mode="approx"), lambda a, b, r: rk.rcp_approx(a)),
+    "rcp_rn": (lambda a, b, r, o: tb.reg_rcp(o, a, mode="rn"), lambda a, b, r: (np.float32(1) / a).astype(np.float32)),
     "in_place": (lambda a, b, r, o: (tb.reg_mul(a, a, b), tb.reg_add(o, a, r)),
                  lambda a, b, r: rk.add((a * b).astype(np.float32), np.broadcast_to(r, a.shape))),
 }
@@ -172,17 +175,20 @@ def test_reduce_along_columns(op, kind, arch, tmp_path):
     assert np.array_equal(out.view(np.uint32), want.view(np.uint32))
 
 
-@pytest.mark.parametrize("op", ["max", "sum"])
-def test_reduce_across_warps_through_shared_memory(op, tmp_path):
+@pytest.mark.parametrize("op, warp0", [("max", 0), ("sum", 0), ("sum", 4)])
+def test_reduce_across_warps_through_shared_memory(op, warp0, tmp_path):
     """128 x 64 over 8 warps: warps w and w + 4 hold the two column halves of rows 32w..: each thread folds
     its 32 columns, then the two warps' partials meet in shared memory (scratch[row * 2 + k]) between two
-    bar.sync 1, 256; every thread folds k = 0, 1 in order."""
-    src_l = "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 4@warpid, 1@reg)]"
-    row_l = "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]"
+    bar.sync 1, 256; every thread folds k = 0, 1 in order. With warp0 = 4 the tile lies in warps 4..11 of
+    a 384-thread CTA, whose first warpgroup stays out of the barriers."""
+    at = f" + O[{warp0}@warpid]" if warp0 else ""
+    src_l = "S[(4, 32, 2, 32) : (1@warpid, 1@laneid, 4@warpid, 1@reg)]" + at
+    row_l = "S[(4, 32, 1) : (1@warpid, 1@laneid, 1@reg)] + R[2 : 4@warpid]" + at
     out_l = src_l
+    block = 256 + 32 * warp0
     with tb.module() as m:
         with tb.kernel(m, "k", {"A": rk.glob_t((128, 64)), "OUT": rk.glob_t((128, 64))},
-                       block=(256, 1, 1)) as (_, (A, OUT)):
+                       block=(block, 1, 1)) as (_, (A, OUT)):
             a = tb.alloc_reg(rk.reg_t((128, 64), src_l))
             o = tb.alloc_reg(rk.reg_t((128, 64), out_l))
             r = tb.alloc_reg(rk.reg_t((128, 1), row_l))
@@ -197,7 +203,7 @@ def test_reduce_across_warps_through_shared_memory(op, tmp_path):
     assert "bar.sync" in ptx
     a = np.random.default_rng(2).standard_normal((128, 64)).astype(np.float32)
     out = np.zeros_like(a)
-    rk.run(ptx, [a, out], block=256)
+    rk.run(ptx, [a, out], block=block)
     f = rk.add if op == "sum" else np.fmax
     halves = [rk.halving_fold(a[:, 32 * k:32 * k + 32], f) for k in range(2)]
     want = (a - f(halves[0], halves[1])[:, None]).astype(np.float32)
@@ -229,3 +235,35 @@ def test_named_barriers_order_two_warpgroups(arch, tmp_path):
     out = np.zeros_like(a)
     rk.run(ptx, [a, out], block=256)
     assert np.array_equal(out, a)
+
+
+def test_second_warpgroup_masks_and_reduces_its_rows(tmp_path):
+    """FlashAttention-4's second softmax warpgroup: the rows layout in warps 4..7 of a 256-thread CTA (thread
+    128 + 32w + l holds row 32w + l): the mask's coordinates and the reductions are relative to the tile's
+    first thread; warps 0..3 hold nothing of it."""
+    lay = rk.ROWS.format(n=16) + " + O[4@warpid]"
+    row = rk.ROW_VALUE + " + O[4@warpid]"
+    with tb.module() as m:
+        with tb.kernel(m, "k", {"A": rk.glob_t((128, 16)), "OUT": rk.glob_t((128, 16)), "R": rk.glob_t((128, 1))},
+                       block=(256, 1, 1)) as (_, (A, OUT, R)):
+            a = tb.alloc_reg(rk.reg_t((128, 16), lay))
+            r = tb.alloc_reg(rk.reg_t((128, 1), row))
+            tb.copy(a, A, scope="cta")
+            tb.reg_mask(a, a, _runtime_index(2), kind="causal")
+            tb.reg_mask(a, a, _runtime_index(13), kind="residual")
+            tb.reg_reduce(r, a, kind="max", axis=1)
+            tb.reg_exp2(a, a, tb.const(0.5), r)
+            tb.copy(OUT, a, scope="cta")
+            tb.copy(R, r, scope="cta")
+            tb.ret()
+    ptx = rk.compile_ptx(m.module, "sm_100a")
+    _ptxas(ptx, "sm_100a", tmp_path)
+    a = np.random.default_rng(5).standard_normal((128, 16)).astype(np.float32)
+    out, r = np.zeros_like(a), np.zeros((128, 1), np.float32)
+    rk.run(ptx, [a, out, r], block=256)
+    row_i, col = _logical(128, 16)
+    s = np.where((col > row_i + 2) | (col >= 13), np.float32(-np.inf), a)
+    mx = rk.halving_fold(s, np.fmax)[:, None]
+    assert np.array_equal(r, mx)
+    want = rk.ex2(rk.fma_rn(s, np.float32(0.5), np.broadcast_to(-mx, s.shape)))
+    assert np.array_equal(out.view(np.uint32), want.view(np.uint32))

@@ -81,7 +81,10 @@ def test_const_and_comparisons():
     assert "arith.addi" in str(m) and "arith.cmpi slt" in str(m) and str(s.type) == "i32"
     with pytest.raises(ValueError, match="const type must be one of"):
         with tb.module():
-            tb.const(1, "f32")
+            tb.const(1, "f16")
+    with tb.module():  # the scalars of the tile.reg ops
+        f, i, g = tb.const(0.5), tb.const(3, "index"), tb.const(2, "f32")
+        assert (str(f.type), str(i.type), str(g.type)) == ("f32", "index", "f32")
 
 
 def test_wait_parity_follows_the_loop_counter():

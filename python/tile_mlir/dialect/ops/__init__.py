@@ -21,9 +21,8 @@ from .gemm import GemmAsyncBlockScaleOp, GemmAsyncOp, GemmWaitOp
 from .kernel import (SUBVIEW_DYNAMIC, AllocRegOp, AllocSharedOp, BlockIdOp, CtaRankOp, ElectOneOp, GridDimOp,
                      KernelOp, LaneIdOp, ReinterpretOp, ReturnOp, SubviewOp, ThreadIdOp, WarpIdOp, subview_strides)
 from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetMaxNRegOp
-from .regmath import (RegAddOp, RegExp2Op, RegFillOp, RegFmaOp, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp,
-                      RegReduceOp, RegSelectOp, RegSubOp)
-from .regapprox import RegLg2Op, RegRcpOp
+from .regmath import (RegAddOp, RegExp2Op, RegFillOp, RegFmaOp, RegLg2Op, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp,
+                      RegNegOp, RegRcpOp, RegReduceOp, RegSelectOp, RegSubOp)
 from .sync import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
                    MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp, NamedBarrierArriveOp, NamedBarrierSyncOp)
 from .tma import TensorMapOp, TensorMapPrefetchOp
@@ -36,8 +35,8 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
     MbarrierExpectTxOp, BulkWaitOp, CommitOp, AsyncWaitOp, MbarrierInitOp, MbarrierArriveOp, MbarrierWaitOp,
     AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp, RingStageOp,
     MbarrierWaitParityOp, RasterGroupedOp, SetMaxNRegOp, NamedBarrierSyncOp, NamedBarrierArriveOp, RegFillOp,
-    RegNegOp, RegExp2Op, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp, RegSelectOp, RegMaskOp,
-    RegReduceOp, RegRcpOp, RegLg2Op,
+    RegNegOp, RegExp2Op, RegLg2Op, RegRcpOp, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp, RegSelectOp, RegMaskOp,
+    RegReduceOp,
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}

@@ -2,7 +2,7 @@
 cp.async), tile.convert (register tiles, cvt)."""
 from __future__ import annotations
 
-from ..checks import buffer_type, check_slot, register_fragment, same_cta_group
+from ..checks import buffer_type, check_slot, register_fragment, same_cta_group, stored_fragment
 from ..decline import fail
 from ..enums import BarrierCta, CtaGroup, MemScope, Rounding, Scope
 from ..ir_utils import region_of
@@ -15,8 +15,10 @@ COPY_SCOPES = (Scope.THREAD, Scope.WARP, Scope.WARPGROUP, Scope.CTA)
 _TC, _ASYNC_READ = Trait.TCGEN05, Trait.READS_SHARED_ASYNC_PROXY
 
 
-def _copy_regions(op) -> tuple[BufferType, tuple[int, ...], tuple[int, ...]]:
-    """(dst type, dst region shape, src region shape) of a copy whose regions hold the same elements."""
+def _copy_regions(op, *, replicas: bool = False) -> tuple[BufferType, tuple[int, ...], tuple[int, ...]]:
+    """(dst type, dst region shape, src region shape) of a copy whose regions hold the same elements; its
+    register tiles may be replicated where `replicas` (tile.copy: every copy of an element is loaded, replica
+    0 alone is stored)."""
     dst_t = buffer_type(op.dst, "operand #0 (dst)")
     src_t = buffer_type(op.src, "operand #1 (src)")
     dst_r = region_of(op, "dst", dst_t)
@@ -26,9 +28,10 @@ def _copy_regions(op) -> tuple[BufferType, tuple[int, ...], tuple[int, ...]]:
              f"src region {list(src_r.shape)} has {src_r.numel}")
     if dst_t.elem_bits != src_t.elem_bits:
         fail("element-type", f"dst element type {dst_t.elem} and src element type {src_t.elem} differ in width")
-    for bt, what in ((dst_t, "operand #0 (dst)"), (src_t, "operand #1 (src)")):
-        if bt.scope == MemScope.REG:
-            register_fragment(bt, what)  # one holder per element: a copy has one writer or reader of each
+    if dst_t.scope == MemScope.REG:
+        register_fragment(dst_t, "operand #0 (dst)", replicas=replicas)
+    if src_t.scope == MemScope.REG:
+        (stored_fragment if replicas else register_fragment)(src_t, "operand #1 (src)")
     return dst_t, dst_r.shape, src_r.shape
 
 
@@ -43,7 +46,7 @@ class CopyOp(TileOp, name="copy"):
     TRAITS = (Writes("dst"), Emits(None, ("ld", "st")))
 
     def verify(self, kernel) -> None:
-        _, dst_shape, src_shape = _copy_regions(self)
+        _, dst_shape, src_shape = _copy_regions(self, replicas=True)
         if dst_shape != src_shape:
             fail("region-size", f"tile.copy needs equal region shapes, got {list(dst_shape)} and {list(src_shape)}")
         src_scope = buffer_type(self.src, "operand #1 (src)").scope

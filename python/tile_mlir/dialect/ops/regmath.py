@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from ..checks import buffer_type
 from ..decline import fail
-from ..enums import CmpPredicate, MaskKind, MemScope, ReduceKind
+from ..enums import CmpPredicate, MaskKind, MemScope, RcpMode, ReduceKind
 from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp, TypeIs, Writes
 from ..reduce_plan import plan_reduce
 from ..regtile import coordinates, slot_map
 from .sync import check_named_barrier
 
-__all__ = ["RegFillOp", "RegNegOp", "RegExp2Op", "RegAddOp", "RegSubOp", "RegMulOp", "RegMaxOp", "RegMinOp",
+__all__ = ["RegFillOp", "RegNegOp", "RegExp2Op", "RegLg2Op", "RegRcpOp", "RegAddOp", "RegSubOp", "RegMulOp", "RegMaxOp", "RegMinOp",
            "RegFmaOp", "RegSelectOp", "RegMaskOp", "RegReduceOp", "REG_OPS"]
 
 _REG = BufferOf(MemScope.REG)
@@ -88,6 +88,26 @@ class RegExp2Op(_Elementwise, name="reg.exp2"):
     TILES = ("src", "bias")
     TRAITS = (Writes("dst"), Emits("nvvm.ex2", "ex2.approx"), Emits("nvvm.fma", "fma"), Emits("nvvm.fma.packed.f32x2", "fma"),
               Emits("llvm.call_intrinsic", "mul"), Emits("nvvm.mul.packed.f32x2", "mul"), Emits(None, "neg"))
+
+
+class RegLg2Op(_Elementwise, name="reg.lg2"):
+    """dst = log2(src) by lg2.approx.ftz.f32 (the log-sum-exp of an attention kernel: m * scale + log2(l))."""
+
+    dst = Operand(_REG)
+    src = Operand(_REG)
+    TILES = ("src",)
+    TRAITS = (Writes("dst"), Emits("nvvm.log2", "lg2.approx"))
+
+
+class RegRcpOp(_Elementwise, name="reg.rcp"):
+    """dst = 1 / src: rcp.approx.ftz.f32 (mode approx) or rcp.rn.f32 (mode rn, IEEE): the final 1 / l of an
+    attention kernel's output."""
+
+    dst = Operand(_REG)
+    src = Operand(_REG)
+    mode = Attr(RcpMode, default=RcpMode.RN)
+    TILES = ("src",)
+    TRAITS = (Writes("dst"), Emits("nvvm.rcp.approx.ftz.f", "rcp.approx"), Emits("llvm.call_intrinsic", "rcp.rn"))
 
 
 class _Binary(_Elementwise, name=None):
@@ -215,5 +235,5 @@ class RegReduceOp(TileOp, name="reg.reduce"):
         check_named_barrier(self.barrier_id, plan.threads)
 
 
-REG_OPS = (RegFillOp, RegNegOp, RegExp2Op, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp,
+REG_OPS = (RegFillOp, RegNegOp, RegExp2Op, RegLg2Op, RegRcpOp, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp,
            RegSelectOp, RegMaskOp, RegReduceOp)

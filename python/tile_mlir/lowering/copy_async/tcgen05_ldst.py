@@ -39,11 +39,11 @@ __all__ = ["validate_tmem_reg_copy", "exec_scope", "copy_async_tmem_reg", "WAIT_
 # Ops before which a pending ld / st must have completed, besides users of the register tile: thread
 # syncs (another thread may read what an st wrote, or overwrite what an ld reads), tensor-memory writers
 # and frees, and the end of the kernel.
+_SYNCS = ("tile.barrier", "tile.named_barrier.sync", "tile.named_barrier.arrive", "tile.mbarrier.arrive",
+          "tile.mbarrier.wait")
 WAIT_ANCHORS = {
-    "ld": ("tile.barrier", "tile.mbarrier.arrive", "tile.mbarrier.wait", "tile.commit", "tile.tmem.dealloc",
-           "tile.return"),
-    "st": ("tile.barrier", "tile.mbarrier.arrive", "tile.mbarrier.wait", "tile.commit", "tile.tmem.dealloc",
-           "tile.tmem.load", "tile.return"),
+    "ld": _SYNCS + ("tile.commit", "tile.tmem.dealloc", "tile.return"),
+    "st": _SYNCS + ("tile.commit", "tile.tmem.dealloc", "tile.tmem.load", "tile.return"),
 }
 
 

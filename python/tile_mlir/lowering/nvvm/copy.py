@@ -4,6 +4,7 @@ from __future__ import annotations
 from ...dialect.enums import MemScope
 from ...dialect.ops import ConvertOp, CopyOp
 from ...dialect.types import BufferType
+from ...layout import first_replica_masks
 from .. import registers
 from ..address import group_runs, vector_bytes
 from ..copy_loop import GROUP, access_limit, copy_types, pointer_align, emit_copy_loop, emit_group_copy, scope_rank, sliced_layouts
@@ -32,9 +33,16 @@ def _copy_registers(k, op, em, load: bool):
     lane = em.and_(tid, em.i32(31))
     nthreads = k.block[0] * k.block[1] * k.block[2]
     args = (plan, k.buffers.get(mem_v), k.buffers.get(reg_v), warp, lane, load)
+    guard = None
     if nthreads > 32 * plan.warps or plan.first_warp != 0:
-        inside = em.cmp("ult", em.sub(warp, em.i32(plan.first_warp)), em.i32(plan.warps))
-        with em.if_(inside):
+        guard = em.cmp("ult", em.sub(warp, em.i32(plan.first_warp)), em.i32(plan.warps))
+    lane_mask, warp_mask = (0, 0) if load else first_replica_masks(BufferType.of(reg_v.type).layout)
+    for value, mask in ((lane, lane_mask), (warp, warp_mask)):  # a replicated tile: replica 0 stores
+        if mask:
+            first = em.cmp("eq", em.and_(value, em.i32(mask)), em.i32(0))
+            guard = first if guard is None else em.and_(guard, first)
+    if guard is not None:
+        with em.if_(guard):
             registers.emit_move(em, *args)
     else:
         registers.emit_move(em, *args)

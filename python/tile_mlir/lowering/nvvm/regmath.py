@@ -10,9 +10,10 @@ and the shared-memory exchange between warps.
 """
 from __future__ import annotations
 
-from ...dialect.enums import MaskKind, ReduceKind
+from ...dialect.enums import MaskKind, RcpMode, ReduceKind
 from ...dialect.ops import (NamedBarrierArriveOp, NamedBarrierSyncOp, RegAddOp, RegExp2Op, RegFillOp, RegFmaOp,
-                            RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp, RegReduceOp, RegSelectOp, RegSubOp)
+                            RegLg2Op, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp, RegNegOp, RegRcpOp, RegReduceOp,
+                            RegSelectOp, RegSubOp)
 from ...dialect.reduce_plan import fold_order
 from ...dialect.regtile import coordinates
 from ...dialect.types import BufferType
@@ -108,6 +109,17 @@ def _fill(k, op, em):
 @lowers(RegNegOp)
 def _neg(k, op, em):
     _elementwise(k, op, em, lambda a: nvvm_ir.f32_neg(em, a[0]))
+
+
+@lowers(RegLg2Op)
+def _lg2(k, op, em):
+    _elementwise(k, op, em, lambda a: nvvm_ir.lg2_approx_ftz(em, a[0]))
+
+
+@lowers(RegRcpOp)
+def _rcp(k, op, em):
+    approx = op.mode == RcpMode.APPROX
+    _elementwise(k, op, em, lambda a: nvvm_ir.rcp(em, a[0], approx=approx))
 
 
 def _binary(name: str, pairs: bool):
@@ -233,21 +245,32 @@ def _reduce(k, op, em):
         for mask in plan.lane_masks:  # stage B
             x = _combine(em, kind, x, nvvm_ir.shfl_bfly(em, x, mask))
         results.append(x)
-    if plan.warps > 1:
-        results = _across_warps(k, op, em, plan, results)
+    if plan.warps == 1:
+        _store_results(tiles, op, plan, results)
+        return
+    # stage C: the tile's warps alone, since the barriers count them (plan.threads)
+    tid = k.tid(em)
+    first_warp = plan.first_thread // 32
+    if k.block[0] * k.block[1] * k.block[2] > plan.threads or first_warp:
+        inside = em.cmp("ult", em.sub(em.shr(tid, em.i32(5)), em.i32(first_warp)), em.i32(plan.threads // 32))
+        with em.if_(inside):
+            _store_results(tiles, op, plan, _across_warps(k, op, em, plan, results, tid))
+    else:
+        _store_results(tiles, op, plan, _across_warps(k, op, em, plan, results, tid))
+
+
+def _store_results(tiles, op, plan, results) -> None:
     for g, x in enumerate(results):
         if plan.dst_slots[g] >= 0:
             tiles.store(op.dst, plan.dst_slots[g], x)
 
 
-def _across_warps(k, op, em, plan, results: list) -> list:
+def _across_warps(k, op, em, plan, results: list, tid) -> list:
     """Stage C: one lane per butterfly group writes scratch[out * W + k], bar.sync, every thread folds the W
-    values of its outputs in order, bar.sync (the scratch is free again). The tile's warps alone take part:
-    the barrier counts them (plan.threads)."""
+    values of its outputs in order, bar.sync (the scratch is free again)."""
     kind, W = op.kind, plan.warps
     f32 = ir.F32Type.get()
     scratch = k.buffers.get(op.scratch)
-    tid = k.tid(em)
     rank = em.sub(tid, em.i32(plan.first_thread))
     warp_rank = _linear(em, em.shr(rank, em.i32(5)), 0, plan.warp_coeffs)
     out = _linear(em, rank, plan.out_base, plan.out_coeffs)
