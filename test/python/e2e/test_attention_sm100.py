@@ -145,3 +145,18 @@ def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
 ])
 def test_attention_on_tile_sim_slow(cfg):
     _check(cfg, seed=2)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--heads", "3", "--kv-heads", "2"], "multiple of kv_heads"),
+    (["--head-dim", "96"], "invalid choice"),
+    (["--seq-q", "0"], "expected an integer in 1 .."),
+    (["--head-dim", "128", "--stages", "3"], "bytes of shared memory"),
+])
+def test_command_line_errors(argv, message, capsys):
+    """A bad option is one usage line and exit status 2, never a traceback."""
+    with pytest.raises(SystemExit) as e:
+        att.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
