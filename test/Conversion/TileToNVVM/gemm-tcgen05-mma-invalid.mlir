@@ -390,6 +390,36 @@
 
 // -----
 
+// a-tmem-layout: 16-bit A one element a column (D's 16-bit layout): the .ts form packs two a column
+"tile.kernel"() ({
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x16xbf16, "Swizzle<32B> o S[(128, 16) : (16, 1)]", align 256>
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 512, cta_group = 1} : (!tile.buffer<shared, 1xi32>) -> ()
+  %d = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">
+  %a = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x16xbf16, "S[(128, 16) : (1@TLane, 2@TCol)] + O[256@TCol]">
+  %acc = arith.constant true
+  // expected-error@+1 {{tcgen05_mma: declined: a-tmem-layout - a's element (0, 1) is at lane 0, element column 258: A in tensor memory sits at D's lanes (row m at lane 0) with K packed along the columns from its first}}
+  "tile.gemm_async"(%d, %a, %b, %acc) {cta_group = 1} : (!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">, !tile.buffer<tmem, 128x16xbf16, "S[(128, 16) : (1@TLane, 2@TCol)] + O[256@TCol]">, !tile.buffer<shared, 128x16xbf16, "Swizzle<32B> o S[(128, 16) : (16, 1)]", align 256>, i1) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "tc_a_tmem_unpacked", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
+// a-tmem-layout: 16-bit A starting in the high half of a column
+"tile.kernel"() ({
+  %b = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x16xbf16, "Swizzle<32B> o S[(128, 16) : (16, 1)]", align 256>
+  %slot = "tile.alloc_shared"() : () -> !tile.buffer<shared, 1xi32>
+  "tile.tmem.alloc"(%slot) {num_cols = 512, cta_group = 1} : (!tile.buffer<shared, 1xi32>) -> ()
+  %d = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">
+  %a = "tile.tmem.buffer"(%slot) : (!tile.buffer<shared, 1xi32>) -> !tile.buffer<tmem, 128x16xbf16, "S[(128, 16) : (1@TLane, 1@TCol)] + O[129@TCol]">
+  %acc = arith.constant true
+  // expected-error@+1 {{tcgen05_mma: declined: a-tmem-layout - a starts inside a 32-bit column (element column 129)}}
+  "tile.gemm_async"(%d, %a, %b, %acc) {cta_group = 1} : (!tile.buffer<tmem, 128x128xf32, "S[(128, 128) : (1@TLane, 1@TCol)]">, !tile.buffer<tmem, 128x16xbf16, "S[(128, 16) : (1@TLane, 1@TCol)] + O[129@TCol]">, !tile.buffer<shared, 128x16xbf16, "Swizzle<32B> o S[(128, 16) : (16, 1)]", align 256>, i1) -> ()
+  "tile.return"() : () -> ()
+}) {sym_name = "tc_a_tmem_half_column", block = array<i32: 128, 1, 1>} : () -> ()
+
+// -----
+
 // scale: SFA UE8M0, SFB UE4M3
 "tile.kernel"() ({
   %a = "tile.alloc_shared"() : () -> !tile.buffer<shared, 128x32xf8E4M3FN, "Swizzle<32B> o S[(128, 32) : (32, 1)]", align 256>

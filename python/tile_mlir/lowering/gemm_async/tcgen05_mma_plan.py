@@ -134,7 +134,16 @@ def _plan_d(d: Operand, md: int, n: int, cta_group: int) -> int:
 
 
 def _plan_a_tmem(a: Operand, kind: Kind, md: int, k: int, d_lane0: int) -> tuple[int, ...]:
-    """Step D, .ts form: A[m, k] at D's lane of row m, K packed along columns."""
+    """Step D, .ts form (`tcgen05.mma ... [d-tmem], [a-tmem], b-desc, idesc`): A[m, k] at D's lane of row m, K
+    packed along the columns from a-tmem's column, every element of every row checked. PTX ISA 9.2 §9.7.16.10
+    ("the A matrix has shape MxK, in either Tensor Memory or Shared Memory"; anchor
+    #tcgen05-mma-instructions), §9.7.16.10.5 (the data-path layouts, #tcgen05-data-path-layout-organization:
+    M = 128 with cta_group::1 is layout D, row m in lane m, Figure 211; M = 256 with cta_group::2 layout A, each
+    CTA's 128 rows likewise; A and D "must use the same Tensor Memory lane alignment"), §9.7.16.10.4 (packing,
+    #tcgen05-packing-formats: sub-word elements of A packed contiguously into each 32-bit word, low bits first;
+    6- and 4-bit ones of .kind::mxf8f6f4 in 8-bit containers). The ISA draws the other placements (M = 64,
+    M = 128 with cta_group::2) only in figures, so they are declined; tile-sim's reading is docs/emulator.md
+    A36."""
     if md != 128:
         raise Decline("a-tmem-layout", f"A in tensor memory needs 128 rows per CTA (M = 128, or 256 with "
                         f"cta_group 2), got {md}: PTX gives A's lanes for M = 64 and for M = 128 with cta_group 2 "

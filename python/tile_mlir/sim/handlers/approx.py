@@ -15,6 +15,8 @@ from .. import approx_f64 as af
 from .. import approx_half as ah
 from .. import approx_math as am
 from .. import approx_trig as at
+from ..approx_tables import table
+from ..fast_f32 import ex2_approx_ftz
 
 _F32 = {"ex2": am.ex2_f32, "lg2": am.lg2_f32, "rcp": am.rcp_f32, "rsqrt": am.rsqrt_f32,
         "sqrt": am.sqrt_f32, "sin": at.sin_f32, "cos": at.cos_f32}
@@ -43,6 +45,10 @@ def scalar(form: str):
     pure functions; a memo of up to 2^16 inputs per form)."""
     if form in _SCALAR:
         return _SCALAR[form]
+    if form == "ex2.approx.ftz.f32":  # a softmax's per-element exp: the model on one int (sim/fast_f32.py)
+        pos, neg = table("ex2_pos"), table("ex2_neg")
+        _SCALAR[form] = f = lambda v: ex2_approx_ftz(v, pos, neg)  # noqa: E731
+        return f
     fn, w = FORMS[form]
     dt = _DTYPE[w]
     memo: dict[int, int] = {}

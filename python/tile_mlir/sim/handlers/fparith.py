@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+from .. import fast_f32 as F
 from .. import fpexact as X
 from ..div_full import div_full_f32
 from . import approx
@@ -115,8 +116,11 @@ def decode_arith(d, inst, kind):
         raise d.error(f"{inst.opcode}: no mixed-precision form of {kind}")
     fused = d.fused.get(id(inst)) if kind in ("add", "sub") else None
     if fused is not None:
-        return _fused(d, inst, fused, spec, w, kind == "sub")
-    if kind == "add":
+        return _fused(d, inst, fused, spec, w, kind == "sub", _fast_f32("fma", fmt, spec))
+    fast = _fast_f32(kind, fmt, spec)
+    if fast is not None:
+        fn = fast
+    elif kind == "add":
         fn = lambda a, b, _s=spec: X.add(a, b, _s)  # noqa: E731
     elif kind == "sub":
         fn = lambda a, b, _s=spec: X.add(a, b, _s, negb=True)  # noqa: E731
@@ -133,10 +137,50 @@ def decode_arith(d, inst, kind):
     else:
         fn = lambda a, _s=spec: X.rcp(a, _s)  # noqa: E731
     nsrc = fn.__code__.co_argcount - 1
-    return _emit(d, inst, _packed(fn, n, w), nsrc, w * n)
+    packed = _packed(fn, n, w)
+    if fast is not None and n == 2 and kind != "sub":
+        packed = _fast_pairs(kind, packed)
+    return _emit(d, inst, packed, nsrc, w * n)
 
 
-def _fused(d, inst, fused, spec, w: int, sub: bool):
+def _fast_f32(kind, fmt, spec):
+    """add / sub / mul / fma.rn.f32 (and each word of .f32x2) without .ftz / .sat / .relu: sim/fast_f32.py's
+    binary64 path, the exact one (fpexact) where it declines."""
+    if fmt is not F32 or spec.mode != "rn" or spec.ftz or spec.sat or spec.relu or \
+            kind not in ("add", "sub", "mul", "fma"):
+        return None
+    fast = {"add": F.add_rn, "sub": F.sub_rn, "mul": F.mul_rn, "fma": F.fma_rn}[kind]
+    if kind == "fma":
+        def fn(a, b, c, _s=spec):
+            r = fast(a, b, c)
+            return X.fma(a, b, c, _s) if r is None else r
+        return fn
+    exact = {"add": X.add, "mul": X.mul}.get(kind)
+
+    def fn(a, b, _s=spec):
+        r = fast(a, b)
+        if r is not None:
+            return r
+        return X.add(a, b, _s, negb=True) if exact is None else exact(a, b, _s)
+    return fn
+
+
+def _fast_pairs(kind, each):
+    """.f32x2: both words at once (sim/fast_f32.py), word by word (`each`) where that declines."""
+    fast = {"add": F.add2_rn, "mul": F.mul2_rn, "fma": F.fma2_rn}[kind]
+    if kind == "fma":
+        def fn(a, b, c):
+            r = fast(a, b, c)
+            return each(a, b, c) if r is None else r
+        return fn
+
+    def fn(a, b):
+        r = fast(a, b)
+        return each(a, b) if r is None else r
+    return fn
+
+
+def _fused(d, inst, fused, spec, w: int, sub: bool, fast=None):
     """An add / sub the assembler fuses with the mul feeding it (sim/contract.py): one rounding of
     a * b + c, the product's sign flipped where it is the subtrahend."""
     mul, pos = fused
@@ -145,8 +189,10 @@ def _fused(d, inst, fused, spec, w: int, sub: bool):
     neg_p, neg_c = sub and pos == 2, sub and pos == 1
     sb = 1 << (w - 1)
 
-    def fn(a, b, c, _s=spec, _np=neg_p, _nc=neg_c, _sb=sb):
-        return X.fma(a ^ _sb if _np else a, b, c ^ _sb if _nc else c, _s)
+    fma = fast or (lambda a, b, c, _s=spec: X.fma(a, b, c, _s))
+
+    def fn(a, b, c, _np=neg_p, _nc=neg_c, _sb=sb, _f=fma):
+        return _f(a ^ _sb if _np else a, b, c ^ _sb if _nc else c)
     dst = d.dst(inst.operands[0], w)
     srcs = [d.src(x, w, ftype=True) for x in (a, b, c)]
     return d.compile([dst(f"_op({', '.join(srcs)})")], {"_op": fn})
@@ -201,6 +247,12 @@ def decode_minmax(d, inst, is_max: bool):
         if xorsign:
             best = (best & (sbit - 1)) | sign
         return best
+    if fmt is F32 and nsrc == 2 and not (spec.ftz or propagate or xorsign or absin or spec.relu):
+        slow = op
+
+        def op(a, b):  # (sim/fast_f32.py: two finite normal unequal values; the rest as above)
+            r = F.maxmin(a, b, is_max)
+            return slow(a, b) if r is None else r
     fn = _packed(op, n, w)
     return _emit(d, inst, fn, nsrc, w * n)
 
