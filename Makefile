@@ -25,8 +25,12 @@ UPSTREAM_PYTESTS = test/python/e2e/test_e2e_*.py test/python/providers
 
 # The pytest tiers (the `slow` marker: pyproject.toml, test/python/conftest.py). The fast tier lists the
 # tests over FAST_LIMIT seconds that carry no marker, so that a new slow test is seen and marked.
+# TEST_JOBS: pytest's worker processes (pytest-xdist; auto: one per core); `make test PYTEST_JOBS=` runs
+# the tests in pytest's own process.
 FAST_LIMIT ?= 20
-PYTEST_FAST = -m "not slow" --fast-limit=$(FAST_LIMIT)
+TEST_JOBS ?= auto
+PYTEST_JOBS = -n $(TEST_JOBS)
+PYTEST_FAST = -m "not slow" --fast-limit=$(FAST_LIMIT) $(PYTEST_JOBS)
 
 .PHONY: demo test test-slow test-all check-lit check-py venv venv-demo clean bench gpu-artifacts irdl \
 	venv-upstream test-upstream
@@ -65,7 +69,7 @@ venv-upstream: $(STAMP_UP)
 
 test-upstream: $(STAMP_UP)
 	TILE_MLIR_BINDINGS=upstream $(VENV_UP)/bin/lit -s test
-	TILE_MLIR_BINDINGS=upstream $(PY_UP) -m pytest -q $(UPSTREAM_PYTESTS)
+	TILE_MLIR_BINDINGS=upstream $(PY_UP) -m pytest -q $(PYTEST_JOBS) $(UPSTREAM_PYTESTS)
 
 demo: $(STAMP_DEMO)
 	$(PY) examples/demo.py
@@ -86,7 +90,7 @@ endif
 
 # the tests `make test` leaves out (marked slow)
 test-slow: $(STAMP)
-	$(PY) -m pytest -q -m slow test/python
+	$(PY) -m pytest -q -m slow $(PYTEST_JOBS) test/python
 
 test-all: test test-slow test-upstream
 
