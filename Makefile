@@ -30,7 +30,7 @@ UPSTREAM_PYTESTS = test/python/e2e/test_e2e_*.py test/python/providers
 FAST_LIMIT ?= 20
 TEST_JOBS ?= auto
 PYTEST_JOBS = -n $(TEST_JOBS)
-PYTEST_FAST = -m "not slow" --fast-limit=$(FAST_LIMIT) $(PYTEST_JOBS)
+PYTEST_FAST = -m "not slow" --tier=fast --fast-limit=$(FAST_LIMIT) $(PYTEST_JOBS)
 
 .PHONY: demo test test-slow test-all check-lit check-py venv venv-demo clean bench gpu-artifacts irdl \
 	venv-upstream test-upstream
@@ -88,9 +88,9 @@ test: $(STAMP)
 	$(PY) -m pytest -q $(PYTEST_FAST) test/python
 endif
 
-# the tests `make test` leaves out (marked slow)
+# the tests `make test` leaves out (marked slow), and the property tests it ran small again in full
 test-slow: $(STAMP)
-	$(PY) -m pytest -q -m slow $(PYTEST_JOBS) test/python
+	$(PY) -m pytest -q -m "slow or tiered" $(PYTEST_JOBS) test/python
 
 test-all: test test-slow test-upstream
 

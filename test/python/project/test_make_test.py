@@ -38,7 +38,8 @@ def _run(tmp_path, args):
         "import pytest\n\ndef test_ok():\n    pass\n\n"
         "def test_skipped():\n    pytest.skip('no frobnicator here')\n\n"
         "@pytest.mark.slow\ndef test_long():\n    pass\n")
-    shutil.copy(ROOT / "test" / "python" / "conftest.py", tmp_path)  # the --fast-limit option
+    for helper in ("conftest.py", "tiers.py"):  # the --fast-limit and --tier options
+        shutil.copy(ROOT / "test" / "python" / helper, tmp_path)
     args = [a for a in args if a != "test/python"] + [str(tmp_path / "test_small.py")]
     assert "-n" in args, args  # the Makefile's pytest runs on every core (pytest-xdist) ...
     args[args.index("-n") + 1] = "0"  # ... which three tests do not need: xdist's options, no workers
