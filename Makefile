@@ -83,9 +83,13 @@ check-py: $(STAMP)
 ifneq ($(filter upstream mlir,$(TILE_MLIR_BINDINGS)),)
 test: test-upstream
 else
+# lit runs beside pytest (each fills the cores the other leaves idle, at its start and its tail); its
+# report, kept in test/Output/lit.log, is printed after pytest's; either failing fails `make test`
 test: $(STAMP)
-	$(VENV)/bin/lit -s test
-	$(PY) -m pytest -q $(PYTEST_FAST) test/python
+	@mkdir -p test/Output
+	@$(VENV)/bin/lit -s test > test/Output/lit.log 2>&1 & lit=$$!; \
+	$(PY) -m pytest -q $(PYTEST_FAST) test/python; py=$$?; \
+	wait $$lit; status=$$?; cat test/Output/lit.log; test $$py -eq 0 -a $$status -eq 0
 endif
 
 # the tests `make test` leaves out (marked slow), and the property tests it ran small again in full

@@ -30,7 +30,8 @@ def _make_pytest_args(target: str = "test") -> list[str]:
     text = (ROOT / "Makefile").read_text()
     recipe = text.split(f"\n{target}: $(STAMP)", 1)[1].split("\n\n", 1)[0]
     line = next(ln for ln in recipe.splitlines() if "-m pytest" in ln)
-    return shlex.split(_expand(line.split("-m pytest", 1)[1], _make_variables(text)))
+    command = line.split("-m pytest", 1)[1].split(";")[0]  # (make test: the shell's next command follows)
+    return shlex.split(_expand(command, _make_variables(text)))
 
 
 def _run(tmp_path, args):
