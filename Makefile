@@ -1,8 +1,10 @@
 # tile_mlir: `make demo` and `make test` do all set-up on a fresh machine (a .venv beside this file).
 #   make demo       the package and its dependencies only (the bindings, numpy, ml_dtypes, tqdm), then the demo
 #   make test       adds the `test` extra (MMA-Sim and torch, dask, hypothesis, lit, the CUDA tools), then the
-#                   fast tier: every lit suite and the pytest tests not marked `slow` (at most 5 min on 2 cores)
-#   make test-all   make test, the slow tier (campaigns, large and long cases) and the second provider; CI runs it
+#                   fast tier: every lit suite beside the pytest tests not marked `slow`, on every core (the
+#                   goal: at most 5 min on 2 cores), the property tests with an eighth of their examples
+#   make test-all   make test, the slow tier (campaigns, large and long cases, the property tests in full) and
+#                   the second provider; CI runs it
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
