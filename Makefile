@@ -1,8 +1,10 @@
 # tile_mlir: `make demo` and `make test` do all set-up on a fresh machine (a .venv beside this file).
 #   make demo       the package and its dependencies only (the bindings, numpy, ml_dtypes, tqdm), then the demo
 #   make test       adds the `test` extra (MMA-Sim and torch, dask, hypothesis, lit, the CUDA tools), then the
-#                   fast tier: every lit suite and the pytest tests not marked `slow` (at most 5 min on 2 cores)
-#   make test-all   make test, the slow tier (campaigns, large and long cases) and the second provider; CI runs it
+#                   fast tier: every lit suite beside the pytest tests not marked `slow`, on every core (the
+#                   goal: at most 5 min on 2 cores), the property tests with an eighth of their examples
+#   make test-all   make test, the slow tier (campaigns, large and long cases, the property tests in full) and
+#                   the second provider; CI runs it
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -25,8 +27,12 @@ UPSTREAM_PYTESTS = test/python/e2e/test_e2e_*.py test/python/providers
 
 # The pytest tiers (the `slow` marker: pyproject.toml, test/python/conftest.py). The fast tier lists the
 # tests over FAST_LIMIT seconds that carry no marker, so that a new slow test is seen and marked.
+# TEST_JOBS: pytest's worker processes (pytest-xdist; auto: one per core); `make test PYTEST_JOBS=` runs
+# the tests in pytest's own process.
 FAST_LIMIT ?= 20
-PYTEST_FAST = -m "not slow" --fast-limit=$(FAST_LIMIT)
+TEST_JOBS ?= auto
+PYTEST_JOBS = -n $(TEST_JOBS)
+PYTEST_FAST = -m "not slow" --tier=fast --fast-limit=$(FAST_LIMIT) $(PYTEST_JOBS)
 
 .PHONY: demo test test-slow test-all check-lit check-py venv venv-demo clean bench gpu-artifacts irdl \
 	venv-upstream test-upstream
@@ -34,11 +40,18 @@ PYTEST_FAST = -m "not slow" --fast-limit=$(FAST_LIMIT)
 # --no-compile: pip byte-compiles every module it installs (most never imported); Python compiles the
 # ones a run imports, once. Measured on a fresh clone here: pip 57 s instead of 95 s, the demo's first
 # run 2 s longer (both at load ~13 on 2 cores).
-PIP_INSTALL = -m pip install -q --no-compile
+PIP_OPTS = install -q --no-compile
+PIP_INSTALL = -m pip $(PIP_OPTS)
+
+# The venv is made without ensurepip (which installs and byte-compiles its own pip: 9 s of the set-up, 4.6 s
+# of CPU, measured at load ~8) when $(PYTHON)'s pip can install into another interpreter (pip >= 22.3:
+# --python); that pip then installs pip itself with the package, in one call. Older pips: the plain venv.
+HOST_PIP := $(shell $(PYTHON) -c "import sys, pip; \
+	sys.exit(tuple(int(x) for x in pip.__version__.split('.')[:2]) < (22, 3))" >/dev/null 2>&1 && echo 1)
 
 $(STAMP_DEMO): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) $(PIP_INSTALL) -e .
+	test -x $(PY) || $(PYTHON) -m venv $(if $(HOST_PIP),--without-pip) $(VENV)
+	$(if $(HOST_PIP),$(PYTHON) -m pip --python $(PY),$(PY) -m pip) $(PIP_OPTS) pip -e .
 	touch $(STAMP_DEMO)
 
 venv-demo: $(STAMP_DEMO)
@@ -58,7 +71,7 @@ venv-upstream: $(STAMP_UP)
 
 test-upstream: $(STAMP_UP)
 	TILE_MLIR_BINDINGS=upstream $(VENV_UP)/bin/lit -s test
-	TILE_MLIR_BINDINGS=upstream $(PY_UP) -m pytest -q $(UPSTREAM_PYTESTS)
+	TILE_MLIR_BINDINGS=upstream $(PY_UP) -m pytest -q $(PYTEST_JOBS) $(UPSTREAM_PYTESTS)
 
 demo: $(STAMP_DEMO)
 	$(PY) examples/demo.py
@@ -72,14 +85,18 @@ check-py: $(STAMP)
 ifneq ($(filter upstream mlir,$(TILE_MLIR_BINDINGS)),)
 test: test-upstream
 else
+# lit runs beside pytest (each fills the cores the other leaves idle, at its start and its tail); its
+# report, kept in test/Output/lit.log, is printed after pytest's; either failing fails `make test`
 test: $(STAMP)
-	$(VENV)/bin/lit -s test
-	$(PY) -m pytest -q $(PYTEST_FAST) test/python
+	@mkdir -p test/Output
+	@$(VENV)/bin/lit -s test > test/Output/lit.log 2>&1 & lit=$$!; \
+	$(PY) -m pytest -q $(PYTEST_FAST) test/python; py=$$?; \
+	wait $$lit; status=$$?; cat test/Output/lit.log; test $$py -eq 0 -a $$status -eq 0
 endif
 
-# the tests `make test` leaves out (marked slow)
+# the tests `make test` leaves out (marked slow), and the property tests it ran small again in full
 test-slow: $(STAMP)
-	$(PY) -m pytest -q -m slow test/python
+	$(PY) -m pytest -q -m "slow or tiered" $(PYTEST_JOBS) test/python
 
 test-all: test test-slow test-upstream
 

@@ -7,7 +7,7 @@
 // an mbarrier; everyone waits on it. Each warp reads its lane quarter back with tcgen05.ld into `out` (128 lanes x 4 columns,
 // the same 32x16 tile in every quarter, since warpx4 multicasts it), then warp 0 frees the columns.
 // Buffer types are named once (MLIR type aliases); the fences the PTX memory model requires around the
-// barriers, the mbarrier wait and the shared-memory stores are the compiler's (docs/fences.md).
+// barriers, the mbarrier init and wait and the shared-memory stores are the compiler's (docs/fences.md).
 !gA = !tile.buffer<global, 32x16xui8>
 !gOut = !tile.buffer<global, 128x16xui8>
 !sA = !tile.buffer<shared, 32x16xui8, "S[(32, 16) : (16, 1)]", align 1024>
@@ -30,7 +30,6 @@
   }
   scf.if %is_thread0 {
     "tile.mbarrier.init"(%bar) {count = 1} : (!bar) -> ()
-    "tile.fence"() {kind = "mbarrier_init"} : () -> ()
   }
   "tile.copy"(%smem, %A) {scope = "cta"} : (!sA, !gA) -> ()
   "tile.barrier"() : () -> ()

@@ -7,8 +7,8 @@
 
 A 32x16 uint8 tile goes from global to shared memory (tile.copy), to all 128 lanes of tensor memory (one
 tcgen05.cp.32x128b.warpx4, issued by thread 0 and committed to an mbarrier), and back to global memory
-through tcgen05.ld. No fence is written but the one after mbarrier.init: the compiler adds those the PTX
-memory model asks for (docs/fences.md), as it does for demo.mlir, so both compile to the same PTX.
+through tcgen05.ld. No fence is written: the compiler adds those the PTX memory model asks for, the one
+after mbarrier.init too (docs/fences.md), as it does for demo.mlir, so both compile to the same PTX.
 """
 import argparse
 
@@ -40,7 +40,6 @@ def build_demo(ctx=None, fill=None):
                 tb.tmem_alloc(slot, 32)
             with tb.when(is_thread0):
                 tb.mbarrier_init(bar, 1)
-                tb.fence("mbarrier_init")  # (the one fence a program writes: docs/fences.md)
             if fill is None:
                 tb.copy(smem, a)
             else:

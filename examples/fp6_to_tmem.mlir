@@ -9,7 +9,7 @@
 // container (data in bits [5, 0]). The warpgroup reads the 32 columns back: `out` is 128 lanes x 128
 // containers, the tile in every lane quarter.
 // Buffer types are named once (MLIR type aliases); the fences the PTX memory model requires around the
-// barriers, the mbarrier wait and the shared-memory stores are the compiler's (docs/fences.md).
+// barriers, the mbarrier init and wait and the shared-memory stores are the compiler's (docs/fences.md).
 !gA = !tile.buffer<global, 32x128xf6E3M2FN>
 !gOut = !tile.buffer<global, 128x128xui8>
 !sA = !tile.buffer<shared, 32x128xf6E3M2FN, "Swizzle<128B> o S[(32, 128) : (128, 1)]", align 1024, packing b6x16_p32>
@@ -32,7 +32,6 @@
   }
   scf.if %is_thread0 {
     "tile.mbarrier.init"(%bar) {count = 1} : (!bar) -> ()
-    "tile.fence"() {kind = "mbarrier_init"} : () -> ()
   }
   "tile.copy"(%smem, %A) {scope = "cta"} : (!sA, !gA) -> ()
   "tile.barrier"() : () -> ()

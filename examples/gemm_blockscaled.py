@@ -267,7 +267,6 @@ def hopper_ir(cfg: GemmConfig, module) -> None:
             for s in range(st):
                 tb.mbarrier_init(full[s], 1)
                 tb.mbarrier_init(empty[s], 2)
-            tb.fence("mbarrier_init")
         tb.barrier()
         bx, by = tb.block_id("x"), tb.block_id("y")
         m0, n0 = _mul(by, c(bm)), _mul(bx, c(bn))
@@ -337,7 +336,6 @@ def _set_up(is_mma_warp, is_t0, slot, tmem_cols: int, cg: int, barriers) -> None
     with tb.when(is_t0):
         for bar, count in barriers:
             tb.mbarrier_init(bar, count)
-        tb.fence("mbarrier_init")
     tb.fence("tcgen05_before_sync")
     tb.barrier()
     if cg == 2:

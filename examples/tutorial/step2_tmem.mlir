@@ -1,7 +1,8 @@
 // Tutorial step 2 (docs/tutorial.md): global -> shared -> tensor memory -> registers -> global.
 // A 128x4 f32 tile: tile.copy fills shared memory, one tcgen05.cp (shape 128x128b: 128 lanes of 16
 // bytes) moves it to tensor memory, each warp reads its 32 lanes back with tcgen05.ld, and every
-// thread stores its row. The fences around the barriers and after the wait are the compiler's.
+// thread stores its row. The fences after the mbarrier init, around the barriers and after the wait
+// are the compiler's.
 !gA = !tile.buffer<global, 128x4xf32>
 !sA = !tile.buffer<shared, 128x4xf32, "S[(128, 4) : (4, 1)]", align 1024>
 !tA = !tile.buffer<tmem, 128x4xf32, "S[(128, 4) : (1@TLane, 1@TCol)]">
@@ -24,7 +25,6 @@
   }
   scf.if %is_thread0 {
     "tile.mbarrier.init"(%bar) {count = 1} : (!bar) -> ()
-    "tile.fence"() {kind = "mbarrier_init"} : () -> ()
   }
   "tile.copy"(%smem, %A) {scope = "cta"} : (!sA, !gA) -> ()
   "tile.barrier"() : () -> ()

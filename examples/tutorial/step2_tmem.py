@@ -1,6 +1,6 @@
 """Tutorial step 2 with the Python builders (docs/tutorial.md; the same kernel as step2_tmem.mlir): global ->
 shared -> tensor memory (one tcgen05.cp, committed to an mbarrier) -> registers (tcgen05.ld) -> global.
-No fence but the one after mbarrier.init: the compiler adds the others."""
+No fence: the compiler adds them, the one after mbarrier.init too."""
 import numpy as np
 
 from tile_mlir import builders as tb
@@ -20,7 +20,6 @@ def build():
                 tb.tmem_alloc(slot, 32)
             with tb.when(is_thread0):
                 tb.mbarrier_init(bar, 1)
-                tb.fence("mbarrier_init")
             tb.copy(smem, a, scope="cta")
             tb.barrier()
             tmem = tb.tmem_buffer(slot, t)

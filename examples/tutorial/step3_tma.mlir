@@ -17,7 +17,6 @@
   %is_thread0 = arith.cmpi eq, %tid, %c0 : i32
   scf.if %is_thread0 {
     "tile.mbarrier.init"(%bar) {count = 1} : (!bar) -> ()
-    "tile.fence"() {kind = "mbarrier_init"} : () -> ()
   }
   "tile.barrier"() : () -> ()
   scf.if %is_thread0 {

@@ -19,7 +19,6 @@ def build():
             is_thread0 = tb.eq(tb.thread_id(), 0)
             with tb.when(is_thread0):
                 tb.mbarrier_init(bar, 1)
-                tb.fence("mbarrier_init")
             tb.barrier()
             with tb.when(is_thread0):
                 tb.mbarrier_arrive_expect_tx(bar, 64 * 64 * 2)  # the box's bytes: tile-verify checks them

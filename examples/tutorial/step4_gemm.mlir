@@ -33,7 +33,6 @@
   scf.if %is_thread0 {
     "tile.mbarrier.init"(%loaded) {count = 1} : (!bar) -> ()
     "tile.mbarrier.init"(%done) {count = 1} : (!bar) -> ()
-    "tile.fence"() {kind = "mbarrier_init"} : () -> ()
   }
   "tile.barrier"() : () -> ()
   %d = "tile.tmem.buffer"(%slot) : (!slot) -> !tD

@@ -27,7 +27,6 @@ def build():
             with tb.when(is_thread0):
                 tb.mbarrier_init(loaded, 1)
                 tb.mbarrier_init(done, 1)
-                tb.fence("mbarrier_init")
             tb.barrier()
             acc = tb.tmem_buffer(slot, t_d)
             with tb.when(is_thread0):

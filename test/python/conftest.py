@@ -10,6 +10,9 @@
   runs `-m "not slow"`, `make test-all` everything. With `--fast-limit=SECONDS` (what `make test`
   passes) the summary names the unmarked tests that took longer, so that a new slow test is seen and
   marked; it fails nothing (a test's time depends on the machine's load).
+- Property tests carry the `tiered` marker and size themselves with tiers.examples(n): `--tier=fast`
+  (what `make test` passes) runs an eighth of their examples, and `make test-slow` runs them again in
+  full (`-m "slow or tiered"`).
 """
 import os
 import sys
@@ -21,6 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 def pytest_addoption(parser):
     parser.addoption("--fast-limit", type=float, default=None, metavar="SECONDS",
                      help="name, in the summary, the tests not marked slow whose run took longer")
+    parser.addoption("--tier", choices=("fast", "all"), default="all",
+                     help="fast: the `tiered` property tests run an eighth of their examples (make test)")
 
 
 class _OverLimit:
@@ -44,6 +49,9 @@ class _OverLimit:
 
 
 def pytest_configure(config):
+    import tiers  # (this directory's helper module; set before any test module reads it)
+
+    tiers.FAST = config.getoption("--tier") == "fast"
     limit = config.getoption("--fast-limit")
     if limit is not None:
         config.pluginmanager.register(_OverLimit(limit), "tile-fast-limit")

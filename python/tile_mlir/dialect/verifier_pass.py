@@ -4,15 +4,13 @@ adds the target checks (target_checks.py): an op the chip cannot run is refused 
 lowering. Run alone without one, it checks no target."""
 from __future__ import annotations
 
-from ..driver.pass_base import Option, TilePass, chip
+from ..driver.pass_base import TilePass
 from .verifier import verify_module
 
 
 class TileVerifyPass(TilePass):
     name = "tile-verify"
-    description = "Verify tile ops: types, scopes, layouts, regions, tensor-memory allocation, cta_group"
-    OPTIONS = {"chip": Option("target chip whose features the ops must have (tensor memory: a tcgen05 chip); "
-                              "default none: no target checks", chip, "arch")}
+    # (its description and options: driver/pass_specs.py)
 
     def __init__(self, options=None, *, compile_options=None):
         super().__init__(options, compile_options=compile_options)

@@ -13,17 +13,15 @@ from __future__ import annotations
 import dataclasses
 import traceback
 from dataclasses import dataclass
-from typing import Callable, ClassVar
+from typing import ClassVar
 
 from .. import diagnostics
 from ..errors import TileMLIRError
-from ..target import DEFAULT_ARCH, ArchInfo, check_ptx_features, parse_arch
+from ..target import DEFAULT_ARCH, ArchInfo, parse_arch
+from .pass_specs import DEFAULT_FEATURES, PASSES, Option, boolean, chip, features
 
 __all__ = ["TilePass", "Option", "PipelineError", "CompileOptions", "DEFAULT_FEATURES", "internal_error",
            "chip", "features", "boolean"]
-
-# PTX ISA 8.8: the bundled ptxas accepts it; without it libNVVM emits .version 9.4
-DEFAULT_FEATURES = "+ptx88"
 
 
 @dataclass(frozen=True)
@@ -50,40 +48,14 @@ class PipelineError(TileMLIRError, ValueError):
     """A pipeline, pass name or pass option that cannot run (the message names it)."""
 
 
-@dataclass(frozen=True)
-class Option:
-    """A pass option: its help, how its text is read (`parse` raises ValueError naming the problem) and
-    the CompileOptions field it sets (None: the pass reads it from `self.values`)."""
-
-    help: str
-    parse: Callable[[str], object] = str
-    field: str | None = None
-
-
 def _as_option(spec) -> Option:
     return spec if isinstance(spec, Option) else Option(str(spec))  # a bare help string: a str option
-
-
-def chip(text: str) -> ArchInfo:
-    """An explicit `chip=` (an empty one is an error, never the default)."""
-    return parse_arch(text)
-
-
-def features(text: str) -> str:
-    return check_ptx_features(text)
-
-
-def boolean(text: str) -> bool:
-    value = {"true": True, "1": True, "false": False, "0": False}.get(text.strip().lower())
-    if value is None:
-        raise ValueError(f"expected true or false, got '{text}'")
-    return value
 
 
 class TilePass:
     """Base of our passes: `run(module_op) -> bool` (False after emitting an error diagnostic).
 
-    `OPTIONS` maps each option's name to an Option (or to its help, for a str option). The options
+    `OPTIONS` (for our passes: pass_specs.PASSES[name], by `name`) maps each option's name to an Option (or to its help, for a str option). The options
     are read when the pass is made, that is when its pipeline is built: an unknown name or a value its
     `parse` refuses is one PipelineError, before any IR is touched. `self.options` keeps the text
     given, `self.values` what each option's `parse` made of it, and `self.compile` the CompileOptions the
@@ -92,6 +64,12 @@ class TilePass:
     name: ClassVar[str]
     description: ClassVar[str]
     OPTIONS: ClassVar[dict] = {}
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        spec = PASSES.get(cls.__dict__.get("name", ""))
+        if spec is not None:  # one of ours: what it says of itself lives in pass_specs (tile-opt --help)
+            cls.description, cls.OPTIONS = spec.description, spec.options
 
     def __init__(self, options: dict[str, str] | None = None, *, compile_options: CompileOptions | None = None):
         self.options = dict(options or {})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .. import diagnostics
 from ..mlir import MLIRError, passmanager
 from .pass_base import CompileOptions, Option, PipelineError, TilePass
-from .stages import passes_through
+from .pass_specs import PIPELINES
 from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
 from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
 from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
@@ -63,13 +63,6 @@ def passes() -> dict[str, type[TilePass]]:
     return {name: pass_class(name) for name in _PASS_CLASSES}
 
 
-# the aliases, spelled from the compile's stages (stages.py)
-PIPELINES: dict[str, tuple[str, str]] = {
-    "tile-to-nvvm": (",".join(passes_through("llvm")),
-                     "tile IR to NVVM/LLVM dialect in a gpu.module (verify, dispatch copy_async and gemm_async, lower)"),
-    "tile-to-ptx": (",".join(passes_through("ptx")),
-                    "tile-to-nvvm then gpu-module-to-binary{format=isa}; tile-opt prints the PTX"),
-}
 
 
 def split_pipeline(text: str) -> list[str]:

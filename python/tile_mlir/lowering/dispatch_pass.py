@@ -25,15 +25,13 @@ from __future__ import annotations
 from ..diagnostics import active, error, remark, wants_remarks
 from .dispatch import TARGET, DispatchError, Rejection, dispatch
 from ..mlir import rewrite
-from ..driver.pass_base import DEFAULT_ARCH, Option, TilePass, boolean, chip, internal_error
+from ..driver.pass_base import TilePass, internal_error
+from ..driver.pass_specs import DISPATCH_OPTIONS
 from .errors import LoweringError
 from .values import BufferValues
 from .root_cause import report_later_failures
 
 __all__ = ["DispatchPass", "Driver", "TARGET"]
-
-CHIP = Option(f"target chip the variants must run on, default {DEFAULT_ARCH}", chip, "arch")
-
 
 class DispatchPass(TilePass):
     OPS: tuple[str, ...] = ()
@@ -41,9 +39,7 @@ class DispatchPass(TilePass):
     WHAT = "dispatch"  # in "'<op>' op <WHAT>: ..." of its errors
     REMARKS = True  # remarks name the variant chosen (tile-opt --remarks-filter=dispatch)
     STOP_AFTER_ERROR = False  # True: the first error ends the walk (the ops after it may need what failed)
-    OPTIONS = {"chip": CHIP,
-               "all-variants": Option("list every variant in a dispatch failure, not only those for the op's "
-                                      "memory pair (true/false, default false)", boolean, "all_variants")}
+    OPTIONS = DISPATCH_OPTIONS
 
     def __init__(self, options: dict[str, str] | None = None, *, compile_options=None):
         super().__init__(options, compile_options=compile_options)

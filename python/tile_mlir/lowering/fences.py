@@ -10,6 +10,10 @@ records of the op classes that emit them: _NVVM_TRAITS).
 - Trait.READS_SHARED_ASYNC_PROXY anywhere in the kernel: shared memory written through the generic proxy
   (ordinary stores of tile.copy, cp.async completed by tile.async_wait) needs fence.proxy.async before
   an async-proxy read (tcgen05.cp) sees it.
+- Every kernel: an mbarrier's initialisation must be made visible (to the async proxy that completes TMA
+  transactions on it and to the cluster's other CTAs) before it is used: fence.mbarrier_init.release.cluster
+  after the last tile.mbarrier.init of a run (the inits one after another in a block; arith ops between
+  them do not end a run), as CUTLASS's fence_barrier_init follows its barrier inits.
 
 Each is added unless the program has that tile.fence right there.
 """
@@ -19,7 +23,7 @@ from functools import lru_cache
 
 from ..dialect.enums import FenceKind
 from ..dialect.ir_utils import iter_ops
-from ..dialect.ops import OP_CLASSES, FenceOp, Trait, spec_of
+from ..dialect.ops import OP_CLASSES, FenceOp, MbarrierInitOp, Trait, spec_of
 from . import nvvm_ir
 
 __all__ = ["KernelFences", "proxy_fence", "tcgen05_fence"]
@@ -56,6 +60,7 @@ class KernelFences:
         self.tcgen05 = Trait.TCGEN05 in traits
         self.async_proxy_reads = Trait.READS_SHARED_ASYNC_PROXY in traits
         self._neighbours = _neighbours(self.ops)
+        self._following = _following(self.ops)
 
     def before_thread_sync(self, op, em) -> None:
         if self.tcgen05 and not self._next_to_fence(op, -1, FenceKind.TCGEN05_BEFORE_SYNC):
@@ -70,10 +75,32 @@ class KernelFences:
         if self.async_proxy_reads and not self._next_to_fence(op, +1, FenceKind.PROXY_ASYNC):
             proxy_fence(em)
 
+    def after_mbarrier_init(self, op, em) -> None:
+        """After the last tile.mbarrier.init of a run, unless the program's next tile op is that fence."""
+        n = self._neighbours[op.operation][1]
+        while n is not None and n.name.startswith("arith."):  # (constants, index math: no barrier use)
+            n = self._following.get(n)
+        if n is None or n.name not in (MbarrierInitOp.OPERATION_NAME, FenceOp.OPERATION_NAME) or (
+                n.name == FenceOp.OPERATION_NAME and FenceOp(n).kind != FenceKind.MBARRIER_INIT):
+            nvvm_ir.fence_mbarrier_init(em)
+
     def _next_to_fence(self, op, step: int, kind: FenceKind) -> bool:
         """Whether the op right before (step -1) or after (+1) `op` in its block is tile.fence {kind}."""
         n = self._neighbours[op.operation][step > 0]
         return n is not None and n.name == FenceOp.OPERATION_NAME and FenceOp(n).kind == kind
+
+
+def _following(ops: list) -> dict:
+    """{op: the op after it in its block, or None} for every op (pre-order lists each block's ops in order)."""
+    last: dict = {}  # block -> its op seen last
+    following: dict = {}
+    for op in ops:
+        prev = last.get(op.block)
+        if prev is not None:
+            following[prev] = op
+        following.setdefault(op, None)
+        last[op.block] = op
+    return following
 
 
 def _neighbours(ops: list) -> dict:

@@ -23,7 +23,7 @@ from ..dialect.ir_utils import iter_ops, takes_tile_buffers
 from ..dialect.ops import DISPATCHED, OP_CLASSES, AllocSharedOp, KernelOp, op_class
 from ..dialect.types import BufferType, is_tile_type
 from ..mlir import ir, llvm_array_type
-from ..driver.pass_base import DEFAULT_FEATURES, Option, chip, features
+from ..driver.pass_base import DEFAULT_FEATURES
 from .copy_loop import linear_tid
 from .dispatch_pass import DispatchPass, Driver
 from .emitter import I8, I32, I64, Emitter
@@ -42,9 +42,7 @@ PLAIN_OPS = tuple(c.OPERATION_NAME for c in OP_CLASSES if c.OPERATION_NAME not i
 
 class ConvertTileToNVVMPass(DispatchPass):
     name = "convert-tile-to-nvvm"
-    description = "Lower tile kernels to llvm.func kernels of NVVM ops in a gpu.module (chip=sm_100a)"
-    OPTIONS = {"chip": Option("target chip, e.g. sm_100a or sm_90a", chip, "arch"),
-               "features": Option(f"PTX features, default {DEFAULT_FEATURES}", features, "features")}
+    # (its description and options: driver/pass_specs.py)
     WHAT = "lowering"
     REMARKS = False
     STOP_AFTER_ERROR = True  # (the ops after a failed one may use what it did not define)

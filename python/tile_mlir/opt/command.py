@@ -396,13 +396,13 @@ class TileOptMain:
         return 0
 
     def _list_passes(self) -> None:
-        # (late: tile-opt --help and --version load no driver, dialect or frontend)
-        from ..driver.passes import PIPELINES, passes
+        # (the specs alone: --help loads no pass, so neither the bindings nor the lowerings)
+        from ..driver.pass_specs import PASSES, PIPELINES, option_help
 
         print("Passes (tile_mlir):", file=self.out)
-        for name, cls in passes().items():
-            print(f"  --{name:<26} {cls.description}", file=self.out)
-            for opt, text in cls.option_help():
+        for name, spec in PASSES.items():
+            print(f"  --{name:<26} {spec.description}", file=self.out)
+            for opt, text in option_help(name):
                 print(f"  {'':<6}{opt + '=<value>':<22} {text}", file=self.out)
         print("Pipelines:", file=self.out)
         for name, (text, desc) in PIPELINES.items():
@@ -465,10 +465,9 @@ def _is_upstream_pass(name: str) -> bool:
 
 
 def _candidates() -> set[str]:
-    # (late: tile-opt --help and --version load no driver, dialect or frontend)
-    from ..driver.passes import PIPELINES, passes
+    from ..driver.pass_specs import PASSES, PIPELINES  # (late: tile-opt --help and --version load no driver)
 
-    return set(_KNOWN) | {f"--{n}" for n in passes()} | {f"--{n}" for n in PIPELINES}
+    return set(_KNOWN) | {f"--{n}" for n in PASSES} | {f"--{n}" for n in PIPELINES}
 
 
 def _parse_bytecode(data: bytes, filename: str, context, engine):

@@ -114,7 +114,7 @@ def decode(bits: np.ndarray, etype: str) -> Decoded:
     """Split the bit patterns of ``etype`` into sign, significand and exponent: fp6 / fp4 sit in
     the tcgen05 8-bit containers (bits 5..0 / 5..2), "e2m1x2" is fp4 given as nibbles, "tf32" an
     f32 pattern truncated to tf32 as MMA-Sim does."""
-    b = bits.astype(np.int64)
+    b = np.asarray(bits).astype(np.uint32).view(np.int32)  # every format fits 32 bits: int32 passes
     if etype == "tf32":
         b = (b >> 13) & 0x7FFFF  # MMA-Sim truncates f32 operands to tf32 first
     elif etype in ("e3m2", "e2m3"):
@@ -178,6 +178,84 @@ def _product_sums(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra
     """(sum, e_max): the truncated fused sum of the L products of each (m, n) and C, as the
     integer sum of the truncated terms in units of 2^(e_max - F).  ``extra``: M x N exponents
     added to every product (the block scales)."""
+    if _float_exact(a, b):
+        return _product_sums_f32(a, b, F, e_zero, c, extra)
+    return _product_sums_int(a, b, F, e_zero, c, extra)
+
+
+#: the float path's bounds: element exponents (of nonzero elements) within which every product
+#: and its scaled value are normal float32 numbers, and the powers 2^(7 E) normal float64 ones
+_EXP_LO, _EXP_HI = -30, 60
+_SCALE_LO, _SCALE_HI = -126, 95  # float32 powers of two a term is scaled by (clamped: see below)
+
+
+def _float_exact(a: Decoded, b: Decoded) -> bool:
+    """Whether _product_sums_f32 computes exactly what _product_sums_int does: each product's
+    significand fits float32's 24 bits and every element exponent lies in [_EXP_LO, _EXP_HI]."""
+    if a.frac + b.frac + 2 > 24 or a.sig.shape[1] >= 128:
+        return False
+    for d in (a, b):
+        e = d.exp[d.sig != 0]
+        if e.size and (int(e.min()) < _EXP_LO or int(e.max()) > _EXP_HI):
+            return False
+    return True
+
+
+def _product_sums_f32(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra=None):
+    """_product_sums_int's result by float arithmetic, in four passes over M x N x L instead of
+    eight: e_max as the exponent of a float64 matmul of 2^(7 E) (a sum of at most L < 2^7 such
+    powers lies in [2^(7 e_max), 2^(7 e_max + 7)), rounding included: a sum of non-negative
+    floats never falls below its largest term); each product (-1)^s sig_a sig_b 2^(E - fa - fb)
+    exact in float32 (at most 24 significand bits), scaled by 2^(F - e_max) to the units of the
+    sum (exact: a power of two, normal by the exponent bounds), truncated toward zero (np.trunc:
+    the magnitude truncated, the sign kept, as MMA-Sim's truncation of each term) and summed in
+    float64 (integers below 2^(F+2), at most L of them: exact)."""
+    m, L = a.sig.shape
+    n = b.sig.shape[1]
+    ec = np.where(c.sig == 0, e_zero, c.exp + 0)
+    nz = (a.sig != 0).astype(np.float32) @ (b.sig != 0).astype(np.float32)
+    floor = np.maximum(np.where(nz < L, e_zero, ec), ec)
+    pa = np.where(a.sig != 0, _pow2_f64(7 * a.exp.clip(_EXP_LO, _EXP_HI)), 0.0)
+    pb = np.where(b.sig != 0, _pow2_f64(7 * b.exp.clip(_EXP_LO, _EXP_HI)), 0.0)
+    powers = pa @ pb  # (normal or 0: its exponent field is floor(log2))
+    emax0 = ((powers.view(np.int64) >> 52) - 1023) // 7
+    emax0[powers == 0] = 2 * _LOW  # (no nonzero product: below every floor)
+    ex = 0 if extra is None else extra
+    emax = np.maximum(emax0 + ex, floor).astype(np.int32)
+    # the products' scale: 2^(F - (emax - extra)); clamped where no product reaches a unit (all
+    # terms then truncate to 0 either way) so that the scale stays a normal float32
+    scale = _pow2_f32(np.clip(F - (emax - ex), _SCALE_LO, _SCALE_HI))
+    va = np.where(a.neg, -a.sig, a.sig).astype(np.float32) * _pow2_f32((a.exp - a.frac).clip(-126, 127))
+    vb = np.where(b.neg, -b.sig, b.sig).astype(np.float32) * _pow2_f32((b.exp - b.frac).clip(-126, 127))
+    vaT = np.ascontiguousarray(va.T)  # (L, m): the working array is (L, rows, n), K the outer axis
+    out_sum = np.empty((m, n), np.float64)
+    rows = max(1, min(m, _CHUNK // max(1, n * L)))
+    buf = _work(0, (L, rows, n)).view(np.float32)
+    for r0 in range(0, m, rows):
+        r1 = min(m, r0 + rows)
+        X = np.multiply(vaT[:, r0:r1, None], vb[:, None, :], out=buf[:, :r1 - r0])
+        np.multiply(X, scale[None, r0:r1], out=X)
+        np.trunc(X, out=X)
+        np.sum(X, axis=0, dtype=np.float64, out=out_sum[r0:r1])
+    # C, (-1)^s sig 2^(ec - c.frac), in the same units, truncated toward zero (exact in float64: sig
+    # has at most 24 bits and is shifted left by at most F - c.frac; a power of two scales it)
+    sh = np.clip((emax - ec) + (c.frac - F), -1000, 1000)
+    out_sum += np.trunc(np.where(c.neg, -c.sig, c.sig).astype(np.float64) * _pow2_f64(-sh))
+    return out_sum.astype(np.int64), emax
+
+
+def _pow2_f64(e: np.ndarray) -> np.ndarray:
+    """2.0 ** e for integers e in [-1022, 1023], from the exponent field (faster than np.ldexp)."""
+    return ((np.asarray(e).astype(np.int64) + 1023) << 52).view(np.float64)
+
+
+def _pow2_f32(e: np.ndarray) -> np.ndarray:
+    """np.float32(2) ** e for integers e in [-126, 127], from the exponent field."""
+    return ((np.asarray(e).astype(np.int32) + 127) << 23).view(np.float32)
+
+
+def _product_sums_int(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra=None):
+    """_product_sums by integer passes (any exponents): the reference formulation."""
     m, L = a.sig.shape
     n = b.sig.shape[1]
     up = F - a.frac - b.frac  # a product's magnitude in units of 2^(E - F) is sig_a·sig_b << up
@@ -238,6 +316,10 @@ def _product_sums(a: Decoded, b: Decoded, F: int, e_zero: int, c: Decoded, extra
 def _round(total: np.ndarray, emax: np.ndarray, F: int, rho: str) -> np.ndarray:
     """D bits of total · 2^(emax - F) (exact in float64: |total| < 2^53), rounded as ``rho``."""
     v = np.ldexp(total.astype(np.float64), (emax - F).astype(np.int32))
+    if rho == "RZ-FP32":
+        bits = _round_rz_f32(v)
+        if bits is not None:
+            return bits
     with np.errstate(over="ignore"):
         if rho == "RNE-FP16":
             h = v.astype(np.float16)  # numpy rounds double -> half once, to nearest even
@@ -253,6 +335,22 @@ def _round(total: np.ndarray, emax: np.ndarray, F: int, rho: str) -> np.ndarray:
     if rho == "RZ-E8M13":
         out = out & np.uint32(0xFFFFFC00)
     return out
+
+
+_RZ_MASK = np.int64(~((1 << 29) - 1))  # float64 fraction bits below float32's 23
+
+
+def _round_rz_f32(v: np.ndarray):
+    """float32 bits of v rounded toward zero, by clearing the 29 fraction bits float32 lacks (the
+    cast of what is left is exact), where every nonzero |v| is at least 2^-126 (a normal float32;
+    otherwise None: _round's general path); |v| >= 2^128 is infinity, -0 is +0, as _round does."""
+    a = np.abs(v)
+    if np.any((a < 2.0 ** -126) & (a != 0)):
+        return None
+    with np.errstate(over="ignore"):
+        f = (v.view(np.int64) & _RZ_MASK).view(np.float64).astype(np.float32)
+    f[f == 0] = 0
+    return f.view(np.uint32)
 
 
 def _finish(bits, nan, pinf, ninf, dtype):

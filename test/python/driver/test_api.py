@@ -81,7 +81,8 @@ def test_file_that_is_not_utf8_names_file_and_position(tmp_path):
         tile_mlir.compile(p)
 
 
-@pytest.mark.parametrize("src", [None, 3, 2.5, ["x"], object()], ids=repr)
+@pytest.mark.parametrize("src", [None, 3, 2.5, ["x"], object()],  # (ids the same in every xdist worker)
+                         ids=["None", "3", "2.5", "list", "object"])
 def test_compile_of_a_non_source_is_a_type_error(src):
     """`compile(None | bytes | int)` -> AttributeError."""
     with pytest.raises(ArgumentTypeError, match="must be tile IR text") as e:

@@ -2,13 +2,17 @@
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from tiers import examples  # test/python/tiers.py: the property tests' size in each tier
 
 from tile_mlir.layout import (ComposedLayout, Iter, LayoutError, SwizzleMode, TCol, TileLayout, TLane,
                               atom_bytes, m, parse_layout, swizzle_bytes)
 
-PROPS = settings(max_examples=200, deadline=None)
+pytestmark = pytest.mark.tiered
+PROPS = settings(max_examples=examples(200), deadline=None)
 AXES = [m, TLane, TCol]
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tiers import examples  # test/python/tiers.py: the property tests' size in each tier
 from tile_mlir.dialect.decline import Decline as PlanError
 from tile_mlir.layout import (ComposedLayout, R, S, SwizzleMode, TCol, TLane, kmajor_layout, m,
                               parse_layout)
@@ -319,7 +320,8 @@ def test_plan_moves_the_right_data(case):
 
 
 # -- random K-major tiles: every plan either is rejected or moves the right data -----------------------------
-@settings(max_examples=100, deadline=None)
+@pytest.mark.tiered
+@settings(max_examples=examples(100), deadline=None)
 @given(st.data())
 def test_random_kmajor_tiles(data):
     bits = data.draw(st.sampled_from([4, 8, 16, 32]), "bits")

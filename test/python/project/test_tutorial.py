@@ -93,7 +93,7 @@ def test_tutorial_links_stay_in_the_repository():
 
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir")) + sorted(STEPS.glob("*.mlir"))
-INSERTED = ("proxy_async", "tcgen05_before_sync", "tcgen05_after_sync")  # lowering/fences.py
+INSERTED = ("proxy_async", "tcgen05_before_sync", "tcgen05_after_sync", "mbarrier_init")  # lowering/fences.py
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
@@ -110,6 +110,8 @@ def test_examples_use_type_aliases_and_write_no_inserted_fence(path):
     assert not [a for a, b in zip(lines, lines[1:]) if "fence" in a and a == b]
     if "tcgen05" in ptx:
         assert "tcgen05.fence::before_thread_sync;" in ptx and "tcgen05.fence::after_thread_sync;" in ptx
+    if "mbarrier.init" in ptx:
+        assert "fence.mbarrier_init.release.cluster;" in ptx
 
 
 def test_docs_and_readme_link_only_inside_the_repository():

@@ -63,7 +63,7 @@ def test_builder_scripts_use_the_public_api_alone(path):
         if isinstance(node, ast.Attribute) and node.attr == "path" and getattr(node.value, "id", "") == "sys":
             raise AssertionError(f"{path.name} edits sys.path")
     fences = re.findall(r'tb\.fence\("(\w+)"\)', path.read_text())
-    assert set(fences) <= {"mbarrier_init"}, fences  # the others are the compiler's
+    assert not fences, fences  # every fence is the compiler's (docs/fences.md), the mbarrier init one too
 
 
 def test_const_and_comparisons():

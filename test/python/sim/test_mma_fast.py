@@ -61,3 +61,38 @@ def test_decode_literals():
     assert list(d.nan) == [False, False, True, False] and list(d.neg) == [False, False, False, True]
     u = mma_fast.decode(np.array([127, 0, 255], np.uint32), "ue8m0")  # 2^0, 2^-127, NaN
     assert list(u.exp[:2]) == [0, -127] and list(u.nan) == [False, False, True]
+
+
+@pytest.mark.parametrize("fmt, L", [("e4m3", 32), ("e5m2", 32), ("e2m3", 32), ("e2m1", 32), ("f16", 16),
+                                    ("bf16", 16), ("tf32", 8)])
+def test_float_sums_equal_the_integer_planes(fmt, L):
+    """_product_sums' float form (where it is exact) gives the integer form's sums and e_max, with
+    zeros, random C, block-scale exponents and each F of MMA-Sim's parameters."""
+    rng = np.random.default_rng(7)
+    nbits = {"f16": 16, "bf16": 16, "tf32": 32}.get(fmt, 8)
+    compared = 0
+    for trial in range(12):
+        m, n = int(rng.integers(1, 40)), int(rng.integers(1, 40))
+        a = rng.integers(0, 1 << nbits, (m, L), dtype=np.uint64)
+        b = rng.integers(0, 1 << nbits, (L, n), dtype=np.uint64)
+        if fmt == "bf16":  # exponents near 1: the float form's range
+            a, b = (a & 0x80FF) | 0x3C00, (b & 0x80FF) | 0x3C00
+        if fmt == "tf32":
+            a, b = (a & 0x87FFFFFF) | 0x38000000, (b & 0x87FFFFFF) | 0x38000000
+        a[rng.random((m, L)) < 0.2] = 0
+        da, db = mma_fast.decode(a, fmt), mma_fast.decode(b, fmt)
+        for d in (da, db):  # (NaN and infinity are t_fdpa's _specials, not the sums')
+            d.sig[d.nan | d.inf] = 0
+        cbits = rng.integers(0, 1 << 32, (m, n), dtype=np.uint64).astype(np.uint32)
+        cbits[(cbits & 0x7F800000) == 0x7F800000] = 0
+        c = mma_fast.decode(cbits, "f32")
+        extra = rng.integers(-8, 9, (m, n)).astype(np.int32) if trial % 2 else None
+        F, e_zero = [(25, -133), (24, -132), (13, -20)][trial % 3]
+        if F < da.frac + db.frac:
+            continue
+        assert mma_fast._float_exact(da, db)
+        want = mma_fast._product_sums_int(da, db, F, e_zero, c, extra)
+        got = mma_fast._product_sums_f32(da, db, F, e_zero, c, extra)
+        assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (fmt, trial)
+        compared += 1
+    assert compared >= 4

@@ -1,5 +1,5 @@
-"""Cold start (issue 23 item 10): `tile-opt --help` imports neither numpy nor the dialect modules of the
-lowerings (the 0.2 s of numpy came through the gemm planner); --tile-to-ptx still works. The times are
+"""Cold start (issue 23 item 10, issue 35): `tile-opt --help` imports neither numpy, nor the MLIR bindings,
+nor any pass (it lists them from driver/pass_specs.py); --tile-to-ptx still works. The times are
 bench/startup.py's (no timed test)."""
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ try:
 except SystemExit:
     pass
 mods = [m for m in ("numpy", "cutlass._mlir.dialects.llvm", "cutlass._mlir.dialects.nvvm",
-                    "mlir.dialects.llvm", "mlir.dialects.nvvm") if m in sys.modules]
+                    "mlir.dialects.llvm", "mlir.dialects.nvvm", "cutlass._mlir", "mlir.ir", "tile_mlir.mlir",
+                    "tile_mlir.driver.pass_base", "tile_mlir.driver.passes") if m in sys.modules]
 print("LOADED:", " ".join(mods), file=sys.stderr)
 """
 
@@ -31,10 +32,23 @@ def _loaded(*args) -> tuple[str, list[str]]:
     return out.stdout, line[-1].split()[1:]
 
 
-def test_help_imports_no_numpy_nor_lowering_dialects():
+def test_help_imports_no_numpy_nor_bindings_nor_passes():
     text, loaded = _loaded("--help")
     assert "--convert-tile-to-nvvm" in text and "--tile-lower-gemm-async" in text
+    assert "all-variants=<value>" in text and "= tile-verify,tile-lower-copy-async" in text
     assert loaded == []
+
+
+def test_pass_specs_are_the_registered_passes():
+    """--help's list (pass_specs) is the registry's, and each pass class says what its spec says."""
+    from tile_mlir.driver.pass_specs import PASSES
+    from tile_mlir.driver.passes import passes
+
+    registered = passes()
+    assert list(registered) == list(PASSES)
+    for name, cls in registered.items():
+        assert cls.name == name
+        assert (cls.description, cls.OPTIONS) == (PASSES[name].description, PASSES[name].options)
 
 
 def test_tile_to_ptx_still_compiles():

@@ -12,7 +12,7 @@ __all__ = ["LowerCopyAsyncPass"]
 
 class LowerCopyAsyncPass(DispatchPass):
     name = "tile-lower-copy-async"
-    description = "Lower tile.copy_async through the dispatch registry (tcgen05.cp for shared -> tmem)"
+    # (its description and options: driver/pass_specs.py)
     KEY = "copy_async"
     OPS = dispatched_ops(KEY)  # (the ops whose class says Dispatched(..., "copy_async"))
 

@@ -14,7 +14,7 @@ GEMM_OPS = dispatched_ops("gemm_async")  # tile.gemm_async, tile.gemm_async.bloc
 
 class LowerGemmAsyncPass(DispatchPass):
     name = "tile-lower-gemm-async"
-    description = "Lower tile.gemm_async through the dispatch registry (tcgen05.mma on sm_100a, wgmma on sm_90a)"
+    # (its description and options: driver/pass_specs.py)
     OPS = GEMM_OPS
     KEY = "gemm_async"
 

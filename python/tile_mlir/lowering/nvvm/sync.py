@@ -37,6 +37,7 @@ def _barrier(k, op, em):
 @lowers(MbarrierInitOp)
 def _mbarrier_init(k, op, em):
     nvvm_ir.mbarrier_init(em, k.buffers.get(op.barrier), em.i32(op.count))
+    k.fences.after_mbarrier_init(op, em)  # fence.mbarrier_init after the run's last init (docs/fences.md)
 
 
 @lowers(MbarrierArriveOp)

@@ -52,6 +52,16 @@ def bf16_from_bits(b: int, mode: str, satfinite: bool, relu: bool = False) -> in
     return r
 
 
+def _bf16x2_rn(x: int, y: int) -> int:
+    """cvt.rn.bf16x2.f32 of the f32 bits x (upper half) and y: bf16_from_bits(., "rn", False) of
+    each, inlined."""
+    x &= 0xFFFFFFFF
+    y &= 0xFFFFFFFF
+    hi = 0x7FFF if (x & 0x7FFFFFFF) > 0x7F800000 else (x + 0x7FFF + ((x >> 16) & 1)) >> 16
+    lo = 0x7FFF if (y & 0x7FFFFFFF) > 0x7F800000 else (y + 0x7FFF + ((y >> 16) & 1)) >> 16
+    return (hi << 16) | lo
+
+
 def _ue8m0(bits: int, mode: str, satfinite: bool) -> int:
     return round_float(decode(bits, F32), UE8M0, mode, satfinite)
 
@@ -120,6 +130,8 @@ def decode_cvt_pack(d, inst):
 
         def pack(x, y, _o=one, _e=ebits):
             return (_o(x) << _e) | _o(y)
+        if dfmt is BF16 and mode == "rn" and not sat and not relu:
+            pack = _bf16x2_rn  # (a GEMM epilogue's conversion: one call per pair, not three)
         return d.compile([d.dst(dd, dw)(f"_op({d.src(a, 32)}, {d.src(b, 32)})")], {"_op": pack})
     if st in ("f16x2", "bf16x2") and dfmt in (E4M3, E5M2, UE8M0) and \
             (st == "bf16x2") == (dfmt is UE8M0):
