@@ -241,7 +241,6 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         with tb.when(_cmp("eq", tid, c(0))):
             for bar, count in bars.counts():
                 tb.mbarrier_init(bar, count)
-            tb.fence("mbarrier_init")
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         tb.fence("tcgen05_after_sync")

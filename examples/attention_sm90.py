@@ -240,7 +240,6 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
                     tb.mbarrier_init(bar, 1)
                 for bar in (k.k_empty[s], k.v_empty[s]):
                     tb.mbarrier_init(bar, 2)
-            tb.fence("mbarrier_init")
         tb.barrier()
         k.ring = lambda i, bufs, t: tb.ring_stage(b.op("RemUIOp", i, b.c(st)), bufs, result_type=t)  # noqa: E731
         k.parity = lambda i: b.op("DivUIOp", i, b.c(st))  # noqa: E731  (wait_parity reads bit 0)

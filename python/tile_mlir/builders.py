@@ -18,8 +18,8 @@ values (dialect/builders.py says how). Around them: `const(0)` (an i32 constant;
 `const(True)` an i1), the integer comparisons `eq ne lt le gt ge` (signed; `ult ule ugt uge` unsigned) and
 arithmetic `add sub mul div rem` (unsigned div/rem, as the indices of a kernel are), `when(cond)` for scf.if
 (`.otherwise()` for its else) and `loop(lo, hi, step)` for scf.for. The fences the PTX memory model asks for
-are the compiler's, as for IR text (docs/fences.md), but `tile.fence {kind = "mbarrier_init"}` after an
-mbarrier.init, which the program writes (`fence("mbarrier_init")`).
+are the compiler's, as for IR text (docs/fences.md), `fence.mbarrier_init` after a run of mbarrier.init
+included.
 """
 from __future__ import annotations
 

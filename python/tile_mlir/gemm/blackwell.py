@@ -94,7 +94,6 @@ def _kernel(module, cfg: BlackwellConfig) -> None:
             for bar, count in ([(b, 1) for b in full + empty + acc_full] + [(b, 128 * cg) for b in acc_empty]
                                + [(free, 1), (written, 128)]):
                 tb.mbarrier_init(bar, count)
-            tb.fence("mbarrier_init")
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         if cg == 2:  # the peer's barriers initialised and its tensor memory allocated before either uses them

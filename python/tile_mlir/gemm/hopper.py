@@ -119,7 +119,6 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
             for _, _, free, written in epi.values():
                 tb.mbarrier_init(free, 1)  # the leader: the last TMA store has read the box
                 tb.mbarrier_init(written, 128)  # every thread of the warpgroup wrote its part
-            tb.fence("mbarrier_init")
         tb.barrier("cluster" if cm > 1 else "cta")
         ring = lambda g, bufs, t: tb.ring_stage(b.op("RemUIOp", g, b.c(st)), bufs, result_type=t)  # noqa: E731
         parity = lambda g: b.op("DivUIOp", g, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
