@@ -4,7 +4,9 @@
 
 DIR defaults to bench/foreign/corpus (``make_corpus.py --size large``); test/fixtures/foreign holds
 the small ones. ``--gpu``: a folder of ``<name>.out.npz`` from bench/foreign/device_run.py, compared
-bit for bit with tile-sim's outputs. Prints per kernel: match, seconds, steps, its findings.
+bit for bit with tile-sim's outputs, tile-sim emulating ``--device`` (default sm_90 with ``--gpu``:
+device_bundle.py's cubins are sm_90a, and an sm_80 kernel's mma.sync computes as the GPU that runs
+it, docs/emulator.md §12.1). Prints per kernel: match, seconds, steps, its findings.
 """
 from __future__ import annotations
 
@@ -25,16 +27,18 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir", nargs="?", default=os.path.join(ROOT, "bench/foreign/corpus"))
     ap.add_argument("--gpu")
+    ap.add_argument("--device", help="the GPU tile-sim emulates (default: sm_90 with --gpu, else each .target)")
     ap.add_argument("--strict", action="store_true")
     ap.add_argument("--only", nargs="*")
     o = ap.parse_args()
+    device = o.device or ("sm_90" if o.gpu else None)
     bad = 0
     for name in corpus.names(o.dir):
         if o.only and name not in o.only:
             continue
         t = time.time()
         try:
-            outs, refs, res = corpus.run(o.dir, name, strict=o.strict, max_seconds=3600)
+            outs, refs, res = corpus.run(o.dir, name, strict=o.strict, max_seconds=3600, device=device)
         except Exception as e:  # report and go on: one kernel's failure is its line
             print(f"{name}: ERROR {str(e).splitlines()[0][:300]}")
             bad += 1

@@ -52,6 +52,8 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "over (default: every core)"),
     Variable("TILE_MLIR_SIM_MMA", None, "`mmasim`: tile-sim computes every MMA with MMA-Sim instead of "
              "its exact fast path"),
+    Variable("TILE_MLIR_SIM_DEVICE", None, "`sm_90`, ...: the GPU tile-sim emulates when run_ptx is "
+             "given no device (default: the module's .target); mma.sync computes as that GPU does"),
     Variable("TILE_MLIR_SIM_STRICT", None, "`1`: tile_mlir.sim.run_ptx runs strict by default (ISA rule "
              "breaks are errors, not findings; the test suite sets it)"),
     Variable("TILE_MLIR_SIM_FMAD", "1", "`0`: tile-sim runs each `mul` and `add` without a rounding "

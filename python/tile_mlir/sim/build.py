@@ -10,7 +10,7 @@ __all__ = ["build_machine", "parse_cached"]
 
 
 def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trace, max_steps,
-                  max_seconds, strict, multicast=None):
+                  max_seconds, strict, multicast=None, device=None):
     """The Machine of a launch, its arguments bound (the text parsed once per process)."""
     from .machine import Machine  # (late: `import tile_mlir.sim` for its errors and results loads no handlers)
 
@@ -24,7 +24,7 @@ def build_machine(ptx, kernel, args, *, grid, block, cluster, dynamic_smem, trac
     args = list(args)
     m = Machine(module, fn, grid=grid, block=block, cluster=launch.cluster_of(fn, cluster),
                 dynamic_smem=int(dynamic_smem), strict=strict, trace=trace, max_steps=max_steps,
-                max_seconds=max_seconds, args=args)
+                max_seconds=max_seconds, args=args, device=launch.device_of(module.target, device))
     m.bind_args(args)
     if multicast:  # the multicast objects of multimem.* (handlers/multimem.py)
         from .handlers.multimem import bind_multicast  # (late: as Machine above)

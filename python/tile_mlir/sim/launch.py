@@ -14,6 +14,8 @@ tile-sim's own caps keep any input within bounded memory and time; each error na
 
 from __future__ import annotations
 
+import re
+
 from .. import env as _env  # the package's environment variables (imports nothing)
 from .errors import EmulationError
 from .memory import SMEM_BYTES_PER_BYTE, TMEM_BYTES, TMEM_LANES, TMEM_COLS
@@ -157,3 +159,36 @@ def _product(dims) -> int:
     for v in dims:
         p *= v
     return p
+
+
+_SM = re.compile(r"sm_(\d+)([af]?)$")
+
+
+def device_of(target: str | None, device: str | None) -> str:
+    """The GPU a launch emulates (``sm_80``, ``sm_90``, ...): ``device``, else env
+    TILE_MLIR_SIM_DEVICE, else the module's ``.target``.  It matters where the ISA leaves the
+    arithmetic to the implementation (mma.sync's floating kinds, mma_numerics.MMA_SYNC_ARCH): an
+    sm_80 PTX module run on an H100 computes as Hopper does, not as Ampere does.  The driver runs
+    PTX on its target and on any later GPU (it JIT-compiles it), arch-specific PTX (``sm_90a``) on
+    that GPU only, family-specific PTX (``sm_100f``) on the same major architecture from its
+    target on (PTX ISA "PTX Module Directives: .target")."""
+    from .mma_numerics import MMA_SYNC_ARCH  # the GPUs tile-sim has an arithmetic model of
+
+    tgt = (target or "sm_100a").split(",")[0].strip()
+    if device is None:
+        device = _env.get("TILE_MLIR_SIM_DEVICE") or None
+    if device is None:
+        return tgt
+    m, t = _SM.match(str(device).strip()), _SM.match(tgt)
+    if m is None or f"sm_{m.group(1)}" not in MMA_SYNC_ARCH:
+        raise EmulationError(f"run_ptx: device={device!r}: expected one of "
+                             f"{', '.join(sorted(MMA_SYNC_ARCH))} (the GPU tile-sim emulates)")
+    if t is None:
+        raise EmulationError(f"run_ptx: device={device!r} given for .target {tgt!r}, which names no sm_NN")
+    dn, tn, kind = int(m.group(1)), int(t.group(1)), t.group(2)
+    where = {"a": "on that GPU only", "f": "on its target and later GPUs of its major architecture"}
+    runs = {"a": dn == tn, "f": dn // 10 == tn // 10 and dn >= tn}.get(kind, dn >= tn)
+    if not runs:
+        raise EmulationError(f"run_ptx: device={device!r} cannot run PTX for .target {tgt} (the "
+                             f"driver loads it {where.get(kind, 'on its target or a later GPU')})")
+    return f"sm_{dn}"

@@ -21,12 +21,13 @@ from .state import DInst, Hooks, State
 
 class Machine(MemoryBinding, Scheduler):
     def __init__(self, module, fn, *, grid, block, cluster, dynamic_smem, strict, trace,
-                 max_steps, max_seconds=None, args=()):
+                 max_steps, max_seconds=None, args=(), device=None):
         launch.check_launch(fn, grid, block, cluster)
         if dynamic_smem < 0:
             raise EmulationError(f"dynamic shared memory of {dynamic_smem} bytes")
         self.module = module
         self.fn = fn
+        self.device = device or module.target  # the GPU emulated (launch.device_of)
         self.grid = grid
         self.block = block
         self.cluster_dims = cluster

@@ -14,7 +14,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
             progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
-            check=None):
+            check=None, device: str | None = None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
@@ -58,6 +58,11 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     argument indices of equal-size arrays, its replicas; the first one's addresses are its multimem
     addresses (default: every global address is a multicast object of one replica).
 
+    ``device``: the GPU emulated, ``"sm_90"`` and so on (default: env TILE_MLIR_SIM_DEVICE, else the
+    module's ``.target``; ``launch.device_of`` checks the driver would load the PTX on it).  The ISA
+    leaves mma.sync's floating-point arithmetic to the GPU, so a module for sm_80 run on an H100
+    computes as Hopper does: pass ``device="sm_90"`` to compare with one.
+
     ``explore=N``: run the launch under its default schedule, then under N schedules drawn from
     ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
     schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
@@ -71,7 +76,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
         return explore_launch(ptx, kernel, args, n=explore, seed=seed, check=check,
                               progress=progress, workers=workers, grid=grid, block=block, cluster=cluster,
                               dynamic_smem=dynamic_smem, max_steps=max_steps,
-                              max_seconds=max_seconds, strict=strict)
+                              max_seconds=max_seconds, strict=strict, device=device)
     run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
                            max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
                            progress=progress, executor=executor)
@@ -80,7 +85,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     grid, block = launch.dim3(grid, "grid"), launch.dim3(block, "block")
     launch_kw = dict(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem,
                      trace=trace, max_steps=max_steps, max_seconds=max_seconds, strict=strict,
-                     multicast=multicast)
+                     multicast=multicast, device=device)
     args = list(args)
     m = build_machine(ptx, kernel, args, **launch_kw)
     with bar_for(m, progress) as bar:

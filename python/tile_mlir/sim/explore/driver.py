@@ -234,7 +234,7 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
 
 def _launch_kw(kw):
     out = dict(grid=(1, 1, 1), block=(128, 1, 1), cluster=None, dynamic_smem=0, trace=False,
-               max_steps=None, max_seconds=None, strict=None)
+               max_steps=None, max_seconds=None, strict=None, device=None)
     for k, v in kw.items():
         if k not in out:
             raise EmulationError(f"explore: unknown launch argument {k!r}")

@@ -23,8 +23,9 @@ element narrower than 32 bits sits ``per = 32 / bits`` to a register, element e 
   column 2t + i (M = 8; i < 2); f16 two to a register, low half first.
 
 (:func:`fragment`; test/python/sim/test_mma_sync.py checks these against the ISA's figures as
-tables.)  The arithmetic is mma_numerics.mma_sync (MMA-Sim's per-architecture model, chosen by the
-module's ``.target``).
+tables.)  The arithmetic is mma_numerics.mma_sync (MMA-Sim's per-architecture model) of the GPU
+the launch emulates (``run_ptx(device=...)``, by default the module's ``.target``): the ISA leaves
+it to the implementation, and an sm_80 module on an H100 computes as Hopper does.
 
 Refused: m8n8k4 with .f16 (the sm_70 quad-pair form: MMA-Sim has it for Volta and Turing only),
 mma.sp (sparse: no model of its arithmetic), the block-scaled and
@@ -158,11 +159,12 @@ def _check(d, inst, mnk, layouts, sat, bitop, dtype, atype, btype, ctype):
         raise d.error("mma.sync: .satfinite is for the integer forms")
     if (cls == "b") != (bitop is not None) or (cls == "b" and "popc" not in inst.parts):
         raise d.error("mma.sync: the .b1 form needs .xor.popc or .and.popc, and only it")
-    arch = mma_numerics.mma_sync_arch(d.M.module.target)
+    arch = mma_numerics.mma_sync_arch(d.M.device)  # the GPU's arithmetic, not the .target's
     if cls == "f8" and arch not in ("Ada Lovelace", "RTX Blackwell"):
         raise d.error(f"mma.sync with .{atype}: tile-sim has no model of fp8 mma.sync on "
                       f"{arch} (MMA-Sim measured it on Ada only)")
-    if atype == "f64" and mnk != (8, 8, 4) and arch in ("Ampere", "Ada Lovelace"):
+    if (atype == "f64" and mnk != (8, 8, 4)
+            and mma_numerics.mma_sync_arch(d.M.module.target) in ("Ampere", "Ada Lovelace")):
         raise d.error("mma.sync .f64 m16n8k* needs sm_90 or later")
     return arch
 
