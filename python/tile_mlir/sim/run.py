@@ -14,7 +14,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
             progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
-            check=None):
+            check=None, replay=None, systematic: int | None = None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
@@ -64,14 +64,22 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     the default schedule's, or ``check(args)`` false), its report and its minimised form; the
     arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool (the
     default, None, runs them in this process).  Schedule ``i`` replays with
-    ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``.
+    ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``, or ``replay=(seed, i)`` here (an
+    ExploreResult of that one schedule).  ``systematic=N``: instead of sampling, every order of the
+    launch's synchronisation operations up to a partial-order reduction, at most N schedules
+    (sim/explore/systematic.py; docs/emulator.md §15 says what a clean run proves).
     """
-    if explore is not None:
-        from .explore import explore_launch  # (late: explore/ loads the handlers; `import tile_mlir.sim` loads none)
-        return explore_launch(ptx, kernel, args, n=explore, seed=seed, check=check,
-                              progress=progress, workers=workers, grid=grid, block=block, cluster=cluster,
-                              dynamic_smem=dynamic_smem, max_steps=max_steps,
-                              max_seconds=max_seconds, strict=strict)
+    if explore is not None or replay is not None or systematic is not None:
+        # (late: explore/ loads the handlers; `import tile_mlir.sim` loads none)
+        from .explore import explore_launch, replay_launch, systematic_launch
+        kw = dict(check=check, progress=progress, grid=grid, block=block, cluster=cluster,
+                  dynamic_smem=dynamic_smem, max_steps=max_steps, max_seconds=max_seconds,
+                  strict=strict)
+        if replay is not None:
+            return replay_launch(ptx, kernel, args, replay, **kw)
+        if systematic is not None:
+            return systematic_launch(ptx, kernel, args, n=systematic, **kw)
+        return explore_launch(ptx, kernel, args, n=explore, seed=seed, workers=workers, **kw)
     run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
                            max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
                            progress=progress, executor=executor)

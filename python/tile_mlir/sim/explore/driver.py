@@ -45,6 +45,8 @@ class ExploreResult:
     minimised: Failure | None = None
     default: object = None  # the default schedule's SimResult
     notes: list = field(default_factory=list)
+    strategy: str = "pct"  # "pct" (sampled), "systematic" (systematic.py) or "replay"
+    exhaustive: bool = False  # systematic: the search ended before its bound
 
     @property
     def found(self) -> bool:
@@ -53,14 +55,21 @@ class ExploreResult:
     @property
     def bound(self) -> str:
         """PCT's guarantee for one schedule of this launch (Burckhardt et al. 2010)."""
+        if self.strategy == "systematic":
+            return ("every order of the synchronisation operations up to commuting ones was run"
+                    if self.exhaustive else "a bounded part of the orders was run")
         n, k, d = self.counts["warps"], max(self.counts["syncs"], 1), self.depth
         return f"each schedule finds a bug of depth <= {d} with probability >= 1/(n k^(d-1)) = " \
                f"1/({n}*{k}^{d - 1})"
 
     def __str__(self):
-        head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
-                f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
-                f"synchronisation operations, {self.counts['asyncs']} async completions")
+        if self.strategy == "systematic":
+            head = (f"tile-sim explore (systematic): {self.schedules} schedule(s), "
+                    f"{self.counts['warps']} warps; {'; '.join(self.notes)}")
+        else:
+            head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
+                    f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
+                    f"synchronisation operations, {self.counts['asyncs']} async completions")
         head += f"; {self.bound}"
         if self.failure is None:
             return head + ": no failure"
@@ -124,11 +133,7 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     pickle).  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
-    kw = _launch_kw(launch_kw)
-    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
-    if err is not None:
-        raise err  # the default schedule fails: nothing to explore
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
     counts = probe(ptx, kernel, args, kw)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
     task = (ptx, kernel, args, kw, seed, depth, counts, ref, check)
@@ -151,6 +156,41 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     if minimise:
         out.minimised = minimise_failure(ptx, kernel, args, kw, out.failure, ref, check)
     return out
+
+
+def reference(ptx, kernel, args, launch_kw):
+    """(launch keywords, what a schedule is compared with, the default schedule's SimResult)."""
+    kw = _launch_kw(launch_kw)
+    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
+    if err is not None:
+        raise err  # the default schedule fails: nothing to explore
+    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    return kw, ref, ref_res
+
+
+def replay_launch(ptx, kernel, args, which, *, check=None, progress=None, depth: int = DEPTH,
+                  **launch_kw) -> ExploreResult:
+    """run_ptx(replay=(seed, index) or "SEED:INDEX"): that one schedule, as an ExploreResult."""
+    seed, index = parse_replay(which)
+    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
+    counts = probe(ptx, kernel, args, kw)
+    s = _policy.draw(seed, index, depth=depth, **counts)
+    out = ExploreResult(1, seed, depth, counts, default=ref_res, strategy="replay")
+    v = _try(ptx, kernel, args, kw, s, ref, check)
+    if v is not None:
+        out.failure = Failure(s, *v)
+    return out
+
+
+def parse_replay(which) -> tuple[int, int]:
+    if isinstance(which, str):
+        parts = which.split(":")
+        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+            return int(parts[0]), int(parts[1])
+    elif isinstance(which, (tuple, list)) and len(which) == 2 and \
+            all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in which):
+        return which[0], which[1]
+    raise EmulationError(f"replay={which!r}: give (seed, index) or 'SEED:INDEX', two integers >= 0")
 
 
 def _chunk(task):
@@ -200,11 +240,7 @@ def probe(ptx, kernel, args, kw) -> dict:
 def replay(ptx, kernel, args, *, seed: int, index: int, depth: int = DEPTH, check=None,
            **launch_kw):
     """Run schedule ``index`` of ``seed`` again: (Failure or None)."""
-    kw = _launch_kw(launch_kw)
-    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
-    if err is not None:
-        raise err
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    kw, ref, _ = reference(ptx, kernel, args, launch_kw)
     s = _policy.draw(seed, index, depth=depth, **probe(ptx, kernel, args, kw))
     v = _try(ptx, kernel, args, kw, s, ref, check)
     return None if v is None else Failure(s, *v)

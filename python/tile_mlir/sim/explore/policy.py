@@ -14,8 +14,8 @@ complete_tx (one delivery), and one thread's commits arrive in issue order (a la
 every operation an earlier one does).  Copies into the same mbarrier otherwise complete in any
 order, as the ISA allows.
 
-A warp whose slice ends where its previous one did with no progress in between (no store,
-arrive or exit by any thread: a spin) yields to the warps of lower priority until progress;
+A warp whose slice ends where its previous one did (its pcs and registers) with no progress in
+between (no store, arrive or exit by any thread: a spin) yields to the warps of lower priority until progress;
 when only spinning warps can run they take turns, so a spin loop waiting on a lower-priority
 warp cannot livelock the schedule.
 """
@@ -101,6 +101,9 @@ class PriorityPolicy:
     def sync_flags(self, code):
         return [is_sync(i) for i in code]
 
+    def touch(self, obj):  # the synchronisation object an operation uses (systematic.py orders them)
+        pass
+
     def note_arrive(self, t, mb):
         self.arrivers.setdefault(mb.uid, set()).add((t.cta.idx, t.warp.idx))
 
@@ -168,13 +171,20 @@ class PriorityPolicy:
                 M.last_progress = (M.progress, M.steps)
                 spinning.clear()
             else:  # back where its last slice ended, nothing stored, arrived or exited since
-                at = (tuple(t.pc for t in ran.threads), last)
+                at = spin_point(ran, last)
                 if ends.get(id(ran)) == at:
                     spinning.add(id(ran))
                 ends[id(ran)] = at
             while self._changed < len(changes) and M.syncs >= changes[self._changed]:
                 self._changed += 1
                 rank[id(ran)] = len(changes) - self._changed  # below every initial priority
+
+
+def spin_point(w, progress):
+    """Where warp ``w``'s slice ended: its lanes' pcs and registers, and the progress count.  The
+    same point twice with no progress between is a spin (a compute loop changes registers)."""
+    return (tuple(t.pc for t in w.threads), tuple(tuple(t.r) for t in w.threads
+                                                  if t.state == State.RUN)[:1], progress)
 
 
 def blocked_threads(cl):
