@@ -296,8 +296,15 @@ class Bug:
     grid: tuple = (1, 1, 1)
     cluster: tuple = (1, 1, 1)
 
+    kernel = "k"
+    strict = True
+
     def launch(self) -> dict:
         return dict(grid=self.grid, block=(self.block, 1, 1), cluster=self.cluster)
+
+    @staticmethod
+    def args():
+        return args()
 
 
 def args():
