@@ -40,11 +40,33 @@ def default_outcome(bug) -> str:
     return "passes" if same else "wrong output"
 
 
+def fixed_clean(bug, kw, o):
+    """(what the fixed twin did, schedules/s): chunks of up to 500 schedules of seeds 100, 101,
+    ... until --clean schedules ran or --clean-seconds passed (the count reached is the one
+    reported)."""
+    t0, ran, seed = time.perf_counter(), 0, 100
+    while ran < o.clean:
+        n = min(500, o.clean - ran)
+        r = run_ptx(bug.ptx(True), bug.kernel, bug.args(), explore=n, seed=seed,
+                    workers=o.workers, **kw)
+        if r.found:
+            return f"FAILS at seed {seed} index {r.failure.schedule.index}: {r.failure.kind}", 0.0
+        ran += n
+        seed += 1
+        if o.clean_seconds and time.perf_counter() - t0 > o.clean_seconds:
+            break
+    dt = time.perf_counter() - t0
+    seeds = f"seed 100" if seed == 101 else f"seeds 100..{seed - 1}"
+    return f"{ran} ({seeds})", ran / dt
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--find", type=int, default=1000, help="schedules allowed to find a bug")
     ap.add_argument("--clean", type=int, default=1000, help="schedules run on each fixed kernel")
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--clean-seconds", type=float, default=None,
+                    help="stop a fixed kernel's clean run after the chunk that passes this time")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--workers", type=int, default=None, help="tile-sim pool processes")
     o = ap.parse_args()
@@ -65,11 +87,7 @@ def main():
                 found.append(str(r.schedules) if r.found else f">{o.find}")
                 if r.found:
                     kinds.add(r.failure.kind)
-        t = time.perf_counter()
-        r = run_ptx(bug.ptx(True), bug.kernel, bug.args(), explore=o.clean, seed=100,
-                    workers=o.workers, **kw)
-        rate = r.schedules / (time.perf_counter() - t)
-        clean = f"{r.schedules}" if not r.found else f"FAILS at {r.schedules}: {r.failure.kind}"
+        clean, rate = fixed_clean(bug, kw, o)
         print(f"| {name} | {where} | {dflt} | {', '.join(found) or '-'} | "
               f"{'/'.join(sorted(kinds)) or '-'} | {clean} | {rate:.1f} |", flush=True)
 

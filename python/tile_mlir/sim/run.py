@@ -14,7 +14,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
             progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
-            check=None, replay=None, systematic: int | None = None):
+            check=None, replay=None, systematic: int | None = None,
+            explore_clusters: int | None = None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
@@ -68,13 +69,16 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ExploreResult of that one schedule).  ``systematic=N``: instead of sampling, every order of the
     launch's synchronisation operations up to a partial-order reduction, at most N schedules
     (sim/explore/systematic.py; docs/emulator.md §15 says what a clean run proves).
+    ``explore_clusters=K``: under exploration, launch only the first K clusters of the grid (the
+    default schedule's reference too): clusters run one after another and never interleave, so a
+    large grid's schedules are those of its clusters, explored K at a time.
     """
     if explore is not None or replay is not None or systematic is not None:
         # (late: explore/ loads the handlers; `import tile_mlir.sim` loads none)
         from .explore import explore_launch, replay_launch, systematic_launch
         kw = dict(check=check, progress=progress, grid=grid, block=block, cluster=cluster,
                   dynamic_smem=dynamic_smem, max_steps=max_steps, max_seconds=max_seconds,
-                  strict=strict)
+                  strict=strict, clusters=explore_clusters)
         if replay is not None:
             return replay_launch(ptx, kernel, args, replay, **kw)
         if systematic is not None:

@@ -86,16 +86,18 @@ def _outputs(args):
 def _run(ptx, kernel, args, launch_kw, pol):
     """(SimResult or None, copied args, EmulationError or None, machine)."""
     a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
-    m = build_machine(ptx, kernel, a, **launch_kw)
+    kw = dict(launch_kw)
+    clusters = kw.pop("clusters")
+    m = build_machine(ptx, kernel, a, **kw)
     m.policy = pol
     try:
-        m.run()
+        m.run(clusters=clusters)
     except EmulationError as e:
         return None, a, e, m
     m.copy_back()
-    n = m.grid[0] * m.grid[1] * m.grid[2]
-    res = SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
-                    warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
+    ran = sorted(m.kept)  # (the CTAs of the clusters run)
+    res = SimResult(tmem=[m.kept[i][0] for i in ran], steps=m.steps,
+                    warnings=list(m.warnings), shared=[m.kept[i][1] for i in ran],
                     findings=findings.collected(m, ptx), schedule="explore")
     return res, a, None, m
 
@@ -270,12 +272,17 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
 
 def _launch_kw(kw):
     out = dict(grid=(1, 1, 1), block=(128, 1, 1), cluster=None, dynamic_smem=0, trace=False,
-               max_steps=None, max_seconds=None, strict=None)
+               max_steps=None, max_seconds=None, strict=None, clusters=None)
     for k, v in kw.items():
         if k not in out:
             raise EmulationError(f"explore: unknown launch argument {k!r}")
         out[k] = v
     out["grid"], out["block"] = launch.dim3(out["grid"], "grid"), launch.dim3(out["block"], "block")
+    if out["clusters"] is not None:  # the first K clusters of the grid (explore_clusters=K)
+        k = out["clusters"]
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise EmulationError(f"explore_clusters={k!r} must be a positive number of clusters")
+        out["clusters"] = range(k)
     return out
 
 

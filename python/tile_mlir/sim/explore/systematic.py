@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ..errors import EmulationError
 from ..state import State
 from . import driver
-from .policy import SLICE, is_sync, spin_point
+from .policy import SLICE, WarpgroupGate, is_sync, spin_point
 
 WILD = frozenset({"*"})  # dependent on every transition
 _QUIET = ("fence", "membar", "setmaxnreg", "griddepcontrol")  # synchronise nothing between warps
@@ -115,12 +115,13 @@ class ChoicePolicy:
         self.max_warps = max(self.max_warps, len(warps))
         ctas, last, prev, spinning, ends = cl.ctas, M.progress, None, set(), {}
         stuck: set = set()  # warps that could not run at this decision after all
+        gate = WarpgroupGate(M)
         while True:
             if all(c.live == 0 for c in ctas):
                 while self.inflight:  # nothing can observe their order now
                     self._deliver(self.inflight[0][0])
                 break
-            ready = [a for a, w in warps.items() if a not in stuck
+            ready = [a for a, w in warps.items() if a not in stuck and not gate.held(w)
                      and any(t.state == State.RUN for t in w.threads)]
             enabled = [a for a in ready if a not in spinning] or ready
             enabled += self._deliverable()
@@ -142,6 +143,7 @@ class ChoicePolicy:
                     continue
                 stuck.clear()
                 inst = M.cur
+                gate.ran(warps[a], inst)
                 fp = frozenset(self.touched)
                 if not fp and inst is not None and is_sync(inst) and \
                         not inst.mnemonic.startswith(_QUIET):
