@@ -133,3 +133,45 @@ def test_zoo_bugs_in_real_kernels(name):
         assert r.found and r.schedules <= 20, str(r)
     r = run_ptx(m.ptx(True), m.kernel, m.args(), explore=3, seed=7, **kw)
     assert not r.found, str(r)
+
+
+def test_warpgroup_gate_holds_a_wait_until_the_warpgroup_committed():
+    """A wgmma is one operation of its warpgroup: a warp at wgmma.wait_group that committed more
+    groups than a live warp of its warpgroup waits for it (the false report exploration gave on a
+    ping-pong GEMM whose one thread releases the ring stage after its warpgroup's wait)."""
+    from types import SimpleNamespace as NS
+
+    from tile_mlir.sim.explore.policy import WarpgroupGate
+    from tile_mlir.sim.state import State
+    code = [NS(mnemonic="wgmma.commit_group"), NS(mnemonic="wgmma.wait_group"),
+            NS(mnemonic="add")]
+    cta = NS(warps=[])
+    for i in range(8):
+        cta.warps.append(NS(idx=i, cta=cta, threads=[NS(state=State.RUN, pc=0)]))
+    gate = WarpgroupGate(NS(code=code))
+    w0, w3, w4 = cta.warps[0], cta.warps[3], cta.warps[4]
+    gate.ran(w0, code[0])
+    w0.threads[0].pc = 1
+    assert gate.held(w0)  # warps 1-3 have not committed
+    for w in cta.warps[1:4]:
+        gate.ran(w, code[0])
+    assert not gate.held(w0)
+    gate.ran(w0, code[0])
+    w3.threads[0].state = State.EXITED  # an exited warp holds nothing back
+    for w in cta.warps[1:3]:
+        gate.ran(w, code[0])
+    assert not gate.held(w0)
+    w4.threads[0].pc = 1
+    assert not gate.held(w4)  # another warpgroup, nothing committed there
+    w0.threads[0].pc = 2
+    gate.ran(w0, code[0])
+    assert not gate.held(w0)  # not at a wait
+
+
+def test_explore_clusters_runs_the_first_clusters_only():
+    bug = BUGS["clc-response"]  # 4 clusters of one CTA: each does its tile, then cancels others
+    r = run_ptx(bug.ptx(True), "k", args(), explore=5, seed=0, explore_clusters=1, **_kw(bug))
+    assert not r.found and r.schedules == 5
+    assert len(r.default.tmem) == 1  # one CTA launched
+    with pytest.raises(EmulationError, match="explore_clusters"):
+        run_ptx(bug.ptx(True), "k", args(), explore=5, explore_clusters=0, **_kw(bug))

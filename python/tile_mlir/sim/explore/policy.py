@@ -201,12 +201,12 @@ class WarpgroupGate:
 
     def __init__(self, M):
         self.code = M.code
-        self.commits: dict = {}  # warp -> wgmma.commit_group executed
+        self.commits: dict = {}  # id(warp) -> wgmma.commit_group executed
         self.used = any(i.mnemonic == "wgmma.commit_group" for i in M.code)
 
     def ran(self, w, inst):
         if self.used and inst is not None and inst.mnemonic == "wgmma.commit_group":
-            self.commits[w] = self.commits.get(w, 0) + 1
+            self.commits[id(w)] = self.commits.get(id(w), 0) + 1
 
     def held(self, w) -> bool:
         if not self.used:
@@ -215,10 +215,10 @@ class WarpgroupGate:
         if not pcs or min(pcs) >= len(self.code) or \
                 self.code[min(pcs)].mnemonic != "wgmma.wait_group":
             return False
-        mine = self.commits.get(w, 0)
+        mine = self.commits.get(id(w), 0)
         k = w.idx - w.idx % 4
         for o in w.cta.warps[k:k + 4]:
-            if o is not w and self.commits.get(o, 0) < mine and \
+            if o is not w and self.commits.get(id(o), 0) < mine and \
                     any(t.state != State.EXITED for t in o.threads):
                 return True
         return False
