@@ -27,7 +27,7 @@ WILD = frozenset({"*"})  # dependent on every transition
 _QUIET = ("fence", "membar", "setmaxnreg", "griddepcontrol")  # synchronise nothing between warps
 
 
-class Abandon(Exception):
+class _Abandon(Exception):
     """Every enabled agent is asleep: each continuation is an order already explored."""
 
 
@@ -179,7 +179,7 @@ class ChoicePolicy:
             order = ([prev] if prev in enabled else []) + enabled
             node.chosen = next((a for a in order if a not in sleep), None)
             if node.chosen is None:
-                raise Abandon()
+                raise _Abandon()
         self.depth += 1
         self.taken.append(node.chosen)
         return node
@@ -235,7 +235,7 @@ def systematic_launch(ptx, kernel, args, *, n: int, check=None, progress=None, *
             runs += 1
             try:
                 res, a, err, m = driver._run(ptx, kernel, args, kw, pol)
-            except Abandon:
+            except _Abandon:
                 cut += 1
                 res = None
             if bar is not None:
