@@ -63,8 +63,9 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
     schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
     the default schedule's, or ``check(args)`` false), its report and its minimised form; the
-    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool (the
-    default, None, runs them in this process).  Schedule ``i`` replays with
+    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool, or
+    ``executor`` on any Executor (a dask.distributed client's); the default runs them in this
+    process.  Schedule ``i`` replays with
     ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``, or ``replay=(seed, i)`` here (an
     ExploreResult of that one schedule).  ``systematic=N``: instead of sampling, every order of the
     launch's synchronisation operations up to a partial-order reduction, at most N schedules
@@ -83,7 +84,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             return replay_launch(ptx, kernel, args, replay, **kw)
         if systematic is not None:
             return systematic_launch(ptx, kernel, args, n=systematic, **kw)
-        return explore_launch(ptx, kernel, args, n=explore, seed=seed, workers=workers, **kw)
+        return explore_launch(ptx, kernel, args, n=explore, seed=seed, workers=workers,
+                              executor=executor, **kw)
     run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
                            max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
                            progress=progress, executor=executor)

@@ -175,3 +175,14 @@ def test_explore_clusters_runs_the_first_clusters_only():
     assert len(r.default.tmem) == 1  # one CTA launched
     with pytest.raises(EmulationError, match="explore_clusters"):
         run_ptx(bug.ptx(True), "k", args(), explore=5, explore_clusters=0, **_kw(bug))
+
+
+def test_an_executor_runs_the_chunks_and_finds_the_same_first_schedule():
+    from concurrent.futures import ThreadPoolExecutor
+    bug = BUGS["phase-alias"]
+    serial = run_ptx(bug.ptx(False), "k", args(), explore=30, seed=4, **_kw(bug))
+    with ThreadPoolExecutor(2) as ex:
+        pooled = run_ptx(bug.ptx(False), "k", args(), explore=30, seed=4, executor=ex, **_kw(bug))
+    assert serial.found and pooled.found
+    assert serial.schedules == pooled.schedules
+    assert serial.failure.report == pooled.failure.report

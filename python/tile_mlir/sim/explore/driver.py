@@ -127,10 +127,11 @@ def _verdict(ref, res, a, err, m, pol, check):
 
 def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEPTH,
                    check=None, minimise: bool = True, progress: bool | None = None,
-                   workers: int | None = None, **launch_kw) -> ExploreResult:
+                   workers: int | None = None, executor=None, **launch_kw) -> ExploreResult:
     """Run the launch under the default schedule, then under ``n`` schedules drawn from
     ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
-    minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py),
+    minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py)
+    or ``executor`` (a dask client's executor),
     the first failure in index order still the one reported (not with a ``check``, which need not
     pickle).  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
@@ -141,8 +142,8 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     task = (ptx, kernel, args, kw, seed, depth, counts, ref, check)
     bar = _bar(n, progress)
     try:
-        if workers is not None and workers > 1 and check is None:
-            first = _parallel(task, n, workers, bar)
+        if executor is not None or (workers is not None and workers > 1 and check is None):
+            first = _parallel(task, n, workers or 2, bar, executor)
         else:
             first = _chunk(task + (0, n, bar))
     finally:
@@ -208,9 +209,11 @@ def _chunk(task):
     return None
 
 
-def _parallel(task, n, workers, bar):
+def _parallel(task, n, workers, bar, executor=None):
+    """Chunks of schedules on tile-sim's process pool, or on ``executor`` (any
+    concurrent.futures.Executor: a dask.distributed client's ``get_executor()``)."""
     size = max(1, min(64, n // (4 * workers)))
-    ex = _pool(workers)
+    ex = executor if executor is not None else _pool(workers)
     futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
     try:
         for lo, f in zip(range(0, n, size), futs):
