@@ -1,7 +1,7 @@
 """No false reports: explore every kernel of a foreign corpus folder (default: the fixtures of
 test/fixtures/foreign) and print, per kernel, the schedules run and whether any failed (tile-sim;
-lenient mode, as the corpus runs).  Schedules run in chunks of seeds 0, 1, ... until --n ran or
---seconds passed; --clusters K launches only the first K clusters of the grid under each schedule
+lenient mode, as the corpus runs).  Schedules of --seed run until --n ran or --seconds passed
+(run_ptx(explore_seconds=)); --clusters K launches only the first K clusters of the grid under each schedule
 (clusters never interleave, so a grid's schedules are its clusters'; run_ptx(explore_clusters=)).
 
     PYTHONPATH=python python bench/zoo/corpus_clean.py [DIR] [--n N] [--seconds S] [--clusters K]
@@ -22,26 +22,16 @@ import corpus  # noqa: E402
 
 def explore(d, name, o):
     """(schedules run, counts, failure or None)."""
-    t0, ran, seed, counts = time.perf_counter(), 0, 0, None
-    while ran < o.n:
-        n = min(o.chunk, o.n - ran)
-        _, _, r = corpus.run(d, name, explore=n, seed=seed, progress=False,
-                             explore_clusters=o.clusters)
-        counts = r.counts
-        if r.found:
-            return ran + r.schedules, counts, f"seed {seed}: {r.failure}"
-        ran += n
-        seed += 1
-        if o.seconds and time.perf_counter() - t0 > o.seconds:
-            break
-    return ran, counts, None
+    _, _, r = corpus.run(d, name, explore=o.n, seed=o.seed, progress=False,
+                         explore_clusters=o.clusters, explore_seconds=o.seconds)
+    return r.schedules, r.counts, (f"seed {o.seed}: {r.failure}" if r.found else None)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir", nargs="?", default=os.path.join(ROOT, "test", "fixtures", "foreign"))
     ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--chunk", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--clusters", type=int, default=None)
     ap.add_argument("--only", nargs="*")

@@ -15,7 +15,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             strict: bool | None = None, workers: int | None = None, executor=None,
             progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
             check=None, replay=None, systematic: int | None = None,
-            explore_clusters: int | None = None):
+            explore_clusters: int | None = None, explore_seconds: float | None = None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
@@ -73,6 +73,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``explore_clusters=K``: under exploration, launch only the first K clusters of the grid (the
     default schedule's reference too): clusters run one after another and never interleave, so a
     large grid's schedules are those of its clusters, explored K at a time.
+    ``explore_seconds``: stop drawing schedules after that long (``schedules`` says how many ran).
     """
     if explore is not None or replay is not None or systematic is not None:
         # (late: explore/ loads the handlers; `import tile_mlir.sim` loads none)
@@ -85,7 +86,7 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
         if systematic is not None:
             return systematic_launch(ptx, kernel, args, n=systematic, **kw)
         return explore_launch(ptx, kernel, args, n=explore, seed=seed, workers=workers,
-                              executor=executor, **kw)
+                              executor=executor, seconds=explore_seconds, **kw)
     run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
                            max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
                            progress=progress, executor=executor)

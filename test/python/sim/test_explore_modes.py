@@ -186,3 +186,11 @@ def test_an_executor_runs_the_chunks_and_finds_the_same_first_schedule():
     assert serial.found and pooled.found
     assert serial.schedules == pooled.schedules
     assert serial.failure.report == pooled.failure.report
+
+
+def test_explore_seconds_stops_and_says_how_many_ran():
+    bug = BUGS["ring-release"]
+    r = run_ptx(bug.ptx(True), "k", args(), explore=100000, seed=0, explore_seconds=0.5,
+                **_kw(bug))
+    assert not r.found and 0 < r.schedules < 100000
+    assert "stopped after 0.5 s" in r.notes

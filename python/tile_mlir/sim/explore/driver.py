@@ -8,6 +8,7 @@ races computes the same bytes under every schedule), or fails the caller's ``che
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -127,30 +128,35 @@ def _verdict(ref, res, a, err, m, pol, check):
 
 def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEPTH,
                    check=None, minimise: bool = True, progress: bool | None = None,
-                   workers: int | None = None, executor=None, **launch_kw) -> ExploreResult:
+                   workers: int | None = None, executor=None, seconds: float | None = None,
+                   **launch_kw) -> ExploreResult:
     """Run the launch under the default schedule, then under ``n`` schedules drawn from
     ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
     minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py)
     or ``executor`` (a dask client's executor),
     the first failure in index order still the one reported (not with a ``check``, which need not
-    pickle).  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
+    pickle).  ``seconds``: stop drawing schedules once that much time has passed (the result's
+    ``schedules`` counts those run).  ``launch_kw``: run_ptx's grid, block, cluster, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
     kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
     counts = probe(ptx, kernel, args, kw)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
-    task = (ptx, kernel, args, kw, seed, depth, counts, ref, check)
+    deadline = time.time() + seconds if seconds else None
+    task = (ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline)
     bar = _bar(n, progress)
     try:
         if executor is not None or (workers is not None and workers > 1 and check is None):
-            first = _parallel(task, n, workers or 2, bar, executor)
+            first, ran = _parallel(task, n, workers or 2, bar, executor)
         else:
-            first = _chunk(task + (0, n, bar))
+            first, ran = _chunk(task + (0, n, bar))
     finally:
         if bar is not None:
             bar.close()
     if first is None:
-        out.schedules = n
+        out.schedules = ran
+        if ran < n:
+            out.notes.append(f"stopped after {seconds:g} s")
         return out
     s = _policy.draw(seed, first, depth=depth, **counts)
     v = _try(ptx, kernel, args, kw, s, ref, check)  # again here: its report (replay is exact)
@@ -197,16 +203,18 @@ def parse_replay(which) -> tuple[int, int]:
 
 
 def _chunk(task):
-    """The index of the first failing schedule of lo..hi-1, or None."""
-    ptx, kernel, args, kw, seed, depth, counts, ref, check, lo, hi, bar = task
+    """(the index of the first failing schedule of lo..hi-1 or None, schedules run)."""
+    ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, lo, hi, bar = task
     for i in range(lo, hi):
+        if deadline is not None and time.time() > deadline:
+            return None, i - lo
         s = _policy.draw(seed, i, depth=depth, **counts)
         v = _try(ptx, kernel, args, kw, s, ref, check)
         if bar is not None:
             bar.update(1)
         if v is not None:
-            return i
-    return None
+            return i, i - lo + 1
+    return None, hi - lo
 
 
 def _parallel(task, n, workers, bar, executor=None):
@@ -215,14 +223,16 @@ def _parallel(task, n, workers, bar, executor=None):
     size = max(1, min(64, n // (4 * workers)))
     ex = executor if executor is not None else _pool(workers)
     futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
+    ran = 0
     try:
-        for lo, f in zip(range(0, n, size), futs):
-            first = f.result()  # in index order: the first failure of the lowest chunk wins
+        for f in futs:
+            first, k = f.result()  # in index order: the first failure of the lowest chunk wins
+            ran += k
             if bar is not None:
-                bar.update((first - lo + 1) if first is not None else min(size, n - lo))
+                bar.update(k)
             if first is not None:
-                return first
-        return None
+                return first, ran
+        return None, ran
     finally:
         for f in futs:
             f.cancel()
