@@ -186,20 +186,46 @@ class ChoicePolicy:
 
 
 def add_backtracks(nodes):
-    """Dynamic partial-order reduction (after Flanagan and Godefroid, POPL 2005) on the run just
-    made: for every pair of dependent transitions of different agents in it, the later agent is to
-    be tried at the earlier one's decision (every enabled agent there when it was not enabled).
-    Taking every dependent pair, not only the last one not ordered by happens-before, keeps it
-    sound without happens-before tracking, at the price of more branches."""
+    """Dynamic partial-order reduction (Flanagan and Godefroid, POPL 2005) on the run just made.
+    Happens-before is tracked with vector clocks over the agents: a transition is ordered after
+    its agent's previous one and after every earlier transition it is dependent on (one that used
+    an object it uses, or any transition, when either is dependent on everything).  For each
+    transition, the last earlier transition of another agent that is dependent on it and does not
+    happen before the agent's previous transition is a race: the later agent is to be tried at the earlier
+    one's decision (every agent enabled there, when it was not enabled)."""
     path = [(n, n.chosen, n.fp.get(n.chosen, WILD)) for n in nodes if n.chosen is not None]
-    for i, (_, a, f) in enumerate(path):
-        for j in range(i):
-            nj, b, g = path[j]
-            if b != a and not independent(f, g):
-                if a in nj.enabled:
-                    nj.backtrack.add(a)
+    agent_clock: dict = {}
+    obj_clock: dict = {}
+    wild_clock: dict = {}  # the clock of the last transition dependent on everything
+    all_clock: dict = {}  # the join of every clock so far
+    seen: list = []  # (agent, its local index, footprint, node) of each transition
+    count: dict = {}
+    for node, a, f in path:
+        count[a] = count.get(a, 0) + 1
+        mine = agent_clock.get(a, {})  # what happened before this agent's step
+        for b, k, g, nb in reversed(seen):  # the last race with this transition
+            if b != a and not independent(f, g) and mine.get(b, 0) < k:
+                if a in nb.enabled:
+                    nb.backtrack.add(a)
                 else:
-                    nj.backtrack.update(nj.enabled)
+                    nb.backtrack.update(nb.enabled)
+                break
+        c = dict(mine)
+        deps = [all_clock] if "*" in f else [wild_clock] + [obj_clock.get(o, {}) for o in f]
+        for d in deps:
+            for k, v in d.items():
+                if c.get(k, 0) < v:
+                    c[k] = v
+        c[a] = count[a]
+        agent_clock[a] = c
+        if "*" in f:
+            wild_clock = c
+        for o in f:
+            obj_clock[o] = c
+        for k, v in c.items():
+            if all_clock.get(k, 0) < v:
+                all_clock[k] = v
+        seen.append((a, count[a], f, node))
 
 
 def next_prefix(nodes):
