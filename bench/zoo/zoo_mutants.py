@@ -164,7 +164,30 @@ def staging_bar_dropped(ptx: str) -> str:
     return ptx[:m.start()] + keep + ptx[m.end():]
 
 
+_WAIT_BLOCK = re.compile(r"\t// begin inline asm\n\t\{\n\t\.reg \.pred +P1; *\n\tLAB_WAIT: *\n"
+                         r"\tmbarrier\.try_wait\.parity\.shared\.b64 P1, \[(%r\d+)\][^\n]*\n"
+                         r"(?:[^\n]*\n){4}\t// end inline asm\n")
+
+
+def clc_reissue_early(ptx: str) -> str:
+    """Drop the CLC scheduler warp's wait, before each try_cancel, on the barrier on which every
+    thread arrives once it has read the previous response: the scheduler then reissues
+    try_cancel into the one response buffer while the other warps may not have read it."""
+    at = ptx.index("clusterlaunchcontrol.try_cancel")
+    resp_mb = re.search(r"\[(%r\d+)\];\n", ptx[at:]).group(1)
+    waits = [m for m in _WAIT_BLOCK.finditer(ptx, 0, at) if m.group(1) != resp_mb]
+    if not waits:
+        raise ValueError("clc-reissue: the scheduler's wait before try_cancel was not found")
+    m = waits[-1]
+    return ptx[:m.start()] + ptx[m.end():]
+
+
 MUTANTS = {
+    "clc-reissue": Mutant("a CLC scheduler reissues try_cancel into its one response buffer "
+                          "before every warp read the last response (foreign: CuTe DSL "
+                          "bw_dense_gemm_persistent_dynamic)",
+                          lambda: _foreign("bw_dense_gemm_persistent_dynamic"), clc_reissue_early,
+                          strict=False, default_finds=True),
     "acc-arrive": Mutant("acc_empty counts one epilogue thread's arrive of 128: the accumulator "
                          "is released before warps 5-7 read it "
                          "(ours: examples/gemm_persistent_blackwell.py)", _bw_gemm,
