@@ -47,13 +47,14 @@ def fixed_clean(bug, kw, o):
     t0, ran, seed = time.perf_counter(), 0, 100
     while ran < o.clean:
         n = min(500, o.clean - ran)
+        left = o.clean_seconds - (time.perf_counter() - t0) if o.clean_seconds else None
         r = run_ptx(bug.ptx(True), bug.kernel, bug.args(), explore=n, seed=seed,
-                    workers=o.workers, **kw)
+                    workers=o.workers, explore_seconds=left, **kw)
         if r.found:
             return f"FAILS at seed {seed} index {r.failure.schedule.index}: {r.failure.kind}", 0.0
-        ran += n
+        ran += r.schedules
         seed += 1
-        if o.clean_seconds and time.perf_counter() - t0 > o.clean_seconds:
+        if r.schedules < n or (o.clean_seconds and time.perf_counter() - t0 > o.clean_seconds):
             break
     dt = time.perf_counter() - t0
     seeds = f"seed 100" if seed == 101 else f"seeds 100..{seed - 1}"
