@@ -3,7 +3,8 @@ tensor-memory fills, the Hopper persistent GEMM (cooperative and ping-pong), the
 on both targets, the persistent Blackwell GEMM) at a small size through ``jit(...).explore(N)`` and
 print the schedules run, the rate and whether any failed (tile-sim).
 
-    PYTHONPATH=python python bench/zoo/ours_clean.py [--n N] [--seed S] [--only NAME..]
+    PYTHONPATH=python python bench/zoo/ours_clean.py [--n N] [--seconds S] [--seed S]
+                                                     [--only NAME..]
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seconds", type=float, default=None, help="per kernel")
     ap.add_argument("--only", nargs="*")
     o = ap.parse_args()
     for name, make in KERNELS.items():
@@ -82,7 +84,7 @@ def main():
         try:
             k, args = make()
             t = time.perf_counter()
-            r = k.explore(o.n, seed=o.seed)(*args).sim
+            r = k.explore(o.n, seed=o.seed, seconds=o.seconds)(*args).sim
         except Exception as e:  # the kernel cannot be built or its default schedule fails
             print(f"{name}: ERROR {str(e).splitlines()[0][:200]}", flush=True)
             continue
