@@ -28,13 +28,15 @@ def main():
     t = time.perf_counter()
     res = run_ptx(art.ptx, art.kernel_name, mk(), block=art.block, strict=True, workers=1)
     one = time.perf_counter() - t
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     r = run_ptx(art.ptx, art.kernel_name, mk(), block=art.block, strict=True, explore=n, seed=0,
                 progress=False)
-    dt = time.perf_counter() - t
+    dt, cpu = time.perf_counter() - t, time.process_time() - c
     print(f"demo kernel: default schedule {one * 1e3:.1f} ms ({res.steps} warp-instructions); "
           f"explore: {r.schedules} schedules in {dt:.2f} s = {r.schedules / dt:.1f} schedules/s "
-          f"(the default run and the probe included); {r.counts}; failure: {r.failure}")
+          f"of wall time, {r.schedules / cpu:.1f} per CPU second (the default run and the probe "
+          f"included; the wall rate falls with the machine's load); {r.counts}; "
+          f"failure: {r.failure}")
 
 
 if __name__ == "__main__":

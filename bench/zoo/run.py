@@ -1,9 +1,10 @@
-"""Explore every kernel of the bug zoo (zoo_kernels.py) and print its table: what the default
-schedule does, the schedules exploration needed to find the bug under each of 5 seeds, and the
-schedules over which the fixed twin stayed clean (tile-sim; docs/emulator.md, schedule
-exploration).
+"""Explore every kernel of the bug zoo -- the small kernels of zoo_kernels.py and the bugs injected
+into real kernels by zoo_mutants.py -- and print its table: what the default schedule does, the
+schedules exploration needed to find the bug under each of 5 seeds, and the schedules over which
+the fixed twin stayed clean (tile-sim; docs/emulator.md §15).
 
-    PYTHONPATH=python python bench/zoo/run.py [--find N] [--clean M] [--seeds S]
+    PYTHONPATH=python python bench/zoo/run.py [--find N] [--clean M] [--seeds S] [--only NAME..]
+                                              [--workers W]
 """
 
 from __future__ import annotations
@@ -16,23 +17,48 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from zoo_kernels import BUGS, args  # noqa: E402
+from zoo_kernels import BUGS  # noqa: E402
+from zoo_mutants import MUTANTS  # noqa: E402
 
 from tile_mlir.sim import EmulationError, run_ptx  # noqa: E402
 
+ZOO = {**BUGS, **MUTANTS}
+
 
 def default_outcome(bug) -> str:
-    fixed = args()
-    run_ptx(bug.ptx(True), "k", fixed, strict=True, workers=1, **bug.launch())
-    a = args()
+    kw = dict(strict=bug.strict, workers=1, **bug.launch())
+    fixed = bug.args()
+    run_ptx(bug.ptx(True), bug.kernel, fixed, **kw)
+    a = bug.args()
     try:
-        run_ptx(bug.ptx(False), "k", a, strict=True, workers=1, **bug.launch())
+        run_ptx(bug.ptx(False), bug.kernel, a, **kw)
     except EmulationError as e:  # what it says, after the instruction and the thread
         msg = str(e).split("\n")[0]
         m = re.search(r"lane \d+\): (.*)", msg)
-        return "reported: " + (m.group(1) if m else msg)[:70]
-    same = all(x.tobytes() == y.tobytes() for x, y in zip(a, fixed))
+        return "reported: " + (m.group(1) if m else msg)[:90]
+    same = all(x.tobytes() == y.tobytes() for x, y in zip(a, fixed) if hasattr(x, "tobytes"))
     return "passes" if same else "wrong output"
+
+
+def fixed_clean(bug, kw, o):
+    """(what the fixed twin did, schedules/s): chunks of up to 500 schedules of seeds 100, 101,
+    ... until --clean schedules ran or --clean-seconds passed (the count reached is the one
+    reported)."""
+    t0, ran, seed = time.perf_counter(), 0, 100
+    while ran < o.clean:
+        n = min(500, o.clean - ran)
+        left = o.clean_seconds - (time.perf_counter() - t0) if o.clean_seconds else None
+        r = run_ptx(bug.ptx(True), bug.kernel, bug.args(), explore=n, seed=seed,
+                    workers=o.workers, explore_seconds=left, **kw)
+        if r.found:
+            return f"FAILS at seed {seed} index {r.failure.schedule.index}: {r.failure.kind}", 0.0
+        ran += r.schedules
+        seed += 1
+        if r.schedules < n or (o.clean_seconds and time.perf_counter() - t0 > o.clean_seconds):
+            break
+    dt = time.perf_counter() - t0
+    seeds = f"seed 100" if seed == 101 else f"seeds 100..{seed - 1}"
+    return f"{ran} ({seeds})", ran / dt
 
 
 def main():
@@ -40,26 +66,31 @@ def main():
     ap.add_argument("--find", type=int, default=1000, help="schedules allowed to find a bug")
     ap.add_argument("--clean", type=int, default=1000, help="schedules run on each fixed kernel")
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--clean-seconds", type=float, default=None,
+                    help="stop a fixed kernel's clean run after the chunk that passes this time")
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--workers", type=int, default=None, help="tile-sim pool processes")
     o = ap.parse_args()
-    print(f"| bug | default schedule | schedules to find (seeds 0..{o.seeds - 1}) | kind | "
-          f"fixed kernel clean over | schedules/s |")
-    print("|---|---|---|---|---|---|")
-    for name, bug in BUGS.items():
-        kw = dict(**bug.launch(), strict=True, progress=False)
+    print(f"| bug | where | default schedule | schedules to find (seeds 0..{o.seeds - 1}) | kind | "
+          f"fixed kernel clean over | schedules/s (fixed) |")
+    print("|---|---|---|---|---|---|---|")
+    for name, bug in ZOO.items():
+        if o.only and name not in o.only:
+            continue
+        where = "zoo kernel" if name in BUGS else bug.what[bug.what.rindex("(") + 1:-1]
+        kw = dict(**bug.launch(), strict=bug.strict, progress=False)
         dflt = default_outcome(bug)
         found, kinds = [], set()
         if dflt == "passes":
             for s in range(o.seeds):
-                r = run_ptx(bug.ptx(False), "k", args(), explore=o.find, seed=s, **kw)
+                r = run_ptx(bug.ptx(False), bug.kernel, bug.args(), explore=o.find, seed=s,
+                            workers=o.workers, **kw)
                 found.append(str(r.schedules) if r.found else f">{o.find}")
                 if r.found:
                     kinds.add(r.failure.kind)
-        t = time.perf_counter()
-        r = run_ptx(bug.ptx(True), "k", args(), explore=o.clean, seed=100, **kw)
-        rate = r.schedules / (time.perf_counter() - t)
-        clean = f"{r.schedules}" if not r.found else f"FAILS at {r.schedules}: {r.failure.kind}"
-        print(f"| {name} | {dflt} | {', '.join(found) or '-'} | {'/'.join(sorted(kinds)) or '-'}"
-              f" | {clean} | {rate:.1f} |", flush=True)
+        clean, rate = fixed_clean(bug, kw, o)
+        print(f"| {name} | {where} | {dflt} | {', '.join(found) or '-'} | "
+              f"{'/'.join(sorted(kinds)) or '-'} | {clean} | {rate:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from typing import Callable
 import numpy as np
 
 HEADER = ".version 8.8\n.target sm_100a\n.address_size 64\n"
-REGS = ("\t.reg .pred %p<8>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n"
+REGS = ("\t.reg .pred %p<8>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n\t.reg .b128 %q<2>;\n"
         "\t.shared .align 128 .b8 sm[2048];\n")
 
 
@@ -51,8 +51,12 @@ def missing_arrive(fixed: bool) -> str:
     return _ring(fixed, early_release=False, consumers=2)
 
 
-def _ring(fixed, early_release, consumers=1):
+def _ring(fixed, early_release, consumers=1, parity_bug=False, work=0):
     read = "\tld.shared.u32 %r12, [%rd6];\n\tadd.u32 %r13, %r13, %r12;\n"
+    if work:  # the consumer's work on the stage it read
+        read += ("\tmov.u32 %r14, 0;\n$L__work:\n\tadd.u32 %r15, %r15, %r12;\n"
+                 f"\tadd.u32 %r14, %r14, 1;\n\tsetp.lt.u32 %p5, %r14, {work};\n"
+                 "\t@%p5 bra $L__work;\n")
     if consumers == 1:
         release = "\tmbarrier.arrive.release.cta.shared::cta.b64 %rd7, [%rd8];\n"
         empty = 32
@@ -86,6 +90,7 @@ def _ring(fixed, early_release, consumers=1):
         "\tadd.u32 %r26, %r26, 16;\n\tcvt.u64.u32 %rd8, %r26;\n"
         "\tshl.b32 %r25, %r22, 2;\n\tadd.u32 %r27, %r21, %r25;\n\tadd.u32 %r27, %r27, 128;\n"
         "\tcvt.u64.u32 %rd6, %r27;\n"
+        + ("\txor.b32 %r23, %r23, 1;\n" if parity_bug else "") +
         "$L__cw:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [%rd9], %r23;\n"
         "\t@!%p4 bra $L__cw;\n" + cons +
         "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 6;\n\t@%p6 bra $L__c;\n"
@@ -195,6 +200,92 @@ def peer_release(fixed: bool) -> str:
         "$L__done:\n" + sync)
 
 
+def phase_alias(fixed: bool) -> str:
+    """One mbarrier `full` (count 1) signals two hand-offs: warp 0 lane 0 writes word A and
+    arrives (phase 0), works a while, writes word B and arrives (phase 1); warp 1 waits on parity
+    0, reads A, acknowledges on `empty`, waits on parity 1 and reads B.  Bug: the producer does
+    not wait for the acknowledgement, so it can complete both phases before the consumer's first
+    wait, which then sees phase 2, of parity 0 again incomplete, and waits forever (a parity
+    wait cannot tell phase k from k + 2).  The default schedule, in which the producer's work
+    ends its slice, passes."""
+    ack = ("$L__pw:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [sm+16], 0;\n"
+           "\t@!%p4 bra $L__pw;\n") if fixed else ""
+    return _kernel(_INIT.format(full=1, empty=1) + (
+        "\tsetp.ne.u32 %p2, %r2, 0;\n\t@%p2 bra $L__cons;\n"
+        "\tsetp.ne.u32 %p3, %r3, 0;\n\t@%p3 bra $L__end;\n"
+        "\tmov.u32 %r10, 11;\n\tst.shared.u32 [sm+128], %r10;\n"
+        "\tmbarrier.arrive.release.cta.shared::cta.b64 %rd3, [sm];\n"
+        "\tmov.u32 %r14, 0;\n"
+        "$L__work:\n\tadd.u32 %r10, %r10, 1;\n\tadd.u32 %r14, %r14, 1;\n"
+        "\tsetp.lt.u32 %p6, %r14, 40;\n\t@%p6 bra $L__work;\n" + ack +
+        "\tst.shared.u32 [sm+132], %r10;\n"
+        "\tmbarrier.arrive.release.cta.shared::cta.b64 %rd3, [sm];\n\tbra.uni $L__end;\n"
+        "$L__cons:\n\tsetp.ne.u32 %p3, %r2, 1;\n\t@%p3 bra $L__end;\n"
+        "$L__w0:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [sm], 0;\n"
+        "\t@!%p4 bra $L__w0;\n\tld.shared.u32 %r11, [sm+128];\n"
+        "\tsetp.eq.u32 %p5, %r3, 0;\n"
+        "\t@%p5 mbarrier.arrive.release.cta.shared::cta.b64 %rd3, [sm+16];\n"
+        "$L__w1:\n\tmbarrier.try_wait.parity.acquire.cta.shared::cta.b64 %p4, [sm], 1;\n"
+        "\t@!%p4 bra $L__w1;\n\tld.shared.u32 %r12, [sm+132];\n"
+        "\tmad.lo.u32 %r11, %r12, 100, %r11;\n"
+        "\tmul.wide.u32 %rd4, %r3, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r11;\n"))
+
+
+def st_async_tx(fixed: bool) -> str:
+    """A cluster of 2 CTAs: lane 0 of CTA 0 expects the bytes of two words on its mbarrier, then
+    after a cluster barrier lane 0 of CTA 1 pushes the two words into CTA 0's shared memory with
+    st.async, each completing its bytes on that mbarrier; CTA 0 waits and stores both words.
+    Bug: expect_tx counts 4 bytes, one st.async of the two, so the phase completes once the first
+    word lands, while the second may still be in flight."""
+    nbytes = 8 if fixed else 4
+    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
+    return _kernel(
+        "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
+        "\tsetp.ne.u32 %p2, %r4, 0;\n\tor.pred %p3, %p1, %p2;\n\t@%p3 bra $L__i;\n"
+        "\tmbarrier.init.shared::cta.b64 [sm], 1;\n"
+        "\tfence.mbarrier_init.release.cluster;\n"
+        f"\tmbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd3, [sm], {nbytes};\n"
+        "$L__i:\n" + sync +
+        "\t@%p1 bra $L__done;\n\tmov.u32 %r21, sm;\n\t@!%p2 bra $L__cons;\n"
+        "\tmapa.shared::cluster.u32 %r30, %r21, 0;\n\tadd.u32 %r31, %r30, 128;\n"
+        "\tmov.u32 %r10, 7;\n\tmov.u32 %r11, 9;\n"
+        "\tst.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r31], %r10, [%r30];\n"
+        "\tadd.u32 %r31, %r30, 132;\n"
+        "\tst.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%r31], %r11, [%r30];\n"
+        "\tbra.uni $L__done;\n"
+        "$L__cons:\n"
+        "$L__w:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm], 0;\n"
+        "\t@!%p4 bra $L__w;\n"
+        "\tld.shared.u32 %r12, [sm+128];\n\tld.shared.u32 %r13, [sm+132];\n"
+        "\tmad.lo.u32 %r12, %r13, 100, %r12;\n\tst.global.u32 [%rd2], %r12;\n"
+        "$L__done:\n" + sync)
+
+
+def clc_response(fixed: bool) -> str:
+    """A CLC tile scheduler (clusterlaunchcontrol, sm_100a): each CTA does its tile (adds its
+    ctaid-based value to 32 words of the output), then thread 0 asks to cancel a cluster not yet
+    launched and the CTA takes that cluster's tile, until no cancel succeeds.  Bug: the response
+    is read without waiting on the mbarrier its 16 bytes complete on, so a late response reads
+    as "nothing cancelled" (a tile never done) or as the previous one (a tile done twice)."""
+    wait = ("$L__w:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p2, [sm], %r10;\n"
+            "\t@!%p2 bra $L__w;\n\txor.b32 %r10, %r10, 1;\n") if fixed else ""
+    return _kernel(
+        "\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r10, 0;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+        "\t@%p1 mbarrier.init.shared::cta.b64 [sm], 1;\n\tbar.sync 0;\n"
+        "$L__t:\n\tmad.lo.u32 %r4, %r2, 32, %r1;\n\tmul.wide.u32 %rd3, %r4, 4;\n"
+        "\tadd.s64 %rd4, %rd2, %rd3;\n\tmad.lo.u32 %r5, %r2, 10, 1;\n"
+        "\tld.global.u32 %r6, [%rd4];\n\tadd.u32 %r5, %r5, %r6;\n\tst.global.u32 [%rd4], %r5;\n"
+        "\t@%p1 mbarrier.arrive.expect_tx.shared::cta.b64 _, [sm], 16;\n"
+        "\t@%p1 clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes"
+        ".b128 [sm+16], [sm];\n" + wait +
+        "\tld.shared.b128 %q1, [sm+16];\n"
+        "\tclusterlaunchcontrol.query_cancel.is_canceled.pred.b128 %p3, %q1;\n\tbar.sync 0;\n"
+        "\t@!%p3 bra $L__end;\n"
+        "\tclusterlaunchcontrol.query_cancel.get_first_ctaid::x.b32.b128 %r2, %q1;\n"
+        "\tbra.uni $L__t;\n")
+
+
 @dataclass
 class Bug:
     what: str
@@ -205,8 +296,15 @@ class Bug:
     grid: tuple = (1, 1, 1)
     cluster: tuple = (1, 1, 1)
 
+    kernel = "k"
+    strict = True
+
     def launch(self) -> dict:
         return dict(grid=self.grid, block=(self.block, 1, 1), cluster=self.cluster)
+
+    @staticmethod
+    def args():
+        return args()
 
 
 def args():
@@ -228,4 +326,10 @@ BUGS = {
                        store_fence, default_finds=True),
     "named-barrier-count": Bug("a named-barrier id used by two groups with different thread "
                                "counts", named_barrier_count, block=96),
+    "phase-alias": Bug("a parity wait on an mbarrier its producer may move two phases ahead",
+                       phase_alias),
+    "st-async-tx": Bug("expect_tx counts one st.async of the two a cluster peer pushes",
+                       st_async_tx, block=32, grid=(2, 1, 1), cluster=(2, 1, 1)),
+    "clc-response": Bug("a CLC tile scheduler reads its response before the mbarrier wait",
+                        clc_response, block=32, grid=(4, 1, 1)),
 }

@@ -179,7 +179,9 @@ class JitKernel:
         if not isinstance(artifact, Artifact):
             raise ArgumentTypeError(f"JitKernel takes an Artifact, got {type(artifact).__name__}")
         _check_backend(backend)
-        backend = forced_backend() or backend  # $TILE_MLIR_BACKEND wins (backend.py)
+        self._bind(artifact, forced_backend() or backend, sim_options)  # $TILE_MLIR_BACKEND wins
+
+    def _bind(self, artifact: Artifact, backend: str, sim_options) -> None:
         self.artifact = artifact
         self.name = artifact.kernel_name
         self.params = tuple(artifact.params)
@@ -201,6 +203,29 @@ class JitKernel:
         if self.resolve_backend() == "gpu" and not _device.poisoned:
             self._runner.chosen.bind()
         return self
+
+    def explore(self, n: int | None = None, *, seed: int = 0, replay=None,
+                systematic: int | None = None, check=None, workers: int | None = None,
+                seconds: float | None = None) -> "JitKernel":
+        """This kernel on tile-sim under explored schedules (docs/emulator.md §15), whatever the
+        backend: ``kernel.explore(1000)(A, out)`` runs the call under its default schedule, then
+        under 1000 schedules drawn from ``seed``, and returns a LaunchResult whose ``sim`` is the
+        ExploreResult (``.found``, ``.failure`` with its report and replayable schedule,
+        ``.minimised``; ``str()`` says it all). The arguments keep their values. ``replay=(seed,
+        index)`` (or "SEED:INDEX") runs that one schedule again; ``systematic=N`` searches every
+        order of the synchronisation operations up to a partial-order reduction, at most N runs;
+        ``check(args)``: a callable of tile-sim's argument list (the buffers in parameter order,
+        then the tensor maps) returning False or a message for a wrong result; ``workers`` > 1:
+        schedules on tile-sim's process pool; ``seconds``: stop drawing schedules after that long."""
+        modes = [m for m in (n, replay, systematic) if m is not None]
+        if len(modes) != 1:
+            raise ArgumentError("explore takes one of n (schedules), replay= or systematic=")
+        opts = {**self._runner.sim_options, "seed": seed, "check": check, "workers": workers,
+                "explore": n, "replay": replay, "systematic": systematic,
+                "explore_seconds": seconds}
+        k = JitKernel.__new__(JitKernel)
+        k._bind(self.artifact, "sim", {o: v for o, v in opts.items() if v is not None})
+        return k
 
     def forget(self) -> None:
         """Drop the references to the last call's arguments (the next call re-inspects them)."""

@@ -4,6 +4,7 @@ its outputs -- in the spirit of mlir-runner.
     tile-run kernel.mlir --seed 1 --print summary
     tile-run artifacts/copy.json a.npy b.npy 4096 --backend gpu --output-dir out/
     tile-run kernel.mlir --arch sm_90a --emit-artifact ship/ --no-run
+    tile-run kernel.mlir --explore 1000 --seed 3      (then --replay 3:INDEX for a failing one)
     tile-run artifacts/copy.json --dump-sass --no-run
 
 INPUT is a .mlir tile file (compiled with tile_mlir.driver.compiler.compile, which needs the MLIR
@@ -33,6 +34,10 @@ kernel name checked to be a PTX identifier and the paths to stay inside DIR. Err
 with 1; -v adds the traceback. A .mlir kernel that will run on tile-sim is compiled with line info
 (``-O line_info=false`` turns it off), so a fault of the run is printed as MLIR prints a diagnostic,
 at the tile IR line: ``kernel.mlir:39:3: error: ...`` (the PTX line follows in the message).
+``--explore N`` runs the launch on tile-sim under N explored schedules (``--seed`` seeds both the
+generated inputs and the schedules), prints what it found (the first failing schedule, its report
+and minimised form) and exits with 1 when a schedule fails; ``--replay SEED:INDEX`` runs one again,
+``--systematic N`` searches every order up to a partial-order reduction (docs/emulator.md §15).
 """
 from __future__ import annotations
 
@@ -110,10 +115,26 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-seconds", type=float, metavar="S",
                      help="wall-clock budget (default: none)")
     sim.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    ex = p.add_argument_group("schedule exploration (tile-sim; docs/emulator.md §15)")
+    ex.add_argument("--explore", type=int, metavar="N", help="run under the default schedule and N "
+                    "more drawn from --seed (PCT); print the first failing one, exit 1 if any")
+    ex.add_argument("--replay", metavar="SEED:INDEX", help="run schedule INDEX of SEED again")
+    ex.add_argument("--systematic", type=int, metavar="N", help="every order of the "
+                    "synchronisation operations up to a partial-order reduction, at most N runs")
     return p
 
 
 # ----------------------------------------------------------------------------- helpers
+def _exploring(ns) -> bool:
+    """--explore / --replay / --systematic: at most one, on tile-sim."""
+    modes = [f for f, v in (("--explore", ns.explore), ("--replay", ns.replay),
+                            ("--systematic", ns.systematic)) if v is not None]
+    if len(modes) > 1:
+        raise UsageError(f"{' and '.join(modes)}: give one")
+    if modes and ns.backend == "gpu":
+        raise UsageError(f"{modes[0]} runs on tile-sim, not with --backend gpu")
+    return bool(modes)
+
 
 
 def _load_artifact(path: str, arch: str, options: dict):
@@ -329,7 +350,7 @@ def run(ns) -> int:
     options = dict(_parse_kv(o, "--compile-option") for o in ns.compile_option)
     options = {k: _json_or_str(v) for k, v in options.items()}
     if ns.input.endswith(".mlir") and "line_info" not in options and not ns.no_run:
-        if surely_sim(forced_backend() or ns.backend):  # tile-sim's faults name the tile IR line
+        if _exploring(ns) or surely_sim(forced_backend() or ns.backend):  # faults at the tile IR line
             options["line_info"] = True
     art = _load_artifact(ns.input, ns.arch, options)
     if ns.dump_ptx:
@@ -355,6 +376,14 @@ def run(ns) -> int:
     if ns.lenient:
         sim_options["strict"] = False
     kernel = jit(art, backend=ns.backend, **sim_options)
+    if _exploring(ns):
+        mode = {"n": ns.explore, "replay": ns.replay, "systematic": ns.systematic}
+        r = kernel.explore(seed=ns.seed, **mode)(*args, grid=ns.grid, block=ns.block).sim
+        print(r)
+        if r.found and r.strategy == "pct":
+            print(f"tile-run: replay it with --replay {r.seed}:{r.failure.schedule.index}",
+                  file=sys.stderr)
+        return 1 if r.found else 0
     result = kernel(*args, grid=ns.grid, block=ns.block)
     for f in getattr(result.sim, "findings", None) or []:  # like a sanitizer's report
         print(f, file=sys.stderr)

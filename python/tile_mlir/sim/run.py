@@ -14,7 +14,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
             max_steps: int | None = None, max_seconds: float | None = None,
             strict: bool | None = None, workers: int | None = None, executor=None,
             progress: bool | None = None, multicast=None, explore: int | None = None, seed: int = 0,
-            check=None, device: str | None = None):
+            check=None, device: str | None = None, replay=None, systematic: int | None = None,
+            explore_clusters: int | None = None, explore_seconds: float | None = None):
     """Emulate kernel ``kernel`` (the only ``.entry`` if None) of PTX text ``ptx``.
 
     A :class:`ByValue` binds a by-value struct parameter whose pointer fields address arrays (a
@@ -67,16 +68,30 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     ``seed`` (sim/explore/), and return an :class:`~tile_mlir.sim.explore.ExploreResult`: the
     schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
     the default schedule's, or ``check(args)`` false), its report and its minimised form; the
-    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool (the
-    default, None, runs them in this process).  Schedule ``i`` replays with
-    ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``.
+    arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool, or
+    ``executor`` on any Executor (a dask.distributed client's); the default runs them in this
+    process.  Schedule ``i`` replays with
+    ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``, or ``replay=(seed, i)`` here (an
+    ExploreResult of that one schedule).  ``systematic=N``: instead of sampling, every order of the
+    launch's synchronisation operations up to a partial-order reduction, at most N schedules
+    (sim/explore/systematic.py; docs/emulator.md §15 says what a clean run proves).
+    ``explore_clusters=K``: under exploration, launch only the first K clusters of the grid (the
+    default schedule's reference too): clusters run one after another and never interleave, so a
+    large grid's schedules are those of its clusters, explored K at a time.
+    ``explore_seconds``: stop drawing schedules after that long (``schedules`` says how many ran).
     """
-    if explore is not None:
-        from .explore import explore_launch  # (late: explore/ loads the handlers; `import tile_mlir.sim` loads none)
-        return explore_launch(ptx, kernel, args, n=explore, seed=seed, check=check,
-                              progress=progress, workers=workers, grid=grid, block=block, cluster=cluster,
-                              dynamic_smem=dynamic_smem, max_steps=max_steps,
-                              max_seconds=max_seconds, strict=strict, device=device)
+    if explore is not None or replay is not None or systematic is not None:
+        # (late: explore/ loads the handlers; `import tile_mlir.sim` loads none)
+        from .explore import explore_launch, replay_launch, systematic_launch
+        kw = dict(check=check, progress=progress, grid=grid, block=block, cluster=cluster,
+                  dynamic_smem=dynamic_smem, max_steps=max_steps, max_seconds=max_seconds,
+                  strict=strict, device=device, clusters=explore_clusters)
+        if replay is not None:
+            return replay_launch(ptx, kernel, args, replay, **kw)
+        if systematic is not None:
+            return systematic_launch(ptx, kernel, args, n=systematic, **kw)
+        return explore_launch(ptx, kernel, args, n=explore, seed=seed, workers=workers,
+                              executor=executor, seconds=explore_seconds, **kw)
     run_args.check_options(grid=grid, block=block, cluster=cluster, dynamic_smem=dynamic_smem, max_steps=max_steps,
                            max_seconds=max_seconds, trace=trace, strict=strict, args=args, workers=workers,
                            progress=progress, executor=executor)

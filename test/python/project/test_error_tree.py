@@ -18,6 +18,8 @@ INTERNAL = {
     "tile_mlir.lowering.registers.StoreError": "a register-store plan refused: the copy lowering reports it "
                                                "as a diagnostic at the op",
     "tile_mlir.opt.reproducer._Bad": "a reproducer pipeline refused: check_pipeline returns its message",
+    "tile_mlir.sim.explore.systematic._Abandon": "a systematic run cut by a sleep set: systematic_launch "
+                                                 "counts it and goes on",
 }
 # Modules that need an optional extra (the GPU driver bindings, matplotlib, dask) may not import here.
 OPTIONAL = ("cuda", "matplotlib", "dask", "distributed", "mmasim", "torch")

@@ -8,6 +8,7 @@ races computes the same bytes under every schedule), or fails the caller's ``che
 from __future__ import annotations
 
 import copy
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,6 +46,8 @@ class ExploreResult:
     minimised: Failure | None = None
     default: object = None  # the default schedule's SimResult
     notes: list = field(default_factory=list)
+    strategy: str = "pct"  # "pct" (sampled), "systematic" (systematic.py) or "replay"
+    exhaustive: bool = False  # systematic: the search ended before its bound
 
     @property
     def found(self) -> bool:
@@ -53,14 +56,21 @@ class ExploreResult:
     @property
     def bound(self) -> str:
         """PCT's guarantee for one schedule of this launch (Burckhardt et al. 2010)."""
+        if self.strategy == "systematic":
+            return ("every order of the synchronisation operations up to commuting ones was run"
+                    if self.exhaustive else "a bounded part of the orders was run")
         n, k, d = self.counts["warps"], max(self.counts["syncs"], 1), self.depth
         return f"each schedule finds a bug of depth <= {d} with probability >= 1/(n k^(d-1)) = " \
                f"1/({n}*{k}^{d - 1})"
 
     def __str__(self):
-        head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
-                f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
-                f"synchronisation operations, {self.counts['asyncs']} async completions")
+        if self.strategy == "systematic":
+            head = (f"tile-sim explore (systematic): {self.schedules} schedule(s), "
+                    f"{self.counts['warps']} warps; {'; '.join(self.notes)}")
+        else:
+            head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
+                    f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
+                    f"synchronisation operations, {self.counts['asyncs']} async completions")
         head += f"; {self.bound}"
         if self.failure is None:
             return head + ": no failure"
@@ -77,16 +87,18 @@ def _outputs(args):
 def _run(ptx, kernel, args, launch_kw, pol):
     """(SimResult or None, copied args, EmulationError or None, machine)."""
     a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
-    m = build_machine(ptx, kernel, a, **launch_kw)
+    kw = dict(launch_kw)
+    clusters = kw.pop("clusters")
+    m = build_machine(ptx, kernel, a, **kw)
     m.policy = pol
     try:
-        m.run()
+        m.run(clusters=clusters)
     except EmulationError as e:
         return None, a, e, m
     m.copy_back()
-    n = m.grid[0] * m.grid[1] * m.grid[2]
-    res = SimResult(tmem=[m.kept[i][0] for i in range(n)], steps=m.steps,
-                    warnings=list(m.warnings), shared=[m.kept[i][1] for i in range(n)],
+    ran = sorted(m.kept)  # (the CTAs of the clusters run)
+    res = SimResult(tmem=[m.kept[i][0] for i in ran], steps=m.steps,
+                    warnings=list(m.warnings), shared=[m.kept[i][1] for i in ran],
                     findings=findings.collected(m, ptx), schedule="explore")
     return res, a, None, m
 
@@ -116,33 +128,35 @@ def _verdict(ref, res, a, err, m, pol, check):
 
 def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEPTH,
                    check=None, minimise: bool = True, progress: bool | None = None,
-                   workers: int | None = None, **launch_kw) -> ExploreResult:
+                   workers: int | None = None, executor=None, seconds: float | None = None,
+                   **launch_kw) -> ExploreResult:
     """Run the launch under the default schedule, then under ``n`` schedules drawn from
     ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
-    minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py),
+    minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py)
+    or ``executor`` (a dask client's executor),
     the first failure in index order still the one reported (not with a ``check``, which need not
-    pickle).  ``launch_kw``: run_ptx's grid, block, cluster, dynamic_smem, max_steps, ... ."""
+    pickle).  ``seconds``: stop drawing schedules once that much time has passed (the result's
+    ``schedules`` counts those run).  ``launch_kw``: run_ptx's grid, block, cluster, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
-    kw = _launch_kw(launch_kw)
-    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
-    if err is not None:
-        raise err  # the default schedule fails: nothing to explore
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
     counts = probe(ptx, kernel, args, kw)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
-    task = (ptx, kernel, args, kw, seed, depth, counts, ref, check)
+    deadline = time.time() + seconds if seconds else None
+    task = (ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline)
     bar = _bar(n, progress)
     try:
-        if workers is not None and workers > 1 and check is None:
-            first = _parallel(task, n, workers, bar)
+        if executor is not None or (workers is not None and workers > 1 and check is None):
+            first, ran = _parallel(task, n, workers or 2, bar, executor)
         else:
-            first = _chunk(task + (0, n, bar))
+            first, ran = _chunk(task + (0, n, bar))
     finally:
         if bar is not None:
             bar.close()
     if first is None:
-        out.schedules = n
+        out.schedules = ran
+        if ran < n:
+            out.notes.append(f"stopped after {seconds:g} s")
         return out
     s = _policy.draw(seed, first, depth=depth, **counts)
     v = _try(ptx, kernel, args, kw, s, ref, check)  # again here: its report (replay is exact)
@@ -153,31 +167,72 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     return out
 
 
+def reference(ptx, kernel, args, launch_kw):
+    """(launch keywords, what a schedule is compared with, the default schedule's SimResult)."""
+    kw = _launch_kw(launch_kw)
+    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
+    if err is not None:
+        raise err  # the default schedule fails: nothing to explore
+    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    return kw, ref, ref_res
+
+
+def replay_launch(ptx, kernel, args, which, *, check=None, progress=None, depth: int = DEPTH,
+                  **launch_kw) -> ExploreResult:
+    """run_ptx(replay=(seed, index) or "SEED:INDEX"): that one schedule, as an ExploreResult."""
+    seed, index = parse_replay(which)
+    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
+    counts = probe(ptx, kernel, args, kw)
+    s = _policy.draw(seed, index, depth=depth, **counts)
+    out = ExploreResult(1, seed, depth, counts, default=ref_res, strategy="replay")
+    v = _try(ptx, kernel, args, kw, s, ref, check)
+    if v is not None:
+        out.failure = Failure(s, *v)
+    return out
+
+
+def parse_replay(which) -> tuple[int, int]:
+    if isinstance(which, str):
+        parts = which.split(":")
+        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
+            return int(parts[0]), int(parts[1])
+    elif isinstance(which, (tuple, list)) and len(which) == 2 and \
+            all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in which):
+        return which[0], which[1]
+    raise EmulationError(f"replay={which!r}: give (seed, index) or 'SEED:INDEX', two integers >= 0")
+
+
 def _chunk(task):
-    """The index of the first failing schedule of lo..hi-1, or None."""
-    ptx, kernel, args, kw, seed, depth, counts, ref, check, lo, hi, bar = task
+    """(the index of the first failing schedule of lo..hi-1 or None, schedules run)."""
+    ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, lo, hi, bar = task
     for i in range(lo, hi):
+        if deadline is not None and time.time() > deadline:
+            return None, i - lo
         s = _policy.draw(seed, i, depth=depth, **counts)
         v = _try(ptx, kernel, args, kw, s, ref, check)
         if bar is not None:
             bar.update(1)
         if v is not None:
-            return i
-    return None
+            return i, i - lo + 1
+    return None, hi - lo
 
 
-def _parallel(task, n, workers, bar):
+def _parallel(task, n, workers, bar, executor=None):
+    """Chunks of schedules on tile-sim's process pool, or on ``executor`` (any
+    concurrent.futures.Executor: a dask.distributed client's ``get_executor()``)."""
     size = max(1, min(64, n // (4 * workers)))
-    ex = _pool(workers)
+    ex = executor if executor is not None else _pool(workers)
     futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
+    ran = 0
     try:
-        for lo, f in zip(range(0, n, size), futs):
-            first = f.result()  # in index order: the first failure of the lowest chunk wins
+        for f in futs:
+            first, k = f.result()  # in index order: the first failure of the lowest chunk wins
+            ran += k
             if bar is not None:
-                bar.update((first - lo + 1) if first is not None else min(size, n - lo))
+                bar.update(k)
             if first is not None:
-                return first
-        return None
+                return first, ran
+        return None, ran
     finally:
         for f in futs:
             f.cancel()
@@ -200,11 +255,7 @@ def probe(ptx, kernel, args, kw) -> dict:
 def replay(ptx, kernel, args, *, seed: int, index: int, depth: int = DEPTH, check=None,
            **launch_kw):
     """Run schedule ``index`` of ``seed`` again: (Failure or None)."""
-    kw = _launch_kw(launch_kw)
-    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
-    if err is not None:
-        raise err
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    kw, ref, _ = reference(ptx, kernel, args, launch_kw)
     s = _policy.draw(seed, index, depth=depth, **probe(ptx, kernel, args, kw))
     v = _try(ptx, kernel, args, kw, s, ref, check)
     return None if v is None else Failure(s, *v)
@@ -234,12 +285,17 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
 
 def _launch_kw(kw):
     out = dict(grid=(1, 1, 1), block=(128, 1, 1), cluster=None, dynamic_smem=0, trace=False,
-               max_steps=None, max_seconds=None, strict=None, device=None)
+               max_steps=None, max_seconds=None, strict=None, device=None, clusters=None)
     for k, v in kw.items():
         if k not in out:
             raise EmulationError(f"explore: unknown launch argument {k!r}")
         out[k] = v
     out["grid"], out["block"] = launch.dim3(out["grid"], "grid"), launch.dim3(out["block"], "block")
+    if out["clusters"] is not None:  # the first K clusters of the grid (explore_clusters=K)
+        k = out["clusters"]
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise EmulationError(f"explore_clusters={k!r} must be a positive number of clusters")
+        out["clusters"] = range(k)
     return out
 
 

@@ -14,8 +14,8 @@ complete_tx (one delivery), and one thread's commits arrive in issue order (a la
 every operation an earlier one does).  Copies into the same mbarrier otherwise complete in any
 order, as the ISA allows.
 
-A warp whose slice ends where its previous one did with no progress in between (no store,
-arrive or exit by any thread: a spin) yields to the warps of lower priority until progress;
+A warp whose slice ends where its previous one did (its pcs and registers) with no progress in
+between (no store, arrive or exit by any thread: a spin) yields to the warps of lower priority until progress;
 when only spinning warps can run they take turns, so a spin loop waiting on a lower-priority
 warp cannot livelock the schedule.
 """
@@ -101,6 +101,9 @@ class PriorityPolicy:
     def sync_flags(self, code):
         return [is_sync(i) for i in code]
 
+    def touch(self, obj):  # the synchronisation object an operation uses (systematic.py orders them)
+        pass
+
     def note_arrive(self, t, mb):
         self.arrivers.setdefault(mb.uid, set()).add((t.cta.idx, t.warp.idx))
 
@@ -131,6 +134,7 @@ class PriorityPolicy:
         rank = {id(w): (prio[i] if i < base else -i) for i, w in enumerate(warps)}
         changes = self.s.changes
         spinning: set = set()
+        gate = WarpgroupGate(M)
         ends: dict = {}  # warp -> (its lanes' pcs, progress) where its last slice ended
         last = M.progress
         turn = 0
@@ -145,16 +149,18 @@ class PriorityPolicy:
             order = sorted(warps, key=lambda w: -rank[id(w)])
             ran = None
             for w in order:
-                if id(w) not in spinning and M._run_warp(w, SLICE):
+                if id(w) not in spinning and not gate.held(w) and M._run_warp(w, SLICE):
                     ran = w
                     break
             if ran is None and spinning:  # only spinners can run: they take turns
                 turn += 1
                 for k in range(len(order)):
                     w = order[(turn + k) % len(order)]
-                    if M._run_warp(w, SLICE):
+                    if not gate.held(w) and M._run_warp(w, SLICE):
                         ran = w
                         break
+            if ran is not None:
+                gate.ran(ran, M.cur)
             M.check_budget(cl)
             self.decision += 1
             if ran is None:
@@ -168,13 +174,54 @@ class PriorityPolicy:
                 M.last_progress = (M.progress, M.steps)
                 spinning.clear()
             else:  # back where its last slice ended, nothing stored, arrived or exited since
-                at = (tuple(t.pc for t in ran.threads), last)
+                at = spin_point(ran, last)
                 if ends.get(id(ran)) == at:
                     spinning.add(id(ran))
                 ends[id(ran)] = at
             while self._changed < len(changes) and M.syncs >= changes[self._changed]:
                 self._changed += 1
                 rank[id(ran)] = len(changes) - self._changed  # below every initial priority
+
+
+def spin_point(w, progress):
+    """Where warp ``w``'s slice ended: its lanes' pcs and registers, and the progress count.  The
+    same point twice with no progress between is a spin (a compute loop changes registers)."""
+    return (tuple(t.pc for t in w.threads), tuple(tuple(t.r) for t in w.threads
+                                                  if t.state == State.RUN)[:1], progress)
+
+
+class WarpgroupGate:
+    """A wgmma is one operation of its warpgroup (the four warps 4k..4k+3 of a CTA issue it
+    together), so no warp's wgmma.wait_group returns before every warp of its warpgroup has issued
+    the groups it waits for: a warp at wgmma.wait_group that has committed more wgmma groups than
+    another live warp of its warpgroup is held until that warp catches up.  (tile-sim runs a
+    warp's part of a wgmma when that warp arrives; the default schedule's round-robin keeps the
+    four together, a schedule policy could otherwise release a ring stage, after one warp's wait,
+    that a slower warp of the warpgroup has yet to read.)"""
+
+    def __init__(self, M):
+        self.code = M.code
+        self.commits: dict = {}  # id(warp) -> wgmma.commit_group executed
+        self.used = any(i.mnemonic == "wgmma.commit_group" for i in M.code)
+
+    def ran(self, w, inst):
+        if self.used and inst is not None and inst.mnemonic == "wgmma.commit_group":
+            self.commits[id(w)] = self.commits.get(id(w), 0) + 1
+
+    def held(self, w) -> bool:
+        if not self.used:
+            return False
+        pcs = [t.pc for t in w.threads if t.state == State.RUN]
+        if not pcs or min(pcs) >= len(self.code) or \
+                self.code[min(pcs)].mnemonic != "wgmma.wait_group":
+            return False
+        mine = self.commits.get(id(w), 0)
+        k = w.idx - w.idx % 4
+        for o in w.cta.warps[k:k + 4]:
+            if o is not w and self.commits.get(id(o), 0) < mine and \
+                    any(t.state != State.EXITED for t in o.threads):
+                return True
+        return False
 
 
 def blocked_threads(cl):

@@ -14,7 +14,9 @@ and the sm_100 forms into global memory, released at a scope, completing without
     red.async.release.gpu{.global}.add.type [a], b;   .type = .u32 .s32 .u64 .s64
 
 Model: performed at issue, then complete-tx of the bytes written on the mbarrier, which must be in
-the same CTA as ``a`` (the ISA's rule); a reader sees the bytes once it has waited for that phase.  The global forms are performed at
+the same CTA as ``a`` (the ISA's rule); a reader sees the bytes once it has waited for that phase.
+Under a schedule policy (sim/explore/) the write and its complete-tx are one completion held in
+flight, so that two st.async of one thread may land in either order and late.  The global forms are performed at
 issue (one legal schedule of an asynchronous release; tile-sim's memory is sequentially
 consistent); ``.mmio`` addresses ordinary global memory, tile-sim having no memory-mapped devices
 (docs/emulator.md §12.9, W16).
@@ -79,15 +81,18 @@ def decode_st_async(d, inst):
     get = d.compile([f"return ({', '.join(d.src(o, bits, ftype=fimm) for o in srcs)},)"])
     ae = d.compile([f"return {d.addr_expr(a)[0]}"])
     me = d.compile([f"return {d.addr_expr(mb)[0]}"])
-    M, n = d.M, bits // 8 * nvec
+    M, n, line = d.M, bits // 8 * nvec, inst.line
 
     def f(t):
         cta, off, barrier = _target(M, t, ae(t), me(t), n, "st.async")
         v = 0
         for i, x in enumerate(get(t)):
             v |= (x & ((1 << bits) - 1)) << (bits * i)
-        shared_write(M, t, cta, off, n, v)
-        mbar.complete_tx(M, barrier, n)
+
+        def land():  # at once, or in flight under a schedule policy
+            shared_write(M, t, cta, off, n, v)
+            mbar.complete_tx(M, barrier, n)
+        M.complete_async(land, "st.async", line, t)
     return f
 
 
@@ -101,13 +106,17 @@ def decode_red_async(d, inst):
     get = d.compile([f"return {d.src(b, bits)}"])
     ae = d.compile([f"return {d.addr_expr(a)[0]}"])
     me = d.compile([f"return {d.addr_expr(mb)[0]}"])
-    M, n, m = d.M, bits // 8, (1 << bits) - 1
+    M, n, m, line = d.M, bits // 8, (1 << bits) - 1, inst.line
 
     def f(t):
         cta, off, barrier = _target(M, t, ae(t), me(t), n, "red.async")
-        old = shared_read(M, t, cta, off, n)
-        shared_write(M, t, cta, off, n, fn(old, get(t) & m, None) & m)
-        mbar.complete_tx(M, barrier, n)
+        b = get(t) & m
+
+        def land():  # the read-modify-write when it lands (in flight under a schedule policy)
+            old = shared_read(M, t, cta, off, n)
+            shared_write(M, t, cta, off, n, fn(old, b, None) & m)
+            mbar.complete_tx(M, barrier, n)
+        M.complete_async(land, "red.async", line, t)
     return f
 
 

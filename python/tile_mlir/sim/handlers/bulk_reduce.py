@@ -163,6 +163,7 @@ def to_global(M, t, dst, src, size, op, ty, line):
     rec.writes.append((np.frombuffer(buf, dtype=np.uint8), np.arange(o, o + size),
                        _reducer(op, ty, t.cta.smem.np[idx].copy())))
     tma.GROUPS.of(t).cur.append(rec)
+    tma.hold_writes(M, t, rec, line)
     M.progress += 1
 
 
@@ -200,4 +201,5 @@ def tensor_reduce(M, t, taddr, coords, src, op, line):
         rec.writes.append((view, ((goff[inb] - base)[:, None] + np.arange(esize)).reshape(-1),
                            _reducer(op, ty, data[inb].reshape(-1).copy())))
     tma.GROUPS.of(t).cur.append(rec)
+    tma.hold_writes(M, t, rec, line)
     M.progress += 1

@@ -18,7 +18,9 @@ is a try_cancel after one that failed (reported).
 
 tile-sim launches the clusters one after another in linear order, so the running cluster's
 try_cancel cancels the next one not yet launched (which then never runs).  The ISA leaves which
-cluster to the hardware and the response's bits unspecified: :data:`ASSUMED` names both.
+cluster to the hardware and the response's bits unspecified: :data:`ASSUMED` names both.  Which
+cluster is cancelled is decided at issue; under a schedule policy (sim/explore/) the response's
+bytes and their complete_tx are held in flight and land late.
 """
 
 from __future__ import annotations
@@ -86,19 +88,22 @@ def decode_try_cancel(d, inst):
         resp = x | y << 32 | z << 64 | (first is not None) << 96
         data = resp.to_bytes(16, "little")
         targets = t.cta.cluster.ctas if multicast else [t.cta]
-        for c in targets:
-            sm = c.smem
-            sm.check(off, 16, "clusterlaunchcontrol response")
-            if sm.mbarriers and any(sm.mbar_mask[off:off + 16]):
-                raise EmulationError(f"clusterlaunchcontrol.try_cancel: the response overwrites "
-                                     f"a live mbarrier in CTA {c.idx}")
-            sm.buf[off:off + 16] = data
-            sm.wtag[off:off + 16] = 0  # written by the async proxy
-            b = (c if multicast else mcta).smem.mbarriers.get(moff)
-            if b is None:
-                raise EmulationError(f"clusterlaunchcontrol.try_cancel: no mbarrier initialised "
-                                     f"at shared 0x{moff:x} of CTA {c.idx}")
-            mbar.complete_tx(M, b, 16)
+
+        def land():  # the response lands, then complete_tx (in flight under a schedule policy)
+            for c in targets:
+                sm = c.smem
+                sm.check(off, 16, "clusterlaunchcontrol response")
+                if sm.mbarriers and any(sm.mbar_mask[off:off + 16]):
+                    raise EmulationError(f"clusterlaunchcontrol.try_cancel: the response "
+                                         f"overwrites a live mbarrier in CTA {c.idx}")
+                sm.buf[off:off + 16] = data
+                sm.wtag[off:off + 16] = 0  # written by the async proxy
+                b = (c if multicast else mcta).smem.mbarriers.get(moff)
+                if b is None:
+                    raise EmulationError(f"clusterlaunchcontrol.try_cancel: no mbarrier "
+                                         f"initialised at shared 0x{moff:x} of CTA {c.idx}")
+                mbar.complete_tx(M, b, 16)
+        M.complete_async(land, "clusterlaunchcontrol.try_cancel", line, t)
     return f
 
 

@@ -53,6 +53,8 @@ def get(M, t, a, space, what):
     if mb is None:
         raise EmulationError(f"{what}: use of an uninitialised mbarrier at shared 0x{off:x} of "
                              f"CTA {c.idx} (no mbarrier.init)")
+    if M.policy is not None:  # the object a systematic schedule orders (sim/explore/)
+        M.policy.touch(("mbarrier", c.idx, off))
     return mb
 
 
@@ -70,7 +72,9 @@ def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
         mb.expected -= count
     if t is not None:
         mb.carry = merge_seen([t], mb.carry)
-        if M.policy is not None:  # who arrives on it: a deadlock report's possible releasers
+    if M.policy is not None:  # who arrives on it: a deadlock report's possible releasers
+        M.policy.touch(("mbarrier", mb.cta.idx, mb.off))
+        if t is not None:
             M.policy.note_arrive(t, mb)
     if no_complete and mb.pending == 0 and mb.tx == 0:
         raise EmulationError(f"mbarrier.arrive.noComplete would complete the phase of "
@@ -82,6 +86,8 @@ def arrive(M, t, mb, count=1, tx=0, drop=False, no_complete=False):
 
 def complete_tx(M, mb, n):
     """complete-tx of ``n`` bytes (mbarrier.complete_tx, or a TMA copy's completion)."""
+    if M.policy is not None:
+        M.policy.touch(("mbarrier", mb.cta.idx, mb.off))
     mb.tx -= n
     mb.tx_arrived += n
     _check_tx(mb)

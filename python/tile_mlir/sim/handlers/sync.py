@@ -91,6 +91,8 @@ def bar_arrive(M, t, bid, cnt, wait, line=None, red=None):
     if cnt is not None and (cnt <= 0 or cnt % 32):
         raise EmulationError(f"barrier thread count {cnt} must be a positive multiple of 32")
     c = t.cta
+    if M.policy is not None:  # the object a systematic schedule orders (sim/explore/)
+        M.policy.touch(("bar", c.idx, bid))
     bars = BARS.of(c)
     st = bars.get(bid)
     if st is None:

@@ -293,11 +293,24 @@ def check_exit(M, t):
 def retire(M, recs):
     """Bulk-group copies complete: their global writes are made and their sources released."""
     for rec in recs:
-        for view, idx, data in rec.writes:
-            view[idx] = data(view[idx]) if callable(data) else data  # a reduction (bulk_reduce.py)
-        rec.writes = []
+        land_writes(rec)
         if rec.src is not None:
             cta = rec.src[0]
             sh = SHARED.of(cta)
             sh.reading = [e for e in sh.reading if e[2] is not rec]
     M.progress += 1
+
+
+def land_writes(rec):
+    """A bulk-group copy's global writes, made once: at the wait that covers it, or earlier where a
+    schedule policy delivers them (any point between issue and that wait is legal)."""
+    for view, idx, data in rec.writes:
+        view[idx] = data(view[idx]) if callable(data) else data  # a reduction (bulk_reduce.py)
+    rec.writes = []
+
+
+def hold_writes(M, t, rec, line):
+    """Under a schedule policy (sim/explore/): offer the copy's global writes for delivery before
+    its wait; without one they are made at the wait, the latest legal point."""
+    if M.policy is not None:
+        M.policy.issue(M, lambda: land_writes(rec), f"{rec.what} writes", line, t)

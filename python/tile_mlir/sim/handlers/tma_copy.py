@@ -233,6 +233,7 @@ def tensor_store(M, t, taddr, coords, src, line):
         rec.writes.append((view, ((goff[inb] - base)[:, None] + np.arange(esize)).reshape(-1),
                            data[inb].reshape(-1).copy()))
     tma.GROUPS.of(t).cur.append(rec)
+    tma.hold_writes(M, t, rec, line)
     M.progress += 1
 
 
@@ -360,5 +361,6 @@ def bulk_store(M, t, dst, src, size, line):
     rec.writes.append((np.frombuffer(buf, dtype=np.uint8), np.arange(o, o + size),
                        t.cta.smem.np[idx].copy()))
     tma.GROUPS.of(t).cur.append(rec)
+    tma.hold_writes(M, t, rec, line)
     M.progress += 1
 

@@ -1,0 +1,98 @@
+"""No false reports on our kernels: explore each example kernel (examples/: the demo, the
+tensor-memory fills, the Hopper persistent GEMM (cooperative and ping-pong), the block-scaled GEMM
+on both targets, the persistent Blackwell GEMM) at a small size through ``jit(...).explore(N)`` and
+print the schedules run, the rate and whether any failed (tile-sim).
+
+    PYTHONPATH=python python bench/zoo/ours_clean.py [--n N] [--seconds S] [--seed S]
+                                                     [--only NAME..]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import ml_dtypes
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+import tile_mlir  # noqa: E402
+
+
+def _demo():
+    a = (np.arange(512, dtype=np.uint32) * 37 % 251).astype(np.uint8).reshape(32, 16)
+    return tile_mlir.jit(os.path.join(ROOT, "examples", "demo.mlir"), backend="sim"), \
+        (a, np.zeros((128, 16), np.uint8))
+
+
+def _hopper_persistent(schedule):
+    def make():
+        from gemm_persistent import DENSE, PersistentConfig, build
+        from gemm_reference import random_dense
+        tile_n = 128 if schedule == "pingpong" else 256
+        cfg = PersistentConfig("bf16", 128, 512, 128, ctas=1, schedule=schedule, tile_n=tile_n)
+        a, bt = random_dense(DENSE["bf16"][2], cfg.m, cfg.n, cfg.k, seed=0)
+        k = tile_mlir.jit(build(cfg), arch="sm_90a", backend="sim")
+        return k, (a, bt, np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16))
+    return make
+
+
+def _blockscaled(target, dtype):
+    def make():
+        from gemm_blockscaled import GemmConfig, build, operands
+        cfg = GemmConfig(target, dtype, 128, 256 if target == "sm_90a" else 128, 128, stages=2)
+        ops = operands(cfg, 0)
+        k = tile_mlir.jit(build(cfg), arch=cfg.target, backend="sim")
+        return k, tuple(ops[n] for n in ("A", "B", "SFA", "SFB") if n in ops) + \
+            (np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16),)
+    return make
+
+
+def _bw_persistent():
+    from gemm_persistent_blackwell import PersistentBlackwellConfig, build, operands
+    cfg = PersistentBlackwellConfig("mxfp8", 128, 384, 128, ctas=1, stages=2, tile_n=128)
+    ops = operands(cfg, 0)
+    k = tile_mlir.jit(build(cfg), arch="sm_100a", backend="sim")
+    return k, tuple(ops[n] for n in ("A", "B", "SFA", "SFB")) + \
+        (np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16),)
+
+
+KERNELS = {
+    "demo": _demo,
+    "gemm_persistent-cooperative": _hopper_persistent("cooperative"),
+    "gemm_persistent-pingpong": _hopper_persistent("pingpong"),
+    "gemm_blockscaled-sm_90a-bf16": _blockscaled("sm_90a", "bf16"),
+    "gemm_blockscaled-sm_100a-mxfp8": _blockscaled("sm_100a", "mxfp8"),
+    "gemm_persistent_blackwell-mxfp8": _bw_persistent,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seconds", type=float, default=None, help="per kernel")
+    ap.add_argument("--only", nargs="*")
+    o = ap.parse_args()
+    for name, make in KERNELS.items():
+        if o.only and name not in o.only:
+            continue
+        try:
+            k, args = make()
+            t = time.perf_counter()
+            r = k.explore(o.n, seed=o.seed, seconds=o.seconds)(*args).sim
+        except Exception as e:  # the kernel cannot be built or its default schedule fails
+            print(f"{name}: ERROR {str(e).splitlines()[0][:200]}", flush=True)
+            continue
+        dt = time.perf_counter() - t
+        verdict = "clean" if not r.found else f"FAILS at {r.schedules}: {r.failure}"
+        print(f"{name}: {r.schedules} schedules, {r.counts}, {dt:.1f} s "
+              f"({r.schedules / dt:.2f}/s): {verdict}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
