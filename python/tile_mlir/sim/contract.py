@@ -12,8 +12,8 @@ The rule is the ISA's permission narrowed to what ptxas was measured to do (docs
 Table A row A53; the H100's outputs of the foreign corpus's attention kernels, whose cubins fuse
 exactly these pairs): a ``mul`` and an ``add`` / ``sub`` of one floating-point type (f32 or f64),
 neither with a rounding modifier, ``.sat`` or a guard, the same ``.ftz``, where the ``mul``'s
-destination register is named nowhere else in the function than by that ``mul`` and one operand of
-that ``add``. ``TILE_MLIR_SIM_FMAD=0`` turns contraction off (ptxas ``--fmad=false``).
+destination register is written once and read only as one operand of such sums (each of them fused:
+ptxas fuses a product feeding several sums into each, and fuses none when anything else reads it). ``TILE_MLIR_SIM_FMAD=0`` turns contraction off (ptxas ``--fmad=false``).
 """
 from __future__ import annotations
 
@@ -46,17 +46,19 @@ def _free(inst, ops: str) -> bool:
 def plan(instructions) -> dict:
     """``id(add instruction) -> (mul instruction, operand position 1 or 2)`` for each fused pair."""
     defs: dict = {}
-    uses: dict = {}
+    users: dict = {}  # register -> the instructions that read it
     for inst in instructions:
         for i, op in enumerate(inst.operands):
             for key in _regs(op):
-                (defs if i == 0 and op[0] == "reg" else uses)[key] = \
-                    (defs if i == 0 and op[0] == "reg" else uses).get(key, 0) + 1
+                if i == 0 and op[0] == "reg":
+                    defs[key] = defs.get(key, 0) + 1
+                else:
+                    users.setdefault(key, []).append(inst)
     muls = {}
     for inst in instructions:
         if _free(inst, ("mul",)) and inst.operands[0][0] == "reg":
             key = inst.operands[0][1].key
-            if defs.get(key) == 1:
+            if defs.get(key) == 1 and users.get(key) and all(_sum_of(u, key, inst) for u in users[key]):
                 muls[key] = inst
     out = {}
     for inst in instructions:
@@ -66,9 +68,19 @@ def plan(instructions) -> dict:
         for pos in (1, 2):
             op = inst.operands[pos]
             mul = muls.get(op[1].key) if op[0] == "reg" else None
-            if mul is not None and mul.parts[1:] == inst.parts[1:] and mul.index < inst.index:
-                cands.append((uses[op[1].key], pos, mul))
+            if mul is not None:
+                cands.append((len(users[op[1].key]), pos, mul))
         if cands:  # of two products, the one with fewer uses
             _, pos, mul = min(cands, key=lambda c: (c[0], c[1]))
             out[id(inst)] = (mul, pos)
     return out
+
+
+def _sum_of(user, key, mul) -> bool:
+    """Whether `user` reads the product `key` only as one operand of a sum the assembler may fuse with
+    `mul` (after it, same type and .ftz). A product read by anything else (a shuffle, a store, a
+    conversion) is computed as such, and ptxas then leaves its sums apart too (measured: FMUL then FADD)."""
+    if not _free(user, ("add", "sub")) or user.parts[1:] != mul.parts[1:] or user.index <= mul.index:
+        return False
+    hits = [op for op in user.operands[1:] if op[0] == "reg" and op[1].key == key]
+    return len(hits) == 1

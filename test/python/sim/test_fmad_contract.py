@@ -64,9 +64,11 @@ def test_fused(body, want):
     "\tmul.ftz.f32 %f3, %f1, %f2;\n\tsub.f32 %f4, %f3, %f5;\n",  # .ftz on one of them only
     "\tmul.f32 %f3, %f1, %f2;\n\tmov.f32 %f3, %f3;\n\tsub.f32 %f4, %f3, %f5;\n",  # %f3 redefined
     "\tsetp.eq.f32 %p1, %f5, %f5;\n\t@%p1 mul.f32 %f3, %f1, %f2;\n\tsub.f32 %f4, %f3, %f5;\n",
-], ids=["mul.rn", "sub.rn", "ftz-mismatch", "redefined", "guarded"])
+    # the product also read by something other than a sum (here a store): computed as such, sums apart
+    "\tmul.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd1+8], %f3;\n\tsub.f32 %f4, %f3, %f5;\n",
+], ids=["mul.rn", "sub.rn", "ftz-mismatch", "redefined", "guarded", "read-elsewhere"])
 def test_not_fused(body):
-    assert run(body + ST) == [ROUNDED]
+    assert run(body + ST, 3)[0] == ROUNDED
 
 
 def test_switch_off(monkeypatch):
@@ -92,3 +94,6 @@ def test_ptxas_fuses_the_pairs_tile_sim_fuses():
     load = "\tld.global.f32 %f1, [%rd1];\n\tld.global.f32 %f2, [%rd1+4];\n\tld.global.f32 %f5, [%rd1+8];\n"
     assert ffmas(load + "\tmul.f32 %f3, %f1, %f2;\n\tsub.f32 %f4, %f3, %f5;\n" + ST) == 1
     assert ffmas(load + "\tmul.rn.f32 %f3, %f1, %f2;\n\tsub.f32 %f4, %f3, %f5;\n" + ST) == 0
+    # a product a shuffle also reads stays an FMUL, its sum an FADD (test_foreign_ptx's CuTe ping-pong)
+    assert ffmas(load + "\tmul.f32 %f3, %f1, %f2;\n\tst.global.f32 [%rd1+8], %f3;\n"
+                 "\tsub.f32 %f4, %f3, %f5;\n" + ST) == 0
