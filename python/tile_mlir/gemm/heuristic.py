@@ -32,6 +32,12 @@ RED = 1.5e12
 # h100-gemm-library-2026-12-07-run1.txt): ~370 ns a step for 64 x 32 tiles streaming K (M = 1, N = 4096)
 STEP = 370e-9
 TIE = 0.05
+# ties: split-K tiles at least this wide among tiles that divide N (where none does, as at N = 200 or 4000,
+# unmeasured: the rule stays out). Both measured on an H100 (bench/results/
+# h100-gemm-decode-2026-12-07-probe.txt, ours/cuBLAS at N = 4096): 64 x 128 tiles in 4 parts 0.92-0.99 at
+# M 1, 16, 64 (K 14336) and M 64 (K 4096) where 64 x 96 in 3 parts (ragged at N) gave 0.88-0.94 and 64 x 64 in
+# 2 parts 0.83; 128 x 128 in 4 parts 0.92 at 128 x 4096 x 4096 where 128 x 96 in 3 gave 0.87
+SPLIT_MIN_N = 128
 SPLITS = (2, 3, 4, 6, 8, 12, 16)
 TILE_N = tuple(range(256, 15, -16))  # (wgmma N: any multiple of 8; these 16 keep cluster_m 2 open)
 BIG = GemmConfig(tile_m=128, tile_n=256)  # the suite's tile (docs/gemm-walkthrough.md §10)
@@ -72,15 +78,18 @@ def estimate(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> float:
 def choose(m: int, n: int, k: int, dtype: str, sms: int) -> GemmConfig:
     """The model's configuration for M x N x K. Among the candidates within TIE of the best estimate (a
     DRAM-bound shape ties many tilings, and the model is no closer than that), the one of fewest waves, then
-    of fewest split-K parts (each adds its partial tile's reduction), then keeping more multiprocessors busy
-    (each pulls its share of DRAM), then the fewer rows (less of the tile past M), then the wider tile."""
+    one whose tiles divide N, then (among those) no split-K tile narrower than SPLIT_MIN_N (both measured, not
+    modelled: see SPLIT_MIN_N), then of fewest split-K parts (each adds its partial tile's reduction), then keeping more
+    multiprocessors busy (each pulls its share of DRAM), then the fewer rows (less of the tile past M), then the
+    wider tile."""
     if -(-m // 128) * -(-n // 256) >= sms:  # every SM busy with 128 x 256 tiles: the suite's kernel
         return GemmConfig(dtype, tile_m=BIG.tile_m, tile_n=BIG.tile_n)
     timed = [(estimate(c, m, n, k, sms), c) for c in candidates(m, n, k, dtype)]
     best = min(t for t, _ in timed)
     near = [c for t, c in timed if t <= best * (1 + TIE)]
-    return min(near, key=lambda c: (-(-c.units(m, n) // sms), c.split_k, -min(c.units(m, n), sms), c.tile_m,
-                                    -c.tile_n))
+    return min(near, key=lambda c: (-(-c.units(m, n) // sms), n % c.tile_n != 0,
+                                    c.split_k > 1 and c.tile_n < SPLIT_MIN_N and n % c.tile_n == 0, c.split_k,
+                                    -min(c.units(m, n), sms), c.tile_m, -c.tile_n))
 
 
 def shape_class(m: int, n: int, k: int) -> tuple[int, int, int]:

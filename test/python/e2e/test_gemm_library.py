@@ -141,6 +141,11 @@ def test_the_heuristic():
     decode = {choose(m, n, k, dt, 132) for dt in ("bf16", "e4m3") for m in (1, 16, 64, 128)
               for n, k in [(4096, 14336), (14336, 4096), (4096, 4096)]}
     assert len(decode) <= 12  # (24 shapes of 2 dtypes)
+    # ties broken for tiles that divide N and split-K tiles at least 128 wide (the H100 probe of §7: 64 x 128 in
+    # 4 parts beat 64 x 96 in 3 and 64 x 64 in 2 at N = 4096)
+    for m, k in [(1, 14336), (16, 14336), (64, 14336), (1, 4096), (64, 4096)]:
+        assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4), (m, k)
+    assert choose(128, 4096, 14336, "e4m3", 132) == GemmConfig("e4m3", tile_m=128, tile_n=128, split_k=4)
     assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)
 
 
