@@ -70,6 +70,7 @@ class Decoder:
         self.inst = None  # instruction being decoded
         self.pc_base = 0  # where the function being decoded starts in the code (device functions)
         self.fused: dict = {}  # id(add / sub) -> (mul, operand): the pairs ptxas fuses (contract.py)
+        self.dead_muls: set = set()  # id(mul) of the products only fused sums read: run as nothing
 
     @property
     def nslots(self):

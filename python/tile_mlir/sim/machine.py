@@ -64,7 +64,7 @@ class Machine(MemoryBinding, Scheduler):
         self.dec = Decoder(self, fn, self.symbols)
         self._place_callees(len(fn.instructions))
         self.fmad = _env.flag("TILE_MLIR_SIM_FMAD")
-        self.dec.fused = contract.plan(fn.instructions) if self.fmad else {}
+        self.dec.fused, self.dec.dead_muls = contract.plan(fn.instructions) if self.fmad else ({}, set())
         self.code = decode_all(self.dec, fn.instructions)
         self._decode_callees()
         # tcgen05.ld may write plain values when nothing can read them before their wait
@@ -93,7 +93,7 @@ class Machine(MemoryBinding, Scheduler):
         for f in self.callees:
             self.dec.pc_base = self.func_base[f]
             first = self.dec.nslots
-            self.dec.fused = contract.plan(f.instructions) if self.fmad else {}
+            self.dec.fused, self.dec.dead_muls = contract.plan(f.instructions) if self.fmad else ({}, set())
             self.code += decode_all(self.dec, f.instructions)
             self.func_slots[f] = (first, self.dec.nslots)
         self.dec.pc_base = 0

@@ -114,6 +114,9 @@ def decode_arith(d, inst, kind):
                              round_float(decode(b, _m), F32, "rn"), c, _s)
             return _emit(d, inst, op, 3, 32, [wa, wa, 32])
         raise d.error(f"{inst.opcode}: no mixed-precision form of {kind}")
+    if kind == "mul" and id(inst) in d.dead_muls:  # (its FMUL is gone: each fused sum reads the sources)
+        d.operands(3)
+        return d.compile(["pass"])
     fused = d.fused.get(id(inst)) if kind in ("add", "sub") else None
     if fused is not None:
         return _fused(d, inst, fused, spec, w, kind == "sub", _fast_f32("fma", fmt, spec))
@@ -136,7 +139,7 @@ def decode_arith(d, inst, kind):
         fn = lambda a, _s=spec: X.sqrt(a, _s)  # noqa: E731
     else:
         fn = lambda a, _s=spec: X.rcp(a, _s)  # noqa: E731
-    nsrc = fn.__code__.co_argcount - 1
+    nsrc = getattr(fn, "__wrapped__", fn).__code__.co_argcount - 1
     packed = _packed(fn, n, w)
     if fast is not None and n == 2 and kind != "sub":
         packed = _fast_pairs(kind, packed)
@@ -151,18 +154,22 @@ def _fast_f32(kind, fmt, spec):
         return None
     fast = {"add": F.add_rn, "sub": F.sub_rn, "mul": F.mul_rn, "fma": F.fma_rn}[kind]
     if kind == "fma":
+        def exact3(a, b, c, _s=spec):
+            return X.fma(a, b, c, _s)
+
         def fn(a, b, c, _s=spec):
             r = fast(a, b, c)
             return X.fma(a, b, c, _s) if r is None else r
-        return fn
+        return _plain_only(fn, exact3)
     exact = {"add": X.add, "mul": X.mul}.get(kind)
+
+    def exact2(a, b, _s=spec):
+        return X.add(a, b, _s, negb=True) if exact is None else exact(a, b, _s)
 
     def fn(a, b, _s=spec):
         r = fast(a, b)
-        if r is not None:
-            return r
-        return X.add(a, b, _s, negb=True) if exact is None else exact(a, b, _s)
-    return fn
+        return exact2(a, b) if r is None else r
+    return _plain_only(fn, exact2)
 
 
 def _fast_pairs(kind, each):
@@ -172,12 +179,24 @@ def _fast_pairs(kind, each):
         def fn(a, b, c):
             r = fast(a, b, c)
             return each(a, b, c) if r is None else r
-        return fn
+        return _plain_only(fn, each)
 
     def fn(a, b):
         r = fast(a, b)
         return each(a, b) if r is None else r
-    return fn
+    return _plain_only(fn, each)
+
+
+def _plain_only(fast, exact):
+    """`fast` on plain operands; the exact path alone where one is guarded (a tcgen05.ld destination before
+    its wait, a wgmma accumulator in flight), so that the instruction's reads of it are counted as the
+    exact path counts them, not again by a fast path that declined."""
+    def g(*args):
+        if all(type(x) is int for x in args):
+            return fast(*args)
+        return exact(*args)
+    g.__wrapped__ = fast  # (its arity: decode_arith counts the sources from it)
+    return g
 
 
 def _fused(d, inst, fused, spec, w: int, sub: bool, fast=None):
