@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 DTYPES = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
 
 
-def _parts(a, b, parts: int, tile_k: int) -> list[np.ndarray]:
+def split_k_parts(a, b, parts: int, tile_k: int) -> list[np.ndarray]:
     """Each split-K part's fp32 partial, MMA-Sim's model over its K steps (zero-filled past K)."""
     import gemm_reference as ref
     k = a.shape[1]
@@ -50,7 +50,7 @@ def check(d, a, b, cfg) -> int:
         kp = -(-a.shape[1] // cfg.tile_k) * cfg.tile_k
         pad = lambda x: np.pad(x, ((0, 0), (0, kp - x.shape[1])))  # noqa: E731
         return ref.report_bits(cfg.name, d, ref.to_bf16(ref.mmasim_wgmma(pad(a), pad(b))))
-    parts = _parts(a, b, cfg.split_k, cfg.tile_k)
+    parts = split_k_parts(a, b, cfg.split_k, cfg.tile_k)
     hit = np.zeros(d.shape, bool)
     for order in itertools.permutations(parts):
         acc = np.zeros_like(parts[0])

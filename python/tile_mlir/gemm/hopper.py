@@ -50,20 +50,8 @@ class _B:
         return self.tb.when(cond)
 
     def loop(self, lb, ub, step):
-        """scf.for over i32 bounds; yields the induction variable."""
-        b = self
-
-        class _For:
-            def __enter__(self):
-                self.op = b.scf.ForOp(lb, ub, step)
-                self.ip = b.ir.InsertionPoint(self.op.body)
-                self.ip.__enter__()
-                return self.op.induction_variable
-
-            def __exit__(self, *exc):
-                b.scf.YieldOp([])
-                self.ip.__exit__(*exc)
-        return _For()
+        """scf.for over i32 bounds; yields the induction variable (the builders' loop)."""
+        return self.tb.loop(lb, ub, step)
 
 
 def _acc_layout(n: int, warp0: int) -> str:

@@ -24,6 +24,17 @@ from tile_mlir.gemm.targets import TARGETS  # noqa: E402
 DT = {"bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn}
 
 
+def _example():
+    """examples/gemm.py, loaded by path (bench/gemm.py is a module `gemm` too, which another test may have
+    imported first)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("examples_gemm", os.path.join(ROOT, "examples", "gemm.py"))
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    return example
+
+
 @pytest.fixture
 def cache_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("TILE_MLIR_CACHE_DIR", str(tmp_path))
@@ -68,20 +79,6 @@ def test_shapes_tma_cannot_stride(cache_dir, dtype, m, n, k, cfg):
     assert d is out and np.array_equal(d.view(np.uint16), expected(a, b, cfg.tile_k).view(np.uint16))
 
 
-def split_parts(a, b, parts, tile_k):
-    """Each split-K part's fp32 partial, as MMA-Sim's model computes it over its K steps (zero-filled past K)."""
-    k = a.shape[1]
-    kps = -(-(-(-k // tile_k)) // parts) * tile_k
-    out = []
-    for p in range(parts):
-        lo, hi = p * kps, min((p + 1) * kps, k)
-        pa, pb = (np.zeros((x.shape[0], kps), x.dtype) for x in (a, b))
-        if hi > lo:
-            pa[:, :hi - lo], pb[:, :hi - lo] = a[:, lo:hi], b[:, lo:hi]
-        out.append(ref.mmasim_wgmma(pa, pb).astype(np.float32))
-    return out
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("dtype, m, n, k, cfg", [
     # two parts: fp32 addition of two partials into zero is the same in either order, so D is exact; several
@@ -96,7 +93,7 @@ def test_split_k(cache_dir, dtype, m, n, k, cfg):
     reductions)."""
     a, b = ref.random_dense(DT[dtype], m, n, k, seed=7)
     d = tile_mlir.gemm(a, b, config=cfg, backend="sim", sms=3).view(np.uint16)
-    parts = split_parts(a, b, cfg.split_k, cfg.tile_k)
+    parts = _example().split_k_parts(a, b, cfg.split_k, cfg.tile_k)
     sums = []
     for order in itertools.permutations(parts):
         acc = np.zeros_like(parts[0])
@@ -151,12 +148,7 @@ def test_the_heuristic():
 
 def test_the_example_prints_the_choice(capsys):
     """examples/gemm.py: the configuration tile_mlir.gemm chooses for a decode shape on an H200's 132 SMs."""
-    import importlib.util
-
-    # (by path: bench/gemm.py is a module `gemm` too, which another test may have imported first)
-    spec = importlib.util.spec_from_file_location("examples_gemm", os.path.join(ROOT, "examples", "gemm.py"))
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = _example()
 
     assert example.main(["--dtype", "bf16", "-M", "1", "-N", "4096", "-K", "14336", "--sms", "132"]) == 0
     cfg = choose(1, 4096, 14336, "bf16", 132)
