@@ -205,7 +205,13 @@ def decode_instruction(dec, inst):
     if inst.guard is not None:
         reg, neg = inst.guard
         di.guard = (dec.slot(("reg", reg)), neg)
-    res = op.decode(dec, inst)
+    try:
+        res = op.decode(dec, inst)
+    except (KeyError, IndexError, ValueError, TypeError, OverflowError, AttributeError) as e:
+        # A decoder that did not check a malformed form: the user still gets the PTX line, and the
+        # message says "internal error" so that tests and the adversary campaigns count it as a bug.
+        raise dec.error(f"internal error in tile-sim's decoder of `{key}` ({type(e).__name__}: {e}); "
+                        "the form is probably not one the ISA defines") from e
     if op.scope == W:
         di.warp = True
         di.fn, di.req = res

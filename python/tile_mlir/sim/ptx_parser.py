@@ -347,6 +347,9 @@ def _param_list(plist, line: int) -> list:
         size = esize
         for d in re.findall(r"\[\s*(\d+)\s*\]", dims):
             size *= parse_int(d, line)
+        if size == 0:  # (ptxas: a parameter cannot be an incomplete array; `[0]` is one)
+            raise EmulationError(f"line {line}: parameter `{pname}` has no bytes (an array of 0 elements)",
+                                 line=line)
         # `.ptr .global .align 1` on a pointer param is the pointee alignment, not the param's
         am = re.search(r"\.align\s+(\d+)", quals)
         align = _align(am.group(1), line) if (am and ".ptr" not in quals) else esize

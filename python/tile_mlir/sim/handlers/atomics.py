@@ -178,7 +178,7 @@ def decode_atom(d, inst, red=False):
     if red:
         ops = [("sink",)] + ops
     dst, addr, b = ops[0], ops[1], ops[2]
-    c = ops[3] if op == "cas" else None
+    c = ops[3] if op == "cas" and len(ops) > 3 else None
     if op == "cas" and c is None:
         raise d.error(f"{p[0]}.cas needs d, [a], b, c")
     halves = kind == "h"  # a packed pair: two 16-bit elements per 32-bit value

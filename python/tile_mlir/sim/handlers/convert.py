@@ -89,8 +89,9 @@ def decode_cvt(d, inst):
         return cvt_pack.decode_cvt_pack(d, inst)
     mods = p[1:-2]
     if dt in cvt_float.FLOATS or st in cvt_float.FLOATS or dt == "tf32":  # cvt_float.py
-        if st not in TYPE_BITS and st != "tf32" or dt not in TYPE_BITS and dt != "tf32":
-            raise d.error(f"cvt: unknown type in `{inst.opcode}`")
+        known = (*cvt_float.FLOATS, *cvt_float.INT_BITS, "tf32")  # (no .b or .pred types: PTX ISA cvt)
+        if st not in known or dt not in known:
+            raise d.error(f"cvt: `{inst.opcode}` needs .dtype.atype, each one of .{', .'.join(known)}")
         return cvt_float.decode_cvt_float(d, inst, dt, st, mods)
     if dt not in TYPE_BITS or st not in TYPE_BITS:
         raise d.error("cvt needs .dtype.atype")

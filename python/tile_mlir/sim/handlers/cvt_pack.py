@@ -108,6 +108,8 @@ def decode_cvt_pack(d, inst):
             hi = _widen((v >> _b) & _m, _s, _d, _r)
             return (hi << 16) | lo
         return d.compile([d.dst(dd, 32)(f"_op({d.src(a, inw)})")], {"_op": unpack})
+    if dt not in PACKED:
+        raise d.error(f"cvt.{dt}.{st} is not a form the ISA defines")
     dfmt, ebits = PACKED[dt]
     if dfmt is UE8M0:
         if mode not in ("rz", "rp") or relu:

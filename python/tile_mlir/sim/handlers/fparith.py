@@ -40,6 +40,9 @@ def _spec(d, inst, allowed_flags, *, default_mode="rn", modes=ROUNDING):
     mods = p[1:-1]
     if t in ("f16", "bf16") and len(p) >= 3 and p[-2] == "f32":  # add.rn.f32.bf16
         mixed, t, mods = FTYPES[p[-1]][0], "f32", p[1:-2]
+    if t not in FTYPES:
+        raise d.error(f"{p[0]}: `{inst.opcode}` ends in .{t}, not a floating-point type "
+                      f"(.{', .'.join(FTYPES)})" if len(p) > 1 else f"{p[0]}: needs a type")
     fmt, n = FTYPES[t]
     mode = [m for m in mods if m in ROUNDING or m == "rna"]
     rest = [m for m in mods if m not in mode]

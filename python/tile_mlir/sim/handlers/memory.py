@@ -204,6 +204,8 @@ def decode_mapa(d, inst):
     size): only its use is reported (sim/undefined.py, docs/emulator.md §12.7 W10)."""
     p = inst.parts
     t = p[-1]
+    if t not in ("u32", "u64"):
+        raise d.error("mapa needs a type, .u32 or .u64")
     w = TYPE_BITS[t]
     dd, a, b = d.operands(3)
     generic = "shared::cluster" not in p
@@ -254,10 +256,17 @@ def decode_isspacep(d, inst):
     (the ISA says so: isspacep.global is 1 for them too); ``.const`` is an address inside one of the
     module's ``.const`` variables, which tile-sim keeps in global memory (so ``.global`` is 1 for
     them as well: W18)."""
-    sp = inst.parts[1]
+    p = inst.parts
+    sp = ".".join(p[1:])
+    if sp not in ISSPACEP_SPACES:
+        raise d.error(f"isspacep needs one state space, .{', .'.join(ISSPACEP_SPACES)}")
     dd, a = d.operands(2)
     return d.compile([d.dst(dd, 1)(f"1 if _in(M, t, {d.src(a, 64)}, {sp!r}) else 0")],
                      {"_in": in_space})
+
+
+ISSPACEP_SPACES = ("const", "global", "local", "shared", "shared::cta", "shared::cluster", "param",
+                   "param::entry")
 
 
 def in_space(M, t, a: int, space: str) -> bool:

@@ -64,6 +64,8 @@ def _ldst_decode(d, inst, is_ld):
         if len(rest) != 1 or rest[0][0] != "imm":
             raise d.error("16x32bx2 needs an immediate half-split offset")
         imm = rest[0][1]
+        if not 0 <= imm < 1 << 32:  # (a .b32 immediate: the column offset of the second half)
+            raise d.error(f"16x32bx2: the half-split offset {imm} is not a 32-bit unsigned immediate")
     elif rest:
         raise d.error("unexpected extra operand")
     rl = regs[1] if regs[0] == "vec" else [regs]
