@@ -39,6 +39,9 @@ Each outcome gets one class (CLASSES): diagnostic (non-zero exit with an `error:
 Python traceback), accepted (exit 0; for IR, ptxas assembles the PTX or there is no PTX), bad-ptx
 (tile-opt's PTX that ptxas rejects), internal-error (a message containing "internal error"), traceback,
 signal (killed by a signal), hang (past --timeout), no-diagnostic (non-zero exit without a message).
+A case is a hang once it has run --timeout seconds of CPU, or BLOCKED_FACTOR times that in wall time
+(a child blocked without using the CPU): on a loaded machine a case gets less CPU per second, and
+its wall time alone would call a slow case a hang.
 Children run under a 3 GiB address-space limit, so a runaway allocation fails instead of exhausting
 the machine. A sim child's imports (tile-sim; torch and MMA-Sim when the PTX has an MMA) are start-up,
 bounded by STARTUP_TIMEOUT: --timeout starts once the child reports ready, so it measures the case. Cases are independent and seeded by (campaign, seed, index): the log lists every case
@@ -88,6 +91,7 @@ SIM_BUFFER_BYTES = 1 << 20  # every buffer parameter: more than any seed's (fill
 #: ~5 s on busy cores) before it reports ready; --timeout bounds only the case after that
 STARTUP_TIMEOUT = 120.0
 READY_FD = "ADVERSARY_READY_FD"  # env: the pipe a sim child writes one byte to once imported
+BLOCKED_FACTOR = 4  # a case's wall-time limit, in units of --timeout (its CPU-time limit)
 MMA_OPCODES = (b"tcgen05.mma", b"wgmma.mma_async")  # PTX whose run imports MMA-Sim
 
 # ----------------------------------------------------------------------------- corpus
@@ -690,7 +694,7 @@ def run_limited(cmd: list[str], timeout: float, ready: bool = False) -> tuple[in
                 sel.register(r, selectors.EVENT_READ)
                 if not sel.select(STARTUP_TIMEOUT):
                     raise subprocess.TimeoutExpired(cmd, STARTUP_TIMEOUT)
-        out, err = p.communicate(timeout=timeout)
+        out, err = _communicate(p, timeout)
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
         out, err = p.communicate()
@@ -699,6 +703,31 @@ def run_limited(cmd: list[str], timeout: float, ready: bool = False) -> tuple[in
         if ready:
             os.close(r)
     return p.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The user + system CPU seconds of process pid so far (Linux /proc), None where unknown."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _communicate(p: subprocess.Popen, timeout: float) -> tuple[bytes, bytes]:
+    """p's output, raising TimeoutExpired once p has used `timeout` CPU seconds since this call, or
+    spent BLOCKED_FACTOR * timeout wall seconds in it (or `timeout` where CPU time is not known)."""
+    t0, cpu0 = time.monotonic(), _cpu_seconds(p.pid)
+    while True:
+        try:
+            return p.communicate(timeout=min(1.0, timeout))
+        except subprocess.TimeoutExpired:
+            wall = time.monotonic() - t0
+            cpu = _cpu_seconds(p.pid)
+            used = wall if cpu is None or cpu0 is None else cpu - cpu0
+            if wall >= timeout and (used >= timeout or wall >= BLOCKED_FACTOR * timeout):
+                raise
 
 
 def classify(rc: int | None, stderr: str) -> str:
