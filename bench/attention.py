@@ -8,11 +8,13 @@ and with the flash backend, in one process on the same inputs.
     PYTHONPATH=python python3 bench/attention.py --artifacts DIR  # on the GPU machine (no MLIR needed)
 
 Suite: fp16 and bf16, head dim 64 and 128, causal and not, sequence 1k / 4k / 16k, batch x heads filling the
-GPU as FlashAttention's benchmarks do (16k tokens: batch = 16384 / seq; 2048 / d heads). [b * h, s, d]
-tensors (torch's [b, h, s, d], contiguous). FLOPs: 4 b h s^2 d, halved with the causal mask.
+GPU as FlashAttention's benchmarks do (16k tokens: batch = 16384 / seq; 2048 / d heads); then grouped-query
+heads: bf16, head dim 128, 32 query heads on 8 key / value heads (torch: enable_gqa=True; where a backend
+refuses it, the row's note says so and that backend gets K and V repeated per query head). [b * h, s, d]
+tensors (torch's [b, h, s, d], contiguous). FLOPs: 4 b h s^2 d (h: query heads), halved with the causal mask.
 
 Method (as bench/gemm.py): clocks warmed first; each pass visits every shape; there each kernel's output is
-compared with a float32 reference of one head (max |O - O_ref|), then the three are timed interleaved:
+compared with float32 references of two heads (max |O - O_ref|), then the three are timed interleaved:
 --reps rounds, each timing --calls back-to-back launches of every kernel between one pair of CUDA events, the
 round's first kernel rotating; median per kernel; a row shows the median over passes. The last line:
 `suite: N shapes, min ours/cuDNN R, geomean G, geomean ours/flash F`.
@@ -37,25 +39,63 @@ SEQS = (1024, 4096, 16384)
 TOKENS = 16384
 # small configurations checked bit for bit on the GPU against tile-sim (AttnConfig's keywords)
 CHECKS = (
-    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True),
+    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True,
+         persistent=False),
     dict(dtype="f16", batch=1, heads=2, kv_heads=2, seq_q=256, seq_k=256, head_dim=128),
     dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True,
          persistent=True, ctas=3),
+    dict(dtype="f16", batch=1, heads=2, kv_heads=1, seq_q=300, seq_k=300, head_dim=64, causal=True,
+         persistent=True, ctas=2),  # the causal walk's lone tile and a pair
 )
 
 
+GQA = (32, 8)  # query heads, key / value heads of the grouped-query shapes
+
+
 def suite():
-    """(dtype, batch, heads, seq, d, causal) of every shape."""
-    return [(dt, TOKENS // s, 2048 // d, s, d, c) for dt in ("f16", "bf16") for d in (64, 128) for c in (False, True)
-            for s in SEQS]
+    """(dtype, batch, heads, seq, d, causal, kv_heads) of every shape."""
+    mha = [(dt, TOKENS // s, 2048 // d, s, d, c, 2048 // d) for dt in ("f16", "bf16") for d in (64, 128)
+           for c in (False, True) for s in SEQS]
+    return mha + [("bf16", TOKENS // s, GQA[0], s, 128, c, GQA[1]) for c in (False, True) for s in SEQS]
 
 
 TILING = {}  # block_n / stages of our kernels (--block-n, --stages)
 
 
-def config(dt, batch, heads, seq, d, causal, kv_heads=0, lse=False):
+def config(dt, batch, heads, seq, d, causal, kv_heads=0, lse=False, **tiling):
     from attention_sm90 import AttnConfig
-    return AttnConfig(dt, batch, heads, seq, seq, d, kv_heads=kv_heads, causal=causal, lse=lse, **TILING)
+    return AttnConfig(dt, batch, heads, seq, seq, d, kv_heads=kv_heads, causal=causal, lse=lse,
+                      **{**TILING, **tiling})
+
+
+# ------------------------------------------------------------------------------------------ schedule model
+def schedule(ctas: int = 132, fixed: float = 1.0) -> int:
+    """The causal walks' balance in a cost model (no GPU): a query tile costs its key tiles plus `fixed`; the
+    largest CTA's total over the mean, for the pair walk (examples/attention_sm90.py `_tiles`), the earlier
+    round-robin walk (single tiles in rounds of all heads, longest first) and a dynamic dispatch (the grid:
+    the next block to the CTA that frees first), at every causal suite shape."""
+    import heapq
+
+    def worst(loads):
+        return max(loads) / (sum(loads) / len(loads))
+    print(f"{'d':>4}{'seq':>7}{'heads':>7}{'pairs':>8}{'rounds':>8}{'grid':>8}")
+    for dt, batch, heads, seq, d, causal, kv_heads in suite():
+        if not causal or dt != "bf16":
+            continue
+        cfg = config(dt, batch, heads, seq, d, causal, kv_heads, persistent=True, ctas=ctas)
+        q, bh = cfg.q_tiles, batch * heads
+        work = lambda qt: min(cfg.k_tiles, qt + 1) + fixed  # noqa: E731
+        pairs, rounds, grid = [0.0] * cfg.grid, [0.0] * ctas, [(0.0, i) for i in range(ctas)]
+        for u in range(bh * cfg.causal_pairs):
+            p = u % cfg.causal_pairs
+            tiles = [q - 1 - p] + ([p - q % 2] if p - q % 2 >= 0 else [])
+            pairs[u % cfg.grid] += sum(map(work, tiles))
+        for t in range(bh * q):
+            rounds[t % ctas] += work(q - 1 - t // bh)
+            load, i = heapq.heappop(grid)  # (the grid's linear block order: a head's tiles, longest first)
+            heapq.heappush(grid, (load + work(q - 1 - t % q), i))
+        print(f"{d:>4}{seq:>7}{heads:>7}{worst(pairs):>8.3f}{worst(rounds):>8.3f}{worst([x for x, _ in grid]):>8.3f}")
+    return 0
 
 
 # ------------------------------------------------------------------------------------------ build (here)
@@ -117,14 +157,29 @@ class _Ours:
 
 
 def _sdpa(backend, q, k, v, causal):
+    """torch's SDPA on one backend; grouped-query K / V by enable_gqa, or (the backend refuses it) repeated per
+    query head beforehand (outside the timing). Returns (run, note)."""
     import torch
     from torch.nn.attention import sdpa_kernel
     from torch.nn.functional import scaled_dot_product_attention as sdpa
 
-    def run():
-        with sdpa_kernel(backend):
-            return sdpa(q, k, v, is_causal=causal)
-    return run
+    g = q.shape[1] // k.shape[1]
+
+    def make(k, v, gqa):
+        def run():
+            with sdpa_kernel(backend):
+                return sdpa(q, k, v, is_causal=causal, enable_gqa=gqa)
+        return run
+    if g == 1:
+        return make(k, v, False), ""
+    try:
+        run = make(k, v, True)
+        run()
+        torch.cuda.synchronize()
+        return run, ""
+    except RuntimeError:
+        kr, vr = (x.repeat_interleave(g, dim=1).contiguous() for x in (k, v))
+        return make(kr, vr, False), f"{backend.name} on K, V repeated {g}x"
 
 
 def _time_interleaved(fns: dict, warmup: int, reps: int, calls: int) -> dict:
@@ -150,32 +205,39 @@ def _one(shape, ours, args):
     import torch
     from torch.nn.attention import SDPBackend
 
-    dt, batch, heads, seq, d, causal = shape
+    dt, batch, heads, seq, d, causal, kv_heads = shape
     cfg = config(*shape)
     tdt = torch.float16 if dt == "f16" else torch.bfloat16
     gen = torch.Generator(device="cuda").manual_seed(seq + d + causal)
-    q, k, v = (torch.randn((batch, heads, seq, d), device="cuda", dtype=tdt, generator=gen) for _ in range(3))
+    q = torch.randn((batch, heads, seq, d), device="cuda", dtype=tdt, generator=gen)
+    k, v = (torch.randn((batch, kv_heads, seq, d), device="cuda", dtype=tdt, generator=gen) for _ in range(2))
     o = torch.empty_like(q)
-    fns = {"cuDNN": _sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, causal),
-           "flash": _sdpa(SDPBackend.FLASH_ATTENTION, q, k, v, causal)}
+    fns, notes = {}, []
+    for name, backend in (("cuDNN", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
+        fns[name], note = _sdpa(backend, q, k, v, causal)
+        notes += [note] if note else []
     run = ours.launcher(cfg, q, k, v, o)
     if run is not None:
         fns["ours"] = run
-    # a float32 reference of head (0, 0)
-    qf, kf, vf = (x[0, 0].float() for x in (q, k, v))
-    s = (qf @ kf.T) / math.sqrt(d)
-    if causal:
-        s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
-    ref = torch.softmax(s, dim=-1) @ vf
+    # float32 references of query heads 0 and heads - 1 of batch 0 (on key / value heads 0 and kv_heads - 1)
+    refs = {}
+    for h in (0, heads - 1):
+        qf, kf, vf = q[0, h].float(), k[0, h * kv_heads // heads].float(), v[0, h * kv_heads // heads].float()
+        s = (qf @ kf.T) / math.sqrt(d)
+        if causal:
+            s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1), float("-inf"))
+        refs[h] = torch.softmax(s, dim=-1) @ vf
+        del s
     row = {}
     for name, fn in fns.items():
         out = fn()
         torch.cuda.synchronize()
         out = o if name == "ours" else out
-        row[name + " err"] = (out[0, 0].float() - ref).abs().max().item()
-    del s, ref
+        row[name + " err"] = max((out[0, h].float() - ref).abs().max().item() for h, ref in refs.items())
+    del refs
     row.update(_time_interleaved(fns, args.warmup, args.reps, args.calls))
     row["flops"] = cfg.flops()
+    row["notes"] = notes
     return row
 
 
@@ -233,10 +295,11 @@ def _report(rows) -> int:
     print(f"{'dtype':<5}{'d':>4}{'causal':>7}{'seq':>7}{'b x h':>8}{'cuDNN':>8}{'flash':>8}{'ours':>8}"
           f"{'ours/cuDNN':>11}{'ours/flash':>11}{'err ours':>10}{'err cuDNN':>10}{'err flash':>10}  TF/s")
     r_cudnn, r_flash = [], []
-    for (dt, batch, heads, seq, d, causal), passes in rows.items():
+    for (dt, batch, heads, seq, d, causal, kv_heads), passes in rows.items():
         tf = {c: passes[0]["flops"] / statistics.median(p[c] for p in passes) * 1e-12
               for c in ("cuDNN", "flash", "ours") if c in passes[0]}
-        line = (f"{dt:<5}{d:>4}{'yes' if causal else 'no':>7}{seq:>7}{f'{batch}x{heads}':>8}{tf['cuDNN']:>8.1f}"
+        bh = f"{batch}x{heads}" + (f"/{kv_heads}" if kv_heads != heads else "")
+        line = (f"{dt:<5}{d:>4}{'yes' if causal else 'no':>7}{seq:>7}{bh:>8}{tf['cuDNN']:>8.1f}"
                 f"{tf['flash']:>8.1f}")
         if "ours" in tf:
             rc, rf = tf["ours"] / tf["cuDNN"], tf["ours"] / tf["flash"]
@@ -246,7 +309,7 @@ def _report(rows) -> int:
         else:
             line += f"{'-':>8}{'-':>11}{'-':>11}{'-':>10}"
         line += f"{passes[0]['cuDNN err']:>10.2e}{passes[0]['flash err']:>10.2e}"
-        print(line)
+        print(line + "".join(f"  ({n})" for n in passes[0]["notes"]))
     if not r_cudnn:
         print("suite: 0 shapes")
         return 1
@@ -270,9 +333,12 @@ def main(argv=None) -> int:
     p.add_argument("--persistent", choices=("auto", "yes", "no"), default="auto",
                    help="our kernels persistent (one CTA per SM), or one CTA per tile; auto: the kernel's choice")
     p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
+    p.add_argument("--schedule", action="store_true", help="print the causal walks' balance in a cost model")
     args = p.parse_args(argv)
     TILING.update(block_n=args.block_n, stages=args.stages,
                   persistent={"auto": None, "yes": True, "no": False}[args.persistent])
+    if args.schedule:
+        return schedule()
     if args.build:
         return build(args.build, args.only, not args.no_checks)
     if args.artifacts:

@@ -9,8 +9,11 @@ O[b, h] = softmax(Q[b, h] K[b, h / g]^T / sqrt(d)) V[b, h / g] (g = heads / kv_h
 with the log-sum-exp of each row (natural log) as an optional second output. Tensors are [batch * heads,
 seq, head_dim] (K, V: batch * kv_heads), fp16 or bf16, the output in the input type.
 
-One CTA per 128-row tile of queries of one head (the grid: q tiles x batch * heads; with a causal mask the
-longest tiles first), 384 threads in three warpgroups:
+Persistent (the default without the causal mask): one CTA per SM (at most the work units) walking 128-row
+tiles of queries of one head, a head's tiles one after another so that its K and V stay in L2; with the causal
+mask the unit is a pair of query tiles, a long one and a short one (q - 1 - p, p), so that every unit has the
+same number of key tiles (`causal_pairs`). Otherwise (the default with the causal mask) one CTA per tile: grid
+q tiles x batch * heads, causal: the longest first. 384 threads in three warpgroups:
   * warpgroup 0, the producer (setmaxnreg.dec to 24 registers): one thread loads the Q tile once and the K and
     V tiles of 128 keys through two rings of `stages` stages by TMA (a box of 64 columns is one 128-byte
     swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to first;
@@ -62,8 +65,9 @@ class AttnConfig:
     stages: int = 2
     block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
     block_n: int = 0  # keys per K / V tile; 0: 192 for head dim 64 without the causal mask, else 128
-    persistent: bool | None = None  # one CTA per SM walking the (query tile, head) tiles; None: without the
-    # causal mask (measured: docs/attention-hopper.md §6; with the mask its static round robin lost to the grid)
+    persistent: bool | None = None  # one CTA per SM walking the (query tile, head) tiles (with the causal mask
+    # pairs of them); None: without the causal mask (measured: docs/attention-hopper.md §6; with it the pair
+    # walk is not yet measured against the grid, which beat the earlier round-robin walk)
     ctas: int = H100_SMS  # persistent: at most this many CTAs
 
     def __post_init__(self):
@@ -99,9 +103,16 @@ class AttnConfig:
         return -(-self.seq_q // 4) * 4
 
     @property
+    def causal_pairs(self) -> int:
+        """Units of one head's query tiles in the persistent causal walk: pairs of a long and a short tile
+        (q - 1 - p, p), of q + 1 key tiles each (q odd: tile q - 1 alone, then pairs of q key tiles)."""
+        return -(-self.q_tiles // 2)
+
+    @property
     def grid(self) -> int:
-        """CTAs of the persistent kernel."""
-        return min(self.ctas, self.q_tiles * self.batch * self.heads)
+        """CTAs of the persistent kernel: at most one per work unit (a tile, or with the mask a pair)."""
+        units = self.causal_pairs if self.causal else self.q_tiles
+        return min(self.ctas, units * self.batch * self.heads)
 
     @property
     def group(self) -> int:
@@ -258,26 +269,49 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
 
 @contextmanager
 def _tiles(b, cfg):
-    """The CTA's work tiles: yields (t, it, qt, head, kv_head, m0, n_tiles, g0) inside the loop body: the
-    tile's count among the CTA's (q_full's parity), its query tile and head, the key tiles it visits and the
-    ring position of its first. One tile from the block ids; persistent, t = bid, bid + grid, ... with g
-    carried from tile to tile (scf.for iter_args). Causal: the longest query tiles first."""
-    tb, bh = b.tb, cfg.batch * cfg.heads
-    if cfg.persistent:
-        bid = tb.block_id("x")
-        loop = b.scf.ForOp(bid, b.c(cfg.q_tiles * bh), b.c(cfg.grid), [b.c(0)])
-        ip = b.ir.InsertionPoint(loop.body)
-        ip.__enter__()
-        t, g0 = loop.induction_variable, loop.inner_iter_args[0]
-        it = b.op("DivUIOp", b.op("SubIOp", t, bid), b.c(cfg.grid))
-        if cfg.causal:  # (query tile, head) in rounds of all heads, the longest query tiles first
-            qt, head = b.op("DivUIOp", t, b.c(bh)), b.op("RemUIOp", t, b.c(bh))
-        else:  # a head's query tiles one after another (its K and V stay in L2)
-            head, qt = b.op("DivUIOp", t, b.c(cfg.q_tiles)), b.op("RemUIOp", t, b.c(cfg.q_tiles))
-    else:
-        loop = None
-        it, g0, qt, head = b.c(0), b.c(0), tb.block_id("x"), tb.block_id("y")
-    if cfg.causal:
+    """The CTA's work tiles: yields (it, qt, head, kv_head, m0, n_tiles, g0) inside the loop body: the tile's
+    count among the CTA's (q_full's parity), its query tile and head, the key tiles it visits and the ring
+    position of its first. One tile from the block ids (causal: the longest query tiles first); persistent,
+    with g and the count carried from tile to tile (scf.for iter_args): without the mask tiles t = bid,
+    bid + grid, ..., a head's query tiles one after another; with it, the pair units of `causal_units`."""
+    tb = b.tb
+    if not cfg.persistent:
+        w = _tile(b, cfg, b.c(0), b.c(0), tb.block_id("x"), tb.block_id("y"))
+        yield w
+        return
+    bid = tb.block_id("x")
+    if not cfg.causal:  # a head's query tiles one after another (its K and V stay in L2)
+        loop = b.scf.ForOp(bid, b.c(cfg.q_tiles * cfg.batch * cfg.heads), b.c(cfg.grid), [b.c(0), b.c(0)])
+        with b.ir.InsertionPoint(loop.body):
+            t, g0, it = loop.induction_variable, *loop.inner_iter_args
+            w = _tile(b, cfg, it, g0, b.op("RemUIOp", t, b.c(cfg.q_tiles)), b.op("DivUIOp", t, b.c(cfg.q_tiles)))
+            yield w
+            b.scf.YieldOp([b.op("AddIOp", g0, w.n_tiles), b.op("AddIOp", it, b.c(1))])
+        return
+    # causal: units u = bid, bid + grid, ...; unit u is pair p of head u / pairs: query tiles q - 1 - p and p
+    # (q even; q odd: q - 1 alone for p = 0, else q - 1 - p and p - 1), each unit q + 1 (q) key tiles in all
+    pairs = cfg.causal_pairs
+    outer = b.scf.ForOp(bid, b.c(cfg.batch * cfg.heads * pairs), b.c(cfg.grid), [b.c(0), b.c(0)])
+    with b.ir.InsertionPoint(outer.body):
+        u, g_u, it_u = outer.induction_variable, *outer.inner_iter_args
+        head, p = b.op("DivUIOp", u, b.c(pairs)), b.op("RemUIOp", u, b.c(pairs))
+        hi = b.op("SubIOp", b.c(cfg.q_tiles - 1), p)
+        odd = cfg.q_tiles % 2
+        lo = b.op("SubIOp", p, b.c(odd))
+        count = b.op("AddIOp", b.c(1), b.op("MinUIOp", p, b.c(1))) if odd else b.c(2)  # (q odd, p = 0: 1 tile)
+        inner = b.scf.ForOp(b.c(0), count, b.c(1), [g_u, it_u])
+        with b.ir.InsertionPoint(inner.body):
+            j, g0, it = inner.induction_variable, *inner.inner_iter_args
+            qt = b.op("SubIOp", hi, b.op("MulIOp", j, b.op("SubIOp", hi, lo)))  # j = 0: hi, 1: lo
+            w = _tile(b, cfg, it, g0, qt, head, reversed_qt=False)
+            yield w
+            b.scf.YieldOp([b.op("AddIOp", g0, w.n_tiles), b.op("AddIOp", it, b.c(1))])
+        b.scf.YieldOp(list(inner.results))
+
+
+def _tile(b, cfg, it, g0, qt, head, reversed_qt=True):
+    """The work of query tile qt (causal and reversed_qt: q_tiles - 1 - qt, the longest first) of head."""
+    if cfg.causal and reversed_qt:
         qt = b.op("SubIOp", b.c(cfg.q_tiles - 1), qt)
     m0 = b.op("MulIOp", qt, b.c(cfg.block_m))
     kv_head = head
@@ -288,10 +322,7 @@ def _tiles(b, cfg):
     n_tiles = b.c(cfg.k_tiles)
     if cfg.causal:
         n_tiles = b.op("MinUIOp", n_tiles, b.op("AddIOp", qt, b.c(1)))
-    yield SimpleNamespace(it=it, qt=qt, head=head, kv_head=kv_head, m0=m0, n_tiles=n_tiles, g0=g0)
-    if loop is not None:
-        b.scf.YieldOp([b.op("AddIOp", g0, n_tiles)])
-        ip.__exit__(None, None, None)
+    return SimpleNamespace(it=it, qt=qt, head=head, kv_head=kv_head, m0=m0, n_tiles=n_tiles, g0=g0)
 
 
 def _producer(b, cfg, k):

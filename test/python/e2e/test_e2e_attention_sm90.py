@@ -21,30 +21,31 @@ from e2e_kernels import find_ptxas, ptxas  # noqa: E402
 
 PTXAS = find_ptxas()
 
-# dtype, batch, heads, kv_heads, seq, d, causal, lse[, persistent CTAs]
+# dtype, batch, heads, kv_heads, seq, d, causal, lse[, persistent CTAs (0: one CTA per tile)]
 FAST = [
     ("bf16", 1, 2, 1, 130, 64, True, True),
     ("f16", 1, 1, 1, 200, 128, False, False, 1),  # persistent: one CTA walks both query tiles
 ]
 SLOW = [
     ("bf16", 1, 2, 2, 400, 64, False, True),  # 192-key tiles (head dim 64 without the mask), a residual one
-    ("f16", 2, 2, 1, 256, 64, True, True),
+    ("f16", 2, 2, 1, 256, 64, True, True, 0),  # one CTA per tile
     ("bf16", 1, 4, 2, 300, 128, False, True),
     ("bf16", 2, 1, 1, 384, 128, True, False),
-    ("bf16", 1, 2, 1, 200, 64, True, True, 3),  # persistent, causal: tiles of 1 and 2 key tiles per CTA
+    ("bf16", 1, 2, 1, 200, 64, True, True, 3),  # persistent, causal: one pair unit (tiles 1, 0) per CTA
+    ("f16", 1, 2, 1, 300, 64, True, False, 2),  # persistent, causal, 3 q tiles: tile 2 alone, then the pair (1, 0)
 ]
 
 
 def _case(c, slow=False):
     name = "{}_b{}h{}kv{}_s{}_d{}{}{}".format(*c[:6], "_causal" if c[6] else "", "_lse" if c[7] else "")
-    name += f"_persistent{c[8]}" if len(c) > 8 else ""
+    name += (f"_persistent{c[8]}" if c[8] else "_grid") if len(c) > 8 else ""
     return pytest.param(c, id=name, marks=[pytest.mark.slow] if slow else [])
 
 
 @pytest.mark.parametrize("case", [_case(c) for c in FAST] + [_case(c, slow=True) for c in SLOW])
 def test_attention_sm90_on_tile_sim(case):
     dt, b, h, hk, s, d, causal, lse = case[:8]
-    extra = dict(persistent=True, ctas=case[8]) if len(case) > 8 else {}
+    extra = dict(persistent=bool(case[8]), ctas=case[8] or A.H100_SMS) if len(case) > 8 else {}
     cfg = A.AttnConfig(dt, b, h, s, s, d, kv_heads=hk, causal=causal, lse=lse, **extra)
     if PTXAS:
         from tile_mlir.driver.compiler import compile as tile_compile
