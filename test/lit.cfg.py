@@ -45,6 +45,12 @@ if ptxas:
 # nvdisasm (nvidia-cuda-nvdisasm package) for SASS checks through `tile-run --dump-sass`
 if find_tool("nvdisasm"):
     config.available_features.add("nvdisasm")
+# the provider's NVVM register-math ops (addf, fma, ex2, the packed f32x2 forms) translate to LLVM IR; where
+# they do not (LLVM 22), the lowering calls scalar intrinsics (tile_mlir.mlir's nvvm_f32_ops shim)
+from tile_mlir import mlir as _mlir  # noqa: E402  (TILE_MLIR_BINDINGS chooses, as in every RUN line)
+
+if _mlir.nvvm_f32_ops:
+    config.available_features.add("nvvm-f32-ops")
 # upstream mlir-opt of LLVM 22 (Debian mlir-22-tools) loads lib/TileOps.irdl in test/IRDL
 if shutil.which("mlir-opt-22", path=config.environment["PATH"]):
     config.available_features.add("mlir-opt-22")

@@ -34,7 +34,7 @@ __all__ = [
     "BINDINGS", "PROVIDERS", "ir", "passmanager", "rewrite", "nvvm", "llvm", "gpu", "arith", "scf", "func",
     "register_dialect", "register_operation", "MLIRError", "ObjectAttr", "registered_dialects",
     "llvm_version", "SHIMS", "llvm_array_type", "llvm_function_type", "mma_kind_attr", "init_mlir_error",
-    "binary_pass", "operand_segments", "parse_guard", "llvm_ir",
+    "binary_pass", "operand_segments", "parse_guard", "llvm_ir", "nvvm_f32_ops",
 ]
 
 # TILE_MLIR_BINDINGS values: a provider's name, or an alias of one
@@ -315,6 +315,9 @@ SHIMS = {  # name: (what differs, cutlass's, upstream's)
                     "LLVM 22's asserts on array<index: ...>", _parse_guard_none, _parse_guard_22),
     "llvm_ir": ("(op of LLVM-dialect functions) -> its LLVM IR text: upstream's llvm dialect module has "
                 "translate_module_to_llvmir, cutlass's only its extension module", _llvm_ir_cext, _llvm_ir_dialect),
+    "nvvm_f32_ops": ("True where the NVVM ops of register math (addf, subf, fma, ex2, log2, barrier.arrive, the "
+                     "packed f32x2 forms) translate to LLVM IR: LLVM 22 has the ops but no translation, so the "
+                     "lowering calls their intrinsics, which LLVM 22 has for the scalar forms only", True, False),
 }
 _MINE = 1 if BINDINGS == "cutlass" else 2
 llvm_array_type = SHIMS["llvm_array_type"][_MINE]
@@ -325,6 +328,7 @@ binary_pass = SHIMS["binary_pass"][_MINE]
 operand_segments = SHIMS["operand_segments"][_MINE]
 parse_guard = SHIMS["parse_guard"][_MINE]
 llvm_ir = SHIMS["llvm_ir"][_MINE]
+nvvm_f32_ops = SHIMS["nvvm_f32_ops"][_MINE]
 
 
 def __getattr__(name: str):

@@ -15,7 +15,7 @@ target.py's grammars), never a user's string, and once per emitter cache (`em.at
 from __future__ import annotations
 
 from ..dialect.enums import CtaGroup, FenceKind, RegAction
-from ..mlir import ir, operand_segments
+from ..mlir import ir, nvvm_f32_ops, operand_segments
 
 __all__ = ["cta_group", "tcgen05_fence_kind", "tcgen05_wait_kind", "tcgen05_ldst_shape", "tcgen05_cp_shape",
            "tcgen05_cp_multicast", "tcgen05_cp_src_fmt", "tcgen05_mma_block_scale", "wgmma_shape", "wgmma_type",
@@ -344,6 +344,17 @@ def _rn(em):
     return {"rnd": fp_rnd_mode(em, "rn")}
 
 
+def _intrinsic(em, name: str, result, operands):
+    """A call of NVVM intrinsic `name` (where the dialect has no op for it, or the provider's op does not
+    translate: mlir.nvvm_f32_ops); result None: a call that returns nothing."""
+    attrs = {"intrin": ir.StringAttr.get(name), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
+             **operand_segments("llvm.call_intrinsic", [len(operands), 0])}
+    if result is None:
+        em.create("llvm.call_intrinsic", operands=list(operands), attrs=attrs)
+        return None
+    return em.result("llvm.call_intrinsic", result, tuple(operands), attrs)
+
+
 def f32_arith(em, op: str, a, b):
     """add / sub / mul.rn.f32 or max / min.f32 of two f32 values; add / sub / mul.rn.f32x2 of two
     vector<2xf32> (the first element the low half)."""
@@ -352,14 +363,16 @@ def f32_arith(em, op: str, a, b):
     if isinstance(a.type, ir.VectorType):
         return em.result(_F32X2_RN[op], a.type, (a, b), _rn(em))
     if op == "mul":  # (no NVVM op: the intrinsic that NVPTX prints as mul.rn.f32)
-        return em.result("llvm.call_intrinsic", a.type, (a, b), {
-            "intrin": ir.StringAttr.get("llvm.nvvm.mul.rn.f"), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
-            **operand_segments("llvm.call_intrinsic", [2, 0])})
+        return _intrinsic(em, "llvm.nvvm.mul.rn.f", a.type, (a, b))
+    if not nvvm_f32_ops:  # (LLVM 22 has no sub intrinsic: a - b is a + -b, bit for bit, signed zeros too)
+        return _intrinsic(em, "llvm.nvvm.add.rn.f", a.type, (a, b if op == "add" else f32_neg(em, b)))
     return em.result(_F32_RN[op], a.type, (a, b), _rn(em))
 
 
 def f32_fma(em, a, b, c):
     """fma.rn.f32 (fma.rn.f32x2 on vector<2xf32>)."""
+    if not nvvm_f32_ops and not isinstance(a.type, ir.VectorType):
+        return _intrinsic(em, "llvm.nvvm.fma.rn.f", a.type, (a, b, c))
     name = "nvvm.fma.packed.f32x2" if isinstance(a.type, ir.VectorType) else "nvvm.fma"
     return em.result(name, a.type, (a, b, c), _rn(em))
 
@@ -375,6 +388,8 @@ def f32_const(em, value: float):
 
 def ex2_approx_ftz(em, a):
     """ex2.approx.ftz.f32."""
+    if not nvvm_f32_ops:
+        return _intrinsic(em, "llvm.nvvm.ex2.approx.ftz.f", a.type, (a,))
     return em.result("nvvm.ex2", a.type, (a,), {"ftz": ir.BoolAttr.get(True)})
 
 
@@ -384,6 +399,8 @@ _CMPF_ORDERED = {"eq": 1, "gt": 2, "ge": 3, "lt": 4, "le": 5, "ne": 6}
 
 def lg2_approx_ftz(em, a):
     """lg2.approx.ftz.f32."""
+    if not nvvm_f32_ops:
+        return _intrinsic(em, "llvm.nvvm.lg2.approx.ftz.f", a.type, (a,))
     return em.result("nvvm.log2", a.type, (a,), {"ftz": ir.BoolAttr.get(True)})
 
 
@@ -391,9 +408,7 @@ def rcp(em, a, *, approx: bool):
     """rcp.approx.ftz.f32, or rcp.rn.f32 (through its intrinsic: NVVM has no op for it)."""
     if approx:
         return em.result("nvvm.rcp.approx.ftz.f", a.type, (a,))
-    return em.result("llvm.call_intrinsic", a.type, (a,), {
-        "intrin": ir.StringAttr.get("llvm.nvvm.rcp.rn.f"), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
-        **operand_segments("llvm.call_intrinsic", [1, 0])})
+    return _intrinsic(em, "llvm.nvvm.rcp.rn.f", a.type, (a,))
 
 
 def f32_select(em, predicate: str, a, b, on_true, on_false):
@@ -414,7 +429,10 @@ def shfl_bfly(em, value, lane_mask: int):
 def named_barrier(em, bid, count, *, arrive: bool):
     """bar.sync bid{, count} (count None: the CTA's threads) or bar.arrive bid, count (i32 values)."""
     if arrive:
-        em.create("nvvm.barrier.arrive", operands=[bid, count])  # (barrierId, numberOfThreads)
+        if nvvm_f32_ops:
+            em.create("nvvm.barrier.arrive", operands=[bid, count])  # (barrierId, numberOfThreads)
+        else:
+            _intrinsic(em, "llvm.nvvm.barrier.cta.arrive.aligned.count", None, (bid, count))
         return
     operands = [bid] if count is None else [bid, count]
     em.create("nvvm.barrier", operands=operands,

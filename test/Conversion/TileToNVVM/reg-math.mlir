@@ -1,9 +1,10 @@
-// RUN: tile-opt %s --split-input-file --tile-verify --convert-tile-to-nvvm | FileCheck %s
-// RUN: tile-opt %s --split-input-file --tile-verify --convert-tile-to-nvvm=chip=sm_90a | FileCheck %s --check-prefix=SM90
+// RUN: tile-opt %s --split-input-file --tile-verify --convert-tile-to-nvvm | FileCheck %s --check-prefix=%if nvvm-f32-ops %{CHECK%} %else %{INTRIN%}
+// RUN: tile-opt %s --split-input-file --tile-verify --convert-tile-to-nvvm=chip=sm_90a | FileCheck %s --check-prefix=%if nvvm-f32-ops %{SM90%} %else %{INTRIN%}
 //
 // The tile.reg ops (lowering/nvvm/regmath.py) on a 4-column tile of one row per thread: per slot of the
 // slot map, loads of the allocas' words, one operation with its rounding written out, a store; on sm_100a
-// two adjacent slots in one packed f32x2 operation, on sm_90a the scalar ones.
+// two adjacent slots in one packed f32x2 operation, on sm_90a the scalar ones. Where the provider's NVVM
+// ops do not translate (LLVM 22: no nvvm-f32-ops), the scalar intrinsics on either chip (INTRIN).
 
 // CHECK-LABEL: llvm.func @math
 // CHECK: nvvm.add.packed.f32x2 %{{.*}}, %{{.*}} {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xf32>
@@ -21,6 +22,16 @@
 // SM90-NOT: packed
 // SM90: nvvm.addf %{{.*}}, %{{.*}} {rnd = #nvvm.fp_rnd_mode<rn>} : f32
 // SM90: nvvm.fma %{{.*}}, %{{.*}}, %{{.*}} {rnd = #nvvm.fp_rnd_mode<rn>} : f32
+// INTRIN-LABEL: llvm.func @math
+// INTRIN-NOT: packed
+// INTRIN: llvm.call_intrinsic "llvm.nvvm.add.rn.f"
+// INTRIN: llvm.fneg
+// INTRIN-NEXT: llvm.call_intrinsic "llvm.nvvm.add.rn.f"
+// INTRIN: llvm.call_intrinsic "llvm.nvvm.mul.rn.f"
+// INTRIN: llvm.call_intrinsic "llvm.nvvm.fma.rn.f"
+// INTRIN: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// INTRIN: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// INTRIN: llvm.call_intrinsic "llvm.nvvm.barrier.cta.arrive.aligned.count"
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 128x4xf32>, %O: !tile.buffer<global, 128x4xf32>):
   %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x4xf32, "S[(4, 32, 4) : (1@warpid, 1@laneid, 1@reg)]">

@@ -7,7 +7,7 @@
 // into a workspace with runtime extents at the window's SSA coordinates, in the bulk group a bulk_wait drains.
 
 // CHECK-LABEL: .entry reduce_add
-// CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
+// CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{d?[0-9]+}}];
 // CHECK: cp.async.bulk.commit_group;
 // CHECK: cp.async.bulk.wait_group 0;
 "tile.kernel"() ({

@@ -221,6 +221,20 @@ def test_llvm_ir():
     assert "@llvm.nvvm.tcgen05.cp" in art.asm["llvmir"]
 
 
+def test_register_math_assembles_on_either_provider():
+    """The tile.reg ops on sm_100a: the packed f32x2 forms where the provider's NVVM ops translate, the
+    scalar intrinsics elsewhere (LLVM 22); the PTX's rounding is .rn either way."""
+    import tile_mlir
+
+    mine, other = covers("nvvm_f32_ops")
+    assert mine is not other
+    text = (ROOT / "test" / "Target" / "PTX" / "reg-math.mlir").read_text()
+    ptx = tile_mlir.compile(text, "sm_100a", filename="reg-math.mlir", emit=("ptx",)).asm["ptx"]
+    assert ("add.rn.f32x2" in ptx) is mine and ("fma.rn.f32x2" in ptx) is mine
+    assert "fma.rn.f32 " in ptx or mine
+    assert "ex2.approx.ftz.f32" in ptx and "bar.arrive" in ptx
+
+
 def test_an_index_array_is_a_diagnostic_on_either_provider():
     import tile_mlir
 

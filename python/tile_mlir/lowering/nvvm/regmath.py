@@ -17,7 +17,7 @@ from ...dialect.ops import (NamedBarrierArriveOp, NamedBarrierSyncOp, RegAddOp, 
 from ...dialect.reduce_plan import fold_order
 from ...dialect.regtile import coordinates
 from ...dialect.types import BufferType
-from ...mlir import ir
+from ...mlir import ir, nvvm_f32_ops
 from .. import nvvm_ir
 from ..emitter import I32
 from .registry import lowers
@@ -52,8 +52,9 @@ class _Tiles:
 
 
 def _packed(k) -> bool:
+    """Two slots in one f32x2 operation: the chip has them, and so do the provider's bindings."""
     target = getattr(k, "target", None)
-    return target is not None and target.has_f32x2
+    return target is not None and target.has_f32x2 and nvvm_f32_ops
 
 
 def _vec2(em, a, b):
