@@ -315,8 +315,8 @@ SHIMS = {  # name: (what differs, cutlass's, upstream's)
                     "LLVM 22's asserts on array<index: ...>", _parse_guard_none, _parse_guard_22),
     "llvm_ir": ("(op of LLVM-dialect functions) -> its LLVM IR text: upstream's llvm dialect module has "
                 "translate_module_to_llvmir, cutlass's only its extension module", _llvm_ir_cext, _llvm_ir_dialect),
-    "nvvm_f32_ops": ("True where the NVVM ops of register math (addf, subf, fma, ex2, log2, barrier.arrive, the "
-                     "packed f32x2 forms) translate to LLVM IR: LLVM 22 has the ops but no translation, so the "
+    "nvvm_f32_ops": ("True where the NVVM ops of register math (addf, subf, fma, ex2, log2, the packed f32x2 "
+                     "forms) translate to LLVM IR: LLVM 22 has the ops but no translation, so the "
                      "lowering calls their intrinsics, which LLVM 22 has for the scalar forms only", True, False),
 }
 _MINE = 1 if BINDINGS == "cutlass" else 2

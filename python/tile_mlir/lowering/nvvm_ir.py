@@ -346,13 +346,10 @@ def _rn(em):
 
 def _intrinsic(em, name: str, result, operands):
     """A call of NVVM intrinsic `name` (where the dialect has no op for it, or the provider's op does not
-    translate: mlir.nvvm_f32_ops); result None: a call that returns nothing."""
-    attrs = {"intrin": ir.StringAttr.get(name), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
-             **operand_segments("llvm.call_intrinsic", [len(operands), 0])}
-    if result is None:
-        em.create("llvm.call_intrinsic", operands=list(operands), attrs=attrs)
-        return None
-    return em.result("llvm.call_intrinsic", result, tuple(operands), attrs)
+    translate: mlir.nvvm_f32_ops)."""
+    return em.result("llvm.call_intrinsic", result, tuple(operands), {
+        "intrin": ir.StringAttr.get(name), "op_bundle_sizes": ir.DenseI32ArrayAttr.get([]),
+        **operand_segments("llvm.call_intrinsic", [len(operands), 0])})
 
 
 def f32_arith(em, op: str, a, b):
@@ -429,10 +426,7 @@ def shfl_bfly(em, value, lane_mask: int):
 def named_barrier(em, bid, count, *, arrive: bool):
     """bar.sync bid{, count} (count None: the CTA's threads) or bar.arrive bid, count (i32 values)."""
     if arrive:
-        if nvvm_f32_ops:
-            em.create("nvvm.barrier.arrive", operands=[bid, count])  # (barrierId, numberOfThreads)
-        else:
-            _intrinsic(em, "llvm.nvvm.barrier.cta.arrive.aligned.count", None, (bid, count))
+        em.create("nvvm.barrier.arrive", operands=[bid, count])  # (barrierId, numberOfThreads)
         return
     operands = [bid] if count is None else [bid, count]
     em.create("nvvm.barrier", operands=operands,

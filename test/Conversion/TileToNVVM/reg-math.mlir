@@ -31,7 +31,7 @@
 // INTRIN: llvm.call_intrinsic "llvm.nvvm.fma.rn.f"
 // INTRIN: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // INTRIN: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
-// INTRIN: llvm.call_intrinsic "llvm.nvvm.barrier.cta.arrive.aligned.count"
+// INTRIN: nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
 "tile.kernel"() ({
 ^bb0(%A: !tile.buffer<global, 128x4xf32>, %O: !tile.buffer<global, 128x4xf32>):
   %a = "tile.alloc_reg"() : () -> !tile.buffer<reg, 128x4xf32, "S[(4, 32, 4) : (1@warpid, 1@laneid, 1@reg)]">
