@@ -43,9 +43,60 @@ def split_k_parts(a, b, parts: int, tile_k: int) -> list[np.ndarray]:
     return out
 
 
-def check(d, a, b, cfg) -> int:
-    """0 when D is the model's (split-K: in one of the orders of its parts' additions, element by element)."""
+def _partial(a, b, lo: int, hi: int, tile_k: int) -> np.ndarray:
+    """MMA-Sim's fp32 partial over K steps [lo, hi) (zero-filled past K)."""
     import gemm_reference as ref
+    w = (hi - lo) * tile_k
+    pa, pb = (np.zeros((x.shape[0], w), x.dtype) for x in (a, b))
+    k0, k1 = lo * tile_k, min(hi * tile_k, a.shape[1])
+    if k1 > k0:
+        pa[:, :k1 - k0], pb[:, :k1 - k0] = a[:, k0:k1], b[:, k0:k1]
+    return ref.mmasim_wgmma(pa, pb).astype(np.float32)
+
+
+def stream_k_model(a, b, cfg, grid: int) -> np.ndarray:
+    """D of the stream-K kernel (gemm/hopper.py _stream_units) as numpy: the tiles' K steps in `grid` even
+    ranges; each tile's partials, one per CTA whose range meets it, added in K order into the first, in fp32."""
+    import gemm_reference as ref
+    (m, _), n = a.shape, b.shape[0]
+    kt = -(-a.shape[1] // cfg.tile_k)
+    tn_, tm_ = -(-n // cfg.tile_n), -(-m // cfg.tile_m)
+    total = tm_ * tn_ * kt
+    starts = [c * total // grid for c in range(grid + 1)]
+    d = np.zeros((m, n), np.float32)
+    for t in range(tm_ * tn_):
+        r, c = _raster(t, tm_, tn_, cfg.group_m)
+        rows, cols = slice(r * cfg.tile_m, (r + 1) * cfg.tile_m), slice(c * cfg.tile_n, (c + 1) * cfg.tile_n)
+        acc = None
+        for cta in range(grid):
+            lo, hi = max(starts[cta], t * kt), min(starts[cta + 1], (t + 1) * kt)
+            if hi > lo:
+                p = _partial(a[rows], b[cols], lo - t * kt, hi - t * kt, cfg.tile_k)
+                acc = p if acc is None else (acc + p).astype(np.float32)
+        d[rows, cols] = acc
+    return ref.to_bf16(d)
+
+
+def _raster(t: int, tiles_m: int, tiles_n: int, group: int) -> tuple[int, int]:
+    """Grouped raster order (tile.raster.grouped, docs/gemm-walkthrough.md §10): tile t's (row, column)."""
+    per = group * tiles_n
+    g, i = divmod(t, per)
+    rows = min(group, tiles_m - g * group)
+    return g * group + i % rows, i // rows
+
+
+def check(d, a, b, cfg, grid: int = 0) -> int:
+    """0 when D is the model's (split-K by the fix-up, and stream-K on `grid` CTAs: its partials added in K
+    order; by TMA reductions: in one of the orders of its parts' additions, element by element)."""
+    import gemm_reference as ref
+    if cfg.stream_k:
+        return ref.report_bits(cfg.name, d, stream_k_model(a, b, cfg, grid))
+    if cfg.fixup:
+        parts = split_k_parts(a, b, cfg.split_k, cfg.tile_k)
+        acc = parts[0]
+        for p in parts[1:]:
+            acc = (acc + p).astype(np.float32)
+        return ref.report_bits(cfg.name, d, ref.to_bf16(acc))
     if cfg.split_k == 1:
         kp = -(-a.shape[1] // cfg.tile_k) * cfg.tile_k
         pad = lambda x: np.pad(x, ((0, 0), (0, kp - x.shape[1])))  # noqa: E731

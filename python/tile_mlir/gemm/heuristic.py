@@ -10,7 +10,7 @@ H100/H200's (stated below, not measured per device); autotune=True measures inst
 """
 from __future__ import annotations
 
-from .config import GemmConfig
+from .config import FIXUP_MAX_N, FIXUP_UNITS, GemmConfig
 
 __all__ = ["choose", "candidates", "estimate", "shape_class"]
 
@@ -24,6 +24,9 @@ L2 = 2 * DRAM  # operand bytes/s out of L2 to all SMs (an assumption: twice DRAM
 # split-K's own work beside the kernel: zeroing the fp32 workspace and converting it, two more launches of a
 # few microseconds each on the GPU (an assumption, measured only as autotune measures)
 SPLIT_FIXED = 4e-6
+# the fix-up's own time beside its traffic: the fences, the semaphore's atomic round trip and the barriers
+# (an assumption, of the order of an L2 round trip's few hundred ns times a handful)
+FIXUP_FIXED = 1e-6
 # the partials' reductions into L2 (cp.reduce.async.bulk.tensor .add.f32): fitted to an H100's timings of split
 # counts 2 to 8 (bench/results/h100-gemm-library-2026-12-07-probe.txt: fewer parts won at every shape)
 RED = 1.5e12
@@ -51,9 +54,15 @@ def candidates(m: int, n: int, k: int, dtype: str) -> list[GemmConfig]:
             if tn > 2 * max(8, -(-n // 8) * 8) and tn != TILE_N[-1]:
                 continue  # (a tile far wider than N: the narrower ones cover it)
             out.append(GemmConfig(dtype, tile_m=tm, tile_n=tn))
-            if tn % 32 == 0:  # split-K parts of at least two K steps (the fp32 staging box: 32 columns)
+            if tn % 32 == 0:  # split-K parts of at least two K steps: reduced by the fix-up where it can (tiles at
+                # most FIXUP_MAX_N wide, units within its workspace), else by TMA (32-column fp32 staging boxes)
                 kt = -(-k // out[-1].tile_k)
-                out += [GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s) for s in SPLITS if kt >= 2 * s]
+                for s in SPLITS:
+                    if kt >= 2 * s:
+                        fix = GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s, split_reduce="tma")
+                        if tn <= FIXUP_MAX_N and fix.units(m, n) <= FIXUP_UNITS:
+                            fix = GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s)
+                        out.append(fix)
     return [c for c in out if c.stages >= 4]  # (fewer stages, e.g. a wide unswizzled staging tile: no latency hidden)
 
 
@@ -70,7 +79,9 @@ def estimate(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> float:
     # DRAM is only streamed at its rate while every SM pulls its share: scaled by the busy fraction of the waves
     dram = ((m + n) * k * cfg.elem_bytes + 2 * m * n) / DRAM * (waves * sms / units)
     t = max(waves * max(mma, load), dram, l2)
-    if cfg.split_k > 1:  # the partials' reductions into L2, the workspace zeroed and converted
+    if cfg.fixup:  # the tile's last unit, after its own K: its partial out and the S partials back in, serially
+        t += (cfg.split_k + 1) * cfg.tile_m * cfg.tile_n * 4 / LOAD_PER_SM + FIXUP_FIXED
+    elif cfg.split_k > 1:  # the partials' reductions into L2, the workspace zeroed and converted
         t += cfg.split_k * min(m, -(-m // cfg.tile_m) * cfg.tile_m) * n * 4 / RED + 10 * m * n / DRAM + SPLIT_FIXED
     return t
 
