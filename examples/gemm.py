@@ -6,10 +6,12 @@ device's multiprocessors, compiles it once (one kernel serves every shape) and r
     python examples/gemm.py --dtype bf16 -M 130 -N 136 -K 200 --sms 2 --run sim  # run, check vs MMA-Sim
     python examples/gemm.py --dtype e4m3 -M 70 -N 20 -K 100 --sms 2 --run sim    # K, N padded for TMA
     python examples/gemm.py --dtype bf16 -M 70 -N 72 -K 300 --split-k 2 --sms 3 --run sim
+    python examples/gemm.py --dtype bf16 -M 70 -N 72 -K 300 --stream-k --sms 3 --run sim
 
 D[M, N] = A[M, K] . B[N, K]^T in bf16. --run checks D bit for bit against MMA-Sim's Hopper model (over K padded
-with zeros to whole K tiles, as TMA fills it); with split-K against the model's partials added in each order
-the TMA reductions may take (docs/gemm-library.md §3). --sms stands for the device's count (tile-sim: 132).
+with zeros to whole K tiles, as TMA fills it); split-K and stream-K reduced in the kernel against the model's
+partials added in K order, split-K by TMA reductions in each order they may take (docs/gemm-library.md §3).
+--sms stands for the device's count (tile-sim: 132).
 """
 from __future__ import annotations
 
@@ -124,6 +126,9 @@ def main(argv=None) -> int:
     p.add_argument("-K", type=int_in(1, MAX_EXTENT), default=14336)
     p.add_argument("--sms", type=int_in(1, 1024), help="the multiprocessors to choose for (default: the device's)")
     p.add_argument("--split-k", type=int_in(1, 64), help="this many split-K parts of the chosen tile instead")
+    p.add_argument("--split-reduce", choices=("fixup", "tma"), default="fixup",
+                   help="with --split-k: parts added in the kernel (fixup) or by TMA reductions")
+    p.add_argument("--stream-k", action="store_true", help="stream-K over the chosen tile instead")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random operands and check D")
     args = p.parse_args(argv)
     return run_main(p, lambda: _main(args))
@@ -139,15 +144,16 @@ def _main(args) -> int:
     where = args.run or "sim"
     sms = args.sms or tile_mlir.gemm.device_sms(where)
     cfg = tile_mlir.gemm.choose(args.M, args.N, args.K, args.dtype, sms)
-    if args.split_k:
-        cfg = GemmConfig(**{**dataclasses.asdict(cfg), "split_k": args.split_k, "stages": 0})
+    if args.split_k or args.stream_k:
+        cfg = GemmConfig(**{**dataclasses.asdict(cfg), "split_k": 1 if args.stream_k else args.split_k, "stages": 0,
+                            "split_reduce": args.split_reduce, "stream_k": args.stream_k, "cluster_m": 1})
     print(f"{args.M} x {args.N} x {args.K} {args.dtype} on {sms} SMs: {cfg.name} "
           f"({cfg.units(args.M, args.N)} units, grid {cfg.grid(args.M, args.N, sms)})")
     if not args.run:
         return 0
     a, b = random_dense(DTYPES[args.dtype], args.M, args.N, args.K, seed=0)
     d = tile_mlir.gemm(a, b, config=cfg, backend=args.run, sms=sms)
-    return check(d, a, b, cfg)
+    return check(d, a, b, cfg, cfg.grid(args.M, args.N, sms))
 
 
 if __name__ == "__main__":

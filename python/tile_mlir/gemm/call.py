@@ -3,7 +3,8 @@
 Split-K with the fix-up (split_reduce "fixup", the default) is one launch: the kernel's workspace W (a slot of
 tile_m x tile_n fp32 per unit, never cleared) and semaphores C (an i32 per tile and consumer warpgroup, zeroed
 once here: every launch leaves them zero) are allocated once per call object, so one GemmCall must not run
-on two streams at once (two calls have their own). TMA-reduced split-K (split_reduce "tma") runs three steps on the arrays' device: the fp32 workspace W (M x N, allocated once
+on two streams at once (two calls have their own). TMA-reduced split-K (split_reduce "tma") runs three steps
+on the arrays' device: the fp32 workspace W (M x N, allocated once
 per call object) zeroed, the kernel adding every unit's partial into it, and W converted to bf16 into D
 (round to nearest even, as cvt.rn.bf16.f32: numpy through ml_dtypes, torch's copy_).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runtime.memory import DeviceArray
 from .blackwell_config import BlackwellConfig
 from .kernels import kernel
 
@@ -34,8 +36,9 @@ class GemmCall:
             fix = (_empty(ops, cfg.workspace_shape, "float32"), _empty(ops, (cfg.semaphores,), "int32", zero=True))
             self.args = (a, b, d, *fix, ops.m, ops.n, ops.k)
             return
-        if cfg.split_k > 1:
-            self.work = _empty(ops, d.shape, "float32", zero=True)
+        if cfg.split_k > 1:  # (autotune's device arrays: a host W, as before the fix-up; not run on a GPU)
+            self.work = (_empty(ops, d.shape, "float32", zero=True) if ops.lib != "device"
+                         else np.zeros(d.shape, np.float32))
             d = self.work
         self.args = (a, b, d, ops.m, ops.n, ops.k)
 
@@ -65,10 +68,12 @@ class GemmCall:
 
 
 def _empty(ops, shape, dtype: str, zero: bool = False):
-    """A scratch array beside D (torch on D's device, else numpy): zeroed where `zero` (numpy's always: tile-sim
-    reads nothing unwritten, but a zeroed array is reproducible)."""
+    """A scratch array beside D (torch on D's device, device memory for autotune's device arrays, else numpy):
+    zeroed where `zero` (numpy's always: tile-sim reads nothing unwritten, but a zeroed array is reproducible)."""
     if ops.lib == "torch":
         import torch  # (late: only torch arrays reach here, torch already loaded)
         make = torch.zeros if zero else torch.empty
         return make(tuple(shape), dtype=getattr(torch, dtype), device=ops.d.device)
+    if ops.lib == "device":
+        return DeviceArray.zeros(tuple(shape), dtype) if zero else DeviceArray(tuple(shape), dtype)
     return np.zeros(tuple(shape), dtype)

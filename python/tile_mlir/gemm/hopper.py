@@ -153,7 +153,8 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
                     tile = b.op("RemUIOp", unit, n_tiles)
                     k_first = b.op("MulIOp", b.op("DivUIOp", unit, n_tiles), kt_n)
                 if cfg.fixup:  # a CTA's slot: unit * cm + rank (part-major: part p of CTA tile q is p * stride + q)
-                    ctile, stride = b.op("AddIOp", b.op("MulIOp", tile, b.c(cm)), rank), b.op("MulIOp", n_tiles, b.c(cm))
+                    ctile = b.op("AddIOp", b.op("MulIOp", tile, b.c(cm)), rank)
+                    stride = b.op("MulIOp", n_tiles, b.c(cm))
                     fix = _Fixup(b, cfg, work, sems, b.op("AddIOp", b.op("MulIOp", unit, b.c(cm)), rank), ctile,
                                  b.c(cfg.split_k), [(ctile, stride)] * cfg.split_k)
                 coords = tb.raster_grouped(tile, units_m, units_n, max(1, cfg.group_m // cm))

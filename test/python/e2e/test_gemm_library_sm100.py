@@ -48,6 +48,26 @@ def test_gemm_sm100_split_k_config():
     assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
 
 
+@pytest.mark.parametrize("dtype, m, n, k, sms, cfg", [
+    # 4 parts of 2 K steps on 3 CTAs (units that are not a tile's last skip the store)
+    ("bf16", 64, 64, 512, 3, BlackwellConfig("bf16", tile_n=64, split_k=4, split_reduce="fixup")),
+    # edges in M, N and K, 3 parts, two of its slices of 64 columns
+    pytest.param("bf16", 130, 136, 208, 2, BlackwellConfig("bf16", tile_n=64, split_k=3, split_reduce="fixup"),
+                 marks=pytest.mark.slow),
+    # CTA pairs: a slot and a semaphore per CTA of the pair, 18 units on 5 pairs
+    pytest.param("e4m3", 520, 264, 416, 10, BlackwellConfig("e4m3", tile_n=128, cta_group=2, split_k=2,
+                                                            split_reduce="fixup"), marks=pytest.mark.slow),
+    # decode-like M = 1
+    pytest.param("f16", 1, 72, 512, 4, BlackwellConfig("f16", tile_n=128, split_k=4, split_reduce="fixup"),
+                 marks=pytest.mark.slow),
+])
+def test_gemm_sm100_split_k_fixup(dtype, m, n, k, sms, cfg):
+    """The fix-up on sm_100a: bit for bit the exact model's parts added in part order."""
+    d, want, call = _run(dtype, m, n, k, sms, config=cfg)
+    assert call.config.fixup
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
+
+
 def test_chip_dtype_and_config_rules():
     bf = np.zeros((8, 16), ml_dtypes.bfloat16)
     f16 = np.zeros((8, 16), np.float16)
