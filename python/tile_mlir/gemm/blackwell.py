@@ -133,7 +133,7 @@ def _kernel(module, cfg: BlackwellConfig) -> None:
             for it, mb, nb, split in units.walk():
                 m0 = arith.muli(arith.addi(arith.muli(mb, c(cg)), rank), c(bm))
                 row0_b = arith.addi(arith.muli(nb, c(bn)), arith.muli(rank, c(bnc)))
-                kt0 = arith.muli(split, kq)
+                kt0 = units.k_first
                 for kt, g in units.k_steps(it):
                     s = stage(g)
                     tb.mbarrier_wait_parity(ring(s, empty), arith.xori(parity(g), c(1)))
@@ -185,21 +185,53 @@ class _Units:
         self.n_tiles, self.tiles_m, self.tiles_n, self.kq = n_tiles, tiles_m, tiles_n, kq
 
     def walk(self):
-        """Yields (the walker's count i of its units, the tile's (row, col) block, the split) inside its loop."""
+        """Yields (the walker's count i of its units, the tile's (row, col) block, the split) inside its loop;
+        the unit's first K step, K steps, first ring step and tile stay on self for k_steps and the fix-up."""
+        if self.cfg.stream_k:
+            yield from self._stream()
+            return
         c, sk = self.c, self.cfg.split_k
         with tb.loop(self.walker, self.n_work, self.walkers) as unit:
             it = arith.divui(arith.subi(unit, self.walker), self.walkers)
             tile, split = (arith.remui(unit, self.n_tiles), arith.divui(unit, self.n_tiles)) if sk > 1 \
                 else (unit, c(0))
             coords = tb.raster_grouped(tile, self.tiles_m, self.tiles_n, self.cfg.group_m)
-            self.unit, self.tile = unit, tile  # (the fix-up's slot and semaphore)
+            self.k_first, self.steps, self.g0 = arith.muli(split, self.kq), self.kq, arith.muli(it, self.kq)
+            # the fix-up (hopper.py's _Fixup): walker slot unit, parts p * tiles + tile in part order
+            self.tile, self.slot, self.arrivals = tile, unit, c(sk)
+            self.order = [arith.addi(arith.muli(c(p), self.n_tiles), tile) if p else tile for p in range(sk)]
             yield it, coords.row, coords.col, split
+
+    def _stream(self):
+        """Stream-K (hopper.py's _stream_units): walker w's K steps [w I / W, (w + 1) I / W) of the I = tiles x
+        k_tiles, in segments per tile; tile t's contributors w0..w1, walker w's slot t + w."""
+        c, kt, walkers = self.c, self.kq, self.walkers
+        total = arith.muli(self.n_tiles, kt)
+        start = arith.divui(arith.muli(self.walker, total), walkers)
+        end = arith.divui(arith.muli(arith.addi(self.walker, c(1)), total), walkers)
+        t_first = arith.divui(start, kt)
+        segs = arith.select(_cmp("ugt", end, start),
+                            arith.addi(arith.subi(arith.divui(arith.subi(end, c(1)), kt), t_first), c(1)), c(0))
+
+        def owner(step):
+            return arith.subi(arith.divui(arith.addi(arith.muli(arith.addi(step, c(1)), walkers),
+                                                     arith.subi(total, c(1))), total), c(1))
+        with tb.loop(c(0), segs, c(1)) as j:
+            t = arith.addi(t_first, j)
+            base = arith.muli(t, kt)
+            lo, hi = arith.maxui(start, base), arith.minui(end, arith.addi(base, kt))
+            w0, w1 = owner(base), owner(arith.subi(arith.addi(base, kt), c(1)))
+            coords = tb.raster_grouped(t, self.tiles_m, self.tiles_n, self.cfg.group_m)
+            self.k_first, self.steps, self.g0 = arith.subi(lo, base), arith.subi(hi, lo), arith.subi(lo, start)
+            self.tile, self.slot, self.arrivals = t, arith.addi(t, self.walker), arith.addi(arith.subi(w1, w0), c(1))
+            self.order = (arith.addi(t, w0), arith.addi(t, w1))
+            yield j, coords.row, coords.col, None
 
     def k_steps(self, it):
         """The unit's K loop: yields (kt, the ring's step g) inside it."""
         c = self.c
-        with tb.loop(c(0), self.kq, c(1)) as kt:
-            yield kt, arith.addi(arith.muli(it, self.kq), kt)
+        with tb.loop(c(0), self.steps, c(1)) as kt:
+            yield kt, arith.addi(self.g0, kt)
 
 
 def _epilogue(cfg, c, units, ring, tid, rank, acc, acc_full, acc_empty, sd, free, written, D, fix=None):
@@ -230,7 +262,7 @@ def _epilogue(cfg, c, units, ring, tid, rank, acc, acc_full, acc_empty, sd, free
         for c0 in range(0, bn, EPI_COLS):  # column slices: 64 registers a thread at a time
             tb.copy_async(racc, src, scope="warpgroup", src_region=[(0, bm), (c0, c0 + EPI_COLS)])
             if fix:  # the slice into the unit's slot
-                tb.copy(_slot(cfg, c, fix[0], arith.addi(arith.muli(units.unit, c(cfg.cta_group)), rank), c0), racc,
+                tb.copy(_slot(cfg, c, fix[0], arith.addi(arith.muli(units.slot, c(cfg.cta_group)), rank), c0), racc,
                         scope="warpgroup")
             elif split:  # (two 32-column boxes of fp32 a slice)
                 for h in range(EPI_COLS // box):
@@ -267,20 +299,27 @@ def _slot(cfg, c, work, slot, c0):
 
 
 def _fixup(cfg, c, units, rank, fix, racc, rpart, rout, sd):
-    """The epilogue's arrival at its tile's semaphore; the last (its i1, returned) adds the tile's slots in part
-    order, slice by slice, and fills sd with the bf16 sum."""
+    """The epilogue's arrival at its CTA tile's semaphore; the last (its i1, returned) adds the tile's slots in
+    order (units.order: the parts' walker slots, or stream-K's first and last), slice by slice, and fills sd with
+    the bf16 sum."""
     work, sems = fix
     cg = c(cfg.cta_group)
-    ctile = arith.addi(arith.muli(units.tile, cg), rank)
-    stride = arith.muli(units.n_tiles, cg)  # (part p of CTA tile q: slot p * stride + q)
-    last = tb.semaphore_arrive(tb.subview(sems, [ctile], static_offsets=[-1], sizes=[1]), c(cfg.split_k), id=1,
+    cta_slot = lambda s: arith.addi(arith.muli(s, cg), rank)  # noqa: E731  (a walker slot's CTA slot)
+    ctile = cta_slot(units.tile)
+    last = tb.semaphore_arrive(tb.subview(sems, [ctile], static_offsets=[-1], sizes=[1]), units.arrivals, id=1,
                                count=128)
     with tb.when(last):
         for c0 in range(0, cfg.tile_n, EPI_COLS):
-            for p in range(cfg.split_k):
-                slot = arith.addi(arith.muli(c(p), stride), ctile) if p else ctile
-                tb.copy(racc if p == 0 else rpart, _slot(cfg, c, work, slot, c0), scope="warpgroup")
-                if p:
+            if isinstance(units.order, list):
+                for p, slot in enumerate(units.order):
+                    tb.copy(racc if p == 0 else rpart, _slot(cfg, c, work, cta_slot(slot), c0), scope="warpgroup")
+                    if p:
+                        tb.reg_add(racc, racc, rpart)
+            else:
+                first, final = units.order
+                tb.copy(racc, _slot(cfg, c, work, cta_slot(first), c0), scope="warpgroup")
+                with tb.loop(arith.addi(first, c(1)), arith.addi(final, c(1)), c(1)) as slot:
+                    tb.copy(rpart, _slot(cfg, c, work, cta_slot(slot), c0), scope="warpgroup")
                     tb.reg_add(racc, racc, rpart)
             tb.convert(rout, racc, "rn")
             tb.copy(sd[c0 // cfg.epi_box], rout, scope="warpgroup")

@@ -41,6 +41,9 @@ class BlackwellConfig:
     # "tma" (the default here): as above; "fixup": each unit's partial stored into a static workspace and the
     # tile's last unit (a semaphore) adds them in part order, converts and stores D (hopper.py's fix-up)
     split_reduce: str = "tma"
+    # stream-K (split_k 1): the tiles' K steps in even ranges over the walkers (CTAs or pairs), each tile's
+    # segments added by the fix-up in K order (hopper.py's stream-K)
+    stream_k: bool = False
 
     def __post_init__(self):
         if self.dtype not in FORMATS:
@@ -56,6 +59,8 @@ class BlackwellConfig:
             raise ValueError(f"split_k={self.split_k}: 1 to 64")
         if self.split_reduce not in ("tma", "fixup"):
             raise ValueError(f"split_reduce must be tma or fixup, got {self.split_reduce!r}")
+        if self.stream_k and self.split_k > 1:
+            raise ValueError("stream_k takes split_k 1 (its ranges split the tiles' K steps)")
         if not self.stages:
             object.__setattr__(self, "stages", next((s for s in range(MAX_STAGES, 1, -1)
                                                      if self._smem(s) <= SMEM_LIMIT), 2))
@@ -99,8 +104,8 @@ class BlackwellConfig:
 
     @property
     def fixup(self) -> bool:
-        """Split-K reduced in the kernel by the tile's last unit."""
-        return self.split_k > 1 and self.split_reduce == "fixup"
+        """Split-K (or stream-K) reduced in the kernel by the tile's last unit."""
+        return self.stream_k or (self.split_k > 1 and self.split_reduce == "fixup")
 
     @property
     def tma_reduce(self) -> bool:
@@ -140,7 +145,8 @@ class BlackwellConfig:
     def name(self) -> str:
         """The kernel's name: every field, so that one name is one configuration."""
         return (f"gemm_sm100_{self.dtype}_n{self.tile_n}_cg{self.cta_group}_s{self.stages}_g{self.group_m}"
-                + (f"_k{self.split_k}" if self.split_k > 1 else "") + ("f" if self.fixup else ""))
+                + (f"_k{self.split_k}" + ("f" if self.fixup else "") if self.split_k > 1 else "")
+                + ("_sk" if self.stream_k else ""))
 
     # -- what a shape asks of it -----------------------------------------------------------------------------
     def tiles(self, m: int, n: int) -> tuple[int, int]:
@@ -153,7 +159,9 @@ class BlackwellConfig:
         return tm * tn * self.split_k
 
     def grid(self, m: int, n: int, sms: int) -> int:
-        """CTAs to launch: one per multiprocessor at most, none idle from the start."""
+        """CTAs to launch: one per multiprocessor at most, none idle from the start (stream-K: every one)."""
+        if self.stream_k:
+            return self.cta_group * max(1, sms // self.cta_group)
         return self.cta_group * max(1, min(sms // self.cta_group, self.units(m, n)))
 
     def check(self, m: int, n: int, k: int, grid: int) -> None:
@@ -167,7 +175,13 @@ class BlackwellConfig:
                              f"{128 // self.elem_bits}) and N a multiple of 8 (TMA's 16-byte global strides)")
         if grid < self.cta_group or grid % self.cta_group:
             raise ValueError(f"grid={grid}: whole CTA pairs" if self.cta_group == 2 else f"grid={grid}")
-        if self.fixup and self.units(m, n) > FIXUP_UNITS:
+        if self.stream_k:
+            tm, tn = self.tiles(m, n)
+            walkers, steps = grid // self.cta_group, tm * tn * -(-k // self.tile_k)
+            if tm * tn + walkers > FIXUP_UNITS or steps * (walkers + 1) >= 1 << 32:
+                raise ValueError(f"{self.name}: {tm * tn} tiles on {walkers} walkers need {tm * tn + walkers} fix-up "
+                                 f"slots (at most {FIXUP_UNITS}) and {steps} K steps (times the walkers: 32 bits)")
+        elif self.fixup and self.units(m, n) > FIXUP_UNITS:
             raise ValueError(f"{self.name}: {self.units(m, n)} split-K units, more than the fix-up's workspace "
                              f"holds ({FIXUP_UNITS}); fewer parts or split_reduce='tma'")
 
