@@ -37,6 +37,9 @@ from .config import GemmConfig
 
 __all__ = ["build", "PARAMS"]
 
+# setmaxnreg with two consumers and the fix-up: 128 x 40 + 256 x 232 <= 64K registers (without, ptxas caps the
+# 384 threads at 168 each and the fix-up's accumulator and partial spill)
+PRODUCER_REGS, CONSUMER_REGS = 40, 232
 PARAMS = ("A", "B", "D", "M", "N", "K")  # (TMA-reduced split-K: W for D; the fix-up: A, B, D, W, C, M, N, K)
 
 
@@ -156,14 +159,17 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
                     ctile = b.op("AddIOp", b.op("MulIOp", tile, b.c(cm)), rank)
                     stride = b.op("MulIOp", n_tiles, b.c(cm))
                     fix = _Fixup(b, cfg, work, sems, b.op("AddIOp", b.op("MulIOp", unit, b.c(cm)), rank), ctile,
-                                 b.c(cfg.split_k), [(ctile, stride)] * cfg.split_k)
+                                 b.c(cfg.split_k), (ctile, stride))
                 coords = tb.raster_grouped(tile, units_m, units_n, max(1, cfg.group_m // cm))
                 row = b.op("AddIOp", b.op("MulIOp", coords.row, b.c(cm)), rank) if cm > 1 else coords.row
                 yield _Unit(it, b.op("MulIOp", it, kt_n), b.op("MulIOp", row, b.c(bm)),
                             b.op("MulIOp", coords.col, b.c(bn)), k_first, kt_n, fix)
 
         wg = b.op("DivUIOp", warp, b.c(4))
+        rebalance = cfg.fixup and cfg.consumers == 2  # (the fix-up's second fp32 tile: 168 registers spill)
         with b.when(b.cmp("eq", wg, b.c(0))):
+            if rebalance:
+                tb.setmaxnreg("dec", PRODUCER_REGS)
             with b.when(is_t0):  # producer: K step g into stage g % S once every consumer released it
                 for u in tiles():
                     g0, m0, n0 = u.g0, u.m0, u.n0
@@ -185,6 +191,9 @@ def _kernel(b: _B, module, cfg: GemmConfig) -> None:
                                                  static_offsets=[-1, -1], sizes=[bn_load, bk])
                                 tb.copy_async(ring(g, sb, sb_t), src, bar, multicast_mask=(1 << cm) - 1,
                                               dst_region=[(r * bn_load, (r + 1) * bn_load), (0, bk)])
+        if rebalance:
+            with b.when(b.cmp("ne", wg, b.c(0))):
+                tb.setmaxnreg("inc", CONSUMER_REGS)
         for c in consumers:  # consumer c computes rows 64 (c - 1) .. 64 c - 1 of each tile
             with b.when(b.cmp("eq", wg, b.c(c))):
                 _consumer(b, cfg, c, tid, d, sa, sb, full, empty, sa_t, sb_t, bar_t, ring, parity, tiles, epi[c], rank)
@@ -310,8 +319,8 @@ def _stream_units(b, cfg, work, sems, cta, grid, units_m, units_n, kt):
         lo = b.op("MaxUIOp", start, base)
         hi = b.op("MinUIOp", end, b.op("AddIOp", base, kt))
         c0, c1 = owner(base), owner(b.op("SubIOp", b.op("AddIOp", base, kt), b.c(1)))
-        fix = _Fixup(b, cfg, work, sems, b.op("AddIOp", t, cta), t, b.op("AddIOp", b.op("SubIOp", c1, c0), b.c(1)),
-                     (b.op("AddIOp", t, c0), b.op("AddIOp", t, c1)))
+        count = b.op("AddIOp", b.op("SubIOp", c1, c0), b.c(1))
+        fix = _Fixup(b, cfg, work, sems, b.op("AddIOp", t, cta), t, count, (b.op("AddIOp", t, c0), b.c(1)))
         coords = tb.raster_grouped(t, units_m, units_n, cfg.group_m)
         yield _Unit(j, b.op("SubIOp", lo, start), b.op("MulIOp", coords.row, b.c(cfg.tile_m)),
                     b.op("MulIOp", coords.col, b.c(cfg.tile_n)), b.op("SubIOp", lo, base), b.op("SubIOp", hi, lo), fix)
@@ -320,8 +329,8 @@ def _stream_units(b, cfg, work, sems, cta, grid, units_m, units_n, kt):
 class _Fixup:
     """One unit's share of a split tile's fix-up (docs/gemm-library.md §3): its slot of W (`slot`: tile_m rows),
     its tile's semaphores (`sem`: one per consumer, an index in C's consumers-wide rows), the tile's `arrivals`
-    (i32) and its slots in the order they are added: a list of (base, stride) for part p's slot base + p *
-    stride (split-K), or (first, last) slots of consecutive ones (stream-K)."""
+    (i32, as many as its slots) and its slots in the order they are added, (first, stride): slot p is first + p
+    stride (split-K: part p of the tile; stream-K: stride 1, its contributors in K order)."""
 
     def __init__(self, b, cfg, work, sems, slot, sem, arrivals, slots):
         self.b, self.cfg, self.work, self.sems = b, cfg, work, sems
@@ -340,17 +349,10 @@ class _Fixup:
         sem = tb.subview(self.sems, [b.op("AddIOp", b.op("MulIOp", self.sem, b.c(cfg.consumers)), b.c(c - 1))],
                          static_offsets=[-1], sizes=[1])
         last = tb.semaphore_arrive(sem, self.arrivals, id=c, count=128)
-        with b.when(last):
-            if isinstance(self.slots, list):
-                for p, (base, stride) in enumerate(self.slots):
-                    slot = b.op("AddIOp", b.op("MulIOp", b.c(p), stride), base)
-                    tb.copy(acc if p == 0 else part, self._rows(slot, c), "warpgroup")
-                    if p:
-                        tb.reg_add(acc, acc, part)
-            else:
-                first, final = self.slots
-                tb.copy(acc, self._rows(first, c), "warpgroup")
-                with b.loop(b.op("AddIOp", first, b.c(1)), b.op("AddIOp", final, b.c(1)), b.c(1)) as slot:
-                    tb.copy(part, self._rows(slot, c), "warpgroup")
-                    tb.reg_add(acc, acc, part)
+        with b.when(last):  # (a loop, not unrolled: one partial in registers at a time beside acc)
+            first, stride = self.slots
+            tb.copy(acc, self._rows(first, c), "warpgroup")
+            with b.loop(b.c(1), self.arrivals, b.c(1)) as p:
+                tb.copy(part, self._rows(b.op("AddIOp", first, b.op("MulIOp", p, stride)), c), "warpgroup")
+                tb.reg_add(acc, acc, part)
         return last
