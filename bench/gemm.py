@@ -10,8 +10,8 @@ Suites: `suite` (the developers' 26 rows: square, LLM projections, edge tiles), 
 at LLM N x K: 4096 x 14336, 14336 x 4096, 4096 x 4096) and `odd` (no dimension a multiple of 128; e4m3 K 7000
 and 4100, whose rows TMA cannot stride, padded by tile_mlir.gemm). "ours" is tile_mlir.gemm.plan(a, b, out=d)
 called again per launch (the configuration chosen and its kernel bound once, as a model's layer would; a
-K padding copy, where there is one, is made once at plan time and is not timed; split-K's workspace zeroing and
-conversion are timed). --kernels adds folders of fixed-shape artifacts as further columns.
+K padding copy, where there is one, is made once at plan time and is not timed; split-K and stream-K reduced by
+the kernel's fix-up are one launch; TMA-reduced split-K's workspace zeroing and conversion are timed). --kernels adds folders of fixed-shape artifacts as further columns.
 
 Every kernel computes the "TN" product D[M, N] = A[M, K] . B[N, K]^T with bf16 D. cuBLAS is torch.matmul
 (bf16) and torch._scaled_mm (e4m3, unit scales); Triton is bench/gpu/persistent/triton_gemm.py (one program

@@ -149,6 +149,11 @@ def reduce_splits(pb: DenseProblem, parts) -> np.ndarray:
     differ.)"""
     if pb.split_k == 1:
         return parts[0]
+    if pb.cfg.split_reduce == "fixup":  # the kernel's fix-up: the tile's last unit adds the parts in part order
+        w = parts[0]
+        for p in parts[1:]:
+            w = (w + p).astype(np.float32)
+        return w
     tm, tn = pb.tiles
     tiles, walkers = tm * tn, pb.units
     rows, cols = pb.cfg.tile_m * pb.cfg.cta_group, pb.cfg.tile_n
@@ -168,7 +173,34 @@ def expected(pb: DenseProblem, a, b, mmasim: bool = True) -> np.ndarray:
     import gemm_reference as ref
     chain = (lambda x, y: ref.mmasim_dense(x, y, pb.fmt)) if mmasim else \
         (lambda x, y: ref.fast_dense(x, y, pb.fmt, progress=False))
+    if pb.cfg.stream_k:
+        return ref.to_bf16(stream_k_sum(pb, a, b, chain))
     return ref.to_bf16(reduce_splits(pb, split_chains(pb, a, b, chain)))
+
+
+def stream_k_sum(pb: DenseProblem, a, b, chain) -> np.ndarray:
+    """fp32 D of the stream-K kernel: the tiles' K steps (tile-major) in even ranges over the walkers (CTAs or
+    pairs); each tile's segments, one chain per walker whose range meets it, added in K order into the first."""
+    (m, k), n = a.shape, b.shape[0]
+    tk, cfg = pb.tile_k, pb.cfg
+    kt = -(-k // tk)
+    a, b = (np.pad(x, ((0, 0), (0, kt * tk - k))) for x in (a, b))
+    tm, tn = pb.tiles
+    rows, cols = cfg.tile_m * cfg.cta_group, cfg.tile_n
+    walkers, total = pb.grid[0] // cfg.cta_group, tm * tn * kt
+    starts = [w * total // walkers for w in range(walkers + 1)]
+    d = np.zeros((m, n), np.float32)
+    for t in range(tm * tn):
+        r, c = raster_grouped(t, tm, tn, cfg.group_m)
+        win = np.s_[r * rows:(r + 1) * rows, c * cols:(c + 1) * cols]
+        acc = None
+        for w in range(walkers):
+            lo, hi = max(starts[w], t * kt) - t * kt, min(starts[w + 1], (t + 1) * kt) - t * kt
+            if hi > lo:
+                part = chain(a[win[0], lo * tk:hi * tk], b[win[1], lo * tk:hi * tk])
+                acc = part if acc is None else (acc + part).astype(np.float32)
+        d[win] = acc
+    return d
 
 
 def check(pb: DenseProblem, d: np.ndarray, a, b, samples: int = 2, progress: bool = False):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+
 __all__ = ["BlackwellConfig", "FORMATS", "SMEM_LIMIT", "TMEM_COLUMNS", "EPI_COLS"]
 
 # name -> (tile IR element type, bits, tcgen05.mma kind)
@@ -18,6 +19,9 @@ SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_100 (227 KiB)
 TMEM_COLUMNS = 512
 EPI_COLS = 64  # accumulator columns an epilogue thread holds at a time (tcgen05.ld.32x32b.x64), one staging box
 MAX_STAGES = 8
+# the fix-up's static workspace, in units (config.py's FIXUP_UNITS for sm_90a): slots here are 128 x tile_n
+# fp32 a CTA, up to 128 KiB, so fewer of them (256 units of 128 x 128: 16 MiB; of 256-column pairs: 64 MiB)
+FIXUP_UNITS = 256
 MAX_EXTENT = (1 << 31) - 1  # (dialect/types.py's DYNAMIC_EXTENT: sizes and coordinates are i32 in the kernel)
 
 
@@ -34,6 +38,12 @@ class BlackwellConfig:
     # zeroed fp32 workspace W (M x N) by TMA reductions (cp.reduce.async.bulk.tensor .add), converted after
     # (config.py's scheme for sm_90a)
     split_k: int = 1
+    # "tma" (the default here): as above; "fixup": each unit's partial stored into a static workspace and the
+    # tile's last unit (a semaphore) adds them in part order, converts and stores D (hopper.py's fix-up)
+    split_reduce: str = "tma"
+    # stream-K (split_k 1): the tiles' K steps in even ranges over the walkers (CTAs or pairs), each tile's
+    # segments added by the fix-up in K order (hopper.py's stream-K)
+    stream_k: bool = False
 
     def __post_init__(self):
         if self.dtype not in FORMATS:
@@ -47,6 +57,10 @@ class BlackwellConfig:
             raise ValueError("group_m and split_k must be positive")
         if self.split_k > 64:
             raise ValueError(f"split_k={self.split_k}: 1 to 64")
+        if self.split_reduce not in ("tma", "fixup"):
+            raise ValueError(f"split_reduce must be tma or fixup, got {self.split_reduce!r}")
+        if self.stream_k and self.split_k > 1:
+            raise ValueError("stream_k takes split_k 1 (its ranges split the tiles' K steps)")
         if not self.stages:
             object.__setattr__(self, "stages", next((s for s in range(MAX_STAGES, 1, -1)
                                                      if self._smem(s) <= SMEM_LIMIT), 2))
@@ -89,19 +103,38 @@ class BlackwellConfig:
         return (self.tile_m + self.tile_n // self.cta_group) * 128
 
     @property
+    def fixup(self) -> bool:
+        """Split-K (or stream-K) reduced in the kernel by the tile's last unit."""
+        return self.stream_k or (self.split_k > 1 and self.split_reduce == "fixup")
+
+    @property
+    def tma_reduce(self) -> bool:
+        return self.split_k > 1 and self.split_reduce == "tma"
+
+    @property
     def out_elem(self) -> str:
-        """What the epilogue stores: bf16 D, or (split-K) fp32 partials reduced into the workspace."""
-        return "f32" if self.split_k > 1 else "bf16"
+        """What the epilogue's TMA stores write: bf16 D, or (TMA-reduced split-K) fp32 partials into W."""
+        return "f32" if self.tma_reduce else "bf16"
 
     @property
     def epi_box(self) -> int:
         """Columns of one staging box: one 128-byte swizzle row (64 bf16, 32 fp32)."""
-        return 32 if self.split_k > 1 else 64
+        return 32 if self.tma_reduce else 64
+
+    @property
+    def workspace_shape(self) -> tuple[int, int]:
+        """The fix-up's fp32 workspace: a 128 x tile_n slot per CTA of each of FIXUP_UNITS units."""
+        return FIXUP_UNITS * self.cta_group * self.tile_m, self.tile_n
+
+    @property
+    def semaphores(self) -> int:
+        """The fix-up's i32 semaphores: one per CTA tile (one epilogue warpgroup a CTA)."""
+        return FIXUP_UNITS * self.cta_group
 
     def _smem(self, stages: int) -> int:
         """The ring, the epilogue's tile of D (bf16) or of fp32 partials, barriers, alignment padding (an upper
         bound)."""
-        out = 4 if self.split_k > 1 else 2
+        out = 4 if self.tma_reduce else 2
         return stages * self.stage_bytes + self.tile_m * self.tile_n * out + 8 * (2 * stages + 6) + 4 + 1024
 
     @property
@@ -112,7 +145,8 @@ class BlackwellConfig:
     def name(self) -> str:
         """The kernel's name: every field, so that one name is one configuration."""
         return (f"gemm_sm100_{self.dtype}_n{self.tile_n}_cg{self.cta_group}_s{self.stages}_g{self.group_m}"
-                + (f"_k{self.split_k}" if self.split_k > 1 else ""))
+                + (f"_k{self.split_k}" + ("f" if self.fixup else "") if self.split_k > 1 else "")
+                + ("_sk" if self.stream_k else ""))
 
     # -- what a shape asks of it -----------------------------------------------------------------------------
     def tiles(self, m: int, n: int) -> tuple[int, int]:
@@ -125,7 +159,9 @@ class BlackwellConfig:
         return tm * tn * self.split_k
 
     def grid(self, m: int, n: int, sms: int) -> int:
-        """CTAs to launch: one per multiprocessor at most, none idle from the start."""
+        """CTAs to launch: one per multiprocessor at most, none idle from the start (stream-K: every one)."""
+        if self.stream_k:
+            return self.cta_group * max(1, sms // self.cta_group)
         return self.cta_group * max(1, min(sms // self.cta_group, self.units(m, n)))
 
     def check(self, m: int, n: int, k: int, grid: int) -> None:
@@ -139,6 +175,15 @@ class BlackwellConfig:
                              f"{128 // self.elem_bits}) and N a multiple of 8 (TMA's 16-byte global strides)")
         if grid < self.cta_group or grid % self.cta_group:
             raise ValueError(f"grid={grid}: whole CTA pairs" if self.cta_group == 2 else f"grid={grid}")
+        if self.stream_k:
+            tm, tn = self.tiles(m, n)
+            walkers, steps = grid // self.cta_group, tm * tn * -(-k // self.tile_k)
+            if tm * tn + walkers > FIXUP_UNITS or steps * (walkers + 1) >= 1 << 32:
+                raise ValueError(f"{self.name}: {tm * tn} tiles on {walkers} walkers need {tm * tn + walkers} fix-up "
+                                 f"slots (at most {FIXUP_UNITS}) and {steps} K steps (times the walkers: 32 bits)")
+        elif self.fixup and self.units(m, n) > FIXUP_UNITS:
+            raise ValueError(f"{self.name}: {self.units(m, n)} split-K units, more than the fix-up's workspace "
+                             f"holds ({FIXUP_UNITS}); fewer parts or split_reduce='tma'")
 
     def k_per_split(self, k: int) -> int:
         """K tiles of one split (the last split's past K are TMA's zeros: every unit runs as many K steps)."""

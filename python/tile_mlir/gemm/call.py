@@ -1,6 +1,10 @@
 """GemmCall: one GEMM bound to its arrays and configuration's kernel, launched by calling it.
 
-Split-K (config.split_k > 1) runs three steps on the arrays' device: the fp32 workspace W (M x N, allocated once
+Split-K with the fix-up (split_reduce "fixup", the default) is one launch: the kernel's workspace W (a slot of
+tile_m x tile_n fp32 per unit, never cleared) and semaphores C (an i32 per tile and consumer warpgroup, zeroed
+once here: every launch leaves them zero) are allocated once per call object, so one GemmCall must not run
+on two streams at once (two calls have their own). TMA-reduced split-K (split_reduce "tma") runs three steps
+on the arrays' device: the fp32 workspace W (M x N, allocated once
 per call object) zeroed, the kernel adding every unit's partial into it, and W converted to bf16 into D
 (round to nearest even, as cvt.rn.bf16.f32: numpy through ml_dtypes, torch's copy_).
 """
@@ -8,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..runtime.memory import DeviceArray
 from .blackwell_config import BlackwellConfig
 from .kernels import kernel
 
@@ -22,11 +27,18 @@ class GemmCall:
         self.grid = cfg.grid(ops.m, ops.n, sms)
         if isinstance(cfg, BlackwellConfig):  # (its sizes' rules, stated before anything compiles)
             cfg.check(ops.m, ops.d.shape[1], ops.a.shape[1], self.grid)
+        elif cfg.fixup:
+            cfg.check(ops.m, ops.n, ops.k, self.grid)
         self.kernel = kernel(cfg, where, grid=self.grid)
         a, b, d = ops.kernel_args()
         self.work = None
-        if cfg.split_k > 1:
-            self.work = _zeros_f32(ops, d.shape)
+        if getattr(cfg, "fixup", False):
+            fix = (_empty(ops, cfg.workspace_shape, "float32"), _empty(ops, (cfg.semaphores,), "int32", zero=True))
+            self.args = (a, b, d, *fix, ops.m, ops.n, ops.k)
+            return
+        if cfg.split_k > 1:  # (autotune's device arrays: a host W, as before the fix-up; not run on a GPU)
+            self.work = (_empty(ops, d.shape, "float32", zero=True) if ops.lib != "device"
+                         else np.zeros(d.shape, np.float32))
             d = self.work
         self.args = (a, b, d, ops.m, ops.n, ops.k)
 
@@ -55,8 +67,13 @@ class GemmCall:
         return self.ops.out
 
 
-def _zeros_f32(ops, shape):
+def _empty(ops, shape, dtype: str, zero: bool = False):
+    """A scratch array beside D (torch on D's device, device memory for autotune's device arrays, else numpy):
+    zeroed where `zero` (numpy's always: tile-sim reads nothing unwritten, but a zeroed array is reproducible)."""
     if ops.lib == "torch":
         import torch  # (late: only torch arrays reach here, torch already loaded)
-        return torch.zeros(tuple(shape), dtype=torch.float32, device=ops.d.device)
-    return np.zeros(tuple(shape), np.float32)
+        make = torch.zeros if zero else torch.empty
+        return make(tuple(shape), dtype=getattr(torch, dtype), device=ops.d.device)
+    if ops.lib == "device":
+        return DeviceArray.zeros(tuple(shape), dtype) if zero else DeviceArray(tuple(shape), dtype)
+    return np.zeros(tuple(shape), dtype)

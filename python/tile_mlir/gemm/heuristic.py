@@ -10,7 +10,7 @@ H100/H200's (stated below, not measured per device); autotune=True measures inst
 """
 from __future__ import annotations
 
-from .config import GemmConfig
+from .config import FIXUP_MAX_N, FIXUP_UNITS, GemmConfig
 
 __all__ = ["choose", "candidates", "estimate", "shape_class"]
 
@@ -24,6 +24,9 @@ L2 = 2 * DRAM  # operand bytes/s out of L2 to all SMs (an assumption: twice DRAM
 # split-K's own work beside the kernel: zeroing the fp32 workspace and converting it, two more launches of a
 # few microseconds each on the GPU (an assumption, measured only as autotune measures)
 SPLIT_FIXED = 4e-6
+# (the kernel's own fix-up, split_reduce "fixup" and stream-K, makes neither launch and adds no TMA reduction,
+# but stores and loads whole partial tiles: not measured on a GPU yet, so the model prices every split as the
+# TMA-reduced one measured above, and stream-K's partials alike)
 # the partials' reductions into L2 (cp.reduce.async.bulk.tensor .add.f32): fitted to an H100's timings of split
 # counts 2 to 8 (bench/results/h100-gemm-library-2026-12-07-probe.txt: fewer parts won at every shape)
 RED = 1.5e12
@@ -51,27 +54,54 @@ def candidates(m: int, n: int, k: int, dtype: str) -> list[GemmConfig]:
             if tn > 2 * max(8, -(-n // 8) * 8) and tn != TILE_N[-1]:
                 continue  # (a tile far wider than N: the narrower ones cover it)
             out.append(GemmConfig(dtype, tile_m=tm, tile_n=tn))
-            if tn % 32 == 0:  # split-K parts of at least two K steps (the fp32 staging box: 32 columns)
-                kt = -(-k // out[-1].tile_k)
-                out += [GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s) for s in SPLITS if kt >= 2 * s]
+            kt = -(-k // out[-1].tile_k)
+            if tn % 32 == 0:  # split-K parts of at least two K steps: reduced by the fix-up where it can (tiles at
+                # most FIXUP_MAX_N wide, units within its workspace), else by TMA (32-column fp32 staging boxes)
+                for s in SPLITS:
+                    if kt >= 2 * s:
+                        fix = GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s, split_reduce="tma")
+                        if tn <= FIXUP_MAX_N and fix.units(m, n) <= FIXUP_UNITS:
+                            fix = GemmConfig(dtype, tile_m=tm, tile_n=tn, split_k=s)
+                        out.append(fix)
+            if tn <= FIXUP_MAX_N and kt >= 2:  # stream-K (the fix-up's tiles; which shapes: _stream_fits)
+                out.append(GemmConfig(dtype, tile_m=tm, tile_n=tn, stream_k=True))
     return [c for c in out if c.stages >= 4]  # (fewer stages, e.g. a wide unswizzled staging tile: no latency hidden)
+
+
+def _stream_fits(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> bool:
+    """Stream-K where it is meant for: fewer output tiles than SMs, at least two K steps a CTA, and its slots
+    and step counts within the kernel's limits (GemmConfig.check)."""
+    tiles, kt = cfg.tiles(m, n), -(-k // cfg.tile_k)
+    try:
+        cfg.check(m, n, k, sms)
+    except ValueError:
+        return False
+    return tiles < sms and tiles * kt >= 2 * sms
 
 
 def estimate(cfg: GemmConfig, m: int, n: int, k: int, sms: int) -> float:
     """Seconds the model gives cfg at M x N x K on `sms` multiprocessors."""
-    units = cfg.units(m, n)
-    waves = -(-units // sms)
     kt = -(-k // cfg.tile_k)
-    kp = -(-kt // cfg.split_k) * cfg.tile_k  # a unit's K (a split-K part's)
     rows = min(cfg.tile_m, m) + min(cfg.tile_n, n)  # (rows past M and N: TMA's zeros, no traffic)
+    if cfg.stream_k:  # every CTA ceil(tiles kt / sms) steps; a tile's partials: about sms / tiles + 1 of them
+        if not _stream_fits(cfg, m, n, k, sms):
+            return float("inf")
+        tiles = cfg.tiles(m, n)
+        units, waves, kp = sms, 1, -(-tiles * kt // sms) * cfg.tile_k
+        parts = -(-sms // tiles) + 1
+    else:
+        units = cfg.units(m, n)
+        waves = -(-units // sms)
+        kp = -(-kt // cfg.split_k) * cfg.tile_k  # a unit's K (a split-K part's)
+        parts = cfg.split_k
     mma = 2.0 * cfg.tile_m * cfg.tile_n * kp / MMA_PER_SM[cfg.dtype]
     load = max(rows * kp * cfg.elem_bytes / LOAD_PER_SM, kp // cfg.tile_k * STEP)
     l2 = units * rows * kp * cfg.elem_bytes / L2  # every unit's operands out of L2
     # DRAM is only streamed at its rate while every SM pulls its share: scaled by the busy fraction of the waves
     dram = ((m + n) * k * cfg.elem_bytes + 2 * m * n) / DRAM * (waves * sms / units)
     t = max(waves * max(mma, load), dram, l2)
-    if cfg.split_k > 1:  # the partials' reductions into L2, the workspace zeroed and converted
-        t += cfg.split_k * min(m, -(-m // cfg.tile_m) * cfg.tile_m) * n * 4 / RED + 10 * m * n / DRAM + SPLIT_FIXED
+    if parts > 1:  # the partials' reductions, as the TMA-reduced split-K measured them (below)
+        t += parts * min(m, -(-m // cfg.tile_m) * cfg.tile_m) * n * 4 / RED + 10 * m * n / DRAM + SPLIT_FIXED
     return t
 
 
@@ -79,17 +109,17 @@ def choose(m: int, n: int, k: int, dtype: str, sms: int) -> GemmConfig:
     """The model's configuration for M x N x K. Among the candidates within TIE of the best estimate (a
     DRAM-bound shape ties many tilings, and the model is no closer than that), the one of fewest waves, then
     one whose tiles divide N, then (among those) no split-K tile narrower than SPLIT_MIN_N (both measured, not
-    modelled: see SPLIT_MIN_N), then of fewest split-K parts (each adds its partial tile's reduction), then keeping more
-    multiprocessors busy (each pulls its share of DRAM), then the fewer rows (less of the tile past M), then the
-    wider tile."""
+    modelled: see SPLIT_MIN_N), then not stream-K (unmeasured: only where it beats the rest by TIE), then of
+    fewest split-K parts (each adds its partial tile's reduction), then keeping more multiprocessors busy
+    (each pulls its share of DRAM), then the fewer rows (less of the tile past M), then the wider tile."""
     if -(-m // 128) * -(-n // 256) >= sms:  # every SM busy with 128 x 256 tiles: the suite's kernel
         return GemmConfig(dtype, tile_m=BIG.tile_m, tile_n=BIG.tile_n)
     timed = [(estimate(c, m, n, k, sms), c) for c in candidates(m, n, k, dtype)]
     best = min(t for t, _ in timed)
     near = [c for t, c in timed if t <= best * (1 + TIE)]
-    return min(near, key=lambda c: (-(-c.units(m, n) // sms), n % c.tile_n != 0,
-                                    c.split_k > 1 and c.tile_n < SPLIT_MIN_N and n % c.tile_n == 0, c.split_k,
-                                    -min(c.units(m, n), sms), c.tile_m, -c.tile_n))
+    return min(near, key=lambda c: (-(-c.units(m, n) // sms) if not c.stream_k else 1, n % c.tile_n != 0,
+                                    c.split_k > 1 and c.tile_n < SPLIT_MIN_N and n % c.tile_n == 0, c.stream_k,
+                                    c.split_k, -min(c.units(m, n), sms), c.tile_m, -c.tile_n))
 
 
 def shape_class(m: int, n: int, k: int) -> tuple[int, int, int]:

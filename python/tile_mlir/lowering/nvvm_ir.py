@@ -27,7 +27,8 @@ __all__ = ["cta_group", "tcgen05_fence_kind", "tcgen05_wait_kind", "tcgen05_ldst
            "cp_async_bulk_commit_group", "tma_load", "tma_store", "tcgen05_alloc", "tcgen05_dealloc",
            "tcgen05_relinquish_alloc_permit", "tcgen05_commit", "tcgen05_ld", "tcgen05_st", "tcgen05_wait",
            "tcgen05_cp", "tcgen05_mma", "wgmma_fence", "wgmma_commit_group", "wgmma_wait_group", "wgmma_mma_async",
-           "convert_f32x2_to_f16x2", "convert_f32x2_to_f8x2"]
+           "convert_f32x2_to_f16x2", "convert_f32x2_to_f8x2", "fence_acq_rel_gpu", "atom_inc_global",
+           "barrier_red_or"]
 
 _CTA_GROUP = {CtaGroup.CTA_1: "cta_1", CtaGroup.CTA_2: "cta_2"}
 _TCGEN05_FENCE = {FenceKind.TCGEN05_BEFORE_SYNC: "before", FenceKind.TCGEN05_AFTER_SYNC: "after"}
@@ -431,3 +432,34 @@ def named_barrier(em, bid, count, *, arrive: bool):
     operands = [bid] if count is None else [bid, count]
     em.create("nvvm.barrier", operands=operands,
               attrs=operand_segments("nvvm.barrier", [1, 0 if count is None else 1, 0]))
+
+
+# LLVM's enums as the generic form spells them (mlir/Dialect/LLVMIR/LLVMEnums.td: AtomicOrdering, AtomicBinOp)
+_MONOTONIC, _ACQ_REL, _UINC_WRAP = 2, 6, 15
+
+
+def fence_acq_rel_gpu(em):
+    """fence.acq_rel.gpu: llvm.fence acq_rel at LLVM's "device" sync scope (NVPTX's gpu scope)."""
+    em.create("llvm.fence", attrs={"ordering": _i64(_ACQ_REL),
+                                   "syncscope": ir.StringAttr.get("device")})
+
+
+def atom_inc_global(em, ptr, bound):
+    """atom.global.inc.u32 (relaxed, gpu scope): old >= bound ? 0 : old + 1 at `ptr` (a global i32), the old
+    value (llvm.atomicrmw uinc_wrap, which NVPTX selects as atom.inc)."""
+    return em.result("llvm.atomicrmw", ir.IntegerType.get_signless(32), (ptr, bound), {
+        "bin_op": _i64(_UINC_WRAP), "ordering": _i64(_MONOTONIC),
+        "syncscope": ir.StringAttr.get("device")})
+
+
+def barrier_red_or(em, bid, count, pred):
+    """bar.red.or.pred at named barrier bid of `count` threads (i32 values): every participant's result is the
+    OR of all their predicates (i1). Inline PTX: nvvm.barrier's reduction form takes barrier 0 of the whole
+    CTA only."""
+    i32 = ir.IntegerType.get_signless(32)
+    asm = ("{\n.reg .pred p, q;\nsetp.ne.b32 p, $3, 0;\nbar.red.or.pred q, $1, $2, p;\n"
+           "selp.b32 $0, 1, 0, q;\n}\n")
+    red = em.result("llvm.inline_asm", i32, (bid, count, em.zext(pred, i32)), {
+        "asm_string": ir.StringAttr.get(asm), "constraints": ir.StringAttr.get("=r,r,r,r"),
+        "has_side_effects": ir.UnitAttr.get()})
+    return em.cmp("ne", red, em.i32(0))

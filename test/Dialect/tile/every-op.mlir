@@ -612,3 +612,13 @@
   "tile.reg.rcp"(%a, %b) {mode = "approx"} : (!tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">, !tile.buffer<reg, 32x8xf32, "S[(32, 8) : (1@laneid, 1@reg)]">) -> ()
   "tile.return"() : () -> ()
 }) {sym_name = "op_reg_rcp", block = array<i32: 128, 1, 1>} : () -> ()
+
+// CHECK-LABEL: "tile.kernel"() ({
+// CHECK: "tile.semaphore.arrive"(
+// CHECK: sym_name = "op_semaphore_arrive"
+"tile.kernel"() ({
+^bb0(%C: !tile.buffer<global, 1xi32>):
+  %n = arith.constant 2 : i32
+  %last = "tile.semaphore.arrive"(%C, %n) {id = 1, count = 128} : (!tile.buffer<global, 1xi32>, i32) -> i1
+  "tile.return"() : () -> ()
+}) {sym_name = "op_semaphore_arrive", block = array<i32: 128, 1, 1>} : () -> ()

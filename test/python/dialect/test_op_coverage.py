@@ -56,6 +56,7 @@ def _types():
         "tmem": tb.buffer_t("tmem", (32, 16), "ui8", "S[(32, 16) : (1@TLane, 1@TCol)] + R[4 : 32@TLane]"),
         "out": tb.buffer_t("global", (128, 16), "ui8"),
         "tile": tb.buffer_t("global", (16, 64), "ui8"),
+        "sem": tb.buffer_t("global", (4,), "i32"),
         "reg32": tb.buffer_t("reg", (32, 8), "f32", "S[(32, 8) : (1@laneid, 1@reg)]"),
         "reg16": tb.buffer_t("reg", (32, 8), "bf16", "S[(32, 8) : (1@laneid, 1@reg)]"),
         "row32": tb.buffer_t("reg", (32, 1), "f32", "S[(32, 1) : (1@laneid, 1@reg)]"),
@@ -148,6 +149,8 @@ BODIES = {
     "setmaxnreg": lambda t, a: tb.setmaxnreg(action="dec", count=40),
     "named_barrier.sync": lambda t, a: tb.named_barrier_sync(id=1, count=128),
     "named_barrier.arrive": lambda t, a: tb.named_barrier_arrive(tb.warp_id(), id=4, count=64),
+    "semaphore.arrive": lambda t, a: tb.semaphore_arrive(
+        tb.subview(a["sem"], [tb.block_id("x")], static_offsets=[-1], sizes=[1]), tb.thread_id(), id=2, count=128),
     "reg.fill": lambda t, a: tb.reg_fill(_reg(t), _f32()),
     "reg.neg": lambda t, a: tb.reg_neg(_reg(t), _reg(t)),
     "reg.exp2": lambda t, a: tb.reg_exp2(_reg(t), _reg(t), _f32(), _reg(t, "row32")),
@@ -178,7 +181,7 @@ def test_builder_makes_a_verified_op(name):
     with ctx, ir.Location.unknown():
         t = _types()
         module = ir.Module.create()
-        params = {"g": t["g"], "out": t["out"], "tile": t["tile"]}
+        params = {"g": t["g"], "out": t["out"], "tile": t["tile"], "sem": t["sem"]}
         with tb.kernel(module, "k", params, block=(128, 1, 1), cluster=(2, 1, 1)) as (k, args):
             BODIES[name](t, dict(zip(params, args)))
             tb.ret()
@@ -186,7 +189,7 @@ def test_builder_makes_a_verified_op(name):
             ok = verify_module(module.operation)
         assert ok and not eng.diagnostics, [str(d) for d in eng.diagnostics]
         assert f'"tile.{name}"' in str(module)
-        assert list(k.arg_names) == ["g", "out", "tile"]
+        assert list(k.arg_names) == ["g", "out", "tile", "sem"]
 
 
 def test_kernel_builder_takes_named_or_unnamed_parameters():

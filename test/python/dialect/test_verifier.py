@@ -256,6 +256,9 @@ VALID = {
     "named_barrier.sync": kernel('  "tile.named_barrier.sync"() {id = 1, count = 128} : () -> ()'),
     "named_barrier.arrive": kernel('  %w = "tile.warp_id"() : () -> i32\n'
                                    '  "tile.named_barrier.arrive"(%w) {id = 1, count = 128} : (i32) -> ()'),
+    "semaphore.arrive": kernel('  %n = arith.constant 2 : i32\n'
+                               '  %l = "tile.semaphore.arrive"(%c, %n) {id = 1, count = 128} : '
+                               '(!tile.buffer<global, 1xi32>, i32) -> i1', params="%c: !tile.buffer<global, 1xi32>"),
     "reg.fill": reg_kernel(f'  "tile.reg.fill"(%a, %c) : ({RT}, f32) -> ()'),
     "reg.neg": reg_kernel(f'  "tile.reg.neg"(%a, %b) : ({RT}, {RT}) -> ()'),
     "reg.exp2": reg_kernel(f'  "tile.reg.exp2"(%a, %b, %c, %r) : ({RT}, {RT}, f32, {RR}) -> ()'),

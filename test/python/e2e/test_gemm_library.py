@@ -1,7 +1,8 @@
 """tile_mlir.gemm (python/tile_mlir/gemm/, docs/gemm-library.md): one compiled kernel per configuration
 serves every shape (sizes at run time), bit for bit MMA-Sim's Hopper model on tile-sim at shapes with edges
-in M, N and K, K and N that TMA cannot stride padded by the library, split-K's partials added by TMA
-reductions in some order of the parts; the heuristic's choices."""
+in M, N and K, K and N that TMA cannot stride padded by the library; split-K and stream-K reduced in the
+kernel (the fix-up: partials added in K order, bit for bit) or by TMA reductions (in some order of the
+parts); the heuristic's choices."""
 from __future__ import annotations
 
 import itertools
@@ -83,11 +84,13 @@ def test_shapes_tma_cannot_stride(cache_dir, dtype, m, n, k, cfg):
 @pytest.mark.parametrize("dtype, m, n, k, cfg", [
     # two parts: fp32 addition of two partials into zero is the same in either order, so D is exact; several
     # units a CTA, edges in M, N and K (the second part 108 of its 192 K)
-    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, split_k=2), id="bf16-split2"),
+    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, split_k=2, split_reduce="tma"),
+                 id="bf16-split2"),
     # three parts of 4 K steps over 9 tiles, e4m3 with K 1000 (rows of 1000 bytes: padded to 1008)
-    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, split_k=3), id="e4m3-split3"),
+    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, split_k=3, split_reduce="tma"),
+                 id="e4m3-split3"),
 ])
-def test_split_k(cache_dir, dtype, m, n, k, cfg):
+def test_split_k_tma(cache_dir, dtype, m, n, k, cfg):
     """Each element of D is the bf16 of its parts' partials added into zero in one of the orders the TMA
     reductions may take (tile-sim runs the kernel's clusters serially: they communicate through the
     reductions)."""
@@ -101,6 +104,47 @@ def test_split_k(cache_dir, dtype, m, n, k, cfg):
             acc = (acc + p).astype(np.float32)
         sums.append(ref.to_bf16(acc).view(np.uint16))
     assert np.logical_or.reduce([d == s for s in sums]).all()
+
+
+# the kernel's own fix-up (docs/gemm-library.md §3): D is the model's partials added in K order, bit for bit
+FIXUP = [
+    # the fast one: stream-K, 2 tiles of 2 K steps on 3 CTAs (tile 0 from CTAs 0 and 1, tile 1 from CTA 2 alone),
+    # edges in M and N
+    pytest.param("bf16", 20, 24, 96, GemmConfig("bf16", tile_m=64, tile_n=16, stream_k=True), 3, id="stream-k-small"),
+    # three parts over 4 tiles, 12 units on 3 CTAs (units that are not last skip the store), edges in M, N, K
+    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, split_k=3), 3, id="bf16-split3",
+                 marks=pytest.mark.slow),
+    # two consumer warpgroups (a semaphore each), e4m3 K 1000 padded to 1008
+    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, split_k=3), 3, id="e4m3-split3",
+                 marks=pytest.mark.slow),
+    # CTA pairs: a slot and semaphores per CTA of the pair, the second CTA of the last pair past M
+    pytest.param("bf16", 200, 64, 200, GemmConfig("bf16", tile_m=128, tile_n=32, cluster_m=2, split_k=2), 4,
+                 id="bf16-pairs-split2", marks=pytest.mark.slow),
+    # stream-K: 4 tiles of 5 K steps over 3 CTAs' ranges of 6, 7, 7 (tiles of one, two and three segments)
+    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, stream_k=True), 3, id="stream-k",
+                 marks=pytest.mark.slow),
+    # stream-K with two consumers, e4m3, edges in M, N and K, more CTAs than tiles
+    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, stream_k=True), 5,
+                 id="e4m3-stream-k", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("dtype, m, n, k, cfg, sms", FIXUP)
+def test_fixup(cache_dir, dtype, m, n, k, cfg, sms):
+    """Split-K and stream-K with the in-kernel fix-up, bit for bit the model of examples/gemm.py (check)."""
+    a, b = ref.random_dense(DT[dtype], m, n, k, seed=5)
+    d = tile_mlir.gemm(a, b, config=cfg, backend="sim", sms=sms)
+    assert _example().check(d, a, b, cfg, sms) == 0
+
+
+def test_fixup_capacity_is_checked():
+    """More split-K units (or stream-K slots) than the fix-up's static workspace holds: a ValueError before
+    anything compiles."""
+    a = np.zeros((1024, 64), ml_dtypes.bfloat16)
+    with pytest.raises(ValueError, match="more than the fix-up's workspace holds"):
+        tile_mlir.gemm.plan(a, a, config=GemmConfig("bf16", tile_m=64, tile_n=32, split_k=2), backend="sim")
+    with pytest.raises(ValueError, match="fix-up slots"):
+        tile_mlir.gemm.plan(a, a, config=GemmConfig("bf16", tile_m=64, tile_n=32, stream_k=True), backend="sim")
 
 
 def test_bad_operands_are_refused():
@@ -121,6 +165,9 @@ def test_bad_operands_are_refused():
     ({"cluster_m": 2, "tile_n": 24}, "tile_n a multiple of 16"),
     ({"stages": 5}, "within 232448 bytes"),
     ({"split_k": 0}, "split_k must be 1 to 64"),
+    ({"split_k": 2, "split_reduce": "atomic"}, "split_reduce must be one of fixup, tma"),
+    ({"split_k": 2, "tile_n": 256}, "at most 128"),
+    ({"stream_k": True, "split_k": 2}, "stream_k takes split_k 1"),
 ])
 def test_config_errors(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -143,6 +190,9 @@ def test_the_heuristic():
     for m, k in [(1, 14336), (16, 14336), (64, 14336), (1, 4096), (64, 4096)]:
         assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4), (m, k)
     assert choose(128, 4096, 14336, "e4m3", 132) == GemmConfig("e4m3", tile_m=128, tile_n=128, split_k=4)
+    assert choose(1, 4096, 14336, "bf16", 132).fixup  # (split-K reduced in the kernel)
+    # stream-K where the tiles that divide N cannot fill the SMs in whole parts: 8 x 4000 (50 tiles 80 wide)
+    assert choose(8, 4000, 4100, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=80, stream_k=True)
     assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)
 
 
@@ -177,4 +227,5 @@ def test_autotune_keeps_its_winner_on_disk(cache_dir, monkeypatch):
     assert timed == [(3, 132)]
     saved = json.loads((cache_dir / "gemm" / "tuned.json").read_text())
     assert saved == {"Fake H100|132|bf16|4x4096x4096": {"dtype": "bf16", "tile_m": 64, "tile_n": 48, "stages": 12,
-                                                        "group_m": 8, "cluster_m": 1, "split_k": 1}}
+                                                        "group_m": 8, "cluster_m": 1, "split_k": 1,
+                                                        "split_reduce": "fixup", "stream_k": False}}

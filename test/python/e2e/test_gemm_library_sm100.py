@@ -48,6 +48,34 @@ def test_gemm_sm100_split_k_config():
     assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
 
 
+@pytest.mark.parametrize("dtype, m, n, k, sms, cfg", [
+    # 4 parts of 2 K steps on 3 CTAs (units that are not a tile's last skip the store)
+    ("bf16", 64, 64, 512, 3, BlackwellConfig("bf16", tile_n=64, split_k=4, split_reduce="fixup")),
+    # edges in M, N and K, 3 parts, two of its slices of 64 columns
+    pytest.param("bf16", 130, 136, 208, 2, BlackwellConfig("bf16", tile_n=64, split_k=3, split_reduce="fixup"),
+                 marks=pytest.mark.slow),
+    # CTA pairs: a slot and a semaphore per CTA of the pair, 18 units on 5 pairs
+    pytest.param("e4m3", 520, 264, 416, 10, BlackwellConfig("e4m3", tile_n=128, cta_group=2, split_k=2,
+                                                            split_reduce="fixup"), marks=pytest.mark.slow),
+    # decode-like M = 1
+    pytest.param("f16", 1, 72, 512, 4, BlackwellConfig("f16", tile_n=128, split_k=4, split_reduce="fixup"),
+                 marks=pytest.mark.slow),
+    # stream-K: 6 tiles of 4 K steps in 3 ranges of 8, edges in M, N and K
+    ("bf16", 130, 136, 208, 3, BlackwellConfig("bf16", tile_n=64, stream_k=True)),
+    # stream-K over CTA pairs: 9 tiles of 256 x 128 on 5 pairs
+    pytest.param("e4m3", 520, 264, 416, 10, BlackwellConfig("e4m3", tile_n=128, cta_group=2, stream_k=True),
+                 marks=pytest.mark.slow),
+    # stream-K with more CTAs than tiles: M = 1, and tf32
+    pytest.param("f16", 1, 72, 512, 5, BlackwellConfig("f16", tile_n=128, stream_k=True), marks=pytest.mark.slow),
+    pytest.param("tf32", 64, 40, 96, 4, BlackwellConfig("tf32", tile_n=64, stream_k=True), marks=pytest.mark.slow),
+])
+def test_gemm_sm100_split_k_fixup(dtype, m, n, k, sms, cfg):
+    """The fix-up on sm_100a (split-K and stream-K): bit for bit the exact model's partials added in K order."""
+    d, want, call = _run(dtype, m, n, k, sms, config=cfg)
+    assert call.config.fixup
+    assert np.array_equal(d.view(np.uint16), want.view(np.uint16))
+
+
 def test_chip_dtype_and_config_rules():
     bf = np.zeros((8, 16), ml_dtypes.bfloat16)
     f16 = np.zeros((8, 16), np.float16)

@@ -24,7 +24,8 @@ from .persistent import MbarrierWaitParityOp, RasterGroupedOp, RingStageOp, SetM
 from .regmath import (RegAddOp, RegExp2Op, RegFillOp, RegFmaOp, RegLg2Op, RegMaskOp, RegMaxOp, RegMinOp, RegMulOp,
                       RegNegOp, RegRcpOp, RegReduceOp, RegSelectOp, RegSubOp)
 from .sync import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
-                   MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp, NamedBarrierArriveOp, NamedBarrierSyncOp)
+                   MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp, NamedBarrierArriveOp, NamedBarrierSyncOp,
+                   SemaphoreArriveOp)
 from .tma import TensorMapOp, TensorMapPrefetchOp
 from .tmem import CommitOp, TmemAllocOp, TmemBufferOp, TmemDeallocOp, TmemLoadOp, TmemRelinquishOp
 
@@ -36,7 +37,7 @@ OP_CLASSES: tuple[type[TileOp], ...] = (
     AllocRegOp, ConvertOp, GemmAsyncOp, GemmAsyncBlockScaleOp, GemmWaitOp, TmemLoadOp, RingStageOp,
     MbarrierWaitParityOp, RasterGroupedOp, SetMaxNRegOp, NamedBarrierSyncOp, NamedBarrierArriveOp, RegFillOp,
     RegNegOp, RegExp2Op, RegLg2Op, RegRcpOp, RegAddOp, RegSubOp, RegMulOp, RegMaxOp, RegMinOp, RegFmaOp, RegSelectOp, RegMaskOp,
-    RegReduceOp,
+    RegReduceOp, SemaphoreArriveOp,
 )
 OP_SPECS: tuple[OpSpec, ...] = tuple(c.SPEC for c in OP_CLASSES)
 _BY_NAME = {c.OPERATION_NAME: c for c in OP_CLASSES}

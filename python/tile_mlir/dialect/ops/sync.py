@@ -1,14 +1,14 @@
 """Ordering and waiting: fences, barriers, mbarriers, and the waits of bulk copies and cp.async."""
 from __future__ import annotations
 
-from ..checks import check_slot
+from ..checks import buffer_type, check_slot
 from ..decline import fail
 from ..enums import BulkWaitKind, FenceKind, MemScope, Parity, Scope
 from ..ir_utils import constant_int
-from ..op_def import I64, Attr, BufferOf, Emits, Operand, TileOp, TypeIs
+from ..op_def import I64, Attr, BufferOf, Emits, Operand, Result, TileOp, TypeIs, Writes
 
 __all__ = ["FenceOp", "BarrierOp", "NamedBarrierSyncOp", "NamedBarrierArriveOp", "check_named_barrier", "MbarrierArriveExpectTxOp", "MbarrierExpectTxOp", "BulkWaitOp", "AsyncWaitOp",
-           "MbarrierInitOp", "MbarrierArriveOp", "MbarrierWaitOp"]
+           "MbarrierInitOp", "MbarrierArriveOp", "MbarrierWaitOp", "SemaphoreArriveOp"]
 
 
 class FenceOp(TileOp, name="fence"):
@@ -166,3 +166,28 @@ class MbarrierWaitOp(TileOp, name="mbarrier.wait"):
 
     def verify(self, kernel) -> None:
         _barrier_operand(self)
+
+
+class SemaphoreArriveOp(TileOp, name="semaphore.arrive"):
+    """`count` threads (consecutive, the first a multiple of `count`: a warp, a warpgroup, the CTA) arrive
+    together at a counting semaphore in global memory, `counter` (one i32, zero before its first round):
+    each releases its earlier writes at gpu scope (fence.acq_rel.gpu), they meet at named barrier `id`
+    (bar.sync), their first thread increments the counter modulo `arrivals` (atom.global.inc: the
+    arrivals-th arrival reads arrivals - 1 and leaves 0 for the next round) and acquires at gpu scope, and
+    bar.red.or.pred gives every thread `last`: whether theirs was the round's last arrival, whose threads
+    may then read every earlier arrival's released writes (a split tile's fix-up: docs/gemm-library.md §3)."""
+
+    counter = Operand(BufferOf(MemScope.GLOBAL))
+    arrivals = Operand(TypeIs("i32"))
+    id = Attr(I64, required=True)
+    count = Attr(I64, required=True)
+    last = Result(TypeIs("i1"))
+    TRAITS = (Writes("counter"), Emits("llvm.fence", "fence"), Emits("nvvm.barrier", "bar.sync"),
+              Emits("llvm.inline_asm", "bar.red"),
+              Emits("llvm.atomicrmw", "atom"))
+
+    def verify(self, kernel) -> None:
+        bt = buffer_type(self.counter, "operand #0 (counter)")
+        if bt.shape != (1,) or bt.elem != "i32":
+            fail("operand-type", f"operand #0 (counter) must be a global 1xi32 buffer, got {bt}")
+        check_named_barrier(self.id, self.count, kernel.threads)

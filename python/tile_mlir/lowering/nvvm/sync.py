@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ...dialect.enums import BulkWaitKind, FenceKind, Scope
 from ...dialect.ops import (AsyncWaitOp, BarrierOp, BulkWaitOp, FenceOp, MbarrierArriveExpectTxOp, MbarrierArriveOp,
-                            MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp)
+                            MbarrierExpectTxOp, MbarrierInitOp, MbarrierWaitOp, SemaphoreArriveOp)
 from .. import nvvm_ir
+from ...mlir import ir
 from ..fences import proxy_fence, tcgen05_fence
 from .registry import lowers
 
@@ -81,3 +82,27 @@ def _bulk_wait(k, op, em):
 def _async_wait(k, op, em):
     nvvm_ir.cp_async_wait_group(em, 0)
     k.fences.after_generic_shared_writes(op, em)  # cp.async writes shared memory through the generic proxy
+
+
+@lowers(SemaphoreArriveOp)
+def _semaphore_arrive(k, op, em):
+    """Release, meet, one atom.inc by the first of the `count` threads (acquiring after it), then bar.red.or to
+    tell every thread whether the round is complete (dialect/ops/sync.py SemaphoreArriveOp)."""
+    i1 = ir.IntegerType.get_signless(1)
+    ptr = k.buffers.get(op.counter)
+    bid, count = em.i32(op.id), em.i32(op.count)
+    nvvm_ir.fence_acq_rel_gpu(em)
+    k.fences.before_thread_sync(op, em)
+    nvvm_ir.named_barrier(em, bid, count, arrive=False)
+    first = em.cmp("eq", em.urem(k.tid(em), count), em.i32(0))
+    bound = em.sub(op.arrivals, em.i32(1))
+    branch = em.create("scf.if", operands=[first], results=[i1], regions=2)
+    with em.at(ir.InsertionPoint(branch.regions[0].blocks.append())):
+        old = nvvm_ir.atom_inc_global(em, ptr, bound)
+        nvvm_ir.fence_acq_rel_gpu(em)
+        em.create("scf.yield", operands=[em.cmp("eq", old, bound)])
+    with em.at(ir.InsertionPoint(branch.regions[1].blocks.append())):
+        em.create("scf.yield", operands=[em.const(0, i1)])
+    last = nvvm_ir.barrier_red_or(em, bid, count, branch.results[0])
+    k.fences.after_thread_sync(op, em)
+    op.last.replace_all_uses_with(last)
