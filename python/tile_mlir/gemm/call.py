@@ -1,12 +1,12 @@
 """GemmCall: one GEMM bound to its arrays and configuration's kernel, launched by calling it.
 
-Split-K with the fix-up (split_reduce "fixup", the default) is one launch: the kernel's workspace W (a slot of
-tile_m x tile_n fp32 per unit, never cleared) and semaphores C (an i32 per tile and consumer warpgroup, zeroed
-once here: every launch leaves them zero) are allocated once per call object, so one GemmCall must not run
-on two streams at once (two calls have their own). TMA-reduced split-K (split_reduce "tma") runs three steps
-on the arrays' device: the fp32 workspace W (M x N, allocated once
-per call object) zeroed, the kernel adding every unit's partial into it, and W converted to bf16 into D
-(round to nearest even, as cvt.rn.bf16.f32: numpy through ml_dtypes, torch's copy_).
+Split-K with the fix-up (split_reduce "fixup", opt-in: heuristic.SILICON_CHECKED) is one launch: the kernel's
+workspace W (a slot of tile_m x tile_n fp32 per unit, never cleared) and semaphores C (an i32 per tile and
+consumer warpgroup, zeroed once here: every launch leaves them zero) are allocated once per call object, so one
+GemmCall must not run on two streams at once (two calls have their own). TMA-reduced split-K (split_reduce
+"tma") runs three steps on the arrays' device: the fp32 workspace W (M x N, allocated once per call object)
+zeroed, the kernel adding every unit's partial into it, and W converted to bf16 into D (round to nearest even,
+as cvt.rn.bf16.f32: numpy through ml_dtypes, torch's copy_).
 """
 from __future__ import annotations
 

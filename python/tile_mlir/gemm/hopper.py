@@ -12,7 +12,7 @@ every M, N, K works whose rows are 16-byte multiples (TMA's global strides; api.
 Split-K (split_k S > 1): a unit is a tile and one of S parts of its K steps, ceil(k_tiles / S) steps each (the
 last part's steps past K load zeros), its fp32 accumulator added into the workspace W (M x N fp32, zero before
 the launch) by TMA reductions (cp.reduce.async.bulk.tensor .add, clipped at W's edges like the stores); the
-caller converts W to bf16 (call.py) -- split_reduce "tma". With split_reduce "fixup" (the default):
+caller converts W to bf16 (call.py) -- split_reduce "tma", the default. With split_reduce "fixup" (opt-in):
 
     kernel(A: ?x?xelem, B: ?x?xelem, D: ?x?xbf16, W: RxNtxf32, C: Sxi32, M: i32, N: i32, K: i32)
 

@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(ROOT, "examples"))
 
 import gemm_reference as ref  # noqa: E402
 import tile_mlir  # noqa: E402
-from tile_mlir.gemm import GemmConfig, choose, kernels  # noqa: E402
+from tile_mlir.gemm import GemmConfig, choose, heuristic, kernels  # noqa: E402
 from tile_mlir.gemm.heuristic import shape_class  # noqa: E402
 from tile_mlir.gemm.targets import TARGETS  # noqa: E402
 
@@ -112,13 +112,13 @@ FIXUP = [
     # edges in M and N
     pytest.param("bf16", 20, 24, 96, GemmConfig("bf16", tile_m=64, tile_n=16, stream_k=True), 3, id="stream-k-small"),
     # three parts over 4 tiles, 12 units on 3 CTAs (units that are not last skip the store), edges in M, N, K
-    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, split_k=3), 3, id="bf16-split3",
+    pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, split_k=3, split_reduce="fixup"), 3, id="bf16-split3",
                  marks=pytest.mark.slow),
     # two consumer warpgroups (a semaphore each), e4m3 K 1000 padded to 1008
-    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, split_k=3), 3, id="e4m3-split3",
+    pytest.param("e4m3", 130, 40, 1000, GemmConfig("e4m3", tile_m=128, tile_n=32, split_k=3, split_reduce="fixup"), 3, id="e4m3-split3",
                  marks=pytest.mark.slow),
     # CTA pairs: a slot and semaphores per CTA of the pair, the second CTA of the last pair past M
-    pytest.param("bf16", 200, 64, 200, GemmConfig("bf16", tile_m=128, tile_n=32, cluster_m=2, split_k=2), 4,
+    pytest.param("bf16", 200, 64, 200, GemmConfig("bf16", tile_m=128, tile_n=32, cluster_m=2, split_k=2, split_reduce="fixup"), 4,
                  id="bf16-pairs-split2", marks=pytest.mark.slow),
     # stream-K: 4 tiles of 5 K steps over 3 CTAs' ranges of 6, 7, 7 (tiles of one, two and three segments)
     pytest.param("bf16", 70, 72, 300, GemmConfig("bf16", tile_m=64, tile_n=64, stream_k=True), 3, id="stream-k",
@@ -142,7 +142,7 @@ def test_fixup_capacity_is_checked():
     anything compiles."""
     a = np.zeros((1024, 64), ml_dtypes.bfloat16)
     with pytest.raises(ValueError, match="more than the fix-up's workspace holds"):
-        tile_mlir.gemm.plan(a, a, config=GemmConfig("bf16", tile_m=64, tile_n=32, split_k=2), backend="sim")
+        tile_mlir.gemm.plan(a, a, config=GemmConfig("bf16", tile_m=64, tile_n=32, split_k=2, split_reduce="fixup"), backend="sim")
     with pytest.raises(ValueError, match="fix-up slots"):
         tile_mlir.gemm.plan(a, a, config=GemmConfig("bf16", tile_m=64, tile_n=32, stream_k=True), backend="sim")
 
@@ -166,7 +166,7 @@ def test_bad_operands_are_refused():
     ({"stages": 5}, "within 232448 bytes"),
     ({"split_k": 0}, "split_k must be 1 to 64"),
     ({"split_k": 2, "split_reduce": "atomic"}, "split_reduce must be one of fixup, tma"),
-    ({"split_k": 2, "tile_n": 256}, "at most 128"),
+    ({"split_k": 2, "tile_n": 256, "split_reduce": "fixup"}, "at most 128"),
     ({"stream_k": True, "split_k": 2}, "stream_k takes split_k 1"),
 ])
 def test_config_errors(kwargs, message):
@@ -190,10 +190,19 @@ def test_the_heuristic():
     for m, k in [(1, 14336), (16, 14336), (64, 14336), (1, 4096), (64, 4096)]:
         assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4), (m, k)
     assert choose(128, 4096, 14336, "e4m3", 132) == GemmConfig("e4m3", tile_m=128, tile_n=128, split_k=4)
-    assert choose(1, 4096, 14336, "bf16", 132).fixup  # (split-K reduced in the kernel)
-    # stream-K where the tiles that divide N cannot fill the SMs in whole parts: 8 x 4000 (50 tiles 80 wide)
-    assert choose(8, 4000, 4100, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=80, stream_k=True)
+    assert not choose(1, 4096, 14336, "bf16", 132).fixup  # (the fix-up: opt-in until a GPU has run it)
     assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)
+
+
+def test_the_heuristic_with_the_fixup(monkeypatch):
+    """Once the fix-up and stream-K are checked on silicon (heuristic.SILICON_CHECKED), the same tiles and parts
+    are reduced in the kernel, and stream-K takes the shapes whose tiles cannot fill the SMs in whole parts."""
+    monkeypatch.setattr(heuristic, "SILICON_CHECKED", True)
+    for m, k in [(1, 14336), (64, 4096)]:
+        assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4,
+                                                              split_reduce="fixup"), (m, k)
+    # 8 x 4000: 50 tiles 80 wide
+    assert choose(8, 4000, 4100, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=80, stream_k=True)
 
 
 def test_the_example_prints_the_choice(capsys):
