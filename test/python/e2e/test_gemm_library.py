@@ -237,4 +237,4 @@ def test_autotune_keeps_its_winner_on_disk(cache_dir, monkeypatch):
     saved = json.loads((cache_dir / "gemm" / "tuned.json").read_text())
     assert saved == {"Fake H100|132|bf16|4x4096x4096": {"dtype": "bf16", "tile_m": 64, "tile_n": 48, "stages": 12,
                                                         "group_m": 8, "cluster_m": 1, "split_k": 1,
-                                                        "split_reduce": "fixup", "stream_k": False}}
+                                                        "split_reduce": "tma", "stream_k": False}}
