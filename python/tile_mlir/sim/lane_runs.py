@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from . import lane_vec
 from .codegen import compiled
 from .errors import EmulationError
 
@@ -83,13 +84,22 @@ def run(M, lanes, pc, k):
     lanes below pc+k); their PCs end at pc+k."""
     loops = M._lane_loops
     code = M.code
-    j = pc
+    vec = M._vec_len
+    j, end, scalar_to = pc, pc + k, pc
     try:
-        for j in range(pc, pc + k):
+        while j < end:
+            if j >= scalar_to and vec is not None and vec[j] >= lane_vec.MIN_LEN:
+                m = min(vec[j], end - j)
+                done = lane_vec.run(M, lanes, j, m)  # (its stretch as vectors, lane_vec.py)
+                j += done
+                if done == m:
+                    continue
+                scalar_to = j + m - done  # declined or faulted: the rest of the stretch per lane
             f = loops[j]
             if f is None:
                 f = loops[j] = _loop(M, code[j])
             f(lanes)
+            j += 1
     except EmulationError as e:
         t = getattr(e, "lane", None)
         done = lanes.index(t) + 1 if t in lanes else 0

@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from . import lane_runs
+from . import lane_runs, lane_vec
 from .errors import EmulationError
 from .locations import located_error
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, State, Thread, Warp
@@ -96,6 +96,9 @@ class Scheduler:
             self._sync_stop = self.policy.sync_flags(self.code)
             self._run_len = _cut_runs(self._run_len, self._sync_stop)
         self._lane_loops = [None] * len(self.code)  # built on first use (lane_runs.py)
+        # stretches of lane runs executed as vectors over the lanes (lane_vec.py)
+        self._vec_len = lane_vec.lengths(self, self.code) if lane_runs.ENABLED and lane_vec.ENABLED else None
+        self._vec_plans = {}
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
