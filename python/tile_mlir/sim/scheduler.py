@@ -99,6 +99,7 @@ class Scheduler:
         # stretches of lane runs executed as vectors over the lanes (lane_vec.py)
         self._vec_len = lane_vec.lengths(self, self.code) if lane_runs.ENABLED and lane_vec.ENABLED else None
         self._vec_plans = {}
+        self._ahead = {}  # warp -> (stop, lanes) of a vector stretch computed ahead (lane_runs.py)
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
@@ -263,6 +264,7 @@ class Scheduler:
         BIG = 1 << 60
         RUN = State.RUN
         trace = self.trace or self._spin is not None
+        ahead = self._ahead
         run_len = self._run_len
         stop = self._sync_stop
         while n < budget:
@@ -300,11 +302,15 @@ class Scheduler:
                             lanes.append(t)
                         elif p < other:
                             other = p
-                k = min(run_len[minpc], other - minpc, budget - n + 1)
+                span = min(run_len[minpc], other - minpc)
+                k = min(span, budget - n + 1)
                 if k > 1:
                     n += k - 1
-                    lane_runs.run(self, lanes, minpc, k)
+                    lane_runs.run(self, lanes, minpc, k, span, w)
                     continue
+            if ahead and w in ahead:  # (lanes that computed this instruction ahead pass it: lane_runs.py)
+                lane_runs.step_ahead(self, w, threads, minpc, inst)
+                continue
             fn = inst.fn
             nxt = minpc + 1
             g = inst.guard
