@@ -13,16 +13,19 @@ the instruction's closure computes, lane for lane:
   so zeros, subnormals, infinities and NaNs take the exact path exactly as before;
 * ex2.approx.ftz.f32 by approx_math.mufu_ex2, the array model the scalar path was checked against;
 * max / min.f32 by the order of their bits (fast_f32.maxmin), NaN lanes by the scalar function;
-* cvt to bf16 by cvt_pack's rounding on the bits, to f16 by numpy's conversion, NaN lanes (and, for f16, any
-  lane numpy would round differently from fpexact: none, which test_lane_vec checks) by the scalar function.
+* cvt to bf16 by cvt_pack's rounding on the bits; to f16 by numpy's IEEE conversion (to nearest even, with
+  subnormals and overflow; test_lane_vec compares it with the scalar path over every class), NaN lanes by
+  the scalar function.
 
 The stretch's live-in registers are read from every lane at once (one tuple per lane) and must all be plain
 ints below 2^64 -- a guarded value (a tcgen05.ld destination before its wait, a wgmma accumulator in flight,
 an undefined register) makes the stretch run per lane as before, since its reads are counted or reported
-there. The registers it writes are stored back per lane in slices. Instructions run in the same order
-(instruction by instruction, each over the lanes), so a scalar function's side effects come in the same
-order; a fault inside one stops the vector stretch before that instruction, whose lanes then run per lane
-and fault exactly as before. ``ENABLED = False`` turns vector stretches off (the tests compare both).
+there. The instructions are grouped by dependence level (:func:`_levels`): one numpy op runs every
+instruction of one form and level, each over the lanes; the registers written are stored back per lane in
+slices. Where the elements left to a scalar function come in another order than per lane, nothing
+observable changes: those functions are pure (fpexact, the MUFU models); a scalar function that faults
+makes the whole stretch run per lane, where it faults as before. ``ENABLED = False`` turns vector stretches
+off (the tests compare both); lane_runs.py computes a stretch the slice budget cuts whole.
 """
 from __future__ import annotations
 
@@ -417,9 +420,9 @@ def _groups(slots):
 
 
 def run(M, lanes, pc, k) -> int:
-    """Execute instructions pc .. pc+k-1 (all with vector forms) for ``lanes`` as vectors; the number run
-    (k, or fewer where a scalar function faulted, or 0 where a live-in value is not a plain int). The lanes'
-    PCs are the caller's."""
+    """Execute instructions pc .. pc+k-1 (all with vector forms) for ``lanes`` as vectors: k, or 0 (nothing
+    done) where a live-in value is not a plain int or a scalar function faulted. The lanes' PCs are the
+    caller's."""
     plans = M._vec_plans
     plan = plans.get((pc, k))
     if plan is None:
@@ -447,7 +450,7 @@ def run(M, lanes, pc, k) -> int:
 
 
 def _exec(M, g, V):
-    """One group over the lanes; its destinations in V (with a fault, those of the members before it)."""
+    """One group over the lanes, its destinations into V."""
     args = [V[:, c] if m is None else V[:, c] & m for c, m in zip(g.srcs, g.smasks)]
     active = None
     if g.guard is not None:

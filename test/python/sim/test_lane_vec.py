@@ -133,3 +133,47 @@ def test_unwaited_register_makes_the_stretch_run_per_lane(monkeypatch):
         out[on] = (o.tolist(), res.steps, [repr(f) for f in res.findings])
     assert out[True] == out[False]
     assert any("tcgen05.wait::ld" in f for f in out[True][2])
+
+
+def _long_stretch_kernel(wait: bool) -> str:
+    """Warp 0 runs a 4 x BODY stretch (longer than a warp's slice: computed ahead). With ``wait`` its lanes
+    0-15 first wait on mbarrier ``bar``, which warp 1 arrives on once lanes 16-31 have started the stretch
+    (they arrive on ``bar2`` before it): lanes 0-15 reach the stretch while lanes 16-31 are inside it, execute
+    it, and the others pass it. Warp 1 stores registers it never wrote (the same with vectors on and off)."""
+    pre = ""
+    if wait:
+        pre = ("    mov.u32 %r38, bar;\n    mov.u32 %r39, bar2;\n"
+               "    setp.eq.u32 %p1, %r35, 0;\n"
+               "    @%p1 mbarrier.init.shared.b64 [%r38], 32;\n"
+               "    @%p1 mbarrier.init.shared.b64 [%r39], 16;\n"
+               "    bar.sync 0;\n"
+               "    setp.lt.u32 %p1, %r35, 32;\n"
+               "    @%p1 bra W0;\n"
+               "W1:\n    mbarrier.try_wait.parity.shared.b64 %p1, [%r39], 0;\n    @!%p1 bra W1;\n"
+               "    mbarrier.arrive.shared.b64 %rd19, [%r38];\n    bra.uni DONE;\n"
+               "W0:\n    setp.ge.u32 %p1, %r35, 16;\n    @%p1 bra GO;\n"
+               "WAIT:\n    mbarrier.try_wait.parity.shared.b64 %p1, [%r38], 0;\n    @!%p1 bra WAIT;\n"
+               "GO:\n    mbarrier.arrive.shared.b64 %rd18, [%r39];\n")
+    k = kernel(pre + "    and.b32 %r36, %r32, 3;\n    setp.ne.u32 %p1, %r36, 0;\n" + BODY * 4
+               + ("DONE:\n" if wait else ""))
+    shared = "    .shared .b64 bar;\n    .shared .b64 bar2;\n"
+    return k.replace("    .reg .pred %p<2>;\n", "    .reg .pred %p<2>;\n" + shared)
+
+
+@pytest.mark.parametrize("wait", [False, True], ids=["together", "half-late"])
+def test_stretch_computed_ahead_same_as_per_lane(monkeypatch, wait):
+    from tile_mlir.sim import lane_runs
+    rng = np.random.default_rng(11)
+    block = 64
+    inp = codes(rng, 100)[:block * 4].copy()
+    ptx = _long_stretch_kernel(wait)
+    rest = []
+    real = lane_runs._range
+    monkeypatch.setattr(lane_runs, "_range", lambda M, lanes, j, end, span_end, w:
+                        (w is None and rest.append(len(lanes))) or real(M, lanes, j, end, span_end, w))
+    fast, fast_summary = _run(monkeypatch, True, inp, ptx, 1, block)
+    slow, slow_summary = _run(monkeypatch, False, inp, ptx, 1, block)
+    assert fast.tolist() == slow.tolist()
+    assert fast_summary == slow_summary
+    if wait:  # (lanes 0-15 executed what lanes 16-31 had computed ahead)
+        assert 16 in rest
