@@ -158,14 +158,13 @@ def step_ahead(M, w, threads, pc, inst) -> None:
     stop, done = M._ahead[w]
     nxt = pc + 1
     g = inst.guard
-    t = None
-    try:
-        for t in threads:
-            if t.state == RUN and t.pc == pc:
-                t.pc = nxt
-                if t not in done and (g is None or (t.r[g[0]] != 0) != g[1]):
-                    inst.fn(t)
-    except EmulationError as e:
-        raise M._locate(e, inst, t) from None
     if nxt >= stop:
         del M._ahead[w]
+    for t in threads:
+        if t.state == RUN and t.pc == pc:
+            t.pc = nxt
+            if t not in done and (g is None or (t.r[g[0]] != 0) != g[1]):
+                try:
+                    inst.fn(t)
+                except EmulationError as e:
+                    raise M._locate(e, inst, t) from None

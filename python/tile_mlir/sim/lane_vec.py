@@ -30,20 +30,20 @@ off (the tests compare both); lane_runs.py computes a stretch the slice budget c
 from __future__ import annotations
 
 import re
-from itertools import chain
-from operator import itemgetter
 
 import numpy as np
 
 from .approx_math import mufu_ex2
+from .codegen import compiled
 from .errors import EmulationError
 
 #: False: lane runs execute every instruction per lane
 ENABLED = True
 #: the shortest stretch run as vectors (below it, reading and writing back the registers costs more)
-MIN_LEN = 6
+MIN_LEN = 16
 
 _U64 = np.uint64
+_INT = {int}
 _EXP = 0x7F800000
 _MIN_NORMAL = 2.0 ** -126
 _SRC_REG = re.compile(r"^r\[(\d+)\]$")
@@ -363,10 +363,17 @@ class _Plan:
             for s, _ in f.dsts:
                 col.setdefault(s, len(col))
         self.ncols, self.live, self.consts = len(col), live, consts
-        self.get = (itemgetter(*live) if len(live) > 1 else (lambda r, _s=live[0]: (r[_s],))) if live else None
+        self.get = _getter(live) if live else None
         self.groups = [_Group(fs, _Cols(col)) for fs in _levels(forms)]
         self.written, self.wgroups = _groups(written)
         self.wcols = np.array([col[s] for s in self.written], np.intp)
+
+
+def _getter(slots):
+    """``g(r)``: the tuple of r's values at ``slots`` (one compiled function: a lane's live-ins in one call)."""
+    ns = {}
+    exec(compiled(f"def _g(r):\n    return ({', '.join(f'r[{s}]' for s in slots)},)\n", "<lane_vec live-ins>"), ns)
+    return ns["_g"]
 
 
 def _levels(forms):
@@ -431,8 +438,9 @@ def run(M, lanes, pc, k) -> int:
     V = np.empty((n, plan.ncols), _U64)
     if plan.get is not None:
         rows = [plan.get(t.r) for t in lanes]
-        if set(map(type, chain.from_iterable(rows))) != {int}:
-            return 0
+        for row in rows:
+            if set(map(type, row)) != _INT:
+                return 0
         try:
             V[:, :len(plan.live)] = rows
         except OverflowError:

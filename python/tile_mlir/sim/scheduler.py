@@ -308,28 +308,28 @@ class Scheduler:
                     n += k - 1
                     lane_runs.run(self, lanes, minpc, k, span, w)
                     continue
-            if ahead and w in ahead:  # (lanes that computed this instruction ahead pass it: lane_runs.py)
+            if ahead and w in ahead:  # (lanes that computed it ahead pass it: lane_runs.py)
                 lane_runs.step_ahead(self, w, threads, minpc, inst)
-                continue
-            fn = inst.fn
-            nxt = minpc + 1
-            g = inst.guard
-            t = None
-            try:
-                if g is None:
-                    for t in threads:
-                        if t.state == RUN and t.pc == minpc:
-                            t.pc = nxt
-                            fn(t)
-                else:
-                    s, neg = g
-                    for t in threads:
-                        if t.state == RUN and t.pc == minpc:
-                            t.pc = nxt
-                            if (t.r[s] != 0) != neg:
+            else:
+                fn = inst.fn
+                nxt = minpc + 1
+                g = inst.guard
+                t = None
+                try:
+                    if g is None:
+                        for t in threads:
+                            if t.state == RUN and t.pc == minpc:
+                                t.pc = nxt
                                 fn(t)
-            except EmulationError as e:
-                raise self._locate(e, inst, t) from None
+                    else:
+                        s, neg = g
+                        for t in threads:
+                            if t.state == RUN and t.pc == minpc:
+                                t.pc = nxt
+                                if (t.r[s] != 0) != neg:
+                                    fn(t)
+                except EmulationError as e:
+                    raise self._locate(e, inst, t) from None
             if stop is not None and stop[minpc]:
                 self.syncs += 1
                 break

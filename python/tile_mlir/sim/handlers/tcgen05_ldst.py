@@ -5,9 +5,6 @@ tcgen05_async.check_tmem_read."""
 
 from __future__ import annotations
 
-import re
-from operator import itemgetter
-
 import numpy as np
 
 from .. import memory as mem
@@ -109,9 +106,6 @@ def _region(M, w, parts, fa, rows, cols, pack, line, what):
     return Rr, Cc
 
 
-_REG = re.compile(r"^r\[(\d+)\]$")
-
-
 def _slot_runs(slots):
     """(slot range, register range) of the destinations' runs of consecutive slots (a sink ends one): a
     thread's values stored a slice at a time."""
@@ -164,13 +158,7 @@ def decode_ld(d, inst):
 
 def decode_st(d, inst):
     shape, num, nregs, pack, rl, rows, cols, fa = _ldst_decode(d, inst, False)
-    exprs = [d.src(o, 32) for o in rl]
-    getters = [d.compile([f"return {e}"]) for e in exprs]
-    if all(_REG.match(e) for e in exprs):  # (plain registers: one itemgetter a thread, not one call each)
-        get = itemgetter(*[int(_REG.match(e).group(1)) for e in exprs])
-        read = (lambda t: get(t.r)) if len(exprs) > 1 else (lambda t: (get(t.r),))
-    else:
-        read = lambda t: [g(t) for g in getters]  # noqa: E731
+    read = d.compile([f"return ({', '.join(d.src(o, 32) for o in rl)},)"])  # (a thread's sources in one call)
     M = d.M
     line = inst.line
 
