@@ -131,37 +131,36 @@ def model(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_heads: 
     out = np.zeros_like(q)
     out_lse = np.zeros(q.shape[:2], np.float32)
     kv_tiles = -(-seq_k // BLOCK_N)
-    for bh in range(bh_q):
+    q_tiles = -(-seq_q // BLOCK_M)
+    rows = np.arange(q_tiles * BLOCK_M)[:, None]
+    for bh in range(bh_q):  # (a head's query tiles at once: every row's arithmetic is its own)
         g = bh // group
-        for qt in range(-(-seq_q // BLOCK_M)):
-            qs = _tile(q[bh], qt * BLOCK_M, BLOCK_M)
-            rows = np.arange(BLOCK_M)[:, None] + qt * BLOCK_M
-            n_kv = min(kv_tiles, qt + 1) if causal else kv_tiles
-            m = l = o = None
-            for j in range(n_kv):
-                ks, vs = _tile(k[g], j * BLOCK_N, BLOCK_N), _tile(v[g], j * BLOCK_N, BLOCK_N)
-                s = mma(qs, ks.T, None, elem)
-                cols = np.arange(BLOCK_N)[None, :] + j * BLOCK_N
-                masked = cols >= seq_k
-                if causal:
-                    masked = masked | (cols > rows)
-                s = np.where(masked, np.float32(-np.inf), s)
-                m_new = s.max(axis=1) if m is None else np.maximum(m, s.max(axis=1))
-                neg = -(m_new * c)
-                p = ex2_f32(fma_f32(s, c, neg[:, None]))
-                if m is None:
-                    l = row_sum(p)
-                else:
-                    corr = ex2_f32(fma_f32(m, c, neg))
-                    l = fma_f32(l, corr, row_sum(p))
-                    o = o * corr[:, None]
-                o = mma(p.astype(dt), vs, o, elem)
+        qs = _tile(q[bh], 0, q_tiles * BLOCK_M)
+        m = l = o = None
+        for j in range(min(kv_tiles, q_tiles) if causal else kv_tiles):
+            # the query tiles that read key tile j: all, or (causal) those from tile j on
+            sl = slice(j * BLOCK_M if causal else 0, None)
+            ks, vs = _tile(k[g], j * BLOCK_N, BLOCK_N), _tile(v[g], j * BLOCK_N, BLOCK_N)
+            s = mma(qs[sl], ks.T, None, elem)
+            cols = np.arange(BLOCK_N)[None, :] + j * BLOCK_N
+            masked = cols >= seq_k
+            if causal:
+                masked = masked | (cols > rows[sl])
+            s = np.where(masked, np.float32(-np.inf), s)
+            m_new = s.max(axis=1) if m is None else np.maximum(m[sl], s.max(axis=1))
+            neg = -(m_new * c)
+            p = ex2_f32(fma_f32(s, c, neg[:, None]))
+            if m is None:
+                l, o = row_sum(p), mma(p.astype(dt), vs, None, elem)
                 m = m_new
-            res = (o * rcp_f32(l)[:, None]).astype(dt)
-            rows_here = len(out[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M])
-            out[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M] = res[:rows_here]
-            row_lse = ((m * c) + lg2_f32(l)) * np.float32(LN2)
-            out_lse[bh, qt * BLOCK_M:(qt + 1) * BLOCK_M] = row_lse[:rows_here]
+                continue
+            corr = ex2_f32(fma_f32(m[sl], c, neg))
+            l[sl] = fma_f32(l[sl], corr, row_sum(p))
+            o[sl] = mma(p.astype(dt), vs, o[sl] * corr[:, None], elem)
+            m[sl] = m_new
+        res = (o * rcp_f32(l)[:, None]).astype(dt)
+        out[bh] = res[:seq_q]
+        out_lse[bh] = (((m * c) + lg2_f32(l)) * np.float32(LN2))[:seq_q]
     return (out, out_lse) if lse else out
 
 

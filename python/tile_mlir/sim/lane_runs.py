@@ -21,8 +21,12 @@ from __future__ import annotations
 
 import re
 
+from . import lane_vec
 from .codegen import compiled
 from .errors import EmulationError
+from .state import State
+
+RUN = State.RUN
 
 _RETURN = re.compile(r"\s*return\b")
 
@@ -78,19 +82,31 @@ def _loop(M, inst):
     return ns["_l"]
 
 
-def run(M, lanes, pc, k):
+def run(M, lanes, pc, k, span=None, w=None):
     """Execute instructions pc .. pc+k-1 for ``lanes`` (all at ``pc``, the warp's only runnable
-    lanes below pc+k); their PCs end at pc+k."""
-    loops = M._lane_loops
+    lanes below pc+k); their PCs end at pc+k.
+
+    ``span`` >= k: how far the run would go without the warp's slice budget. A vector stretch
+    (lane_vec.py) that the budget cuts is computed whole, to pc+span at most: the lanes' registers
+    then hold the values of instructions they have not reached, which nothing can read in between
+    (the instructions are register-only, and a warp's registers are its own), and ``M._ahead[w]``
+    = (stop, lanes) says so; those lanes pass the rest of the stretch without executing it again
+    (here and in the scheduler's per-thread step, :func:`step_ahead`), while any other lane that
+    reaches it executes it. Steps, PCs and the warps' interleaving are the scheduler's."""
     code = M.code
+    end = pc + k
     j = pc
     try:
-        for j in range(pc, pc + k):
-            f = loops[j]
-            if f is None:
-                f = loops[j] = _loop(M, code[j])
-            f(lanes)
+        ahead = M._ahead.get(w) if M._ahead else None
+        if ahead is not None and pc < ahead[0]:
+            stop, done = ahead
+            j = min(stop, end)
+            rest = [t for t in lanes if t not in done]
+            if rest:
+                _range(M, rest, pc, j, j, None)
+        j = _range(M, lanes, j, end, pc + (span or k), w)
     except EmulationError as e:
+        j = getattr(e, "pc", j)
         t = getattr(e, "lane", None)
         done = lanes.index(t) + 1 if t in lanes else 0
         for u in lanes[:done]:  # as the scheduler leaves them: PC past the faulting one
@@ -98,6 +114,57 @@ def run(M, lanes, pc, k):
         for u in lanes[done:]:
             u.pc = j
         raise M._locate(e, code[j], t) from None
-    end = pc + k
     for u in lanes:
         u.pc = end
+    ahead = M._ahead.get(w) if M._ahead else None
+    if ahead is not None and end >= ahead[0]:
+        del M._ahead[w]
+
+
+def _range(M, lanes, j, end, span_end, w):
+    """Instructions j .. end-1 for ``lanes``: vector stretches (lane_vec.py) where they are long enough,
+    the per-lane loops elsewhere; a vector stretch past ``end`` (to span_end at most) is computed whole
+    and recorded as ahead of the lanes (w given). A fault carries its PC (``e.pc``)."""
+    loops = M._lane_loops
+    code = M.code
+    vec = M._vec_len
+    scalar_to = j
+    try:
+        while j < end:
+            if j >= scalar_to and vec is not None and vec[j] >= lane_vec.MIN_LEN:
+                m = min(vec[j], (span_end if w is not None else end) - j)
+                done = lane_vec.run(M, lanes, j, m)  # (its stretch as vectors, lane_vec.py)
+                if done == m:
+                    if j + m > end:
+                        M._ahead[w] = (j + m, set(lanes))
+                        return end
+                    j += m
+                    continue
+                scalar_to = j + m  # declined: the stretch per lane
+            f = loops[j]
+            if f is None:
+                f = loops[j] = _loop(M, code[j])
+            f(lanes)
+            j += 1
+    except EmulationError as e:
+        e.pc = j
+        raise
+    return end
+
+
+def step_ahead(M, w, threads, pc, inst) -> None:
+    """The scheduler's per-thread step at ``pc``, inside a stretch computed ahead for some lanes
+    (:func:`run`): those pass it, the others execute it."""
+    stop, done = M._ahead[w]
+    nxt = pc + 1
+    g = inst.guard
+    if nxt >= stop:
+        del M._ahead[w]
+    for t in threads:
+        if t.state == RUN and t.pc == pc:
+            t.pc = nxt
+            if t not in done and (g is None or (t.r[g[0]] != 0) != g[1]):
+                try:
+                    inst.fn(t)
+                except EmulationError as e:
+                    raise M._locate(e, inst, t) from None

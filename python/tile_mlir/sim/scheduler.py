@@ -31,7 +31,7 @@ import time
 
 import numpy as np
 
-from . import lane_runs
+from . import lane_runs, lane_vec
 from .errors import EmulationError
 from .locations import located_error
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, State, Thread, Warp
@@ -96,6 +96,10 @@ class Scheduler:
             self._sync_stop = self.policy.sync_flags(self.code)
             self._run_len = _cut_runs(self._run_len, self._sync_stop)
         self._lane_loops = [None] * len(self.code)  # built on first use (lane_runs.py)
+        # stretches of lane runs executed as vectors over the lanes (lane_vec.py)
+        self._vec_len = lane_vec.lengths(self, self.code) if lane_runs.ENABLED and lane_vec.ENABLED else None
+        self._vec_plans = {}
+        self._ahead = {}  # warp -> (stop, lanes) of a vector stretch computed ahead (lane_runs.py)
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)
@@ -260,6 +264,7 @@ class Scheduler:
         BIG = 1 << 60
         RUN = State.RUN
         trace = self.trace or self._spin is not None
+        ahead = self._ahead
         run_len = self._run_len
         stop = self._sync_stop
         while n < budget:
@@ -297,30 +302,34 @@ class Scheduler:
                             lanes.append(t)
                         elif p < other:
                             other = p
-                k = min(run_len[minpc], other - minpc, budget - n + 1)
+                span = min(run_len[minpc], other - minpc)
+                k = min(span, budget - n + 1)
                 if k > 1:
                     n += k - 1
-                    lane_runs.run(self, lanes, minpc, k)
+                    lane_runs.run(self, lanes, minpc, k, span, w)
                     continue
-            fn = inst.fn
-            nxt = minpc + 1
-            g = inst.guard
-            t = None
-            try:
-                if g is None:
-                    for t in threads:
-                        if t.state == RUN and t.pc == minpc:
-                            t.pc = nxt
-                            fn(t)
-                else:
-                    s, neg = g
-                    for t in threads:
-                        if t.state == RUN and t.pc == minpc:
-                            t.pc = nxt
-                            if (t.r[s] != 0) != neg:
+            if ahead and w in ahead:  # (lanes that computed it ahead pass it: lane_runs.py)
+                lane_runs.step_ahead(self, w, threads, minpc, inst)
+            else:
+                fn = inst.fn
+                nxt = minpc + 1
+                g = inst.guard
+                t = None
+                try:
+                    if g is None:
+                        for t in threads:
+                            if t.state == RUN and t.pc == minpc:
+                                t.pc = nxt
                                 fn(t)
-            except EmulationError as e:
-                raise self._locate(e, inst, t) from None
+                    else:
+                        s, neg = g
+                        for t in threads:
+                            if t.state == RUN and t.pc == minpc:
+                                t.pc = nxt
+                                if (t.r[s] != 0) != neg:
+                                    fn(t)
+                except EmulationError as e:
+                    raise self._locate(e, inst, t) from None
             if stop is not None and stop[minpc]:
                 self.syncs += 1
                 break

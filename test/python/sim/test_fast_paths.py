@@ -159,9 +159,9 @@ def test_lane_runs_are_taken():
     seen = []
     real = lane_runs.run
 
-    def spy(M, lanes, pc, k):
+    def spy(M, lanes, pc, k, *rest):
         seen.append((len(lanes), k))
-        return real(M, lanes, pc, k)
+        return real(M, lanes, pc, k, *rest)
     lane_runs.run = spy
     try:
         run_ptx(DIVERGENT, "k", [np.zeros(64, np.uint32)], block=(64, 1, 1))

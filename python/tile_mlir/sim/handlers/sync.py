@@ -31,6 +31,17 @@ CLUSTER_BAR = Kept("sync", "cluster", _ClusterBarrier)
 
 
 def merge_seen(threads, extra=None):
+    """What the threads and ``extra`` know together: each key's largest count."""
+    if len(threads) == 1:  # (an mbarrier arrive or wait: the smaller of the two dicts merged into the larger)
+        a, b = threads[0].seen, extra or {}
+        if len(a) < len(b):
+            a, b = b, a
+        merged = dict(a)
+        get = merged.get
+        for k, v in b.items():
+            if get(k, -1) < v:
+                merged[k] = v
+        return merged
     merged = dict(extra) if extra else {}
     for t in threads:
         for k, v in t.seen.items():

@@ -108,9 +108,26 @@ def _region(M, w, parts, fa, rows, cols, pack, line, what):
     return Rr, Cc
 
 
+def _slot_runs(slots):
+    """(slot range, register range) of the destinations' runs of consecutive slots (a sink ends one): a
+    thread's values stored a slice at a time."""
+    runs, i = [], 0
+    while i < len(slots):
+        if slots[i] is None:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(slots) and slots[j + 1] is not None and slots[j + 1] == slots[j] + 1:
+            j += 1
+        runs.append((slots[i], slots[j] + 1, i, j + 1))
+        i = j + 1
+    return runs
+
+
 def decode_ld(d, inst):
     shape, num, nregs, pack, rl, rows, cols, fa = _ldst_decode(d, inst, True)
     slots = [None if o[0] == "sink" else d.slot(o) for o in rl]
+    runs = _slot_runs(slots)
     M = d.M
     line = inst.line
 
@@ -128,21 +145,22 @@ def decode_ld(d, inst):
                    f"PTX shows it only in a figure", key=("pack", line))
             vals = (vals[..., 0] & 0xFFFF) | ((vals[..., 1] & 0xFFFF) << 16)
         plain = M.ld_plain
+        rows_ = vals.tolist()
         for t in parts:  # unreadable until tcgen05.wait::ld (ld_poison.py)
+            row = rows_[t.lane]
             if plain:  # (no instruction can read them early: ld_poison.never_read_unwaited)
                 r = t.r
-                for s, v in zip(slots, vals[t.lane].tolist()):
-                    if s is not None:
-                        r[s] = v
+                for a, b, i, j in runs:
+                    r[a:b] = row[i:j]
             else:
-                ld_poison.poison_ld(M, t, slots, vals[t.lane].tolist(), line)
+                ld_poison.poison_ld(M, t, slots, row, line)
             aop.THREAD.of(t).ld_pending = True
     return f, None
 
 
 def decode_st(d, inst):
     shape, num, nregs, pack, rl, rows, cols, fa = _ldst_decode(d, inst, False)
-    getters = [d.compile([f"return {d.src(o, 32)}"]) for o in rl]
+    read = d.compile([f"return ({', '.join(d.src(o, 32) for o in rl)},)"])  # (a thread's sources in one call)
     M = d.M
     line = inst.line
 
@@ -151,7 +169,7 @@ def decode_st(d, inst):
         tm = w.cta.tmem
         vals = np.zeros((32, nregs), dtype=np.int64)
         for t in parts:
-            vals[t.lane] = [g(t) for g in getters]
+            vals[t.lane] = read(t)
         lanes = [t.lane for t in parts]
         if pack:
             M.warn(f"line {line}: .unpack::16b bit placement assumed (low 16 bits -> lower "
