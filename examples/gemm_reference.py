@@ -502,6 +502,8 @@ def _model_rows(job, r0: int, r1: int) -> np.ndarray:
 
 def _mmasim_tiles(job, tiles) -> list:
     """MMA-Sim's fp32 D of each sampled tile (one task: one torch import)."""
+    import torch
+    torch.set_num_threads(1)  # 128 x 8 tiles: torch's threads only spin beside tile-sim's workers
     logical, fmt = job
     if fmt is None:
         a, b = logical
