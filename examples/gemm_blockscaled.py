@@ -42,7 +42,7 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "python"))
 
 import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
-from gemm_reference import FORMATS, add_check_options, module_text, run_check  # noqa: E402
+from gemm_reference import FORMATS, add_check_options, module_text, run_check, start_check  # noqa: E402
 
 from tile_mlir.dialect import builders as tb  # noqa: E402
 from tile_mlir.mlir import arith, ir  # noqa: E402
@@ -527,11 +527,12 @@ def expected(cfg: GemmConfig, logical) -> np.ndarray:
     return ref.to_bf16(d)
 
 
-def run(cfg: GemmConfig, seed: int = 0, backend: str = "sim"):
-    """(D, logical operands): cfg's kernel run through tile_mlir.jit on random operands."""
+def run(cfg: GemmConfig, seed: int = 0, backend: str = "sim", args: dict | None = None):
+    """(D, logical operands): cfg's kernel run through tile_mlir.jit on random operands (``args``: operands(cfg,
+    seed) made already)."""
     import tile_mlir
 
-    args = operands(cfg, seed)
+    args = args if args is not None else operands(cfg, seed)
     d = np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16)
     kernel = tile_mlir.jit(build(cfg), arch=cfg.target, backend=backend)
     kernel(*[args[n] for n in ("A", "B", "SFA", "SFB") if n in args], d)
@@ -572,9 +573,16 @@ def _main(p, args) -> int:
     except ValueError as e:
         p.error(str(e))
     if args.run:
-        d, logical = run(cfg, backend=args.run)
-        return run_check(f"{cfg.name} on {args.run}", d, logical,
-                         None if cfg.target == "sm_90a" else FORMATS[cfg.dtype], args)
+        ops, fmt = operands(cfg), None if cfg.target == "sm_90a" else FORMATS[cfg.dtype]
+        # the check's reference starts first, on worker processes: it runs while the kernel compiles and runs
+        started = None if args.mmasim_full else start_check(ops["logical"], fmt, args.samples)
+        try:
+            d, logical = run(cfg, backend=args.run, args=ops)
+        except BaseException:
+            if started is not None:
+                started.cancel()
+            raise
+        return run_check(f"{cfg.name} on {args.run}", d, logical, fmt, args, started)
     text = module_text(build(cfg), cfg.target, cfg.name, args.ptx)
     if args.output:
         try:

@@ -399,26 +399,40 @@ def fast_dense(a, b, fmt: DenseFormat, progress: bool = True) -> np.ndarray:
     return d
 
 
+def sample_tiles(m: int, n: int, rows: int, samples: int = 2, cols: int = 8, seed: int = 0) -> list:
+    """The (row slice, column slice) of each of ``samples`` random rows x cols tiles of an m x n D."""
+    rng = np.random.default_rng(seed)
+    tiles = []
+    for _ in range(samples):
+        m0 = int(rng.integers(0, -(-m // rows))) * rows
+        n0 = int(rng.integers(0, -(-n // cols))) * cols
+        tiles.append((slice(m0, min(m, m0 + rows)), slice(n0, min(n, n0 + cols))))
+    return tiles
+
+
+def compare_tiles(fast: np.ndarray, tiles, wants) -> tuple[int, int, int]:
+    """check_sampled's counts from MMA-Sim's D of each tile (``wants``, in ``tiles``' order)."""
+    differ = differ32 = compared = 0
+    for (r, c), want in zip(tiles, wants):
+        differ += int(np.count_nonzero(to_bf16(want).view(np.uint16) != to_bf16(fast[r, c]).view(np.uint16)))
+        differ32 += int(np.count_nonzero(want.view(np.uint32) != fast[r, c].view(np.uint32)))
+        compared += want.size
+    return differ, differ32, compared
+
+
 def check_sampled(fast: np.ndarray, mmasim, rows: int, samples: int = 2, cols: int = 8,
                   seed: int = 0, progress: bool = True) -> tuple[int, int, int]:
     """(elements whose bf16 differ, elements whose fp32 differ, elements compared) between ``fast`` (fp32 D of
-    the fast model) and MMA-Sim's model on ``samples`` random rows x cols tiles; ``mmasim(row_slice,
+    the fast model) and MMA-Sim's model on ``samples`` random rows x cols tiles (sample_tiles); ``mmasim(row_slice,
     col_slice)`` computes MMA-Sim's D of one tile from the operands restricted to it (every element of D
     depends on its row and column alone). D is bf16: the bf16 count is the check, the fp32 one a finding."""
-    m, n = fast.shape
-    rng = np.random.default_rng(seed)
-    differ = differ32 = compared = 0
+    tiles = sample_tiles(*fast.shape, rows, samples, cols, seed)
+    wants = []
     with _progress(samples, "MMA-Sim on sampled tiles", progress) as bar:
-        for _ in range(samples):
-            m0 = int(rng.integers(0, -(-m // rows))) * rows
-            n0 = int(rng.integers(0, -(-n // cols))) * cols
-            r, c = slice(m0, min(m, m0 + rows)), slice(n0, min(n, n0 + cols))
-            want = mmasim(r, c)
-            differ += int(np.count_nonzero(to_bf16(want).view(np.uint16) != to_bf16(fast[r, c]).view(np.uint16)))
-            differ32 += int(np.count_nonzero(want.view(np.uint32) != fast[r, c].view(np.uint32)))
-            compared += want.size
+        for r, c in tiles:
+            wants.append(mmasim(r, c))
             bar.update()
-    return differ, differ32, compared
+    return compare_tiles(fast, tiles, wants)
 
 
 def check_blockscaled(a, sfa, b, sfb, fmt: BlockFormat, samples: int = 2,
@@ -470,12 +484,92 @@ def add_check_options(p) -> None:
                    help="--run: compare D with MMA-Sim's model in full instead (minutes at 1024^3)")
 
 
-def run_check(label: str, d: np.ndarray, logical, fmt: "BlockFormat | None", args) -> int:
+# ---------------------------------------------------------------- the check started before the kernel runs
+#: M x N x K from which start_check runs the reference on worker processes (the exact model costs about
+#: 4 ns per multiply-add here, so 2^28 is about a second; below that the workers' start costs more than it saves)
+POOL_AT = 1 << 28
+
+
+def _model_rows(job, r0: int, r1: int) -> np.ndarray:
+    """The exact model's fp32 D of rows r0:r1 (every element of D depends on its row and column alone)."""
+    logical, fmt = job
+    if fmt is None:
+        a, b = logical
+        return fast_wgmma(a[r0:r1], b, progress=False)
+    a, sfa, b, sfb = logical
+    return fast_blockscaled(a[r0:r1], sfa[r0:r1], b, sfb, fmt, progress=False)
+
+
+def _mmasim_tiles(job, tiles) -> list:
+    """MMA-Sim's fp32 D of each sampled tile (one task: one torch import)."""
+    import torch
+    torch.set_num_threads(1)  # 128 x 8 tiles: torch's threads only spin beside tile-sim's workers
+    logical, fmt = job
+    if fmt is None:
+        a, b = logical
+        return [mmasim_wgmma(a[r], b[c]) for r, c in tiles]
+    a, sfa, b, sfb = logical
+    return [mmasim_blockscaled(a[r], sfa[r], b[c], sfb[c], fmt) for r, c in tiles]
+
+
+class StartedCheck:
+    """The --run check's reference, started by :func:`start_check`; :meth:`result` gathers it."""
+
+    def __init__(self, logical, fmt, samples: int, workers: int | None):
+        import sys
+
+        from started_work import StartedWork, default_workers
+
+        m, n, k = logical[0].shape[0], logical[-2 if fmt is not None else 1].shape[0], logical[0].shape[1]
+        self.shape, self.rows = (m, n), 64 if fmt is None else 128
+        self.tiles = sample_tiles(m, n, self.rows, samples)
+        tasks = [(_mmasim_tiles, (self.tiles,))] if samples else []  # first: the longest task
+        tasks += [(_model_rows, (r0, min(m, r0 + self.rows))) for r0 in range(0, m, self.rows)]
+        if workers is None:
+            workers = default_workers() if m * n * k >= POOL_AT else 1
+        # MMA-Sim's task runs here if this process started torch already (started_work.py: fork)
+        local = (0,) if self.tiles and "torch" in sys.modules else ()
+        self.work = StartedWork((logical, fmt), tasks, workers, local)
+
+    def result(self, progress: bool = True) -> tuple[np.ndarray, tuple[int, int, int]]:
+        """(bf16 D of the exact model, check_sampled's counts of the model against MMA-Sim)."""
+        first = 1 if self.tiles else 0
+        fast = np.empty(self.shape, np.float32)
+        try:
+            with _progress(len(self.work.tasks) - first, "reference D (exact model)", progress) as bar:
+                for i in range(first, len(self.work.tasks)):
+                    r0, r1 = self.work.tasks[i][1]
+                    fast[r0:r1] = self.work.result(i)
+                    bar.update()
+            wants = []
+            if self.tiles:
+                with _progress(len(self.tiles), "MMA-Sim on sampled tiles", progress) as bar:
+                    wants = self.work.result(0)
+                    bar.update(len(self.tiles))
+        finally:
+            self.work.close()
+        return to_bf16(fast), compare_tiles(fast, self.tiles, wants)
+
+    def cancel(self) -> None:
+        """Stop the reference's workers (the kernel failed)."""
+        self.work.cancel()
+
+
+def start_check(logical, fmt: "BlockFormat | None", samples: int = 2, workers: int | None = None) -> StartedCheck:
+    """Start the --run check's reference for the logical operands (``fmt`` None: the Hopper wgmma kernels):
+    the exact model's D, 128 (wgmma: 64) rows per task, and MMA-Sim's D of the sampled tiles, on ``workers``
+    forked processes (default: every core when M x N x K >= POOL_AT, else none: computed in result()).
+    Started before the kernel compiles, it overlaps the compile and the emulation (examples/started_work.py)."""
+    return StartedCheck(logical, fmt, samples, workers)
+
+
+def run_check(label: str, d: np.ndarray, logical, fmt: "BlockFormat | None", args, started=None) -> int:
     """The examples' --run check of D: against the exact model, itself checked against MMA-Sim on sampled
-    tiles; with --mmasim-full, against MMA-Sim's model of the whole D. ``fmt`` None: the Hopper wgmma kernels."""
+    tiles (``started``: its reference, from start_check before the kernel ran; default: computed now, on
+    every core for a large D); with --mmasim-full, against MMA-Sim's model of the whole D. ``fmt`` None: the
+    Hopper wgmma kernels."""
     if args.mmasim_full:
         want = to_bf16(mmasim_wgmma(*logical) if fmt is None else mmasim_blockscaled(*logical, fmt))
         return report_bits(label, d, want)
-    want, sampled = check_wgmma(*logical, samples=args.samples) if fmt is None else \
-        check_blockscaled(*logical, fmt, samples=args.samples)
+    want, sampled = (started or start_check(logical, fmt, samples=args.samples)).result()
     return report_checked(label, d, want, sampled)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import env as _env
-from . import mma_fast, mma_small
+from . import mma_fast, mma_small, mma_wide
 from .errors import EmulationError
 
 #: element type -> (bits, sign bit); fp6/fp4 of kind f8f6f4 sit in 8-bit containers (bits 5..0 /
@@ -132,8 +132,12 @@ def _fast_dense(dtype, atype, btype, a, b, c, fp8_narrow):
     f16 = dtype == "f16"
     F = 13 if fp8_narrow else 25
     rho = "RNE-FP16" if f16 else ("RZ-E8M13" if fp8_narrow else "RZ-FP32")
-    return mma_fast.t_fdpa(a, b, c, atype, btype, dtype, F=F, rho=rho,
-                           e_zero=-21 if f16 else -133, L=32 // _ITEM[atype])
+    e_zero, L = -21 if f16 else -133, 32 // _ITEM[atype]
+    if mma_wide.covered(atype, btype, dtype, rho, e_zero, L):
+        d = mma_wide.t_fdpa(a, b, c, atype, btype, F=F, e_zero=e_zero, L=L)
+        if d is not None:
+            return d
+    return mma_fast.t_fdpa(a, b, c, atype, btype, dtype, F=F, rho=rho, e_zero=e_zero, L=L)
 
 
 def _shape(m, n, k):
@@ -236,6 +240,10 @@ def _operands(a, b, c, dtype: str, atype: str, btype: str, negate_a, negate_b, s
 
 def _block32(a, b, c, atype: str, btype: str, sfa, sfb) -> np.ndarray:
     """kind::mxf8f6f4 block32 with ue8m0 scales, f32 D: MMA-Sim's T-FDPA parameters for it."""
+    if mma_wide.covered(atype, btype, "f32", "RZ-FP32", -133, 32):
+        d = mma_wide.t_fdpa(a, b, c, atype, btype, F=25, e_zero=-133, L=32, sfa=sfa, sfb=sfb)
+        if d is not None:
+            return d
     return mma_fast.t_fdpa(a, b, c, atype, btype, "f32", F=25, rho="RZ-FP32", e_zero=-133, L=32,
                            sfa=sfa, sfb=sfb, stype="ue8m0")
 

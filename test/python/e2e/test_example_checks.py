@@ -46,3 +46,23 @@ def test_example_run_line(capsys):
     out = capsys.readouterr().out
     assert "gemm_mxfp8_128x256x128 on sim: D == the exact model of MMA-Sim's arithmetic, bit for bit (0 of 32768 " \
            "differ); the model == MMA-Sim on sampled tiles (0 of 1024 differ)" in out
+
+
+def test_started_check_on_workers_equals_the_serial_check():
+    """start_check's reference computed on two forked workers (rows in tasks, MMA-Sim's tiles in one) is
+    check_blockscaled's / check_wgmma's, for an M edge block and a wgmma tile of 2 rows."""
+    lg = ref.random_blockscaled(ref.MXFP8, 300, 40, 128, seed=1)
+    want, sampled = ref.start_check(lg, ref.MXFP8, 2, workers=2).result(progress=False)
+    want0, sampled0 = ref.check_blockscaled(*lg, ref.MXFP8, progress=False)
+    assert np.array_equal(want.view(np.uint16), want0.view(np.uint16)) and sampled == sampled0 == (0, 0, 1376)
+    lh = ref.random_dense(ml_dtypes.bfloat16, 130, 24, 64, seed=2)
+    want, sampled = ref.start_check(lh, None, 1, workers=2).result(progress=False)
+    want0, sampled0 = ref.check_wgmma(*lh, samples=1, progress=False)
+    assert np.array_equal(want.view(np.uint16), want0.view(np.uint16)) and sampled == sampled0 == (0, 0, 16)
+
+
+def test_started_work_runs_here_without_workers():
+    import started_work
+
+    work = started_work.StartedWork(10, [(lambda job, x: job + x, (i,)) for i in range(3)], workers=1)
+    assert work.pool is None and [work.result(i) for i in range(3)] == [10, 11, 12]

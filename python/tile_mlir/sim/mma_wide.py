@@ -1,0 +1,140 @@
+"""mma_fast.t_fdpa's result for a chain of groups into an f32 D (RZ), with D kept as float64
+values between the groups: the whole-tile path of the dense and ``kind::mxf8f6f4`` block32 MMAs.
+
+mma_fast.t_fdpa rounds each group's sum into f32 bits and decodes them again as the next group's
+C, some fifty passes over M x N per group beside the few over M x N x L that the products need;
+at 2048 x 2048 x 2048 those passes cost twice the products' (measured: docs/emulator.md §10).
+Here C stays a float64 array, which holds every f32 value exactly, and each step is a table look-up
+or one operation:
+
+* C's exponent is its float64 exponent (f32 normal numbers have the same one; a subnormal C, only
+  possible as the chain's first C, is clamped to -126 as mma_fast.decode clamps it); a zero C has
+  ``e_zero``, which is below every nonzero C's exponent, so C's exponent is also the floor that a
+  zero product or a zero C sets in mma_fast (the floor is max(e_zero, e_C) = e_C);
+* e_max of the products, as in mma_fast._product_sums_f32: the exponent of a float64 matmul of
+  2^(7 E), divided by 7 (a table indexed by the float64 exponent field);
+* C's truncated term trunc(C · 2^(F - e_max)) is exact in float64 (24 significant bits scaled by a
+  power of two), as are the sum of the truncated terms (integers below 2^53) and the sum scaled back
+  by 2^(e_max - F);
+* RZ into f32 of a value in f32's normal range clears the 29 float64 fraction bits f32 lacks
+  (mma_fast._round_rz_f32); the result is the next C as it is.
+
+What this path does not cover returns None and the caller runs mma_fast.t_fdpa from the start:
+NaN or infinity in A, B, C or a scale factor (UE8M0 0xFF), a group result outside f32's normal
+range (a subnormal or an overflow, which mma_fast rounds by its general path), other D types and
+roundings, or element exponents outside mma_fast's float bounds.  test/python/sim/test_mma_wide.py
+checks it against mma_fast.t_fdpa bit for bit, fallbacks included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import mma_fast as mf
+
+_BIAS = 1023  # float64 exponent bias
+_BAD = 1 << 20  # C's exponent table: a value outside f32's normal range (the chain stops there)
+_OFF = 2048  # offset of the power-of-two tables, indexed by exponent + _OFF
+
+
+def _tables():
+    b = np.arange(4096) & 0x7FF  # float64 exponent fields, the sign bit dropped
+    e = b - _BIAS
+    # the first C: f32 subnormals clamped to -126 (mma_fast.decode), zero -> e_zero (set per call)
+    first = np.where(b == 0, 0, np.maximum(e, -126)).astype(np.int32)
+    # a group's result: a nonzero value outside [2^-126, 2^128) stops the chain
+    later = np.where(b == 0, 0, np.where((e >= -126) & (e <= 127), e, _BAD)).astype(np.int32)
+    # e_max of the products from the exponent of sum 2^(7 E) (no nonzero product: below all)
+    prod = np.where(b == 0, 2 * mf._LOW, e // 7).astype(np.int32)
+    x = np.arange(-_OFF, _OFF)
+    p64 = np.ldexp(1.0, np.clip(x, -1022, 1023))
+    p32 = mf._pow2_f32(np.clip(x, mf._SCALE_LO, mf._SCALE_HI))
+    return first, later, prod, p64, p32
+
+
+_FIRST, _LATER, _PROD, _P64, _P32 = _tables()
+_ZERO: dict = {}
+
+
+def _zero_tables(e_zero: int):
+    """C's exponent tables with a zero C's exponent ``e_zero``."""
+    t = _ZERO.get(e_zero)
+    if t is None:
+        zero = (np.arange(4096) & 0x7FF) == 0
+        t = _ZERO[e_zero] = tuple(np.where(zero, e_zero, x).astype(np.int32) for x in (_FIRST, _LATER))
+    return t
+
+
+def covered(atype: str, btype: str, dtype: str, rho: str, e_zero: int, L: int) -> bool:
+    """Whether t_fdpa's arguments are of the kinds this path computes (the data may still send
+    a call back to mma_fast)."""
+    fa, fb = (mf.FORMATS.get("e2m1" if t == "e2m1x2" else t) for t in (atype, btype))
+    return fa is not None and fb is not None and dtype == "f32" and rho == "RZ-FP32" and \
+        e_zero <= -126 and L < 128 and fa[1] + fb[1] + 2 <= 24
+
+
+def t_fdpa(a_bits, b_bits, c_bits, atype, btype, *, F, e_zero, L, sfa=None, sfb=None):
+    """D bits (f32) of mma_fast.t_fdpa(..., dtype="f32", rho="RZ-FP32") for the same arguments
+    (``sfa`` M x K/L, ``sfb`` K/L x N UE8M0 codes, or None), or None where it does not apply."""
+    mf._one_blas_thread()
+    da, db = mf.decode(a_bits, atype), mf.decode(b_bits, btype)
+    if da.special or db.special:
+        return None
+    for d in (da, db):
+        e = d.exp[d.sig != 0]
+        if e.size and (int(e.min()) < mf._EXP_LO or int(e.max()) > mf._EXP_HI):
+            return None
+    vc = np.asarray(c_bits).astype(np.uint32).view(np.float32).astype(np.float64)
+    if not np.isfinite(vc).all():
+        return None
+    xa = xb = None
+    if sfa is not None:
+        xa = np.asarray(sfa).astype(np.int32)
+        xb = np.asarray(sfb).astype(np.int32)
+        if (xa == 0xFF).any() or (xb == 0xFF).any():
+            return None
+        xa, xb = xa - 127, xb - 127
+    m, K = da.sig.shape
+    n = db.sig.shape[1]
+    # the operands' values (exact in float32: at most 24 significant bits) and 2^(7 E) of each
+    va = np.where(da.neg, -da.sig, da.sig).astype(np.float32) * \
+        mf._pow2_f32((da.exp - da.frac).clip(-126, 127))
+    vb = np.where(db.neg, -db.sig, db.sig).astype(np.float32) * \
+        mf._pow2_f32((db.exp - db.frac).clip(-126, 127))
+    vaT = np.ascontiguousarray(va.T)  # (K, m): the working array is (L, rows, n)
+    pa = np.where(da.sig != 0, mf._pow2_f64(7 * da.exp.clip(mf._EXP_LO, mf._EXP_HI)), 0.0)
+    pb = np.where(db.sig != 0, mf._pow2_f64(7 * db.exp.clip(mf._EXP_LO, mf._EXP_HI)), 0.0)
+    first, later = _zero_tables(e_zero)
+    rows = max(1, min(m, mf._CHUNK // max(1, n * L)))
+    total = np.empty((m, n), np.float64)
+    table = first
+    for g, k0 in enumerate(range(0, K, L)):
+        ec = table[vc.view(np.uint64) >> 52]
+        if table is later and int(ec.max()) >= _BAD:
+            return None
+        table = later
+        emax0 = _PROD[(pa[:, k0:k0 + L] @ pb[k0:k0 + L]).view(np.uint64) >> 52]
+        if xa is None:
+            u = np.maximum(emax0, ec)  # e_max
+            emax = u
+        else:
+            ex = xa[:, g:g + 1] + xb[g:g + 1, :]  # the scale factors' exponent, added to products
+            u = np.maximum(emax0, ec - ex)  # e_max - ex
+            emax = u + ex
+        q = _P32[(F + _OFF) - u]  # the products' scale 2^(F - e_max + ex), clamped as mma_fast
+        buf = mf._work(0, (L, rows, n)).view(np.float32)
+        for r0 in range(0, m, rows):
+            r1 = min(m, r0 + rows)
+            X = np.multiply(vaT[k0:k0 + L, r0:r1, None], vb[k0:k0 + L, None, :],
+                            out=buf[:, :r1 - r0])
+            np.multiply(X, q[None, r0:r1], out=X)
+            np.trunc(X, out=X)
+            np.sum(X, axis=0, dtype=np.float64, out=total[r0:r1])
+        total += np.trunc(vc * _P64[(F + _OFF) - emax])  # C's term (0 for a zero C)
+        v = total * _P64[emax + (_OFF - F)]
+        vc = (v.view(np.int64) & mf._RZ_MASK).view(np.float64)  # RZ to f32 (range checked next)
+    if int(later[vc.view(np.uint64) >> 52].max()) >= _BAD:
+        return None
+    f = vc.astype(np.float32)
+    f[f == 0] = 0  # -0 -> +0
+    return f.view(np.uint32)
