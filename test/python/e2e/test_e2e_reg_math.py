@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import reg_math_kernels as rk  # noqa: E402
+import tiers  # noqa: E402
 from tile_mlir import builders as tb  # noqa: E402
 
 ARCHS = ("sm_100a", "sm_90a")
@@ -80,8 +81,10 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("name", list(CASES))
+# every operation in the fast tier on one target, and each target once; the rest in the slow tier
+@pytest.mark.parametrize("name, arch", tiers.cover(
+    [pytest.param(name, arch) for arch in ARCHS for name in CASES],
+    lambda name, arch: name, lambda name, arch: arch))
 def test_elementwise_rows_layout(name, arch, tmp_path):
     body, model = CASES[name]
     module, rows = _elementwise_kernel("rows", 16, body)
