@@ -17,6 +17,8 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 import pytest
 
+_PARAM = type(pytest.param(None))  # pytest's ParameterSet
+
 FAST = False  # set by conftest.py's pytest_configure, before the test modules are imported
 
 
@@ -47,14 +49,14 @@ def cover(params: Sequence, *keys: Callable) -> list:
         if any(m.name == "slow" for m in getattr(p, "marks", ())):
             out.append(p)
             continue
-        values = p.values if hasattr(p, "values") else (p,)
+        values = p.values if isinstance(p, _PARAM) else (p,)
         ks = [key(*values) for key in keys]
         new = any(k not in s for k, s in zip(ks, seen))
         for k, s in zip(ks, seen):
             s.add(k)
         if new:
             out.append(p)
-        elif hasattr(p, "values"):
+        elif isinstance(p, _PARAM):
             out.append(pytest.param(*p.values, id=p.id, marks=[*p.marks, pytest.mark.slow]))
         else:
             out.append(pytest.param(p, marks=pytest.mark.slow))
