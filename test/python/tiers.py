@@ -64,7 +64,8 @@ def cover(params: Sequence, *keys: Callable) -> list:
 
 
 def chunks(n: int, fast: Iterable[int]) -> list:
-    """Chunk numbers 0 .. n-1 of a test that splits its rows into strided chunks
-    (rows[chunk::n], each a sample of the whole table): those not in `fast` marked slow."""
+    """Indices 0 .. n-1, those not in `fast` marked slow: the chunks of a test that splits its rows
+    into strided chunks (rows[chunk::n], each a sample of the whole table), or the draws of a fixed
+    sample."""
     keep = set(fast)
     return [c if c in keep else pytest.param(c, marks=pytest.mark.slow) for c in range(n)]

@@ -119,9 +119,12 @@ def _logical(rows, n):
     return np.arange(rows)[:, None], np.arange(n)[None, :]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("mask, bound", [("causal", 5), ("causal", -3), ("residual", 11), ("residual", 0)])
+# make test: every mask and bound, each layout and target once (tiers.cover); the rest in the slow tier
+@pytest.mark.parametrize("mask, bound, kind, arch", tiers.cover(
+    [pytest.param(mask, bound, kind, arch) for arch in ARCHS for kind in KINDS
+     for mask, bound in (("causal", 5), ("causal", -3), ("residual", 11), ("residual", 0))],
+    lambda mask, bound, kind, arch: (mask, bound), lambda mask, bound, kind, arch: kind,
+    lambda mask, bound, kind, arch: arch))
 def test_mask_from_logical_coordinates(mask, bound, kind, arch, tmp_path):
     n = 16
     module, rows = _elementwise_kernel(kind, n, lambda a, b, r, o: tb.reg_mask(o, a, _runtime_index(bound), kind=mask),
@@ -161,9 +164,10 @@ def _reduce_model(a, op: str, kind: str):
     return p[:, :1]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("op", ["max", "sum"])
+# make test: each reduction, layout and target once (tiers.cover); the rest in the slow tier
+@pytest.mark.parametrize("op, kind, arch", tiers.cover(
+    [pytest.param(op, kind, arch) for arch in ARCHS for kind in KINDS for op in ("max", "sum")],
+    lambda op, kind, arch: op, lambda op, kind, arch: kind, lambda op, kind, arch: arch))
 def test_reduce_along_columns(op, kind, arch, tmp_path):
     n = 32
     module, rows = _reduce_kernel(kind, n, op)

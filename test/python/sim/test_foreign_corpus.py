@@ -23,13 +23,13 @@ import corpus  # noqa: E402
 
 NAMES = corpus.names(FIX)
 #: the kernels `make test` runs and assembles: a short one of each source and kind (elementwise,
-#: norms, a GEMM of each architecture, TMA, tensor-memory copies, attention with the proxy rule it
-#: breaks): under 8 s each but triton_attention_fwd_10 (18 s) in a --durations run of the fast tier
-#: at load 12 on 2 cores; the other 40 (5 to 29 s each in that run, more for the ones slow before) run
-#: in `make test-slow` (bench/foreign/corpus_table.py times them all)
+#: norms, a GEMM of each architecture, TMA, tensor-memory copies, attention): under 8 s each in a
+#: --durations run of the fast tier at load 12 on 2 cores; the other 41 (5 to 29 s each in that run,
+#: more for the ones slow before; Triton's attention with the proxy rule it breaks among them) run in
+#: `make test-slow` (bench/foreign/corpus_table.py times them all)
 FAST = {"ampere_elementwise_add", "ampere_elementwise_apply_leaky_relu", "ampere_elementwise_apply_mul",
         "ampere_tensorop_gemm", "bw_dense_1cta", "bw_tma_v0_copy", "hopper_cta_norm_rms",
-        "hopper_fmha", "rmsnorm_10", "rmsnorm_90", "triton_attention_fwd_10", "triton_dot",
+        "hopper_fmha", "rmsnorm_10", "rmsnorm_90", "triton_dot",
         "triton_gluon_tmem_copy_128x128_w8_10", "triton_layer_norm_bwd_dwdb_90",
         "triton_layer_norm_bwd_dx_10", "triton_layer_norm_bwd_dx_90", "triton_matmul_90",
         "triton_softmax_10", "triton_softmax_90"}

@@ -143,7 +143,7 @@ def ref_cvt(form, v):
 CVT = isa_rows(T + "test_cvt_rows")
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", tiers.chunks(4, fast=(0, 1)))  # (2 in make test)
 def test_cvt_rows(chunk):
     """cvt between every pair of f64, f32, f16, bf16 and the integers, every rounding mode, .ftz,
     .sat, .relu, .satfinite, and to tf32."""
