@@ -27,11 +27,12 @@ UPSTREAM_PYTESTS = test/python/e2e/test_e2e_*.py test/python/providers
 
 # The pytest tiers (the `slow` marker: pyproject.toml, test/python/conftest.py). The fast tier lists the
 # tests over FAST_LIMIT seconds that carry no marker, so that a new slow test is seen and marked.
-# TEST_JOBS: pytest's worker processes (pytest-xdist; auto: one per core); `make test PYTEST_JOBS=` runs
-# the tests in pytest's own process.
+# TEST_JOBS: pytest's worker processes (pytest-xdist; auto: one per core), which steal queued tests from
+# each other (--dist worksteal: a long test near the end does not leave the other core idle); `make test
+# PYTEST_JOBS=` runs the tests in pytest's own process.
 FAST_LIMIT ?= 20
 TEST_JOBS ?= auto
-PYTEST_JOBS = -n $(TEST_JOBS)
+PYTEST_JOBS = -n $(TEST_JOBS) --dist worksteal
 PYTEST_FAST = -m "not slow" --tier=fast --fast-limit=$(FAST_LIMIT) $(PYTEST_JOBS)
 
 .PHONY: demo test test-slow test-all check-lit check-py venv venv-demo clean bench gpu-artifacts irdl \

@@ -5,6 +5,7 @@ inside functions, for the rule that each says why it is late."""
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 
 
@@ -12,6 +13,19 @@ def module_name(root: pathlib.Path, path: pathlib.Path) -> str:
     """Dotted name of `path` in the package whose directory is `root` (root.name is the top package)."""
     parts = path.relative_to(root.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _parsed(path: pathlib.Path) -> tuple[list[str], ast.Module]:
+    """(lines, syntax tree) of a file, parsed once per process while it is unchanged (the structure
+    tests walk the whole package three times)."""
+    st = path.stat()
+    return _parse(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=None)
+def _parse(path: pathlib.Path, mtime_ns: int, size: int) -> tuple[list[str], ast.Module]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return lines, ast.parse("\n".join(lines))
 
 
 def imports(root: pathlib.Path, init_names: bool = False) -> dict[str, set[str]]:
@@ -24,7 +38,7 @@ def imports(root: pathlib.Path, init_names: bool = False) -> dict[str, set[str]]
     for mod, path in files.items():
         pkg = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
         out = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)[1]):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -51,8 +65,7 @@ def late_imports(root: pathlib.Path, top: str) -> list[tuple[pathlib.Path, int, 
     after another, shares the comment above its first."""
     found = []
     for path in sorted(root.rglob("*.py")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        tree = ast.parse("\n".join(lines))
+        lines, tree = _parsed(path)
         starts = {n.end_lineno + 1: n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))}
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import reg_math_kernels as rk  # noqa: E402
+import tiers  # noqa: E402
 from tile_mlir import builders as tb  # noqa: E402
 from tile_mlir.mlir import nvvm_f32_ops  # noqa: E402
 
@@ -81,8 +82,10 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("name", list(CASES))
+# every operation in the fast tier on one target, and each target once; the rest in the slow tier
+@pytest.mark.parametrize("name, arch", tiers.cover(
+    [pytest.param(name, arch) for arch in ARCHS for name in CASES],
+    lambda name, arch: name, lambda name, arch: arch))
 def test_elementwise_rows_layout(name, arch, tmp_path):
     body, model = CASES[name]
     module, rows = _elementwise_kernel("rows", 16, body)
@@ -118,9 +121,12 @@ def _logical(rows, n):
     return np.arange(rows)[:, None], np.arange(n)[None, :]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("mask, bound", [("causal", 5), ("causal", -3), ("residual", 11), ("residual", 0)])
+# make test: every mask and bound, each layout and target once (tiers.cover); the rest in the slow tier
+@pytest.mark.parametrize("mask, bound, kind, arch", tiers.cover(
+    [pytest.param(mask, bound, kind, arch) for arch in ARCHS for kind in KINDS
+     for mask, bound in (("causal", 5), ("causal", -3), ("residual", 11), ("residual", 0))],
+    lambda mask, bound, kind, arch: (mask, bound), lambda mask, bound, kind, arch: kind,
+    lambda mask, bound, kind, arch: arch))
 def test_mask_from_logical_coordinates(mask, bound, kind, arch, tmp_path):
     n = 16
     module, rows = _elementwise_kernel(kind, n, lambda a, b, r, o: tb.reg_mask(o, a, _runtime_index(bound), kind=mask),
@@ -160,9 +166,10 @@ def _reduce_model(a, op: str, kind: str):
     return p[:, :1]
 
 
-@pytest.mark.parametrize("arch", ARCHS)
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("op", ["max", "sum"])
+# make test: each reduction, layout and target once (tiers.cover); the rest in the slow tier
+@pytest.mark.parametrize("op, kind, arch", tiers.cover(
+    [pytest.param(op, kind, arch) for arch in ARCHS for kind in KINDS for op in ("max", "sum")],
+    lambda op, kind, arch: op, lambda op, kind, arch: kind, lambda op, kind, arch: arch))
 def test_reduce_along_columns(op, kind, arch, tmp_path):
     n = 32
     module, rows = _reduce_kernel(kind, n, op)

@@ -11,7 +11,7 @@ import os
 import numpy as np
 import pytest
 
-
+import tiers  # noqa: E402
 from e2e_kernels import POISON, Case, find_ptxas, run_case  # noqa: E402
 from tile_mlir.layout import SwizzleMode, kmajor_layout  # noqa: E402
 
@@ -74,7 +74,11 @@ def _params():
             yield pytest.param(c, quals, lanes, id=c.name)
 
 
-@pytest.mark.parametrize("case,quals,lanes", list(_params()))
+# the fast tier: every case with one CTA and every copy shape with a CTA pair (tiers.cover); the slow
+# tier the other pairs
+@pytest.mark.parametrize("case,quals,lanes", tiers.cover(
+    list(_params()), lambda case, quals, lanes: case.name.rsplit("_cg", 1)[0],
+    lambda case, quals, lanes: (quals, case.cta_group)))
 def test_e2e_shape(case, quals, lanes):
     if PTXAS is None:
         pytest.skip("ptxas not found (tile_mlir.driver.toolchain.find_tool): cannot assemble the emitted PTX")

@@ -12,6 +12,7 @@ import re
 import pytest
 
 
+import tiers  # noqa: E402
 from e2e_kernels import find_ptxas  # noqa: E402
 from e2e_ldst_kernels import LdStCase, run_case  # noqa: E402
 
@@ -116,7 +117,8 @@ class _Chooser:
         return bool(self.rng.random() < p)
 
 
-@pytest.mark.parametrize("i", SMOKE)
+# the first 8 draws in make test, the other 16 in the slow tier
+@pytest.mark.parametrize("i", tiers.chunks(len(SMOKE), fast=range(8)))
 def test_fuzz_family_sample(i):
     """Valid draws match on tile-sim; invalid ones are rejected by the check their kind names."""
     import numpy as np

@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+import tiers
 from tile_mlir.sim import EmulationError, run_ptx
 
 HEADER90 = """//
@@ -295,9 +296,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, os.pardir,
 NP = {"f32": np.float32, "bf16": np.uint16, "ui8": np.uint8}
 
 
-@pytest.mark.parametrize("swizzle", [None, "32B", "64B", "128B"])
-@pytest.mark.parametrize("elem", ["f32", "bf16", "ui8"])
-@pytest.mark.parametrize("scope", ["cta", "warpgroup", "warp", "thread"])
+# every scope, element type and swizzle in the fast tier (the first case of each); the other
+# combinations in the slow tier (tiers.cover)
+@pytest.mark.parametrize("scope, elem, swizzle", tiers.cover(
+    [pytest.param(scope, elem, swizzle) for scope in ("cta", "warpgroup", "warp", "thread")
+     for elem in ("f32", "bf16", "ui8") for swizzle in (None, "32B", "64B", "128B")],
+    lambda scope, elem, swizzle: scope, lambda scope, elem, swizzle: elem,
+    lambda scope, elem, swizzle: swizzle))
 def test_pipeline_global_shared_global(scope, elem, swizzle, assemble):
     from kernels import global_shared_global_kernel
     from tile_mlir.driver.compiler import compile

@@ -25,6 +25,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import BITS, isa_rows, random_codes, ref_round, specials, value
 from tile_mlir.sim import run_ptx
 
@@ -271,7 +272,7 @@ ROWS = isa_rows(T + "test_atomic_rows")
 CHUNKS = 8
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("chunk", tiers.chunks(CHUNKS, fast=(0,)))  # (1 in make test)
 def test_atomic_rows(chunk):
     """Each atom form returns the old value and leaves op(old, b) in memory; each red form leaves
     op(old, b); bytes past the access are untouched."""

@@ -9,6 +9,7 @@ import math
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import BITS, isa_rows, random_codes, run_rows, specials, split, value
 
 T = "test/python/sim/test_isa_compare.py::"
@@ -111,7 +112,7 @@ def _codes(rng, t):
     return c
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", tiers.chunks(4, fast=(0,)))  # (1 in make test)
 def test_compare_rows(chunk):
     """Every registered setp / set / selp / slct form."""
     rows = ROWS[chunk::4]

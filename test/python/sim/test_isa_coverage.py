@@ -8,9 +8,12 @@ import re
 
 import pytest
 
+import tiers
 from ptxgen import HEADER
 from tile_mlir.sim import EmulationError, run_ptx
 from tile_mlir.sim import __main__ as cli
+from tile_mlir.sim import coverage
+from tile_mlir.sim.coverage import table
 from tile_mlir.sim.coverage import load, summary
 from tile_mlir.sim.coverage.tests import TESTS, checking_test
 
@@ -40,7 +43,16 @@ def test_table_source_and_forms():
     assert checking_test("wmma.load.a.sync.aligned.row.m16n16k16.f16") is None  # refused
 
 
-def test_coverage_command(capsys):
+@pytest.mark.tiered
+def test_coverage_command(capsys, monkeypatch):
+    # coverage.rows decodes every form of the table (8,802: 6 s of CPU): once here, not once a command,
+    # and in the fast tier only the forms of the two families the commands print
+    if tiers.FAST:
+        full = table.load()
+        part = dict(full, forms=[f for f in full["forms"] if f["file"] in ("copysign", "cvt")])
+        monkeypatch.setattr(table, "load", lambda: part)
+    rows = coverage.rows()
+    monkeypatch.setattr(coverage, "rows", lambda: list(rows))
     assert cli.main(["coverage", "--family", "copysign"]) == 0
     out = capsys.readouterr().out
     assert "copysign" in out and re.search(r"total: 2 rows, 2 supported \(100\.0 %\)", out)

@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import (BITS, CANON_NAN, isa_rows, random_codes, ref_round, run_rows, specials,
                          split, value)
 
@@ -142,7 +143,7 @@ def ref_cvt(form, v):
 CVT = isa_rows(T + "test_cvt_rows")
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", tiers.chunks(4, fast=(0, 1)))  # (2 in make test)
 def test_cvt_rows(chunk):
     """cvt between every pair of f64, f32, f16, bf16 and the integers, every rounding mode, .ftz,
     .sat, .relu, .satfinite, and to tf32."""
@@ -305,10 +306,13 @@ def test_cvt_pack_int_rows():
                                        ("cvt.rni.s32.f16", "f16"), ("cvt.rn.f16x2.e4m3x2", "b16"),
                                        ("cvt.rn.f16x2.e5m2x2", "b16"), ("cvt.rn.bf16x2.ue8m0x2", "b16"),
                                        ("cvt.rn.satfinite.e4m3x2.f16x2", "f16x2")])
+@pytest.mark.tiered
 def test_exhaustive_16bit_sources(form, src):
-    """Every 16-bit source pattern (2^16 lanes) against the exact reference."""
-    n = 1 << 16
-    codes = np.arange(n, dtype=np.uint64)
+    """Every 16-bit source pattern (2^16 lanes) against the exact reference; the fast tier checks an
+    eighth of them, every exponent and sign with every residue of the low three bits (tiers.sample),
+    and `make test-slow` all of them."""
+    codes = tiers.sample(1 << 16)
+    n = len(codes)
     dt = form.split(".")[-2]
     reg_d = {"f32": "%r1", "s32": "%r1", "bf16": "%h1", "f16": "%h1", "f16x2": "%r1",
              "bf16x2": "%r1", "e4m3x2": "%h1"}[dt]

@@ -11,6 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import (BITS, CANON_NAN, isa_rows, random_codes, ref_round, run_rows, specials,
                          split, value)
 
@@ -196,7 +197,7 @@ def _check_rows(rows, ref_elem):
 ARITH = isa_rows(T + "test_arith_rows")
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", tiers.chunks(4, fast=(0, 1)))  # (2 in make test)
 def test_arith_rows(chunk):
     """add/sub/mul/fma/mad/div/sqrt/rcp in every rounding mode, ftz, sat, relu, packed, mixed."""
     rows = [r for r in ARITH if not r["form"].startswith(("div.approx", "div.full", "sqrt.approx",

@@ -11,6 +11,7 @@ import re
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows, split
 from tile_mlir.sim import run_ptx
 
@@ -151,7 +152,7 @@ def _le(bs):
 ROWS = [r for r in isa_rows(T + "test_memory_rows")]
 
 
-@pytest.mark.parametrize("chunk", range(4))
+@pytest.mark.parametrize("chunk", tiers.chunks(4, fast=(0,)))  # (1 in make test)
 def test_memory_rows(chunk):
     """Each ld form reads the pattern; each st form writes its sources over it."""
     rows = ROWS[chunk::4]

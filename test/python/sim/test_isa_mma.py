@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows
 from test_mma_sync import _a, _b, _c, _fragments, _run, _unpack_d, int_ref, kernel, mmasim_ref, \
     pack, random_bits
@@ -33,7 +34,11 @@ class _Capture:
         self.assemble(ptx, arch)
 
 
-@pytest.mark.parametrize("row", isa_rows(T + "test_mma_rows"), ids=lambda r: r["form"])
+# make test: every shape, every type combination and .satfinite once (tiers.cover); all in the slow tier
+@pytest.mark.parametrize("row", tiers.cover(
+    isa_rows(T + "test_mma_rows"), lambda r: r["form"].split(".")[3],
+    lambda r: ".".join(p for p in r["form"].split(".")[6:] if p != "satfinite"),
+    lambda r: "satfinite" in r["form"]), ids=lambda r: r["form"])
 def test_mma_rows(row, assemble):
     form = row["form"]
     m, n, k, sat, dtype, atype, btype, ctype, _, bitop = FORM.match(form).groups()

@@ -14,6 +14,7 @@ import re
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows
 from tile_mlir.sim import run_ptx
 
@@ -83,7 +84,10 @@ def _st_kernel(op, reg):
 ROWS = isa_rows(T + "test_param_rows")
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["form"])
+# the fast tier: every type and every state space / qualifier once (tiers.cover); all in the slow tier
+@pytest.mark.parametrize("row", tiers.cover(ROWS, lambda r: r["form"].rsplit(".", 1)[0],
+                                            lambda r: r["form"].rsplit(".", 1)[1]),
+                         ids=lambda r: r["form"])
 def test_param_rows(row, assemble):
     form, text = row["form"], row["text"]
     size = _size(form)

@@ -18,6 +18,7 @@ import re
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows
 from ptxgen import HEADER
 from test_tcgen05_ldst_shapes import IMM, cells
@@ -68,13 +69,15 @@ def _kernel(op, shape, num, form, col0):
 
 
 def _params():
-    """The rows; those of 64 registers or more are marked slow."""
+    """The rows; those of 64 registers or more are marked slow, and of the others the fast tier runs
+    the first of every ld / st, shape and packing, and of every .num (tiers.cover)."""
     out = []
     for r in isa_rows(T + "test_tcgen05_ldst_rows"):
         _, shape, num, _ = FORM.match(r["form"]).groups()
         big = PER[shape] * int(num) >= 64
         out.append(pytest.param(r, id=r["form"], marks=[pytest.mark.slow] if big else []))
-    return out
+    form = lambda r: FORM.match(r["form"]).groups()  # noqa: E731 (op, shape, .num, packing)
+    return tiers.cover(out, lambda r: tuple(form(r)[i] for i in (0, 1, 3)), lambda r: form(r)[2])
 
 
 @pytest.mark.parametrize("row", _params())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows
 from tile_mlir.sim import TensorMap, run_ptx
 
@@ -48,7 +49,12 @@ def box_of(g, n):
 ROWS = isa_rows(T + "test_tma_rows")
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda r: r["form"])
+# make test: every rank, and every direction, state space and cta_group once, .tile spelled or not
+# (tiers.cover); all in the slow tier
+@pytest.mark.parametrize("row", tiers.cover(
+    ROWS, lambda r: r["form"].split(".")[4],
+    lambda r: ".".join(p for i, p in enumerate(r["form"].split(".")) if i != 4 and p != "tile")),
+    ids=lambda r: r["form"])
 def test_tma_rows(row, assemble):
     form = row["form"]
     n = int(form.split(".")[4][0])

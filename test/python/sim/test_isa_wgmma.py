@@ -3,7 +3,9 @@ every float and integer kind, .satfinite), run as the wgmma campaign's kernel (b
 from the PTX ISA) with A and B from shared-memory descriptors and D accumulated onto C: float kinds
 bit for bit against MMA-Sim's Hopper model on the logical matrices (test_wgmma._direct_mmasim),
 integer kinds against the exact product (clamped to s32 with .satfinite).  Inputs cycle over the
-campaign's normal, special-value and cancelling modes; rows with N >= 128 are marked slow.
+campaign's normal, special-value and cancelling modes.  Rows with N >= 128 are marked slow; of the
+others the fast tier runs the first row of every kind and of every N (tiers.cover), the slow tier the
+rest.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows
 from test_wgmma import _direct_mmasim
 from wgmma_cases import cases, config, d_matrix, run
@@ -29,7 +32,9 @@ def _params():
         n = int(FORM.match(r["form"]).group(1))
         marks = [pytest.mark.slow] if n >= 128 else []
         out.append(pytest.param(r, i, id=r["form"], marks=marks))
-    return out
+    kind = lambda r, i: FORM.match(r["form"]).groups()[2:]  # noqa: E731 (.satfinite, D, A, B)
+    n = lambda r, i: FORM.match(r["form"]).group(1)  # noqa: E731
+    return tiers.cover(out, kind, n)
 
 
 @pytest.mark.parametrize("row,i", _params())

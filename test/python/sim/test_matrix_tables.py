@@ -3,11 +3,13 @@ the 8-bit shapes, every form run on tile-sim against the ISA's description, and 
 forms refused."""
 
 import os
+import re
 import sys
 
 import numpy as np
 import pytest
 
+import tiers
 from isa_harness import isa_rows
 from tile_mlir.sim import EmulationError, run_ptx
 from tile_mlir.sim.handlers.matrix import table
@@ -142,8 +144,11 @@ def _row_kernel(op, form):
     return ptx
 
 
-@pytest.mark.parametrize("row", isa_rows(T + "test_every_row_runs_as_the_isa_says"),
-                         ids=lambda r: r["form"])
+# make test: each form once whatever its state space (none, .shared, .shared::cta: one address path);
+# the other spellings in the slow tier (tiers.cover)
+@pytest.mark.parametrize("row", tiers.cover(
+    isa_rows(T + "test_every_row_runs_as_the_isa_says"),
+    lambda r: re.sub(r"\.shared(::cta)?(?=\.)", "", r["form"])), ids=lambda r: r["form"])
 def test_every_row_runs_as_the_isa_says(row, assemble):
     """Every ldmatrix / stmatrix row of the ISA coverage table (every shape, number, .trans, source
     format and state space, generic included) against the ISA's description (matrix_cases)."""

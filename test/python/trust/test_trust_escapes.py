@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+import tiers
 import tile_mlir
 from tile_mlir import TileError
 from tile_mlir.opt.bytecode_checks import MAX_REGION_DEPTH, check_bytecode, parse_bytecode
@@ -143,10 +144,10 @@ sys.path.insert(0, sys.argv[1])
 from tile_mlir.opt.bytecode_checks import parse_bytecode
 from tile_mlir.frontend.context import make_context
 from tile_mlir.mlir import MLIRError
-seeds = [open(p, "rb").read() for p in sys.argv[3:]]
+seeds = [open(p, "rb").read() for p in sys.argv[4:]]
 rng = random.Random(int(sys.argv[2]))
 counts = {"ok": 0, "error": 0}
-for i in range(120):
+for i in range(int(sys.argv[3])):
     d = bytearray(rng.choice(seeds))
     for _ in range(rng.randint(1, 4)):
         k = rng.random()
@@ -159,7 +160,6 @@ for i in range(120):
             del d[at:at + rng.randint(1, 8)]
         else:
             d = d[:max(5, at)]
-    if len(sys.argv) > 3 and sys.argv[-1] == "--show": print(i, flush=True)
     try:
         parse_bytecode(bytes(d), "m.mlirbc", make_context())
         counts["ok"] += 1
@@ -169,16 +169,19 @@ print(counts)
 '''
 
 
+@pytest.mark.tiered
 def test_bytecode_fuzz_never_kills_the_process(tmp_path):
-    """120 mutants (byte flips, non-UTF-8 insertions, deletions, truncation) of the bytecode of real
-    tile programs, parsed in one child: each parses or raises MLIRError; nothing aborts."""
+    """120 mutants (byte flips, non-UTF-8 insertions, deletions, truncation; the fast tier's first 15)
+    of the bytecode of real tile programs, parsed in one child: each parses or raises MLIRError;
+    nothing aborts."""
     seeds = []
     for name in ("demo.mlir", "fill_tmem.mlir"):
         with open(os.path.join(ROOT, "examples", name)) as f:
             p = tmp_path / (name + "bc")
             p.write_bytes(bytecode(f.read()))
             seeds.append(str(p))
-    r = subprocess.run([sys.executable, "-c", _FUZZ_CHILD, os.path.join(ROOT, "python"), "22", *seeds],
+    r = subprocess.run([sys.executable, "-c", _FUZZ_CHILD, os.path.join(ROOT, "python"), "22",
+                        str(tiers.examples(120)), *seeds],
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-2000:]
     assert "'ok'" in r.stdout and "Traceback" not in r.stderr
