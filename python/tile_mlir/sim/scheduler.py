@@ -95,7 +95,8 @@ class Scheduler:
         if self.policy is not None:
             self._sync_stop = self.policy.sync_flags(self.code)
             self._run_len = _cut_runs(self._run_len, self._sync_stop)
-        self._lane_loops = [None] * len(self.code)  # built on first use (lane_runs.py)
+        if len(getattr(self, "_lane_loops", ())) != len(self.code):  # a machine run again keeps
+            self._lane_loops = [None] * len(self.code)  # them (explore/reuse.py); built on first use (lane_runs.py)
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
         self.last_progress = (self.progress, 0)  # (progress value, step count when it changed)
         self.kept = {}  # CTA index -> (tensor memory snapshot, shared memory bytes)

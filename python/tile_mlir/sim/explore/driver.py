@@ -19,8 +19,10 @@ from ..errors import EmulationError
 from ..result import SimResult
 from . import policy as _policy
 from .report import deadlock
+from .reuse import Launch
 from ..progress import enabled
 from .. import launch
+from .. import pool as _sim_pool
 from ..pool import _pool
 
 DEPTH = 3  # PCT depth: d - 1 = 2 change points
@@ -84,12 +86,19 @@ def _outputs(args):
     return [a.copy() for a in args if isinstance(a, np.ndarray)]
 
 
-def _run(ptx, kernel, args, launch_kw, pol):
-    """(SimResult or None, copied args, EmulationError or None, machine)."""
-    a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
+def _run(ptx, kernel, args, launch_kw, pol, box=None):
+    """(SimResult or None, copied args, EmulationError or None, machine).  ``box``: a one-item
+    list holding the launch's reusable Machine (reuse.py), made on first use; None builds anew."""
+    memo: dict = {}
+    a = copy.deepcopy(args, memo)  # one deepcopy keeps a tensor map sharing its pointer's array
     kw = dict(launch_kw)
     clusters = kw.pop("clusters")
-    m = build_machine(ptx, kernel, a, **kw)
+    if box is None:
+        m = build_machine(ptx, kernel, a, **kw)
+    else:
+        if not box:
+            box.append(Launch(ptx, kernel, args, kw))
+        m = box[0].machine(args, a, memo)
     m.policy = pol
     try:
         m.run(clusters=clusters)
@@ -133,7 +142,8 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     """Run the launch under the default schedule, then under ``n`` schedules drawn from
     ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
     minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py)
-    or ``executor`` (a dask client's executor),
+    or ``executor`` (a dask client's executor); None: the pool of every core when the schedules
+    would take a second or more (estimated from the default schedule's run), else this process;
     the first failure in index order still the one reported (not with a ``check``, which need not
     pickle).  ``seconds``: stop drawing schedules once that much time has passed (the result's
     ``schedules`` counts those run).  ``launch_kw``: run_ptx's grid, block, cluster, ... ."""
@@ -143,6 +153,8 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     counts = probe(ptx, kernel, args, kw)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
     deadline = time.time() + seconds if seconds else None
+    if workers is None and executor is None and check is None:
+        workers = _auto_workers(ref["seconds"], n)
     task = (ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline)
     bar = _bar(n, progress)
     try:
@@ -170,10 +182,12 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
 def reference(ptx, kernel, args, launch_kw):
     """(launch keywords, what a schedule is compared with, the default schedule's SimResult)."""
     kw = _launch_kw(launch_kw)
+    t = time.perf_counter()
     ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
     if err is not None:
         raise err  # the default schedule fails: nothing to explore
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a),
+           "seconds": time.perf_counter() - t}
     return kw, ref, ref_res
 
 
@@ -205,16 +219,25 @@ def parse_replay(which) -> tuple[int, int]:
 def _chunk(task):
     """(the index of the first failing schedule of lo..hi-1 or None, schedules run)."""
     ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, lo, hi, bar = task
+    box: list = []  # the launch's machine, built once for the chunk (reuse.py)
     for i in range(lo, hi):
         if deadline is not None and time.time() > deadline:
             return None, i - lo
         s = _policy.draw(seed, i, depth=depth, **counts)
-        v = _try(ptx, kernel, args, kw, s, ref, check)
+        v = _try(ptx, kernel, args, kw, s, ref, check, box)
         if bar is not None:
             bar.update(1)
         if v is not None:
             return i, i - lo + 1
     return None, hi - lo
+
+
+def _auto_workers(seconds, n):
+    """workers=None: the pool's default (every core) when the schedules, estimated from the
+    default schedule's run, would take long enough to gain from it (as run_ptx decides for a
+    launch's clusters, sim/pool.py); else this process."""
+    w = _sim_pool.default_workers(None)
+    return w if w > 1 and _sim_pool.goes_to_pool(seconds, n, False) else 1
 
 
 def _parallel(task, n, workers, bar, executor=None):
@@ -238,9 +261,9 @@ def _parallel(task, n, workers, bar, executor=None):
             f.cancel()
 
 
-def _try(ptx, kernel, args, kw, s, ref, check):
+def _try(ptx, kernel, args, kw, s, ref, check, box=None):
     pol = _policy.PriorityPolicy(s)
-    res, a, err, m = _run(ptx, kernel, args, kw, pol)
+    res, a, err, m = _run(ptx, kernel, args, kw, pol, box)
     return _verdict(ref, res, a, err, m, pol, check)
 
 
@@ -266,6 +289,7 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
     ``budget`` runs); the failure kept is the last one still failing."""
     best = failure
     tries = 0
+    box: list = []
     for what in ("changes", "delays"):
         keys = list(getattr(best.schedule, what))
         for k in keys:
@@ -277,7 +301,7 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
             else:
                 s.delays.pop(k, None)
             tries += 1
-            v = _try(ptx, kernel, args, kw, s, ref, check)
+            v = _try(ptx, kernel, args, kw, s, ref, check, box)
             if v is not None and v[0] == failure.kind:
                 best = Failure(s, *v)
     return best

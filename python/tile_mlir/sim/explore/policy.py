@@ -50,6 +50,16 @@ def is_sync(inst) -> bool:
     return False
 
 
+_FLAGS: list = [None, None]  # the last code decoded (a reused machine's) and its flags
+
+
+def sync_flags(code) -> list:
+    """Per pc: whether the instruction is a synchronisation operation (kept for the last code)."""
+    if _FLAGS[0] is not code:
+        _FLAGS[:] = [code, [is_sync(i) for i in code]]
+    return _FLAGS[1]
+
+
 @dataclass
 class Schedule:
     """One schedule: replayable from (seed, index) with the launch's counts, or written out."""
@@ -99,7 +109,7 @@ class PriorityPolicy:
 
     # ---- scheduler hooks
     def sync_flags(self, code):
-        return [is_sync(i) for i in code]
+        return sync_flags(code)
 
     def touch(self, obj):  # the synchronisation object an operation uses (systematic.py orders them)
         pass

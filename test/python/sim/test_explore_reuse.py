@@ -1,0 +1,70 @@
+"""A launch's Machine reused across schedules (sim/explore/reuse.py) runs each schedule as a fresh
+build does: the same verdict and report, the same output bytes, findings and step counts,
+schedule for schedule, for bugs and fixed twins (docs/emulator.md §15)."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+from tile_mlir.sim.explore import driver
+from tile_mlir.sim.explore import policy as _policy
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "bench", "zoo"))
+from zoo_kernels import BUGS  # noqa: E402
+
+
+def _runs(bug, fixed, n, box):
+    ptx = bug.ptx(fixed)
+    kw, ref, _ = driver.reference(ptx, "k", bug.args(), dict(**bug.launch(), strict=True))
+    counts = driver.probe(ptx, "k", bug.args(), kw)
+    out, given = [], bug.args()
+    for i in range(n):
+        s = _policy.draw(5, i, depth=driver.DEPTH, **counts)
+        pol = _policy.PriorityPolicy(s)
+        res, a, err, m = driver._run(ptx, "k", given, kw, pol, box)
+        v = driver._verdict(ref, res, a, err, m, pol, None)
+        seen = None if res is None else (res.steps, [str(f) for f in res.findings],
+                                         [x.tobytes() for x in res.shared], res.warnings)
+        out.append((v, [x.tobytes() for x in a if isinstance(x, np.ndarray)], seen,
+                    pol.asyncs, m.syncs))
+    return out
+
+
+@pytest.mark.parametrize("name", ["ring-release", "missing-arrive", "peer-release",
+                                  "clc-response", "st-async-tx", "phase-alias",
+                                  "named-barrier-count", "expect-tx-box", "cluster-init",
+                                  "bar-publish"])
+@pytest.mark.parametrize("fixed", [False, True])
+def test_reused_machine_runs_each_schedule_as_a_fresh_one(name, fixed):
+    bug = BUGS[name]
+    if bug.default_finds and not fixed:
+        pytest.skip("the default schedule reports it: nothing to explore")
+    box: list = []
+    fresh, reused = _runs(bug, fixed, 12, None), _runs(bug, fixed, 12, box)
+    assert box and box[0].reusable
+    for i, (f, r) in enumerate(zip(fresh, reused)):
+        assert f == r, f"schedule {i}: {f[0]} != {r[0]}"
+    if not fixed:
+        assert any(v for v, *_ in reused)  # some schedule of the bug fails, reused as fresh
+
+
+def test_a_failing_run_leaves_nothing_for_the_next():
+    """A schedule that deadlocks (state left mid-run) is followed by a clean one: the machine
+    reset gives the clean one the bytes and counts of a fresh build."""
+    bug = BUGS["missing-arrive"]
+    ptx = bug.ptx(False)
+    kw, ref, _ = driver.reference(ptx, "k", bug.args(), dict(**bug.launch(), strict=True))
+    counts = driver.probe(ptx, "k", bug.args(), kw)
+    box: list = []
+    kinds, given = [], bug.args()
+    for i in range(40):
+        s = _policy.draw(0, i, depth=driver.DEPTH, **counts)
+        pol = _policy.PriorityPolicy(s)
+        res, a, err, m = driver._run(ptx, "k", given, kw, pol, box)
+        v = driver._verdict(ref, res, a, err, m, pol, None)
+        kinds.append(v[0] if v else None)
+        if v is None:
+            assert [x.tobytes() for x in a] == [x.tobytes() for x in ref["outputs"]]
+    assert "deadlock" in kinds and None in kinds[kinds.index("deadlock"):]
