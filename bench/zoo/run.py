@@ -18,11 +18,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from zoo_kernels import BUGS  # noqa: E402
+from zoo_mlir import MLIR_BUGS  # noqa: E402
 from zoo_mutants import MUTANTS  # noqa: E402
 
 from tile_mlir.sim import EmulationError, run_ptx  # noqa: E402
 
-ZOO = {**BUGS, **MUTANTS}
+ZOO = {**BUGS, **MLIR_BUGS, **MUTANTS}
 
 
 def default_outcome(bug) -> str:
@@ -77,7 +78,8 @@ def main():
     for name, bug in ZOO.items():
         if o.only and name not in o.only:
             continue
-        where = "zoo kernel" if name in BUGS else bug.what[bug.what.rindex("(") + 1:-1]
+        where = ("zoo kernel" if name in BUGS else f"zoo kernel, bench/zoo/mlir/{bug.file}"
+                 if name in MLIR_BUGS else bug.what[bug.what.rindex("(") + 1:-1])
         kw = dict(**bug.launch(), strict=bug.strict, progress=False)
         dflt = default_outcome(bug)
         found, kinds = [], set()

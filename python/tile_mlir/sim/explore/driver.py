@@ -8,6 +8,7 @@ races computes the same bytes under every schedule), or fails the caller's ``che
 from __future__ import annotations
 
 import copy
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -18,6 +19,7 @@ from ..build import build_machine
 from ..errors import EmulationError
 from ..result import SimResult
 from . import policy as _policy
+from .blame import output_report
 from .report import deadlock
 from .reuse import Launch
 from ..progress import enabled
@@ -171,7 +173,7 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
             out.notes.append(f"stopped after {seconds:g} s")
         return out
     s = _policy.draw(seed, first, depth=depth, **counts)
-    v = _try(ptx, kernel, args, kw, s, ref, check)  # again here: its report (replay is exact)
+    v = _located(ptx, kernel, args, kw, s, _try(ptx, kernel, args, kw, s, ref, check))
     out.schedules = first + 1
     out.failure = Failure(s, *v)
     if minimise:
@@ -199,7 +201,7 @@ def replay_launch(ptx, kernel, args, which, *, check=None, progress=None, depth:
     counts = probe(ptx, kernel, args, kw)
     s = _policy.draw(seed, index, depth=depth, **counts)
     out = ExploreResult(1, seed, depth, counts, default=ref_res, strategy="replay")
-    v = _try(ptx, kernel, args, kw, s, ref, check)
+    v = _located(ptx, kernel, args, kw, s, _try(ptx, kernel, args, kw, s, ref, check))
     if v is not None:
         out.failure = Failure(s, *v)
     return out
@@ -261,6 +263,18 @@ def _parallel(task, n, workers, bar, executor=None):
             f.cancel()
 
 
+_OUTPUT = re.compile(r"^output array (\d+) differs .* first at byte (\d+)")
+
+
+def _located(ptx, kernel, args, kw, s, v):
+    """An output verdict with the lines that wrote its first differing byte (blame.py)."""
+    m = _OUTPUT.match(v[1]) if v is not None and v[0] == "output" else None
+    if m is None:
+        return v
+    pol = _policy.PriorityPolicy(s)
+    return v[0], v[1] + output_report(ptx, kernel, args, kw, pol, int(m[1]), int(m[2]))
+
+
 def _try(ptx, kernel, args, kw, s, ref, check, box=None):
     pol = _policy.PriorityPolicy(s)
     res, a, err, m = _run(ptx, kernel, args, kw, pol, box)
@@ -280,7 +294,7 @@ def replay(ptx, kernel, args, *, seed: int, index: int, depth: int = DEPTH, chec
     """Run schedule ``index`` of ``seed`` again: (Failure or None)."""
     kw, ref, _ = reference(ptx, kernel, args, launch_kw)
     s = _policy.draw(seed, index, depth=depth, **probe(ptx, kernel, args, kw))
-    v = _try(ptx, kernel, args, kw, s, ref, check)
+    v = _located(ptx, kernel, args, kw, s, _try(ptx, kernel, args, kw, s, ref, check))
     return None if v is None else Failure(s, *v)
 
 

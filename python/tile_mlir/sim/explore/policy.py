@@ -106,6 +106,7 @@ class PriorityPolicy:
         self.inflight: list = []  # [due decision, ordinal, land, what, line, issuer]
         self.decision = 0
         self._commit_due: dict = {}
+        self.delivering = None
 
     # ---- scheduler hooks
     def sync_flags(self, code):
@@ -128,7 +129,11 @@ class PriorityPolicy:
 
     def _deliver(self, M, item):
         self.inflight.remove(item)
-        item[2]()
+        self.delivering = item  # whose bytes land (blame.py names its issuing line)
+        try:
+            item[2]()
+        finally:
+            self.delivering = None
 
     def _deliver_due(self, M):
         due = sorted((it for it in self.inflight if it[0] <= self.decision), key=lambda x: x[:2])
