@@ -8,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 
+from tile_mlir.sim import run_ptx
 from tile_mlir.sim.explore import driver
 from tile_mlir.sim.explore import policy as _policy
 
@@ -68,3 +69,20 @@ def test_a_failing_run_leaves_nothing_for_the_next():
         if v is None:
             assert [x.tobytes() for x in a] == [x.tobytes() for x in ref["outputs"]]
     assert "deadlock" in kinds and None in kinds[kinds.index("deadlock"):]
+
+
+def test_a_schedule_drawn_again_runs_once():
+    """named-barrier-count's fixed twin has 3 warps and 3 synchronisation operations: 3! priority
+    orders times 3 pairs of change points, so 200 draws repeat schedules; each distinct one runs
+    once, and the result counts every schedule drawn and the runs made."""
+    bug = BUGS["named-barrier-count"]
+    r = run_ptx(bug.ptx(True), "k", bug.args(), explore=200, seed=0, progress=False, workers=1,
+                **bug.launch())
+    assert not r.found and r.schedules == 200
+    keys = {_policy.draw(0, i, depth=driver.DEPTH, **r.counts).key() for i in range(200)}
+    assert r.runs == len(keys) <= 18
+    assert f"200 schedule(s) ({r.runs} distinct runs)" in str(r)
+    bad = run_ptx(bug.ptx(False), "k", bug.args(), explore=200, seed=0, progress=False,
+                  workers=1, **bug.launch())
+    assert bad.found and bad.runs <= bad.schedules  # the first failing index, as before
+    assert bad.schedules == 3

@@ -8,8 +8,10 @@ races computes the same bytes under every schedule), or fails the caller's ``che
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,6 +53,7 @@ class ExploreResult:
     default: object = None  # the default schedule's SimResult
     notes: list = field(default_factory=list)
     strategy: str = "pct"  # "pct" (sampled), "systematic" (systematic.py) or "replay"
+    runs: int | None = None  # pct: the runs made (a schedule drawn again is run once)
     exhaustive: bool = False  # systematic: the search ended before its bound
 
     @property
@@ -72,7 +75,9 @@ class ExploreResult:
             head = (f"tile-sim explore (systematic): {self.schedules} schedule(s), "
                     f"{self.counts['warps']} warps; {'; '.join(self.notes)}")
         else:
-            head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
+            again = (f" ({self.runs} distinct runs)" if self.runs is not None and
+                     self.runs < self.schedules else "")
+            head = (f"tile-sim explore: {self.schedules} schedule(s){again}, seed {self.seed}, depth "
                     f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
                     f"synchronisation operations, {self.counts['asyncs']} async completions")
         head += f"; {self.bound}"
@@ -158,18 +163,20 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     if workers is None and executor is None and check is None:
         workers = _auto_workers(ref["seconds"], n)
     task = (ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline)
+    idx = _policy.distinct(seed, n, depth=depth, **counts)  # a schedule drawn again runs once
     bar = _bar(n, progress)
     try:
         if executor is not None or (workers is not None and workers > 1 and check is None):
-            first, ran = _parallel(task, n, workers or 2, bar, executor)
+            first, ran, stop = _parallel(task, idx, workers or 2, bar, n, executor)
         else:
-            first, ran = _chunk(task + (0, n, bar))
+            first, ran, stop = _chunk(task + (idx, bar))
     finally:
         if bar is not None:
             bar.close()
-    if first is None:
-        out.schedules = ran
-        if ran < n:
+    out.runs = ran
+    if first is None:  # every schedule below ``stop`` ran or repeats one that ran
+        out.schedules = n if stop is None else stop
+        if stop is not None:
             out.notes.append(f"stopped after {seconds:g} s")
         return out
     s = _policy.draw(seed, first, depth=depth, **counts)
@@ -219,19 +226,22 @@ def parse_replay(which) -> tuple[int, int]:
 
 
 def _chunk(task):
-    """(the index of the first failing schedule of lo..hi-1 or None, schedules run)."""
-    ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, lo, hi, bar = task
+    """(the first failing schedule of the indices given or None, the runs made, the index of the
+    first one not run when the time limit cut them, else None)."""
+    ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, indices, bar = task
     box: list = []  # the launch's machine, built once for the chunk (reuse.py)
-    for i in range(lo, hi):
+    k = 0
+    for i in indices:
         if deadline is not None and time.time() > deadline:
-            return None, i - lo
+            return None, k, i
         s = _policy.draw(seed, i, depth=depth, **counts)
         v = _try(ptx, kernel, args, kw, s, ref, check, box)
+        k += 1
         if bar is not None:
-            bar.update(1)
+            bar.update(i + 1 - bar.n)  # the schedules drawn up to this one: run or repeated
         if v is not None:
-            return i, i - lo + 1
-    return None, hi - lo
+            return i, k, None
+    return None, k, None
 
 
 def _auto_workers(seconds, n):
@@ -242,24 +252,32 @@ def _auto_workers(seconds, n):
     return w if w > 1 and _sim_pool.goes_to_pool(seconds, n, False) else 1
 
 
-def _parallel(task, n, workers, bar, executor=None):
+def _parallel(task, idx, workers, bar, n, executor=None):
     """Chunks of schedules on tile-sim's process pool, or on ``executor`` (any
-    concurrent.futures.Executor: a dask.distributed client's ``get_executor()``)."""
+    concurrent.futures.Executor: a dask.distributed client's ``get_executor()``), 2 per worker in
+    flight, drawn as they go: as _chunk's, over the chunks in index order."""
     size = max(1, min(64, n // (4 * workers)))
     ex = executor if executor is not None else _pool(workers)
-    futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
+    pending: deque = deque()
     ran = 0
     try:
-        for f in futs:
-            first, k = f.result()  # in index order: the first failure of the lowest chunk wins
+        while True:
+            while len(pending) < 2 * workers:
+                p = list(itertools.islice(idx, size))
+                if not p:
+                    break
+                pending.append((ex.submit(_chunk, task + (p, None)), p))
+            if not pending:
+                return None, ran, None
+            f, p = pending.popleft()
+            first, k, stop = f.result()  # in index order: the lowest chunk's failure wins
             ran += k
-            if bar is not None:
-                bar.update(k)
-            if first is not None:
-                return first, ran
-        return None, ran
+            if bar is not None and k:
+                bar.update(p[k - 1] + 1 - bar.n)
+            if first is not None or stop is not None:  # a failure, or the time limit's cut
+                return first, ran, stop
     finally:
-        for f in futs:
+        for f, _ in pending:
             f.cancel()
 
 

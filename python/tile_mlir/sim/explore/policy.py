@@ -50,14 +50,18 @@ def is_sync(inst) -> bool:
     return False
 
 
-_FLAGS: list = [None, None]  # the last code decoded (a reused machine's) and its flags
+_FLAGS: tuple = (None, None)  # the last code decoded (a reused machine's) and its flags
 
 
 def sync_flags(code) -> list:
     """Per pc: whether the instruction is a synchronisation operation (kept for the last code)."""
-    if _FLAGS[0] is not code:
-        _FLAGS[:] = [code, [is_sync(i) for i in code]]
-    return _FLAGS[1]
+    global _FLAGS
+    last = _FLAGS  # (one read: threads of an executor may replace it meanwhile)
+    if last[0] is code:
+        return last[1]
+    flags = [is_sync(i) for i in code]
+    _FLAGS = (code, flags)
+    return flags
 
 
 @dataclass
@@ -68,6 +72,10 @@ class Schedule:
     prio: list  # priority of the i-th warp of a cluster (cluster order); higher runs first
     changes: list  # sorted synchronisation-operation counts at which the running warp drops
     delays: dict = field(default_factory=dict)  # async issue ordinal -> decisions in flight
+
+    def key(self) -> tuple:
+        """What the run depends on: two schedules of one key run alike (runs are deterministic)."""
+        return tuple(self.prio), tuple(self.changes), tuple(sorted(self.delays.items()))
 
     def describe(self) -> str:
         d = ", ".join(f"#{k}+{v}" for k, v in sorted(self.delays.items())) or "none"
@@ -91,6 +99,18 @@ def draw(seed: int, index: int, *, warps: int, syncs: int, asyncs: int, depth: i
         if rng.random() < p_delay:
             delays[i] = rng.randint(1, md)
     return Schedule(seed, index, prio, changes, delays)
+
+
+def distinct(seed: int, n: int, **kw):
+    """The indices among 0..n-1 whose schedule differs from every earlier index's, in order (a
+    launch with few warps and synchronisation operations draws the same schedule again: it runs
+    once)."""
+    seen: set = set()
+    for i in range(n):
+        k = draw(seed, i, **kw).key()
+        if k not in seen:
+            seen.add(k)
+            yield i
 
 
 class PriorityPolicy:

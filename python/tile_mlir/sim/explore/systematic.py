@@ -254,13 +254,14 @@ def systematic_launch(ptx, kernel, args, *, n: int, check=None, progress=None, *
     out = driver.ExploreResult(0, 0, 0, {"warps": 0, "syncs": 0, "asyncs": 0}, default=ref_res,
                                strategy="systematic")
     nodes, prefix, runs, cut = [], [], 0, 0
+    box: list = []  # the launch's machine, reused by every run (reuse.py)
     bar = driver._bar(n, progress)
     try:
         while runs < n:
             pol = ChoicePolicy(prefix, nodes)
             runs += 1
             try:
-                res, a, err, m = driver._run(ptx, kernel, args, kw, pol)
+                res, a, err, m = driver._run(ptx, kernel, args, kw, pol, box)
             except _Abandon:
                 cut += 1
                 res = None
