@@ -5,7 +5,7 @@ lenient mode, as the corpus runs).  Schedules of --seed run until --n ran or --s
 (clusters never interleave, so a grid's schedules are its clusters'; run_ptx(explore_clusters=)).
 
     PYTHONPATH=python python bench/zoo/corpus_clean.py [DIR] [--n N] [--seconds S] [--clusters K]
-                                                      [--only NAME..]
+                                                      [--only NAME..]   (in that order)
 """
 
 from __future__ import annotations
@@ -37,9 +37,8 @@ def main():
     ap.add_argument("--only", nargs="*")
     o = ap.parse_args()
     clean = failed = errors = 0
-    for name in corpus.names(o.dir):
-        if o.only and name not in o.only:
-            continue
+    names = corpus.names(o.dir)
+    for name in ([n for n in o.only if n in names] if o.only else names):  # in --only's order
         t = time.perf_counter()
         try:
             ran, counts, fail = explore(o.dir, name, o)

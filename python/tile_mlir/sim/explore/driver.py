@@ -156,8 +156,9 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     ``schedules`` counts those run).  ``launch_kw``: run_ptx's grid, block, cluster, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
-    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
-    counts = probe(ptx, kernel, args, kw)
+    box: list = []  # one machine for the default run, the probe and a serial chunk (reuse.py)
+    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw, box)
+    counts = probe(ptx, kernel, args, kw, box)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
     deadline = time.time() + seconds if seconds else None
     if workers is None and executor is None and check is None:
@@ -169,7 +170,7 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
         if executor is not None or (workers is not None and workers > 1 and check is None):
             first, ran, stop = _parallel(task, idx, workers or 2, bar, n, executor)
         else:
-            first, ran, stop = _chunk(task + (idx, bar))
+            first, ran, stop = _chunk(task + (idx, bar), box)
     finally:
         if bar is not None:
             bar.close()
@@ -188,11 +189,11 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     return out
 
 
-def reference(ptx, kernel, args, launch_kw):
+def reference(ptx, kernel, args, launch_kw, box=None):
     """(launch keywords, what a schedule is compared with, the default schedule's SimResult)."""
     kw = _launch_kw(launch_kw)
     t = time.perf_counter()
-    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
+    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None, box)
     if err is not None:
         raise err  # the default schedule fails: nothing to explore
     ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a),
@@ -225,11 +226,11 @@ def parse_replay(which) -> tuple[int, int]:
     raise EmulationError(f"replay={which!r}: give (seed, index) or 'SEED:INDEX', two integers >= 0")
 
 
-def _chunk(task):
+def _chunk(task, box=None):
     """(the first failing schedule of the indices given or None, the runs made, the index of the
     first one not run when the time limit cut them, else None)."""
     ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, indices, bar = task
-    box: list = []  # the launch's machine, built once for the chunk (reuse.py)
+    box = [] if box is None else box  # the launch's machine, built once for the chunk (reuse.py)
     k = 0
     for i in indices:
         if deadline is not None and time.time() > deadline:
@@ -299,11 +300,11 @@ def _try(ptx, kernel, args, kw, s, ref, check, box=None):
     return _verdict(ref, res, a, err, m, pol, check)
 
 
-def probe(ptx, kernel, args, kw) -> dict:
+def probe(ptx, kernel, args, kw, box=None) -> dict:
     """What schedules are drawn over: warps of a cluster, synchronisation operations and async
     completions of the launch, counted under the schedule of identity priorities."""
     pol = _policy.PriorityPolicy(_policy.Schedule(0, -1, [], [], {}))
-    _, _, _, m = _run(ptx, kernel, args, kw, pol)
+    _, _, _, m = _run(ptx, kernel, args, kw, pol, box)
     return {"warps": max(pol.max_warps, 1), "syncs": m.syncs, "asyncs": pol.asyncs}
 
 

@@ -68,4 +68,4 @@ class Launch:
         m.kept, m._by_gid = {}, {}
         m.cur = m._spin = None
         m.schedule = ""
-        m.policy = None
+        m.policy = m._sync_stop = None  # (run() sets the stops again under a policy)
