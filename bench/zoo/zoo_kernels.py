@@ -330,6 +330,27 @@ def bar_publish(fixed: bool) -> str:
         "\tst.global.u32 [%rd5], %r11;\n")
 
 
+def tile_broadcast(fixed: bool) -> str:
+    """A dynamic tile scheduler of a persistent kernel: thread 0 takes the next tile from a global
+    counter (atom.add) and broadcasts it through shared memory; after a bar.sync every warp reads
+    it, works on the tile and lane 0 counts it as done, until the tiles run out.  Bug: the loop has one barrier,
+    so thread 0 can take the next tile and overwrite the broadcast word before a slower warp read
+    the previous one (the fix: a second bar.sync after the reads, as CUTLASS's tile schedulers
+    order their broadcast buffer)."""
+    again = "\tbar.sync 0;\n" if fixed else ""
+    return _kernel(
+        "\tsetp.eq.u32 %p1, %r1, 0;\n\tsetp.eq.u32 %p2, %r3, 0;\n"
+        "$L__t:\n\t@%p1 atom.global.add.u32 %r10, [%rd1], 1;\n"
+        "\t@%p1 st.shared.u32 [sm], %r10;\n\tbar.sync 0;\n"
+        "\tld.shared.u32 %r11, [sm];\n" + again +
+        "\tsetp.ge.u32 %p4, %r11, 6;\n\t@%p4 bra $L__end;\n"
+        "\tmov.u32 %r14, 0;\n"  # the warp's work on its tile
+        "$L__work:\n\tadd.u32 %r15, %r15, %r11;\n\tadd.u32 %r14, %r14, 1;\n"
+        "\tsetp.lt.u32 %p5, %r14, 40;\n\t@%p5 bra $L__work;\n"
+        "\tmul.wide.u32 %rd4, %r11, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\t@%p2 red.global.add.u32 [%rd5], 1;\n\tbra.uni $L__t;\n")
+
+
 @dataclass
 class Bug:
     what: str
@@ -379,6 +400,9 @@ BUGS = {
     "cluster-init": Bug("a cluster peer arrives on an mbarrier before the cluster barrier that "
                         "makes its initialisation visible", cluster_init, block=32, grid=(2, 1, 1),
                         cluster=(2, 1, 1)),
+    "tile-broadcast": Bug("a tile scheduler's broadcast word overwritten with the next tile before "
+                          "every warp read it (one barrier per loop, not two)", tile_broadcast,
+                          block=128),
     "bar-publish": Bug("a named-barrier producer arrives before the shared-memory writes it "
                        "announces", bar_publish),
 }
