@@ -5,7 +5,7 @@ lenient mode, as the corpus runs).  Schedules of --seed run until --n ran or --s
 (clusters never interleave, so a grid's schedules are its clusters'; run_ptx(explore_clusters=)).
 
     PYTHONPATH=python python bench/zoo/corpus_clean.py [DIR] [--n N] [--seconds S] [--clusters K]
-                                                      [--only NAME..]
+                                                      [--only NAME..]   (in that order)
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import corpus  # noqa: E402
 
 
 def explore(d, name, o):
-    """(schedules run, counts, failure or None)."""
+    """(schedules run, distinct runs, counts, failure or None)."""
     _, _, r = corpus.run(d, name, explore=o.n, seed=o.seed, progress=False,
                          explore_clusters=o.clusters, explore_seconds=o.seconds)
-    return r.schedules, r.counts, (f"seed {o.seed}: {r.failure}" if r.found else None)
+    return r.schedules, r.runs, r.counts, (f"seed {o.seed}: {r.failure}" if r.found else None)
 
 
 def main():
@@ -37,12 +37,11 @@ def main():
     ap.add_argument("--only", nargs="*")
     o = ap.parse_args()
     clean = failed = errors = 0
-    for name in corpus.names(o.dir):
-        if o.only and name not in o.only:
-            continue
+    names = corpus.names(o.dir)
+    for name in ([n for n in o.only if n in names] if o.only else names):  # in --only's order
         t = time.perf_counter()
         try:
-            ran, counts, fail = explore(o.dir, name, o)
+            ran, runs, counts, fail = explore(o.dir, name, o)
         except Exception as e:  # the default schedule itself fails: its line
             print(f"{name}: ERROR {str(e).splitlines()[0][:200]}", flush=True)
             errors += 1
@@ -50,7 +49,8 @@ def main():
         dt = time.perf_counter() - t
         clean += fail is None
         failed += fail is not None
-        print(f"{name}: {ran} schedules, {counts}, {dt:.1f} s ({ran / dt:.2f}/s): "
+        print(f"{name}: {ran} schedules ({runs} distinct runs), {counts}, {dt:.1f} s "
+              f"({ran / dt:.2f}/s): "
               f"{'clean' if fail is None else 'FAILS ' + fail}", flush=True)
     print(f"{clean} clean, {failed} failing, {errors} not run", flush=True)
 

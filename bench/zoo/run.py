@@ -18,11 +18,12 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from zoo_kernels import BUGS  # noqa: E402
+from zoo_mlir import MLIR_BUGS  # noqa: E402
 from zoo_mutants import MUTANTS  # noqa: E402
 
 from tile_mlir.sim import EmulationError, run_ptx  # noqa: E402
 
-ZOO = {**BUGS, **MUTANTS}
+ZOO = {**BUGS, **MLIR_BUGS, **MUTANTS}
 
 
 def default_outcome(bug) -> str:
@@ -43,8 +44,8 @@ def default_outcome(bug) -> str:
 def fixed_clean(bug, kw, o):
     """(what the fixed twin did, schedules/s): chunks of up to 500 schedules of seeds 100, 101,
     ... until --clean schedules ran or --clean-seconds passed (the count reached is the one
-    reported)."""
-    t0, ran, seed = time.perf_counter(), 0, 100
+    reported, with the distinct runs it took when schedules were drawn again)."""
+    t0, ran, runs, seed = time.perf_counter(), 0, 0, 100
     while ran < o.clean:
         n = min(500, o.clean - ran)
         left = o.clean_seconds - (time.perf_counter() - t0) if o.clean_seconds else None
@@ -53,12 +54,14 @@ def fixed_clean(bug, kw, o):
         if r.found:
             return f"FAILS at seed {seed} index {r.failure.schedule.index}: {r.failure.kind}", 0.0
         ran += r.schedules
+        runs += r.runs
         seed += 1
         if r.schedules < n or (o.clean_seconds and time.perf_counter() - t0 > o.clean_seconds):
             break
     dt = time.perf_counter() - t0
     seeds = f"seed 100" if seed == 101 else f"seeds 100..{seed - 1}"
-    return f"{ran} ({seeds})", ran / dt
+    again = f"; {runs} distinct runs" if runs < ran else ""  # a schedule drawn again runs once
+    return f"{ran} ({seeds}{again})", ran / dt
 
 
 def main():
@@ -77,7 +80,8 @@ def main():
     for name, bug in ZOO.items():
         if o.only and name not in o.only:
             continue
-        where = "zoo kernel" if name in BUGS else bug.what[bug.what.rindex("(") + 1:-1]
+        where = ("zoo kernel" if name in BUGS else f"zoo kernel, bench/zoo/mlir/{bug.file}"
+                 if name in MLIR_BUGS else bug.what[bug.what.rindex("(") + 1:-1])
         kw = dict(**bug.launch(), strict=bug.strict, progress=False)
         dflt = default_outcome(bug)
         found, kinds = [], set()

@@ -1,4 +1,4 @@
-"""The systematic mode on the bug zoo's small kernels: for each bug and its fixed twin, the runs the
+"""The systematic mode on the bug zoo's small kernels (zoo_kernels.py, zoo_mlir.py): for each bug and its fixed twin, the runs the
 search made (complete and cut by a sleep set), whether it completed before its bound, and what it
 found (tile-sim; docs/emulator.md §15).
 
@@ -15,6 +15,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from zoo_kernels import BUGS  # noqa: E402
+from zoo_mlir import MLIR_BUGS  # noqa: E402
 
 from tile_mlir.sim import EmulationError, run_ptx  # noqa: E402
 
@@ -26,7 +27,7 @@ def main():
     o = ap.parse_args()
     print("| kernel | twin | schedules (complete) | runs | search | found | s |")
     print("|---|---|---|---|---|---|---|")
-    for name, bug in BUGS.items():
+    for name, bug in {**BUGS, **MLIR_BUGS}.items():
         if o.only and name not in o.only:
             continue
         for fixed in (False, True):

@@ -286,6 +286,71 @@ def clc_response(fixed: bool) -> str:
         "\tbra.uni $L__t;\n")
 
 
+def cluster_init(fixed: bool) -> str:
+    """A cluster of 2 CTAs: lane 0 of CTA 0 initialises its `full` mbarrier (fence.mbarrier_init),
+    lane 0 of CTA 1 writes a word into CTA 0's shared memory and arrives on that remote `full`, and
+    CTA 0 waits on it and stores the word.  Bug: the cluster barrier between the initialisation and
+    the peer's first use is missing (only the CTA's own bar.sync is there), so the peer may arrive
+    on the mbarrier before it is initialised -- an init that then lands resets the barrier and the
+    arrival is lost (CUTLASS's pipelines end their init with a cluster-wide sync for this)."""
+    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
+    return _kernel(
+        "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
+        "\tsetp.ne.u32 %p2, %r4, 0;\n\tor.pred %p3, %p1, %p2;\n\t@%p3 bra $L__i;\n"
+        "\tmbarrier.init.shared::cta.b64 [sm], 1;\n"
+        "\tfence.mbarrier_init.release.cluster;\n"
+        "$L__i:\n\tbar.sync 0;\n" + (sync if fixed else "") +
+        "\t@%p1 bra $L__done;\n\tmov.u32 %r21, sm;\n\t@!%p2 bra $L__cons;\n"
+        "\tmapa.shared::cluster.u32 %r30, %r21, 0;\n\tmov.u32 %r10, 77;\n"
+        "\tst.shared::cluster.u32 [%r30+128], %r10;\n"
+        "\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r30];\n"
+        "\tbra.uni $L__done;\n"
+        "$L__cons:\n"
+        "$L__w:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm], 0;\n"
+        "\t@!%p4 bra $L__w;\n"
+        "\tld.shared.u32 %r12, [sm+128];\n\tst.global.u32 [%rd2], %r12;\n"
+        "$L__done:\n" + sync)
+
+
+def bar_publish(fixed: bool) -> str:
+    """Named-barrier producer/consumer (the epilogue hand-off of warp-specialised Hopper kernels):
+    warp 0 writes 32 words of shared memory and signals with bar.arrive 1, 64; warp 1 waits with
+    bar.sync 1, 64 and stores the words.  Bug: warp 0 arrives before its stores, so the consumer
+    may pass the barrier and read the words before they are written."""
+    write = ("\tshl.b32 %r4, %r3, 2;\n\tmov.u32 %r5, sm;\n\tadd.u32 %r5, %r5, %r4;\n"
+             "\tadd.u32 %r6, %r3, 100;\n\tst.shared.u32 [%r5+256], %r6;\n")
+    arrive = "\tbar.arrive 1, 64;\n"
+    return _kernel(
+        "\tsetp.ne.u32 %p2, %r2, 0;\n\t@%p2 bra $L__cons;\n"
+        + ((write + arrive) if fixed else (arrive + write)) + "\tbra.uni $L__end;\n"
+        "$L__cons:\n\tsetp.ne.u32 %p3, %r2, 1;\n\t@%p3 bra $L__end;\n\tbar.sync 1, 64;\n"
+        "\tshl.b32 %r4, %r3, 2;\n\tmov.u32 %r5, sm;\n\tadd.u32 %r5, %r5, %r4;\n"
+        "\tld.shared.u32 %r11, [%r5+256];\n"
+        "\tmul.wide.u32 %rd4, %r3, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\tst.global.u32 [%rd5], %r11;\n")
+
+
+def tile_broadcast(fixed: bool) -> str:
+    """A dynamic tile scheduler of a persistent kernel: thread 0 takes the next tile from a global
+    counter (atom.add) and broadcasts it through shared memory; after a bar.sync every warp reads
+    it, works on the tile and lane 0 counts it as done, until the tiles run out.  Bug: the loop has one barrier,
+    so thread 0 can take the next tile and overwrite the broadcast word before a slower warp read
+    the previous one (the fix: a second bar.sync after the reads, as CUTLASS's tile schedulers
+    order their broadcast buffer)."""
+    again = "\tbar.sync 0;\n" if fixed else ""
+    return _kernel(
+        "\tsetp.eq.u32 %p1, %r1, 0;\n\tsetp.eq.u32 %p2, %r3, 0;\n"
+        "$L__t:\n\t@%p1 atom.global.add.u32 %r10, [%rd1], 1;\n"
+        "\t@%p1 st.shared.u32 [sm], %r10;\n\tbar.sync 0;\n"
+        "\tld.shared.u32 %r11, [sm];\n" + again +
+        "\tsetp.ge.u32 %p4, %r11, 6;\n\t@%p4 bra $L__end;\n"
+        "\tmov.u32 %r14, 0;\n"  # the warp's work on its tile
+        "$L__work:\n\tadd.u32 %r15, %r15, %r11;\n\tadd.u32 %r14, %r14, 1;\n"
+        "\tsetp.lt.u32 %p5, %r14, 40;\n\t@%p5 bra $L__work;\n"
+        "\tmul.wide.u32 %rd4, %r11, 4;\n\tadd.s64 %rd5, %rd2, %rd4;\n"
+        "\t@%p2 red.global.add.u32 [%rd5], 1;\n\tbra.uni $L__t;\n")
+
+
 @dataclass
 class Bug:
     what: str
@@ -332,4 +397,12 @@ BUGS = {
                        st_async_tx, block=32, grid=(2, 1, 1), cluster=(2, 1, 1)),
     "clc-response": Bug("a CLC tile scheduler reads its response before the mbarrier wait",
                         clc_response, block=32, grid=(4, 1, 1)),
+    "cluster-init": Bug("a cluster peer arrives on an mbarrier before the cluster barrier that "
+                        "makes its initialisation visible", cluster_init, block=32, grid=(2, 1, 1),
+                        cluster=(2, 1, 1)),
+    "tile-broadcast": Bug("a tile scheduler's broadcast word overwritten with the next tile before "
+                          "every warp read it (one barrier per loop, not two)", tile_broadcast,
+                          block=128),
+    "bar-publish": Bug("a named-barrier producer arrives before the shared-memory writes it "
+                       "announces", bar_publish),
 }

@@ -69,8 +69,8 @@ def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(
     schedules run, the first failing schedule (deadlock, race, new finding, outputs other than
     the default schedule's, or ``check(args)`` false), its report and its minimised form; the
     arrays given are left as they were; ``workers`` > 1 runs schedules on the process pool, or
-    ``executor`` on any Executor (a dask.distributed client's); the default runs them in this
-    process.  Schedule ``i`` replays with
+    ``executor`` on any Executor (a dask.distributed client's); the default runs them on the pool
+    of every core when they would take a second or more, else in this process.  Schedule ``i`` replays with
     ``tile_mlir.sim.explore.replay(..., seed=seed, index=i)``, or ``replay=(seed, i)`` here (an
     ExploreResult of that one schedule).  ``systematic=N``: instead of sampling, every order of the
     launch's synchronisation operations up to a partial-order reduction, at most N schedules

@@ -95,8 +95,9 @@ class Scheduler:
         if self.policy is not None:
             self._sync_stop = self.policy.sync_flags(self.code)
             self._run_len = _cut_runs(self._run_len, self._sync_stop)
-        self._lane_loops = [None] * len(self.code)  # built on first use (lane_runs.py)
-        # stretches of lane runs executed as vectors over the lanes (lane_vec.py)
+        if len(getattr(self, "_lane_loops", ())) != len(self.code):  # a machine run again keeps
+            self._lane_loops = [None] * len(self.code)  # them (explore/reuse.py); built on first use (lane_runs.py)
+        # stretches of lane runs executed as vectors over the lanes (lane_vec.py): from this run's cut of the runs
         self._vec_len = lane_vec.lengths(self, self.code) if lane_runs.ENABLED and lane_vec.ENABLED else None
         self._vec_plans = {}
         self._ahead = {}  # warp -> (stop, lanes) of a vector stretch computed ahead (lane_runs.py)

@@ -34,6 +34,17 @@ def test_systematic_finds_the_bug_and_replays_its_choices(name):
     assert again.report == r.failure.report
 
 
+def test_systematic_search_orders_plain_shared_accesses():
+    """bar-publish's race is between plain accesses (warp 0's st.shared after its bar.arrive, warp
+    1's ld.shared after its bar.sync): their shared-memory words are in the footprints, so the
+    search tries both orders and finds it; the fixed twin's search completes clean."""
+    bug = BUGS["bar-publish"]
+    r = run_ptx(bug.ptx(False), "k", args(), systematic=50, **_kw(bug))
+    assert r.found and r.failure.kind == "output", str(r)
+    fixed = run_ptx(bug.ptx(True), "k", args(), systematic=50, **_kw(bug))
+    assert not fixed.found and fixed.exhaustive, str(fixed)
+
+
 def test_systematic_search_completes_on_a_small_kernel():
     bug = BUGS["named-barrier-count"]
     r = run_ptx(bug.ptx(True), "k", args(), systematic=100, **_kw(bug))

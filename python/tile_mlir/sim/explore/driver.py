@@ -8,7 +8,10 @@ races computes the same bytes under every schedule), or fails the caller's ``che
 from __future__ import annotations
 
 import copy
+import itertools
+import re
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,9 +21,12 @@ from ..build import build_machine
 from ..errors import EmulationError
 from ..result import SimResult
 from . import policy as _policy
+from .blame import output_report
 from .report import deadlock
+from .reuse import Launch
 from ..progress import enabled
 from .. import launch
+from .. import pool as _sim_pool
 from ..pool import _pool
 
 DEPTH = 3  # PCT depth: d - 1 = 2 change points
@@ -47,6 +53,7 @@ class ExploreResult:
     default: object = None  # the default schedule's SimResult
     notes: list = field(default_factory=list)
     strategy: str = "pct"  # "pct" (sampled), "systematic" (systematic.py) or "replay"
+    runs: int | None = None  # pct: the runs made (a schedule drawn again is run once)
     exhaustive: bool = False  # systematic: the search ended before its bound
 
     @property
@@ -68,7 +75,9 @@ class ExploreResult:
             head = (f"tile-sim explore (systematic): {self.schedules} schedule(s), "
                     f"{self.counts['warps']} warps; {'; '.join(self.notes)}")
         else:
-            head = (f"tile-sim explore: {self.schedules} schedule(s), seed {self.seed}, depth "
+            again = (f" ({self.runs} distinct runs)" if self.runs is not None and
+                     self.runs < self.schedules else "")
+            head = (f"tile-sim explore: {self.schedules} schedule(s){again}, seed {self.seed}, depth "
                     f"{self.depth}, {self.counts['warps']} warps, {self.counts['syncs']} "
                     f"synchronisation operations, {self.counts['asyncs']} async completions")
         head += f"; {self.bound}"
@@ -84,12 +93,19 @@ def _outputs(args):
     return [a.copy() for a in args if isinstance(a, np.ndarray)]
 
 
-def _run(ptx, kernel, args, launch_kw, pol):
-    """(SimResult or None, copied args, EmulationError or None, machine)."""
-    a = copy.deepcopy(args)  # one deepcopy keeps a tensor map sharing its pointer's array
+def _run(ptx, kernel, args, launch_kw, pol, box=None):
+    """(SimResult or None, copied args, EmulationError or None, machine).  ``box``: a one-item
+    list holding the launch's reusable Machine (reuse.py), made on first use; None builds anew."""
+    memo: dict = {}
+    a = copy.deepcopy(args, memo)  # one deepcopy keeps a tensor map sharing its pointer's array
     kw = dict(launch_kw)
     clusters = kw.pop("clusters")
-    m = build_machine(ptx, kernel, a, **kw)
+    if box is None:
+        m = build_machine(ptx, kernel, a, **kw)
+    else:
+        if not box:
+            box.append(Launch(ptx, kernel, args, kw))
+        m = box[0].machine(args, a, memo)
     m.policy = pol
     try:
         m.run(clusters=clusters)
@@ -133,33 +149,39 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     """Run the launch under the default schedule, then under ``n`` schedules drawn from
     ``seed`` (schedule ``i`` is :func:`~.policy.draw` ``(seed, i, ...)``); return the first failure,
     minimised.  ``workers`` > 1: chunks of schedules run on tile-sim's process pool (sim/pool.py)
-    or ``executor`` (a dask client's executor),
+    or ``executor`` (a dask client's executor); None: the pool of every core when the schedules
+    would take a second or more (estimated from the default schedule's run), else this process;
     the first failure in index order still the one reported (not with a ``check``, which need not
     pickle).  ``seconds``: stop drawing schedules once that much time has passed (the result's
     ``schedules`` counts those run).  ``launch_kw``: run_ptx's grid, block, cluster, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
-    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw)
-    counts = probe(ptx, kernel, args, kw)
+    box: list = []  # one machine for the default run, the probe and a serial chunk (reuse.py)
+    kw, ref, ref_res = reference(ptx, kernel, args, launch_kw, box)
+    counts = probe(ptx, kernel, args, kw, box)
     out = ExploreResult(0, seed, depth, counts, default=ref_res)
     deadline = time.time() + seconds if seconds else None
+    if workers is None and executor is None and check is None:
+        workers = _auto_workers(ref["seconds"], n)
     task = (ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline)
+    idx = _policy.distinct(seed, n, depth=depth, **counts)  # a schedule drawn again runs once
     bar = _bar(n, progress)
     try:
         if executor is not None or (workers is not None and workers > 1 and check is None):
-            first, ran = _parallel(task, n, workers or 2, bar, executor)
+            first, ran, stop = _parallel(task, idx, workers or 2, bar, n, executor)
         else:
-            first, ran = _chunk(task + (0, n, bar))
+            first, ran, stop = _chunk(task + (idx, bar), box)
     finally:
         if bar is not None:
             bar.close()
-    if first is None:
-        out.schedules = ran
-        if ran < n:
+    out.runs = ran
+    if first is None:  # every schedule below ``stop`` ran or repeats one that ran
+        out.schedules = n if stop is None else stop
+        if stop is not None:
             out.notes.append(f"stopped after {seconds:g} s")
         return out
     s = _policy.draw(seed, first, depth=depth, **counts)
-    v = _try(ptx, kernel, args, kw, s, ref, check)  # again here: its report (replay is exact)
+    v = _located(ptx, kernel, args, kw, s, _try(ptx, kernel, args, kw, s, ref, check))
     out.schedules = first + 1
     out.failure = Failure(s, *v)
     if minimise:
@@ -167,13 +189,15 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     return out
 
 
-def reference(ptx, kernel, args, launch_kw):
+def reference(ptx, kernel, args, launch_kw, box=None):
     """(launch keywords, what a schedule is compared with, the default schedule's SimResult)."""
     kw = _launch_kw(launch_kw)
-    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None)
+    t = time.perf_counter()
+    ref_res, a, err, _ = _run(ptx, kernel, args, kw, None, box)
     if err is not None:
         raise err  # the default schedule fails: nothing to explore
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a)}
+    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a),
+           "seconds": time.perf_counter() - t}
     return kw, ref, ref_res
 
 
@@ -185,7 +209,7 @@ def replay_launch(ptx, kernel, args, which, *, check=None, progress=None, depth:
     counts = probe(ptx, kernel, args, kw)
     s = _policy.draw(seed, index, depth=depth, **counts)
     out = ExploreResult(1, seed, depth, counts, default=ref_res, strategy="replay")
-    v = _try(ptx, kernel, args, kw, s, ref, check)
+    v = _located(ptx, kernel, args, kw, s, _try(ptx, kernel, args, kw, s, ref, check))
     if v is not None:
         out.failure = Failure(s, *v)
     return out
@@ -202,53 +226,85 @@ def parse_replay(which) -> tuple[int, int]:
     raise EmulationError(f"replay={which!r}: give (seed, index) or 'SEED:INDEX', two integers >= 0")
 
 
-def _chunk(task):
-    """(the index of the first failing schedule of lo..hi-1 or None, schedules run)."""
-    ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, lo, hi, bar = task
-    for i in range(lo, hi):
+def _chunk(task, box=None):
+    """(the first failing schedule of the indices given or None, the runs made, the index of the
+    first one not run when the time limit cut them, else None)."""
+    ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, indices, bar = task
+    box = [] if box is None else box  # the launch's machine, built once for the chunk (reuse.py)
+    k = 0
+    for i in indices:
         if deadline is not None and time.time() > deadline:
-            return None, i - lo
+            return None, k, i
         s = _policy.draw(seed, i, depth=depth, **counts)
-        v = _try(ptx, kernel, args, kw, s, ref, check)
+        v = _try(ptx, kernel, args, kw, s, ref, check, box)
+        k += 1
         if bar is not None:
-            bar.update(1)
+            bar.update(i + 1 - bar.n)  # the schedules drawn up to this one: run or repeated
         if v is not None:
-            return i, i - lo + 1
-    return None, hi - lo
+            return i, k, None
+    return None, k, None
 
 
-def _parallel(task, n, workers, bar, executor=None):
+def _auto_workers(seconds, n):
+    """workers=None: the pool's default (every core) when the schedules, estimated from the
+    default schedule's run, would take long enough to gain from it (as run_ptx decides for a
+    launch's clusters, sim/pool.py); else this process."""
+    w = _sim_pool.default_workers(None)
+    return w if w > 1 and _sim_pool.goes_to_pool(seconds, n, False) else 1
+
+
+def _parallel(task, idx, workers, bar, n, executor=None):
     """Chunks of schedules on tile-sim's process pool, or on ``executor`` (any
-    concurrent.futures.Executor: a dask.distributed client's ``get_executor()``)."""
+    concurrent.futures.Executor: a dask.distributed client's ``get_executor()``), 2 per worker in
+    flight, drawn as they go: as _chunk's, over the chunks in index order."""
     size = max(1, min(64, n // (4 * workers)))
     ex = executor if executor is not None else _pool(workers)
-    futs = [ex.submit(_chunk, task + (lo, min(lo + size, n), None)) for lo in range(0, n, size)]
+    pending: deque = deque()
     ran = 0
     try:
-        for f in futs:
-            first, k = f.result()  # in index order: the first failure of the lowest chunk wins
+        while True:
+            while len(pending) < 2 * workers:
+                p = list(itertools.islice(idx, size))
+                if not p:
+                    break
+                pending.append((ex.submit(_chunk, task + (p, None)), p))
+            if not pending:
+                return None, ran, None
+            f, p = pending.popleft()
+            first, k, stop = f.result()  # in index order: the lowest chunk's failure wins
             ran += k
-            if bar is not None:
-                bar.update(k)
-            if first is not None:
-                return first, ran
-        return None, ran
+            if bar is not None and k:
+                bar.update(p[k - 1] + 1 - bar.n)
+            if first is not None or stop is not None:  # a failure, or the time limit's cut
+                return first, ran, stop
     finally:
-        for f in futs:
+        for f, _ in pending:
             f.cancel()
 
 
-def _try(ptx, kernel, args, kw, s, ref, check):
+_OUTPUT = re.compile(r"^output array (\d+) differs .* first at byte (\d+)")
+
+
+def _located(ptx, kernel, args, kw, s, v):
+    """An output verdict with the lines that wrote its first differing byte (blame.py)."""
+    m = _OUTPUT.match(v[1]) if v is not None and v[0] == "output" else None
+    if m is None:
+        return v
     pol = _policy.PriorityPolicy(s)
-    res, a, err, m = _run(ptx, kernel, args, kw, pol)
+    return v[0], v[1] + output_report(ptx, kernel, args, kw, pol, int(m[1]), int(m[2]))
+
+
+def _try(ptx, kernel, args, kw, s, ref, check, box=None):
+    pol = _policy.PriorityPolicy(s)
+    res, a, err, m = _run(ptx, kernel, args, kw, pol, box)
     return _verdict(ref, res, a, err, m, pol, check)
 
 
-def probe(ptx, kernel, args, kw) -> dict:
+def probe(ptx, kernel, args, kw, box=None) -> dict:
     """What schedules are drawn over: warps of a cluster, synchronisation operations and async
     completions of the launch, counted under the schedule of identity priorities."""
     pol = _policy.PriorityPolicy(_policy.Schedule(0, -1, [], [], {}))
-    _, _, _, m = _run(ptx, kernel, args, kw, pol)
+    _, _, _, m = _run(ptx, kernel, args, kw, pol, box)
     return {"warps": max(pol.max_warps, 1), "syncs": m.syncs, "asyncs": pol.asyncs}
 
 
@@ -257,7 +313,7 @@ def replay(ptx, kernel, args, *, seed: int, index: int, depth: int = DEPTH, chec
     """Run schedule ``index`` of ``seed`` again: (Failure or None)."""
     kw, ref, _ = reference(ptx, kernel, args, launch_kw)
     s = _policy.draw(seed, index, depth=depth, **probe(ptx, kernel, args, kw))
-    v = _try(ptx, kernel, args, kw, s, ref, check)
+    v = _located(ptx, kernel, args, kw, s, _try(ptx, kernel, args, kw, s, ref, check))
     return None if v is None else Failure(s, *v)
 
 
@@ -266,6 +322,7 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
     ``budget`` runs); the failure kept is the last one still failing."""
     best = failure
     tries = 0
+    box: list = []
     for what in ("changes", "delays"):
         keys = list(getattr(best.schedule, what))
         for k in keys:
@@ -277,7 +334,7 @@ def minimise_failure(ptx, kernel, args, kw, failure, ref, check, budget: int = 6
             else:
                 s.delays.pop(k, None)
             tries += 1
-            v = _try(ptx, kernel, args, kw, s, ref, check)
+            v = _try(ptx, kernel, args, kw, s, ref, check, box)
             if v is not None and v[0] == failure.kind:
                 best = Failure(s, *v)
     return best

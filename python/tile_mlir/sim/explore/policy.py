@@ -50,6 +50,20 @@ def is_sync(inst) -> bool:
     return False
 
 
+_FLAGS: tuple = (None, None)  # the last code decoded (a reused machine's) and its flags
+
+
+def sync_flags(code) -> list:
+    """Per pc: whether the instruction is a synchronisation operation (kept for the last code)."""
+    global _FLAGS
+    last = _FLAGS  # (one read: threads of an executor may replace it meanwhile)
+    if last[0] is code:
+        return last[1]
+    flags = [is_sync(i) for i in code]
+    _FLAGS = (code, flags)
+    return flags
+
+
 @dataclass
 class Schedule:
     """One schedule: replayable from (seed, index) with the launch's counts, or written out."""
@@ -58,6 +72,10 @@ class Schedule:
     prio: list  # priority of the i-th warp of a cluster (cluster order); higher runs first
     changes: list  # sorted synchronisation-operation counts at which the running warp drops
     delays: dict = field(default_factory=dict)  # async issue ordinal -> decisions in flight
+
+    def key(self) -> tuple:
+        """What the run depends on: two schedules of one key run alike (runs are deterministic)."""
+        return tuple(self.prio), tuple(self.changes), tuple(sorted(self.delays.items()))
 
     def describe(self) -> str:
         d = ", ".join(f"#{k}+{v}" for k, v in sorted(self.delays.items())) or "none"
@@ -83,6 +101,18 @@ def draw(seed: int, index: int, *, warps: int, syncs: int, asyncs: int, depth: i
     return Schedule(seed, index, prio, changes, delays)
 
 
+def distinct(seed: int, n: int, **kw):
+    """The indices among 0..n-1 whose schedule differs from every earlier index's, in order (a
+    launch with few warps and synchronisation operations draws the same schedule again: it runs
+    once)."""
+    seen: set = set()
+    for i in range(n):
+        k = draw(seed, i, **kw).key()
+        if k not in seen:
+            seen.add(k)
+            yield i
+
+
 class PriorityPolicy:
     """Runs a :class:`Schedule` on the scheduler's hooks; counts what a schedule can vary."""
 
@@ -96,10 +126,11 @@ class PriorityPolicy:
         self.inflight: list = []  # [due decision, ordinal, land, what, line, issuer]
         self.decision = 0
         self._commit_due: dict = {}
+        self.delivering = None
 
     # ---- scheduler hooks
     def sync_flags(self, code):
-        return [is_sync(i) for i in code]
+        return sync_flags(code)
 
     def touch(self, obj):  # the synchronisation object an operation uses (systematic.py orders them)
         pass
@@ -118,7 +149,11 @@ class PriorityPolicy:
 
     def _deliver(self, M, item):
         self.inflight.remove(item)
-        item[2]()
+        self.delivering = item  # whose bytes land (blame.py names its issuing line)
+        try:
+            item[2]()
+        finally:
+            self.delivering = None
 
     def _deliver_due(self, M):
         due = sorted((it for it in self.inflight if it[0] <= self.decision), key=lambda x: x[:2])

@@ -9,7 +9,8 @@ global writes).  At each scheduling decision the search may run any enabled agen
 a prefix of choices and then the default (the warp that ran last while it can, then the lowest
 warp, completions last).  A transition's *footprint* is the set of synchronisation objects it used
 (mbarriers by CTA and offset, named barriers by CTA and id; sim/handlers report them through the
-policy's ``touch``); a synchronisation operation that reports none (atomics, volatile or acquire
+policy's ``touch``), and the 4-byte words of shared memory its plain loads and stores accessed
+(through the machine's shared-memory hooks); a synchronisation operation that reports none (atomics, volatile or acquire
 accesses, barrier.cluster, tcgen05.wait, ...) is dependent on everything.  Two transitions with
 disjoint footprints commute; the sleep sets skip an order that only swaps commuting transitions.
 """
@@ -86,6 +87,12 @@ class ChoicePolicy:
     def touch(self, obj):
         self.touched.add(obj)
 
+    def touch_shared(self, cta, off, n):
+        """A plain shared-memory access: its 4-byte words join the transition's footprint, so two
+        transitions that access one word (read or write) are dependent (plain races searched)."""
+        for w in range(off >> 2, (off + n + 3) >> 2):
+            self.touched.add(("smem", cta.idx, w))
+
     def note_arrive(self, t, mb):
         self.arrivers.setdefault(mb.uid, set()).add((t.cta.idx, t.warp.idx))
 
@@ -111,6 +118,7 @@ class ChoicePolicy:
 
     def run_cluster(self, M, cl):
         self.cl = cl
+        M.hooks.register(shared_load=_load_seen, shared_store=_store_seen)
         warps = {("w", c.idx, w.idx): w for c in cl.ctas for w in c.warps}
         self.max_warps = max(self.max_warps, len(warps))
         ctas, last, prev, spinning, ends = cl.ctas, M.progress, None, set(), {}
@@ -185,6 +193,16 @@ class ChoicePolicy:
         return node
 
 
+def _load_seen(M, t, cta, off, n, what=None):
+    if isinstance(M.policy, ChoicePolicy):
+        M.policy.touch_shared(cta, off, n)
+
+
+def _store_seen(M, t, cta, off, n):
+    if isinstance(M.policy, ChoicePolicy):
+        M.policy.touch_shared(cta, off, n)
+
+
 def add_backtracks(nodes):
     """Dynamic partial-order reduction (Flanagan and Godefroid, POPL 2005) on the run just made.
     Happens-before is tracked with vector clocks over the agents: a transition is ordered after
@@ -254,13 +272,14 @@ def systematic_launch(ptx, kernel, args, *, n: int, check=None, progress=None, *
     out = driver.ExploreResult(0, 0, 0, {"warps": 0, "syncs": 0, "asyncs": 0}, default=ref_res,
                                strategy="systematic")
     nodes, prefix, runs, cut = [], [], 0, 0
+    box: list = []  # the launch's machine, reused by every run (reuse.py)
     bar = driver._bar(n, progress)
     try:
         while runs < n:
             pol = ChoicePolicy(prefix, nodes)
             runs += 1
             try:
-                res, a, err, m = driver._run(ptx, kernel, args, kw, pol)
+                res, a, err, m = driver._run(ptx, kernel, args, kw, pol, box)
             except _Abandon:
                 cut += 1
                 res = None
