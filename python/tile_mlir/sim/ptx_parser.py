@@ -15,9 +15,8 @@ It produces a :class:`Module` of :class:`Function` objects holding declarations 
     ('sink',)                _
 
 Identifiers are parsed as ``('id', name, offset)`` and resolved, in the scope of their instruction,
-once the function's body is parsed (names.py: ``{ }`` blocks, shadowing, ``%r<N>`` ranges).
-
-Line numbers are 1-based in the original text.  Syntax errors raise EmulationError naming the line.
+once the function's body is parsed (names.py: ``{ }`` blocks, shadowing, ``%r<N>`` ranges). Line numbers
+are 1-based in the original text.  Syntax errors raise EmulationError naming the line.
 """
 
 from __future__ import annotations
@@ -343,13 +342,11 @@ def _param_list(plist, line: int) -> list:
         types = [q for q in re.findall(r"\.(\w+)", quals) if q in TYPE_BITS]
         if not types:
             raise EmulationError(f"line {line}: parameter `{p}` has no type", line=line)
-        esize = max(1, TYPE_BITS[types[0]] // 8)
-        size = esize
+        size = esize = max(1, TYPE_BITS[types[0]] // 8)
         for d in re.findall(r"\[\s*(\d+)\s*\]", dims):
             size *= parse_int(d, line)
-        if size == 0:  # (ptxas: a parameter cannot be an incomplete array; `[0]` is one)
-            raise EmulationError(f"line {line}: parameter `{pname}` has no bytes (an array of 0 elements)",
-                                 line=line)
+        if size == 0:  # (ptxas refuses `[0]` too: an incomplete array)
+            raise EmulationError(f"line {line}: parameter `{pname}` has no bytes (an array of 0 elements)", line=line)
         # `.ptr .global .align 1` on a pointer param is the pointee alignment, not the param's
         am = re.search(r"\.align\s+(\d+)", quals)
         align = _align(am.group(1), line) if (am and ".ptr" not in quals) else esize
