@@ -80,7 +80,7 @@ def main():
     for name, bug in ZOO.items():
         if o.only and name not in o.only:
             continue
-        where = ("zoo kernel" if name in BUGS else f"zoo kernel, bench/zoo/mlir/{bug.file}"
+        where = ("zoo kernel" if name in BUGS else f"zoo kernel, bench/zoo/tile_ir/{bug.file}"
                  if name in MLIR_BUGS else bug.what[bug.what.rindex("(") + 1:-1])
         kw = dict(**bug.launch(), strict=bug.strict, progress=False)
         dflt = default_outcome(bug)

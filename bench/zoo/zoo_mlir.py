@@ -1,4 +1,4 @@
-"""Bug-zoo entries written in tile IR (bench/zoo/mlir/*.mlir): each file is the buggy kernel, a
+"""Bug-zoo entries written in tile IR (bench/zoo/tile_ir/*.mlir): each file is the buggy kernel, a
 `// BUG` comment on the line its fixed twin drops and a `// FIXED <line>` comment on the line the
 twin adds.  Both compile with line info, so a failing schedule's report names the tile IR's
 ``file:line:col`` besides the PTX line (docs/emulator.md §15).  bench/zoo/run.py explores them as it
@@ -19,7 +19,7 @@ _FIXED = re.compile(r"^(\s*)// FIXED (.*)$")
 
 
 def source(name: str, fixed: bool) -> str:
-    with open(os.path.join(HERE, "mlir", name)) as f:
+    with open(os.path.join(HERE, "tile_ir", name)) as f:
         lines = f.read().split("\n")
     if not fixed:
         return "\n".join(lines)
@@ -38,7 +38,7 @@ def source(name: str, fixed: bool) -> str:
 @lru_cache(maxsize=None)
 def _compiled(name: str, fixed: bool):
     import tile_mlir
-    path = os.path.relpath(os.path.join(HERE, "mlir", name))
+    path = os.path.relpath(os.path.join(HERE, "tile_ir", name))
     art = tile_mlir.compile(source(name, fixed), arch="sm_100a", filename=path, line_info=True,
                             emit=("ptx",))
     return art.ptx, art.kernel_name, tuple(art.block)

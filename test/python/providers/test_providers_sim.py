@@ -35,7 +35,9 @@ TENSOR_OPS = re.compile(r"^\s*(tcgen05\.mma\S*|tcgen05\.cp\S*|wgmma\.mma_async\S
 
 
 def _installed(provider: str) -> bool:
-    return importlib.util.find_spec(PROVIDERS[provider]) is not None
+    # (a directory of that name on sys.path is a namespace package with no origin, not the provider)
+    spec = importlib.util.find_spec(PROVIDERS[provider])
+    return spec is not None and spec.origin is not None
 
 
 @pytest.fixture(scope="module")

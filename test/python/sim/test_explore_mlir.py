@@ -1,4 +1,4 @@
-"""Bugs written in tile IR (bench/zoo/mlir/): exploration reports them at the tile IR line --
+"""Bugs written in tile IR (bench/zoo/tile_ir/): exploration reports them at the tile IR line --
 tile-run --explore compiles with line info, and a failing schedule's report names ``file:line:col``:
 the faulting op for an error, the op whose store published the differing byte for an output
 difference (sim/explore/blame.py) -- and the fixed twins stay clean (docs/emulator.md §15)."""

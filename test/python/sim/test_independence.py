@@ -14,8 +14,9 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
             "progress.py": {"contextlib", "tqdm"},
             "approx_tables.py": {"lzma"},  # the measured .approx tables are stored compressed
-            "driver.py": {"copy", "tqdm"},  # explore/: a launch's arguments per schedule
+            "driver.py": {"copy", "tqdm", "collections"},  # explore/: a launch's arguments per schedule; chunks in flight
             "policy.py": {"random"},  # explore/: schedules drawn from (seed, index)
+            "blame.py": {"copy"}, "reuse.py": {"copy"},  # explore/: a launch's arguments per run
             "run_args.py": {"numbers"},  # (numbers.Real: run_ptx's max_seconds)
             "wgmma.py": {"itertools", "operator"},  # (identity over a register slice at C speed)
             # the ISA coverage table and its command (docs/emulator.md §13)

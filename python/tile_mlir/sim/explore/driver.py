@@ -8,7 +8,6 @@ races computes the same bytes under every schedule), or fails the caller's ``che
 from __future__ import annotations
 
 import copy
-import itertools
 import re
 import time
 from collections import deque
@@ -264,7 +263,7 @@ def _parallel(task, idx, workers, bar, n, executor=None):
     try:
         while True:
             while len(pending) < 2 * workers:
-                p = list(itertools.islice(idx, size))
+                p = [i for _, i in zip(range(size), idx)]  # (the next `size` indices)
                 if not p:
                     break
                 pending.append((ex.submit(_chunk, task + (p, None)), p))
