@@ -28,6 +28,7 @@ def _parse(path: pathlib.Path, mtime_ns: int, size: int) -> tuple[list[str], ast
     return lines, ast.parse("\n".join(lines))
 
 
+@functools.lru_cache(maxsize=None)  # (the tests ask for a tree's graph when they run, once per process)
 def imports(root: pathlib.Path, init_names: bool = False) -> dict[str, set[str]]:
     """{module: the modules of the same tree it imports}. A package's __init__ is not counted as a
     dependency of its own submodules, except with `init_names`: then a submodule that imports a name

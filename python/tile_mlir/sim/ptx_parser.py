@@ -121,38 +121,16 @@ class Module:
 _LABEL_RE = re.compile(rf"({IDENT})\s*:(?!:)")
 
 
+_COMMENT_OR_STRING = re.compile(r'//[^\n]*|/\*.*?(?:\*/|\Z)|"[^"\n]*"?', re.S)
+
+
 def _strip_comments(text: str) -> list[str]:
-    out = []
-    in_block = False
-    for line in text.split("\n"):
-        res = []
-        i = 0
-        n = len(line)
-        while i < n:
-            if in_block:
-                j = line.find("*/", i)
-                if j < 0:
-                    i = n
-                else:
-                    in_block = False
-                    i = j + 2
-                continue
-            if line.startswith("//", i):
-                break
-            if line.startswith("/*", i):
-                in_block = True
-                i += 2
-                continue
-            if line[i] == '"':  # string literal (only in .file / .pragma)
-                j = line.find('"', i + 1)
-                j = n if j < 0 else j + 1
-                res.append(line[i:j])
-                i = j
-                continue
-            res.append(line[i])
-            i += 1
-        out.append("".join(res))
-    return out
+    """The text's lines without its comments (a block comment keeps its line breaks; string literals, of
+    .file and .pragma, are kept whole), in one regex pass."""
+    def keep(m):
+        t = m.group()
+        return t if t[0] == '"' else "\n" * t.count("\n") if t[1] == "*" else ""
+    return _COMMENT_OR_STRING.sub(keep, text).split("\n")
 
 
 def split_statements(text: str) -> list[tuple[int, str]]:
