@@ -35,9 +35,12 @@ TENSOR_OPS = re.compile(r"^\s*(tcgen05\.mma\S*|tcgen05\.cp\S*|wgmma\.mma_async\S
 
 
 def _installed(provider: str) -> bool:
-    # (a directory of that name on sys.path is a namespace package with no origin, not the provider)
-    spec = importlib.util.find_spec(PROVIDERS[provider])
-    return spec is not None and spec.origin is not None
+    # a module of the provider's bindings, not just its top-level name: a directory called mlir on sys.path
+    # is a namespace package of that name (and upstream's own mlir package is a namespace package too)
+    try:
+        return importlib.util.find_spec(PROVIDERS[provider] + (".ir" if provider == "upstream" else "")) is not None
+    except ImportError:
+        return False
 
 
 @pytest.fixture(scope="module")
