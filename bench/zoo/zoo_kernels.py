@@ -15,6 +15,12 @@ import numpy as np
 HEADER = ".version 8.8\n.target sm_100a\n.address_size 64\n"
 REGS = ("\t.reg .pred %p<8>;\n\t.reg .b32 %r<64>;\n\t.reg .b64 %rd<16>;\n\t.reg .b128 %q<2>;\n"
         "\t.shared .align 128 .b8 sm[2048];\n")
+CLUSTER_SYNC = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
+# lane 0 of CTA 0 of a 2-CTA cluster initialises the mbarrier at sm (count 1) and fences it for the cluster;
+# %p1: not lane 0, %p2: not CTA 0 (the zoo's cluster kernels that hand words to CTA 0)
+CTA0_INIT = ("\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
+             "\tsetp.ne.u32 %p2, %r4, 0;\n\tor.pred %p3, %p1, %p2;\n\t@%p3 bra $L__i;\n"
+             "\tmbarrier.init.shared::cta.b64 [sm], 1;\n\tfence.mbarrier_init.release.cluster;\n")
 
 
 def _kernel(body: str) -> str:
@@ -173,11 +179,10 @@ def peer_release(fixed: bool) -> str:
     release = ("\tadd.u32 %r32, %r31, 16;\n"
                "\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r32];\n")
     cons = (read + release) if fixed else (release + read)
-    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
     return _kernel(
         "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n\t@%p1 bra $L__i;\n"
         "\tmbarrier.init.shared::cta.b64 [sm], 1;\n\tmbarrier.init.shared::cta.b64 [sm+16], 1;\n"
-        "\tfence.mbarrier_init.release.cluster;\n$L__i:\n" + sync +
+        "\tfence.mbarrier_init.release.cluster;\n$L__i:\n" + CLUSTER_SYNC +
         "\tmov.u32 %r20, 0;\n\tmov.u32 %r13, 0;\n\tmov.u32 %r21, sm;\n"
         "\tsetp.ne.u32 %p3, %r1, 0;\n\t@%p3 bra $L__done;\n"
         "\tsetp.ne.u32 %p2, %r4, 1;\n\t@%p2 bra $L__cons;\n"
@@ -197,7 +202,7 @@ def peer_release(fixed: bool) -> str:
         "\t@!%p4 bra $L__cw;\n" + cons +
         "\tadd.u32 %r20, %r20, 1;\n\tsetp.lt.u32 %p6, %r20, 4;\n\t@%p6 bra $L__c;\n"
         "\tst.global.u32 [%rd2], %r13;\n"
-        "$L__done:\n" + sync)
+        "$L__done:\n" + CLUSTER_SYNC)
 
 
 def phase_alias(fixed: bool) -> str:
@@ -239,14 +244,10 @@ def st_async_tx(fixed: bool) -> str:
     Bug: expect_tx counts 4 bytes, one st.async of the two, so the phase completes once the first
     word lands, while the second may still be in flight."""
     nbytes = 8 if fixed else 4
-    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
     return _kernel(
-        "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
-        "\tsetp.ne.u32 %p2, %r4, 0;\n\tor.pred %p3, %p1, %p2;\n\t@%p3 bra $L__i;\n"
-        "\tmbarrier.init.shared::cta.b64 [sm], 1;\n"
-        "\tfence.mbarrier_init.release.cluster;\n"
+        CTA0_INIT +
         f"\tmbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd3, [sm], {nbytes};\n"
-        "$L__i:\n" + sync +
+        "$L__i:\n" + CLUSTER_SYNC +
         "\t@%p1 bra $L__done;\n\tmov.u32 %r21, sm;\n\t@!%p2 bra $L__cons;\n"
         "\tmapa.shared::cluster.u32 %r30, %r21, 0;\n\tadd.u32 %r31, %r30, 128;\n"
         "\tmov.u32 %r10, 7;\n\tmov.u32 %r11, 9;\n"
@@ -259,7 +260,7 @@ def st_async_tx(fixed: bool) -> str:
         "\t@!%p4 bra $L__w;\n"
         "\tld.shared.u32 %r12, [sm+128];\n\tld.shared.u32 %r13, [sm+132];\n"
         "\tmad.lo.u32 %r12, %r13, 100, %r12;\n\tst.global.u32 [%rd2], %r12;\n"
-        "$L__done:\n" + sync)
+        "$L__done:\n" + CLUSTER_SYNC)
 
 
 def clc_response(fixed: bool) -> str:
@@ -293,13 +294,9 @@ def cluster_init(fixed: bool) -> str:
     the peer's first use is missing (only the CTA's own bar.sync is there), so the peer may arrive
     on the mbarrier before it is initialised -- an init that then lands resets the barrier and the
     arrival is lost (CUTLASS's pipelines end their init with a cluster-wide sync for this)."""
-    sync = "\tbarrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;\n"
     return _kernel(
-        "\tmov.u32 %r4, %cluster_ctarank;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
-        "\tsetp.ne.u32 %p2, %r4, 0;\n\tor.pred %p3, %p1, %p2;\n\t@%p3 bra $L__i;\n"
-        "\tmbarrier.init.shared::cta.b64 [sm], 1;\n"
-        "\tfence.mbarrier_init.release.cluster;\n"
-        "$L__i:\n\tbar.sync 0;\n" + (sync if fixed else "") +
+        CTA0_INIT +
+        "$L__i:\n\tbar.sync 0;\n" + (CLUSTER_SYNC if fixed else "") +
         "\t@%p1 bra $L__done;\n\tmov.u32 %r21, sm;\n\t@!%p2 bra $L__cons;\n"
         "\tmapa.shared::cluster.u32 %r30, %r21, 0;\n\tmov.u32 %r10, 77;\n"
         "\tst.shared::cluster.u32 [%r30+128], %r10;\n"
@@ -309,7 +306,7 @@ def cluster_init(fixed: bool) -> str:
         "$L__w:\n\tmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 %p4, [sm], 0;\n"
         "\t@!%p4 bra $L__w;\n"
         "\tld.shared.u32 %r12, [sm+128];\n\tst.global.u32 [%rd2], %r12;\n"
-        "$L__done:\n" + sync)
+        "$L__done:\n" + CLUSTER_SYNC)
 
 
 def bar_publish(fixed: bool) -> str:

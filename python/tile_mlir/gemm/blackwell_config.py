@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .config import SplitReduction
 
 __all__ = ["BlackwellConfig", "FORMATS", "SMEM_LIMIT", "TMEM_COLUMNS", "EPI_COLS"]
 
@@ -26,7 +27,7 @@ MAX_EXTENT = (1 << 31) - 1  # (dialect/types.py's DYNAMIC_EXTENT: sizes and coor
 
 
 @dataclass(frozen=True)
-class BlackwellConfig:
+class BlackwellConfig(SplitReduction):
     """D[M, N] (bf16) = A[M, K] . B[N, K]^T on sm_100a: a persistent kernel of a TMA producer thread, an MMA
     thread and four epilogue warps, the accumulator double-buffered in tensor memory."""
     dtype: str = "bf16"  # bf16 | f16 (kind::f16), e4m3 | e5m2 (kind::f8f6f4), tf32 (kind::tf32)
@@ -101,15 +102,6 @@ class BlackwellConfig:
     def stage_bytes(self) -> int:
         """A CTA's TMA bytes a stage: its 128 rows of A and tile_n / cta_group rows of B, 128 bytes of K each."""
         return (self.tile_m + self.tile_n // self.cta_group) * 128
-
-    @property
-    def fixup(self) -> bool:
-        """Split-K (or stream-K) reduced in the kernel by the tile's last unit."""
-        return self.stream_k or (self.split_k > 1 and self.split_reduce == "fixup")
-
-    @property
-    def tma_reduce(self) -> bool:
-        return self.split_k > 1 and self.split_reduce == "tma"
 
     @property
     def out_elem(self) -> str:

@@ -22,8 +22,23 @@ FIXUP_MAX_N = 128  # (the fix-up's second fp32 tile: 64 registers a thread at 12
 FIXUP_UNITS = 512
 
 
+class SplitReduction:
+    """How a configuration's partial tiles meet, from its split_k, split_reduce and stream_k fields (GemmConfig
+    and blackwell_config.BlackwellConfig declare them alike)."""
+
+    @property
+    def fixup(self) -> bool:
+        """Split-K or stream-K reduced in the kernel: partials in a workspace, the tile's last unit adds them."""
+        return self.stream_k or (self.split_k > 1 and self.split_reduce == "fixup")
+
+    @property
+    def tma_reduce(self) -> bool:
+        """Split-K reduced by TMA into a zeroed fp32 workspace, converted by the caller."""
+        return self.split_k > 1 and self.split_reduce == "tma"
+
+
 @dataclass(frozen=True)
-class GemmConfig:
+class GemmConfig(SplitReduction):
     """D[M, N] (bf16) = A[M, K] . B[N, K]^T on sm_90a: a persistent kernel of one producer warpgroup (TMA into
     an S-stage ring) and tile_m / 64 consumer warpgroups (wgmma, 64 rows of the tile each), the epilogue
     through shared memory and TMA stores clipped at D's edges."""
@@ -96,16 +111,6 @@ class GemmConfig:
     @property
     def stage_bytes(self) -> int:
         return (self.tile_m + self.tile_n) * self.tile_k * self.elem_bytes
-
-    @property
-    def fixup(self) -> bool:
-        """Split-K or stream-K reduced in the kernel: partials in a workspace, the tile's last unit adds them."""
-        return self.stream_k or (self.split_k > 1 and self.split_reduce == "fixup")
-
-    @property
-    def tma_reduce(self) -> bool:
-        """Split-K reduced by TMA into a zeroed fp32 workspace, converted by the caller."""
-        return self.split_k > 1 and self.split_reduce == "tma"
 
     @property
     def out_elem(self) -> str:
