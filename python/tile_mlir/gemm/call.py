@@ -1,6 +1,6 @@
 """GemmCall: one GEMM bound to its arrays and configuration's kernel, launched by calling it.
 
-Split-K with the fix-up (split_reduce "fixup", opt-in: heuristic.SILICON_CHECKED) is one launch: the kernel's
+Split-K with the fix-up (split_reduce "fixup", the default) is one launch: the kernel's
 workspace W (a slot of tile_m x tile_n fp32 per unit, never cleared) and semaphores C (an i32 per tile and
 consumer warpgroup, zeroed once here: every launch leaves them zero) are allocated once per call object, so one
 GemmCall must not run on two streams at once (two calls have their own). TMA-reduced split-K (split_reduce

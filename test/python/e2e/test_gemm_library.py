@@ -190,19 +190,21 @@ def test_the_heuristic():
     for m, k in [(1, 14336), (16, 14336), (64, 14336), (1, 4096), (64, 4096)]:
         assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4), (m, k)
     assert choose(128, 4096, 14336, "e4m3", 132) == GemmConfig("e4m3", tile_m=128, tile_n=128, split_k=4)
-    assert not choose(1, 4096, 14336, "bf16", 132).fixup  # (the fix-up: opt-in until a GPU has run it)
+    assert choose(1, 4096, 14336, "bf16", 132).fixup  # (reduced in the kernel: the fix-up ran on an H100)
     assert shape_class(3, 4096, 14336) == shape_class(4, 4096, 14336) != shape_class(5, 4096, 14336)
 
 
-def test_the_heuristic_with_the_fixup(monkeypatch):
-    """Once the fix-up and stream-K are checked on silicon (heuristic.SILICON_CHECKED), the same tiles and parts
-    are reduced in the kernel, and stream-K takes the shapes whose tiles cannot fill the SMs in whole parts."""
-    monkeypatch.setattr(heuristic, "SILICON_CHECKED", True)
-    for m, k in [(1, 14336), (64, 4096)]:
-        assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4,
-                                                              split_reduce="fixup"), (m, k)
-    # 8 x 4000: 50 tiles 80 wide
-    assert choose(8, 4000, 4100, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=80, stream_k=True)
+def test_the_heuristic_with_and_without_the_fixup(monkeypatch):
+    """The fix-up and stream-K checked on silicon (heuristic.SILICON_CHECKED): the split tiles are reduced in the
+    kernel, and stream-K takes the shapes whose tiles cannot fill the SMs in whole parts; without them, the same
+    tiles and parts are reduced by TMA and stream-K is never chosen."""
+    for checked, reduce in ((True, "fixup"), (False, "tma")):
+        monkeypatch.setattr(heuristic, "SILICON_CHECKED", checked)
+        for m, k in [(1, 14336), (64, 4096)]:
+            assert choose(m, 4096, k, "bf16", 132) == GemmConfig("bf16", tile_m=64, tile_n=128, split_k=4,
+                                                                  split_reduce=reduce), (m, k)
+        # 8 x 4000: 50 tiles 80 wide
+        assert choose(8, 4000, 4100, "bf16", 132).stream_k == checked
 
 
 def test_the_example_prints_the_choice(capsys):
@@ -237,4 +239,4 @@ def test_autotune_keeps_its_winner_on_disk(cache_dir, monkeypatch):
     saved = json.loads((cache_dir / "gemm" / "tuned.json").read_text())
     assert saved == {"Fake H100|132|bf16|4x4096x4096": {"dtype": "bf16", "tile_m": 64, "tile_n": 48, "stages": 12,
                                                         "group_m": 8, "cluster_m": 1, "split_k": 1,
-                                                        "split_reduce": "tma", "stream_k": False}}
+                                                        "split_reduce": "fixup", "stream_k": False}}
