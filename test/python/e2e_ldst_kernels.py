@@ -1,4 +1,4 @@
-"""End-to-end tensor memory <-> registers kernels, for the tests and the fuzzer (bench/fuzz_ldst.py).
+"""End-to-end tensor memory <-> registers kernels, for the tests and the fuzzer (bench/fuzz.py's ldst family).
 
 `LdStCase` names a logical tile, its tensor-memory layout and two register layouts. `kernel_text(case)`
 builds a kernel that every CTA runs: tile.copy global X -> registers (st_layout), copy_async registers ->

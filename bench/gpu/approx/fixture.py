@@ -1,6 +1,6 @@
 """Literal test table for tile-sim's approximate-math models: for every .approx form, ~300 inputs
 (special values, the boundaries of each model's ranges, one input per exponent) and the GPU's outputs.
-Writes OUTDIR/approx_gpu_outputs.json (test/python/fixtures/ in the repository).
+Writes OUTDIR/approx_gpu_outputs.json (test/fixtures/approx/ in the repository).
 
     python3 fixture.py OUTDIR
 """

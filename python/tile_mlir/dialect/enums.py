@@ -3,7 +3,7 @@
 String enums are `StrEnum`s and integer ones `IntEnum`s, so a member compares equal to its IR spelling
 ("cta", 2) and formats as it: diagnostics and code that hold plain strings keep working. An attribute
 whose value is not a member of its enum (or of the op's subset of it) is a verifier error, never a
-default (dialect/op_def.py reads them; lowering/nvvm_enums.py turns them into NVVM attributes).
+default (dialect/op_def.py reads them; lowering/nvvm_ir.py turns them into NVVM attributes).
 """
 from __future__ import annotations
 

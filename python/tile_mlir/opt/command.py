@@ -28,6 +28,7 @@ import os
 import sys
 import time
 
+from .. import __version__ as VERSION  # its one home (tile_mlir/__init__.py, read by pyproject.toml)
 from ..errors import UsageError
 from .flags import KNOWN as _KNOWN, OPTIONS as _OPTIONS, TAKES_VALUE as _TAKES_VALUE
 from .output import Statistics, Timer, asm, op_counts, render
@@ -35,7 +36,6 @@ from ..errors import ArgumentError
 
 __all__ = ["TileOptMain", "main"]
 
-VERSION = "0.1.0"
 # An input beyond this is refused before it is read into memory (mlir-opt has no limit; ours keeps a
 # mistyped path to a huge binary from exhausting the machine).
 MAX_INPUT_BYTES = 512 << 20

@@ -13,7 +13,7 @@ import numpy as np
 
 from .errors import EmulationError
 from .names import Label
-from .locations import source
+from .locations import after_source, source
 from .ptx_parser import show_operand
 
 #: special registers evaluated at read time (deterministic: derived from the step counter); the
@@ -85,7 +85,7 @@ class Decoder:
         i = self.inst
         loc = source(self.M.module.files, i.loc)
         msg = f"line {i.line}: `{i.text}`: {msg}"
-        return EmulationError(f"{loc}: error: {msg}" if loc else msg, line=i.line, located=True,
+        return EmulationError(f"{loc}: error: {after_source(msg)}" if loc else msg, line=i.line, located=True,
                               source=loc)
 
     # -- operand access -----------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Source locations of PTX instructions: the ``.file`` / ``.loc`` debug directives (PTX ISA
 "Debugging Directives") map each instruction to the last ``.loc`` before it in its function, and
 every fault, race, deadlock and warning names that source as ``path:line:col`` in MLIR's
-diagnostic form, besides the PTX line."""
+diagnostic form, besides the PTX line (then called `PTX line N`: after `kernel.mlir:37:3:` a bare
+`line 88` would read as a line of that file)."""
 
 from __future__ import annotations
 
@@ -40,9 +41,14 @@ def source(files: dict, loc) -> str | None:
     return f"{path}:{ln}:{col}"
 
 
+def after_source(msg: str) -> str:
+    """``msg``, which starts by naming its PTX line (``line N``), as it reads after a source location."""
+    return "PTX " + msg if msg.startswith("line ") else msg
+
+
 def located_error(msg: str, inst, error: str = "error") -> EmulationError:
     """An EmulationError at decoded instruction ``inst``: prefixed by its source in MLIR's form
     when the PTX has line info; ``msg`` names the PTX line."""
     if inst.loc is not None:
-        msg = f"{inst.loc}: {error}: {msg}"
+        msg = f"{inst.loc}: {error}: {after_source(msg)}"
     return EmulationError(msg, line=inst.line, located=True, source=inst.loc)

@@ -12,7 +12,7 @@ from .binding import MemoryBinding
 from .codegen import Decoder
 from .errors import EmulationError
 from .handlers import calls, ld_poison
-from .locations import located_error
+from .locations import after_source, located_error
 from .memory import GlobalMemory
 from .opcodes import decode_all
 from .scheduler import Scheduler
@@ -109,7 +109,7 @@ class Machine(MemoryBinding, Scheduler):
         self._warned.add(k)
         i = self.cur
         if i is not None and i.loc is not None:  # MLIR's form, the PTX line kept
-            msg = f"{i.loc}: warning: {msg}" + ("" if msg.startswith("line ") else
+            msg = f"{i.loc}: warning: {after_source(msg)}" + ("" if msg.startswith("line ") else
                                                 f" (PTX line {i.line}: `{i.text}`)")
         self.warnings.append(msg)
         self.warn_keys.append(k)  # a worker's warnings merge by key (pool.py)

@@ -33,7 +33,7 @@ import numpy as np
 
 from . import lane_runs, lane_vec
 from .errors import EmulationError
-from .locations import located_error
+from .locations import after_source, located_error
 from .state import BLOCKED_AFTER, CTA, STATE_NAMES, Cluster, State, Thread, Warp
 from .memory import TensorMemory
 
@@ -68,7 +68,7 @@ class Scheduler:
                         i = self.code[pc]
                         pos = f"line {i.line} `{i.text}`: {STATE_NAMES[st]}"
                         if i.loc is not None:
-                            pos = f"{i.loc}: {pos}"
+                            pos = f"{i.loc}: {after_source(pos)}"
                         t0 = w.threads[lanes[0]]
                         if st == State.MBAR and t0.wait_on is not None:
                             pos += f" on {t0.wait_on[0].describe()}"

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s --split-input-file --verify-diagnostics
 
 // tile.gemm_async / tile.gemm_async.block_scale / tile.gemm_wait: one case per check of their verifier
-// (dialect/ops.py _verify_gemm_async, docs/gemm.md §1). What a variant declines is in
+// (dialect/ops/gemm.py GemmAsyncOp.verify, docs/gemm.md §1). What a variant declines is in
 // test/Conversion/TileToNVVM/gemm-*-invalid.mlir.
 
 // gemm-shape: A's and B's K differ

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s --split-input-file --verify-diagnostics --tile-verify
 
 // Register tiles and the ops on them that the verifier refuses (dialect/checks.py
-// _check_register_buffer, dialect/ops.py _verify_convert / _verify_copy / _verify_copy_async).
+// _check_register_buffer, dialect/ops/copy.py ConvertOp / CopyOp / CopyAsyncOp .verify).
 
 "tile.kernel"() ({
   // expected-error@+1 {{'tile.alloc_reg' op layout: result #0: a reg buffer needs a layout saying which thread holds each element (axes warpid, laneid, reg)}}

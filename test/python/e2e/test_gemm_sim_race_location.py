@@ -82,6 +82,6 @@ def test_race_injected_into_the_gemm_names_the_tile_ir_line(tmp_path, case):
     ptx_line = next(n for n, s in enumerate(ptx_lines, 1) if s.strip().startswith(mnemonic))
     e = run(kernel)
     msg = str(e)
-    assert msg.startswith(f"{path}:{line}:{col}: error: line {ptx_line}: `{mnemonic}"), msg[:300]
+    assert msg.startswith(f"{path}:{line}:{col}: error: PTX line {ptx_line}: `{mnemonic}"), msg[:300]
     assert says in msg, msg[:600]
     assert e.source == e.error.source == f"{path}:{line}:{col}" and e.ptx_line == ptx_line

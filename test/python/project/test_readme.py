@@ -1,8 +1,10 @@
 """The README is one page (issue 35: at most 150 lines) and what it shows works: its tile IR is the
 tutorial's first step as committed, each Python block runs from the repository root and prints what its
-`print(...)  # expected` comments say, and every link it makes names a file of the repository."""
+`print(...)  # expected` comments say, on the public API alone (tile_mlir and tile_mlir.builders), and every link
+it makes names a file of the repository."""
 from __future__ import annotations
 
+import ast
 import os
 import pathlib
 import re
@@ -41,6 +43,15 @@ def test_python_block_runs(index):
     lines = out.stdout.splitlines()
     for want in expected:
         assert want in lines, (want, out.stdout)
+
+
+@pytest.mark.parametrize("index", range(len(_blocks("python"))))
+def test_python_block_uses_the_public_api(index):
+    for node in ast.walk(ast.parse(_blocks("python")[index])):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tile_mlir"):
+            assert node.module == "tile_mlir" and all(a.name == "builders" for a in node.names), ast.dump(node)
+        if isinstance(node, ast.Import):
+            assert all(not a.name.startswith("tile_mlir.") for a in node.names), ast.dump(node)
 
 
 def test_links_name_files_of_the_repository():

@@ -1,7 +1,9 @@
 """tile-run's errors at the user's line (issue 35 item 4): a tile-sim fault of a .mlir kernel names the tile
 IR file:line:col in MLIR's diagnostic form with one prefix (tile-run compiles with line info whenever the
-kernel will run on tile-sim), a deadlock names the wait's line the same way, and --plot without matplotlib is
-refused before anything is compiled or run."""
+kernel will run on tile-sim), a deadlock names the wait's line the same way, --plot without matplotlib is
+refused before anything is compiled or run, and a warning is one line as the tool's own (a compile's
+diagnostic as MLIR prints it, an unread environment variable after `tile-run: warning:`), never Python's
+`cache.py:246: TileWarning: ...` and the library line that raised it."""
 from __future__ import annotations
 
 import pathlib
@@ -12,6 +14,7 @@ from tile_mlir.runtime import tile_run
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 STEP2 = (ROOT / "examples" / "tutorial" / "step2_tmem.mlir").read_text()
+STEP3 = (ROOT / "examples" / "tutorial" / "step3_tma.mlir").read_text()
 
 
 def _line_col(text: str, needle: str) -> tuple[int, int]:
@@ -78,3 +81,30 @@ def test_plot_without_matplotlib_is_refused_before_compiling(tmp_path, capsys, m
     err = capsys.readouterr().err.strip().splitlines()
     assert err == ["tile-run: error: --plot needs matplotlib (No module named 'matplotlib'): "
                    "pip install 'tile_mlir[plot]'"], err
+
+
+def test_a_compile_warning_is_printed_as_its_diagnostic(tmp_path, capsys):
+    # step 3's TMA load without its mbarrier: lowered to cp.async, with a warning at the copy
+    text = STEP3.replace('"tile.copy_async"(%smem, %A, %bar) {src_offsets', '"tile.copy_async"(%smem, %A) {src_offsets')
+    text = text.replace("(!sT, !gA, !bar) -> ()", "(!sT, !gA) -> ()")
+    path = tmp_path / "nobar.mlir"
+    path.write_text(text)
+    line, col = _line_col(text, '"tile.copy_async"(%smem, %A)')
+    assert tile_run.main([str(path), "--backend", "sim", "--no-run"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "warning" in ln]
+    assert len(err) == 1 and err[0].startswith(f"{path}:{line}:{col}: warning: 'tile.copy_async' op lowered to "
+                                               "cp.async"), err
+
+
+def test_an_unread_variable_is_warned_by_the_tool(tmp_path, capsys, monkeypatch):
+    from tile_mlir import env
+
+    monkeypatch.setattr(env, "_warned", set())
+    monkeypatch.setattr(env, "_scanned", -1)
+    monkeypatch.setenv("TILE_SIM_STRICT", "1")
+    path = tmp_path / "copy.mlir"
+    path.write_text((ROOT / "examples" / "tutorial" / "step1_copy.mlir").read_text())
+    assert tile_run.main([str(path), "--backend", "sim", "--print", "none"]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "warning" in ln]
+    assert err == ["tile-run: warning: the environment variable TILE_SIM_STRICT is not read (tile_mlir's "
+                   "variables are spelled TILE_MLIR_*): set TILE_MLIR_SIM_STRICT"], err

@@ -46,7 +46,7 @@ def test_race_names_the_source_line_and_the_ptx_line(assemble):
     with pytest.raises(EmulationError) as ei:
         run(ptx)
     msg = str(ei.value)
-    assert msg.startswith(f"/src/gemm.mlir:27:5: error: line {ptx_line}: `ld.shared.v4.u32"), msg
+    assert msg.startswith(f"/src/gemm.mlir:27:5: error: PTX line {ptx_line}: `ld.shared.v4.u32"), msg
     assert "races with the cp.async" in msg and ei.value.source == "/src/gemm.mlir:27:5"
     with pytest.raises(EmulationError) as lenient:  # a race overlaps real bytes: a fault in lenient mode too
         run(ptx, strict=False)
@@ -70,7 +70,7 @@ def test_fault_deadlock_and_warning_name_the_source():
 """
     with pytest.raises(EmulationError) as ei:
         run_ptx(oob, "k", [np.zeros(4, np.uint32)], block=(32, 1, 1))
-    assert str(ei.value).startswith("/src/gemm.mlir:41:2: error: line 14: `st.global.u32"), \
+    assert str(ei.value).startswith("/src/gemm.mlir:41:2: error: PTX line 14: `st.global.u32"), \
         str(ei.value)
     ok = oob.replace("[%rd1+4096]", "[%rd1]")
     res = run_ptx(ok, "k", [np.zeros(4, np.uint32)], block=(32, 1, 1))
@@ -96,4 +96,4 @@ WAIT:
         run_ptx(dead, "k", [], block=(32, 1, 1))
     msg = str(ei.value)
     assert msg.startswith("/src/gemm.mlir:55:4: error: deadlock"), msg
-    assert "/src/gemm.mlir:55:4: line 16 `mbarrier.try_wait" in msg, msg
+    assert "/src/gemm.mlir:55:4: PTX line 16 `mbarrier.try_wait" in msg, msg
