@@ -3,10 +3,11 @@
     from tile_mlir import env
     env.get("TILE_MLIR_ARCH")        # the value, or the variable's default (a str or None)
 
-Every variable is spelled TILE_MLIR_*, the test suite's knobs too, and no other name is read. A variable
-of the environment that starts with TILE_ but not TILE_MLIR_ (an older spelling, a typo) is reported once
-per process with a warning naming the variable it resembles, so that a setting tile_mlir ignores does
-not go unnoticed.
+Every variable is spelled TILE_MLIR_*, the test suite's knobs too. The spellings before 2026-12-07 (TILE_X for
+TILE_MLIR_X, and TILE_EMU_TRACE for TILE_MLIR_SIM_TRACE) are still read where the new name is unset, with a
+FutureWarning once per process naming the new one. Any other variable that starts with TILE_ but not
+TILE_MLIR_ (a typo) is reported once per process with a warning naming the variable it resembles, so that a
+setting tile_mlir ignores does not go unnoticed.
 docs/environment.md's table of them is checked against ``VARIABLES`` by test/python/driver/test_env.py.
 This module imports nothing of the package, so every part of it (the emulator included) can read its
 settings here.
@@ -69,6 +70,11 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "numpy-only attribute builders"),
 )}
 
+# the old spellings still read, each to its new name
+RENAMED: dict[str, str] = {"TILE_" + n[len("TILE_MLIR_"):]: n for n in VARIABLES} | {
+    "TILE_EMU_TRACE": "TILE_MLIR_SIM_TRACE"}
+_OLD_OF: dict[str, tuple[str, ...]] = {n: tuple(o for o, new in RENAMED.items() if new == n) for n in VARIABLES}
+
 _warned: set[str] = set()
 
 
@@ -77,6 +83,10 @@ def get(name: str) -> str | None:
     var = VARIABLES[name]
     _warn_unread()
     value = os.environ.get(name)
+    for old in _OLD_OF[name] if value is None else ():
+        value = os.environ.get(old)
+        if value is not None:
+            break
     return var.default if value is None else value
 
 
@@ -84,7 +94,8 @@ _scanned = -1  # the size of os.environ when _warn_unread last looked at its nam
 
 
 def _warn_unread() -> None:
-    """Warn once per name about a TILE_* variable outside the prefix: tile_mlir does not read it. The names
+    """Warn once per name about a TILE_* variable outside the prefix: an old spelling (read) or one tile_mlir
+    does not read. The names
     are looked at again only when the environment's size changed: a scan decodes every name (0.5 ms),
     and the emulator reads its settings per instruction (about 5% of an MXFP8 GEMM CTA's emulation, profiled)."""
     global _scanned
@@ -94,6 +105,10 @@ def _warn_unread() -> None:
     for key in os.environ:
         if key.startswith("TILE_") and not key.startswith("TILE_MLIR_") and key not in _warned:
             _warned.add(key)
+            if key in RENAMED:
+                warnings.warn(f"the environment variable {key} is the old name of {RENAMED[key]}: read where "
+                              f"{RENAMED[key]} is unset; rename it", FutureWarning, stacklevel=3)
+                continue
             near = difflib.get_close_matches("TILE_MLIR_" + key[len("TILE_"):], VARIABLES, n=1, cutoff=0.6)
             hint = f": set {near[0]}" if near else ""
             warnings.warn(f"the environment variable {key} is not read (tile_mlir's variables are spelled "

@@ -59,14 +59,18 @@ def _unprefixed(name: str) -> str:
     return "TILE_" + name[len("TILE_MLIR_"):]
 
 
-def test_a_name_outside_the_prefix_is_not_read_and_is_reported(monkeypatch):
-    new = "TILE_MLIR_SIM_MAX_SECONDS"
+@pytest.mark.parametrize("old, new", [("TILE_SIM_MAX_SECONDS", "TILE_MLIR_SIM_MAX_SECONDS"),
+                                      ("TILE_EMU_TRACE", "TILE_MLIR_SIM_TRACE")])
+def test_an_old_name_is_read_with_a_warning(monkeypatch, old, new):
+    """The spellings before the prefix (issue 35: accepted with a warning): read where the new name is unset,
+    reported once per process; the new name wins where both are set."""
+    assert _unprefixed(new) in env.RENAMED and env.RENAMED[old] == new
     monkeypatch.setattr(env, "_warned", set())
     monkeypatch.setattr(env, "_scanned", -1)  # (env looks at the names again when their count changes)
     monkeypatch.delenv(new, raising=False)
-    monkeypatch.setenv(_unprefixed(new), "7")
-    with pytest.warns(UserWarning, match=f"{_unprefixed(new)} is not read .*: set {new}"):
-        assert env.get(new) is None
+    monkeypatch.setenv(old, "7")
+    with pytest.warns(FutureWarning, match=f"{old} is the old name of {new}: read where {new} is unset"):
+        assert env.get(new) == "7"
     monkeypatch.setenv(new, "3")
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # once per process and name
