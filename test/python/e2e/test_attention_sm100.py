@@ -161,3 +161,17 @@ def test_command_line_errors(argv, message, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("target, argv, kernel", [
+    ("sm_100a", ["--seq-q", "130", "--seq-k", "130", "--causal"], "sym_name = \"attention_sm100_"),
+    ("sm_90a", ["--seq", "130", "--causal"], "sym_name = \"attention_sm90_"),
+])
+def test_the_one_entry_forwards_to_the_target_kernel(target, argv, kernel, capsys):
+    """examples/attention.py --target picks the Blackwell or the Hopper kernel; the rest are its own options."""
+    import attention
+    assert attention.main(["--target", target, *argv]) == 0
+    assert kernel in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:
+        attention.main(["--target", "sm_80"])
+    assert e.value.code == 2
