@@ -335,8 +335,9 @@ def main(argv=None) -> int:
     p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
     p.add_argument("--schedule", action="store_true", help="print the causal walks' balance in a cost model")
     args = p.parse_args(argv)
-    TILING.update(block_n=args.block_n, stages=args.stages,
-                  persistent={"auto": None, "yes": True, "no": False}[args.persistent])
+    TILING.update(block_n=args.block_n, stages=args.stages)
+    if args.persistent != "auto":
+        TILING.update(persistent=args.persistent == "yes")
     if args.schedule:
         return schedule()
     if args.build:

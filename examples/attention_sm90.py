@@ -65,16 +65,13 @@ class AttnConfig:
     stages: int = 2
     block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
     block_n: int = 0  # keys per K / V tile; 0: 192 for head dim 64 without the causal mask, else 128
-    persistent: bool | None = None  # one CTA per SM walking the (query tile, head) tiles (with the causal mask
-    # pairs of them); None: without the causal mask (measured: docs/attention-hopper.md §6; with it the pair
-    # walk is not yet measured against the grid, which beat the earlier round-robin walk)
+    persistent: bool = True  # one CTA per SM walking the (query tile, head) tiles (with the causal mask pairs of
+    # them); False: one CTA per tile (measured slower with and without the mask: docs/attention-hopper.md §6)
     ctas: int = H100_SMS  # persistent: at most this many CTAs
 
     def __post_init__(self):
         if not self.kv_heads:
             object.__setattr__(self, "kv_heads", self.heads)
-        if self.persistent is None:
-            object.__setattr__(self, "persistent", not self.causal)
         if not self.block_n:  # (head dim 64 has half the products per exponential: longer key tiles amortise
             # the per-tile work; measured in docs/attention-hopper.md)
             object.__setattr__(self, "block_n", 192 if self.head_dim == 64 and not self.causal else 128)
