@@ -4,24 +4,29 @@ builders. docs/attention-hopper.md goes through it.
 
     python examples/attention_sm90.py --dtype bf16 --heads 2 --seq 256 --head-dim 64            # tile IR
     python examples/attention_sm90.py --dtype f16 --heads 4 --kv-heads 2 --seq 200 --causal --run sim
+    python examples/attention_sm90.py --dtype bf16 --heads 2 --seq 300 --causal --consumers 3 --run sim
 
 O[b, h] = softmax(Q[b, h] K[b, h / g]^T / sqrt(d)) V[b, h / g] (g = heads / kv_heads, grouped-query heads),
 with the log-sum-exp of each row (natural log) as an optional second output. Tensors are [batch * heads,
 seq, head_dim] (K, V: batch * kv_heads), fp16 or bf16, the output in the input type.
 
-Persistent (the default without the causal mask): one CTA per SM (at most the work units) walking 128-row
-tiles of queries of one head, a head's tiles one after another so that its K and V stay in L2; with the causal
-mask the unit is a pair of query tiles, a long one and a short one (q - 1 - p, p), so that every unit has the
-same number of key tiles (`causal_pairs`). Otherwise (the default with the causal mask) one CTA per tile: grid
-q tiles x batch * heads, causal: the longest first. 384 threads in three warpgroups:
-  * warpgroup 0, the producer (setmaxnreg.dec to 24 registers): one thread loads the Q tile once and the K and
-    V tiles of 128 keys through two rings of `stages` stages by TMA (a box of 64 columns is one 128-byte
-    swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to first;
-  * warpgroups 1 and 2, the consumers (setmaxnreg.inc to 240): 64 query rows each, S = Q K^T by wgmma from
-    shared memory into registers, the online softmax in those registers, P converted to fp16 / bf16 in place
-    and O += P V by wgmma with A from registers (V^T an MN-major view of the V tile), O in registers;
-  * the first key tile (the last keys) is the only one that needs a mask: the sequence's residual columns
-    (TMA filled them with zeros) and, with the causal mask, the diagonal tile;
+Persistent (the default without the causal mask): one CTA per SM (at most the work units) walking query tiles
+of block_m rows of one head, a head's tiles one after another so that its K and V stay in L2; with the causal
+mask the unit is a pair of query tiles, a long one and a short one (q - 1 - p, p), so that the units have
+(about) the same number of key tiles (`causal_pairs`). Otherwise (the default with the causal mask) one CTA
+per tile: grid q tiles x batch * heads, causal: the longest first. 128 (1 + N) threads, N = `consumers`
+(2, the default, or 3; block_m = 64 N):
+  * warpgroup 0, the producer (setmaxnreg.dec to 24 registers; 32 with 3 consumers): one thread loads the Q
+    tile once and the K and V tiles of block_n keys through two rings of `stages` stages by TMA (a box of 64
+    columns is one 128-byte swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to
+    first;
+  * warpgroups 1 .. N, the consumers (setmaxnreg.inc to 240; 160 with 3): 64 query rows each, S = Q K^T by
+    wgmma from shared memory into registers, the online softmax in those registers, P converted to fp16 /
+    bf16 in place and O += P V by wgmma with A from registers (V^T an MN-major view of the V tile), O in
+    registers; they issue their products in turn (round robin);
+  * the first key tiles visited (the last keys) are the only ones that need a mask: the sequence's residual
+    columns (TMA filled them with zeros) in the first and, with the causal mask, the tiles that cross the
+    diagonal (`masked_visits`: 1 where block_m = block_n; 2 for 192 rows over 128 keys);
   * epilogue: O / rowsum converted, written to shared memory (the consumer's rows of the Q tile, no longer
     read) and stored by TMA, clipped at the sequence's end; the log-sum-exp the same way.
 """
@@ -53,11 +58,13 @@ TURN_BARRIER = 1  # named barriers 1 .. N: the N consumers' turns to issue produ
 
 
 def default_block_n(head_dim: int, causal: bool, consumers: int) -> int:
-    """Keys per K / V tile unless the config names one: 192 for head dim 64 without the causal mask on two
-    consumers (half the products per exponential of d 128: longer key tiles amortise the per-tile work;
-    measured in docs/attention-hopper.md), else 128 (three consumers: S, P and O of 128 keys fill the 160
-    registers a consumer thread has)."""
-    return 192 if head_dim == 64 and not causal and consumers == 2 else 128
+    """Keys per K / V tile unless the config names one. Two consumers: 192 for head dim 64 without the causal
+    mask (half the products per exponential of d 128: longer key tiles amortise the per-tile work; measured
+    in docs/attention-hopper.md), else 128. Three consumers have 160 registers a thread: S, P and O of 128
+    keys fit them at head dim 64, at head dim 128 only 64 keys do (ptxas -v: no spills; 96 keys spill)."""
+    if consumers == 3:
+        return 128 if head_dim == 64 else 64
+    return 192 if head_dim == 64 and not causal else 128
 
 
 @dataclass(frozen=True)
@@ -560,6 +567,8 @@ def main(argv=None) -> int:
     p.add_argument("--head-dim", type=int, choices=(64, 128), default=64)
     p.add_argument("--causal", action="store_true")
     p.add_argument("--lse", action="store_true")
+    p.add_argument("--consumers", type=int, choices=(2, 3), default=2,
+                   help="consumer warpgroups of 64 query rows each")
     p.add_argument("--ptx", action="store_true", help="print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random inputs and compare with the model")
     args = p.parse_args(argv)
@@ -569,7 +578,7 @@ def main(argv=None) -> int:
 def _main(p, args) -> int:
     try:
         cfg = AttnConfig(args.dtype, args.batch, args.heads, args.seq, args.seq, args.head_dim,
-                         kv_heads=args.kv_heads, causal=args.causal, lse=args.lse)
+                         kv_heads=args.kv_heads, causal=args.causal, lse=args.lse, consumers=args.consumers)
     except ValueError as e:
         p.error(str(e))
     if args.run:
