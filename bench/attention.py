@@ -26,6 +26,7 @@ Variants: `--variant consumers=3` (AttnConfig fields, comma-separated; repeatabl
 (--artifacts) a second configuration of our kernel beside the default, in the same interleaved rounds, on the
 shapes `--variant-only` selects (as --only; default all): a column v1 (TF/s) and v1/cuDNN per variant, and
 before the suite line, per variant, its ratios and the suite's figures with it in place of the default there.
+A variant whose kernel at a shape is ours' or an earlier variant's (the same name) is not timed there again.
 
     python bench/attention.py --build DIR --variant consumers=3 --variant-only ", 64, "
     python3 bench/attention.py --artifacts DIR --variant consumers=3 --variant-only ", 64, "
@@ -266,11 +267,12 @@ def _one(shape, ours, args, variants=()):
     run = ours.launcher(cfg, q, k, v, o)
     if run is not None:
         fns["ours"] = run
-    outs = {"ours": o}
+    outs, names = {"ours": o}, {cfg.name}
     for label, _, kw, shapes in variants:
         vcfg = config(*shape, **kw)
-        if shape not in shapes or vcfg.name == cfg.name:
+        if shape not in shapes or vcfg.name in names:  # (the same kernel as ours or an earlier variant there)
             continue
+        names.add(vcfg.name)
         outs[label] = torch.empty_like(q)
         run = ours.launcher(vcfg, q, k, v, outs[label])
         if run is not None:
