@@ -33,6 +33,7 @@ per tile: grid q tiles x batch * heads, causal: the longest first. 128 (1 + N) t
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -149,7 +150,7 @@ class AttnConfig:
             return self.k_tiles
         return min(self.k_tiles, -(-(qt + 1) * self.block_m // self.block_n))
 
-    @property
+    @functools.cached_property
     def masked_visits(self) -> int:
         """The most visits of a query tile that need a mask (they come first: the key tiles last to first): the
         residual key tile, and (causal) the key tiles with a key after the tile's first row."""
@@ -158,7 +159,7 @@ class AttnConfig:
         bm, bn = self.block_m, self.block_n
         return max(sum((j + 1) * bn - 1 > qt * bm for j in range(self.n_tiles(qt))) for qt in range(self.q_tiles))
 
-    @property
+    @functools.cached_property
     def floor_max(self) -> bool:
         """(causal) Whether a row of some query tile sees no key of its first visited tile (block_m != block_n):
         its row maximum is then floored at the lowest f32 (attention_sm90_softmax.F32_LOWEST), so that its P

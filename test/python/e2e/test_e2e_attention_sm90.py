@@ -23,7 +23,8 @@ from e2e_kernels import find_ptxas, ptxas  # noqa: E402
 
 PTXAS = find_ptxas()
 
-# dtype, batch, heads, kv_heads, seq, d, causal, lse[, persistent CTAs (0: one CTA per tile)[, consumers]]
+# dtype, batch, heads, kv_heads, seq, d, causal, lse[, persistent CTAs (0: one CTA per tile)[, consumers[,
+# block_n]]]
 FAST = [
     ("bf16", 1, 2, 1, 130, 64, True, True),
     ("f16", 1, 2, 1, 130, 64, True, True, 0, 3),
@@ -40,6 +41,7 @@ SLOW = [
     ("bf16", 1, 2, 1, 400, 64, True, False, 2, 3),  # persistent, causal: tile 2 alone, then the pair (1, 0)
     ("f16", 2, 1, 1, 300, 64, False, True, 3, 3),  # persistent, a residual key tile
     ("bf16", 1, 2, 1, 200, 128, True, True, 0, 3),  # head dim 128, 64-key tiles: 3 masked visits; row 0 sees none of 2
+    ("f16", 1, 2, 1, 300, 64, True, True, 0, 2, 192),  # two consumers, 128 rows over 192 keys: floored maxima
 ]
 
 
@@ -47,6 +49,7 @@ def _case(c, slow=False):
     name = "{}_b{}h{}kv{}_s{}_d{}{}{}".format(*c[:6], "_causal" if c[6] else "", "_lse" if c[7] else "")
     name += (f"_persistent{c[8]}" if c[8] else "_grid") if len(c) > 8 else ""
     name += f"_c{c[9]}" if len(c) > 9 else ""
+    name += f"_n{c[10]}" if len(c) > 10 else ""
     return pytest.param(c, id=name, marks=[pytest.mark.slow] if slow else [])
 
 
@@ -54,8 +57,7 @@ def _case(c, slow=False):
 def test_attention_sm90_on_tile_sim(case):
     dt, b, h, hk, s, d, causal, lse = case[:8]
     extra = dict(persistent=bool(case[8]), ctas=case[8] or A.H100_SMS) if len(case) > 8 else {}
-    if len(case) > 9:
-        extra["consumers"] = case[9]
+    extra.update(zip(("consumers", "block_n"), case[9:]))
     cfg = A.AttnConfig(dt, b, h, s, s, d, kv_heads=hk, causal=causal, lse=lse, **extra)
     if PTXAS:
         from tile_mlir.driver.compiler import compile as tile_compile
