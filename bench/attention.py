@@ -21,6 +21,15 @@ round's first kernel rotating; median per kernel; a row shows the median over pa
 
 --artifacts also runs DIR/check (if present): each small kernel on its inputs, its output compared bit for
 bit with what tile-sim computed for it here ("match" / "MISMATCH").
+
+Variants: `--variant consumers=3` (AttnConfig fields, comma-separated; repeatable) builds (--build) and times
+(--artifacts) a second configuration of our kernel beside the default, in the same interleaved rounds, on the
+shapes `--variant-only` selects (as --only; default all): a column v1 (TF/s) and v1/cuDNN per variant, and
+before the suite line, per variant, its ratios and the suite's figures with it in place of the default there.
+A variant whose kernel at a shape is ours' or an earlier variant's (the same name) is not timed there again.
+
+    python bench/attention.py --build DIR --variant consumers=3 --variant-only ", 64, "
+    python3 bench/attention.py --artifacts DIR --variant consumers=3 --variant-only ", 64, "
 """
 from __future__ import annotations
 
@@ -46,6 +55,13 @@ CHECKS = (
          persistent=True, ctas=3),
     dict(dtype="f16", batch=1, heads=2, kv_heads=1, seq_q=300, seq_k=300, head_dim=64, causal=True,
          persistent=True, ctas=2),  # the causal walk's lone tile and a pair
+    # three consumer warpgroups (192-row query tiles, 128-key tiles: two masked visits with the causal mask)
+    dict(dtype="bf16", batch=1, heads=2, kv_heads=1, seq_q=200, seq_k=200, head_dim=64, causal=True, lse=True,
+         consumers=3),
+    dict(dtype="f16", batch=1, heads=2, kv_heads=1, seq_q=400, seq_k=400, head_dim=64, causal=True, lse=True,
+         consumers=3, persistent=True, ctas=2),  # a lone tile (2) and a pair (1, 0)
+    dict(dtype="bf16", batch=1, heads=3, kv_heads=1, seq_q=300, seq_k=300, head_dim=64, consumers=3, ctas=4),
+    dict(dtype="f16", batch=1, heads=1, kv_heads=1, seq_q=200, seq_k=200, head_dim=128, consumers=3),
 )
 
 
@@ -60,6 +76,30 @@ def suite():
 
 
 TILING = {}  # block_n / stages of our kernels (--block-n, --stages)
+VARIANT_VALUES = {"yes": True, "true": True, "no": False, "false": False, "auto": None}
+
+
+def parse_variant(text: str) -> dict:
+    """`consumers=3,block_n=128` -> AttnConfig keywords (ints; yes / no / auto for booleans)."""
+    import dataclasses
+
+    from attention_sm90 import AttnConfig
+    fields = {f.name for f in dataclasses.fields(AttnConfig)} - {"dtype", "batch", "heads", "seq_q", "seq_k",
+                                                                 "head_dim", "kv_heads", "causal", "lse"}
+    out = {}
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in fields:
+            raise ValueError(f"variant {text!r}: give key=value pairs of {', '.join(sorted(fields))}")
+        value = value.strip().lower()
+        if value in VARIANT_VALUES:
+            out[key] = VARIANT_VALUES[value]
+        elif value.isdigit():
+            out[key] = int(value)
+        else:
+            raise ValueError(f"variant {text!r}: {key}'s value must be an integer, yes, no or auto")
+    return out
 
 
 def config(dt, batch, heads, seq, d, causal, kv_heads=0, lse=False, **tiling):
@@ -103,7 +143,13 @@ def _shapes(only):
     return suite() if not only else [s for s in suite() if any(o in str(s) for o in only)]
 
 
-def build(out: str, args_only=None, checks=True) -> int:
+def _variants(args):
+    """[(label, spec text, AttnConfig keywords, shapes)] of --variant / --variant-only."""
+    shapes = set(_shapes(args.variant_only))
+    return [(f"v{i + 1}", text, parse_variant(text), shapes) for i, text in enumerate(args.variant or ())]
+
+
+def build(out: str, args_only=None, checks=True, variants=()) -> int:
     import numpy as np
 
     import attention_sm90 as A
@@ -112,9 +158,11 @@ def build(out: str, args_only=None, checks=True) -> int:
 
     os.makedirs(os.path.join(out, "check"), exist_ok=True)
     for shape in _shapes(args_only):
-        cfg = config(*shape)
-        tile_compile(A.build(cfg), arch="sm_90a").save(out)
-        print("built", cfg.name, flush=True)
+        for cfg in [config(*shape)] + [config(*shape, **kw) for _, _, kw, shapes in variants if shape in shapes]:
+            if os.path.exists(os.path.join(out, f"{cfg.name}.json")):
+                continue  # (a variant the same as the default there)
+            tile_compile(A.build(cfg), arch="sm_90a").save(out)
+            print("built", cfg.name, flush=True)
     for kw in (CHECKS if checks else ()):
         cfg = A.AttnConfig(**kw)
         art = tile_compile(A.build(cfg), arch="sm_90a")
@@ -201,7 +249,7 @@ def _time_interleaved(fns: dict, warmup: int, reps: int, calls: int) -> dict:
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
-def _one(shape, ours, args):
+def _one(shape, ours, args, variants=()):
     import torch
     from torch.nn.attention import SDPBackend
 
@@ -219,6 +267,16 @@ def _one(shape, ours, args):
     run = ours.launcher(cfg, q, k, v, o)
     if run is not None:
         fns["ours"] = run
+    outs, names = {"ours": o}, {cfg.name}
+    for label, _, kw, shapes in variants:
+        vcfg = config(*shape, **kw)
+        if shape not in shapes or vcfg.name in names:  # (the same kernel as ours or an earlier variant there)
+            continue
+        names.add(vcfg.name)
+        outs[label] = torch.empty_like(q)
+        run = ours.launcher(vcfg, q, k, v, outs[label])
+        if run is not None:
+            fns[label] = run
     # float32 references of query heads 0 and heads - 1 of batch 0 (on key / value heads 0 and kv_heads - 1)
     refs = {}
     for h in (0, heads - 1):
@@ -232,7 +290,7 @@ def _one(shape, ours, args):
     for name, fn in fns.items():
         out = fn()
         torch.cuda.synchronize()
-        out = o if name == "ours" else out
+        out = outs.get(name, out)
         row[name + " err"] = max((out[0, h].float() - ref).abs().max().item() for h, ref in refs.items())
     del refs
     row.update(_time_interleaved(fns, args.warmup, args.reps, args.calls))
@@ -282,38 +340,60 @@ def run(args) -> int:
     del warm
     torch.cuda.synchronize()
     ours, rows = _Ours(args.artifacts), {}
-    shapes = _shapes(args.only)
+    shapes, variants = _shapes(args.only), _variants(args)
     for pas in range(args.passes):
         for shape in shapes:
-            rows.setdefault(shape, []).append(_one(shape, ours, args))
+            rows.setdefault(shape, []).append(_one(shape, ours, args, variants))
             torch.cuda.empty_cache()
         print(f"pass {pas + 1} done", flush=True)
-    return _report(rows) or (0 if checked else 1)
+    return _report(rows, variants) or (0 if checked else 1)
 
 
-def _report(rows) -> int:
+def _report(rows, variants=()) -> int:
+    labels = [label for label, *_ in variants]
     print(f"{'dtype':<5}{'d':>4}{'causal':>7}{'seq':>7}{'b x h':>8}{'cuDNN':>8}{'flash':>8}{'ours':>8}"
-          f"{'ours/cuDNN':>11}{'ours/flash':>11}{'err ours':>10}{'err cuDNN':>10}{'err flash':>10}  TF/s")
-    r_cudnn, r_flash = [], []
-    for (dt, batch, heads, seq, d, causal, kv_heads), passes in rows.items():
+          f"{'ours/cuDNN':>11}{'ours/flash':>11}{'err ours':>10}{'err cuDNN':>10}{'err flash':>10}"
+          + "".join(f"{v:>8}{v + '/cuDNN':>10}{'err ' + v:>10}" for v in labels) + "  TF/s")
+    r_cudnn, r_flash = {}, []  # r_cudnn: shape -> ours/cuDNN
+    r_var = {v: {} for v in labels}  # label -> {shape: v/cuDNN} (where ours ran too)
+    for key, passes in rows.items():
+        dt, batch, heads, seq, d, causal, kv_heads = key
         tf = {c: passes[0]["flops"] / statistics.median(p[c] for p in passes) * 1e-12
-              for c in ("cuDNN", "flash", "ours") if c in passes[0]}
+              for c in ("cuDNN", "flash", "ours", *labels) if c in passes[0]}
         bh = f"{batch}x{heads}" + (f"/{kv_heads}" if kv_heads != heads else "")
         line = (f"{dt:<5}{d:>4}{'yes' if causal else 'no':>7}{seq:>7}{bh:>8}{tf['cuDNN']:>8.1f}"
                 f"{tf['flash']:>8.1f}")
         if "ours" in tf:
             rc, rf = tf["ours"] / tf["cuDNN"], tf["ours"] / tf["flash"]
-            r_cudnn.append(rc)
+            r_cudnn[key] = rc
             r_flash.append(rf)
             line += f"{tf['ours']:>8.1f}{rc:>11.2f}{rf:>11.2f}{passes[0]['ours err']:>10.2e}"
         else:
             line += f"{'-':>8}{'-':>11}{'-':>11}{'-':>10}"
         line += f"{passes[0]['cuDNN err']:>10.2e}{passes[0]['flash err']:>10.2e}"
+        for v in labels:
+            if v in tf:
+                rv = tf[v] / tf["cuDNN"]
+                if "ours" in tf:
+                    r_var[v][key] = rv
+                line += f"{tf[v]:>8.1f}{rv:>10.2f}{passes[0][v + ' err']:>10.2e}"
+            else:
+                line += f"{'-':>8}{'-':>10}{'-':>10}"
         print(line + "".join(f"  ({n})" for n in passes[0]["notes"]))
     if not r_cudnn:
         print("suite: 0 shapes")
         return 1
     geo = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))  # noqa: E731
+    for label, text, _, _ in variants:
+        mine, theirs = list(r_var[label].values()), [r_cudnn[k] for k in r_var[label]]
+        if not mine:
+            print(f"variant {label} ({text}): 0 shapes")
+            continue
+        swapped = [r_var[label].get(k, r) for k, r in r_cudnn.items()]
+        print(f"variant {label} ({text}): {len(mine)} shapes, min {label}/cuDNN {min(mine):.2f}, geomean "
+              f"{geo(mine):.2f} (ours there: min {min(theirs):.2f}, geomean {geo(theirs):.2f}); the suite with "
+              f"{label} there: min ours/cuDNN {min(swapped):.2f}, geomean {geo(swapped):.2f}")
+    r_cudnn = list(r_cudnn.values())
     print(f"suite: {len(r_cudnn)} shapes, min ours/cuDNN {min(r_cudnn):.2f}, geomean {geo(r_cudnn):.2f}, "
           f"geomean ours/flash {geo(r_flash):.2f}")
     return 0
@@ -333,6 +413,9 @@ def main(argv=None) -> int:
     p.add_argument("--persistent", choices=("auto", "yes", "no"), default="auto",
                    help="our kernels persistent (one CTA per SM), or one CTA per tile; auto: the kernel's choice")
     p.add_argument("--no-checks", action="store_true", help="--build: leave out the check kernels")
+    p.add_argument("--variant", action="append", metavar="KEY=VALUE,...",
+                   help="also build / time our kernel with these AttnConfig fields (e.g. consumers=3); repeatable")
+    p.add_argument("--variant-only", nargs="*", help="the shapes of the variants (as --only; default: all)")
     p.add_argument("--schedule", action="store_true", help="print the causal walks' balance in a cost model")
     args = p.parse_args(argv)
     TILING.update(block_n=args.block_n, stages=args.stages)
@@ -340,8 +423,12 @@ def main(argv=None) -> int:
         TILING.update(persistent=args.persistent == "yes")
     if args.schedule:
         return schedule()
+    try:
+        variants = _variants(args)
+    except ValueError as e:
+        p.error(str(e))
     if args.build:
-        return build(args.build, args.only, not args.no_checks)
+        return build(args.build, args.only, not args.no_checks, variants)
     if args.artifacts:
         return run(args)
     p.error("give --build DIR or --artifacts DIR")

@@ -5,8 +5,9 @@ for bit; `reference` is float64 attention, which both must approach within TOLER
 
 Per consumer warpgroup (64 query rows) and key tile j (last to first, i = 0 .. n - 1 the visit count):
     S    = wgmma(Q, K_j^T)                                  f32, MMA-Sim (zero C)
-    S    = mask(S)  (i = 0 only)                            -inf where col >= seq_k, or (causal) col > row
-    mt   = rowmax(S) ; m_new = max(m, mt)                   (max is exact: no order)
+    S    = mask(S)  (i < cfg.masked_visits)                 -inf where col >= seq_k (i = 0), or (causal) col > row
+    mt   = rowmax(S) ; m_new = max(m, mt)                   (max is exact: no order; i = 0 and cfg.floor_max:
+                                                             m = max(mt, lowest f32), a row with no key seen)
     ms   = m_new * scale_log2                               mul.rn
     P    = ex2(fma(S, scale_log2, -ms))                     fma.rn, ex2.approx.ftz (tile-sim's model)
     a    = ex2(mul(m - m_new, scale_log2))                  sub.rn, mul.rn, ex2   (i > 0)
@@ -20,6 +21,7 @@ import math
 
 import ml_dtypes
 import numpy as np
+from attention_sm90_softmax import F32_LOWEST
 
 #: |O - O_ref| <= TOLERANCE[dtype] * max|V| (row-wise): P rounded to the input type before P V, ex2.approx
 #: (2 ulp), f32 sums; measured margins in docs/attention-hopper.md
@@ -65,7 +67,7 @@ def model(cfg, q, k, v, softmax: bool = True):
     for h in range(cfg.batch * cfg.heads):
         kh = (h // cfg.heads) * cfg.kv_heads + (h % cfg.heads) // cfg.group
         for qt in range(cfg.q_tiles):
-            n = min(cfg.k_tiles, qt + 1) if cfg.causal else cfg.k_tiles
+            n = cfg.n_tiles(qt)
             for r0 in range(qt * bm, qt * bm + bm, 64):
                 o, lse = _rows(cfg, qp[h, r0:r0 + 64], kp[kh], vp[kh], r0, n, atype, softmax)
                 o_all[h, r0:r0 + 64] = o.astype(t)
@@ -89,12 +91,16 @@ def _rows(cfg, q, k, v, r0, n, atype, softmax):
     # visit 0: key tile n - 1, masked
     s = mask(cfg, mma(q, tile(k, n - 1), None, atype), r0, (n - 1) * bn)
     m = s.max(axis=1, keepdims=True)
+    if cfg.floor_max:
+        m = np.maximum(m, np.float32(F32_LOWEST))
     ms = m * sc
     p = ex2(fma32(s, sc, -ms))
     l_ = row_sum(p)
     o = None
     for i in range(1, n):
         s = mma(q, tile(k, n - 1 - i), None, atype)
+        if i < cfg.masked_visits:  # (the causal part: key tile n - 1 - i is not the residual one)
+            s = mask(cfg, s, r0, (n - 1 - i) * bn)
         o = mma(p.astype(t), tile(v, n - i).T, o, atype)  # P_{i-1} V_{i-1}, issued with S_i
         m_new = np.maximum(m, s.max(axis=1, keepdims=True))
         alpha = ex2((m - m_new) * sc)

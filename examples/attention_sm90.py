@@ -4,30 +4,36 @@ builders. docs/attention-hopper.md goes through it.
 
     python examples/attention_sm90.py --dtype bf16 --heads 2 --seq 256 --head-dim 64            # tile IR
     python examples/attention_sm90.py --dtype f16 --heads 4 --kv-heads 2 --seq 200 --causal --run sim
+    python examples/attention_sm90.py --dtype bf16 --heads 2 --seq 300 --causal --consumers 3 --run sim
 
 O[b, h] = softmax(Q[b, h] K[b, h / g]^T / sqrt(d)) V[b, h / g] (g = heads / kv_heads, grouped-query heads),
 with the log-sum-exp of each row (natural log) as an optional second output. Tensors are [batch * heads,
 seq, head_dim] (K, V: batch * kv_heads), fp16 or bf16, the output in the input type.
 
-Persistent (the default without the causal mask): one CTA per SM (at most the work units) walking 128-row
-tiles of queries of one head, a head's tiles one after another so that its K and V stay in L2; with the causal
-mask the unit is a pair of query tiles, a long one and a short one (q - 1 - p, p), so that every unit has the
-same number of key tiles (`causal_pairs`). Otherwise (the default with the causal mask) one CTA per tile: grid
-q tiles x batch * heads, causal: the longest first. 384 threads in three warpgroups:
-  * warpgroup 0, the producer (setmaxnreg.dec to 24 registers): one thread loads the Q tile once and the K and
-    V tiles of 128 keys through two rings of `stages` stages by TMA (a box of 64 columns is one 128-byte
-    swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to first;
-  * warpgroups 1 and 2, the consumers (setmaxnreg.inc to 240): 64 query rows each, S = Q K^T by wgmma from
-    shared memory into registers, the online softmax in those registers, P converted to fp16 / bf16 in place
-    and O += P V by wgmma with A from registers (V^T an MN-major view of the V tile), O in registers;
-  * the first key tile (the last keys) is the only one that needs a mask: the sequence's residual columns
-    (TMA filled them with zeros) and, with the causal mask, the diagonal tile;
+Persistent (the default without the causal mask): one CTA per SM (at most the work units) walking query tiles
+of block_m rows of one head, a head's tiles one after another so that its K and V stay in L2; with the causal
+mask the unit is a pair of query tiles, a long one and a short one (q - 1 - p, p), so that the units have
+(about) the same number of key tiles (`causal_pairs`). Otherwise (the default with the causal mask) one CTA
+per tile: grid q tiles x batch * heads, causal: the longest first. 128 (1 + N) threads, N = `consumers`
+(2, the default, or 3; block_m = 64 N):
+  * warpgroup 0, the producer (setmaxnreg.dec to 24 registers; 32 with 3 consumers): one thread loads the Q
+    tile once and the K and V tiles of block_n keys through two rings of `stages` stages by TMA (a box of 64
+    columns is one 128-byte swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to
+    first;
+  * warpgroups 1 .. N, the consumers (setmaxnreg.inc to 240; 160 with 3): 64 query rows each, S = Q K^T by
+    wgmma from shared memory into registers, the online softmax in those registers, P converted to fp16 /
+    bf16 in place and O += P V by wgmma with A from registers (V^T an MN-major view of the V tile), O in
+    registers; they issue their products in turn (round robin);
+  * the first key tiles visited (the last keys) are the only ones that need a mask: the sequence's residual
+    columns (TMA filled them with zeros) in the first and, with the causal mask, the tiles that cross the
+    diagonal (`masked_visits`: 1 where block_m = block_n; 2 for 192 rows over 128 keys);
   * epilogue: O / rowsum converted, written to shared memory (the consumer's rows of the Q tile, no longer
     read) and stored by TMA, clipped at the sequence's end; the log-sum-exp the same way.
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import os
 import sys
@@ -45,9 +51,21 @@ DTYPES = ("bf16", "f16")
 BOX = 64  # columns of a TMA box: one 128-byte swizzle row of 16-bit elements
 SMEM_LIMIT = 232448  # bytes of shared memory a CTA may have on sm_90
 H100_SMS = 132  # (the H100 and the H200 alike)
-PRODUCER_REGS, CONSUMER_REGS = 24, 240  # setmaxnreg: 128 x 24 + 256 x 240 <= 64K registers
-TURN_BARRIER = 1  # named barriers 1 and 2: the consumers' turns to issue products (0 is the CTA's)
-EPI_BARRIER = 3  # 3 and 4: a consumer's threads wrote its rows of O (and the LSE) to shared memory
+# setmaxnreg (producer, consumers) by the count of consumer warpgroups: 128 x 24 + 256 x 240 and
+# 128 x 32 + 384 x 160 registers fit the SM's 64K (FlashAttention-3's split for three consumers)
+REGS = {2: (24, 240), 3: (32, 160)}
+TURN_BARRIER = 1  # named barriers 1 .. N: the N consumers' turns to issue products (0 is the CTA's)
+# N + 1 .. 2N: a consumer's threads wrote its rows of O (and the LSE) to shared memory
+
+
+def default_block_n(head_dim: int, causal: bool, consumers: int) -> int:
+    """Keys per K / V tile unless the config names one. Two consumers: 192 for head dim 64 without the causal
+    mask (half the products per exponential of d 128: longer key tiles amortise the per-tile work; measured
+    in docs/attention-hopper.md), else 128. Three consumers have 160 registers a thread: S, P and O of 128
+    keys fit them at head dim 64, at head dim 128 only 64 keys do (ptxas -v: no spills; 96 keys spill)."""
+    if consumers == 3:
+        return 128 if head_dim == 64 else 64
+    return 192 if head_dim == 64 and not causal else 128
 
 
 @dataclass(frozen=True)
@@ -63,8 +81,8 @@ class AttnConfig:
     causal: bool = False
     lse: bool = False
     stages: int = 2
-    block_m: int = 128  # query rows of a CTA: 64 per consumer warpgroup
-    block_n: int = 0  # keys per K / V tile; 0: 192 for head dim 64 without the causal mask, else 128
+    consumers: int = 2  # consumer warpgroups, 64 query rows each (block_m = 64 x consumers): 2 or 3
+    block_n: int = 0  # keys per K / V tile; 0: default_block_n
     persistent: bool = True  # one CTA per SM walking the (query tile, head) tiles (with the causal mask pairs of
     # them); False: one CTA per tile (measured slower with and without the mask: docs/attention-hopper.md §6)
     ctas: int = H100_SMS  # persistent: at most this many CTAs
@@ -72,9 +90,10 @@ class AttnConfig:
     def __post_init__(self):
         if not self.kv_heads:
             object.__setattr__(self, "kv_heads", self.heads)
-        if not self.block_n:  # (head dim 64 has half the products per exponential: longer key tiles amortise
-            # the per-tile work; measured in docs/attention-hopper.md)
-            object.__setattr__(self, "block_n", 192 if self.head_dim == 64 and not self.causal else 128)
+        if not self.block_n:
+            object.__setattr__(self, "block_n", default_block_n(self.head_dim, self.causal, self.consumers))
+        if self.consumers not in REGS:
+            raise ValueError(f"consumers must be one of {', '.join(map(str, REGS))}, got {self.consumers}")
         if self.dtype not in DTYPES:
             raise ValueError(f"dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
         if self.head_dim not in (64, 128):
@@ -85,8 +104,6 @@ class AttnConfig:
             raise ValueError(f"heads ({self.heads}) must be a multiple of kv_heads ({self.kv_heads})")
         if self.causal and self.seq_q != self.seq_k:
             raise ValueError("the causal mask needs seq_q == seq_k here")
-        if self.causal and self.block_n != self.block_m:
-            raise ValueError("the causal mask needs block_n == block_m (only the first key tile visited is masked)")
         if self.block_n % 16 or not 16 <= self.block_n <= 256:
             raise ValueError(f"block_n={self.block_n}: a multiple of 16 in 16..256 (wgmma's N, TMA's box)")
         if self.stages < 2 or self.smem_bytes > SMEM_LIMIT:
@@ -116,6 +133,38 @@ class AttnConfig:
         return self.heads // self.kv_heads
 
     @property
+    def block_m(self) -> int:
+        """Query rows of a CTA's tile: 64 per consumer warpgroup."""
+        return 64 * self.consumers
+
+    @property
+    def threads(self) -> int:
+        return 128 * (1 + self.consumers)
+
+    def n_tiles(self, qt: int) -> int:
+        """Key tiles query tile qt visits: all, or (causal) those up to its last row's diagonal."""
+        if not self.causal:
+            return self.k_tiles
+        return min(self.k_tiles, -(-(qt + 1) * self.block_m // self.block_n))
+
+    @functools.cached_property
+    def masked_visits(self) -> int:
+        """The most visits of a query tile that need a mask (they come first: the key tiles last to first): the
+        residual key tile, and (causal) the key tiles with a key after the tile's first row."""
+        if not self.causal:
+            return 1
+        bm, bn = self.block_m, self.block_n
+        return max(sum((j + 1) * bn - 1 > qt * bm for j in range(self.n_tiles(qt))) for qt in range(self.q_tiles))
+
+    @functools.cached_property
+    def floor_max(self) -> bool:
+        """(causal) Whether a row of some query tile sees no key of its first visited tile (block_m != block_n):
+        its row maximum is then floored at the lowest f32 (attention_sm90_softmax.F32_LOWEST), so that its P
+        is 0, not NaN (2^(-inf + inf))."""
+        return self.causal and any((self.n_tiles(qt) - 1) * self.block_n > qt * self.block_m
+                                   for qt in range(self.q_tiles))
+
+    @property
     def q_tiles(self) -> int:
         return -(-self.seq_q // self.block_m)
 
@@ -130,8 +179,8 @@ class AttnConfig:
     @property
     def smem_bytes(self) -> int:
         q = self.block_m * self.head_dim * 2
-        staging = 2 * 64 * self.head_dim * 2 if self.persistent else 0  # (O's own staging tiles)
-        lse = 2 * 64 * 4 * 4 if self.lse else 0
+        staging = self.consumers * 64 * self.head_dim * 2 if self.persistent else 0  # (O's own staging tiles)
+        lse = self.consumers * 64 * 4 * 4 if self.lse else 0
         return q + 2 * self.stages * self.tile_bytes + staging + lse + 16 * (4 * self.stages + 2) + 1024
 
     @property
@@ -142,8 +191,9 @@ class AttnConfig:
     @property
     def name(self) -> str:
         g = f"_g{self.group}" if self.group > 1 else ""
-        auto = 192 if self.head_dim == 64 and not self.causal else 128
-        tiling = f"_n{self.block_n}" if self.block_n != auto else ""
+        auto = default_block_n(self.head_dim, self.causal, self.consumers)
+        tiling = f"_c{self.consumers}" if self.consumers != 2 else ""
+        tiling += f"_n{self.block_n}" if self.block_n != auto else ""
         tiling += f"_s{self.stages}" if self.stages != 2 else ""
         tiling += "_persistent" if self.persistent else ""
         return (f"attention_sm90_{self.dtype}_d{self.head_dim}{'_causal' if self.causal else ''}{g}"
@@ -219,7 +269,7 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
     if cfg.lse:
         params["LSE"] = tb.buffer_t("global", (bh, cfg.lse_cols), "f32")
     grid = (cfg.grid, 1, 1) if cfg.persistent else (cfg.q_tiles, bh, 1)
-    with tb.kernel(module, cfg.name, params, block=(384, 1, 1), grid=grid) as (_, args):
+    with tb.kernel(module, cfg.name, params, block=(cfg.threads, 1, 1), grid=grid) as (_, args):
         k = SimpleNamespace(q=args[0], k=args[1], v=args[2], o=args[3], lse=args[4] if cfg.lse else None)
         for g, rows in ((k.q, bm), (k.k, bn), (k.v, bn)):
             tb.tensor_map(g, [1, rows, BOX], swizzle="128B")
@@ -234,31 +284,33 @@ def _kernel(b: _B, module, cfg: AttnConfig, softmax: bool) -> None:
         k.sv = [tb.alloc_shared(k.skv_t) for _ in range(st)]
         # O's staging: the consumer's rows of the Q tile (read for the last time by then), or, persistent, a
         # tile of its own (the producer loads the next Q meanwhile)
-        k.so = [tb.alloc_shared(tile_t(64)) for _ in range(2)] if cfg.persistent else None
+        nc = cfg.consumers
+        k.so = [tb.alloc_shared(tile_t(64)) for _ in range(nc)] if cfg.persistent else None
         slse_t = tb.buffer_t("shared", (64, 4), "f32", "S[(64, 4) : (1, 64)]", align=128)
-        k.slse = [tb.alloc_shared(slse_t) for _ in range(2)] if cfg.lse else None
+        k.slse = [tb.alloc_shared(slse_t) for _ in range(nc)] if cfg.lse else None
         k.q_full, k.q_empty = tb.alloc_shared(k.bar_t), tb.alloc_shared(k.bar_t)
         k.k_full, k.k_empty, k.v_full, k.v_empty = ([tb.alloc_shared(k.bar_t) for _ in range(st)] for _ in range(4))
         k.tid = tb.thread_id()
         with tb.when(b.cmp("eq", k.tid, b.c(0))):
             tb.mbarrier_init(k.q_full, 1)
-            tb.mbarrier_init(k.q_empty, 2)  # the two consumers' leaders, after their tile's last S
+            tb.mbarrier_init(k.q_empty, nc)  # the consumers' leaders, after their tile's last S
             for s in range(st):
                 for bar in (k.k_full[s], k.v_full[s]):
                     tb.mbarrier_init(bar, 1)
                 for bar in (k.k_empty[s], k.v_empty[s]):
-                    tb.mbarrier_init(bar, 2)
+                    tb.mbarrier_init(bar, nc)
         tb.barrier()
         k.ring = lambda i, bufs, t: tb.ring_stage(b.op("RemUIOp", i, b.c(st)), bufs, result_type=t)  # noqa: E731
         k.parity = lambda i: b.op("DivUIOp", i, b.c(st))  # noqa: E731  (wait_parity reads bit 0)
         wg = b.op("DivUIOp", tb.warp_id(), b.c(4))
+        producer_regs, consumer_regs = REGS[nc]
         with tb.when(b.cmp("eq", wg, b.c(0))):
-            tb.setmaxnreg("dec", PRODUCER_REGS)
+            tb.setmaxnreg("dec", producer_regs)
             with tb.when(b.cmp("eq", k.tid, b.c(0))):
                 _producer(b, cfg, k)
         with tb.when(b.cmp("ne", wg, b.c(0))):
-            tb.setmaxnreg("inc", CONSUMER_REGS)
-        for c in (1, 2):
+            tb.setmaxnreg("inc", consumer_regs)
+        for c in range(1, nc + 1):
             with tb.when(b.cmp("eq", wg, b.c(c))):
                 _consumer(b, cfg, k, c, softmax)
         tb.ret()
@@ -315,16 +367,19 @@ def _tile(b, cfg, it, g0, qt, head, reversed_qt=True):
     if cfg.group > 1:  # batch * kv_heads + head / g
         kv_head = b.op("AddIOp", b.op("MulIOp", b.op("DivUIOp", head, b.c(cfg.heads)), b.c(cfg.kv_heads)),
                        b.op("DivUIOp", b.op("RemUIOp", head, b.c(cfg.heads)), b.c(cfg.group)))
-    # key tiles: all, or (causal) those up to the diagonal: query tile qt sees key tiles 0 .. qt
+    # key tiles (AttnConfig.n_tiles): all, or (causal) those up to the diagonal of the tile's last row: 0 .. qt
+    # (block_m = block_n), else 0 .. ceil((m0 + block_m) / block_n) - 1
     n_tiles = b.c(cfg.k_tiles)
     if cfg.causal:
-        n_tiles = b.op("MinUIOp", n_tiles, b.op("AddIOp", qt, b.c(1)))
+        last = (b.op("AddIOp", qt, b.c(1)) if cfg.block_m == cfg.block_n else
+                b.op("DivUIOp", b.op("AddIOp", m0, b.c(cfg.block_m + cfg.block_n - 1)), b.c(cfg.block_n)))
+        n_tiles = b.op("MinUIOp", n_tiles, last)
     return SimpleNamespace(it=it, qt=qt, head=head, kv_head=kv_head, m0=m0, n_tiles=n_tiles, g0=g0)
 
 
 def _producer(b, cfg, k):
-    """One thread, per tile: the Q tile (once both consumers have read the previous one), then key tiles
-    n - 1 .. 0 into the K and V rings (the g-th load: stage g % S, once both consumers released it)."""
+    """One thread, per tile: the Q tile (once the consumers have read the previous one), then key tiles
+    n - 1 .. 0 into the K and V rings (the g-th load: stage g % S, once every consumer released it)."""
     tb, d, bn = b.tb, cfg.head_dim, cfg.block_n
     with _tiles(b, cfg) as w:
         def load(dst, src, row0, rows, bar):  # a [rows, d] tile as d / 64 boxes of [rows, 64]
@@ -350,10 +405,12 @@ def _consumer(b, cfg, k, c, softmax):
     """Consumer warpgroup c (rows r0 .. r0 + 63 of each tile). Visit i takes key tile n - 1 - i from ring
     position g = g0 + i. Per visit i >= 1 (FlashAttention-3's intra-warpgroup overlap): S_i = Q K_i^T and
     O += P_{i-1} V_{i-1} are issued together, the first waited for (wgmma groups complete in order), S_i's
-    softmax runs while the tensor cores do P V, then O is rescaled and P_i converted. Between the
-    warpgroups (pingpong), a warpgroup issues its products only after the other issued its own (named
-    barrier c, bar.arrive by the other), so one's softmax runs under the other's products."""
-    tb, d, bn, el = b.tb, cfg.head_dim, cfg.block_n, cfg.dtype
+    softmax runs while the tensor cores do P V, then O is rescaled and P_i converted. Between the N
+    warpgroups (pingpong, round robin), a warpgroup issues its products only after the previous one (c - 1,
+    for 1: N) issued its own (named barrier c, bar.arrive by the previous), so one's softmax runs under the
+    others' products. The first cfg.masked_visits visits are masked (those key tiles may cross the diagonal),
+    the rest are not: two loops of the same body."""
+    tb, d, bn, el, nc = b.tb, cfg.head_dim, cfg.block_n, cfg.dtype, cfg.consumers
     r0 = 64 * (c - 1)  # this warpgroup's rows of the tile
     s_t = tb.buffer_t("reg", (64, bn), "f32", acc_layout(bn, 4 * c))
     p_t = tb.buffer_t("reg", (64, bn), el, acc_layout(bn, 4 * c))
@@ -364,16 +421,16 @@ def _consumer(b, cfg, k, c, softmax):
     from attention_sm90_softmax import OnlineSoftmax
     sm = OnlineSoftmax(b, cfg, c, s, o) if softmax else None
 
-    def my_turn():  # wait until the other warpgroup has issued its products
+    def my_turn():  # wait until the previous warpgroup has issued its products
         tb.named_barrier_sync(id=TURN_BARRIER + c - 1, count=256)
 
-    def your_turn():
-        tb.named_barrier_arrive(id=TURN_BARRIER + 2 - c, count=256)
+    def your_turn():  # the next one's turn
+        tb.named_barrier_arrive(id=TURN_BARRIER + c % nc, count=256)
 
     def release(g, empty):
         with tb.when(leader):
             tb.mbarrier_arrive(k.ring(g, empty, k.bar_t))
-    if c == 2:  # warpgroup 1 issues first
+    if c == nc:  # warpgroup 1 issues first
         your_turn()
     with _tiles(b, cfg) as w:
         def qk(g):
@@ -393,7 +450,8 @@ def _consumer(b, cfg, k, c, softmax):
         if sm is not None:
             sm.first(w.n_tiles, w.m0, r0)
         tb.convert(p, s, "rn")
-        with tb.loop(b.c(1), w.n_tiles, b.c(1)) as i:
+
+        def visit(i, masked):
             g = b.op("AddIOp", w.g0, i)
             prev = b.op("SubIOp", g, b.c(1))
             my_turn()
@@ -403,12 +461,21 @@ def _consumer(b, cfg, k, c, softmax):
             tb.gemm_wait(1)  # S_i is done (P V still running)
             release(g, k.k_empty)
             if sm is not None:
+                if masked:  # key tile n - 1 - i
+                    sm.mask(b.op("SubIOp", b.op("SubIOp", w.n_tiles, i), b.c(1)), w.m0, r0)
                 sm.step()
             tb.gemm_wait(0)
             release(prev, k.v_empty)
             if sm is not None:
                 sm.rescale()
             tb.convert(p, s, "rn")
+        start = b.c(1)
+        if cfg.masked_visits > 1 and sm is not None:
+            start = b.op("MinUIOp", w.n_tiles, b.c(cfg.masked_visits))
+            with tb.loop(b.c(1), start, b.c(1)) as i:
+                visit(i, True)
+        with tb.loop(start, w.n_tiles, b.c(1)) as i:
+            visit(i, False)
         if cfg.persistent:  # the tile's last S is done: the producer may load the next Q
             with tb.when(leader):
                 tb.mbarrier_arrive(k.q_empty)
@@ -433,7 +500,7 @@ def _epilogue(b, cfg, k, c, out, leader, head, m0, r0, sm):
     clipped at the sequence's end. The staging is the consumer's rows of the Q tile (its last product has read
     them) or, persistent, its own tile, free once the previous tile's stores have read it."""
     tb, d = b.tb, cfg.head_dim
-    bar = dict(id=EPI_BARRIER + c - 1, count=128)  # this warpgroup's threads
+    bar = dict(id=TURN_BARRIER + cfg.consumers + c - 1, count=128)  # this warpgroup's threads
     if cfg.persistent:
         with tb.when(leader):
             tb.bulk_wait(0, kind="read")
@@ -498,6 +565,8 @@ def main(argv=None) -> int:
     p.add_argument("--head-dim", type=int, choices=(64, 128), default=64)
     p.add_argument("--causal", action="store_true")
     p.add_argument("--lse", action="store_true")
+    p.add_argument("--consumers", type=int, choices=(2, 3), default=2,
+                   help="consumer warpgroups of 64 query rows each")
     p.add_argument("--ptx", action="store_true", help="print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random inputs and compare with the model")
     args = p.parse_args(argv)
@@ -507,7 +576,7 @@ def main(argv=None) -> int:
 def _main(p, args) -> int:
     try:
         cfg = AttnConfig(args.dtype, args.batch, args.heads, args.seq, args.seq, args.head_dim,
-                         kv_heads=args.kv_heads, causal=args.causal, lse=args.lse)
+                         kv_heads=args.kv_heads, causal=args.causal, lse=args.lse, consumers=args.consumers)
     except ValueError as e:
         p.error(str(e))
     if args.run:

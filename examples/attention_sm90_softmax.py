@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 LN2 = float(np.float32(math.log(2.0)))
+F32_LOWEST = float(np.finfo(np.float32).min)  # the floor of a row maximum whose first visit masks it whole
 
 
 class OnlineSoftmax:
@@ -25,16 +26,27 @@ class OnlineSoftmax:
         self.scale = b.arith.ConstantOp(b.ir.F32Type.get(), cfg.scale_log2).result
         tb.reg_fill(self.sc, self.scale)
 
-    def first(self, n_tiles, m0, r0):
-        """The first visit (key tile n - 1, the only one with masked columns): mask, m, P, l."""
+    def mask(self, j, m0, r0, residual=False):
+        """-inf in S where key n0 + col (n0 = j block_n, key tile j) is after query m0 + r0 + row (causal) or
+        (residual) past the sequence's end (TMA's zeros)."""
         b, tb, cfg, s = self.b, self.b.tb, self.cfg, self.s
-        n0 = b.op("MulIOp", b.op("SubIOp", n_tiles, b.c(1)), b.c(cfg.block_n))
+        n0 = b.op("MulIOp", j, b.c(cfg.block_n))
         index = lambda v: b.arith.IndexCastOp(b.ir.IndexType.get(), v).result  # noqa: E731
-        if cfg.seq_k % cfg.block_n:  # the keys past the sequence's end (TMA's zeros)
+        if residual and cfg.seq_k % cfg.block_n:
             tb.reg_mask(s, s, index(b.op("SubIOp", b.c(cfg.seq_k), n0)), "residual")
-        if cfg.causal:  # key n0 + col after query m0 + r0 + row
+        if cfg.causal:
             tb.reg_mask(s, s, index(b.op("SubIOp", b.op("AddIOp", m0, b.c(r0)), n0)), "causal")
+
+    def first(self, n_tiles, m0, r0):
+        """The first visit (key tile n - 1, the only one with keys past the sequence): mask, m, P, l. A row
+        that sees none of its keys (cfg.floor_max) gets m = F32_LOWEST: P = 0 and l = 0, and the next visit's
+        alpha = 2^((F32_LOWEST - m_new) scale_log2) = 0."""
+        b, tb, cfg, s = self.b, self.b.tb, self.cfg, self.s
+        self.mask(b.op("SubIOp", n_tiles, b.c(1)), m0, r0, residual=True)
         tb.reg_reduce(self.m, s, kind="max", axis=1)
+        if cfg.floor_max:
+            tb.reg_fill(self.mt, b.arith.ConstantOp(b.ir.F32Type.get(), F32_LOWEST).result)
+            tb.reg_max(self.m, self.m, self.mt)
         tb.reg_mul(self.ms, self.m, self.sc)
         tb.reg_exp2(s, s, self.scale, self.ms)
         tb.reg_reduce(self.l, s, kind="sum", axis=1)

@@ -3,8 +3,10 @@
 O (and the LSE) must equal, bit for bit, examples/attention_reference.model (the kernel's arithmetic in its
 order: MMA-Sim's wgmma model, fma.rn, tile-sim's ex2 / lg2 models, the reduction's folding order), and be within
 attention_reference.TOLERANCE of float64 attention. The fast cases: the causal mask with grouped-query heads,
-the LSE and a ragged length (one and two key tiles per query tile). The slow ones: head dim 128 with a residual
-key tile and one persistent CTA, both head dims with batches, several q tiles, fp16 and bf16.
+the LSE and a ragged length (one and two key tiles per query tile), on two consumer warpgroups and on three
+(192-row query tiles over 128-key tiles: two masked visits, rows that see no key of the first). The slow ones:
+head dim 128 with a residual key tile and one persistent CTA, both head dims with batches, several q tiles,
+fp16 and bf16, the persistent walks on three consumers.
 """
 import os
 import sys
@@ -21,9 +23,11 @@ from e2e_kernels import find_ptxas, ptxas  # noqa: E402
 
 PTXAS = find_ptxas()
 
-# dtype, batch, heads, kv_heads, seq, d, causal, lse[, persistent CTAs (0: one CTA per tile)]
+# dtype, batch, heads, kv_heads, seq, d, causal, lse[, persistent CTAs (0: one CTA per tile)[, consumers[,
+# block_n]]]
 FAST = [
     ("bf16", 1, 2, 1, 130, 64, True, True),
+    ("f16", 1, 2, 1, 130, 64, True, True, 0, 3),
 ]
 SLOW = [
     ("f16", 1, 1, 1, 200, 128, False, False, 1),  # persistent: one CTA walks both query tiles
@@ -33,12 +37,19 @@ SLOW = [
     ("bf16", 2, 1, 1, 384, 128, True, False),
     ("bf16", 1, 2, 1, 200, 64, True, True, 3),  # persistent, causal: one pair unit (tiles 1, 0) per CTA
     ("f16", 1, 2, 1, 300, 64, True, False, 2),  # persistent, causal, 3 q tiles: tile 2 alone, then the pair (1, 0)
+    ("bf16", 1, 2, 2, 384, 64, True, True, 0, 3),  # two q tiles of 192 rows, the second with 2 masked visits
+    ("bf16", 1, 2, 1, 400, 64, True, False, 2, 3),  # persistent, causal: tile 2 alone, then the pair (1, 0)
+    ("f16", 2, 1, 1, 300, 64, False, True, 3, 3),  # persistent, a residual key tile
+    ("bf16", 1, 2, 1, 200, 128, True, True, 0, 3),  # head dim 128, 64-key tiles: 3 masked visits; row 0 sees none of 2
+    ("f16", 1, 2, 1, 300, 64, True, True, 0, 2, 192),  # two consumers, 128 rows over 192 keys: floored maxima
 ]
 
 
 def _case(c, slow=False):
     name = "{}_b{}h{}kv{}_s{}_d{}{}{}".format(*c[:6], "_causal" if c[6] else "", "_lse" if c[7] else "")
     name += (f"_persistent{c[8]}" if c[8] else "_grid") if len(c) > 8 else ""
+    name += f"_c{c[9]}" if len(c) > 9 else ""
+    name += f"_n{c[10]}" if len(c) > 10 else ""
     return pytest.param(c, id=name, marks=[pytest.mark.slow] if slow else [])
 
 
@@ -46,6 +57,7 @@ def _case(c, slow=False):
 def test_attention_sm90_on_tile_sim(case):
     dt, b, h, hk, s, d, causal, lse = case[:8]
     extra = dict(persistent=bool(case[8]), ctas=case[8] or A.H100_SMS) if len(case) > 8 else {}
+    extra.update(zip(("consumers", "block_n"), case[9:]))
     cfg = A.AttnConfig(dt, b, h, s, s, d, kv_heads=hk, causal=causal, lse=lse, **extra)
     if PTXAS:
         from tile_mlir.driver.compiler import compile as tile_compile
@@ -75,6 +87,7 @@ def test_softmax_free_kernel_moves_data_as_the_model():
     (dict(head_dim=96), "head_dim must be 64 or 128"),
     (dict(heads=3, kv_heads=2), "multiple of kv_heads"),
     (dict(causal=True, seq_k=100), "seq_q == seq_k"),
+    (dict(consumers=4), "consumers must be one of 2, 3"),
 ])
 def test_config_refusals(kw, words):
     args = dict(dtype="bf16", batch=1, heads=2, seq_q=128, seq_k=128, head_dim=64)
