@@ -10,12 +10,12 @@ O[b, h] = softmax(Q[b, h] K[b, h / g]^T / sqrt(d)) V[b, h / g] (g = heads / kv_h
 with the log-sum-exp of each row (natural log) as an optional second output. Tensors are [batch * heads,
 seq, head_dim] (K, V: batch * kv_heads), fp16 or bf16, the output in the input type.
 
-Persistent (the default without the causal mask): one CTA per SM (at most the work units) walking query tiles
-of block_m rows of one head, a head's tiles one after another so that its K and V stay in L2; with the causal
-mask the unit is a pair of query tiles, a long one and a short one (q - 1 - p, p), so that the units have
-(about) the same number of key tiles (`causal_pairs`). Otherwise (the default with the causal mask) one CTA
-per tile: grid q tiles x batch * heads, causal: the longest first. 128 (1 + N) threads, N = `consumers`
-(2, the default, or 3; block_m = 64 N):
+Persistent (the default): one CTA per SM (at most the work units) walking query tiles of block_m rows of one
+head, a head's tiles one after another so that its K and V stay in L2; with the causal mask the unit is a pair
+of query tiles, a long one and a short one (q - 1 - p, p), so that the units have (about) the same number of
+key tiles (`causal_pairs`). persistent=False: one CTA per tile, grid q tiles x batch * heads, causal: the
+longest first. 128 (1 + N) threads, N = `consumers` (2 or 3, block_m = 64 N; by default 3 at head dim 64 but
+causal below 4096 queries, else 2: `default_consumers`):
   * warpgroup 0, the producer (setmaxnreg.dec to 24 registers; 32 with 3 consumers): one thread loads the Q
     tile once and the K and V tiles of block_n keys through two rings of `stages` stages by TMA (a box of 64
     columns is one 128-byte swizzle row, so head dim 128 takes two boxes per tile), the keys' tiles last to
@@ -58,6 +58,15 @@ TURN_BARRIER = 1  # named barriers 1 .. N: the N consumers' turns to issue produ
 # N + 1 .. 2N: a consumer's threads wrote its rows of O (and the LSE) to shared memory
 
 
+def default_consumers(head_dim: int, causal: bool, seq_q: int) -> int:
+    """Consumer warpgroups unless the config names them: three (192-row query tiles) at head dim 64, except with
+    the causal mask below 4096 queries, else two. Measured on an H100 against two (bench/results/
+    attention-sm90-2026-12-07-c-h100-consumers.txt, docs/attention-hopper.md §6): three won at every d 64 shape
+    but causal 1k (0.61 of cuDNN against 0.97: the pair walk's units are unequal with 192-row query tiles over
+    128-key tiles, and a 1k sequence pads to 1152 rows)."""
+    return 3 if head_dim == 64 and not (causal and seq_q < 4096) else 2
+
+
 def default_block_n(head_dim: int, causal: bool, consumers: int) -> int:
     """Keys per K / V tile unless the config names one. Two consumers: 192 for head dim 64 without the causal
     mask (half the products per exponential of d 128: longer key tiles amortise the per-tile work; measured
@@ -81,7 +90,8 @@ class AttnConfig:
     causal: bool = False
     lse: bool = False
     stages: int = 2
-    consumers: int = 2  # consumer warpgroups, 64 query rows each (block_m = 64 x consumers): 2 or 3
+    consumers: int = 0  # consumer warpgroups, 64 query rows each (block_m = 64 x consumers): 2 or 3; 0:
+    # default_consumers
     block_n: int = 0  # keys per K / V tile; 0: default_block_n
     persistent: bool = True  # one CTA per SM walking the (query tile, head) tiles (with the causal mask pairs of
     # them); False: one CTA per tile (measured slower with and without the mask: docs/attention-hopper.md §6)
@@ -90,6 +100,8 @@ class AttnConfig:
     def __post_init__(self):
         if not self.kv_heads:
             object.__setattr__(self, "kv_heads", self.heads)
+        if not self.consumers:
+            object.__setattr__(self, "consumers", default_consumers(self.head_dim, self.causal, self.seq_q))
         if not self.block_n:
             object.__setattr__(self, "block_n", default_block_n(self.head_dim, self.causal, self.consumers))
         if self.consumers not in REGS:
@@ -565,8 +577,8 @@ def main(argv=None) -> int:
     p.add_argument("--head-dim", type=int, choices=(64, 128), default=64)
     p.add_argument("--causal", action="store_true")
     p.add_argument("--lse", action="store_true")
-    p.add_argument("--consumers", type=int, choices=(2, 3), default=2,
-                   help="consumer warpgroups of 64 query rows each")
+    p.add_argument("--consumers", type=int, choices=(2, 3), default=0,
+                   help="consumer warpgroups of 64 query rows each (default: by head dim and length)")
     p.add_argument("--ptx", action="store_true", help="print the PTX instead of the tile IR")
     p.add_argument("--run", choices=("sim", "gpu"), help="run on random inputs and compare with the model")
     args = p.parse_args(argv)

@@ -169,7 +169,10 @@ def test_command_line_errors(argv, message, capsys):
 ])
 def test_the_one_entry_forwards_to_the_target_kernel(target, argv, kernel, capsys):
     """examples/attention.py --target picks the Blackwell or the Hopper kernel; the rest are its own options."""
-    import attention
+    import importlib.util  # (by path: bench/attention.py is another module named attention)
+    spec = importlib.util.spec_from_file_location("attention_entry", os.path.join(ROOT, "examples", "attention.py"))
+    attention = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(attention)
     assert attention.main(["--target", target, *argv]) == 0
     assert kernel in capsys.readouterr().out
     with pytest.raises(SystemExit) as e:
