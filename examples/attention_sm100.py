@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""FlashAttention forward for Blackwell (sm_100a) in the tile dialect, FlashAttention-4 style: S = Q K^T in
-tensor memory, the softmax in registers, P written back to tensor memory and consumed from there by the TS form
-of tcgen05.mma (O += P V), O accumulated in tensor memory. docs/attention-walkthrough.md goes through it.
+"""FlashAttention forward for Blackwell (sm_100a) in the tile dialect, FlashAttention-4 style: two query tiles a
+CTA, each with its softmax warpgroup, S = Q K^T in tensor memory, P written back over S's columns and consumed from
+there by the TS form of tcgen05.mma (O += P V), O accumulated in tensor memory and rescaled there by a correction
+warpgroup. docs/attention-walkthrough.md goes through it.
 
     python examples/attention_sm100.py --seq-q 300 --seq-k 300 --heads 4 --kv-heads 2          # tile IR
     python examples/attention_sm100.py --seq-q 300 --seq-k 300 --causal --lse --ctas 2 --run sim  # vs the model
@@ -10,16 +11,18 @@ of tcgen05.mma (O += P V), O accumulated in tensor memory. docs/attention-walkth
 O[b, h] = softmax(Q[b, h] K[b, g]^T * scale (+ causal mask)) V[b, g] with g = h / (heads / kv_heads) (grouped-query
 heads), Q, K, V and O in bf16 or fp16 as (batch * heads, seq, head_dim) row-major tensors; --lse also writes the
 log-sum-exp of each query row, (batch * heads, seq_q) in f32. Persistent: grid = min(ctas, work units), a unit
-being 128 rows of one head's queries; CTA b walks units b, b + grid, ... Warp roles (384 threads;
-docs/attention-walkthrough.md §2 draws the barriers; examples/attention_sm100_roles.py holds them):
-  * warp 0 (thread 0): TMA loads of the Q tile and of K, V tiles of 128 keys through a ring of `stages` stages;
-  * warp 1 (thread 32): the MMA issuer: S_j = Q K_j^T into one of two S buffers in tensor memory (issued one
-    tile ahead), then, once P_j is in tensor memory and O rescaled, O += P_j V_j with P_j read from there (.ts);
-  * warps 4-7, the softmax warpgroup (thread 128 + r owns query row r, tensor-memory lane r): tcgen05.ld of S_j,
-    the row's online softmax, P_j to tensor memory by tcgen05.st, the row's rescale factor to the correction;
-  * warps 8-11, the correction warpgroup (thread 256 + r on row r): O *= alpha_j in tensor memory (tcgen05.ld,
-    multiply, tcgen05.st) between the MMAs of tiles j - 1 and j, off the softmax's path; at the end O / l to
-    bf16/fp16 through swizzled shared boxes and a TMA store.
+being two 128-row query tiles (Q0, Q1) of one head, which share every K/V tile; CTA b walks units b, b + grid, ...
+Warp roles (512 threads, setmaxnreg per warpgroup; docs/attention-walkthrough.md §2 draws the barriers;
+examples/attention_sm100_roles.py holds them):
+  * warp 0 (thread 0): TMA loads of Q0, Q1 and of K, V tiles of 128 keys through a ring of `stages` stages;
+  * warp 1 (thread 32): the MMA issuer, per key tile j alternating the query tiles: O_0 += P_0 V_j, S_0 = Q_0
+    K_{j+1}^T, O_1 += P_1 V_j, S_1 = Q_1 K_{j+1}^T, so that one tile's softmax runs under the other's MMAs;
+  * warps 4-7 and 8-11, softmax warpgroup s for Q_s (thread r of it owns row r, tensor-memory lane r): tcgen05.ld
+    of S_s, the row's online softmax, P_s over S_s's columns by tcgen05.st, the row's rescale factor to the
+    correction;
+  * warps 12-15, the correction warpgroup (thread 384 + r on row r of both tiles): O_s *= alpha_j in tensor memory
+    (tcgen05.ld, multiply, tcgen05.st) between the PV MMAs of tiles j - 1 and j, off the softmaxes' path; at the
+    end O_s / l to bf16/fp16 through a swizzled shared box and TMA stores.
 Sequences of any length: TMA fills rows past a tensor's sequence with zeros, the length mask sets the scores of
 keys past seq_k to -inf, the TMA store writes only the rows below seq_q.
 Only the builder's own integers reach the IR (no user strings).
@@ -44,6 +47,7 @@ from tile_mlir.mlir import arith, ir  # noqa: E402
 
 DTYPES = {"bf16": "bf16", "f16": "f16"}  # the option's name -> the buffers' element type
 BLOCK_M = 128  # query rows of a tile: one TMEM lane each (the M = 128 data path, PTX ISA 9.7.16.10.5.4)
+Q_TILES = roles.Q_TILES  # query tiles of a unit: Q0, Q1
 BLOCK_N = 128  # keys of a K/V tile: S's columns, P's K
 ATOM = 64  # elements of a 128-byte swizzle row (16-bit): a TMA box's inner extent
 SMEM_LIMIT = 227 * 1024
@@ -98,9 +102,14 @@ class AttentionConfig:
         return -(-self.seq_k // BLOCK_N)
 
     @property
+    def q_pairs(self) -> int:
+        """A head's units: pairs of query tiles (the last one's Q1 past seq_q when q_tiles is odd)."""
+        return -(-self.q_tiles // Q_TILES)
+
+    @property
     def units(self) -> int:
-        """Work units: the query tiles of every head."""
-        return self.q_tiles * self.batch * self.heads
+        """Work units: the query-tile pairs of every head."""
+        return self.q_pairs * self.batch * self.heads
 
     @property
     def grid(self) -> tuple[int, int, int]:
@@ -113,21 +122,25 @@ class AttentionConfig:
 
     @property
     def smem_bytes(self) -> int:
-        """Q, the K/V ring, the epilogue's staging boxes, alpha and l, barriers; an upper bound (+ alignment)."""
-        return self.tile_bytes * (2 + 2 * self.stages) + 6 * 512 + 8 * (2 * self.stages + 11) + 4 + 1024
+        """Q0, Q1, the K/V ring, the epilogue's staging box (128 x 64), alpha, l and m c of both tiles, the
+        log-sum-exp row, barriers; an upper bound (+ alignment)."""
+        return (self.tile_bytes * (Q_TILES + 2 * self.stages) + BLOCK_M * ATOM * 2 + 11 * 512
+                + 8 * (2 * self.stages + 13) + 4 + 1024)
 
-    # tensor memory: S[0], S[1] (128 columns each), O (head_dim columns), P (bf16 two a column: 64 columns)
-    @property
-    def o_col(self) -> int:
-        return 2 * BLOCK_N
+    # tensor memory, per query tile s: S_s (128 f32 columns; P_s, two 16-bit values a column, over its first 64),
+    # O_s (head_dim columns): S_0 0, S_1 128, O_0 256, O_1 256 + head_dim -- all 512 columns at head_dim 128
+    def s_col(self, s: int) -> int:
+        return s * BLOCK_N
 
-    @property
-    def p_col(self) -> int:
-        return self.o_col + self.head_dim
+    def p_col(self, s: int) -> int:
+        return self.s_col(s)
+
+    def o_col(self, s: int) -> int:
+        return Q_TILES * BLOCK_N + s * self.head_dim
 
     @property
     def tmem_cols(self) -> int:
-        used = self.p_col + BLOCK_N // 2
+        used = self.o_col(Q_TILES - 1) + self.head_dim
         return 1 << max(5, (used - 1).bit_length())
 
     @property
@@ -175,7 +188,11 @@ def _v_as_b(cfg: AttentionConfig):
     return _buf("shared", (d, 128), cfg.dtype, "Swizzle<128B> o " + inner, 1024)
 
 
-THREADS = 384  # warps 0-3: load (warp 0), MMA (warp 1); 4-7 softmax; 8-11 correction and epilogue
+THREADS = 512  # warps 0-3: load (warp 0), MMA (warp 1); 4-7 softmax of Q0, 8-11 of Q1; 12-15 correction, epilogue
+# setmaxnreg a thread, by warpgroup (load / MMA, softmax 0, softmax 1, correction): 128 x (56 + 2 x 200 + 56) = 64K,
+# a CTA's register file (each starts at 65536 / 512 = 128). Measured with ptxas 13 (sm_100a): the softmax spills at
+# 192 (S, P and the row's state live at once), the load / MMA warps at 48 with --lse; none spills at these counts
+OTHER_REGS, SOFTMAX_REGS, CORRECTION_REGS = 56, 200, 56
 
 
 class _Bars:
@@ -183,19 +200,20 @@ class _Bars:
 
     def __init__(self, st: int, bar_t):
         one = lambda: tb.alloc_shared(bar_t)  # noqa: E731
-        self.q_full, self.q_empty = one(), one()  # TMA bytes of Q; commit after a unit's last S MMA
+        two = lambda: [one() for _ in range(Q_TILES)]  # noqa: E731  (one a query tile)
+        self.q_full, self.q_empty = two(), one()  # TMA bytes of Q_s; commit after a unit's last S MMA
         self.kv_full = [one() for _ in range(st)]  # TMA bytes of K_j and V_j
         self.kv_empty = [one() for _ in range(st)]  # commit: the MMAs reading the stage are done
-        self.s_full = [one() for _ in range(2)]  # commit: S is in S[g % 2]
-        self.o_done = one()  # commit after O += P V
-        # 128 arrivals of a warpgroup: P in tensor memory, alpha in shared memory, l in shared memory (softmax); O
-        # rescaled, O read by the epilogue (correction)
-        self.p_full, self.alpha_full, self.l_full, self.o_ready, self.o_empty = (one() for _ in range(5))
+        self.s_full, self.o_done = two(), two()  # commit: S_s is in tensor memory; commit after O_s += P_s V
+        # 256 arrivals: P_s in tensor memory (its softmax) and O_s ready for the PV MMA (the correction)
+        self.p_full = two()
+        # 128 arrivals of a softmax warpgroup: alpha, l in shared memory
+        self.alpha_full, self.l_full = two(), two()
 
     def counts(self):
-        ones = [self.q_full, self.q_empty, *self.kv_full, *self.kv_empty, *self.s_full, self.o_done]
-        return [(b, 1) for b in ones] + [(b, 128) for b in (self.p_full, self.alpha_full, self.l_full, self.o_ready,
-                                                            self.o_empty)]
+        ones = [*self.q_full, self.q_empty, *self.kv_full, *self.kv_empty, *self.s_full, *self.o_done]
+        return ([(b, 1) for b in ones] + [(b, 256) for b in self.p_full]
+                + [(b, 128) for b in (*self.alpha_full, *self.l_full)])
 
 
 def _kernel(module, cfg: AttentionConfig) -> None:
@@ -207,7 +225,7 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         params["LSE"] = _buf("global", (bh_q, cfg.seq_q), "f32")
     tile_t, vb_t = _tile_smem(cfg), _v_as_b(cfg)
     stage_t = _buf("shared", (1, 128, ATOM), el, f"Swizzle<128B> o S[(1, 128, {ATOM}) : ({128 * ATOM}, {ATOM}, 1)]",
-                   1024)
+                   1024)  # the epilogue's staging box: 128 rows x 64 columns of O
     row_smem_t = _buf("shared", (BLOCK_M, 1), "f32", "S[(128, 1) : (1, 1)]", 16)
     s_t = _buf("tmem", (BLOCK_M, BLOCK_N), "f32", f"S[({BLOCK_M}, {BLOCK_N}) : (1@TLane, 1@TCol)]")
     o_t = _buf("tmem", (BLOCK_M, d), "f32", f"S[({BLOCK_M}, {d}) : (1@TLane, 1@TCol)]")
@@ -221,15 +239,15 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         if cfg.lse:  # (the log-sum-exp: one row of 128 f32 a unit, stored from its staging buffer by TMA)
             tb.tensor_map(args[4], (1, BLOCK_M))
             lse = (args[4], tb.alloc_shared(_buf("shared", (1, BLOCK_M), "f32", "S[(1, 128) : (128, 1)]", 128)))
-        sq = tb.alloc_shared(tile_t)
+        sq = [tb.alloc_shared(tile_t) for _ in range(Q_TILES)]
         sk = [tb.alloc_shared(tile_t) for _ in range(st)]
         sv = [tb.alloc_shared(tile_t) for _ in range(st)]
         svb = [tb.reinterpret(s, vb_t) for s in sv]
-        so = [tb.alloc_shared(stage_t) for _ in range(d // ATOM)]  # the epilogue's staging boxes
-        # softmax -> correction: a row's rescale factor; its l and scaled maximum m c (by unit parity)
-        alpha_s = tb.alloc_shared(row_smem_t)
-        l_s = [tb.alloc_shared(row_smem_t) for _ in range(2)]
-        m_s = [tb.alloc_shared(row_smem_t) for _ in range(2)] if cfg.lse else None
+        so = tb.alloc_shared(stage_t)
+        # softmax s -> correction: a row's rescale factor; its l and scaled maximum m c (by unit parity)
+        alpha_s = [tb.alloc_shared(row_smem_t) for _ in range(Q_TILES)]
+        l_s = [[tb.alloc_shared(row_smem_t) for _ in range(2)] for _ in range(Q_TILES)]
+        m_s = [[tb.alloc_shared(row_smem_t) for _ in range(2)] for _ in range(Q_TILES)] if cfg.lse else None
         bars = _Bars(st, _buf("shared", (1,), "i64"))
         slot = tb.alloc_shared(_buf("shared", (1,), "i32"))
         tid, warp = tb.thread_id(), tb.warp_id()
@@ -244,17 +262,23 @@ def _kernel(module, cfg: AttentionConfig) -> None:
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         tb.fence("tcgen05_after_sync")
-        tm = {"s": [tb.tmem_buffer(slot, s_t, col_offset=b * BLOCK_N) for b in range(2)],
-              "o": tb.tmem_buffer(slot, o_t, col_offset=cfg.o_col), "p": tb.tmem_buffer(slot, p_t, col_offset=cfg.p_col)}
+        tm = {key: [tb.tmem_buffer(slot, t, col_offset=col(s)) for s in range(Q_TILES)]
+              for key, t, col in (("s", s_t, cfg.s_col), ("p", p_t, cfg.p_col), ("o", o_t, cfg.o_col))}
         k = roles.Ctx(cfg, c, bars, tm)
-        with tb.when(_cmp("eq", tid, c(0))):
-            roles.load(k, sq, sk, sv, Q, K, V)
-        with tb.when(_cmp("eq", tid, c(32))):
-            roles.mma(k, sq, sk, svb)
-        with tb.when(arith.andi(_cmp("uge", warp, c(roles.SOFTMAX_WARP0)), _cmp("ult", warp, c(roles.CORRECTION_WARP0)))):
-            roles.softmax(k, alpha_s, l_s, m_s)
-        with tb.when(_cmp("uge", warp, c(roles.CORRECTION_WARP0))):
+        wg = arith.divui(warp, c(4))
+        with tb.when(_cmp("eq", wg, c(0))):
+            tb.setmaxnreg("dec", OTHER_REGS)
+            with tb.when(_cmp("eq", tid, c(0))):
+                roles.load(k, sq, sk, sv, Q, K, V)
+            with tb.when(_cmp("eq", tid, c(32))):
+                roles.mma(k, sq, sk, svb)
+        with tb.when(_cmp("eq", wg, c(roles.CORRECTION_WARP0 // 4))):
+            tb.setmaxnreg("dec", CORRECTION_REGS)
             roles.correction(k, alpha_s, l_s, so, O, tid, m_s, lse)
+        for s in range(Q_TILES):
+            with tb.when(_cmp("eq", wg, c(roles.SOFTMAX_WARP0[s] // 4))):
+                tb.setmaxnreg("inc", SOFTMAX_REGS)
+                roles.softmax(k, s, alpha_s, l_s, m_s)
         tb.fence("tcgen05_before_sync")
         tb.barrier()
         with tb.when(is_mma_warp):  # every MMA completed (the correction warpgroup saw the last o_done)

@@ -1,7 +1,10 @@
 """numpy models of examples/attention_sm100.py's kernel: `model` computes what the kernel computes, in its own order
 of operations and roundings (tile-sim must match it bit for bit), `reference` the exact attention in float64.
 
-The kernel's arithmetic, per 128-row query tile and per key tile j in order (docs/attention-walkthrough.md §3):
+The kernel's arithmetic, per 128-row query tile and per key tile j in order (docs/attention-walkthrough.md §1).
+A CTA's two query tiles 2t, 2t + 1 read the same key tiles (causal: up to tile 2t + 1's diagonal), so with the
+causal mask tile 2t also reads key tile 2t + 1, masked whole (m stays, p = 0, alpha = ex2(fma(m, c, -(m c))),
+O += 0 V), as FlashAttention-4 does:
 
     S      = Q K_j^T                                 tcgen05.mma kind::f16, fp32 (MMA-Sim's Blackwell model)
     s      = -inf where key k >= seq_k, or (causal) k > query q
@@ -137,9 +140,9 @@ def model(q: np.ndarray, k: np.ndarray, v: np.ndarray, *, heads: int, kv_heads: 
         g = bh // group
         qs = _tile(q[bh], 0, q_tiles * BLOCK_M)
         m = l = o = None
-        for j in range(min(kv_tiles, q_tiles) if causal else kv_tiles):
-            # the query tiles that read key tile j: all, or (causal) those from tile j on
-            sl = slice(j * BLOCK_M if causal else 0, None)
+        for j in range(min(kv_tiles, 2 * (-(-q_tiles // 2))) if causal else kv_tiles):
+            # the query tiles that read key tile j: all, or (causal) those of the pairs from tile j's on
+            sl = slice(2 * (j // 2) * BLOCK_M if causal else 0, None)
             ks, vs = _tile(k[g], j * BLOCK_N, BLOCK_N), _tile(v[g], j * BLOCK_N, BLOCK_N)
             s = mma(qs[sl], ks.T, None, elem)
             cols = np.arange(BLOCK_N)[None, :] + j * BLOCK_N

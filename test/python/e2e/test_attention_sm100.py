@@ -37,10 +37,14 @@ def test_config_errors(kwargs, message):
 
 def test_tiling_and_tensor_memory():
     cfg = att.AttentionConfig(batch=2, heads=4, kv_heads=2, seq_q=300, seq_k=200, head_dim=64)
-    assert (cfg.q_tiles, cfg.kv_tiles, cfg.units, cfg.grid) == (3, 2, 24, (24, 1, 1))
-    assert att.AttentionConfig(batch=2, heads=4, seq_q=300, ctas=5).grid == (5, 1, 1)  # (each CTA walks 4 or 5)
-    # S[0], S[1] at columns 0, 128; O at 256; P (two 16-bit values a column) at 256 + head_dim
-    assert (cfg.o_col, cfg.p_col, cfg.tmem_cols) == (256, 320, 512)
+    # a unit is a pair of query tiles (3 tiles: 2 pairs, the second's Q1 past seq_q)
+    assert (cfg.q_tiles, cfg.q_pairs, cfg.kv_tiles, cfg.units, cfg.grid) == (3, 2, 2, 16, (16, 1, 1))
+    assert att.AttentionConfig(batch=2, heads=4, seq_q=300, ctas=5).grid == (5, 1, 1)  # (each CTA walks 3 or 4)
+    # S_0, S_1 at columns 0, 128, P_s over S_s's first 64; O_0, O_1 at 256, 256 + head_dim
+    assert [(cfg.s_col(s), cfg.p_col(s), cfg.o_col(s)) for s in (0, 1)] == [(0, 0, 256), (128, 128, 320)]
+    assert cfg.tmem_cols == 512
+    wide = att.AttentionConfig(head_dim=128)  # FlashAttention-4's map: all 512 columns
+    assert (wide.o_col(1) + wide.head_dim, wide.tmem_cols) == (512, 512)
 
 
 def test_fma_model_is_fpexact():
@@ -70,30 +74,53 @@ def test_model_is_close_to_float64(causal):
 
 
 def test_attention_ptx(tmp_path):
-    """One .ts MMA per 16 keys of P (A from tensor memory), tcgen05.st of P (bf16 pairs) and of the rescaled O,
-    the exponent as one fma and ex2.approx.ftz, rcp.approx of l; ptxas assembles it for sm_100a."""
+    """One .ts MMA per 16 keys of P (A from tensor memory) for each query tile, tcgen05.st of P (bf16 pairs) and of
+    the rescaled O, the exponent as one fma and ex2.approx.ftz, rcp.approx of l, setmaxnreg per warpgroup; ptxas
+    assembles it for sm_100a without spilling a register."""
     import re
-    import subprocess
 
     import tile_mlir
-    from tile_mlir.driver.toolchain import find_tool
 
     cfg = att.AttentionConfig(seq_q=1024, seq_k=1024, heads=8, kv_heads=2, head_dim=128, causal=True)
     art = tile_mlir.compile(att.build(cfg), arch="sm_100a")
-    assert tuple(art.grid) == (64, 1, 1) and tuple(art.block) == (384, 1, 1)  # (64 units, 148 SMs)
+    assert tuple(art.grid) == (32, 1, 1) and tuple(art.block) == (512, 1, 1)  # (32 units of 2 query tiles)
     ptx = art.ptx
     mmas = re.findall(r"tcgen05\.mma\.cta_group::1\.kind::f16\S*\s+\[(%r\d+)\], (\[%r\d+\]|%rd\d+)", ptx)
-    # S = Q K^T: 8 K steps of 16 (d 128) in the first tile's issue and the loop's; O += P V: 8 of 16 keys, their A
-    # (P) an address of tensor memory
-    assert len(mmas) == 3 * 8 and sum(a.startswith("[") for _, a in mmas) == 8
+    # per query tile: S = Q K^T, 8 K steps of 16 (d 128), in the unit's first issue and the loop's; O += P V: 8 of
+    # 16 keys, their A (P) an address of tensor memory
+    assert len(mmas) == 2 * 3 * 8 and sum(a.startswith("[") for _, a in mmas) == 2 * 8
     assert "tcgen05.st.sync.aligned.32x32b.x64.b32" in ptx  # P: 128 bf16 a row, two a register
+    assert "tcgen05.ld.sync.aligned.32x32b.x32.b32" in ptx  # the correction's 32 columns of O
+    assert sorted(re.findall(r"setmaxnreg\.(inc|dec)\.sync\.aligned\.u32\s+(\d+)", ptx)) == \
+        [("dec", "56"), ("dec", "56"), ("inc", "200"), ("inc", "200")]
     assert "ex2.approx.ftz.f32" in ptx and "fma.rn.f32x2" in ptx and "rcp.approx.ftz.f32" in ptx
     assert "lg2.approx" not in ptx  # (the log-sum-exp only when asked for)
+    _assemble_without_spills(ptx, tmp_path)
+
+
+def _assemble_without_spills(ptx: str, tmp_path):
+    import subprocess
+
+    from tile_mlir.driver.toolchain import find_tool
+
     ptxas = find_tool("ptxas")
     if ptxas is None:
         pytest.skip("ptxas not found")
     (tmp_path / "a.ptx").write_text(ptx)
-    subprocess.run([ptxas, "-arch=sm_100a", str(tmp_path / "a.ptx"), "-o", str(tmp_path / "a.cubin")], check=True)
+    out = subprocess.run([ptxas, "-arch=sm_100a", "-v", str(tmp_path / "a.ptx"), "-o", str(tmp_path / "a.cubin")],
+                         check=True, capture_output=True, text=True)
+    assert "0 bytes spill stores, 0 bytes spill loads" in out.stdout + out.stderr
+
+
+def test_attention_ptx_f16_d64_lse(tmp_path):
+    """The other head dim and element type, with the log-sum-exp (its registers in the correction warpgroup and
+    the load / MMA warps' extra tensor map): ptxas for sm_100a, no spills at the kernel's setmaxnreg counts."""
+    import tile_mlir
+
+    cfg = att.AttentionConfig("f16", seq_q=300, seq_k=200, head_dim=64, causal=True, lse=True)
+    ptx = tile_mlir.compile(att.build(cfg), arch="sm_100a").ptx
+    assert "lg2.approx.ftz.f32" in ptx and "cvt.rn.f16x2.f32" in ptx
+    _assemble_without_spills(ptx, tmp_path)
 
 
 def _check(cfg: att.AttentionConfig, seed: int = 0):
@@ -111,11 +138,13 @@ def _check(cfg: att.AttentionConfig, seed: int = 0):
 
 
 @pytest.mark.parametrize("cfg", [
-    # one CTA walking 2 units, causal: q tile 1 first (2 key tiles, the diagonal masked), then q tile 0 (1 key tile):
-    # the ring, S buffers and barrier phases run on across the units
-    pytest.param(att.AttentionConfig("bf16", heads=1, seq_q=256, seq_k=256, head_dim=64, causal=True, ctas=1),
+    # one CTA walking 2 units, causal: query tiles 2, 3 first (3 key tiles: 384 keys, tile 2 the diagonal of Q0),
+    # then 0, 1 (2 key tiles: the diagonals, and key tile 1 masked whole for Q0): the ring and the barrier phases
+    # run on across the units
+    pytest.param(att.AttentionConfig("bf16", heads=1, seq_q=512, seq_k=384, head_dim=64, causal=True, ctas=1),
                  id="bf16-d64-causal-persistent"),
-    # grouped heads (2 query heads on 1 K/V head), 100 queries (rows past them clipped by the TMA store), 150 keys
+    # grouped heads (2 query heads on 1 K/V head), 100 queries (rows past them clipped by the TMA store; Q1 wholly
+    # past them: zero filled, its store clipped whole), 150 keys
     # (22 of the second key tile past seq_k: zero filled, masked to -inf)
     # (and the log-sum-exp, its rows past seq_q clipped by its TMA store)
     # (slow: head dim 128 on tile-sim; make test keeps the bf16 d64 case)
@@ -128,12 +157,12 @@ def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
 
 @pytest.mark.slow  # several key tiles per CTA on tile-sim
 @pytest.mark.parametrize("cfg", [
-    # batch 2 x 4 heads on 2 K/V heads, causal, 300 queries and keys (a ragged diagonal tile): 24 units on 5 CTAs
+    # batch 2 x 4 heads on 2 K/V heads, causal, 300 queries and keys (a ragged diagonal tile): 16 units on 5 CTAs
     pytest.param(att.AttentionConfig("bf16", batch=2, heads=4, kv_heads=2, seq_q=300, seq_k=300, head_dim=128,
                                      causal=True, ctas=5), id="bf16-d128-causal-gqa-ragged-persistent"),
-    # one CTA walking 6 units (3 query heads on one K/V head, 2 query tiles each), 200 keys
+    # one CTA walking 3 units (3 query heads on one K/V head, 2 query tiles each), 200 keys
     pytest.param(att.AttentionConfig("f16", heads=3, kv_heads=1, seq_q=256, seq_k=200, head_dim=128, ctas=1),
-                 id="f16-d128-gqa-one-cta-6-units"),
+                 id="f16-d128-gqa-one-cta-3-units"),
     # 5 key tiles over a 3-stage ring (its parity turning), 700 keys (60 of the last tile), 200 queries
     pytest.param(att.AttentionConfig("f16", heads=2, seq_q=200, seq_k=700, head_dim=64, stages=3),
                  id="f16-d64-5-key-tiles-3-stages"),
@@ -146,6 +175,21 @@ def test_attention_on_tile_sim_is_the_model_bit_for_bit(cfg):
 ])
 def test_attention_on_tile_sim_slow(cfg):
     _check(cfg, seed=2)
+
+
+@pytest.mark.slow  # 8 runs of the kernel on tile-sim
+def test_barrier_protocol_under_other_schedules():
+    """The roles' barriers under schedules other than tile-sim's default (PCT, docs/emulator.md): no deadlock,
+    race or finding, and O the same bytes under each -- two units on one CTA, causal (Q0's key tile masked whole),
+    every per-tile barrier's phase running on across the units."""
+    import tile_mlir
+
+    cfg = att.AttentionConfig("bf16", heads=1, seq_q=512, seq_k=384, head_dim=64, causal=True, ctas=1)
+    args = att.operands(cfg)
+    o = np.zeros((1, cfg.seq_q, cfg.head_dim), args["Q"].dtype)
+    kernel = tile_mlir.jit(att.build(cfg), arch="sm_100a", backend="sim")
+    res = kernel.explore(8, seed=3, workers=1)(args["Q"], args["K"], args["V"], o).sim
+    assert not res.found, res.failure
 
 
 @pytest.mark.parametrize("argv, message", [
