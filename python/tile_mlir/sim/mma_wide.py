@@ -157,7 +157,7 @@ def t_fdpa(a_bits, b_bits, c_bits, atype, btype, *, F, e_zero, L, sfa=None, sfb=
     total = np.empty((m, n), np.float64)
     table = first
     for g, k0 in enumerate(range(0, K, L)):
-        ec = np.take(table, vc.view(np.int64) >> 52)  # (the sign bit: an index from the end)
+        ec = table[vc.view(np.int64) >> 52]  # (a negative C: an index from the end, the same entry)
         if table is later and int(ec.max()) >= _BAD:
             return None
         table = later
@@ -191,7 +191,7 @@ def t_fdpa(a_bits, b_bits, c_bits, atype, btype, *, F, e_zero, L, sfa=None, sfb=
         total += np.trunc(vc * np.take(_P64, (F + _OFF) - emax))  # C's term (0 for a zero C)
         v = total * np.take(_P64, emax + (_OFF - F))
         vc = (v.view(np.int64) & mf._RZ_MASK).view(np.float64)  # RZ to f32 (range checked next)
-    if int(np.take(later, vc.view(np.int64) >> 52).max()) >= _BAD:
+    if int(later[vc.view(np.int64) >> 52].max()) >= _BAD:
         return None
     f = vc.astype(np.float32)
     f[f == 0] = 0  # -0 -> +0

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import findings, mma_numerics
 from ..errors import EmulationError
-from ..memory import POISON
+from ..memory import POISON, cells_at
 from ..mma_operands import element_addresses
 from ..smem_desc import (BLOCK_SCALED_KINDS, VERSION_RULE, check_for_mma, decode as decode_desc,
                          decode_idesc, unversioned, version_message)
@@ -244,19 +244,19 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         if err:
             raise EmulationError(f"tcgen05.mma D columns of CTA {c.idx}: {err}")
         lanes.append(L)
-        cols.append(C + C0)
+        cols.append(np.broadcast_to(C[:1] + C0, C.shape))  # (each d_lanes column map: one row, broadcast)
     disabled = _mask_lanes(mask, s.cg)
 
     def read_c(r):
         """(D's cells before, C) in CTA r, as the MMA reads them when it completes."""
         c = ctas[r]
         tm = c.tmem
-        L, C = lanes[r], cols[r]
-        old = tm.cells[L, C].astype(np.uint32)
+        ix = cells_at(lanes[r], cols[r])
+        old = tm.cells[ix].astype(np.uint32)
         cin = (old & 0xFFFF) if dt == "f16" else old
         if not enable:
             cin = np.zeros_like(cin)
-        elif not tm.written[L, C].all():
+        elif not tm.written[ix].all():
             M.warn(f"line {s.line}: tcgen05.mma in CTA {c.idx} accumulates onto TMEM cells "
                    f"that were never written (poison 0x{POISON:08X})", key=("mmapoison", s.line))
         return old, cin

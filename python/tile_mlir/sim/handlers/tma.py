@@ -241,12 +241,21 @@ def _check_gather(M, t, cta, chunks, what):
     if hit is not None and hit[0] is chunks and hit[1] == sh.version:
         rids = hit[2]
     else:
-        ids = sh.tags[_bytes(chunks)]
-        rids = np.unique(ids[ids != 0]).tolist() if ids.any() else []
+        rids = record_ids(sh.tags[_bytes(chunks)])
         if not chunks.flags.writeable:  # a cached operand layout's (mma_smem.py): kept alive here
             sh.rids[id(chunks)] = (chunks, sh.version, rids)
     if rids:
         check_tma_written(M, t, cta, lambda: _bytes(chunks), what, rids)
+
+
+def record_ids(ids: np.ndarray) -> list:
+    """The distinct nonzero record ids of ``ids``, ascending (most reads meet one copy: no sort)."""
+    nz = ids[ids != 0]
+    if not nz.size:
+        return []
+    if (nz == nz[0]).all():
+        return [int(nz[0])]
+    return np.unique(nz).tolist()
 
 
 def _bytes(chunks):
