@@ -362,24 +362,41 @@ def scale_factors(tm, taddr, rows, nsf, sf_id, which, half=False):
     if (taddr >> 16) & 0x3FFF:
         raise EmulationError(f"scale-factor-{which} address 0x{taddr:08x}: lane field must be 0")
     C0 = taddr & 0xFFFF  # bits 30-31 (CUTLASS puts the SF ID there) are ignored (A37)
-    r = np.arange(rows)
-    if half:
-        h = rows // 2
-        rr, g = r % h, r // h
-        copies = [(rr % 32) + 64 * g + 32 * q for q in range(2)]
-        col = C0 + rr // 32
-    else:
-        copies = [(r % 32) + 32 * q for q in range(4)]
-        col = C0 + r // 32
+    copies, col = _sf_cells(C0, rows, half)
     err = tm.check_cols(C0, int(col.max()) + 1)
     if err:
         raise EmulationError(f"scale factors {which} in tensor memory: {err}")
     shifts = 8 * (sf_id + np.arange(nsf, dtype=np.uint32))
-    got = [(tm.cells[lanes, col].astype(np.uint32)[:, None] >> shifts) & 0xFF for lanes in copies]
-    if any((g != got[0]).any() for g in got[1:]):
+    words = tm.cells[copies, col]  # (copies, rows): every copy's word of each MN index
+    got = (words[:, :, None] >> shifts) & 0xFF
+    if (got != got[:1]).any():
         raise EmulationError(f"scale factors {which} at column {C0} differ between the lane "
                              f"quarters (PTX ISA: they must be duplicated to all lane partitions)")
     return got[0]
+
+
+_SF_CELLS: dict = {}
+
+
+def _sf_cells(C0, rows, half):
+    """(lanes of each copy, column) of scale_factors' MN indices, (copies, rows) and (1, rows): kept."""
+    key = (C0, rows, half)
+    hit = _SF_CELLS.get(key)
+    if hit is None:
+        r = np.arange(rows)
+        if half:
+            h = rows // 2
+            rr, g = r % h, r // h
+            copies = np.stack([(rr % 32) + 64 * g + 32 * q for q in range(2)])
+            col = C0 + rr // 32
+        else:
+            copies = np.stack([(r % 32) + 32 * q for q in range(4)])
+            col = C0 + r // 32
+        col = col[None, :]
+        if len(_SF_CELLS) >= 256:
+            _SF_CELLS.clear()
+        hit = _SF_CELLS[key] = (copies, col)
+    return hit
 
 
 def _mask_lanes(mask, cg):
