@@ -83,9 +83,10 @@ def _ints(value, what, n=None):
     return out
 
 
-#: box geometry -> (offsets at coordinates 0, shared addresses, all in bounds), TensorMap.box's
+#: box geometry -> (offsets at coordinates 0, shared addresses, all in bounds), TensorMap.box's;
+#: cleared past _BOXES_MAX elements in all (17 bytes each: about 70 MB)
 _BOXES: dict = {}
-_BOXES_MAX = 256
+_BOXES_MAX = 1 << 22
 
 
 def _visit(counts, es, strides, coords, dims):
@@ -299,7 +300,7 @@ class TensorMap:
             inside = np.ones(goff0.size, dtype=bool)
             for x in (goff0, phys, inside):
                 x.flags.writeable = False
-            if len(_BOXES) >= _BOXES_MAX:
+            if sum(h[0].size for h in _BOXES.values()) + goff0.size > _BOXES_MAX:
                 _BOXES.clear()
             hit = _BOXES[key] = (goff0, phys, inside)
         goff0, phys, inside = hit
