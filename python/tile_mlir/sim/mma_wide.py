@@ -17,7 +17,12 @@ or one operation:
   power of two), as are the sum of the truncated terms (integers below 2^53) and the sum scaled back
   by 2^(e_max - F);
 * RZ into f32 of a value in f32's normal range clears the 29 float64 fraction bits f32 lacks
-  (mma_fast._round_rz_f32); the result is the next C as it is.
+  (mma_fast._round_rz_f32); the result is the next C as it is;
+* the products: each operand's values and powers 2^(7 E) are looked up per code (decoded once per
+  element type, _operand_table); each product, exact in float32, is scaled by its power of two and
+  truncated toward zero by the cast to int32 (C's conversion truncates), and the truncated terms
+  are summed in int32 parts that cannot overflow (_int_parts) -- three passes over M x N x L beside
+  the outer product, where np.trunc and a float64 sum took four.
 
 What this path does not cover returns None and the caller runs mma_fast.t_fdpa from the start:
 NaN or infinity in A, B, C or a scale factor (UE8M0 0xFF), a group result outside f32's normal
