@@ -228,7 +228,7 @@ def check_load(M, t, cta, off, n, what):
     """Shared-memory load observer: bytes a TMA load wrote are visible once the reader observed
     the mbarrier phase they complete."""
     sh = SHARED.peek(cta)
-    if sh is not None and sh.tags[off:off + n].any():
+    if sh is not None and np.count_nonzero(sh.tags[off:off + n]):  # (3x .any() on a few bytes)
         check_tma_written(M, t, cta, np.arange(off, off + n), what)
 
 
@@ -271,7 +271,7 @@ def check_store(M, t, cta, off, n):
     sh = SHARED.peek(cta)
     if sh is None:
         return
-    if sh.tags[off:off + n].any():
+    if np.count_nonzero(sh.tags[off:off + n]):
         check_tma_written(M, t, cta, np.arange(off, off + n), "store")
         sh.tags[off:off + n] = 0
         sh.version += 1
