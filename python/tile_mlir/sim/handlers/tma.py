@@ -241,11 +241,22 @@ def _check_gather(M, t, cta, chunks, what):
     if hit is not None and hit[0] is chunks and hit[1] == sh.version:
         rids = hit[2]
     else:
-        rids = record_ids(sh.tags[_bytes(chunks)])
-        if not chunks.flags.writeable:  # a cached operand layout's (mma_smem.py): kept alive here
+        if chunks.flags.writeable:
+            rids = record_ids(sh.tags[_bytes(chunks)])
+        else:  # a cached operand layout's (mma_smem.py): kept alive here, with its bytes
+            kept = _CHUNK_BYTES.get(id(chunks))
+            if kept is None or kept[0] is not chunks:
+                if len(_CHUNK_BYTES) >= 256:
+                    _CHUNK_BYTES.clear()
+                kept = _CHUNK_BYTES[id(chunks)] = (chunks, _bytes(chunks))
+            rids = record_ids(sh.tags[kept[1]])
             sh.rids[id(chunks)] = (chunks, sh.version, rids)
     if rids:
         check_tma_written(M, t, cta, lambda: _bytes(chunks), what, rids)
+
+
+#: id of a read-only chunk array -> (the array, its byte offsets), _check_gather's
+_CHUNK_BYTES: dict = {}
 
 
 def record_ids(ids: np.ndarray) -> list:
