@@ -9,12 +9,19 @@ bits), and rounding a binary64 sum, product or quotient of f32 operands to f32 e
 once, as 53 >= 2 x 24 + 2 (Figueroa, "When is double rounding innocuous?", SIGNUM 1995). fma's binary64 sum is
 not exact, so it is rounded to odd first (its error found by two-sum), which makes the second rounding to f32
 the single rounding of the exact value (Boldo and Melquiond, "Emulation of FMA and correctly rounded sums:
-proved algorithms using rounding to odd", IEEE TC 2008). Zeros, subnormals, infinities and NaNs go the general
-way (their sign and flush rules are fpexact's), so the fast paths see finite normal operands and results.
+proved algorithms using rounding to odd", IEEE TC 2008). A zero operand among finite ones is exact without
+arithmetic (IEEE 754 §6.3, which the PTX ISA's .rn add / mul / fma follow, subnormals kept without .ftz): a zero
+term adds nothing (x + 0 = x, subnormal x included), a product with a zero factor is a zero of the factors'
+sign product, and an exact zero sum is -0 only when both terms are -0 (+0 otherwise, under .rn). An operand
+that is an infinity or a NaN makes the result one too, the one binary64 arithmetic gives (IEEE's rules do not
+depend on the format): a NaN becomes the canonical NaN (fpformat.F32.nan, fpexact's), and a finite result
+past f32's range is an infinity under .rn. Other subnormal operands or results go the general way.
 """
 from __future__ import annotations
 
 import struct
+
+from .fpformat import F32
 
 __all__ = ["add_rn", "sub_rn", "mul_rn", "fma_rn", "add2_rn", "mul2_rn", "fma2_rn", "maxmin", "ex2_approx_ftz"]
 
@@ -37,42 +44,94 @@ def _val(code: int):
 
 
 def _code(x: float):
-    """x rounded to nearest-even f32, as a code, when the result is a normal f32; else None."""
+    """x rounded to nearest-even f32, as a code, when the result is a normal f32 or overflows (an infinity under
+    .rn); else None."""
     if not _MIN_NORMAL <= abs(x):
         return None  # zero, subnormal (or NaN: no comparison holds)
     try:
-        code = _I.unpack(_F.pack(x))[0]
-    except OverflowError:
+        return _I.unpack(_F.pack(x))[0]  # (rounded to nearest)
+    except OverflowError:  # rounds past the largest f32: an infinity under .rn
+        return 0xFF800000 if x < 0 else 0x7F800000
+
+
+def _f(code: int) -> float:
+    return _F.unpack(_I.pack(code))[0]
+
+
+def _special(a: int, b: int, c: int = 0) -> bool:
+    """Whether an operand is an infinity or a NaN."""
+    return a & _EXP == _EXP or b & _EXP == _EXP or c & _EXP == _EXP
+
+
+def _inf_nan(r: float) -> int:
+    """The code of a result that is an infinity or a NaN (the canonical one)."""
+    return F32.nan if r != r else (0xFF800000 if r < 0 else 0x7F800000)
+
+
+_SIGN = 0x80000000
+_MAG = 0x7FFFFFFF
+
+
+def _zero_sum(a: int, b: int):
+    """a + b where a or b is a zero and neither is infinite or NaN (codes), else None: the other term
+    exactly, or for two zeros -0 when both are -0 and +0 otherwise (round to nearest)."""
+    am, bm = a & _MAG, b & _MAG
+    if am >= _EXP or bm >= _EXP:
         return None
-    return None if code & _EXP == _EXP else code
+    if am == 0:
+        return b if bm else a & b
+    return a if bm == 0 else None
 
 
 def add_rn(a: int, b: int):
     x, y = _val(a), _val(b)
     if x is None or y is None:
-        return None
+        return _inf_nan(_f(a) + _f(b)) if _special(a, b) else _zero_sum(a, b)
     return _code(x + y)
 
 
 def sub_rn(a: int, b: int):
     x, y = _val(a), _val(b)
     if x is None or y is None:
-        return None
+        return _inf_nan(_f(a) - _f(b)) if _special(a, b) else _zero_sum(a, b ^ _SIGN)
     return _code(x - y)
+
+
+def _zero_product(a: int, b: int):
+    """The code of a * b when a or b is a zero and neither is infinite or NaN (a zero of the factors' sign
+    product), else None."""
+    am, bm = a & _MAG, b & _MAG
+    if (am == 0 or bm == 0) and am < _EXP and bm < _EXP:
+        return (a ^ b) & _SIGN
+    return None
 
 
 def mul_rn(a: int, b: int):
     x, y = _val(a), _val(b)
     if x is None or y is None:
-        return None
+        return _inf_nan(_f(a) * _f(b)) if _special(a, b) else _zero_product(a, b)
     return _code(x * y)
 
 
 def fma_rn(a: int, b: int, c: int):
     x, y, z = _val(a), _val(b), _val(c)
     if x is None or y is None or z is None:
-        return None
+        return _fma_zero(a, b, c, x, y)
     return _code(_fma_odd(x, y, z))
+
+
+def _fma_zero(a: int, b: int, c: int, x, y):
+    """fma.rn.f32 with an operand that is not a normal number: an infinity or a NaN (the result is one, as
+    binary64 gives it: a product of f32 never overflows there), a zero product (exact, of the factors' sign
+    product) added to c, or with a zero c the product of normal a and b rounded once; None otherwise."""
+    if _special(a, b, c):
+        return _inf_nan(_f(a) * _f(b) + _f(c))
+    p = _zero_product(a, b)
+    if p is not None:
+        return _zero_sum(p, c)
+    if c & _MAG == 0 and x is not None and y is not None:
+        return _code(x * y)
+    return None
 
 
 def _normal2(code: int) -> bool:

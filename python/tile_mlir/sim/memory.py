@@ -189,6 +189,22 @@ class SharedMemory:
         return int.from_bytes(self.buf[off:off + n], "little")
 
 
+def cells_at(lanes: np.ndarray, cols: np.ndarray):
+    """The index of tensor-memory cells (lanes[i, j], cols[i, j]): two slices when they form a
+    rectangle of consecutive lanes and columns given as broadcast rows and columns (an MMA's D:
+    a slice assignment instead of a scatter of every cell), else the arrays themselves."""
+    if lanes.ndim == 2 and lanes.shape == cols.shape and lanes.size and lanes.strides[1] == 0 \
+            and cols.strides[0] == 0:
+        ln, cl = lanes[:, 0], cols[0]
+        if _consecutive(ln) and _consecutive(cl):
+            return slice(int(ln[0]), int(ln[0]) + ln.size), slice(int(cl[0]), int(cl[0]) + cl.size)
+    return lanes, cols
+
+
+def _consecutive(v: np.ndarray) -> bool:
+    return int(v[-1]) - int(v[0]) == v.size - 1 and bool((np.diff(v) == 1).all())
+
+
 class TensorMemory:
     """128 lanes x 512 columns x 32-bit cells, with column allocation state.  ``UNUSED`` is the
     snapshot of every CTA that never touched its tensor memory (read-only, shared)."""

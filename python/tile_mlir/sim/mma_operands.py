@@ -56,6 +56,8 @@ def gather(buf: np.ndarray, addr: np.ndarray, bit: np.ndarray, elem_bits: int) -
     8/16/32-bit elements, a nibble at its bit position for 4-bit ones."""
     if elem_bits == 4:
         return ((buf[addr].astype(np.uint32) >> bit.astype(np.uint32)) & 0xF)
+    if elem_bits == 8:
+        return buf[addr].astype(np.uint32)
     v = np.zeros(addr.shape, dtype=np.uint32)
     for j in range(elem_bits // 8):
         v |= buf[addr + j].astype(np.uint32) << np.uint32(8 * j)

@@ -83,6 +83,25 @@ def _ints(value, what, n=None):
     return out
 
 
+#: box geometry -> (offsets at coordinates 0, shared addresses, all in bounds), TensorMap.box's;
+#: cleared past _BOXES_MAX elements in all (17 bytes each: about 70 MB)
+_BOXES: dict = {}
+_BOXES_MAX = 1 << 22
+
+
+def _visit(counts, es, strides, coords, dims):
+    """(byte offsets from globalAddress, in bounds) of the elements a box at ``coords`` visits,
+    dimension 0 fastest (``dims`` None: bounds not computed)."""
+    goff = np.zeros(1, dtype=np.int64)
+    inb = np.ones(1, dtype=bool)
+    # built dimension by dimension, outermost first, so dimension 0 varies fastest
+    for i in reversed(range(len(counts))):
+        x = coords[i] + es[i] * np.arange(counts[i], dtype=np.int64)
+        goff = (goff[:, None] + (x * strides[i])[None, :]).reshape(-1)
+        if dims is not None:
+            inb = (inb[:, None] & ((x >= 0) & (x < dims[i]))[None, :]).reshape(-1)
+    return goff, inb
+
 @dataclass(frozen=True, init=False, eq=False)  # maps compare by identity, as their arrays do
 class TensorMap:
     """The parameters of one ``cuTensorMapEncodeTiled`` call, validated as the driver does.
@@ -267,18 +286,28 @@ class TensorMap:
         es = (1,) + self.element_strides[1:]
         esize = self.elem_size
         strides = (esize,) + self.global_strides
-        goff = np.zeros(1, dtype=np.int64)
-        inb = np.ones(1, dtype=bool)
-        # build dimension by dimension, outermost first, so dimension 0 varies fastest
-        for i in reversed(range(self.rank)):
-            x = coords[i] + es[i] * np.arange(counts[i], dtype=np.int64)
-            goff = (goff[:, None] + (x * strides[i])[None, :]).reshape(-1)
-            dim = bound0 if i == 0 and bound0 is not None else self.global_dim[i]
-            inb = (inb[:, None] & ((x >= 0) & (x < dim))[None, :]).reshape(-1)
-        n0 = counts[0]
-        k = np.arange(goff.size, dtype=np.int64)
-        logical = dst + (k // n0) * self.row_pitch + (k % n0) * esize
-        return goff, inb, swizzle_np(logical, SWIZZLE_CODE[self.swizzle])
+        dims = (self.global_dim[0] if bound0 is None else bound0,) + self.global_dim[1:]
+        # the offsets at coordinates 0 and the shared addresses depend on the geometry and dst alone
+        # (a K loop moves the same boxes into the same ring slots): kept, read-only
+        key = (counts, es, strides, self.row_pitch, self.swizzle, dst)
+        hit = _BOXES.get(key)
+        if hit is None:
+            goff0, _ = _visit(counts, es, strides, (0,) * len(counts), None)
+            n0 = counts[0]
+            k = np.arange(goff0.size, dtype=np.int64)
+            phys = swizzle_np(dst + (k // n0) * self.row_pitch + (k % n0) * esize,
+                              SWIZZLE_CODE[self.swizzle])
+            inside = np.ones(goff0.size, dtype=bool)
+            for x in (goff0, phys, inside):
+                x.flags.writeable = False
+            if sum(h[0].size for h in _BOXES.values()) + goff0.size > _BOXES_MAX:
+                _BOXES.clear()
+            hit = _BOXES[key] = (goff0, phys, inside)
+        goff0, phys, inside = hit
+        goff = goff0 + sum(c * s for c, s in zip(coords, strides))
+        if all(0 <= c and c + e * (n - 1) < d for c, e, n, d in zip(coords, es, counts, dims)):
+            return goff, inside, phys
+        return goff, _visit(counts, es, strides, coords, dims)[1], phys
 
     def fill_bytes(self) -> bytes:
         """The bytes of an out-of-bounds element a load writes."""

@@ -99,3 +99,20 @@ def test_mma_numerics_uses_it_and_equals_mma_sim():
     for name in ("tcgen05.mxf8f6f4.e4m3", "tcgen05.f8f6f4.e4m3", "wgmma.f32.bf16"):
         bad, fast, ref, _, _ = md.compare(name, rng, 16, 16, special_rate=0.0)
         assert len(bad) == 0, f"{name}: {len(bad)} of {fast.size} differ"
+
+
+@pytest.mark.parametrize("sign", [0x00, 0x80])
+def test_largest_products_sum_past_int32(sign):
+    """32 products of 448 x 448 (e4m3's largest, 1.75 x 2^8) truncated to F = 25 bits below e_max are
+    integers of about 2^26.6 each: the group's sum, about 2^31.6 in magnitude, passes int32, so the
+    truncated terms are summed in two int32 parts (mma_wide._int_parts); it equals mma_fast's."""
+    assert mma_wide._int_parts(25, 32) == 2
+    a = np.full((8, 64), 0x7E, np.uint32)
+    b = np.full((64, 8), 0x7E | sign, np.uint32)
+    c = np.zeros((8, 8), np.uint32)
+    sfa, sfb = np.full((8, 2), 127, np.uint32), np.full((2, 8), 127, np.uint32)
+    for scales in ((None, None), (sfa, sfb)):
+        want, got = _both(a, b, c, "e4m3", "e4m3", 32, *scales)
+        assert got is not None and np.array_equal(want, got)
+        # 2 groups of 32 x 448^2 = 12845056, below 2^24: exact in f32
+        assert np.all(got.view(np.float32) == (-1.0 if sign else 1.0) * 64 * 448.0 * 448.0)

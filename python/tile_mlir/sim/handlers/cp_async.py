@@ -226,7 +226,7 @@ def _check_access(M, t, cta, off, n, what):
     if tags is None:
         return
     ids = tags[off:off + n]
-    if not ids.any():
+    if not np.count_nonzero(ids):  # (3x .any() on a few bytes)
         return
     records = RECORDS.of(M)
     for rid in np.unique(ids):
@@ -262,7 +262,7 @@ def check_store(M, t, cta, off, n):
     tags = TAGS.peek(cta)
     if tags is None:
         return
-    if tags[off:off + n].any():
+    if np.count_nonzero(tags[off:off + n]):
         _check_access(M, t, cta, off, n, "store")
         tags[off:off + n] = 0
 

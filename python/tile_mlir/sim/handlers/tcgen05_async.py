@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import findings
 from ..errors import EmulationError
+from ..memory import cells_at
 from ..state import Kept, unfenced_writer
 from . import mbarrier as mbar
 from . import tcgen05_chain
@@ -142,7 +143,7 @@ def observe(M):
 
 def tag_dest(op, cta, lanes, cols):
     """Tensor-memory cells ``op`` writes: a tcgen05.ld of them is checked against its completion."""
-    cta.tmem.src[lanes, cols] = op.id
+    cta.tmem.src[cells_at(lanes, cols)] = op.id
 
 
 def watch_reads(op, cta, lo, hi):
@@ -192,9 +193,9 @@ def retire_pending(M, t, cg):
                 j += 1
         for cta, lanes, cols, vals in (rec.writes if j == i + 1 else
                                        tcgen05_chain.run([r.chain for r in done[i:j]])):
-            tm = cta.tmem
-            tm.cells[lanes, cols] = vals
-            tm.written[lanes, cols] = True
+            tm, ix = cta.tmem, cells_at(lanes, cols)
+            tm.cells[ix] = vals
+            tm.written[ix] = True
         for rec in done[i:j]:
             rec._writes, rec._compute, rec.chain = (), None, None  # a launch keeps every op,
             rec.chunks = []  # not its data

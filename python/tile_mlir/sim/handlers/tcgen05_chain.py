@@ -82,7 +82,5 @@ def run(links):
             sf = dict(sfa=np.hstack([x[r]["sfa"] for x in sfs]),
                       sfb=np.vstack([x[r]["sfb"] for x in sfs]))
         dres = mma_numerics.tcgen05_chain(*first.args, a, b, cins[r][1], **first.kw, **sf)
-        writes.append((c, first.lanes[r].reshape(-1),
-                       np.ascontiguousarray(first.cols[r]).reshape(-1),
-                       dres.astype(np.uint32).reshape(-1)))
+        writes.append((c, first.lanes[r], first.cols[r], dres.astype(np.uint32)))  # (rows x N each)
     return writes

@@ -151,7 +151,8 @@ def exec_cp(M, t, spec, taddr, desc):
                                  f"{cta.idx}, outside its {sm.size}-byte shared memory [{dd}]")
         idx = phys[:, :, None] + np.arange(16)[None, None, :]
         aop.check_proxy(M, t, cta, idx, spec)
-        shared_observe_chunks(M, t, cta, phys, "tcgen05.cp read")
+        chunks = np.unique(phys)  # (16-byte aligned: the descriptor's start counts 16 bytes)
+        shared_observe_chunks(M, t, cta, chunks, "tcgen05.cp read", unique=True)
         data = sm.np[idx]  # (rows, nch, 16) uint8
         if spec.decomp:
             data = DECOMPRESS[spec.decomp](data)
@@ -168,8 +169,7 @@ def exec_cp(M, t, spec, taddr, desc):
             np.ascontiguousarray(V).reshape(-1)
         rec.writes.append((cta, Lf, Cf, Vf))
         aop.tag_dest(rec, cta, Lf, Cf)
-        ch = np.unique(phys.reshape(-1) // 16)
-        rec.chunks.append((cta, ch))
+        rec.chunks.append((cta, chunks // 16))
         aop.watch_reads(rec, cta, lo, hi)
     aop.issue(t, rec)
     M.progress += 1

@@ -29,7 +29,7 @@ import numpy as np
 
 from .. import findings, mma_numerics
 from ..errors import EmulationError
-from ..memory import POISON
+from ..memory import POISON, cells_at
 from ..mma_operands import element_addresses
 from ..smem_desc import (BLOCK_SCALED_KINDS, VERSION_RULE, check_for_mma, decode as decode_desc,
                          decode_idesc, unversioned, version_message)
@@ -244,19 +244,19 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
         if err:
             raise EmulationError(f"tcgen05.mma D columns of CTA {c.idx}: {err}")
         lanes.append(L)
-        cols.append(C + C0)
+        cols.append(np.broadcast_to(C[:1] + C0, C.shape))  # (each d_lanes column map: one row, broadcast)
     disabled = _mask_lanes(mask, s.cg)
 
     def read_c(r):
         """(D's cells before, C) in CTA r, as the MMA reads them when it completes."""
         c = ctas[r]
         tm = c.tmem
-        L, C = lanes[r], cols[r]
-        old = tm.cells[L, C].astype(np.uint32)
+        ix = cells_at(lanes[r], cols[r])
+        old = tm.cells[ix].astype(np.uint32)
         cin = (old & 0xFFFF) if dt == "f16" else old
         if not enable:
             cin = np.zeros_like(cin)
-        elif not tm.written[L, C].all():
+        elif not tm.written[ix].all():
             M.warn(f"line {s.line}: tcgen05.mma in CTA {c.idx} accumulates onto TMEM cells "
                    f"that were never written (poison 0x{POISON:08X})", key=("mmapoison", s.line))
         return old, cin
@@ -362,24 +362,41 @@ def scale_factors(tm, taddr, rows, nsf, sf_id, which, half=False):
     if (taddr >> 16) & 0x3FFF:
         raise EmulationError(f"scale-factor-{which} address 0x{taddr:08x}: lane field must be 0")
     C0 = taddr & 0xFFFF  # bits 30-31 (CUTLASS puts the SF ID there) are ignored (A37)
-    r = np.arange(rows)
-    if half:
-        h = rows // 2
-        rr, g = r % h, r // h
-        copies = [(rr % 32) + 64 * g + 32 * q for q in range(2)]
-        col = C0 + rr // 32
-    else:
-        copies = [(r % 32) + 32 * q for q in range(4)]
-        col = C0 + r // 32
+    copies, col = _sf_cells(C0, rows, half)
     err = tm.check_cols(C0, int(col.max()) + 1)
     if err:
         raise EmulationError(f"scale factors {which} in tensor memory: {err}")
     shifts = 8 * (sf_id + np.arange(nsf, dtype=np.uint32))
-    got = [(tm.cells[lanes, col].astype(np.uint32)[:, None] >> shifts) & 0xFF for lanes in copies]
-    if any((g != got[0]).any() for g in got[1:]):
+    words = tm.cells[copies, col]  # (copies, rows): every copy's word of each MN index
+    got = (words[:, :, None] >> shifts) & 0xFF
+    if (got != got[:1]).any():
         raise EmulationError(f"scale factors {which} at column {C0} differ between the lane "
                              f"quarters (PTX ISA: they must be duplicated to all lane partitions)")
     return got[0]
+
+
+_SF_CELLS: dict = {}
+
+
+def _sf_cells(C0, rows, half):
+    """(lanes of each copy, column) of scale_factors' MN indices, (copies, rows) and (1, rows): kept."""
+    key = (C0, rows, half)
+    hit = _SF_CELLS.get(key)
+    if hit is None:
+        r = np.arange(rows)
+        if half:
+            h = rows // 2
+            rr, g = r % h, r // h
+            copies = np.stack([(rr % 32) + 64 * g + 32 * q for q in range(2)])
+            col = C0 + rr // 32
+        else:
+            copies = np.stack([(r % 32) + 32 * q for q in range(4)])
+            col = C0 + r // 32
+        col = col[None, :]
+        if len(_SF_CELLS) >= 256:
+            _SF_CELLS.clear()
+        hit = _SF_CELLS[key] = (copies, col)
+    return hit
 
 
 def _mask_lanes(mask, cg):

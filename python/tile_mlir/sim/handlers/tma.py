@@ -228,7 +228,7 @@ def check_load(M, t, cta, off, n, what):
     """Shared-memory load observer: bytes a TMA load wrote are visible once the reader observed
     the mbarrier phase they complete."""
     sh = SHARED.peek(cta)
-    if sh is not None and sh.tags[off:off + n].any():
+    if sh is not None and np.count_nonzero(sh.tags[off:off + n]):  # (3x .any() on a few bytes)
         check_tma_written(M, t, cta, np.arange(off, off + n), what)
 
 
@@ -241,12 +241,32 @@ def _check_gather(M, t, cta, chunks, what):
     if hit is not None and hit[0] is chunks and hit[1] == sh.version:
         rids = hit[2]
     else:
-        ids = sh.tags[_bytes(chunks)]
-        rids = np.unique(ids[ids != 0]).tolist() if ids.any() else []
-        if not chunks.flags.writeable:  # a cached operand layout's (mma_smem.py): kept alive here
+        if chunks.flags.writeable:
+            rids = record_ids(sh.tags[_bytes(chunks)])
+        else:  # a cached operand layout's (mma_smem.py): kept alive here, with its bytes
+            kept = _CHUNK_BYTES.get(id(chunks))
+            if kept is None or kept[0] is not chunks:
+                if len(_CHUNK_BYTES) >= 256:
+                    _CHUNK_BYTES.clear()
+                kept = _CHUNK_BYTES[id(chunks)] = (chunks, _bytes(chunks))
+            rids = record_ids(sh.tags[kept[1]])
             sh.rids[id(chunks)] = (chunks, sh.version, rids)
     if rids:
         check_tma_written(M, t, cta, lambda: _bytes(chunks), what, rids)
+
+
+#: id of a read-only chunk array -> (the array, its byte offsets), _check_gather's
+_CHUNK_BYTES: dict = {}
+
+
+def record_ids(ids: np.ndarray) -> list:
+    """The distinct nonzero record ids of ``ids``, ascending (most reads meet one copy: no sort)."""
+    nz = ids[ids != 0]
+    if not nz.size:
+        return []
+    if (nz == nz[0]).all():
+        return [int(nz[0])]
+    return np.unique(nz).tolist()
 
 
 def _bytes(chunks):
@@ -262,7 +282,7 @@ def check_store(M, t, cta, off, n):
     sh = SHARED.peek(cta)
     if sh is None:
         return
-    if sh.tags[off:off + n].any():
+    if np.count_nonzero(sh.tags[off:off + n]):
         check_tma_written(M, t, cta, np.arange(off, off + n), "store")
         sh.tags[off:off + n] = 0
         sh.version += 1
