@@ -46,7 +46,7 @@ PIP_INSTALL = -m pip $(PIP_OPTS)
 # "once" holds only where Python may write its .pyc files. PYTHONDONTWRITEBYTECODE in the environment
 # (usual in container images) would have every process here (pytest's workers, the tools the tests start)
 # compile numpy, the bindings' dialect modules and the package from source again: `tile-opt demo.mlir
-# --tile-to-ptx` 2.3 s of CPU instead of 0.7 s, measured. (lit's RUN lines never see it: lit passes
+# --tile-to-ptx` 2.5 s of CPU instead of 0.8 s, measured. (lit's RUN lines never see it: lit passes
 # on a fixed list of variables.)
 unexport PYTHONDONTWRITEBYTECODE
 
