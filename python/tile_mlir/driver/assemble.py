@@ -29,7 +29,7 @@ import re
 import shutil
 import tempfile
 
-from ..mlir import ObjectAttr, binary_pass, ir, passmanager
+from ..mlir import binary_pass, gpu, ir, passmanager
 from ..frontend.context import make_context
 
 __all__ = ["binaries_of", "assemble", "ptx_and_cubin", "HEADER_DIRECTIVES"]
@@ -50,7 +50,7 @@ def binaries_of(module_op) -> list[tuple[str, str, bytes, object]]:
             continue
         name = ir.StringAttr(op.attributes["sym_name"]).value
         for obj in op.attributes["objects"]:
-            o = ObjectAttr(obj)
+            o = gpu.ObjectAttr(obj)  # (gpu: a lazy module; tile-opt --tile-verify imports no gpu dialect)
             fmt = str(o.format).rsplit(".", 1)[-1].lower()
             fmt = {"assembly": "isa", "binary": "bin", "2": "isa", "3": "bin"}.get(fmt, fmt)
             data = o.object

@@ -13,10 +13,6 @@ from .. import diagnostics
 from ..mlir import MLIRError, passmanager
 from .pass_base import CompileOptions, Option, PipelineError, TilePass
 from .pass_specs import PIPELINES
-from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
-from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
-from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
-from ..dialect.verifier_pass import TileVerifyPass
 
 __all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPELINES", "build_pass_manager",
            "pipeline_elements", "single_pass_elements", "split_pipeline", "PipelineError", "run_pass_manager",
@@ -24,21 +20,30 @@ __all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPE
 
 
 def _tile_verify():
+    # (late: each pass's code loads when a pipeline names it)
+    from ..dialect.verifier_pass import TileVerifyPass
 
     return TileVerifyPass
 
 
 def _lower_copy_async():
+    # (late: each pass's code loads when a pipeline names it; tile-opt --tile-verify loads no lowering)
+    from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
 
     return LowerCopyAsyncPass
 
 
 def _lower_gemm_async():
+    # (late: each pass's code loads when a pipeline names it; tile-opt --tile-verify loads no lowering)
+    from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
 
     return LowerGemmAsyncPass
 
 
 def _convert_tile_to_nvvm():
+    # (late: each pass's code loads when a pipeline names it; tile-opt --tile-lower-copy-async loads no
+    # conversion to NVVM)
+    from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
 
     return ConvertTileToNVVMPass
 

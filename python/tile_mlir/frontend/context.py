@@ -27,7 +27,14 @@ _DIALECTS = ("builtin", "func", "arith", "scf", "cf", "gpu", "llvm", "nvvm")
 def make_context():
     """A context that accepts the unregistered `tile` namespace and has the upstream dialects loaded."""
     try:
-        ctx = ir.Context(load_on_create_dialects=list(_DIALECTS))  # cutlass._mlir's Context
+        # cutlass._mlir's Context. Not `load_on_create_dialects=_DIALECTS`: that reads ctx.dialects[name],
+        # which also imports each dialect's generated Python module (nvvm's and llvm's: ~160 ms of a
+        # process's first context, measured), when a verify-only tile-opt run needs none of them. The
+        # descriptor loads the dialect into the context alone; the bindings import a dialect's Python
+        # module when an op of it is first seen from Python.
+        ctx = ir.Context(load_on_create_dialects=[])
+        for name in _DIALECTS:
+            ctx.get_dialect_descriptor(name)
     except TypeError:  # the upstream package's Context loads every registered dialect itself
         ctx = ir.Context()
     ctx.allow_unregistered_dialects = True

@@ -53,7 +53,8 @@ def _off(monkeypatch, *names):
         monkeypatch.setattr(mod, attr, False)
 
 
-@pytest.mark.parametrize("dtype, m, n, k", [("bf16", 128, 128, 256), ("e4m3", 128, 256, 128)])
+@pytest.mark.parametrize("dtype, m, n, k", [  # (make test: one wgmma GEMM; e4m3 in the slow tier)
+    ("bf16", 128, 128, 256), pytest.param("e4m3", 128, 256, 128, marks=pytest.mark.slow)])
 def test_wgmma_gemm_same_with_fast_paths_on_and_off(monkeypatch, dtype, m, n, k):
     cfg = gemm.GemmConfig("sm_90a", dtype, m, n, k, tile_n=128)
     calls = []
@@ -91,7 +92,7 @@ def test_wgmma_gemm_lenient_same_with_fast_paths_on_and_off(monkeypatch):
 @pytest.mark.parametrize("dtype, m, n, k, cg", [
     ("mxfp8", 128, 128, 512, 1),
     pytest.param("mxfp8", 256, 256, 256, 2, marks=pytest.mark.slow),  # the CTA pair: slow tier
-    ("nvfp4", 128, 128, 512, 1)])
+    pytest.param("nvfp4", 128, 128, 512, 1, marks=pytest.mark.slow)])  # (make test: one tcgen05 GEMM, mxfp8)
 def test_tcgen05_gemm_same_with_fast_paths_on_and_off(monkeypatch, dtype, m, n, k, cg):
     cfg = gemm.GemmConfig("sm_100a", dtype, m, n, k, cta_group=cg)
     calls = []

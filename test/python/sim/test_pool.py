@@ -123,6 +123,7 @@ def test_workers_from_the_environment(monkeypatch):
         pool.default_workers(0)
 
 
+@pytest.mark.slow  # a dask cluster of two processes; make test keeps the process pool's tests above
 def test_dask_local_cluster_executor():
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed "
                                       "(pip install -e '.[dist]')")
