@@ -89,14 +89,27 @@ class _Shared:
     (0: none), and ``version``, how often they changed; ``reading``, the copies whose source read
     is not known complete: [(lo, hi, rec)]; ``rids``: the load ids under an MMA operand's chunks
     (id(chunks) -> (chunks, version, ids)), as a K loop reads the same ring slots again and
-    again and tags change only when a load lands or a store clears them."""
-    __slots__ = ("tags", "version", "reading", "rids")
+    again and tags change only when a load lands or a store clears them; ``marked``: per byte 1
+    where its tag is nonzero (a bytearray: a load or store of a few bytes asks it in C)."""
+    __slots__ = ("tags", "version", "reading", "rids", "marked", "_marks")
 
     def __init__(self, cta):
         self.tags = np.zeros(cta.smem.size, dtype=np.int32)
         self.version = 0
         self.reading = []
         self.rids = {}
+        self.marked = bytearray(cta.smem.size)
+        self._marks = np.frombuffer(self.marked, dtype=np.uint8)
+
+    def tag(self, idx, rid):
+        """Bytes ``idx`` written by load ``rid``."""
+        self.tags[idx] = rid
+        self._marks[idx] = 1
+        self.version += 1
+
+    def any(self, off, n) -> bool:
+        """Whether a load's tag is on some of bytes [off, off + n)."""
+        return self.marked.find(1, off, off + n) >= 0
 
 
 RECORDS = Kept("tma", "machine", lambda M: {})
@@ -228,7 +241,7 @@ def check_load(M, t, cta, off, n, what):
     """Shared-memory load observer: bytes a TMA load wrote are visible once the reader observed
     the mbarrier phase they complete."""
     sh = SHARED.peek(cta)
-    if sh is not None and sh.tags[off:off + n].any():
+    if sh is not None and sh.any(off, n):
         check_tma_written(M, t, cta, np.arange(off, off + n), what)
 
 
@@ -262,9 +275,10 @@ def check_store(M, t, cta, off, n):
     sh = SHARED.peek(cta)
     if sh is None:
         return
-    if sh.tags[off:off + n].any():
+    if sh.any(off, n):
         check_tma_written(M, t, cta, np.arange(off, off + n), "store")
         sh.tags[off:off + n] = 0
+        sh.marked[off:off + n] = bytes(n)
         sh.version += 1
     if sh.reading:
         for lo, hi, rec in sh.reading:
