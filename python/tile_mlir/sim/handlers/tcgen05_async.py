@@ -28,6 +28,7 @@ from ..errors import EmulationError
 from ..state import Kept, unfenced_writer
 from . import mbarrier as mbar
 from . import tcgen05_chain
+from .tma import distinct
 
 
 def cta_group(d, inst):
@@ -277,7 +278,7 @@ def check_proxy(M, t, cta, idx, spec, what="tcgen05.cp"):
     nz = tags[tags != 0]
     if not nz.size:
         return
-    for tag in np.unique(nz):
+    for tag in distinct(nz):
         w = unfenced_writer(M, int(tag), t)
         if w is not None:
             pos = np.argwhere(tags == tag)[0]

@@ -180,6 +180,14 @@ def check_bulk(what, dst, src, size):
         raise EmulationError(f"{what}: size {size} must be a positive multiple of {BULK_ALIGN}")
 
 
+def distinct(a):
+    """np.unique(a) of a 1-d array, sorting only the first of each run of equal neighbours (the
+    bytes of one store or one copy share their tag: a 16 KiB box holds a few hundred runs)."""
+    if a.size > 64:
+        a = a[np.concatenate(([True], a[1:] != a[:-1]))]
+    return np.unique(a)
+
+
 def check_fenced(M, cta, idx, what, line, issuer=None):
     """Shared bytes ``idx`` read or overwritten by the async proxy (an operation ``issuer``
     issued): each generic-proxy store of them needs a proxy fence on a causality path to the
@@ -189,7 +197,7 @@ def check_fenced(M, cta, idx, what, line, issuer=None):
     nz = tags[tags != 0]
     if not nz.size:
         return
-    for tag in np.unique(nz):
+    for tag in distinct(nz):
         w = unfenced_writer(M, int(tag), issuer)
         if w is not None:
             addr = int(idx[np.argmax(tags == tag)])
@@ -215,7 +223,7 @@ def check_tma_written(M, t, cta, idx, what, rids=None):
         ids = sh.tags[idx]
         if not ids.any():
             return
-        rids = np.unique(ids[ids != 0]).tolist()
+        rids = distinct(ids[ids != 0]).tolist()
     records = RECORDS.of(M)
     for rid in rids:
         rec = records[rid]
@@ -255,7 +263,7 @@ def _check_gather(M, t, cta, chunks, what):
         rids = hit[2]
     else:
         ids = sh.tags[_bytes(chunks)]
-        rids = np.unique(ids[ids != 0]).tolist() if ids.any() else []
+        rids = distinct(ids[ids != 0]).tolist() if ids.any() else []
         if not chunks.flags.writeable:  # a cached operand layout's (mma_smem.py): kept alive here
             sh.rids[id(chunks)] = (chunks, sh.version, rids)
     if rids:
