@@ -49,8 +49,10 @@ def _key(x):
         return (type(x).__name__,) + tuple(_key(v) for v in x)
     if isinstance(x, dict):
         return ("dict",) + tuple((k, _key(v)) for k, v in sorted(x.items()))
-    if x is None or type(x) in (int, float, str, bool, np.bool_):
-        return x
+    if type(x) is float:
+        return ("float", x.hex())  # (0.0 and -0.0 are equal keys otherwise)
+    if x is None or type(x) in (int, str, bool, np.bool_):
+        return (type(x).__name__, x)  # (True and 1 too)
     raise TypeError  # not a value this table keys: the call is made
 
 

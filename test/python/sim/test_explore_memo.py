@@ -89,6 +89,12 @@ def test_the_table_is_off_outside_exploration_and_bounded():
         assert pure_memo.call(f, x)[0] == 0
         pure_memo.call(f, x + 1)  # other bytes: computed
         assert len(calls) == 4
+        pure_memo.call(f, x.astype(np.int32))  # the same bytes of another dtype: computed
+        assert len(calls) == 5
+        g = lambda v, s: np.array([np.copysign(1.0, s)]) * v  # noqa: E731
+        y = np.zeros(1)
+        assert not np.signbit(pure_memo.call(g, y, 0.0)[0])
+        assert np.signbit(pure_memo.call(g, y, -0.0)[0])  # -0.0 is not 0.0's key
         old = pure_memo.LIMIT
         pure_memo.LIMIT = 64  # two 32-byte results fit: the oldest goes first
         try:
