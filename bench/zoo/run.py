@@ -42,12 +42,14 @@ def default_outcome(bug) -> str:
 
 
 def fixed_clean(bug, kw, o):
-    """(what the fixed twin did, schedules/s): chunks of up to 500 schedules of seeds 100, 101,
-    ... until --clean schedules ran or --clean-seconds passed (the count reached is the one
-    reported, with the distinct runs it took when schedules were drawn again)."""
-    t0, ran, runs, seed = time.perf_counter(), 0, 0, 100
+    """(what the fixed twin did, schedules/s): chunks of up to --clean-chunk schedules of seeds
+    --clean-seed (100), 101, ... until --clean schedules ran or --clean-seconds passed (the count
+    reached is the one reported, with the distinct runs it took when schedules were drawn again;
+    a later campaign continues with the next seed, its schedules distinct from these)."""
+    first = o.clean_seed
+    t0, ran, runs, seed = time.perf_counter(), 0, 0, first
     while ran < o.clean:
-        n = min(500, o.clean - ran)
+        n = min(o.clean_chunk, o.clean - ran)
         left = o.clean_seconds - (time.perf_counter() - t0) if o.clean_seconds else None
         r = run_ptx(bug.ptx(True), bug.kernel, bug.args(), explore=n, seed=seed,
                     workers=o.workers, explore_seconds=left, **kw)
@@ -56,10 +58,12 @@ def fixed_clean(bug, kw, o):
         ran += r.schedules
         runs += r.runs
         seed += 1
+        print(f"  {bug.kernel[:40]}: seed {seed - 1}: {r.schedules} clean, {ran} in all, "
+              f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         if r.schedules < n or (o.clean_seconds and time.perf_counter() - t0 > o.clean_seconds):
             break
     dt = time.perf_counter() - t0
-    seeds = f"seed 100" if seed == 101 else f"seeds 100..{seed - 1}"
+    seeds = f"seed {first}" if seed == first + 1 else f"seeds {first}..{seed - 1}"
     again = f"; {runs} distinct runs" if runs < ran else ""  # a schedule drawn again runs once
     return f"{ran} ({seeds}{again})", ran / dt
 
@@ -71,6 +75,8 @@ def main():
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--clean-seconds", type=float, default=None,
                     help="stop a fixed kernel's clean run after the chunk that passes this time")
+    ap.add_argument("--clean-seed", type=int, default=100, help="the fixed kernels' first seed")
+    ap.add_argument("--clean-chunk", type=int, default=500, help="schedules of one seed")
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--workers", type=int, default=None, help="tile-sim pool processes")
     o = ap.parse_args()

@@ -98,7 +98,7 @@ class Scheduler:
         if len(getattr(self, "_lane_loops", ())) != len(self.code):  # a machine run again keeps
             self._lane_loops = [None] * len(self.code)  # them (explore/reuse.py); built on first use (lane_runs.py)
         # stretches of lane runs executed as vectors over the lanes (lane_vec.py): from this run's cut of the runs
-        self._vec_len = lane_vec.lengths(self, self.code) if lane_runs.ENABLED and lane_vec.ENABLED else None
+        self._vec_len = (_vec_lengths(self) if lane_runs.ENABLED and lane_vec.ENABLED else None)
         self._vec_plans = {}
         self._ahead = {}  # warp -> (stop, lanes) of a vector stretch computed ahead (lane_runs.py)
         self.deadline = (time.monotonic() + self.max_seconds) if self.max_seconds else float("inf")
@@ -435,6 +435,16 @@ class Scheduler:
             f"line {inst.line}: `{inst.text}`: convergence error in CTA {w.cta.idx} warp {w.idx}: "
             f"a .sync.aligned/warp-collective instruction must be executed by all required lanes "
             f"together, but {desc}", inst)
+
+def _vec_lengths(M):
+    """lane_vec.lengths of the machine's code, kept on the machine: a machine run again (a
+    schedule of explore/reuse.py) has the same code and decoder, so the same forms."""
+    kept = getattr(M, "_vec_kept", None)
+    if kept is None or kept[0] is not M.code:
+        kept = M._vec_kept = (M.code, lane_vec.lengths(M, M.code), M._vec_forms)
+    M._vec_forms = kept[2]
+    return kept[1]
+
 
 def _cut_runs(run_len, stop):
     """Lane runs that end before each synchronisation operation (a policy's slice ends right

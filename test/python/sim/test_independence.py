@@ -13,6 +13,7 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
             "pool.py": {"atexit", "multiprocessing", "concurrent"},  # the worker processes
             "progress.py": {"contextlib", "tqdm"},
+            "pure_memo.py": {"hashlib", "contextlib"},  # explore: MMA results keyed by digests
             "approx_tables.py": {"lzma"},  # the measured .approx tables are stored compressed
             "driver.py": {"copy", "tqdm", "collections"},  # explore/: a launch's arguments per schedule; chunks in flight
             "policy.py": {"random"},  # explore/: schedules drawn from (seed, index)

@@ -24,7 +24,7 @@ from .blame import output_report
 from .report import deadlock
 from .reuse import Launch
 from ..progress import enabled
-from .. import launch
+from .. import launch, pure_memo
 from .. import pool as _sim_pool
 from ..pool import _pool
 
@@ -155,6 +155,13 @@ def explore_launch(ptx, kernel, args, *, n: int, seed: int = 0, depth: int = DEP
     ``schedules`` counts those run).  ``launch_kw``: run_ptx's grid, block, cluster, ... ."""
     if not isinstance(n, int) or isinstance(n, bool) or n < 1:
         raise EmulationError(f"explore={n!r} must be a positive number of schedules")
+    with pure_memo.active():  # the MMAs' arithmetic, looked up across the runs (pure_memo.py)
+        return _explore(ptx, kernel, args, n, seed, depth, check, minimise, progress, workers,
+                        executor, seconds, launch_kw)
+
+
+def _explore(ptx, kernel, args, n, seed, depth, check, minimise, progress, workers, executor,
+             seconds, launch_kw):
     box: list = []  # one machine for the default run, the probe and a serial chunk (reuse.py)
     kw, ref, ref_res = reference(ptx, kernel, args, launch_kw, box)
     counts = probe(ptx, kernel, args, kw, box)
@@ -228,6 +235,11 @@ def parse_replay(which) -> tuple[int, int]:
 def _chunk(task, box=None):
     """(the first failing schedule of the indices given or None, the runs made, the index of the
     first one not run when the time limit cut them, else None)."""
+    with pure_memo.active():  # (a pool worker's chunk: its own table)
+        return _chunk_run(task, box)
+
+
+def _chunk_run(task, box):
     ptx, kernel, args, kw, seed, depth, counts, ref, check, deadline, indices, bar = task
     box = [] if box is None else box  # the launch's machine, built once for the chunk (reuse.py)
     k = 0

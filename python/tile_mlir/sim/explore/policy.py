@@ -221,8 +221,8 @@ class PriorityPolicy:
 def spin_point(w, progress):
     """Where warp ``w``'s slice ended: its lanes' pcs and registers, and the progress count.  The
     same point twice with no progress between is a spin (a compute loop changes registers)."""
-    return (tuple(t.pc for t in w.threads), tuple(tuple(t.r) for t in w.threads
-                                                  if t.state == State.RUN)[:1], progress)
+    first = next((tuple(t.r) for t in w.threads if t.state == State.RUN), None)  # (its first
+    return (tuple(t.pc for t in w.threads), () if first is None else (first,), progress)  # lane's)
 
 
 class WarpgroupGate:

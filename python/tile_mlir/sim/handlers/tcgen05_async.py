@@ -29,6 +29,7 @@ from ..memory import cells_at
 from ..state import Kept, unfenced_writer
 from . import mbarrier as mbar
 from . import tcgen05_chain
+from .tma import distinct
 
 
 def cta_group(d, inst):
@@ -99,9 +100,42 @@ class _KernelState:
         self.cta_group = None
 
 
+class _Inflight(list):
+    """(lo, hi, cp record): shared byte ranges that cps not known completed read.  ``cover``: per
+    16-byte granule of the CTA's shared memory, how many of them cover it (a store over granules
+    no cp reads asks no cp whether it completed); ``after``: the length when completed cps were
+    last dropped (dropped again as the list doubles)."""
+    __slots__ = ("cover", "after")
+
+    def __init__(self, size):
+        super().__init__()
+        self.cover, self.after = np.zeros((size >> 4) + 1, np.int32), 16
+
+    def add(self, lo, hi, op):
+        self.append((lo, hi, op))
+        self.cover[lo >> 4:(hi + 15) >> 4] += 1
+        if len(self) > 2 * self.after:
+            self.prune()
+
+    def covers(self, off, n) -> bool:
+        c = self.cover
+        return bool(c[off >> 4] or c[(off + n - 1) >> 4]
+                    or (n > 32 and c[off >> 4:(off + n) >> 4].any()))
+
+    def prune(self):
+        """Drop the cps that completed (completion never reverts)."""
+        keep = []
+        for e in self:
+            if completed(e[2]):
+                self.cover[e[0] >> 4:(e[1] + 15) >> 4] -= 1
+            else:
+                keep.append(e)
+        self[:] = keep
+        self.after = max(len(self), 16)
+
+
 THREAD = Kept("tcgen05_async", "thread", _ThreadState)
-# (lo, hi, cp record): shared byte ranges that cps not yet completed read
-INFLIGHT = Kept("tcgen05_async", "cta", lambda cta: [])
+INFLIGHT = Kept("tcgen05_async", "cta", lambda cta: _Inflight(cta.smem.size))
 KERNEL = Kept("tcgen05_async", "machine", _KernelState)
 
 
@@ -149,7 +183,7 @@ def tag_dest(op, cta, lanes, cols):
 def watch_reads(op, cta, lo, hi):
     """Shared bytes [lo, hi) of ``cta`` that ``op`` reads: a store into them before it completes
     is a write-after-read race."""
-    INFLIGHT.of(cta).append((lo, hi, op))
+    INFLIGHT.of(cta).add(lo, hi, op)
 
 
 def record(M, rid):
@@ -220,19 +254,21 @@ def check_inflight(M, t, cta, off, n):
     """Shared-memory store observer (state.Hooks): a store into bytes that a cp not yet completed
     reads is a write-after-read race."""
     inflight = INFLIGHT.peek(cta)
-    if not inflight:
+    if not inflight or not inflight.covers(off, n):
         return
-    keep = []
+    end, stale = off + n, False
     for lo, hi, rec in inflight:
-        if completed(rec):
+        if not (lo < end and off < hi):
             continue
-        keep.append((lo, hi, rec))
-        if lo < off + n and off < hi:
-            M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
-                        f"{rec.opcode} issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
-                        f"not completed (wait on its commit's mbarrier first)",
-                        key=("war", rec.line), race=True)
-    inflight[:] = keep
+        if completed(rec):
+            stale = True  # (dropped below, with every completed cp: their granules freed)
+            continue
+        M.violation(f"write-after-read race: store to shared 0x{off:x} ({n} bytes) while the "
+                    f"{rec.opcode} issued at line {rec.line} that reads [0x{lo:x}, 0x{hi:x}) has "
+                    f"not completed (wait on its commit's mbarrier first)",
+                    key=("war", rec.line), race=True)
+    if stale:
+        inflight.prune()
 
 
 def check_proxy(M, t, cta, idx, spec, what="tcgen05.cp"):
@@ -243,7 +279,7 @@ def check_proxy(M, t, cta, idx, spec, what="tcgen05.cp"):
     nz = tags[tags != 0]
     if not nz.size:
         return
-    for tag in np.unique(nz):
+    for tag in distinct(nz):
         w = unfenced_writer(M, int(tag), t)
         if w is not None:
             pos = np.argwhere(tags == tag)[0]

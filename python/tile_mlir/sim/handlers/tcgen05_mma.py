@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import findings, mma_numerics
+from .. import findings, mma_numerics, pure_memo
 from ..errors import EmulationError
 from ..memory import POISON, cells_at
 from ..mma_operands import element_addresses
@@ -278,8 +278,9 @@ def exec_mma(M, t, s, d_taddr, a_src, b_desc, idesc_v, sfa_addr, sfb_addr, mask,
             sf = read_sf(r)
             if sf:
                 sf.update(block=k // s.nsf, stype="ue8m0" if idesc.scale_type else "ue4m3")
-            dres = mma_numerics.tcgen05(
-                s.kind, dt, at, bt, a, b.T, cin, m=64 if rows == 64 else 128, n=n, k=k,
+            dres = pure_memo.call(  # (explore: looked up when the inputs repeat)
+                mma_numerics.tcgen05, s.kind, dt, at, bt, a, b.T, cin,
+                m=64 if rows == 64 else 128, n=n, k=k,
                 negate_a=bool(idesc.negate_a), negate_b=bool(idesc.negate_b),
                 saturate=bool(idesc.saturate), scale_d=s.scale_d_imm if enable else 0, **sf)
             if disabled is not None:

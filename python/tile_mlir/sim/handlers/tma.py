@@ -89,14 +89,27 @@ class _Shared:
     (0: none), and ``version``, how often they changed; ``reading``, the copies whose source read
     is not known complete: [(lo, hi, rec)]; ``rids``: the load ids under an MMA operand's chunks
     (id(chunks) -> (chunks, version, ids)), as a K loop reads the same ring slots again and
-    again and tags change only when a load lands or a store clears them."""
-    __slots__ = ("tags", "version", "reading", "rids")
+    again and tags change only when a load lands or a store clears them; ``marked``: per byte 1
+    where its tag is nonzero (a bytearray: a load or store of a few bytes asks it in C)."""
+    __slots__ = ("tags", "version", "reading", "rids", "marked", "_marks")
 
     def __init__(self, cta):
         self.tags = np.zeros(cta.smem.size, dtype=np.int32)
         self.version = 0
         self.reading = []
         self.rids = {}
+        self.marked = bytearray(cta.smem.size)
+        self._marks = np.frombuffer(self.marked, dtype=np.uint8)
+
+    def tag(self, idx, rid):
+        """Bytes ``idx`` written by load ``rid``."""
+        self.tags[idx] = rid
+        self._marks[idx] = 1
+        self.version += 1
+
+    def any(self, off, n) -> bool:
+        """Whether a load's tag is on some of bytes [off, off + n)."""
+        return self.marked.find(1, off, off + n) >= 0
 
 
 RECORDS = Kept("tma", "machine", lambda M: {})
@@ -167,6 +180,14 @@ def check_bulk(what, dst, src, size):
         raise EmulationError(f"{what}: size {size} must be a positive multiple of {BULK_ALIGN}")
 
 
+def distinct(a):
+    """np.unique(a) of a 1-d array, sorting only the first of each run of equal neighbours (the
+    bytes of one store or one copy share their tag: a 16 KiB box holds a few hundred runs)."""
+    if a.size > 64:
+        a = a[np.concatenate(([True], a[1:] != a[:-1]))]
+    return np.unique(a)
+
+
 def check_fenced(M, cta, idx, what, line, issuer=None):
     """Shared bytes ``idx`` read or overwritten by the async proxy (an operation ``issuer``
     issued): each generic-proxy store of them needs a proxy fence on a causality path to the
@@ -176,7 +197,7 @@ def check_fenced(M, cta, idx, what, line, issuer=None):
     nz = tags[tags != 0]
     if not nz.size:
         return
-    for tag in np.unique(nz):
+    for tag in distinct(nz):
         w = unfenced_writer(M, int(tag), issuer)
         if w is not None:
             addr = int(idx[np.argmax(tags == tag)])
@@ -202,7 +223,7 @@ def check_tma_written(M, t, cta, idx, what, rids=None):
         ids = sh.tags[idx]
         if not ids.any():
             return
-        rids = np.unique(ids[ids != 0]).tolist()
+        rids = distinct(ids[ids != 0]).tolist()
     records = RECORDS.of(M)
     for rid in rids:
         rec = records[rid]
@@ -228,7 +249,7 @@ def check_load(M, t, cta, off, n, what):
     """Shared-memory load observer: bytes a TMA load wrote are visible once the reader observed
     the mbarrier phase they complete."""
     sh = SHARED.peek(cta)
-    if sh is not None and np.count_nonzero(sh.tags[off:off + n]):  # (3x .any() on a few bytes)
+    if sh is not None and sh.any(off, n):
         check_tma_written(M, t, cta, np.arange(off, off + n), what)
 
 
@@ -282,9 +303,10 @@ def check_store(M, t, cta, off, n):
     sh = SHARED.peek(cta)
     if sh is None:
         return
-    if np.count_nonzero(sh.tags[off:off + n]):
+    if sh.any(off, n):
         check_tma_written(M, t, cta, np.arange(off, off + n), "store")
         sh.tags[off:off + n] = 0
+        sh.marked[off:off + n] = bytes(n)
         sh.version += 1
     if sh.reading:
         for lo, hi, rec in sh.reading:

@@ -170,9 +170,7 @@ def _write_smem(M, cta, phys, data, rec, what):
     check_fenced(M, cta, idx, f"{what} (async proxy) overwrites", rec.line, rec.issuer)
     sm.np[idx] = data.reshape(-1)
     sm.wtag[idx] = 0  # no generic-proxy writer any more
-    sh = tma.SHARED.of(cta)
-    sh.tags[idx] = rec.id
-    sh.version += 1
+    tma.SHARED.of(cta).tag(idx, rec.id)
 
 
 def _in_flight(M, ctas, idx, rec):
@@ -181,9 +179,7 @@ def _in_flight(M, ctas, idx, rec):
     idx = idx.reshape(-1)
     for cta in ctas:
         if idx.size and idx.min() >= 0 and idx.max() < cta.smem.size:
-            sh = tma.SHARED.of(cta)
-            sh.tags[idx] = rec.id
-            sh.version += 1
+            tma.SHARED.of(cta).tag(idx, rec.id)
 
 
 def _complete(M, rec, cta, mb_cta, mb_off, nbytes, what):

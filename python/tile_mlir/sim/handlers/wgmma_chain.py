@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import mma_numerics
+from .. import mma_numerics, pure_memo
 from ..state import Kept
 
 
@@ -127,7 +127,8 @@ def compute(step) -> np.ndarray:
     a = np.vstack([np.hstack([s.a for s in st]) if best > 1 else st[0].a for st, _ in group])
     b = np.vstack([s.b for s in steps[:best]]) if best > 1 else steps[0].b
     c = np.vstack([g[1] for g in group]) if len(group) > 1 else base
-    d = mma_numerics.wgmma(dtype, atype, btype, a, b, c, n=n, k=k * best, saturate=sat)
+    d = pure_memo.call(mma_numerics.wgmma, dtype, atype, btype, a, b, c, n=n, k=k * best,
+                       saturate=sat)
     rows = a.shape[0] // len(group)
     for i, (st, _) in enumerate(group):
         for x in st:
