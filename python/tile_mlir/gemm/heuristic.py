@@ -26,13 +26,12 @@ L2 = 2 * DRAM  # operand bytes/s out of L2 to all SMs (an assumption: twice DRAM
 SPLIT_FIXED = 4e-6
 # (the kernel's own fix-up, split_reduce "fixup" and stream-K, makes neither launch and adds no TMA reduction,
 # but stores and loads whole partial tiles: the model still prices every split as the TMA-reduced one measured
-# above, and stream-K's partials alike, a bound the fix-up beat at every decode shape an H100 ran: bench/results/
-# h100-gemm-fixup-probe-2026-12-07.txt)
+# above, and stream-K's partials alike, a bound the fix-up beat at every decode shape an H100 ran (the probe below)
 # The fix-up and stream-K (docs/gemm-library.md §3) ran first on tile-sim, whose memory is sequentially
-# consistent; their release/acquire pattern has since run on an H100 (bench/results/h100-gemm-fixup-probe-
-# 2026-12-07.txt: every candidate's D within 1e-2 of cuBLAS at the decode shapes; h100-gemm-checked-2026-12-07.txt:
-# the three suites through the heuristic with them on, every D checked against cuBLAS). False offers only the
-# TMA-reduced split (the model's choice before that run).
+# consistent; their release/acquire pattern has since run on an H100:
+#   bench/results/h100-gemm-fixup-probe-2026-12-07.txt  every candidate's D within 1e-2 of cuBLAS (decode shapes)
+#   bench/results/h100-gemm-checked-2026-12-07.txt      the three suites through the heuristic with them on
+# False offers only the TMA-reduced split (the model's choice before that run).
 SILICON_CHECKED = True
 # the partials' reductions into L2 (cp.reduce.async.bulk.tensor .add.f32): fitted to an H100's timings of split
 # counts 2 to 8 (bench/results/h100-gemm-library-2026-12-07-probe.txt: fewer parts won at every shape)
