@@ -22,21 +22,18 @@ __all__ = ["TilePass", "Option", "CompileOptions", "passes", "pass_class", "PIPE
 def _tile_verify():
     # (late: each pass's code loads when a pipeline names it)
     from ..dialect.verifier_pass import TileVerifyPass
-
     return TileVerifyPass
 
 
 def _lower_copy_async():
     # (late: each pass's code loads when a pipeline names it; tile-opt --tile-verify loads no lowering)
     from ..lowering.copy_async.pass_ import LowerCopyAsyncPass
-
     return LowerCopyAsyncPass
 
 
 def _lower_gemm_async():
     # (late: each pass's code loads when a pipeline names it; tile-opt --tile-verify loads no lowering)
     from ..lowering.gemm_async.pass_ import LowerGemmAsyncPass
-
     return LowerGemmAsyncPass
 
 
@@ -44,7 +41,6 @@ def _convert_tile_to_nvvm():
     # (late: each pass's code loads when a pipeline names it; tile-opt --tile-lower-copy-async loads no
     # conversion to NVVM)
     from ..lowering.tile_to_nvvm import ConvertTileToNVVMPass
-
     return ConvertTileToNVVMPass
 
 
