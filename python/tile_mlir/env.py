@@ -3,10 +3,10 @@
     from tile_mlir import env
     env.get("TILE_MLIR_ARCH")        # the value, or the variable's default (a str or None)
 
-Every variable is spelled TILE_MLIR_*, the test suite's knobs too. The spellings before 2026-12-07 (TILE_X for
-TILE_MLIR_X, and TILE_EMU_TRACE for TILE_MLIR_SIM_TRACE) are still read where the new name is unset, with a
-FutureWarning once per process naming the new one. Any other variable that starts with TILE_ but not
-TILE_MLIR_ (a typo) is reported once per process with a warning naming the variable it resembles, so that a
+Every variable is spelled TILE_MLIR_*, the test suite's knobs too. The spellings before 2026-12-07, TILE_X for
+TILE_MLIR_X, are still read where the new name is unset, with a FutureWarning once per process naming the new
+one. Any other variable that starts with TILE_ but not TILE_MLIR_ (a typo, or an older name of another form)
+is not read, and is reported once per process with a warning naming the variable it resembles, so that a
 setting tile_mlir ignores does not go unnoticed.
 docs/environment.md's table of them is checked against ``VARIABLES`` by test/python/driver/test_env.py.
 This module imports nothing of the package, so every part of it (the emulator included) can read its
@@ -70,10 +70,8 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "numpy-only attribute builders"),
 )}
 
-# the old spellings still read, each to its new name
-RENAMED: dict[str, str] = {"TILE_" + n[len("TILE_MLIR_"):]: n for n in VARIABLES} | {
-    "TILE_EMU_TRACE": "TILE_MLIR_SIM_TRACE"}
-_OLD_OF: dict[str, tuple[str, ...]] = {n: tuple(o for o, new in RENAMED.items() if new == n) for n in VARIABLES}
+# the old spellings still read (the name without its MLIR_), each to its new name
+RENAMED: dict[str, str] = {"TILE_" + n[len("TILE_MLIR_"):]: n for n in VARIABLES}
 
 _warned: set[str] = set()
 
@@ -83,10 +81,8 @@ def get(name: str) -> str | None:
     var = VARIABLES[name]
     _warn_unread()
     value = os.environ.get(name)
-    for old in _OLD_OF[name] if value is None else ():
-        value = os.environ.get(old)
-        if value is not None:
-            break
+    if value is None:
+        value = os.environ.get("TILE_" + name[len("TILE_MLIR_"):])  # (its old spelling: RENAMED)
     return var.default if value is None else value
 
 

@@ -60,7 +60,7 @@ def _unprefixed(name: str) -> str:
 
 
 @pytest.mark.parametrize("old, new", [("TILE_SIM_MAX_SECONDS", "TILE_MLIR_SIM_MAX_SECONDS"),
-                                      ("TILE_EMU_TRACE", "TILE_MLIR_SIM_TRACE")])
+                                      ("TILE_SIM_STRICT", "TILE_MLIR_SIM_STRICT")])
 def test_an_old_name_is_read_with_a_warning(monkeypatch, old, new):
     """The spellings before the prefix (issue 35: accepted with a warning): read where the new name is unset,
     reported once per process; the new name wins where both are set."""
