@@ -436,6 +436,7 @@ class Scheduler:
             f"a .sync.aligned/warp-collective instruction must be executed by all required lanes "
             f"together, but {desc}", inst)
 
+
 def _vec_lengths(M):
     """lane_vec.lengths of the machine's code, kept on the machine: a machine run again (a
     schedule of explore/reuse.py) has the same code and decoder, so the same forms."""

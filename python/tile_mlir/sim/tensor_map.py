@@ -102,6 +102,7 @@ def _visit(counts, es, strides, coords, dims):
             inb = (inb[:, None] & ((x >= 0) & (x < dims[i]))[None, :]).reshape(-1)
     return goff, inb
 
+
 @dataclass(frozen=True, init=False, eq=False)  # maps compare by identity, as their arrays do
 class TensorMap:
     """The parameters of one ``cuTensorMapEncodeTiled`` call, validated as the driver does.

@@ -19,7 +19,8 @@ NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "policy.py": {"random"},  # explore/: schedules drawn from (seed, index)
             "blame.py": {"copy"}, "reuse.py": {"copy"},  # explore/: a launch's arguments per run
             "run_args.py": {"numbers"},  # (numbers.Real: run_ptx's max_seconds)
-            "wgmma.py": {"itertools", "operator"},  # (identity over a register slice at C speed)
+            "wgmma.py": {"itertools", "operator"},
+            "tcgen05_mma.py": {"functools"},  # (the scale factors' cell maps, kept per geometry)  # (identity over a register slice at C speed)
             # the ISA coverage table and its command (docs/emulator.md §13)
             "table.py": {"json", "collections", "functools"}, "markdown.py": {"collections"},
             "__main__.py": {"argparse"}}

@@ -25,6 +25,8 @@ memory.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import findings, mma_numerics, pure_memo
@@ -376,28 +378,22 @@ def scale_factors(tm, taddr, rows, nsf, sf_id, which, half=False):
     return got[0]
 
 
-_SF_CELLS: dict = {}
-
-
+@functools.lru_cache(maxsize=256)
 def _sf_cells(C0, rows, half):
-    """(lanes of each copy, column) of scale_factors' MN indices, (copies, rows) and (1, rows): kept."""
-    key = (C0, rows, half)
-    hit = _SF_CELLS.get(key)
-    if hit is None:
-        r = np.arange(rows)
-        if half:
-            h = rows // 2
-            rr, g = r % h, r // h
-            copies = np.stack([(rr % 32) + 64 * g + 32 * q for q in range(2)])
-            col = C0 + rr // 32
-        else:
-            copies = np.stack([(r % 32) + 32 * q for q in range(4)])
-            col = C0 + r // 32
-        col = col[None, :]
-        if len(_SF_CELLS) >= 256:
-            _SF_CELLS.clear()
-        hit = _SF_CELLS[key] = (copies, col)
-    return hit
+    """(lanes of each copy, column) of scale_factors' MN indices, (copies, rows) and (1, rows); shared, read
+    only."""
+    r = np.arange(rows)
+    if half:
+        h = rows // 2
+        rr, g = r % h, r // h
+        copies = np.stack([(rr % 32) + 64 * g + 32 * q for q in range(2)])
+        col = C0 + rr // 32
+    else:
+        copies = np.stack([(r % 32) + 32 * q for q in range(4)])
+        col = C0 + r // 32
+    col = col[None, :]
+    copies.flags.writeable = col.flags.writeable = False
+    return copies, col
 
 
 def _mask_lanes(mask, cg):

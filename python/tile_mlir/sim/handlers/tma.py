@@ -107,6 +107,12 @@ class _Shared:
         self._marks[idx] = 1
         self.version += 1
 
+    def clear(self, off, n):
+        """Bytes [off, off + n) overwritten by a generic-proxy store: no load's any more."""
+        self.tags[off:off + n] = 0
+        self.marked[off:off + n] = bytes(n)
+        self.version += 1
+
     def any(self, off, n) -> bool:
         """Whether a load's tag is on some of bytes [off, off + n)."""
         return self.marked.find(1, off, off + n) >= 0
@@ -223,7 +229,7 @@ def check_tma_written(M, t, cta, idx, what, rids=None):
         ids = sh.tags[idx]
         if not ids.any():
             return
-        rids = distinct(ids[ids != 0]).tolist()
+        rids = record_ids(ids)
     records = RECORDS.of(M)
     for rid in rids:
         rec = records[rid]
@@ -281,13 +287,8 @@ _CHUNK_BYTES: dict = {}
 
 
 def record_ids(ids: np.ndarray) -> list:
-    """The distinct nonzero record ids of ``ids``, ascending (most reads meet one copy: no sort)."""
-    nz = ids[ids != 0]
-    if not nz.size:
-        return []
-    if (nz == nz[0]).all():
-        return [int(nz[0])]
-    return np.unique(nz).tolist()
+    """The distinct nonzero record ids of ``ids``, ascending."""
+    return distinct(ids[ids != 0]).tolist()
 
 
 def _bytes(chunks):
@@ -305,9 +306,7 @@ def check_store(M, t, cta, off, n):
         return
     if sh.any(off, n):
         check_tma_written(M, t, cta, np.arange(off, off + n), "store")
-        sh.tags[off:off + n] = 0
-        sh.marked[off:off + n] = bytes(n)
-        sh.version += 1
+        sh.clear(off, n)
     if sh.reading:
         for lo, hi, rec in sh.reading:
             if off < hi and lo < off + n:
