@@ -76,11 +76,12 @@ def suite():
 
 
 TILING = {}  # block_n / stages of our kernels (--block-n, --stages)
-VARIANT_VALUES = {"yes": True, "true": True, "no": False, "false": False, "auto": None}
+VARIANT_VALUES = {"yes": True, "true": True, "no": False, "false": False}
 
 
 def parse_variant(text: str) -> dict:
-    """`consumers=3,block_n=128` -> AttnConfig keywords (ints; yes / no / auto for booleans)."""
+    """`consumers=3,block_n=128` -> AttnConfig keywords (ints; yes / no for booleans; auto: the field left to
+    AttnConfig's default)."""
     import dataclasses
 
     from attention_sm90 import AttnConfig
@@ -93,6 +94,8 @@ def parse_variant(text: str) -> dict:
         if not eq or key not in fields:
             raise ValueError(f"variant {text!r}: give key=value pairs of {', '.join(sorted(fields))}")
         value = value.strip().lower()
+        if value == "auto":
+            continue
         if value in VARIANT_VALUES:
             out[key] = VARIANT_VALUES[value]
         elif value.isdigit():
