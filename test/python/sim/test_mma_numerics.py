@@ -2,12 +2,15 @@
 negation, scale-input-d, row subsets, the fp4 packing) against literal values and against MMA-Sim
 called directly."""
 
-import mmasim.nv_ptx as mmasim
 import numpy as np
 import pytest
-import torch
 
 from tile_mlir.sim import mma_numerics as mn
+
+from lazy_import import Lazy
+
+mmasim = Lazy("mmasim.nv_ptx")  # (imported by the first test that uses it: lazy_import.py)
+torch = Lazy("torch")
 
 
 def test_integer_wrap_and_saturate():

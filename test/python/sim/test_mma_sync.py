@@ -8,8 +8,10 @@ import pytest
 
 from tile_mlir.sim import EmulationError, run_ptx
 
-torch = pytest.importorskip("torch")
-nv = pytest.importorskip("mmasim.nv_ptx")
+from lazy_import import Lazy
+
+torch = Lazy("torch")  # (imported by the first test that uses it: lazy_import.py)
+nv = Lazy("mmasim.nv_ptx")
 
 
 def _a(shape, ty, g, t, i):

@@ -4,11 +4,9 @@ for bit against MMA-Sim's Blackwell model called directly on the logical matrice
 kinds within an error bound of an exact reference; cta_group::2, A in tensor memory, block scaling,
 disable-output-lane, scale-input-d and the async rules."""
 
-import mmasim.nv_ptx as mmasim
 import ml_dtypes
 import numpy as np
 import pytest
-import torch
 
 from tile_mlir.sim import EmulationError
 from tile_mlir.sim.handlers.tcgen05_mma import d_lanes, shape_error
@@ -16,6 +14,10 @@ from tile_mlir.sim.smem_desc import decode_idesc
 
 from ptxgen import ptxas_check
 from tcgen05_mma_cases import Case, d_position
+from lazy_import import Lazy
+
+mmasim = Lazy("mmasim.nv_ptx")  # (imported by the first test that uses it: lazy_import.py)
+torch = Lazy("torch")
 
 
 # ------------------------------------------------------------------------------- literal tables

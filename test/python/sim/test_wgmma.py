@@ -3,10 +3,8 @@ D bit for bit against MMA-Sim's Hopper model called directly on the logical matr
 float kinds within an error bound of an exact reference, and the async rules (fence, in-flight
 accumulators, wait_group)."""
 
-import mmasim.nv_ptx as mmasim
 import numpy as np
 import pytest
-import torch
 
 from tile_mlir.sim import EmulationError, run_ptx
 from tile_mlir.sim.handlers.wgmma import a_fragment, d_fragment
@@ -14,6 +12,10 @@ from tile_mlir.sim.smem_desc import check_for_mma, decode_sm90
 
 from ptxgen import ptxas_check
 from wgmma_cases import cases, config, d_matrix, ptx_of, run, to_float
+from lazy_import import Lazy
+
+mmasim = Lazy("mmasim.nv_ptx")  # (imported by the first test that uses it: lazy_import.py)
+torch = Lazy("torch")
 
 
 # ------------------------------------------------------------------------------- literal tables
