@@ -69,7 +69,7 @@ def status(folder, name, max_seconds):
         return kind, msg, {}
     bad = []
     for n, ref in refs.items():
-        ok, how = corpus.compare(man, name, outs[n], ref, data)
+        ok, how = corpus.compare(man, name, outs[n], ref, data, n)
         if not ok:
             bad.append(f"{n}: {how}")
     rules = collections.Counter(f.rule for f in res.findings)
