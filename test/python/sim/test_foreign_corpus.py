@@ -47,6 +47,11 @@ RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited fo
          "triton_attention_fwd_10": {"ordering", "smem-descriptor-version"},
          "triton_attention_fwd_causal_10": {"ordering", "smem-descriptor-version"}}
 TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
+#: the kernels run as a sequence of launches (bench/foreign/launch_seq.py) that execute tcgen05.ld:
+#: per rule, the number of distinct tcgen05.ld lines it is found at (the backward kernel reads S,
+#: dP and dK/dV from TMEM after an mbarrier wait with no tcgen05.fence::after_thread_sync, and
+#: reads some destinations before tcgen05.wait::ld, as the CuTe GEMMs do)
+SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen05.wait::ld": 12}}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
@@ -67,19 +72,25 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
         "sm_80", "sm_90a", "sm_100a"}
     for name in NAMES:
         man = json.load(open(os.path.join(FIX, f"{name}.json")))
-        maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
-        assert len(maps) == len(man["descriptor_words"])
-        for p in maps:
-            assert {"data_type", "rank", "global_dim", "global_strides", "box_dim",
-                    "element_strides", "interleave", "swizzle", "l2_promotion",
-                    "oob_fill"} <= set(p)
         bufs = {b["name"] for b in man["buffers"]}
-        assert {p["buffer"] for p in man["params"] if "buffer" in p} <= bufs
-        assert set(man["inputs"]) | set(man["outputs"]) <= bufs and man["outputs"]
-        assert man["dynamic_smem"] >= 0 and len(man["grid"]) == len(man["cluster"]) == 3
-        assert man["reference"] and (not man.get("tolerance") or man["tolerance"]["why"])
         ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
-        assert f".target {man['arch']}" in ptx and man["kernel"] in ptx
+        for launch in corpus.launches(man):  # one, or a sequence over the same buffers
+            maps = [p for p in launch["params"] if p["kind"] == "tensor_map"]
+            assert len(maps) == len(launch["descriptor_words"])
+            for p in maps:
+                assert {"data_type", "rank", "global_dim", "global_strides", "box_dim",
+                        "element_strides", "interleave", "swizzle", "l2_promotion",
+                        "oob_fill"} <= set(p)
+            assert {p["buffer"] for p in launch["params"] if "buffer" in p} <= bufs
+            assert {f["buffer"] for p in launch["params"] for f in p.get("pointers", [])} <= bufs
+            assert launch["dynamic_smem"] >= 0
+            assert len(launch["grid"]) == len(launch["block"]) == len(launch["cluster"]) == 3
+            assert f".entry {launch['kernel']}(" in ptx
+        assert set(man["inputs"]) | set(man["outputs"]) <= bufs and man["outputs"]
+        tol = man.get("tolerance")
+        assert man["reference"] and (not tol or tol["why"])
+        assert not tol or "outputs" not in tol or set(tol["outputs"]) == set(man["outputs"])
+        assert f".target {man['arch']}" in ptx
         data = np.load(os.path.join(FIX, f"{name}.npz"))
         assert set(data.files) == set(man["inputs"]) | {f"ref_{n}" for n in man["outputs"]}
 
@@ -93,7 +104,7 @@ def test_runs_as_shipped_and_matches(name):
     outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
     man, _, data = corpus.load(FIX, name)
     for n, ref in refs.items():
-        ok, how = corpus.compare(man, name, outs[n], ref, data)
+        ok, how = corpus.compare(man, name, outs[n], ref, data, n)
         assert ok, f"{name}: {n}: {how}"
     ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
     extra = RULES.get(name, set())
@@ -110,6 +121,13 @@ def test_runs_as_shipped_and_matches(name):
             "generic-address", "tcgen05.fence::after_thread_sync"}, res.findings
         assert {L for r, L in found if r == "generic-address"} <= commits
         assert {L for r, L in found if r != "generic-address"} <= set(ld_lines(ptx))
+    elif name in SEQUENCE_RULES:  # a sequence: the tcgen05 rules at the tcgen05.ld it names
+        lds = set(ld_lines(ptx))
+        want = SEQUENCE_RULES[name]
+        assert {r for r, _ in found} == set(want), res.findings
+        for rule, count in want.items():
+            lines = {L for r, L in found if r == rule}
+            assert lines <= lds and len(lines) == count, (rule, sorted(lines))
     elif name.startswith("bw_fmha"):  # the GEMMs' two rules at the tcgen05.ld of S and O (of
         # the paths this size runs); its row statistics' loads (x2, waited) keep to the rules
         lds = set(ld_lines(ptx))
