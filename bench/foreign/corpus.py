@@ -118,6 +118,16 @@ def run(folder, name, *, strict=False, **kw):
     return {n: bufs[n] for n in man["outputs"]}, refs, res
 
 
+def run_one(folder, name, index, **kw):
+    """Launch ``index`` of a kernel's launches alone, over fresh buffers (corpus_table.py decodes
+    every entry of a sequence this way)."""
+    from tile_mlir.sim import run_ptx
+    man, ptx, data = load(folder, name)
+    L = launches(man)[index]
+    return run_ptx(ptx, L["kernel"], arguments(name, L, arrays(man, data)), grid=L["grid"],
+                   block=L["block"], cluster=L["cluster"], dynamic_smem=L["dynamic_smem"], **kw)
+
+
 class SequenceResult:
     """The results of a sequence of launches as one: ``findings`` of every launch (their lines
     are lines of the one PTX module), ``steps`` summed, ``launches`` each launch's SimResult."""
