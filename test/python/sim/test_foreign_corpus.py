@@ -269,3 +269,32 @@ def test_corpus_assembles(name):
     man = json.load(open(os.path.join(FIX, f"{name}.json")))
     if ptxas_check(open(os.path.join(FIX, f"{name}.ptx")).read(), man["arch"]) == "skip":
         pytest.skip("no ptxas found")
+
+
+def test_a_sequence_launch_writes_at_its_pointer_offsets():
+    """The first launch of bw_fmha_bwd alone (sum_OdO, bench/foreign/launch_seq.py): its two
+    outputs are sub-tensors of the workspace, passed as pointer fields holding byte offsets 0 and
+    4 S; D = -rowsum(O dO) lands at the first (O dO products exact in f16, their f32 sum within
+    64 f32 roundings) and LSE times the f32 constant -log2 e at the second, bit for bit; the rest
+    of the workspace (the dQ accumulator the later launches use) stays zero. Its first CTA only
+    (rows 0-15 of its 16-row blocks), to keep it in the fast tier."""
+    from tile_mlir.sim import run_ptx
+    man, ptx, data = corpus.load(FIX, "bw_fmha_bwd")
+    first = corpus.launches(man)[0]
+    assert [f["buffer"] for p in first["params"] for f in p.get("pointers", [])].count(
+        "workspace") == 2
+    bufs = corpus.arrays(man, data)
+    assert first["grid"] == [man["shape"]["S"] // 16, 1, 1]
+    run_ptx(ptx, first["kernel"], corpus.arguments("bw_fmha_bwd", first, bufs), grid=(1, 1, 1),
+            block=first["block"], cluster=first["cluster"], dynamic_smem=first["dynamic_smem"],
+            strict=True)
+    S, R = man["shape"]["S"], 16
+    ws = bufs["workspace"].view(np.float32)
+    o, do = (data[n].reshape(S, -1)[:R].astype(np.float64) for n in ("o", "do"))
+    terms = o * do
+    assert np.abs(terms).sum(1).min() > 0
+    err = np.abs(ws[:R] + terms.sum(1))
+    assert np.all(err <= 64 * 2.0 ** -24 * np.abs(terms).sum(1))
+    lse = data["lse"].reshape(S)[:R]
+    np.testing.assert_array_equal(ws[S:S + R], np.float32(-np.log2(np.e)) * lse)
+    assert not ws[R:S].any() and not ws[S + R:].any()
