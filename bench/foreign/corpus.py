@@ -103,14 +103,18 @@ def arguments(name, launch, bufs):
     return args
 
 
-def run(folder, name, *, strict=False, **kw):
+def run(folder, name, *, strict=False, preferred=False, **kw):
     """Run a kernel (or a sequence of launches) of the corpus: (outputs, references, result); a
-    sequence's result is :class:`SequenceResult`."""
+    sequence's result is :class:`SequenceResult`. A launch with a ``preferred_cluster`` (CUDA's
+    preferred-cluster attribute: the GPU runs each cluster in that shape where it fits, else in
+    ``cluster`` shape) runs every cluster in ``cluster`` shape, or with ``preferred`` every one in
+    the preferred shape: the two uniform schedules of the ones the hardware may choose."""
     from tile_mlir.sim import run_launches
     man, ptx, data = load(folder, name)
     bufs = arrays(man, data)
     specs = [dict(ptx=ptx, kernel=L["kernel"], args=arguments(name, L, bufs), grid=L["grid"],
-                  block=L["block"], cluster=L["cluster"], dynamic_smem=L["dynamic_smem"])
+                  block=L["block"], dynamic_smem=L["dynamic_smem"],
+                  cluster=L.get("preferred_cluster", L["cluster"]) if preferred else L["cluster"])
              for L in launches(man)]
     results = run_launches(specs, strict=strict, **kw)
     res = results[0] if "launches" not in man else SequenceResult(results)

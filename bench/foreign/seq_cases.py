@@ -96,4 +96,13 @@ def fmha_bwd(S, D):
 
 def cases(size):
     s = 1 if size == "small" else 2
-    return [fmha_bwd(128 * s, 64)]
+    return [fmha_bwd(128 * s, 64), preferred_cluster_gemm(256 * s, 1024, 64)]
+
+
+def preferred_cluster_gemm(M, N, K):
+    """The tutorial GEMM launched with a preferred and a fallback cluster (fp16_gemm_4)."""
+    c = cute_cases.gemm("bw_tutorial_fp16_gemm_4", f"{cute_cases.TUT}fp16_gemm_4.py", "sm_100a",
+                        M, N, K, lambda mod, cutlass: mod.host_function,
+                        extra=lambda cutlass: [1, 1], stream_arg=False)
+    c["compile"] = launch_seq.compile_sequence
+    return c

@@ -47,11 +47,14 @@ RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited fo
          "triton_attention_fwd_10": {"ordering", "smem-descriptor-version"},
          "triton_attention_fwd_causal_10": {"ordering", "smem-descriptor-version"}}
 TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
-#: the kernels run as a sequence of launches (bench/foreign/launch_seq.py) that execute tcgen05.ld:
-#: per rule, the number of distinct tcgen05.ld lines it is found at (the backward kernel reads S,
-#: dP and dK/dV from TMEM after an mbarrier wait with no tcgen05.fence::after_thread_sync, and
-#: reads some destinations before tcgen05.wait::ld, as the CuTe GEMMs do)
-SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen05.wait::ld": 12}}
+#: the kernels bench/foreign/launch_seq.py records (a sequence of launches, or a launch with a
+#: preferred cluster) that execute tcgen05.ld: per rule, the number of distinct tcgen05.ld lines
+#: it is found at (the backward kernel reads S, dP and dK/dV from TMEM after an mbarrier wait with
+#: no tcgen05.fence::after_thread_sync, and reads some destinations before tcgen05.wait::ld, as the
+#: CuTe GEMMs do; fp16_gemm_4's fallback-cluster path has one tcgen05.ld, its preferred path another)
+SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen05.wait::ld": 12},
+                  "bw_tutorial_fp16_gemm_4": {"tcgen05.fence::after_thread_sync": 1,
+                                              "tcgen05.wait::ld": 1}}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
@@ -298,3 +301,20 @@ def test_a_sequence_launch_writes_at_its_pointer_offsets():
     lse = data["lse"].reshape(S)[:R]
     np.testing.assert_array_equal(ws[S:S + R], np.float32(-np.log2(np.e)) * lse)
     assert not ws[R:S].any() and not ws[S + R:].any()
+
+
+@pytest.mark.slow  # 10 s on tile-sim
+def test_preferred_cluster_schedule_matches():
+    """fp16_gemm_4 is launched with a fallback cluster (2, 1, 1) and a preferred one (2, 4, 1): the
+    GPU runs each cluster in the preferred shape where it fits. Every cluster in the preferred shape
+    (the kernel's other branch, on %cluster_nctaid) gives the same C bit for bit, with the tcgen05
+    findings at that branch's own tcgen05.ld."""
+    man, ptx, _ = corpus.load(FIX, "bw_tutorial_fp16_gemm_4")
+    (launch,) = corpus.launches(man)
+    assert launch["cluster"] == [2, 1, 1] and launch["preferred_cluster"] == [2, 4, 1]
+    _, _, fallback = corpus.run(FIX, "bw_tutorial_fp16_gemm_4")
+    outs, refs, res = corpus.run(FIX, "bw_tutorial_fp16_gemm_4", preferred=True)
+    np.testing.assert_array_equal(outs["c"].view(np.uint16), refs["c"].view(np.uint16))
+    lines = {f.line for f in res.findings}
+    assert len(lines) == 1 and lines <= set(ld_lines(ptx))
+    assert lines.isdisjoint({f.line for f in fallback.findings})
