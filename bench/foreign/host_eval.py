@@ -128,6 +128,10 @@ def evaluate(fn, value_of_aggregate, limit=100000, args=None, memory=False):
                 mem.store(s, get)
                 continue
             m = re.match(r"(%\w+) = llvm\.([a-z_.]+)\s*(.*)", s)
+            if not m and (a := re.match(r'(%\w+) = "llvm\.intr\.abs"\((%\w+)\).*: \((i\d+)\)', s)):
+                v, w = get(a.group(2)), _width(a.group(3))  # |x| as the two's complement wraps
+                env[a.group(1)] = None if not isinstance(v, int) else abs(_signed(v, w)) & ((1 << w) - 1)
+                continue
             if not m:
                 continue
             name, op, rest = m.groups()

@@ -68,8 +68,22 @@ def launch_parameters(fn, vals, argv, mc):
                 out.append(("struct", (mc._bytes(typ, _with_offsets(v)), fields)))
             continue
         assert v is not None, f"kernel argument {len(out)} ({typ}) unknown"
+        assert not _unknown_pointers(mc, typ, v), (f"kernel argument {len(out)} ({typ}): a "
+                                                   f"pointer field the host evaluation lost")
         out.append(("bytes", mc._bytes(typ, v)))
     return out
+
+
+def _unknown_pointers(mc, typ, v):
+    """Whether a pointer field of the value ``v`` of LLVM type ``typ`` is not known (it would pass
+    as zero bytes: never silently)."""
+    if re.fullmatch(r"!?(llvm\.)?ptr(<\d+>)?", typ.strip()):
+        return not isinstance(v, str)
+    _, _, fields = mc._layout_of(typ)
+    if fields is None:
+        return False
+    return any(_unknown_pointers(mc, ft, e if isinstance(v, list) else None)
+               for (_, ft), e in zip(fields, v if isinstance(v, list) else [None] * len(fields)))
 
 
 def _config_field(segment, vals, field, i=None):

@@ -96,7 +96,8 @@ def fmha_bwd(S, D):
 
 def cases(size):
     s = 1 if size == "small" else 2
-    return [fmha_bwd(128 * s, 64), preferred_cluster_gemm(256 * s, 1024, 64)]
+    return [fmha_bwd(128 * s, 64), preferred_cluster_gemm(256 * s, 1024, 64),
+            mla_decode(256 * s, 64, 2)]
 
 
 def preferred_cluster_gemm(M, N, K):
@@ -105,4 +106,91 @@ def preferred_cluster_gemm(M, N, K):
                         M, N, K, lambda mod, cutlass: mod.host_function,
                         extra=lambda cutlass: [1, 1], stream_arg=False)
     c["compile"] = launch_seq.compile_sequence
+    return c
+
+
+def O_LAYOUT(H, L):  # noqa: N802  O's run-time shape and stride fields (S_q = B = 1)
+    return (1, 1, H * L)  # S_q, B, the batch stride (the others static)
+
+
+def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
+    """The Blackwell MLA decode (blackwell/kernel/attention/mla/mla_decode_fp16.py), B = 1, one
+    query: two launches, the split-KV kernel (2-CTA clusters; each split attends to its share of
+    the K / V pages, gathered through the page table by TMA, into f32 partials and their LSE in the
+    workspace) and the reduction of the partials into O (f16) and the LSE (log2 units). The cache
+    is stored as twice the pages the sequence uses, (2 K / page_size, page_size, D), and the page
+    table picks half of them out of order: attention is invariant to the order of its keys, so a
+    kernel that read the first pages in order, not the table's, would attend to the wrong keys."""
+    scale = 1.0 / np.sqrt(L + R)
+    pages = K // page_size
+    cached = 2 * pages
+    c = None
+
+    def build(rng):
+        ql = rng.integers(-2, 3, (1, 1, H, L)).astype(np.float16)
+        qr = rng.integers(-2, 3, (1, 1, H, R)).astype(np.float16)
+        cl = rng.integers(-2, 3, (cached, page_size, L)).astype(np.float16)
+        cr = rng.integers(-2, 3, (cached, page_size, R)).astype(np.float16)
+        table = rng.choice(cached, pages, replace=False).astype(np.int32).reshape(1, pages)
+        assert sorted(table[0]) != list(range(pages))
+        # the sequence's keys: the pages in page-table order
+        kl = cl[table[0]].reshape(K, L).astype(np.float64)
+        kr = cr[table[0]].reshape(K, R).astype(np.float64)
+        q = np.concatenate([ql[0, 0], qr[0, 0]], 1).astype(np.float64)
+        s = q @ np.concatenate([kl, kr], 1).T * scale
+        m = s.max(1, keepdims=True)
+        p = np.exp(s - m)
+        o = (p / p.sum(1, keepdims=True)) @ kl
+        lse = (m[:, 0] + np.log(p.sum(1))) * np.log2(np.e)
+        # P rounded to f16 before P V (2^-11 of sum_j p_j |v_j| <= 2^-11 max|V|, doubled for the
+        # two-level split / rescaling), O rounded to f16 (2^-11 |O|, doubled); LSE: ex2 / lg2
+        # approximations and f32 sums
+        c["tolerance"] = dict(
+            why="O: P rounded to f16 before P V (2 x 2^-11 max|V|), O rounded to f16 (2 x "
+                "2^-11 relative); LSE: ex2.approx / lg2.approx and f32 sums (2^-18 relative)",
+            outputs={"o": dict(atol=2 * 2.0 ** -11 * 2, rtol=2 * 2.0 ** -11),
+                     "lse": dict(atol=0.0, rtol=2.0 ** -18)})
+        ws = H * split_kv * (L + 1) * 4
+        bufs = [("q_latent", ql), ("q_rope", qr), ("c_latent", cl), ("c_rope", cr),
+                ("page_table", table), ("o", np.zeros((1, 1, H, L), np.float16)),
+                ("lse", np.zeros((1, 1, H), np.float32)), ("workspace", np.zeros(ws, np.int8)),
+                ("cache_seqs", np.array([K], np.int32))]
+        return bufs, {"o": o.reshape(1, 1, H, L).astype(np.float16),
+                      "lse": lse.reshape(1, 1, H).astype(np.float32)}
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor as fk
+        f16, f32, i32 = cutlass.Float16, cutlass.Float32, cutlass.Int32
+        # the example's views: Q / O (H, D, S_q, B), the cache (page_size, D, cached pages), the page
+        # table (page_count, B), the LSE (H, S_q, B)
+        t = dict(
+            q_latent=fk(f16, (H, L, 1, 1), stride_order=(1, 0, 2, 3), assumed_align=16),
+            q_rope=fk(f16, (H, R, 1, 1), stride_order=(1, 0, 2, 3), assumed_align=16),
+            c_latent=fk(f16, (page_size, L, cached), stride_order=(1, 0, 2), assumed_align=16),
+            c_rope=fk(f16, (page_size, R, cached), stride_order=(1, 0, 2), assumed_align=16),
+            page_table=fk(i32, (pages, 1), stride_order=(0, 1), assumed_align=16),
+            # the scheduler's parameters take the batch and query counts from O at run time
+            o=fk(f16, (H, L, cute.sym_int(), cute.sym_int()), stride_order=(1, 0, 2, 3),
+                 assumed_align=16),
+            lse=fk(f32, (H, 1, 1), stride_order=(0, 1, 2), assumed_align=16),
+            workspace=fk(cutlass.Int8, (H * split_kv * (L + 1) * 4,), assumed_align=32),
+            cache_seqs=fk(i32, (1,), assumed_align=16))
+        k = mod.BlackwellMultiHeadLatentAttentionForwardFP16(
+            f32, f32, (128, 128), (128, 256), 1, page_size, 0.0, False, False, False)
+        names = ["q_latent", "q_rope", "c_latent", "c_rope", "page_table", "o", "lse", "workspace"]
+        args = [t[n] for n in names] + [i32(split_kv), t["cache_seqs"], None, f32(scale), f32(1.0),
+                                        cute_cases.stream()]
+        rt = ([("ptr", n) if n != "o" else ("ptr", n, O_LAYOUT(H, L)) for n in names]
+              + [("i32", split_kv), ("ptr", "cache_seqs"),
+                                             ("f32", scale), ("f32", 1.0), ("stream",)])
+        return k, args, rt
+
+    c = dict(name="bw_mla_decode_fp16", example="blackwell/kernel/attention/mla/mla_decode_fp16.py",
+             arch="sm_100a", shape=dict(H=H, K=K, L=L, R=R, page_size=page_size, split_kv=split_kv),
+             build=build, setup=setup,
+             inputs=["q_latent", "q_rope", "c_latent", "c_rope", "page_table", "cache_seqs"],
+             outputs=["o", "lse"],
+             reference="numpy float64 softmax(scale q [K_latent K_rope]^T) K_latent over the pages "
+                       "gathered through the page table, and its log2-sum-exp, integer inputs",
+             compile=launch_seq.compile_sequence)
     return c

@@ -51,10 +51,13 @@ TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
 #: preferred cluster) that execute tcgen05.ld: per rule, the number of distinct tcgen05.ld lines
 #: it is found at (the backward kernel reads S, dP and dK/dV from TMEM after an mbarrier wait with
 #: no tcgen05.fence::after_thread_sync, and reads some destinations before tcgen05.wait::ld, as the
-#: CuTe GEMMs do; fp16_gemm_4's fallback-cluster path has one tcgen05.ld, its preferred path another)
+#: CuTe GEMMs do; fp16_gemm_4's fallback-cluster path has one tcgen05.ld, its preferred path
+#: another; the MLA decode's split-KV kernel reads S, the correction and O so)
 SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen05.wait::ld": 12},
                   "bw_tutorial_fp16_gemm_4": {"tcgen05.fence::after_thread_sync": 1,
-                                              "tcgen05.wait::ld": 1}}
+                                              "tcgen05.wait::ld": 1},
+                  "bw_mla_decode_fp16": {"tcgen05.fence::after_thread_sync": 10,
+                                         "tcgen05.wait::ld": 11}}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
