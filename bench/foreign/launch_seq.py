@@ -124,9 +124,10 @@ def _nearest(defs, start, targets):
 def map_sources(fn, runtime, atoms, words):
     """Per 16 x i64 descriptor the host encodes (host_descriptors' order): (its TMA atom, its
     buffer). A descriptor's buffer is the host argument its address word is computed from; its
-    atom is the next one the clean IR creates, unless its words and buffer repeat an earlier
-    descriptor's (the DSL's IR folds two equal atoms into one: fp16_gemm_4's B for its preferred
-    and fallback clusters), checked against the atom's own host argument."""
+    atom is the next one the clean IR creates when that atom's host argument is its buffer, else
+    the atom of an earlier descriptor with the same words and buffer (the DSL's IR folds two
+    equal atoms into one: fp16_gemm_4's B for its preferred and fallback clusters; two distinct
+    atoms may still encode equal words, as the fp8 MLA's K and V views of one cache do)."""
     defs = _definitions(fn)
     allocas = re.findall(r"(%\d+) = llvm\.alloca %\d+ x i64 \{alignment = 64", fn)
     assert len(allocas) == len(words), (allocas, len(words))
@@ -136,13 +137,13 @@ def map_sources(fn, runtime, atoms, words):
         g = re.search(rf"(%\d+) = llvm\.getelementptr {a}\[0, 0\]", fn).group(1)
         addr = re.findall(rf"llvm\.store (%\w+), {g} : i64", fn)[-1]  # the last: the address
         arg = args[_nearest(defs, addr, set(args))]
-        same = [o for (o, w0) in zip(out, words) if o[1] == arg and w0 == w]
-        if same:
-            out.append(same[0])
+        if nxt < len(atoms) and atoms[nxt]["arg"] == arg:
+            out.append((nxt, arg))
+            nxt += 1
             continue
-        assert atoms[nxt]["arg"] == arg, ("descriptor and atom disagree", a, atoms[nxt], arg)
-        out.append((nxt, arg))
-        nxt += 1
+        same = [o for (o, w0) in zip(out, words) if o[1] == arg and w0 == w]
+        assert same, ("a descriptor with no atom", a, arg, atoms[nxt:])
+        out.append(same[0])
     assert nxt == len(atoms), ("atoms without a descriptor", nxt, len(atoms))
     return out, allocas
 
@@ -193,7 +194,9 @@ def compile_sequence(cutlass_dir, case, cute, cutlass, mc):
     host = re.search(rf"func\.func @{mc.HOST[0]}\(([^{{]*)\{{llvm.emit_c", clean).group(1)
     host_args = re.findall(r"(%arg\d+):", host)
     names = [n for n, _ in bufs]
-    buffers = [dict(name=n, dtype=str(a.dtype), shape=list(a.shape)) for n, a in bufs]
+    buffers = [dict(name=n, dtype=str(a.dtype), shape=list(a.shape),
+                    **({"element": case["elements"][n]} if n in case.get("elements", {}) else {}))
+               for n, a in bufs]
     atoms = mc.tma_atoms(clean, host_args)
     words = mc.host_descriptors(lowered)
     sources, allocas = map_sources(fn, runtime, atoms, words)

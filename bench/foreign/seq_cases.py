@@ -97,7 +97,7 @@ def fmha_bwd(S, D):
 def cases(size):
     s = 1 if size == "small" else 2
     return [fmha_bwd(128 * s, 64), preferred_cluster_gemm(256 * s, 1024, 64),
-            mla_decode(256 * s, 64, 2)]
+            mla_decode(256 * s, 64, 2), mla_decode(256 * s, 64, 2, fp8=True)]
 
 
 def preferred_cluster_gemm(M, N, K):
@@ -113,7 +113,24 @@ def O_LAYOUT(H, L):  # noqa: N802  O's run-time shape and stride fields (S_q = B
     return (1, 1, H * L)  # S_q, B, the batch stride (the others static)
 
 
-def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
+E4M3_HALF_ULP, E4M3_SUB_HALF_STEP = 2.0 ** -4, 2.0 ** -10  # relative (normal), absolute
+
+
+def e4m3_round(x):
+    """The e4m3 codes nearest to ``x`` (ties to the even code, as cvt.rn does), finite values."""
+    import blockscaled
+    codes = np.array([c for c in range(256) if c & 0x7F != 0x7F and c != 0x80], np.uint8)
+    vals = blockscaled.decode("e4m3", codes).astype(np.float64)
+    order = np.argsort(vals, kind="stable")
+    vals, codes = vals[order], codes[order]
+    x = np.asarray(x, np.float64)
+    i = np.clip(np.searchsorted(vals, x), 1, len(vals) - 1)
+    lo, hi = vals[i - 1], vals[i]
+    pick_hi = (hi - x < x - lo) | ((hi - x == x - lo) & (codes[i] % 2 == 0))
+    return np.where(pick_hi, codes[i], codes[i - 1]).astype(np.uint8)
+
+
+def mla_decode(K, page_size, split_kv, H=128, L=512, R=64, fp8=False):
     """The Blackwell MLA decode (blackwell/kernel/attention/mla/mla_decode_fp16.py), B = 1, one
     query: two launches, the split-KV kernel (2-CTA clusters; each split attends to its share of
     the K / V pages, gathered through the page table by TMA, into f32 partials and their LSE in the
@@ -121,22 +138,26 @@ def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
     is stored as twice the pages the sequence uses, (2 K / page_size, page_size, D), and the page
     table picks half of them out of order: attention is invariant to the order of its keys, so a
     kernel that read the first pages in order, not the table's, would attend to the wrong keys."""
+    import blockscaled
     scale = 1.0 / np.sqrt(L + R)
     pages = K // page_size
     cached = 2 * pages
     c = None
+    # e4m3 tensors are stored as their codes (the example's int8 torch tensors)
+    store = (lambda v: blockscaled.codes_of("e4m3", v)) if fp8 else (lambda v: v.astype(np.float16))
+    value = (lambda a: blockscaled.decode("e4m3", a)) if fp8 else (lambda a: a)
 
     def build(rng):
-        ql = rng.integers(-2, 3, (1, 1, H, L)).astype(np.float16)
-        qr = rng.integers(-2, 3, (1, 1, H, R)).astype(np.float16)
-        cl = rng.integers(-2, 3, (cached, page_size, L)).astype(np.float16)
-        cr = rng.integers(-2, 3, (cached, page_size, R)).astype(np.float16)
+        ql = store(rng.integers(-2, 3, (1, 1, H, L)))
+        qr = store(rng.integers(-2, 3, (1, 1, H, R)))
+        cl = store(rng.integers(-2, 3, (cached, page_size, L)))
+        cr = store(rng.integers(-2, 3, (cached, page_size, R)))
         table = rng.choice(cached, pages, replace=False).astype(np.int32).reshape(1, pages)
         assert sorted(table[0]) != list(range(pages))
         # the sequence's keys: the pages in page-table order
-        kl = cl[table[0]].reshape(K, L).astype(np.float64)
-        kr = cr[table[0]].reshape(K, R).astype(np.float64)
-        q = np.concatenate([ql[0, 0], qr[0, 0]], 1).astype(np.float64)
+        kl = value(cl[table[0]]).reshape(K, L).astype(np.float64)
+        kr = value(cr[table[0]]).reshape(K, R).astype(np.float64)
+        q = np.concatenate([value(ql[0, 0]), value(qr[0, 0])], 1).astype(np.float64)
         s = q @ np.concatenate([kl, kr], 1).T * scale
         m = s.max(1, keepdims=True)
         p = np.exp(s - m)
@@ -145,22 +166,37 @@ def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
         # P rounded to f16 before P V (2^-11 of sum_j p_j |v_j| <= 2^-11 max|V|, doubled for the
         # two-level split / rescaling), O rounded to f16 (2^-11 |O|, doubled); LSE: ex2 / lg2
         # approximations and f32 sums
-        c["tolerance"] = dict(
-            why="O: P rounded to f16 before P V (2 x 2^-11 max|V|), O rounded to f16 (2 x "
-                "2^-11 relative); LSE: ex2.approx / lg2.approx and f32 sums (2^-18 relative)",
-            outputs={"o": dict(atol=2 * 2.0 ** -11 * 2, rtol=2 * 2.0 ** -11),
-                     "lse": dict(atol=0.0, rtol=2.0 ** -18)})
+        lse_tol = dict(atol=0.0, rtol=2.0 ** -18)
+        if fp8:
+            # P (unnormalised, <= 1 below its running maximum) rounded to e4m3 before P V: per
+            # key at most 2^-4 of p, or half the subnormal step 2^-10, times |v|, over the row
+            # sum; doubled for the f32 rounding and approximations; O rounded to e4m3 (2^-4
+            # relative, the subnormal half step absolute), doubled
+            bound = (np.maximum(E4M3_HALF_ULP * p, E4M3_SUB_HALF_STEP) @ np.abs(kl)
+                     / p.sum(1, keepdims=True))
+            o_tol = dict(atol=float(2 * bound.max() + 2 * E4M3_SUB_HALF_STEP),
+                         rtol=2 * E4M3_HALF_ULP)
+            why = ("O: P rounded to e4m3 before P V (per row the sum over keys of max(2^-4 p, "
+                   "2^-10) |v| over the row sum, doubled), O rounded to e4m3 (2^-4 relative, "
+                   "2^-10 absolute, doubled); LSE: ex2.approx / lg2.approx and f32 sums")
+        else:
+            o_tol = dict(atol=2 * 2.0 ** -11 * 2, rtol=2 * 2.0 ** -11)
+            why = ("O: P rounded to f16 before P V (2 x 2^-11 max|V|), O rounded to f16 (2 x "
+                   "2^-11 relative); LSE: ex2.approx / lg2.approx and f32 sums (2^-18 relative)")
+        c["tolerance"] = dict(why=why, outputs={"o": o_tol, "lse": lse_tol})
         ws = H * split_kv * (L + 1) * 4
+        out_o = np.zeros((1, 1, H, L), np.uint8 if fp8 else np.float16)
         bufs = [("q_latent", ql), ("q_rope", qr), ("c_latent", cl), ("c_rope", cr),
-                ("page_table", table), ("o", np.zeros((1, 1, H, L), np.float16)),
+                ("page_table", table), ("o", out_o),
                 ("lse", np.zeros((1, 1, H), np.float32)), ("workspace", np.zeros(ws, np.int8)),
                 ("cache_seqs", np.array([K], np.int32))]
-        return bufs, {"o": o.reshape(1, 1, H, L).astype(np.float16),
-                      "lse": lse.reshape(1, 1, H).astype(np.float32)}
+        ref_o = e4m3_round(o) if fp8 else o.astype(np.float16)
+        return bufs, {"o": ref_o.reshape(1, 1, H, L), "lse": lse.reshape(1, 1, H).astype(np.float32)}
 
     def setup(mod, cute, cutlass, bufs):
         from cutlass.cute.runtime import make_fake_compact_tensor as fk
-        f16, f32, i32 = cutlass.Float16, cutlass.Float32, cutlass.Int32
+        f16 = cutlass.Float8E4M3FN if fp8 else cutlass.Float16
+        f32, i32 = cutlass.Float32, cutlass.Int32
         # the example's views: Q / O (H, D, S_q, B), the cache (page_size, D, cached pages), the page
         # table (page_count, B), the LSE (H, S_q, B)
         t = dict(
@@ -175,7 +211,9 @@ def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
             lse=fk(f32, (H, 1, 1), stride_order=(0, 1, 2), assumed_align=16),
             workspace=fk(cutlass.Int8, (H * split_kv * (L + 1) * 4,), assumed_align=32),
             cache_seqs=fk(i32, (1,), assumed_align=16))
-        k = mod.BlackwellMultiHeadLatentAttentionForwardFP16(
+        cls = (mod.BlackwellMultiHeadLatentAttentionForwardFP8 if fp8 else
+               mod.BlackwellMultiHeadLatentAttentionForwardFP16)
+        k = cls(
             f32, f32, (128, 128), (128, 256), 1, page_size, 0.0, False, False, False)
         names = ["q_latent", "q_rope", "c_latent", "c_rope", "page_table", "o", "lse", "workspace"]
         args = [t[n] for n in names] + [i32(split_kv), t["cache_seqs"], None, f32(scale), f32(1.0),
@@ -185,7 +223,8 @@ def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
                                              ("f32", scale), ("f32", 1.0), ("stream",)])
         return k, args, rt
 
-    c = dict(name="bw_mla_decode_fp16", example="blackwell/kernel/attention/mla/mla_decode_fp16.py",
+    name = "fp8" if fp8 else "fp16"
+    c = dict(name=f"bw_mla_decode_{name}", example=f"blackwell/kernel/attention/mla/mla_decode_{name}.py",
              arch="sm_100a", shape=dict(H=H, K=K, L=L, R=R, page_size=page_size, split_kv=split_kv),
              build=build, setup=setup,
              inputs=["q_latent", "q_rope", "c_latent", "c_rope", "page_table", "cache_seqs"],
@@ -193,4 +232,6 @@ def mla_decode(K, page_size, split_kv, H=128, L=512, R=64):
              reference="numpy float64 softmax(scale q [K_latent K_rope]^T) K_latent over the pages "
                        "gathered through the page table, and its log2-sum-exp, integer inputs",
              compile=launch_seq.compile_sequence)
+    if fp8:  # the buffers of e4m3 codes: corpus.compare decodes them
+        c["elements"] = {n: "e4m3" for n in ("q_latent", "q_rope", "c_latent", "c_rope", "o")}
     return c

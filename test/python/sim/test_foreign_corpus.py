@@ -58,7 +58,9 @@ SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen
                   "bw_tutorial_fp16_gemm_4": {"tcgen05.fence::after_thread_sync": 1,
                                               "tcgen05.wait::ld": 1},
                   "bw_mla_decode_fp16": {"tcgen05.fence::after_thread_sync": 10,
-                                         "tcgen05.wait::ld": 11}}
+                                         "tcgen05.wait::ld": 11},
+                  "bw_mla_decode_fp8": {"tcgen05.fence::after_thread_sync": 10,
+                                        "tcgen05.wait::ld": 11}}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
@@ -98,6 +100,9 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
         assert man["reference"] and (not tol or tol["why"])
         assert not tol or "outputs" not in tol or set(tol["outputs"]) == set(man["outputs"])
         assert f".target {man['arch']}" in ptx
+        for b in man["buffers"]:  # codes of a narrow float: bytes, decoded by corpus.compare
+            assert b.get("element") in (None, "e4m3") and (not b.get("element") or
+                                                           b["dtype"] == "uint8")
         data = np.load(os.path.join(FIX, f"{name}.npz"))
         assert set(data.files) == set(man["inputs"]) | {f"ref_{n}" for n in man["outputs"]}
 
