@@ -43,10 +43,13 @@ def missing_instructions(folder, name):
             return None
 
     opcodes.decode_instruction = each  # decode_all's per-instruction step
+    man = corpus.load(folder, name)[0]
     try:
-        corpus.run(folder, name, max_steps=1)
-    except Exception:  # the placeholder decodes stop the launch: only the list matters
-        pass
+        for i in range(len(corpus.launches(man))):  # every entry of a sequence of launches
+            try:
+                corpus.run_one(folder, name, i, max_steps=1)
+            except Exception:  # the placeholder decodes stop the launch: only the list matters
+                pass
     finally:
         opcodes.decode_instruction = real
     return dict(seen)
@@ -69,7 +72,7 @@ def status(folder, name, max_seconds):
         return kind, msg, {}
     bad = []
     for n, ref in refs.items():
-        ok, how = corpus.compare(man, name, outs[n], ref, data)
+        ok, how = corpus.compare(man, name, outs[n], ref, data, n)
         if not ok:
             bad.append(f"{n}: {how}")
     rules = collections.Counter(f.rule for f in res.findings)

@@ -43,7 +43,8 @@ def main():
         if os.path.basename(man_path) == "MANIFEST.json":
             continue
         man = json.load(open(man_path))
-        if man["arch"] not in ("sm_80", "sm_90a") or man["cluster"] != [1, 1, 1]:
+        if man["arch"] not in ("sm_80", "sm_90a") or any(
+                L["cluster"] != [1, 1, 1] for L in man.get("launches", [man])):
             continue
         base = man_path[:-5]
         name = os.path.basename(base)

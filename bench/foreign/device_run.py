@@ -7,7 +7,10 @@ Per ``<name>.json`` whose arch the device runs (sm_90a on an H200): loads ``<nam
 the PTX, JIT-compiled by the driver), makes each tensor map with ``cuTensorMapEncodeTiled`` from
 the manifest's recorded arguments and compares its 128 bytes with the words the CuTe DSL host code
 encodes inline (the map's address word put in), launches with the recorded grid / block / cluster /
-dynamic shared memory, and compares the outputs with the numpy reference bit for bit. Writes
+dynamic shared memory, and compares the outputs with the numpy reference bit for bit (or within
+the manifest's tolerance). A manifest with ``launches`` (a host function that launches several
+kernels, bench/foreign/launch_seq.py) runs each launch in order over the same device buffers, as
+the host's stream does; a struct's pointer field holds a byte offset into its buffer. Writes
 ``OUTDIR/<name>.out.npz`` (the GPU's outputs) and prints one line per kernel; ``matrix_*.ptx``
 single-warp kernels (ld/stmatrix, bench/foreign/matrix_cases.py) run too, their outputs saved.
 """
@@ -103,40 +106,25 @@ def run_corpus(out_dir, man_path, cc):
     if man["arch"] != f"sm_{cc[0]}{cc[1]}a" and not (not man["arch"].endswith("a") and
                                                       arch <= 10 * cc[0] + cc[1]):
         return f"{os.path.basename(base)}: skip ({man['arch']} on sm_{cc[0]}{cc[1]})"
-    if man["cluster"] != [1, 1, 1]:
+    seq = man.get("launches")
+    launches = seq or [man]  # a sequence of launches over the same buffers, or one
+    if any(L["cluster"] != [1, 1, 1] for L in launches):
         return f"{os.path.basename(base)}: skip (cluster launch not in this runner)"
     data = np.load(base + ".npz")
     host = {b["name"]: (data[b["name"]].copy() if b["name"] in man["inputs"]
                         else np.zeros(b["shape"], b["dtype"])) for b in man["buffers"]}
     dev = {n: alloc(a) for n, a in host.items()}
     mod = load(base)
-    fn = C.c_void_p()
-    ck(cu.cuModuleGetFunction(C.byref(fn), mod, man["kernel"].encode()), "cuModuleGetFunction")
-    params, notes, k = [], [], 0
-    for p in man["params"]:
-        if p["kind"] == "tensor_map":
-            tm = encode(p, dev[p["buffer"]])
-            want = [None if w is None else int(w, 16) for w in man["descriptor_words"][k]]
-            want[0] = (dev[p["buffer"]] // 16 & (2**53 - 1)) << 4
-            got = list(tm)
-            same = got == want
-            if not same:  # which L2 promotion the DSL's inline encoding matches
-                hits = [name for name, v in L2.items() if list(encode(p, dev[p["buffer"]], v)) == want]
-                diff = [i for i in range(16) if got[i] != want[i]]
-                notes.append(f"map {k} ({p['buffer']}): words {diff} differ from the DSL's "
-                             f"(driver {[hex(got[i]) for i in diff]} vs DSL "
-                             f"{[hex(want[i]) for i in diff]}); L2 promotion matching: {hits}")
-            else:
-                notes.append(f"map {k} ({p['buffer']}): = DSL's words")
-            params.append(tm)
-            k += 1
-        elif p["kind"] == "buffer":  # a global pointer: the buffer's device address
-            params.append(C.c_uint64(dev[p["buffer"]]))
-        else:  # bytes, or a struct whose pointer fields get the buffers' device addresses
-            b = bytearray.fromhex(p["value"])
-            for f in p.get("pointers", []):
-                b[f["offset"]:f["offset"] + 8] = dev[f["buffer"]].to_bytes(8, "little")
-            params.append((C.c_uint8 * len(b)).from_buffer_copy(bytes(b)))
+    if seq:  # each launch in order, as the host function launches them on one stream
+        notes = []
+        for L in seq:
+            params, _ = arguments(L, dev, notes)
+            launch(function(mod, L["kernel"]), L["grid"], L["block"], L["dynamic_smem"],
+                   [C.pointer(x) if isinstance(x, C.c_uint64) else x for x in params])
+        outs = {n: fetch(dev[n], host[n]) for n in man["outputs"]}
+        return finish(out_dir, base, man, data, outs, dev, notes)
+    fn = function(mod, man["kernel"])
+    params, notes = arguments(man, dev, [])
     launch(fn, man["grid"], man["block"], man["dynamic_smem"],
            [C.pointer(x) if isinstance(x, C.c_uint64) else x for x in params])
     outs = {n: fetch(dev[n], host[n]) for n in man["outputs"]}
@@ -147,10 +135,10 @@ def run_corpus(out_dir, man_path, cc):
             dsl.append(prm)
             continue
         words = [0 if w is None else int(w, 16) for w in man["descriptor_words"][k]]
-        words[0] = (dev[p["buffer"]] // 16 & (2**53 - 1)) << 4
+        words[0] = ((dev[p["buffer"]] + p.get("offset", 0)) // 16 & (2**53 - 1)) << 4
         dsl.append((C.c_uint64 * 16)(*words))
         k += 1
-    if not man["descriptor_words"]:  # no tensor maps: nothing to compare a second launch on
+    if not any(w for ws in man["descriptor_words"] for w in ws):  # no inline words to compare
         dsl = None
     for n in (man["outputs"] if dsl else []):
         ck(cu.cuMemcpyHtoD_v2(C.c_uint64(dev[n]), host[n].ctypes.data_as(C.c_void_p),
@@ -162,12 +150,68 @@ def run_corpus(out_dir, man_path, cc):
                    for n in man["outputs"])
         notes.append(f"with the DSL's own map words: "
                      f"{'same outputs' if same else 'DIFFERENT outputs'}")
+    return finish(out_dir, base, man, data, outs, dev, notes)
+
+
+def function(mod, name):
+    fn = C.c_void_p()
+    ck(cu.cuModuleGetFunction(C.byref(fn), mod, name.encode()), "cuModuleGetFunction")
+    return fn
+
+
+def arguments(launch, dev, notes):
+    """The kernel arguments of one launch over the device buffers ``dev``; each tensor map made
+    by the driver and compared with the DSL's inline words (a note per map)."""
+    params, k = [], 0
+    for p in launch["params"]:
+        if p["kind"] == "tensor_map":
+            addr = dev[p["buffer"]] + p.get("offset", 0)  # a map over a sub-tensor: its offset
+            tm = encode(p, addr)
+            want = [None if w is None else int(w, 16) for w in launch["descriptor_words"][k]]
+            if all(w is None for w in want):  # a map the host encodes at launch (Triton's)
+                notes.append(f"map {k} ({p['buffer']}): encoded here, as Triton's launcher does")
+                params.append(tm)
+                k += 1
+                continue
+            want[0] = (addr // 16 & (2**53 - 1)) << 4
+            got = list(tm)
+            # a word the host computes at run time (a run-time shape) is unknown: not compared
+            agree = lambda ws: all(w is None or g == w for g, w in zip(ws, want))
+            same = agree(got)
+            if not same:  # which L2 promotion the DSL's inline encoding matches
+                hits = [name for name, v in L2.items() if agree(list(encode(p, addr, v)))]
+                diff = [i for i in range(16) if want[i] is not None and got[i] != want[i]]
+                notes.append(f"map {k} ({p['buffer']}): words {diff} differ from the DSL's "
+                             f"(driver {[hex(got[i]) for i in diff]} vs DSL "
+                             f"{[hex(want[i]) for i in diff]}); L2 promotion matching: {hits}")
+            else:
+                notes.append(f"map {k} ({p['buffer']}): = DSL's words")
+            params.append(tm)
+            k += 1
+        elif p["kind"] == "buffer":  # a global pointer: the buffer's device address
+            params.append(C.c_uint64(dev[p["buffer"]]))
+        else:  # bytes, or a struct whose pointer fields get the buffers' device addresses
+            b = bytearray.fromhex(p["value"])
+            for f in p.get("pointers", []):  # the field holds a byte offset into its buffer
+                o = f["offset"]
+                inner = int.from_bytes(b[o:o + 8], "little")
+                b[o:o + 8] = (dev[f["buffer"]] + inner).to_bytes(8, "little")
+            params.append((C.c_uint8 * len(b)).from_buffer_copy(bytes(b)))
+    return params, notes
+
+
+def finish(out_dir, base, man, data, outs, dev, notes):
+    """Save the outputs, compare them with the references, free the buffers: the kernel's line."""
     np.savez_compressed(os.path.join(out_dir, os.path.basename(base) + ".out.npz"), **outs)
     res = []
     for n in man["outputs"]:
         ref = data[f"ref_{n}"]
         eq = np.array_equal(outs[n].view(np.uint8), ref.view(np.uint8))
         tol = man.get("tolerance")
+        if tol and "outputs" in tol:  # one tolerance per output
+            tol = tol["outputs"].get(n)
+        if any(b["name"] == n and b.get("element") for b in man["buffers"]):
+            tol = None  # codes of a narrow float: compared bit for bit here (run_corpus decodes)
         if eq or not tol:
             res.append(f"{n}: {'match' if eq else 'MISMATCH'} "
                        f"({int((outs[n] != ref).sum())} of {ref.size} differ)")

@@ -6,6 +6,12 @@ records what the host code passes rather than a value worked out again here.
 Only what those arguments need is evaluated: constants, poison/undef aggregates, insertvalue,
 integer arithmetic, comparisons, casts, select and branches. Anything else (calls, loads, pointer
 values) yields None, and a branch on None stops the walk (its arguments then stay unknown).
+
+``memory=True`` (a host function that launches several kernels, bench/foreign/launch_seq.py) also
+follows the host's own stack memory and walks past each launch: ``alloca`` makes an object,
+``getelementptr`` an address in it (or, on a host pointer argument ``"ptr:<buffer>"``, the byte
+offset ``"ptr:<buffer>+<n>"``), ``store`` / ``load`` through those addresses, and a call of the
+CUDA runtime returns 0 (cudaSuccess), so the launch-attribute loops between launches run.
 """
 from __future__ import annotations
 
@@ -81,11 +87,13 @@ def _targets(text):
             re.findall(r"(\^bb\d+)(?:\(([^):]*)(?:: [^)]*)?\))?", text)]
 
 
-def evaluate(fn, value_of_aggregate, limit=100000, args=None):
+def evaluate(fn, value_of_aggregate, limit=100000, args=None, memory=False):
     """Run the host function, its integer arguments bound by ``args`` ({"%arg5": 256, ..}: a
-    run-time problem shape); returns its environment {SSA name: value}."""
+    run-time problem shape); returns its environment {SSA name: value}. ``memory``: follow stack
+    memory and walk past the launches (the module docstring)."""
     blocks = parse_blocks(fn)
     env = dict(args or {})
+    mem = Memory() if memory else None
 
     def get(x):
         return env.get(x)
@@ -114,14 +122,80 @@ def evaluate(fn, value_of_aggregate, limit=100000, args=None):
                     env[n] = v
                 block = b
                 break
-            if s.startswith("llvm.return") or "@_cudaLaunchKernelEx" in s:
+            if s.startswith("llvm.return") or ("@_cudaLaunchKernelEx" in s and mem is None):
                 return env
+            if mem is not None and s.startswith("llvm.store "):
+                mem.store(s, get)
+                continue
             m = re.match(r"(%\w+) = llvm\.([a-z_.]+)\s*(.*)", s)
+            if not m and (a := re.match(r'(%\w+) = "llvm\.intr\.abs"\((%\w+)\).*: \((i\d+)\)', s)):
+                v, w = get(a.group(2)), _width(a.group(3))  # |x| as the two's complement wraps
+                env[a.group(1)] = None if not isinstance(v, int) else abs(_signed(v, w)) & ((1 << w) - 1)
+                continue
             if not m:
                 continue
             name, op, rest = m.groups()
-            env[name] = _op(op, rest, get, value_of_aggregate)
+            if mem is not None and op in Memory.OPS:
+                env[name] = mem.op(op, rest, get)
+            else:
+                env[name] = _op(op, rest, get, value_of_aggregate)
     return env
+
+
+class Memory:
+    """The host function's stack objects: an address is (object id, index path) with trailing
+    zero indices dropped (``p[0, 0]`` is ``p``), a host pointer argument's ``"ptr:<buffer>[+n]"``
+    moves by bytes."""
+    OPS = ("alloca", "getelementptr", "load", "call", "mlir.addressof")
+    BYTES = {"i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8}
+
+    def __init__(self):
+        self.cells, self.count = {}, 0
+
+    @staticmethod
+    def _key(path):
+        path = tuple(path)
+        while path and path[-1] == 0:
+            path = path[:-1]
+        return path
+
+    def op(self, op, rest, get):
+        if op == "alloca":
+            self.count += 1
+            return ("mem", self.count, ())
+        if op == "mlir.addressof":
+            return ("sym", rest.split()[0], ())
+        if op == "call":  # the CUDA runtime: success; anything else unknown
+            return 0 if re.match(r"@_cuda\w+\(", rest) else None
+        if op == "load":
+            p = get(re.match(r"(%\w+)", rest).group(1))
+            return self.cells.get((p[1], self._key(p[2]))) if isinstance(p, tuple) else None
+        m = re.match(r"(?:inbounds )?(%\w+)\[([^\]]*)\] : .*, (!?[\w.<>]+)", rest)
+        if not m:
+            return None
+        p = get(m.group(1))
+        idx = [int(x) if re.fullmatch(r"-?\d+", x.strip()) else get(x.strip())
+               for x in m.group(2).split(",")]
+        if any(not isinstance(i, int) for i in idx):
+            return None
+        if isinstance(p, str) and p.startswith("ptr:") and len(idx) == 1:
+            size = self.BYTES.get(m.group(3).removeprefix("!llvm."))
+            if size is None:
+                return None
+            name, _, off = p[4:].partition("+")
+            off = int(off or 0) + idx[0] * size
+            return f"ptr:{name}+{off}" if off else f"ptr:{name}"
+        if not isinstance(p, tuple):
+            return None
+        path = list(p[2]) or [0]
+        path[-1] += idx[0]
+        return (p[0], p[1], self._key(path + idx[1:]))
+
+    def store(self, s, get):
+        m = re.match(r"llvm\.store (%\w+), (%\w+)", s)
+        p = get(m.group(2))
+        if isinstance(p, tuple):
+            self.cells[(p[1], self._key(p[2]))] = get(m.group(1))
 
 
 def _float_op(op, rest, get):

@@ -44,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blockscaled  # noqa: E402
 import cute_cases  # noqa: E402
 import host_eval  # noqa: E402
+import seq_cases  # noqa: E402
 import tma_layouts  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -115,14 +116,14 @@ def read_dump():
 
 
 def tma_atoms(clean, host_args):
-    """Every make_non_exec_tiled_tma_{load,store} of the host function, in kernel-parameter order:
+    """Every make_non_exec_tiled_tma_{load,store,reduce} of the host function, in kernel-parameter order:
     (buffer name, tma_format, box basis, swizzle code)."""
     aliases = dict(re.findall(r"^(!memref_\w+) = !cute\.memref<[^\"]*\"([^\"]+)\">", clean, re.M))
     out, fn = [], clean
     for line in clean.splitlines():
         if line.lstrip().startswith("func.func @"):  # SSA names repeat per function
             fn = clean[clean.index(line):]
-        m = re.search(r"make_non_exec_tiled_tma_(load|store)\((%\w+),.*? : \((!memref_\w+), "
+        m = re.search(r"make_non_exec_tiled_tma_(load|store|reduce)\((%\w+),.*? : \((!memref_\w+), "
                       r"!cute\.(?:composed_layout<\"(?:S<(\d),(\d),(\d)> o )?|layout<\")", line)
         if not m:
             continue
@@ -443,6 +444,7 @@ def cases(size):
         *blockscaled.cases(size),
         *cute_cases.cases(size),
         *(cute_cases.pending(size) if "--pending" in sys.argv else []),
+        *seq_cases.cases(size),
     ]
 
 
@@ -495,8 +497,9 @@ def main():
         np.savez_compressed(os.path.join(out, f"{name}.npz"),
                             **{n: arrays[n] for n in manifest["inputs"]},
                             **{f"ref_{n}": r for n, r in ref.items()})
-        print(f"{out}/{name}.ptx: grid {manifest['grid']} cluster {manifest['cluster']} "
-              f"smem {manifest['dynamic_smem']}")
+        for L in manifest.get("launches", [manifest]):  # a sequence: each launch
+            print(f"{out}/{name}.ptx: grid {L['grid']} cluster {L['cluster']} "
+                  f"smem {L['dynamic_smem']}")
     shutil.rmtree(DUMP, ignore_errors=True)
     return 1 if failed else 0
 

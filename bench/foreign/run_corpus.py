@@ -46,7 +46,7 @@ def main():
         line = []
         for n, ref in refs.items():
             man, _, data = corpus.load(o.dir, name)
-            eq, how = corpus.compare(man, name, outs[n], ref, data)
+            eq, how = corpus.compare(man, name, outs[n], ref, data, n)
             bad += not eq
             line.append(f"{n} {'= reference' if eq else 'MISMATCH'} ({how})")
             gpu = o.gpu and os.path.join(o.gpu, f"{name}.out.npz")

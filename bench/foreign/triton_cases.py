@@ -15,7 +15,8 @@ COMMITS = {"02-fused-softmax.py": "fd237c7cf9a7262f32fedbaa5027ab2736ead134",
            "03-matrix-multiplication.py": "7649d87cce6c12361bb9da234b9b227b2880b499",
            "05-layer-norm.py": "545699290b851e70231ee3017481851170f1583d",
            "06-fused-attention.py": "dc6ee3ed2cf9b2b436544d6153351f9bc679cc61",
-           "gluon/06-tcgen05.py": "4f2ebca71ab1aae908061a05a9a4e2d2b5104318"}
+           "gluon/06-tcgen05.py": "4f2ebca71ab1aae908061a05a9a4e2d2b5104318",
+           "gluon/04-tma.py": "0c8ca22f3ce3b257c60ed9e847c62beb25bc3501"}
 
 
 def case(name, file, kernel, args, grid, options, build, inputs, outputs, reference, shape,
@@ -204,9 +205,44 @@ def gluon_tmem_copy(M, N, warps):
     return c
 
 
+def gluon_tma_memcpy(n, xblock):
+    """Gluon's TMA tutorial: a 1-D copy through shared memory, TMA both ways, the tensors passed as
+    host TensorDescriptors (bench/foreign/triton_desc.py); the output is the input, bit for bit."""
+    def build(rng):
+        x = (rng.integers(-64, 65, n) / 8).astype(np.float32)
+        return [("x", x), ("y", np.zeros_like(x))], {"y": x.copy()}
+    c = case(f"gluon_tma_memcpy_{n}", "gluon/04-tma.py", "memcpy_1d_tma_kernel",
+             [("in_desc", "desc", ("x", (xblock,))), ("out_desc", "desc", ("y", (xblock,))),
+              ("XBLOCK", "constexpr", xblock)],
+             (-(-n // xblock),), dict(num_warps=1), build, ["x"], ["y"], "the input (a copy)",
+             dict(n=n, XBLOCK=xblock))
+    c.update(triton="3.5.0")  # the stored source's API (3.9 renamed its TMA copies)
+    return c
+
+
+def gluon_tma_add(M, N, xblock=32, yblock=64, buffers=2):
+    """Gluon's TMA tutorial: the pipelined elementwise add, A, B and C as host TensorDescriptors;
+    one f32 addition per element, as numpy's float32 rounds it (exact on these dyadic inputs)."""
+    def build(rng):
+        a = (rng.integers(-64, 65, (M, N)) / 8).astype(np.float32)
+        b = (rng.integers(-64, 65, (M, N)) / 8).astype(np.float32)
+        return [("a", a), ("b", b), ("c", np.zeros_like(a))], {"c": a + b}
+    blk = (xblock, yblock)
+    c = case(f"gluon_tma_add_{M}x{N}", "gluon/04-tma.py", "elementwise_add_tma_kernel",
+                [("a_desc", "desc", ("a", blk)), ("b_desc", "desc", ("b", blk)),
+                 ("c_desc", "desc", ("c", blk)), ("xnumel", "i32", M), ("ynumel", "i32", N),
+                 ("XBLOCK", "constexpr", xblock), ("YBLOCK", "constexpr", yblock),
+                 ("num_buffers", "constexpr", buffers)],
+                (-(-M // xblock),), dict(num_warps=4), build, ["a", "b"], ["c"],
+                "numpy float32 a + b (exact)", dict(M=M, N=N))
+    c.update(triton="3.5.0")
+    return c
+
+
 def cases(size):
     s = 1 if size == "small" else 4
     return [softmax(8 * s, 200, 4), matmul(128 * s, 128, 64 * s), layer_norm_fwd(4 * s, 512),
             layer_norm_bwd_dx(4 * s, 512), layer_norm_dwdb(64, 256 * s),
             gluon_tmem_copy(128, 64 * s, 4), gluon_tmem_copy(128, 128 * s, 8),
-            attention_fwd(1, 2, 128 * s, 64, False), attention_fwd(1, 2, 128 * s, 64, True)]
+            attention_fwd(1, 2, 128 * s, 64, False), attention_fwd(1, 2, 128 * s, 64, True),
+            gluon_tma_memcpy(500 * s, 64), gluon_tma_add(64 * s, 256)]

@@ -41,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import triton_cases  # noqa: E402
+import triton_desc  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TYPES = {"float16": "fp16", "float32": "fp32", "int32": "i32", "bfloat16": "bf16"}
@@ -106,12 +107,16 @@ def compile_case(triton_dir, case, cc):
         elif kind == "f32":
             signature[name] = "fp32"
             params.append(dict(kind="bytes", value=struct.pack("<f", value).hex()))
+        elif kind == "desc":  # a host TensorDescriptor (buffer, block shape): triton_desc.py
+            signature[name] = triton_desc.mangle(arrays[value[0]], value[1])
+            params.append(dict(kind="desc", buffer=value[0], block=list(value[1])))
     source = ASTSource
     if type(fn).__name__.startswith("Gluon"):  # a @gluon.jit kernel: Gluon's own front end
         from triton.experimental.gluon._runtime import GluonASTSource as source
     src = source(fn=fn, signature=signature, constexprs=constexprs, attrs=attrs)
     k = triton.compile(src, target=GPUTarget("cuda", cc, 32), options=case["options"])
     assert k.metadata.global_scratch_size == 0, "the kernel would need global scratch memory"
+    params = triton_desc.expand(params, k.metadata, arrays)  # the launcher's three per descriptor
     ptx = k.asm["ptx"]
     entry = ptx[ptx.index(".entry"):]
     n = entry[:entry.index(")")].count(".param")
@@ -131,7 +136,9 @@ def compile_case(triton_dir, case, cc):
                dynamic_smem=k.metadata.shared,
                buffers=[dict(name=b, dtype=str(a.dtype), shape=list(a.shape)) for b, a in bufs],
                inputs=case["inputs"], outputs=case["outputs"], reference=case["reference"],
-               tolerance=case.get("tolerance"), descriptor_words=[])
+               tolerance=case.get("tolerance"),
+               # Triton's driver encodes its maps at launch: no words in the host code to compare
+               descriptor_words=[[None] * 16 for p in params if p["kind"] == "tensor_map"])
     return name, ptx, man, arrays, ref
 
 

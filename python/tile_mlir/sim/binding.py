@@ -150,7 +150,8 @@ class MemoryBinding:
 
     def _pointer_bytes(self, raw, pointers, what):
         """``raw`` with each 64-bit field at an offset of ``pointers`` the address of its array (a
-        numpy array or a nested DeviceTable)."""
+        numpy array or a nested DeviceTable) plus the byte offset the field holds (an address
+        inside the allocation, as ``base + n`` of a host pointer: sim/by_value.py)."""
         data = bytearray(raw)
         for o, a in sorted(pointers.items()):
             if not isinstance(a, DeviceTable) and (not isinstance(a, np.ndarray) or
@@ -160,7 +161,11 @@ class MemoryBinding:
             if o % 8 or not 0 <= o <= len(data) - 8:
                 raise EmulationError(f"{what}: pointer field offset {o} is not an 8-byte aligned "
                                      f"field inside its {len(data)} bytes")
-            data[o:o + 8] = self._array_base(a, f"{what}+{o}").to_bytes(8, "little")
+            inner = int.from_bytes(data[o:o + 8], "little")
+            if inner >= max(a.nbytes, 1):
+                raise EmulationError(f"{what}: the pointer field at byte {o} holds offset {inner}, "
+                                     f"past the end of its {a.nbytes}-byte array")
+            data[o:o + 8] = (self._array_base(a, f"{what}+{o}") + inner).to_bytes(8, "little")
         return bytes(data)
 
     def _bind_by_value(self, p, off, bv):

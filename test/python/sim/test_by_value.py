@@ -75,3 +75,17 @@ def test_a_read_only_array_is_refused():
     with pytest.raises(EmulationError, match=r"pointer field at byte 0 is read-only"):
         run_ptx(PTX, "k", [ByValue(bytes(16), {0: x}), np.zeros(2, np.uint64)],
                 grid=(1, 1, 1), block=(32, 1, 1))
+
+
+def test_a_pointer_field_holds_a_byte_offset_into_its_array(assemble):
+    """A host pointer ``base + n`` (a workspace's sub-tensor, as the CuTe DSL's FMHA backward
+    passes it): the field's bytes are n = 32, the kernel gets the array's address plus 32, so its
+    four additions land on words 8 to 11; an offset at or past the end is refused."""
+    x = np.arange(32, dtype=np.uint32)
+    at = (32).to_bytes(8, "little") + (4).to_bytes(4, "little") + (100).to_bytes(4, "little")
+    out = np.zeros(2, np.uint64)
+    run_ptx(PTX, "k", [ByValue(at, {0: x}), out], grid=(1, 1, 1), block=(32, 1, 1), strict=True)
+    assert x.tolist() == list(range(8)) + [i + 100 for i in range(8, 12)] + list(range(12, 32))
+    with pytest.raises(EmulationError, match="holds offset 128, past the end of its 128-byte"):
+        run_ptx(PTX, "k", [ByValue((128).to_bytes(8, "little") + bytes(8), {0: x}), out],
+                grid=(1, 1, 1), block=(32, 1, 1))

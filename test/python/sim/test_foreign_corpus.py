@@ -32,7 +32,8 @@ FAST = {"ampere_elementwise_add", "ampere_elementwise_apply_leaky_relu", "ampere
         "hopper_fmha", "rmsnorm_10", "rmsnorm_90", "triton_dot",
         "triton_gluon_tmem_copy_128x128_w8_10", "triton_layer_norm_bwd_dwdb_90",
         "triton_layer_norm_bwd_dx_10", "triton_layer_norm_bwd_dx_90", "triton_matmul_90",
-        "triton_softmax_10", "triton_softmax_90"}
+        "triton_softmax_10", "triton_softmax_90",
+        "triton_gluon_tma_memcpy_500_90"}  # host TensorDescriptors (bench/foreign/triton_desc.py)
 #: the ISA rules each kernel breaks (tile-sim findings, by rule) beyond the tcgen05.ld pattern of
 #: test_runs_as_shipped_and_matches; a kernel in neither breaks none
 RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited for
@@ -47,6 +48,19 @@ RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited fo
          "triton_attention_fwd_10": {"ordering", "smem-descriptor-version"},
          "triton_attention_fwd_causal_10": {"ordering", "smem-descriptor-version"}}
 TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
+#: the kernels bench/foreign/launch_seq.py records (a sequence of launches, or a launch with a
+#: preferred cluster) that execute tcgen05.ld: per rule, the number of distinct tcgen05.ld lines
+#: it is found at (the backward kernel reads S, dP and dK/dV from TMEM after an mbarrier wait with
+#: no tcgen05.fence::after_thread_sync, and reads some destinations before tcgen05.wait::ld, as the
+#: CuTe GEMMs do; fp16_gemm_4's fallback-cluster path has one tcgen05.ld, its preferred path
+#: another; the MLA decode's split-KV kernel reads S, the correction and O so)
+SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen05.wait::ld": 12},
+                  "bw_tutorial_fp16_gemm_4": {"tcgen05.fence::after_thread_sync": 1,
+                                              "tcgen05.wait::ld": 1},
+                  "bw_mla_decode_fp16": {"tcgen05.fence::after_thread_sync": 10,
+                                         "tcgen05.wait::ld": 11},
+                  "bw_mla_decode_fp8": {"tcgen05.fence::after_thread_sync": 10,
+                                        "tcgen05.wait::ld": 11}}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
@@ -67,19 +81,28 @@ def test_corpus_is_complete_and_its_contracts_are_recorded():
         "sm_80", "sm_90a", "sm_100a"}
     for name in NAMES:
         man = json.load(open(os.path.join(FIX, f"{name}.json")))
-        maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
-        assert len(maps) == len(man["descriptor_words"])
-        for p in maps:
-            assert {"data_type", "rank", "global_dim", "global_strides", "box_dim",
-                    "element_strides", "interleave", "swizzle", "l2_promotion",
-                    "oob_fill"} <= set(p)
         bufs = {b["name"] for b in man["buffers"]}
-        assert {p["buffer"] for p in man["params"] if "buffer" in p} <= bufs
-        assert set(man["inputs"]) | set(man["outputs"]) <= bufs and man["outputs"]
-        assert man["dynamic_smem"] >= 0 and len(man["grid"]) == len(man["cluster"]) == 3
-        assert man["reference"] and (not man.get("tolerance") or man["tolerance"]["why"])
         ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
-        assert f".target {man['arch']}" in ptx and man["kernel"] in ptx
+        for launch in corpus.launches(man):  # one, or a sequence over the same buffers
+            maps = [p for p in launch["params"] if p["kind"] == "tensor_map"]
+            assert len(maps) == len(launch["descriptor_words"])
+            for p in maps:
+                assert {"data_type", "rank", "global_dim", "global_strides", "box_dim",
+                        "element_strides", "interleave", "swizzle", "l2_promotion",
+                        "oob_fill"} <= set(p)
+            assert {p["buffer"] for p in launch["params"] if "buffer" in p} <= bufs
+            assert {f["buffer"] for p in launch["params"] for f in p.get("pointers", [])} <= bufs
+            assert launch["dynamic_smem"] >= 0
+            assert len(launch["grid"]) == len(launch["block"]) == len(launch["cluster"]) == 3
+            assert f".entry {launch['kernel']}(" in ptx
+        assert set(man["inputs"]) | set(man["outputs"]) <= bufs and man["outputs"]
+        tol = man.get("tolerance")
+        assert man["reference"] and (not tol or tol["why"])
+        assert not tol or "outputs" not in tol or set(tol["outputs"]) == set(man["outputs"])
+        assert f".target {man['arch']}" in ptx
+        for b in man["buffers"]:  # codes of a narrow float: bytes, decoded by corpus.compare
+            assert b.get("element") in (None, "e4m3") and (not b.get("element") or
+                                                           b["dtype"] == "uint8")
         data = np.load(os.path.join(FIX, f"{name}.npz"))
         assert set(data.files) == set(man["inputs"]) | {f"ref_{n}" for n in man["outputs"]}
 
@@ -93,7 +116,7 @@ def test_runs_as_shipped_and_matches(name):
     outs, refs, res = corpus.run(FIX, name)  # run_ptx's default: lenient
     man, _, data = corpus.load(FIX, name)
     for n, ref in refs.items():
-        ok, how = corpus.compare(man, name, outs[n], ref, data)
+        ok, how = corpus.compare(man, name, outs[n], ref, data, n)
         assert ok, f"{name}: {n}: {how}"
     ptx = open(os.path.join(FIX, f"{name}.ptx")).read()
     extra = RULES.get(name, set())
@@ -110,6 +133,13 @@ def test_runs_as_shipped_and_matches(name):
             "generic-address", "tcgen05.fence::after_thread_sync"}, res.findings
         assert {L for r, L in found if r == "generic-address"} <= commits
         assert {L for r, L in found if r != "generic-address"} <= set(ld_lines(ptx))
+    elif name in SEQUENCE_RULES:  # a sequence: the tcgen05 rules at the tcgen05.ld it names
+        lds = set(ld_lines(ptx))
+        want = SEQUENCE_RULES[name]
+        assert {r for r, _ in found} == set(want), res.findings
+        for rule, count in want.items():
+            lines = {L for r, L in found if r == rule}
+            assert lines <= lds and len(lines) == count, (rule, sorted(lines))
     elif name.startswith("bw_fmha"):  # the GEMMs' two rules at the tcgen05.ld of S and O (of
         # the paths this size runs); its row statistics' loads (x2, waited) keep to the rules
         lds = set(ld_lines(ptx))
@@ -251,3 +281,49 @@ def test_corpus_assembles(name):
     man = json.load(open(os.path.join(FIX, f"{name}.json")))
     if ptxas_check(open(os.path.join(FIX, f"{name}.ptx")).read(), man["arch"]) == "skip":
         pytest.skip("no ptxas found")
+
+
+def test_a_sequence_launch_writes_at_its_pointer_offsets():
+    """The first launch of bw_fmha_bwd alone (sum_OdO, bench/foreign/launch_seq.py): its two
+    outputs are sub-tensors of the workspace, passed as pointer fields holding byte offsets 0 and
+    4 S; D = -rowsum(O dO) lands at the first (O dO products exact in f16, their f32 sum within
+    64 f32 roundings) and LSE times the f32 constant -log2 e at the second, bit for bit; the rest
+    of the workspace (the dQ accumulator the later launches use) stays zero. Its first CTA only
+    (rows 0-15 of its 16-row blocks), to keep it in the fast tier."""
+    from tile_mlir.sim import run_ptx
+    man, ptx, data = corpus.load(FIX, "bw_fmha_bwd")
+    first = corpus.launches(man)[0]
+    assert [f["buffer"] for p in first["params"] for f in p.get("pointers", [])].count(
+        "workspace") == 2
+    bufs = corpus.arrays(man, data)
+    assert first["grid"] == [man["shape"]["S"] // 16, 1, 1]
+    run_ptx(ptx, first["kernel"], corpus.arguments("bw_fmha_bwd", first, bufs), grid=(1, 1, 1),
+            block=first["block"], cluster=first["cluster"], dynamic_smem=first["dynamic_smem"],
+            strict=True)
+    S, R = man["shape"]["S"], 16
+    ws = bufs["workspace"].view(np.float32)
+    o, do = (data[n].reshape(S, -1)[:R].astype(np.float64) for n in ("o", "do"))
+    terms = o * do
+    assert np.abs(terms).sum(1).min() > 0
+    err = np.abs(ws[:R] + terms.sum(1))
+    assert np.all(err <= 64 * 2.0 ** -24 * np.abs(terms).sum(1))
+    lse = data["lse"].reshape(S)[:R]
+    np.testing.assert_array_equal(ws[S:S + R], np.float32(-np.log2(np.e)) * lse)
+    assert not ws[R:S].any() and not ws[S + R:].any()
+
+
+@pytest.mark.slow  # 10 s on tile-sim
+def test_preferred_cluster_schedule_matches():
+    """fp16_gemm_4 is launched with a fallback cluster (2, 1, 1) and a preferred one (2, 4, 1): the
+    GPU runs each cluster in the preferred shape where it fits. Every cluster in the preferred shape
+    (the kernel's other branch, on %cluster_nctaid) gives the same C bit for bit, with the tcgen05
+    findings at that branch's own tcgen05.ld."""
+    man, ptx, _ = corpus.load(FIX, "bw_tutorial_fp16_gemm_4")
+    (launch,) = corpus.launches(man)
+    assert launch["cluster"] == [2, 1, 1] and launch["preferred_cluster"] == [2, 4, 1]
+    _, _, fallback = corpus.run(FIX, "bw_tutorial_fp16_gemm_4")
+    outs, refs, res = corpus.run(FIX, "bw_tutorial_fp16_gemm_4", preferred=True)
+    np.testing.assert_array_equal(outs["c"].view(np.uint16), refs["c"].view(np.uint16))
+    lines = {f.line for f in res.findings}
+    assert len(lines) == 1 and lines <= set(ld_lines(ptx))
+    assert lines.isdisjoint({f.line for f in fallback.findings})
