@@ -45,6 +45,7 @@ import blockscaled  # noqa: E402
 import cute_cases  # noqa: E402
 import host_eval  # noqa: E402
 import tma_layouts  # noqa: E402
+import tutorial_nvfp4  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DUMP = tempfile.mkdtemp(prefix="foreign-corpus-")
@@ -442,6 +443,7 @@ def cases(size):
                   c_dtype="float16"),
         *blockscaled.cases(size),
         *cute_cases.cases(size),
+        *tutorial_nvfp4.cases(size),
         *(cute_cases.pending(size) if "--pending" in sys.argv else []),
     ]
 
