@@ -251,3 +251,29 @@ def test_corpus_assembles(name):
     man = json.load(open(os.path.join(FIX, f"{name}.json")))
     if ptxas_check(open(os.path.join(FIX, f"{name}.ptx")).read(), man["arch"]) == "skip":
         pytest.skip("no ptxas found")
+
+
+@pytest.mark.slow  # 1 s: the kernel's setup up to its first copy
+def test_hopper_grouped_gemm_copies_through_rank3_maps(tmp_path):
+    """The Hopper grouped GEMM's own loads are NVVM ``cp.async.bulk.tensor.3d`` ops with
+    coordinates (k, m, 0), and the ISA gives a tensor copy the dimensionality ``.dim`` names: the
+    host must build rank-3 maps, which the example's does (templates with every mode run-time, the
+    L mode kept; the DSL's inline map words carry rank 3 in the same field as its rank-3 GEMM maps,
+    bench/foreign/cute_cases.py LAYOUT_8x8x1).  Through the rank-2 maps a static L mode gives,
+    tile-sim refuses the first copy rather than guess."""
+    import shutil
+    name = "hopper_grouped_gemm"
+    man, ptx, _ = corpus.load(FIX, name)
+    copies = re.findall(r"cp\.async\.bulk\.tensor\.(\d)d", ptx)
+    assert copies and set(copies) == {"3"}
+    maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
+    assert maps and all(p["rank"] == 3 and p["global_dim"][2] == 1 for p in maps)
+    for p in maps:  # the same maps without their L mode
+        p.update(rank=2, global_dim=p["global_dim"][:2], global_strides=p["global_strides"][:1],
+                 box_dim=p["box_dim"][:2], element_strides=p["element_strides"][:2])
+    shutil.copy(os.path.join(FIX, f"{name}.npz"), tmp_path)
+    shutil.copy(os.path.join(FIX, f"{name}.ptx"), tmp_path)
+    with open(tmp_path / f"{name}.json", "w") as f:
+        json.dump(man, f)
+    with pytest.raises(EmulationError, match=r"\.3d for a tensor map of rank 2"):
+        corpus.run(str(tmp_path), name)
