@@ -43,6 +43,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blockscaled  # noqa: E402
 import cute_cases  # noqa: E402
+import cute_extra_cases  # noqa: E402
 import host_eval  # noqa: E402
 import tma_layouts  # noqa: E402
 import tutorial_nvfp4  # noqa: E402
@@ -444,6 +445,7 @@ def cases(size):
         *blockscaled.cases(size),
         *cute_cases.cases(size),
         *tutorial_nvfp4.cases(size),
+        *cute_extra_cases.cases(size),
         *(cute_cases.pending(size) if "--pending" in sys.argv else []),
     ]
 
