@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cute_cases import case, fake
+from cute_cases import case, fake, stream
 
 
 def ew_add_autotune(M, N, copy_bits=128):
@@ -28,6 +28,52 @@ def ew_add_autotune(M, N, copy_bits=128):
                 build, setup, ["a", "b"], ["c"], "numpy float16 A + B of integer inputs (exact)")
 
 
+EFC = "blackwell/efc/"
+#: the compiler options the EFC examples' run() passes
+EFC_OPTIONS = "--opt-level=3 --enable-assertions --generate-line-info"
+
+
+def efc_alpha_beta(M, N, K, alpha=2.0, beta=0.5, x_factor=3.0):
+    """blackwell/efc/custom_epilogue_dense_gemm.py: the persistent dense GEMM with the epilogue
+    its run() configures, Y = A B^T and D = relu(alpha A B^T + beta C) + x_factor X (f16 A and B,
+    f32 C, D, X, Y, f32 epilogue math, all (M, N, 1) N-major). Inputs small integers and the
+    factors dyadic, so every value is exact in f32 and D and Y must match bit for bit."""
+    def epilogue(efc_config, C, D, alpha, beta, X, x_factor, Y):  # as run() writes it
+        Y.store(efc_config.accum())
+        result = (efc_config.relu(efc_config.accum() * alpha + C.load() * beta)
+                  + X.load() * x_factor)
+        D.store(result)
+
+    def build(rng):
+        a = rng.integers(-1, 2, (M, K)).astype(np.float16)
+        b = rng.integers(-1, 2, (N, K)).astype(np.float16)
+        c = rng.integers(-4, 5, (M, N)).astype(np.float32)
+        x = rng.integers(-4, 5, (M, N)).astype(np.float32)
+        acc = a.astype(np.float64) @ b.astype(np.float64).T
+        d = np.maximum(alpha * acc + beta * c, 0.0) + x_factor * x
+        z = lambda: np.zeros((M, N), np.float32)
+        return ([("a", a), ("b", b), ("c", c), ("d", z()), ("x", x), ("y", z())],
+                {"d": d.astype(np.float32), "y": acc.astype(np.float32)})
+
+    def setup(mod, cute, cutlass, bufs):
+        fk = {n: fake(cute, cutlass, a, a.shape + (1,), (1, 0, 2)) for n, a in bufs}
+        g = mod.DenseGemmAlphaBeta(cutlass.Float32, cutlass.Float32, False, (128, 128), (1, 1),
+                                   epilogue)
+        supp = (fk["c"], fk["d"], alpha, beta, fk["x"], x_factor, fk["y"])
+        g.efc.compile(supp)  # what DenseGemmEFC.compile does before cute.compile
+        args = [fk["a"], fk["b"], 1, stream(), g.efc.jit.pack_arguments(*supp)]
+        rt = [("ptr", "a"), ("ptr", "b"), ("stream",), ("ptr", "c"), ("ptr", "d"),
+              ("f32", alpha), ("f32", beta), ("ptr", "x"), ("f32", x_factor), ("ptr", "y")]
+        return g, args, rt
+    c = case("bw_efc_custom_epilogue_dense_gemm", f"{EFC}custom_epilogue_dense_gemm.py",
+             "sm_100a", dict(M=M, N=N, K=K), build, setup, ["a", "b", "c", "x"], ["d", "y"],
+             "numpy float64 Y = A B^T, D = relu(alpha Y + beta C) + x_factor X of integer "
+             "inputs (exact)")
+    c["compile_kwargs"] = dict(options=EFC_OPTIONS)
+    return c
+
+
 def cases(size):
     s = 1 if size == "small" else 4
-    return [ew_add_autotune(20 * s, 200)]
+    return [ew_add_autotune(20 * s, 200),
+            efc_alpha_beta(256 * s, 128, 128)]

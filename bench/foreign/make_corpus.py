@@ -76,6 +76,8 @@ def load_example(cutlass_dir, rel):
         for sub in ("examples/python/CuTeDSL/cute", "examples/python/CuTeDSL"):
             sys.path.insert(0, os.path.join(tree, sub))
     path = os.path.join(tree, EXAMPLES, rel)
+    if os.path.dirname(path) not in sys.path:  # as Python runs the script: its siblings import
+        sys.path.insert(0, os.path.dirname(path))
     spec = importlib.util.spec_from_file_location(os.path.basename(rel)[:-3], path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
