@@ -29,8 +29,22 @@ def ew_add_autotune(M, N, copy_bits=128):
 
 
 EFC = "blackwell/efc/"
-#: the compiler options the EFC examples' run() passes
+#: the compiler options custom_epilogue_dense_gemm.py's run() passes (the others pass none)
 EFC_OPTIONS = "--opt-level=3 --enable-assertions --generate-line-info"
+
+
+def efc_setup(make, supp):
+    """cute_generic's setup of a DenseGemmEFC example: A, B and the epilogue's tensors (M, N, 1)
+    static fakes, ``supp`` the epilogue's arguments in order (("ptr", buffer) or ("f32", value)),
+    compiled as DenseGemmEFC.compile compiles (the EFC analysed, its arguments packed)."""
+    def setup(mod, cute, cutlass, bufs):
+        fk = {n: fake(cute, cutlass, a, a.shape + (1,), (1, 0, 2)) for n, a in bufs}
+        g = make(mod, cutlass)
+        args = tuple(fk[v] if k == "ptr" else v for k, v in supp)
+        g.efc.compile(args)
+        return (g, [fk["a"], fk["b"], 1, stream(), g.efc.jit.pack_arguments(*args)],
+                [("ptr", "a"), ("ptr", "b"), ("stream",)] + list(supp))
+    return setup
 
 
 def efc_alpha_beta(M, N, K, alpha=2.0, beta=0.5, x_factor=3.0):
@@ -55,16 +69,10 @@ def efc_alpha_beta(M, N, K, alpha=2.0, beta=0.5, x_factor=3.0):
         return ([("a", a), ("b", b), ("c", c), ("d", z()), ("x", x), ("y", z())],
                 {"d": d.astype(np.float32), "y": acc.astype(np.float32)})
 
-    def setup(mod, cute, cutlass, bufs):
-        fk = {n: fake(cute, cutlass, a, a.shape + (1,), (1, 0, 2)) for n, a in bufs}
-        g = mod.DenseGemmAlphaBeta(cutlass.Float32, cutlass.Float32, False, (128, 128), (1, 1),
-                                   epilogue)
-        supp = (fk["c"], fk["d"], alpha, beta, fk["x"], x_factor, fk["y"])
-        g.efc.compile(supp)  # what DenseGemmEFC.compile does before cute.compile
-        args = [fk["a"], fk["b"], 1, stream(), g.efc.jit.pack_arguments(*supp)]
-        rt = [("ptr", "a"), ("ptr", "b"), ("stream",), ("ptr", "c"), ("ptr", "d"),
-              ("f32", alpha), ("f32", beta), ("ptr", "x"), ("f32", x_factor), ("ptr", "y")]
-        return g, args, rt
+    supp = [("ptr", "c"), ("ptr", "d"), ("f32", alpha), ("f32", beta), ("ptr", "x"),
+            ("f32", x_factor), ("ptr", "y")]
+    setup = efc_setup(lambda mod, cutlass: mod.DenseGemmAlphaBeta(
+        cutlass.Float32, cutlass.Float32, False, (128, 128), (1, 1), epilogue), supp)
     c = case("bw_efc_custom_epilogue_dense_gemm", f"{EFC}custom_epilogue_dense_gemm.py",
              "sm_100a", dict(M=M, N=N, K=K), build, setup, ["a", "b", "c", "x"], ["d", "y"],
              "numpy float64 Y = A B^T, D = relu(alpha Y + beta C) + x_factor X of integer "
@@ -73,7 +81,54 @@ def efc_alpha_beta(M, N, K, alpha=2.0, beta=0.5, x_factor=3.0):
     return c
 
 
+def efc_activation(M, N, K, activation, alpha=0.5, beta=2.0, bias=0.5, scale_a=0.5,
+                   scale_b=2.0, scale_c=0.25, leaky=0.01):
+    """blackwell/efc/activation_custom_epilogue_dense_gemm.py with the epilogue its
+    create_epilogue_function makes: Aux = (alpha scale_a scale_b) A B^T + (beta scale_c) C + bias,
+    D = activation(Aux) (f16 A and B, f32 C, Aux, D and epilogue math). Inputs small integers and
+    the factors dyadic: Aux is exact in f32; relu (the example's default) is exact too."""
+    c = None
+
+    def build(rng):
+        a = rng.integers(-1, 2, (M, K)).astype(np.float16)
+        b = rng.integers(-1, 2, (N, K)).astype(np.float16)
+        src = rng.integers(-4, 5, (M, N)).astype(np.float32)
+        acc = a.astype(np.float64) @ b.astype(np.float64).T
+        aux = alpha * scale_a * scale_b * acc + beta * scale_c * src + bias
+        if activation == "relu":
+            d = np.maximum(aux, 0.0)
+        else:  # sigmoid
+            d = 1.0 / (1.0 + np.exp(-aux))
+            # ex2.approx.ftz.f32 (2^-22 relative, tile-sim's model of it) of the f32 product
+            # -x log2 e, whose rounding is |x| 2^-24 relative in exp(-x); the f32 add and the
+            # rcp.rn.f32 the kernel divides by round within 2^-24 relative each: through
+            # sigmoid's slope (at most 1/4) and its value (at most 1), under
+            # (|x|max 2^-24 + 2^-22) / 4 + 2^-22
+            bound = (np.abs(aux).max() * 2.0 ** -24 + 2.0 ** -22) / 4 + 2.0 ** -22
+            c["tolerance"] = dict(atol=float(2 * bound), rtol=0.0,
+                                  why="ex2.approx.ftz.f32 of the rounded -x log2 e (2^-22 and "
+                                      "|x| 2^-24 relative in exp(-x)), the f32 add and rcp.rn "
+                                      "(2^-24 each), through sigmoid's slope <= 1/4; doubled")
+        z = lambda: np.zeros((M, N), np.float32)
+        return ([("a", a), ("b", b), ("c", src), ("aux", z()), ("d", z())],
+                {"aux": aux.astype(np.float32), "d": d.astype(np.float32)})
+
+    supp = [("ptr", "c"), ("ptr", "aux"), ("f32", alpha), ("f32", beta), ("f32", bias),
+            ("f32", scale_a), ("f32", scale_b), ("f32", scale_c), ("ptr", "d"), ("f32", leaky)]
+    setup = efc_setup(lambda mod, cutlass: mod.DenseGemmActivation(
+        cutlass.Float32, cutlass.Float32, False, (128, 128), (1, 1),
+        mod.create_epilogue_function(activation), activation), supp)
+    c = case(f"bw_efc_activation_{activation}", f"{EFC}activation_custom_epilogue_dense_gemm.py",
+             "sm_100a", dict(M=M, N=N, K=K, activation=activation), build, setup,
+             ["a", "b", "c"], ["aux", "d"],
+             f"numpy float64 Aux = alpha scale_a scale_b A B^T + beta scale_c C + bias, "
+             f"D = {activation}(Aux) of integer inputs")
+    return c
+
+
 def cases(size):
     s = 1 if size == "small" else 4
     return [ew_add_autotune(20 * s, 200),
-            efc_alpha_beta(256 * s, 128, 128)]
+            efc_alpha_beta(256 * s, 128, 128),
+            efc_activation(256 * s, 128, 128, "relu"),
+            efc_activation(256 * s, 128, 128, "sigmoid")]
