@@ -126,9 +126,61 @@ def efc_activation(M, N, K, activation, alpha=0.5, beta=2.0, bias=0.5, scale_a=0
     return c
 
 
+def efc_synthetic(M, N, K, reads=2, writes=3, alpha=2.0, beta=1.0):
+    """blackwell/efc/synthetic_custom_epilogue_dense_gemm.py with its run()'s synthetic epilogue
+    (the example's documented command line: 2 read and 3 written f32 tensors, alpha 2, beta 1):
+    r = beta + alpha sum_i R_i, doubled where r >= 1; t = A B^T; per written tensor W_j,
+    t = alpha t + r + 5000, W_j = t. Inputs small integers: every value an integer under 2^24,
+    exact in f32."""
+    def meta_epilogue(common_efc):  # run()'s meta_epilogue(reads, writes), as it writes it
+        names = (["efc_config", "alpha", "beta"] + [f"read_t{i}" for i in range(reads)]
+                 + [f"written_t{i}" for i in range(writes)])
+
+        def computation_impl(efc_config, alpha, beta, *tensors):
+            read = beta
+            for tensor in tensors[:reads]:
+                read += tensor.load() * alpha
+            if reads > 0:
+                read = efc_config.where(read < 1, read, read * efc_config.full_like(read, 2))
+            t = efc_config.accum()
+            for tensor in tensors[reads:]:
+                t = t * alpha + read + 5000
+                tensor.store(t)
+        return common_efc.create_named_epilogue(names, computation_impl)
+
+    def build(rng):
+        a = rng.integers(-1, 2, (M, K)).astype(np.float16)
+        b = rng.integers(-1, 2, (N, K)).astype(np.float16)
+        rs = [rng.integers(-4, 5, (M, N)).astype(np.float32) for _ in range(reads)]
+        r = beta + sum(alpha * x.astype(np.float64) for x in rs)
+        r = np.where(r < 1, r, 2 * r)
+        t, ref = a.astype(np.float64) @ b.astype(np.float64).T, {}
+        for j in range(writes):
+            t = alpha * t + r + 5000
+            ref[f"w{j}"] = t.astype(np.float32)
+        z = lambda: np.zeros((M, N), np.float32)
+        return ([("a", a), ("b", b)] + [(f"r{i}", x) for i, x in enumerate(rs)]
+                + [(f"w{j}", z()) for j in range(writes)]), ref
+
+    supp = ([("f32", alpha), ("f32", beta)] + [("ptr", f"r{i}") for i in range(reads)]
+            + [("ptr", f"w{j}") for j in range(writes)])
+
+    def make(mod, cutlass):
+        import common_efc  # the example's sibling, as it imports it
+        return mod.DenseGemmEFC(cutlass.Float32, cutlass.Float32, False, (128, 128), (1, 1),
+                                meta_epilogue(common_efc))
+    return case("bw_efc_synthetic_epilogue_dense_gemm",
+                f"{EFC}synthetic_custom_epilogue_dense_gemm.py", "sm_100a",
+                dict(M=M, N=N, K=K, read_tensors=reads, written_tensors=writes), build,
+                efc_setup(make, supp), ["a", "b"] + [f"r{i}" for i in range(reads)],
+                [f"w{j}" for j in range(writes)],
+                "numpy float64 of the synthetic epilogue of integer inputs (exact)")
+
+
 def cases(size):
     s = 1 if size == "small" else 4
     return [ew_add_autotune(20 * s, 200),
             efc_alpha_beta(256 * s, 128, 128),
             efc_activation(256 * s, 128, 128, "relu"),
-            efc_activation(256 * s, 128, 128, "sigmoid")]
+            efc_activation(256 * s, 128, 128, "sigmoid"),
+            efc_synthetic(256 * s, 128, 128)]
