@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cute_cases import case, fake, stream
+from cute_cases import EXACT, case, fake, stream
 
 
 def ew_add_autotune(M, N, copy_bits=128):
@@ -177,10 +177,47 @@ def efc_synthetic(M, N, K, reads=2, writes=3, alpha=2.0, beta=1.0):
                 "numpy float64 of the synthetic epilogue of integer inputs (exact)")
 
 
+def mixed_input(M, N, K, use_tma_store=True):
+    """blackwell/kernel/mixed_input_gemm/mixed_input_gemm.py in convert-only mode (its first
+    documented configuration: int8 A, MMA tile 128 x 128 x 64, cluster 1 x 1, no scale tensor),
+    with f16 for B and C (the example takes f16 or bf16; the corpus's numpy has no bf16): C (M, N)
+    = cvt(A) B^T, A (M, K, 1) M-major (the example's default: buffer ``a`` is K rows of M),
+    B (N, K, 1) K-major, C N-major.
+    Inputs in {-1, 0, 1}: every sum an integer below 2^11, exact in f32 and in f16. The
+    compiler options and A's shuffle are decided as run() decides them, from the toolchain."""
+    def build(rng):
+        a = rng.integers(-1, 2, (M, K)).astype(np.int8)
+        b = rng.integers(-1, 2, (N, K)).astype(np.float16)
+        ref = (a.astype(np.float64) @ b.astype(np.float64).T).astype(np.float16)
+        # M-major A: stored K rows of M
+        return ([("a", np.ascontiguousarray(a.T)), ("b", b), ("c", np.zeros((M, N), np.float16))],
+                {"c": ref})
+
+    def setup(mod, cute, cutlass, bufs):
+        by = dict(bufs)
+        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, cutlass.Int8, cutlass.Float16, 0)
+        ver = getattr(cutlass, "CUDA_VERSION", None)
+        shuffle = shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1)
+        c["compile_kwargs"] = dict(options="--opt-level %d" % (
+            3 if ver is None or (ver.major == 13 and ver.minor < 1) else 2))
+        c["shape"]["shuffle_a"] = bool(shuffle)
+        k = mod.MixedInputGemmKernel(0, 0, cutlass.Float32, False, (128, 128, 64), (1, 1),
+                                     use_tma_store, shuffle)
+        fk = [fake(cute, cutlass, by["a"], (M, K, 1), (0, 1, 2)),
+              fake(cute, cutlass, by["b"], (N, K, 1), (1, 0, 2)),
+              fake(cute, cutlass, by["c"], (M, N, 1), (1, 0, 2))]
+        return (k, [fk[0], None, fk[1], fk[2], 1, stream()],
+                [("ptr", "a"), ("ptr", "b"), ("ptr", "c"), ("stream",)])
+    c = case("bw_mixed_input_gemm_i8_f16", "blackwell/kernel/mixed_input_gemm/mixed_input_gemm.py",
+             "sm_100a", dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"], EXACT)
+    return c
+
+
 def cases(size):
     s = 1 if size == "small" else 4
     return [ew_add_autotune(20 * s, 200),
             efc_alpha_beta(256 * s, 128, 128),
             efc_activation(256 * s, 128, 128, "relu"),
             efc_activation(256 * s, 128, 128, "sigmoid"),
-            efc_synthetic(256 * s, 128, 128)]
+            efc_synthetic(256 * s, 128, 128),
+            mixed_input(256 * s, 128, 128)]
