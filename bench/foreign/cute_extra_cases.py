@@ -213,6 +213,47 @@ def mixed_input(M, N, K, use_tma_store=True):
     return c
 
 
+def blockwise(M, N, K):
+    """blackwell/kernel/blockwise_gemm/blockwise_gemm.py (its documented configuration: e4m3 A and
+    B K-major, f32 accumulator and scales, MMA tile 128 x 128; C f16 here, bf16 there: the corpus's
+    numpy has no bf16; cluster 1 x 1): C = sum over 128-wide K blocks kb of (A_kb B_kb^T) SFA[m, kb]
+    SFB[n / 128, kb], SFA (M, K/128, 1) M-major and SFB (N/128, K/128, 1) K-major as the example's
+    create_tensors makes them. A and B in {-2..2} (stored as e4m3 codes), scales powers of two:
+    every product, block sum and scaled sum is exact in f32, C one rounding to f16."""
+    import blockscaled
+
+    def build(rng):
+        av, bv = rng.integers(-2, 3, (M, K)), rng.integers(-2, 3, (N, K))
+        kb = -(-K // 128)
+        sfa = rng.choice([0.25, 0.5, 1.0, 2.0], (M, kb)).astype(np.float32)
+        sfb = rng.choice([0.25, 0.5, 1.0, 2.0], (-(-N // 128), kb)).astype(np.float32)
+        c = np.zeros((M, N))
+        for j in range(kb):
+            s = slice(128 * j, 128 * (j + 1))
+            blk = av[:, s].astype(np.float64) @ bv[:, s].T.astype(np.float64)
+            c += blk * sfa[:, j:j + 1] * np.repeat(sfb[:, j], 128)[None, :N]
+        return ([("a", blockscaled.codes_of("e4m3", av)), ("b", blockscaled.codes_of("e4m3", bv)),
+                 ("c", np.zeros((M, N), np.float16)), ("sfa", np.ascontiguousarray(sfa.T)),
+                 ("sfb", sfb)], {"c": c.astype(np.float16)})
+
+    def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        by = dict(bufs)
+        fp8 = lambda mn: make_fake_compact_tensor(cutlass.Float8E4M3FN, (mn, K, 1),
+                                                  stride_order=(1, 0, 2), assumed_align=16)
+        kb = -(-K // 128)
+        fk = [fp8(M), fp8(N), fake(cute, cutlass, by["c"], (M, N, 1), (1, 0, 2)),
+              fake(cute, cutlass, by["sfa"], (M, kb, 1), (0, 1, 2)),  # buffer: K/128 rows of M
+              fake(cute, cutlass, by["sfb"], (-(-N // 128), kb, 1), (1, 0, 2))]
+        k = mod.BlockwiseGemmKernel(cutlass.Float32, False, (128, 128), (1, 1))
+        return (k, fk + [1, stream()],
+                [("ptr", n) for n in ("a", "b", "c", "sfa", "sfb")] + [("stream",)])
+    return case("bw_blockwise_gemm", "blackwell/kernel/blockwise_gemm/blockwise_gemm.py",
+                "sm_100a", dict(M=M, N=N, K=K), build, setup, ["a", "b", "sfa", "sfb"], ["c"],
+                "numpy float64 of the e4m3 values, per 128-wide K block scaled by SFA and SFB "
+                "(powers of two; exact), C rounded once to f16")
+
+
 def cases(size):
     s = 1 if size == "small" else 4
     return [ew_add_autotune(20 * s, 200),
@@ -220,4 +261,5 @@ def cases(size):
             efc_activation(256 * s, 128, 128, "relu"),
             efc_activation(256 * s, 128, 128, "sigmoid"),
             efc_synthetic(256 * s, 128, 128),
-            mixed_input(256 * s, 128, 128)]
+            mixed_input(256 * s, 128, 128),
+            blockwise(256 * s, 128, 256)]
