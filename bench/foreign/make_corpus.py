@@ -449,6 +449,7 @@ def cases(size):
         *tutorial_nvfp4.cases(size),
         *cute_extra_cases.cases(size),
         *(cute_cases.pending(size) if "--pending" in sys.argv else []),
+        *(cute_extra_cases.pending(size) if "--pending" in sys.argv else []),
     ]
 
 
