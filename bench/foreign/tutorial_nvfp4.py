@@ -30,8 +30,8 @@ import cute_generic
 
 TUT = "blackwell/tutorial/tutorial_gemm/"
 VEC = 16  # e4m3 scales per 16 K (the tutorials' sf_vec_size)
-#: example -> (tile M and N per CTA of A's box and B's box, tile K, CTAs of the MMA)
-TILES = {"nvfp4_gemm_0": (128, 256, 256, 1), "nvfp4_gemm_1": (128, 128, 256, 2)}  # per CTA of the pair
+#: example -> (rows of A's box and of B's box, per CTA of the MMA; tile K; CTAs of the MMA)
+TILES = {"nvfp4_gemm_0": (128, 256, 256, 1), "nvfp4_gemm_1": (128, 128, 256, 2)}
 
 
 def tensor_maps(atoms, M, N, K, tiles):
