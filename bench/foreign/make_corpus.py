@@ -42,6 +42,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blockscaled  # noqa: E402
+import blockscaled_tensors  # noqa: E402
 import cute_cases  # noqa: E402
 import cute_extra_cases  # noqa: E402
 import host_eval  # noqa: E402
@@ -448,6 +449,7 @@ def cases(size):
         *cute_cases.cases(size),
         *tutorial_nvfp4.cases(size),
         *cute_extra_cases.cases(size),
+        *blockscaled_tensors.cases(size),
         *(cute_cases.pending(size) if "--pending" in sys.argv else []),
         *(cute_extra_cases.pending(size) if "--pending" in sys.argv else []),
     ]
