@@ -54,8 +54,10 @@ TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
 #: uses per lane of a tcgen05.ld's destinations before a tcgen05.wait::ld as tile-sim counts them
 #: (each operation on an unwaited value), where not one per register: the EFC GEMM has no
 #: tcgen05.wait::ld at all, packs the 16 registers of its .x16 load into 8 pairs and reads every
-#: pair twice, by a mul.f32x2 (its two f32 halves: two uses) for D and a st.shared.v2 for Y: 24
-REREADS = {"bw_efc_custom_epilogue_dense_gemm": 24}
+#: pair twice, by a mul.f32x2 (its two f32 halves: two uses) for D and a st.shared.v2 for Y: 24;
+#: the amax GEMM unpacks its 16 pairs for abs.f32 of all 32 values (32) and st.shared.v2s the
+#: 16 pairs for the TMA store of C (16): 48
+REREADS = {"bw_efc_custom_epilogue_dense_gemm": 24, "bw_blockscaled_mxf8_amax": 48}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
