@@ -177,39 +177,63 @@ def efc_synthetic(M, N, K, reads=2, writes=3, alpha=2.0, beta=1.0):
                 "numpy float64 of the synthetic epilogue of integer inputs (exact)")
 
 
-def mixed_input(M, N, K, use_tma_store=True):
-    """blackwell/kernel/mixed_input_gemm/mixed_input_gemm.py in convert-only mode (its first
-    documented configuration: int8 A, MMA tile 128 x 128 x 64, cluster 1 x 1, no scale tensor),
-    with f16 for B and C (the example takes f16 or bf16; the corpus's numpy has no bf16): C (M, N)
-    = cvt(A) B^T, A (M, K, 1) M-major (the example's default: buffer ``a`` is K rows of M),
-    B (N, K, 1) K-major, C N-major.
-    Inputs in {-1, 0, 1}: every sum an integer below 2^11, exact in f32 and in f16. The
-    compiler options and A's shuffle are decided as run() decides them, from the toolchain."""
+#: mixed_input_gemm.py's two documented configurations: A's type, scale granularity (m, k), MMA
+#: tile, cluster, 2-CTA MMA, TMA store
+MIXED = {"i8": ("Int8", (0, 0), (128, 128, 64), (1, 1), False, False),
+         "i4": ("Int4", (1, 256), (256, 128, 128), (2, 1), True, True)}
+
+
+def mixed_input(kind, M, N, K):
+    """blackwell/kernel/mixed_input_gemm/mixed_input_gemm.py in one of its two documented
+    configurations (MIXED), with f16 for B and C (the example takes f16 or bf16; the corpus's numpy
+    has no bf16). ``i8``: convert-only, C = cvt(A) B^T; ``i4``: convert-scale, C = (cvt(A) S) B^T,
+    S (M, K/256, 1) f16 M-major, one scale per row and 256 K. A (M, K, 1) M-major (the example's
+    default: buffer ``a`` is K rows of M, int4 packed two per byte, low nibble first), B (N, K, 1)
+    K-major, C N-major. Inputs small integers (A, S in {-2..2} for int4, A in {-1, 0, 1} for
+    int8; B in {-1, 0, 1}): every product and sum an integer below 2^11, exact in f16 and f32.
+    The compiler options and A's shuffle are decided as run() decides them, from the toolchain."""
+    a_type, (gm, gk), tiler, cluster, two_cta, tma_store = MIXED[kind]
+
     def build(rng):
-        a = rng.integers(-1, 2, (M, K)).astype(np.int8)
+        lo = -2 if kind == "i4" else -1
+        a = rng.integers(lo, -lo + 1, (M, K))
         b = rng.integers(-1, 2, (N, K)).astype(np.float16)
-        ref = (a.astype(np.float64) @ b.astype(np.float64).T).astype(np.float16)
-        # M-major A: stored K rows of M
-        return ([("a", np.ascontiguousarray(a.T)), ("b", b), ("c", np.zeros((M, N), np.float16))],
-                {"c": ref})
+        at = a.T  # M-major: K rows of M
+        bufs = [("a", at.astype(np.int8) if kind == "i8" else
+                 ((at[:, 0::2] & 15) | (at[:, 1::2] & 15) << 4).astype(np.uint8))]
+        aw = a.astype(np.float64)
+        if kind == "i4":
+            sc = rng.integers(-2, 3, (M, K // gk)).astype(np.float16)
+            aw = aw * np.repeat(sc.astype(np.float64), gk, 1)
+            bufs.append(("scale", np.ascontiguousarray(sc.T)))  # M-major
+        ref = (aw @ b.astype(np.float64).T).astype(np.float16)
+        return bufs + [("b", b), ("c", np.zeros((M, N), np.float16))], {"c": ref}
 
     def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor
         by = dict(bufs)
-        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, cutlass.Int8, cutlass.Float16, 0)
+        at = getattr(cutlass, a_type)
+        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, at, cutlass.Float16, gk)
         ver = getattr(cutlass, "CUDA_VERSION", None)
         shuffle = shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1)
+        assert not shuffle, "a shuffled A: build() would have to store it shuffled"
         c["compile_kwargs"] = dict(options="--opt-level %d" % (
             3 if ver is None or (ver.major == 13 and ver.minor < 1) else 2))
-        c["shape"]["shuffle_a"] = bool(shuffle)
-        k = mod.MixedInputGemmKernel(0, 0, cutlass.Float32, False, (128, 128, 64), (1, 1),
-                                     use_tma_store, shuffle)
-        fk = [fake(cute, cutlass, by["a"], (M, K, 1), (0, 1, 2)),
-              fake(cute, cutlass, by["b"], (N, K, 1), (1, 0, 2)),
+        k = mod.MixedInputGemmKernel(gm, gk, cutlass.Float32, two_cta, tiler, cluster, tma_store,
+                                     shuffle)
+        fa = make_fake_compact_tensor(at, (M, K, 1), stride_order=(0, 1, 2), assumed_align=16)
+        fs = (fake(cute, cutlass, by["scale"], (M, K // gk, 1), (0, 1, 2)) if kind == "i4"
+              else None)
+        fk = [fake(cute, cutlass, by["b"], (N, K, 1), (1, 0, 2)),
               fake(cute, cutlass, by["c"], (M, N, 1), (1, 0, 2))]
-        return (k, [fk[0], None, fk[1], fk[2], 1, stream()],
-                [("ptr", "a"), ("ptr", "b"), ("ptr", "c"), ("stream",)])
-    c = case("bw_mixed_input_gemm_i8_f16", "blackwell/kernel/mixed_input_gemm/mixed_input_gemm.py",
-             "sm_100a", dict(M=M, N=N, K=K), build, setup, ["a", "b"], ["c"], EXACT)
+        return (k, [fa, fs, fk[0], fk[1], 1, stream()],
+                [("ptr", "a")] + ([("ptr", "scale")] if kind == "i4" else [])
+                + [("ptr", "b"), ("ptr", "c"), ("stream",)])
+    c = case(f"bw_mixed_input_gemm_{kind}_f16",
+             "blackwell/kernel/mixed_input_gemm/mixed_input_gemm.py", "sm_100a",
+             dict(M=M, N=N, K=K, a=a_type, scale_granularity=[gm, gk], mma_tiler=list(tiler),
+                  cluster=list(cluster), use_2cta_instrs=two_cta, use_tma_store=tma_store),
+             build, setup, ["a", "b"] + (["scale"] if kind == "i4" else []), ["c"], EXACT)
     return c
 
 
@@ -335,7 +359,8 @@ def cases(size):
             efc_activation(256 * s, 128, 128, "relu"),
             efc_activation(256 * s, 128, 128, "sigmoid"),
             efc_synthetic(256 * s, 128, 128),
-            mixed_input(256 * s, 128, 128),
+            mixed_input("i8", 256 * s, 128, 128),
+            mixed_input("i4", 256 * s, 128, 256),
             blockwise(256 * s, 128, 256),
             blockwise_grouped("contiguous", [128, 256 * s], 128, 256)]
 
