@@ -237,6 +237,57 @@ def mixed_input(kind, M, N, K):
     return c
 
 
+def grouped_mixed_input(M, groups, K):
+    """blackwell/kernel/mixed_input_gemm/grouped_mixed_input_gemm.py in its documented
+    configuration (int8 A convert-only, MMA tile 128 x 128 x 64, cluster 1 x 1; f16 B and C
+    here, bf16 there): group g owns columns cumsum[g] .. cumsum[g+1] of B (fused N, K) and C
+    (M, fused N), C[:, n] = cvt(A_g) B[n]^T with A (M, K, G) M-major (buffer ``a``: G blocks of K
+    rows of M). Groups of 96 and 160 columns (multiples of the 8-element alignment, not of the
+    128-wide tile). Inputs in {-1, 0, 1}: exact in f16 and f32."""
+    G, fused = len(groups), sum(groups)
+    cumsum = np.concatenate([[0], np.cumsum(groups)]).astype(np.int32)
+    c = None
+
+    def build(rng):
+        a = rng.integers(-1, 2, (G, M, K))
+        b = rng.integers(-1, 2, (fused, K)).astype(np.float16)
+        ref = np.zeros((M, fused))
+        for g in range(G):
+            cols = slice(cumsum[g], cumsum[g + 1])
+            ref[:, cols] = a[g].astype(np.float64) @ b[cols].astype(np.float64).T
+        return ([("a", np.ascontiguousarray(a.transpose(0, 2, 1)).astype(np.int8)), ("b", b),
+                 ("cumsum", cumsum), ("c", np.zeros((M, fused), np.float16))],
+                {"c": ref.astype(np.float16)})
+
+    def setup(mod, cute, cutlass, bufs):
+        by = dict(bufs)
+        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, cutlass.Int8, cutlass.Float16, 0)
+        ver = getattr(cutlass, "CUDA_VERSION", None)
+        shuffle = shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1)
+        assert not shuffle and mod.get_advanced_compiler_control_path() is None, \
+            "run() would shuffle A or pass ptxas controls here"
+        k = mod.GroupedMixedInputGemmKernel(0, 0, cutlass.Float32, False, (128, 128, 64),
+                                            (1, 1), G, shuffle)
+        # B and C with a run-time L mode (1), as the example's dynamic layouts keep it: the
+        # kernel indexes their third coordinate
+        from cutlass.cute.runtime import make_fake_compact_tensor
+        dyn = lambda dt, mn: make_fake_compact_tensor(dt, (mn[0], mn[1], cute.sym_int()),
+                                                      stride_order=(1, 0, 2), assumed_align=16)
+        c["layouts"] = {"b": ((fused, K, 1), (K, 1, fused * K)),
+                        "c": ((M, fused, 1), (fused, 1, M * fused))}
+        fk = [fake(cute, cutlass, by["a"], (M, K, G), (0, 1, 2)),
+              dyn(cutlass.Float16, (fused, K)), fake(cute, cutlass, by["cumsum"]),
+              dyn(cutlass.Float16, (M, fused))]
+        return (k, [fk[0], None, fk[1], fk[2], fk[3], 1, stream()],
+                [("ptr", "a"), ("ptr", "b", (1,)), ("ptr", "cumsum"), ("ptr", "c", (1,)),
+                 ("stream",)])
+    c = case("bw_grouped_mixed_input_gemm_i8_f16",
+             "blackwell/kernel/mixed_input_gemm/grouped_mixed_input_gemm.py", "sm_100a",
+             dict(M=M, groups=list(groups), K=K), build, setup, ["a", "b", "cumsum"], ["c"],
+             EXACT)
+    return c
+
+
 def blockwise(M, N, K):
     """blackwell/kernel/blockwise_gemm/blockwise_gemm.py (its documented configuration: e4m3 A and
     B K-major, f32 accumulator and scales, MMA tile 128 x 128; C f16 here, bf16 there: the corpus's
@@ -361,6 +412,7 @@ def cases(size):
             efc_synthetic(256 * s, 128, 128),
             mixed_input("i8", 256 * s, 128, 128),
             mixed_input("i4", 256 * s, 128, 256),
+            grouped_mixed_input(128 * s, [96, 160], 128),
             blockwise(256 * s, 128, 256),
             blockwise_grouped("contiguous", [128, 256 * s], 128, 256)]
 
