@@ -189,8 +189,9 @@ def mixed_input(kind, M, N, K):
     has no bf16). ``i8``: convert-only, C = cvt(A) B^T; ``i4``: convert-scale, C = (cvt(A) S) B^T,
     S (M, K/256, 1) f16 M-major, one scale per row and 256 K. A (M, K, 1) M-major (the example's
     default: buffer ``a`` is K rows of M, int4 packed two per byte, low nibble first), B (N, K, 1)
-    K-major, C N-major. Inputs small integers (A, S in {-2..2} for int4, A in {-1, 0, 1} for
-    int8; B in {-1, 0, 1}): every product and sum an integer below 2^11, exact in f16 and f32.
+    K-major, C N-major. Inputs small integers (A in {-2..2} and S in {-2, -1, 1, 2} for int4, A in
+    {-1, 0, 1} for int8; B in {-1, 0, 1}): every product and sum an integer below 2^11, exact in
+    f16 and f32.
     The compiler options and A's shuffle are decided as run() decides them, from the toolchain."""
     a_type, (gm, gk), tiler, cluster, two_cta, tma_store = MIXED[kind]
 
@@ -203,7 +204,7 @@ def mixed_input(kind, M, N, K):
                  ((at[:, 0::2] & 15) | (at[:, 1::2] & 15) << 4).astype(np.uint8))]
         aw = a.astype(np.float64)
         if kind == "i4":
-            sc = rng.integers(-2, 3, (M, K // gk)).astype(np.float16)
+            sc = rng.choice([-2, -1, 1, 2], (M, K // gk)).astype(np.float16)
             aw = aw * np.repeat(sc.astype(np.float64), gk, 1)
             bufs.append(("scale", np.ascontiguousarray(sc.T)))  # M-major
         ref = (aw @ b.astype(np.float64).T).astype(np.float16)
@@ -237,54 +238,80 @@ def mixed_input(kind, M, N, K):
     return c
 
 
-def grouped_mixed_input(M, groups, K):
-    """blackwell/kernel/mixed_input_gemm/grouped_mixed_input_gemm.py in its documented
-    configuration (int8 A convert-only, MMA tile 128 x 128 x 64, cluster 1 x 1; f16 B and C
-    here, bf16 there): group g owns columns cumsum[g] .. cumsum[g+1] of B (fused N, K) and C
-    (M, fused N), C[:, n] = cvt(A_g) B[n]^T with A (M, K, G) M-major (buffer ``a``: G blocks of K
-    rows of M). Groups of 96 and 160 columns (multiples of the 8-element alignment, not of the
-    128-wide tile). Inputs in {-1, 0, 1}: exact in f16 and f32."""
+#: the grouped mixed-input examples' documented configurations: file, class, A's type, scale
+#: granularity (m, k), MMA tile, cluster, 2-CTA MMA
+GROUPED_MIXED = {
+    "i8": ("grouped_mixed_input_gemm", "GroupedMixedInputGemmKernel", "Int8", (0, 0),
+           (128, 128, 64), (1, 1), False),
+    "i4_acc_scale": ("grouped_mixed_input_gemm_acc_scale", "GroupedMixedInputGemmAccScaleKernel",
+                     "Int4", (1, 256), (256, 16, 128), (2, 1), True)}
+
+
+def grouped_mixed_input(kind, M, groups, K):
+    """blackwell/kernel/mixed_input_gemm/grouped_mixed_input_gemm{,_acc_scale}.py in their
+    documented configurations (GROUPED_MIXED; f16 B and C here, bf16 there): group g owns columns
+    cumsum[g] .. cumsum[g+1] of B (fused N, K) and C (M, fused N), C[:, n] = cvt(A_g) B[n]^T
+    (``i8``, convert-only) or S_g (cvt(A_g) B[n]^T) per 256 K (``i4_acc_scale``: the scale applied
+    to the accumulator, S (M, K/256, G) f16 M-major), A (M, K, G) M-major (buffer ``a``: G blocks of
+    K rows of M, int4 packed two per byte, low nibble first). Groups of 96 and 160 columns
+    (multiples of the 8-element alignment, not of the tile). Inputs small integers (A in {-2..2}
+    and S in {-2, -1, 1, 2} for int4, A in {-1, 0, 1} for int8, B in {-1, 0, 1}): exact in f16
+    and f32."""
+    name, cls, a_type, (gm, gk), tiler, cluster, two_cta = GROUPED_MIXED[kind]
     G, fused = len(groups), sum(groups)
     cumsum = np.concatenate([[0], np.cumsum(groups)]).astype(np.int32)
+    i4 = a_type == "Int4"
     c = None
 
     def build(rng):
-        a = rng.integers(-1, 2, (G, M, K))
+        lo = -2 if i4 else -1
+        a = rng.integers(lo, -lo + 1, (G, M, K))
         b = rng.integers(-1, 2, (fused, K)).astype(np.float16)
+        aw = a.astype(np.float64)
+        bufs = []
+        if i4:
+            sc = rng.choice([-2, -1, 1, 2], (G, M, K // gk)).astype(np.float16)
+            aw = aw * np.repeat(sc.astype(np.float64), gk, 2)
+            bufs.append(("scale", np.ascontiguousarray(sc.transpose(0, 2, 1))))  # M-major
         ref = np.zeros((M, fused))
         for g in range(G):
             cols = slice(cumsum[g], cumsum[g + 1])
-            ref[:, cols] = a[g].astype(np.float64) @ b[cols].astype(np.float64).T
-        return ([("a", np.ascontiguousarray(a.transpose(0, 2, 1)).astype(np.int8)), ("b", b),
-                 ("cumsum", cumsum), ("c", np.zeros((M, fused), np.float16))],
+            ref[:, cols] = aw[g] @ b[cols].astype(np.float64).T
+        at = a.transpose(0, 2, 1)  # G blocks of K rows of M
+        a_buf = (((at[..., 0::2] & 15) | (at[..., 1::2] & 15) << 4).astype(np.uint8) if i4
+                 else np.ascontiguousarray(at).astype(np.int8))
+        return ([("a", a_buf)] + bufs + [("b", b), ("cumsum", cumsum),
+                                         ("c", np.zeros((M, fused), np.float16))],
                 {"c": ref.astype(np.float16)})
 
     def setup(mod, cute, cutlass, bufs):
+        from cutlass.cute.runtime import make_fake_compact_tensor
         by = dict(bufs)
-        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, cutlass.Int8, cutlass.Float16, 0)
+        at = getattr(cutlass, a_type)
+        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, at, cutlass.Float16, gk)
         ver = getattr(cutlass, "CUDA_VERSION", None)
         shuffle = shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1)
         assert not shuffle and mod.get_advanced_compiler_control_path() is None, \
             "run() would shuffle A or pass ptxas controls here"
-        k = mod.GroupedMixedInputGemmKernel(0, 0, cutlass.Float32, False, (128, 128, 64),
-                                            (1, 1), G, shuffle)
+        k = getattr(mod, cls)(gm, gk, cutlass.Float32, two_cta, tiler, cluster, G, shuffle)
         # B and C with a run-time L mode (1), as the example's dynamic layouts keep it: the
         # kernel indexes their third coordinate
-        from cutlass.cute.runtime import make_fake_compact_tensor
         dyn = lambda dt, mn: make_fake_compact_tensor(dt, (mn[0], mn[1], cute.sym_int()),
                                                       stride_order=(1, 0, 2), assumed_align=16)
         c["layouts"] = {"b": ((fused, K, 1), (K, 1, fused * K)),
                         "c": ((M, fused, 1), (fused, 1, M * fused))}
-        fk = [fake(cute, cutlass, by["a"], (M, K, G), (0, 1, 2)),
-              dyn(cutlass.Float16, (fused, K)), fake(cute, cutlass, by["cumsum"]),
+        fa = make_fake_compact_tensor(at, (M, K, G), stride_order=(0, 1, 2), assumed_align=16)
+        fs = fake(cute, cutlass, by["scale"], (M, K // gk, G), (0, 1, 2)) if i4 else None
+        fk = [dyn(cutlass.Float16, (fused, K)), fake(cute, cutlass, by["cumsum"]),
               dyn(cutlass.Float16, (M, fused))]
-        return (k, [fk[0], None, fk[1], fk[2], fk[3], 1, stream()],
-                [("ptr", "a"), ("ptr", "b", (1,)), ("ptr", "cumsum"), ("ptr", "c", (1,)),
-                 ("stream",)])
-    c = case("bw_grouped_mixed_input_gemm_i8_f16",
-             "blackwell/kernel/mixed_input_gemm/grouped_mixed_input_gemm.py", "sm_100a",
-             dict(M=M, groups=list(groups), K=K), build, setup, ["a", "b", "cumsum"], ["c"],
-             EXACT)
+        return (k, [fa, fs] + fk + [1, stream()],
+                [("ptr", "a")] + ([("ptr", "scale")] if i4 else [])
+                + [("ptr", "b", (1,)), ("ptr", "cumsum"), ("ptr", "c", (1,)), ("stream",)])
+    c = case(f"bw_grouped_mixed_input_gemm_{kind}_f16",
+             f"blackwell/kernel/mixed_input_gemm/{name}.py", "sm_100a",
+             dict(M=M, groups=list(groups), K=K, a=a_type, scale_granularity=[gm, gk],
+                  mma_tiler=list(tiler), cluster=list(cluster), use_2cta_instrs=two_cta),
+             build, setup, ["a", "b", "cumsum"] + (["scale"] if i4 else []), ["c"], EXACT)
     return c
 
 
@@ -412,7 +439,8 @@ def cases(size):
             efc_synthetic(256 * s, 128, 128),
             mixed_input("i8", 256 * s, 128, 128),
             mixed_input("i4", 256 * s, 128, 256),
-            grouped_mixed_input(128 * s, [96, 160], 128),
+            grouped_mixed_input("i8", 128 * s, [96, 160], 128),
+            grouped_mixed_input("i4_acc_scale", 256 * s, [96, 160], 256),
             blockwise(256 * s, 128, 256),
             blockwise_grouped("contiguous", [128, 256 * s], 128, 256)]
 

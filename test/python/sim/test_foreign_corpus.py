@@ -51,8 +51,9 @@ RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited fo
          # in a warpgroup" (PTX ISA, setmaxnreg)
          "bw_mixed_input_gemm_i8_f16": {"setmaxnreg"},
          "bw_mixed_input_gemm_i4_f16": {"setmaxnreg"},
-         # its warpgroup 1: setmaxnreg.dec 96 (MMA warp), 80 (two TMA warps), 64 (scheduler warp)
-         "bw_grouped_mixed_input_gemm_i8_f16": {"setmaxnreg"}}
+         # its warpgroup 1: setmaxnreg.dec 96 (warp 4), 80 (warps 5, 6) and 64 (warp 7)
+         "bw_grouped_mixed_input_gemm_i8_f16": {"setmaxnreg"},
+         "bw_grouped_mixed_input_gemm_i4_acc_scale_f16": {"setmaxnreg"}}  # .dec 80, 72, 64
 TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
 #: uses per lane of a tcgen05.ld's destinations before a tcgen05.wait::ld as tile-sim counts them
 #: (each operation on an unwaited value), where not one per register: the EFC GEMM has no
