@@ -24,10 +24,11 @@ import corpus  # noqa: E402
 NAMES = corpus.names(FIX)
 #: the kernels `make test` runs and assembles: a short one of each source and kind (elementwise,
 #: norms, a GEMM of each architecture, TMA, tensor-memory copies, attention): under 8 s each in a
-#: --durations run of the fast tier at load 12 on 2 cores; the other 41 (5 to 29 s each in that run,
+#: --durations run of the fast tier at load 12 on 2 cores; the others (5 to 29 s each in that run,
 #: more for the ones slow before; Triton's attention with the proxy rule it breaks among them) run in
 #: `make test-slow` (bench/foreign/corpus_table.py times them all)
-FAST = {"ampere_elementwise_add", "ampere_elementwise_apply_leaky_relu", "ampere_elementwise_apply_mul",
+FAST = {"ampere_elementwise_add", "ampere_elementwise_add_autotune",  # (0.7 s)
+        "ampere_elementwise_apply_leaky_relu", "ampere_elementwise_apply_mul",
         "ampere_tensorop_gemm", "bw_dense_1cta", "bw_tma_v0_copy", "hopper_cta_norm_rms",
         "hopper_fmha", "rmsnorm_10", "rmsnorm_90", "triton_dot",
         "triton_gluon_tmem_copy_128x128_w8_10", "triton_layer_norm_bwd_dwdb_90",
