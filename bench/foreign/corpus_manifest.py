@@ -22,7 +22,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 FIX = os.path.join(ROOT, "test/fixtures/foreign")
 GENERATORS = ["make_corpus.py", "cute_cases.py", "cute_generic.py", "blockscaled.py",
               "host_eval.py", "tma_layouts.py", "triton_corpus.py", "triton_cases.py", "triton_dot.py",
-              "launch_seq.py", "seq_cases.py", "triton_desc.py"]
+              "launch_seq.py", "seq_cases.py", "triton_desc.py",
+              "tutorial_nvfp4.py", "cute_extra_cases.py",
+              "blockscaled_tensors.py"]
 TOOLCHAINS = {"nvidia-cutlass-dsl": "4.8.1 (the project's venv)",
               "triton": "3.9.0 (softmax, matmul, layer norm), 3.5.0 (fused attention with block "
                         "pointers, Gluon's TMEM tutorial, Gluon's TMA tutorial with host "

@@ -454,9 +454,12 @@ def hopper_fp8_gelu(M, N, K, scale=0.25):
 #: the template tensors' run-time shape and stride fields as the host passes them: (8, 8), row
 #: stride 8, batch stride 64
 LAYOUT_8x8 = (8, 8, 8, 64)
+#: the same with a run-time L mode, as the examples' host makes the templates (cute_tensor_like
+#: with is_dynamic_layout: every mode dynamic): shape (8, 8, 1), strides 8 and 64
+LAYOUT_8x8x1 = (8, 8, 1, 8, 64)
 
 
-def grouped_gemm(sizes, mode="SMEM", arch="sm_100a"):
+def grouped_gemm(sizes, mode="SMEM", arch="sm_100a", dynamic_l=False):
     """Blackwell grouped GEMM: C_g (M_g, N_g) f16 = A_g B_g^T per group, K-major A and B, N-major
     C, inputs in {-1, 0, 1} (exact). The kernel finds each group's tensors through a device table
     of their addresses (``ptrs``: a DeviceTable) and rewrites its tensor maps on the device
@@ -491,7 +494,8 @@ def grouped_gemm(sizes, mode="SMEM", arch="sm_100a"):
         # the templates have run-time layouts, as the example's (cute_tensor_like, dynamic): a
         # static one lets the compiler fold every tile coordinate to the template's one tile
         fk = {n: make_fake_compact_tensor(cutlass.Float16, (cute.sym_int(divisibility=8),
-                                                            cute.sym_int(), 1),
+                                                            cute.sym_int(),
+                                                            cute.sym_int() if dynamic_l else 1),
                                           stride_order=(1, 0, 2), assumed_align=16)
               for n in ("init_a", "init_b", "init_c")}
         dev = {n: fake(cute, cutlass, by[n]) for n in ("problem", "strides", "ptrs", "tensormaps")}
@@ -503,7 +507,8 @@ def grouped_gemm(sizes, mode="SMEM", arch="sm_100a"):
                                                       True, um)
         args = [fk["init_a"], fk["init_b"], fk["init_c"], G, dev["problem"], dev["strides"],
                 dev["ptrs"], tiles, dev["tensormaps"], tiles, stream()]
-        rt = [("ptr", n, LAYOUT_8x8) for n in ("init_a", "init_b", "init_c")] + [
+        lay = LAYOUT_8x8x1 if dynamic_l else LAYOUT_8x8
+        rt = [("ptr", n, lay) for n in ("init_a", "init_b", "init_c")] + [
             ("ptr", n) for n in ("problem", "strides", "ptrs", "tensormaps")] + [("stream",)]
         return k, args, rt
     outs = [f"c{g}" for g in range(G)]
@@ -595,4 +600,10 @@ def cases(size):
              "sm_90a", 256 * s, 128, 128, lambda mod, cutlass: mod.HopperWgmmaGemmPersistentKernel(
                  cutlass.Float32, (128, 128), (1, 1), 1, True), c="float16", l_mode=True,
              extra=lambda cutlass: [1]),
+        # its loads are NVVM cp.async.bulk.tensor.3d ops with coordinates (k, m, 0): the
+        # templates' L mode must be run-time, as the example's host makes it, for the rank-3
+        # maps those copies need (with a static L the DSL drops the mode and encodes rank 2)
+        grouped_gemm([(128, 128, 64 * s), (256, 128, 128)], arch="sm_90a", dynamic_l=True),
+        grouped_gemm([(128, 256, 64), (128, 128, 64 * s)], mode="GMEM", arch="sm_90a",
+                     dynamic_l=True),
     ]

@@ -173,7 +173,7 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
     mod, commit = mc.load_example(cutlass_dir, case["example"])
     fn, call_args, runtime = case["setup"](mod, cute, cutlass, bufs)
     mc.clear_dump()
-    compiled = cute.compile(fn, *call_args)
+    compiled = cute.compile(fn, *call_args, **case.get("compile_kwargs", {}))
     ptx, clean = mc.read_dump()
     lowered = str(compiled.ir_module)
     mc.host_function(lowered)  # names the launching host function (mc.HOST)

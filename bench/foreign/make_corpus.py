@@ -42,10 +42,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import blockscaled  # noqa: E402
+import blockscaled_tensors  # noqa: E402
 import cute_cases  # noqa: E402
+import cute_extra_cases  # noqa: E402
 import host_eval  # noqa: E402
 import seq_cases  # noqa: E402
 import tma_layouts  # noqa: E402
+import tutorial_nvfp4  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DUMP = tempfile.mkdtemp(prefix="foreign-corpus-")
@@ -56,7 +59,8 @@ os.environ.update(CUTE_DSL_KEEP="ptx,ir", CUTE_DSL_DUMP_DIR=DUMP, CUTE_DSL_ARCH=
 EXAMPLES = "examples/python/CuTeDSL/cute"
 REV = ["HEAD"]  # --rev
 TMA_TYPES = {"F16_RN": "float16", "BF16_RN": "bfloat16", "F32_RN": "float32", "TF32_RN": "tfloat32",
-             "U8": "uint8", "U16": "uint16", "U32": "uint32"}
+             "U8": "uint8", "U16": "uint16", "U32": "uint32",
+             "U4": "16u4_align8b"}  # 4-bit elements packed 16 to 8 bytes (int4, e2m1)
 SWIZZLE_BITS = {0: "none", 1: "32b", 2: "64b", 3: "128b"}
 
 
@@ -75,6 +79,8 @@ def load_example(cutlass_dir, rel):
         for sub in ("examples/python/CuTeDSL/cute", "examples/python/CuTeDSL"):
             sys.path.insert(0, os.path.join(tree, sub))
     path = os.path.join(tree, EXAMPLES, rel)
+    if os.path.dirname(path) not in sys.path:  # as Python runs the script: its siblings import
+        sys.path.insert(0, os.path.dirname(path))
     spec = importlib.util.spec_from_file_location(os.path.basename(rel)[:-3], path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -294,7 +300,10 @@ def tensor_map_args(atom, buf, concrete=None):
     checked against the IR (tma_layouts.py)."""
     assert atom["layout"] or concrete, (f"{buf['name']}: a run-time layout "
                                         f"{atom['layout_text']}: the case must state it")
-    layout = atom["layout"] or tma_layouts.resolve(atom["layout_text"], concrete)
+    # a static layout may nest (a scale tensor broadcast over K granules: ((1,256),(256,1),1)):
+    # read as a tree, as the basis's paths (1@1@0) name its modes
+    layout = (tma_layouts.parse_layout(atom["layout_text"]) if atom["layout"]
+              else tma_layouts.resolve(atom["layout_text"], concrete))
     box, dims, strides = tma_layouts.map_dims(layout, atom["gbasis"])
     # a multicast atom's basis is the whole tile; each of its num_multicast CTAs loads a slice of
     # the outermost box dimension and multicasts it, so the map's box is that slice (the DSL's
@@ -302,9 +311,10 @@ def tensor_map_args(atom, buf, concrete=None):
     n = atom.get("multicast", 1)
     assert box[-1] % n == 0, (atom, "the multicast count divides the outermost box dimension")
     box[-1] //= n
-    esize = np.dtype(buf["dtype"]).itemsize
-    strides = [st * esize for st in strides]
-    assert strides[0] == esize, (atom, "dimension 0 must be contiguous")
+    assert strides[0] == 1, (atom, "dimension 0 must be contiguous")
+    # bits per element: the buffer's, or 4 for a packed 4-bit format (two per byte)
+    bits = 4 if atom["format"] == "U4" else 8 * np.dtype(buf["dtype"]).itemsize
+    strides = [st * bits // 8 for st in strides]
     return dict(data_type=TMA_TYPES[atom["format"]], rank=len(box), global_dim=dims,
                 global_strides=strides[1:], box_dim=list(box), element_strides=[1] * len(box),
                 interleave="none", swizzle=SWIZZLE_BITS[atom["swizzle_b"]],
@@ -443,8 +453,12 @@ def cases(size):
                   c_dtype="float16"),
         *blockscaled.cases(size),
         *cute_cases.cases(size),
+        *tutorial_nvfp4.cases(size),
+        *cute_extra_cases.cases(size),
+        *blockscaled_tensors.cases(size),
         *(cute_cases.pending(size) if "--pending" in sys.argv else []),
         *seq_cases.cases(size),
+        *(cute_extra_cases.pending(size) if "--pending" in sys.argv else []),
     ]
 
 

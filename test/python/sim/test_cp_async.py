@@ -240,11 +240,52 @@ def test_cg_requires_16_bytes():
 
 
 def test_overlapping_pending_copies_of_one_thread_are_unordered(assemble):
-    body = ISSUE16 + "\tcp.async.cg.shared.global [%r4], [%rd4], 16;\n\tcp.async.wait_all;\n"
+    # the second copy writes the same 16 shared bytes from the next 16 global bytes: which one
+    # lands last is unordered, so the kernel relies on an order PTX does not give
+    body = ISSUE16 + """	add.s64 %rd7, %rd4, 16;
+	cp.async.cg.shared.global [%r4], [%rd7], 16;
+	cp.async.wait_all;
+"""
     ptx = kernel(body)
     assemble(ptx, "sm_90a")
     with pytest.raises(EmulationError, match=r"cp\.async destination of another copy"):
         run(ptx)
+    with pytest.raises(EmulationError, match=r"destination of another copy.*a race: an error"):
+        run(ptx, strict=False)
+
+
+# every thread copies the same 16 global bytes src[0:16] into the same shared bytes buf[0:16] (a
+# CuTe copy of a broadcast element), then, after the wait and a barrier, stores them to dst[16 t]
+BROADCAST16 = """	cp.async.cg.shared.global [%r2], [%rd1], 16;
+	cp.async.wait_all;
+	bar.sync 0;
+	ld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%r2];
+	mul.wide.u32 %rd5, %r1, 16;
+	add.s64 %rd6, %rd2, %rd5;
+	st.global.v4.u32 [%rd6], {%r10, %r11, %r12, %r13};
+"""
+
+
+def test_unordered_copies_of_the_same_bytes_are_no_race(assemble):
+    """PTX memory model (Conflict and Data-races; Limitations on Mixed-size Data-races): the 128
+    copies are unordered writes of the same size over the same bytes, a uniform-size race under
+    which the axioms still hold, and all carry src[0:16]: every order leaves those bytes, so
+    nothing is reported and every thread reads them."""
+    ptx = kernel(BROADCAST16)
+    assemble(ptx, "sm_90a")
+    src, dst, res = run(ptx, strict=True)
+    np.testing.assert_array_equal(dst, np.tile(src[:16], 128))
+    assert res.warnings == [] and res.findings == []
+    # odd threads copy the next 16 bytes instead: the bytes left depend on the order
+    odd = BROADCAST16.replace("\tcp.async.cg.shared.global [%r2], [%rd1], 16;\n", """	and.b32 %r20, %r1, 1;
+	mul.wide.u32 %rd8, %r20, 16;
+	add.s64 %rd9, %rd1, %rd8;
+	cp.async.cg.shared.global [%r2], [%rd9], 16;
+""")
+    ptx = kernel(odd)
+    assemble(ptx, "sm_90a")
+    with pytest.raises(EmulationError, match=r"cp\.async destination of another copy.*races"):
+        run(ptx, strict=False)
 
 
 def test_mbarrier_arrive_noinc(assemble):

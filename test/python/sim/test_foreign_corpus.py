@@ -24,10 +24,11 @@ import corpus  # noqa: E402
 NAMES = corpus.names(FIX)
 #: the kernels `make test` runs and assembles: a short one of each source and kind (elementwise,
 #: norms, a GEMM of each architecture, TMA, tensor-memory copies, attention): under 8 s each in a
-#: --durations run of the fast tier at load 12 on 2 cores; the other 41 (5 to 29 s each in that run,
+#: --durations run of the fast tier at load 12 on 2 cores; the others (5 to 29 s each in that run,
 #: more for the ones slow before; Triton's attention with the proxy rule it breaks among them) run in
 #: `make test-slow` (bench/foreign/corpus_table.py times them all)
-FAST = {"ampere_elementwise_add", "ampere_elementwise_apply_leaky_relu", "ampere_elementwise_apply_mul",
+FAST = {"ampere_elementwise_add", "ampere_elementwise_add_autotune",  # (0.7 s)
+        "ampere_elementwise_apply_leaky_relu", "ampere_elementwise_apply_mul",
         "ampere_tensorop_gemm", "bw_dense_1cta", "bw_tma_v0_copy", "hopper_cta_norm_rms",
         "hopper_fmha", "rmsnorm_10", "rmsnorm_90", "triton_dot",
         "triton_gluon_tmem_copy_128x128_w8_10", "triton_layer_norm_bwd_dwdb_90",
@@ -46,7 +47,15 @@ RULES = {"bw_tma_v0_copy": {"ordering"},  # exits with bulk stores not waited fo
          "triton_attention_fwd_90": {"ordering"},
          "triton_attention_fwd_causal_90": {"ordering"},
          "triton_attention_fwd_10": {"ordering", "smem-descriptor-version"},
-         "triton_attention_fwd_causal_10": {"ordering", "smem-descriptor-version"}}
+         "triton_attention_fwd_causal_10": {"ordering", "smem-descriptor-version"},
+         # warpgroup 1 is the MMA, TMA and scale-TMA warps (setmaxnreg.dec 96) and an idle warp
+         # (setmaxnreg.dec 24): "the same setmaxnreg instruction must be executed by all warps
+         # in a warpgroup" (PTX ISA, setmaxnreg)
+         "bw_mixed_input_gemm_i8_f16": {"setmaxnreg"},
+         "bw_mixed_input_gemm_i4_f16": {"setmaxnreg"},
+         # its warpgroup 1: setmaxnreg.dec 96 (warp 4), 80 (warps 5, 6) and 64 (warp 7)
+         "bw_grouped_mixed_input_gemm_i8_f16": {"setmaxnreg"},
+         "bw_grouped_mixed_input_gemm_i4_acc_scale_f16": {"setmaxnreg"}}  # .dec 80, 72, 64
 TRITON_ATTENTION = [n for n in RULES if n.startswith("triton_attention_fwd")]
 #: the kernels bench/foreign/launch_seq.py records (a sequence of launches, or a launch with a
 #: preferred cluster) that execute tcgen05.ld: per rule, the number of distinct tcgen05.ld lines
@@ -61,6 +70,13 @@ SEQUENCE_RULES = {"bw_fmha_bwd": {"tcgen05.fence::after_thread_sync": 14, "tcgen
                                          "tcgen05.wait::ld": 11},
                   "bw_mla_decode_fp8": {"tcgen05.fence::after_thread_sync": 10,
                                         "tcgen05.wait::ld": 11}}
+#: uses per lane of a tcgen05.ld's destinations before a tcgen05.wait::ld as tile-sim counts them
+#: (each operation on an unwaited value), where not one per register: the EFC GEMM has no
+#: tcgen05.wait::ld at all, packs the 16 registers of its .x16 load into 8 pairs and reads every
+#: pair twice, by a mul.f32x2 (its two f32 halves: two uses) for D and a st.shared.v2 for Y: 24;
+#: the amax GEMM unpacks its 16 pairs for abs.f32 of all 32 values (32) and st.shared.v2s the
+#: 16 pairs for the TMA store of C (16): 48
+REREADS = {"bw_efc_custom_epilogue_dense_gemm": 24, "bw_blockscaled_mxf8_amax": 48}
 #: kernels tile-sim refuses to run to the end, with the reason: none (docs/emulator.md §11.1)
 REFUSED: dict[str, str] = {}
 
@@ -155,6 +171,18 @@ def test_runs_as_shipped_and_matches(name):
         assert found == {("generic-address", commit[0]),
                          ("tcgen05.fence::after_thread_sync", ld_lines(ptx)[0])}
         assert all(f.source and re.search(r"triton_dot\.py:32:\d+$", f.source) for f in res.findings)
+    elif name.startswith("bw_blockwise"):  # no tcgen05.wait::ld at all; its four tcgen05.ld of the
+        # MMA's results lack the fence too; the last reads the running sum the epilogue keeps
+        # in TMEM with its own tcgen05.st (waited by tcgen05.wait::st: no fence rule there)
+        lds = ld_lines(ptx)
+        assert "tcgen05.wait::ld" not in ptx and len(lds) == 5
+        assert found == {(r, L) for L in lds[:4] for r in ("tcgen05.fence::after_thread_sync",
+                                                           "tcgen05.wait::ld")} | {
+            ("tcgen05.wait::ld", lds[4])}
+        count = {(f.rule, f.line): f.count for f in res.findings}
+        assert all(count[("tcgen05.wait::ld", L)] == 32 * 32 * count[
+            ("tcgen05.fence::after_thread_sync", L)] for L in lds[:4])  # .x32 each
+        assert count[("tcgen05.wait::ld", lds[4])] % (32 * 32) == 0
     else:  # no fence between the commit's mbarrier wait and tcgen05.ld; tcgen05.wait::ld after
         # the registers are read, if at all
         want = {(r, L) for L in ld_lines(ptx)
@@ -166,7 +194,7 @@ def test_runs_as_shipped_and_matches(name):
         count = {(f.rule, f.line): f.count for f in res.findings}
         for L in ld_lines(ptx):
             n = int(re.search(r"\.32x32b\.x(\d+)\.", lines[L - 1]).group(1))
-            assert count[("tcgen05.wait::ld", L)] == 32 * n * count[
+            assert count[("tcgen05.wait::ld", L)] == 32 * REREADS.get(name, n) * count[
                 ("tcgen05.fence::after_thread_sync", L)]
         assert all(re.match(r"tile-sim finding: line \d+( \([^)]*\))?: \[tcgen05\.", str(f))
                    for f in res.findings if f.rule not in extra)
@@ -327,3 +355,29 @@ def test_preferred_cluster_schedule_matches():
     lines = {f.line for f in res.findings}
     assert len(lines) == 1 and lines <= set(ld_lines(ptx))
     assert lines.isdisjoint({f.line for f in fallback.findings})
+
+
+@pytest.mark.slow  # 1 s: the kernel's setup up to its first copy
+def test_hopper_grouped_gemm_copies_through_rank3_maps(tmp_path):
+    """The Hopper grouped GEMM's own loads are NVVM ``cp.async.bulk.tensor.3d`` ops with
+    coordinates (k, m, 0), and the ISA gives a tensor copy the dimensionality ``.dim`` names: the
+    host must build rank-3 maps, which the example's does (templates with every mode run-time, the
+    L mode kept; the DSL's inline map words carry rank 3 in the same field as its rank-3 GEMM maps,
+    bench/foreign/cute_cases.py LAYOUT_8x8x1).  Through the rank-2 maps a static L mode gives,
+    tile-sim refuses the first copy rather than guess."""
+    import shutil
+    name = "hopper_grouped_gemm"
+    man, ptx, _ = corpus.load(FIX, name)
+    copies = re.findall(r"cp\.async\.bulk\.tensor\.(\d)d", ptx)
+    assert copies and set(copies) == {"3"}
+    maps = [p for p in man["params"] if p["kind"] == "tensor_map"]
+    assert maps and all(p["rank"] == 3 and p["global_dim"][2] == 1 for p in maps)
+    for p in maps:  # the same maps without their L mode
+        p.update(rank=2, global_dim=p["global_dim"][:2], global_strides=p["global_strides"][:1],
+                 box_dim=p["box_dim"][:2], element_strides=p["element_strides"][:2])
+    shutil.copy(os.path.join(FIX, f"{name}.npz"), tmp_path)
+    shutil.copy(os.path.join(FIX, f"{name}.ptx"), tmp_path)
+    with open(tmp_path / f"{name}.json", "w") as f:
+        json.dump(man, f)
+    with pytest.raises(EmulationError, match=r"\.3d for a tensor map of rank 2"):
+        corpus.run(str(tmp_path), name)

@@ -132,7 +132,8 @@ def issue(M, t, dst, src, cp_size, src_size, line):
     records = RECORDS.of(M)
     rec = CpAsyncRecord(len(records) + 1, line, t, dst, src, cp_size, src_size)
     records[rec.id] = rec
-    _check_access(M, t, t.cta, dst, cp_size, "cp.async destination of another copy")
+    if not _same_copy(M, t.cta, rec):
+        _check_access(M, t, t.cta, dst, cp_size, "cp.async destination of another copy")
     TAGS.of(t.cta)[dst:dst + cp_size] = rec.id
     GROUPS.of(t).cur.append(rec)
     M.progress += 1
@@ -185,6 +186,8 @@ def _perform(M, t, st, recs):
         rec.seq = seq
     tags = TAGS.of(t.cta)
     for rec in recs:  # issue order (overlapping pending copies were flagged at issue)
+        if _same_copy(M, t.cta, rec):  # over another copy of the same bytes: no order to check
+            tags[rec.dst:rec.dst + rec.cp_size] = 0
         val = M.gmem.read(rec.src, rec.src_size) if rec.src_size else 0
         shared_write(M, t, t.cta, rec.dst, rec.cp_size, val)  # zero-fills beyond src-size
         tags[rec.dst:rec.dst + rec.cp_size] = rec.id  # shared_write cleared the tags
@@ -221,6 +224,26 @@ def mbarrier_arrive(M, t, a, space, noinc):
 
 
 # ------------------------------------------------------------------------------- race checks
+def _same_copy(M, cta, rec):
+    """Whether every byte of ``rec``'s destination is the destination of one other copy of the same
+    bytes: same destination, cp-size, source and src-size (a CuTe copy of a broadcast scale
+    element: one global word to one shared word from every lane of a warp).  Such writes are
+    unordered, a data race in the PTX memory model, but of the same size over the same bytes (a
+    uniform-size race, under which the model's axioms still hold) and carrying the same global
+    bytes, so every coherence order leaves the same value: no order is relied on, nothing to
+    report, and a thread ordered after either copy reads those bytes.  Copies of different
+    sources or sizes still race (_check_access)."""
+    tags = TAGS.peek(cta)
+    if tags is None:
+        return False
+    ids = np.unique(tags[rec.dst:rec.dst + rec.cp_size])
+    if len(ids) != 1 or ids[0] == 0 or ids[0] == rec.id:
+        return False
+    other = RECORDS.of(M)[int(ids[0])]
+    return (other.dst == rec.dst and other.cp_size == rec.cp_size and other.src == rec.src
+            and other.src_size == rec.src_size)
+
+
 def _check_access(M, t, cta, off, n, what):
     tags = TAGS.peek(cta)
     if tags is None:
