@@ -20,6 +20,7 @@ import ctypes as C
 import glob
 import json
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -114,6 +115,14 @@ def run_corpus(out_dir, man_path, cc):
     host = {b["name"]: (data[b["name"]].copy() if b["name"] in man["inputs"]
                         else np.zeros(b["shape"], b["dtype"])) for b in man["buffers"]}
     dev = {n: alloc(a) for n, a in host.items()}
+    for b in man["buffers"]:  # a table of addresses (sim.DeviceTable): each field's byte offset
+        for f in b.get("pointers", []):  # into its buffer, plus that buffer's device address
+            words = host[b["name"]].view(np.uint64).reshape(-1)
+            words[f["offset"] // 8] += np.uint64(dev[f["buffer"]])
+        if b.get("pointers"):
+            a = host[b["name"]]
+            ck(cu.cuMemcpyHtoD_v2(C.c_uint64(dev[b["name"]]), a.ctypes.data_as(C.c_void_p), a.nbytes),
+               "cuMemcpyHtoD")
     mod = load(base)
     if seq:  # each launch in order, as the host function launches them on one stream
         notes = []
@@ -242,7 +251,18 @@ def run_matrix(out_dir, ptx_path):
     return got
 
 
+def one(out_dir, man_path):
+    """One kernel's line (the child process of main)."""
+    _, cc = init()
+    try:
+        print(run_corpus(out_dir, man_path, cc))
+    except Exception as e:  # noqa: BLE001 - reported on the kernel's line
+        print(f"{os.path.basename(man_path)[:-5]}: ERROR {e}")
+
+
 def main():
+    if sys.argv[1] == "--one":
+        return one(sys.argv[2], sys.argv[3])
     out_dir, dirs = sys.argv[1], sys.argv[2:]
     os.makedirs(out_dir, exist_ok=True)
     name, cc = init()
@@ -252,10 +272,12 @@ def main():
         for m in sorted(glob.glob(os.path.join(d, "*.json"))):
             if os.path.basename(m) == "MANIFEST.json":
                 continue
-            try:
-                line = run_corpus(out_dir, m, cc)
-            except Exception as e:  # one kernel's failure is reported, the others still run
-                line = f"{os.path.basename(m)[:-5]}: ERROR {e}"
+            # each kernel in a process of its own: a fault (CUDA error 700) poisons its context
+            p = subprocess.run([sys.executable, os.path.abspath(__file__), "--one", out_dir, m],
+                               capture_output=True, text=True)
+            line = (p.stdout.strip().splitlines() or [""])[-1]
+            if p.returncode or not line:
+                line = f"{os.path.basename(m)[:-5]}: ERROR {(p.stderr.strip().splitlines() or ['?'])[-1]}"
             bad += "MISMATCH" in line or "ERROR" in line
             print(line, flush=True)
         mats = sorted(glob.glob(os.path.join(d, "matrix_*.ptx")))
