@@ -219,9 +219,13 @@ def retire(M, t, keep: int):
                 x0 = r[rec.slots[0]]
                 if isinstance(x0, InFlight) and x0.rec is not rec and _held(r, rec, x0):
                     continue  # a later wgmma of the chain holds them all (its D not needed)
-            elif sp is not None and all(map(is_, map(type, r[sp[0]:sp[1]]), repeat(rec.cls))):
-                r[sp[0]:sp[1]] = rec.rows[t.lane]  # (lenient: every register still its own value)
-                continue
+            elif sp is not None:  # lenient: each register its own value, or a later wgmma's
+                types = set(map(type, r[sp[0]:sp[1]]))
+                if types == {rec.cls}:  # (every register still this wgmma's: the loop below, at once)
+                    r[sp[0]:sp[1]] = rec.rows[t.lane]
+                    continue
+                if rec.cls not in types and all(ty.__base__ is InFlight for ty in types):
+                    continue  # (every register a later wgmma's of the chain: the loop below does nothing)
             xs = [r[s] for s in rec.slots]
             values = rec.rows[t.lane] if any(isinstance(x, InFlight) and x.rec is rec for x in xs) \
                 else xs  # (only a written register's violation is left to report)
