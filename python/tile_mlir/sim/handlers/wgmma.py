@@ -15,8 +15,9 @@ Asynchrony: operands are read and D computed at issue; the accumulator registers
 plain results land.  In strict mode every accumulator register of a warp's wgmma holds the same
 InFlight (its record's token: any use of it is an error, so its value never matters) and the
 record keeps the warp's D, which a chained wgmma reads as its C directly; in lenient mode, where a
-use goes on with the value, each register holds its own, an instance of a subclass made for the record (its
-``rec`` a class attribute: no attribute dict per register and lane).  Any arithmetic, comparison or store of an InFlight register is a violation
+use goes on with the value, each register holds its own, an instance of a subclass made for the
+record (its ``rec`` a class attribute: no attribute dict per register and lane).  Any arithmetic,
+comparison or store of an InFlight register is a violation
 (PTX: the registers must not be accessed until the group completes); a later wgmma of the chain
 reads the pending value as its C, as PTX orders same-accumulator wgmmas.  A wgmma needs a prior
 wgmma.fence in its thread; a thread that exits with wgmmas not waited for is a violation.
