@@ -20,7 +20,7 @@ WAIT = "\twgmma.wait_group.sync.aligned 0;"
 
 
 def test_lenient_d_equals_strict_d():
-    cfg = config(atype="bf16", n=64, scale_d=1)
+    cfg = config(atype="bf16", n=32, scale_d=1)
     strict, _ = run(cfg)
     lenient, res = run(cfg, strict=False)
     assert np.array_equal(strict, lenient) and not res.warnings
