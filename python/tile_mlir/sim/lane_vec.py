@@ -8,9 +8,9 @@ products), max / min.f32, neg.f32, ex2.approx.ftz.f32 and cvt.rn.{bf16x2,f16x2}.
 the instruction's closure computes, lane for lane:
 
 * f32 arithmetic as sim/fast_f32.py does it (binary64, fma rounded to odd; the same numbers, as IEEE binary64
-  is the same in numpy and in Python), on the lanes where fast_f32 would take its fast path (finite normal
-  operands and results); every other lane calls the instruction's own scalar function (its closure's `_op`),
-  so zeros, subnormals, infinities and NaNs take the exact path exactly as before;
+  is the same in numpy and in Python; zeros, infinities and NaNs by its rules: sim/lane_f32.py), on the lanes
+  where fast_f32 would take its fast path; every other lane (a subnormal operand or result) calls the
+  instruction's own scalar function (its closure's `_op`), the exact path;
 * ex2.approx.ftz.f32 by approx_math.mufu_ex2, the array model the scalar path was checked against;
 * max / min.f32 by the order of their bits (fast_f32.maxmin), NaN lanes by the scalar function;
 * cvt to bf16 by cvt_pack's rounding on the bits; to f16 by numpy's IEEE conversion (to nearest even, with
@@ -33,6 +33,7 @@ import re
 
 import numpy as np
 
+from . import lane_f32
 from .approx_math import mufu_ex2
 from .codegen import compiled
 from .errors import EmulationError
@@ -45,7 +46,6 @@ MIN_LEN = 16
 _U64 = np.uint64
 _INT = {int}
 _EXP = 0x7F800000
-_MIN_NORMAL = 2.0 ** -126
 _SRC_REG = re.compile(r"^r\[(\d+)\]$")
 _SRC_MASKED = re.compile(r"^\(r\[(\d+)\] & (0x[0-9a-f]+)\)$")
 _DST = re.compile(r"^r\[(\d+)\] = \(E\) & (0x[0-9a-f]+)$")
@@ -95,44 +95,10 @@ def _scalar(inst, name="_op"):
 
 
 # ------------------------------------------------------------------------------------------ numbers
-def _f64(c):
-    return c.astype(np.uint32).view(np.float32).astype(np.float64)
-
-
-def _normal(c):
-    e = c & _EXP
-    return (e != 0) & (e != _EXP)
-
-
-def _round(x):
-    """x (binary64) to f32 codes and whether fast_f32._code keeps them (normal before and after rounding)."""
-    r = x.astype(np.float32)
-    c = r.view(np.uint32).astype(_U64)
-    return c, (np.abs(x) >= _MIN_NORMAL) & ((c & _EXP) != _EXP)
-
-
-def _fma_odd(x, y, z):
-    """fast_f32._fma_odd on arrays: x * y + z in binary64, rounded to odd."""
-    p = x * y
-    s = p + z
-    bb = s - p
-    err = (p - (s - bb)) + (z - bb)
-    q = s.view(np.int64)
-    fix = (err != 0) & ((q & 1) == 0)
-    return np.where(fix, (q + np.where((err > 0) == (s > 0), 1, -1)).view(np.float64), s)
-
-
-_ARITH = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y, "fma": _fma_odd}
-
-
 def _words(kind, flips, xs):
-    """One f32 word of each source: the fast result's codes and the lanes where it holds."""
-    ok = _normal(xs[0])
-    for x in xs[1:]:
-        ok &= _normal(x)
-    vals = [_f64(x ^ f) if f else _f64(x) for x, f in zip(xs, flips)]
-    c, kept = _round(_ARITH[kind](*vals))
-    return c, ok & kept
+    """One f32 word of each source (sign flips applied): the exact results' codes and the lanes where they
+    hold (sim/lane_f32.py)."""
+    return lane_f32.words(kind, [x ^ f if f else x for x, f in zip(xs, flips)])
 
 
 def _arith_op(kind, pair, flips=()):

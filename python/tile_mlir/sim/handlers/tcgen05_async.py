@@ -279,8 +279,13 @@ def check_proxy(M, t, cta, idx, spec, what="tcgen05.cp"):
     nz = tags[tags != 0]
     if not nz.size:
         return
-    for tag in distinct(nz):
-        w = unfenced_writer(M, int(tag), t)
+    u = distinct(nz)
+    by_gid = M.thread_by_gid
+    known = t.proxy_known if t is not None else None
+    for tag, gid, epoch in zip(u.tolist(), ((u >> 32) - 1).tolist(), (u & 0xFFFFFFFF).tolist()):
+        if by_gid(gid).fenced_at > epoch or (known is not None and known.get(gid, -1) > epoch):
+            continue  # (unfenced_writer's tests, inline: the common case, no writer unfenced)
+        w = unfenced_writer(M, tag, t)
         if w is not None:
             pos = np.argwhere(tags == tag)[0]
             addr = int(idx[tuple(pos)])

@@ -91,7 +91,7 @@ class _Shared:
     (id(chunks) -> (chunks, version, ids)), as a K loop reads the same ring slots again and
     again and tags change only when a load lands or a store clears them; ``marked``: per byte 1
     where its tag is nonzero (a bytearray: a load or store of a few bytes asks it in C)."""
-    __slots__ = ("tags", "version", "reading", "rids", "marked", "_marks")
+    __slots__ = ("tags", "version", "reading", "rids", "marked", "_marks", "_cover")
 
     def __init__(self, cta):
         self.tags = np.zeros(cta.smem.size, dtype=np.int32)
@@ -100,6 +100,7 @@ class _Shared:
         self.rids = {}
         self.marked = bytearray(cta.smem.size)
         self._marks = np.frombuffer(self.marked, dtype=np.uint8)
+        self._cover = None  # (reading, its length, bytearray of the bytes its entries span)
 
     def tag(self, idx, rid):
         """Bytes ``idx`` written by load ``rid``."""
@@ -116,6 +117,21 @@ class _Shared:
     def any(self, off, n) -> bool:
         """Whether a load's tag is on some of bytes [off, off + n)."""
         return self.marked.find(1, off, off + n) >= 0
+
+    def ids_at(self, off, n) -> list:
+        """record_ids of bytes [off, off + n) (a store's or load's few bytes: no numpy sort)."""
+        return sorted({i for i in self.tags[off:off + n].tolist() if i})
+
+    def reading_overlaps(self, off, n) -> bool:
+        """Whether some entry of ``reading`` spans a byte of [off, off + n). ``reading`` is only appended
+        to or replaced (never changed in place), so its identity and length tell when to recount."""
+        r, c = self.reading, self._cover
+        if c is None or c[0] is not r or c[1] != len(r):
+            buf = bytearray(len(self.marked))
+            for lo, hi, _ in r:
+                buf[lo:hi] = b"\x01" * (hi - lo)
+            c = self._cover = (r, len(r), buf)
+        return c[2].find(1, off, off + n) >= 0
 
 
 RECORDS = Kept("tma", "machine", lambda M: {})
@@ -203,8 +219,13 @@ def check_fenced(M, cta, idx, what, line, issuer=None):
     nz = tags[tags != 0]
     if not nz.size:
         return
-    for tag in distinct(nz):
-        w = unfenced_writer(M, int(tag), issuer)
+    u = distinct(nz)
+    by_gid = M.thread_by_gid
+    known = issuer.proxy_known if issuer is not None else None
+    for tag, gid, epoch in zip(u.tolist(), ((u >> 32) - 1).tolist(), (u & 0xFFFFFFFF).tolist()):
+        if by_gid(gid).fenced_at > epoch or (known is not None and known.get(gid, -1) > epoch):
+            continue  # (unfenced_writer's tests, inline: the common case, no writer unfenced)
+        w = unfenced_writer(M, tag, issuer)
         if w is not None:
             addr = int(idx[np.argmax(tags == tag)])
             M.violation(f"{what} shared byte 0x{addr:x} of CTA {cta.idx} written by a "
@@ -256,7 +277,7 @@ def check_load(M, t, cta, off, n, what):
     the mbarrier phase they complete."""
     sh = SHARED.peek(cta)
     if sh is not None and sh.any(off, n):
-        check_tma_written(M, t, cta, np.arange(off, off + n), what)
+        check_tma_written(M, t, cta, lambda: np.arange(off, off + n), what, sh.ids_at(off, n))
 
 
 def _check_gather(M, t, cta, chunks, what):
@@ -305,9 +326,9 @@ def check_store(M, t, cta, off, n):
     if sh is None:
         return
     if sh.any(off, n):
-        check_tma_written(M, t, cta, np.arange(off, off + n), "store")
+        check_tma_written(M, t, cta, lambda: np.arange(off, off + n), "store", sh.ids_at(off, n))
         sh.clear(off, n)
-    if sh.reading:
+    if sh.reading and sh.reading_overlaps(off, n):
         for lo, hi, rec in sh.reading:
             if off < hi and lo < off + n:
                 M.violation(f"store to shared 0x{off:x} ({n} bytes) by thread {M.where(t)} "

@@ -15,7 +15,9 @@ Asynchrony: operands are read and D computed at issue; the accumulator registers
 plain results land.  In strict mode every accumulator register of a warp's wgmma holds the same
 InFlight (its record's token: any use of it is an error, so its value never matters) and the
 record keeps the warp's D, which a chained wgmma reads as its C directly; in lenient mode, where a
-use goes on with the value, each register holds its own.  Any arithmetic, comparison or store of an InFlight register is a violation
+use goes on with the value, each register holds its own, an instance of a subclass made for the
+record (its ``rec`` a class attribute: no attribute dict per register and lane).  Any arithmetic,
+comparison or store of an InFlight register is a violation
 (PTX: the registers must not be accessed until the group completes); a later wgmma of the chain
 reads the pending value as its C, as PTX orders same-accumulator wgmmas.  A wgmma needs a prior
 wgmma.fence in its thread; a thread that exits with wgmmas not waited for is a violation.
@@ -111,13 +113,10 @@ THREAD = Kept("wgmma", "thread", _ThreadState)
 @guard_int_ops
 class InFlight(int):
     """The value of an accumulator register of a wgmma not yet waited for: the result's bits,
-    refusing every use (the emulator's own code reads ``.value``)."""
+    refusing every use (the emulator's own code reads ``.value``). ``rec``, its Record: the
+    instance's (a strict-mode token) or its class's (lenient mode: :func:`_lenient_class`)."""
 
-    def __new__(cls, value, rec):
-        obj = super().__new__(cls, value)
-        obj.value = value
-        obj.rec = rec
-        return obj
+    value = property(int.__int__)
 
     def _touch(self):
         rec = self.rec
@@ -127,18 +126,25 @@ class InFlight(int):
                         key=("wgmma-inflight", rec.line))
 
 
+def _lenient_class(rec):
+    """InFlight for each register of ``rec`` in lenient mode: ``cls(v)`` is an int object without
+    attributes of its own (``rec`` is the class's), as a GEMM makes one per register and lane."""
+    return type("InFlight", (InFlight,), {"rec": rec, "__module__": __name__})
 
 
 class Record:
     """One warp's wgmma: its D (16 x n, the C of a chained wgmma; computed when first read,
     wgmma_chain.py), each lane's accumulator values (``rows``) and, in strict mode, the token its
     registers hold."""
-    __slots__ = ("M", "line", "slots", "span", "step", "frag", "wide", "_rows", "tok")
+    __slots__ = ("M", "line", "slots", "span", "step", "frag", "wide", "_rows", "tok", "cls")
 
     def __init__(self, M, line, slots, span, step, frag, wide, strict):
         self.M, self.line, self.slots, self.span, self.step = M, line, slots, span, step
         self.frag, self.wide, self._rows = frag, wide, None
-        self.tok = InFlight(0, self) if strict else None
+        self.tok = self.cls = None
+        if strict:
+            self.tok = int.__new__(InFlight, 0)
+            self.tok.rec = self
 
     @property
     def d(self):
@@ -212,15 +218,22 @@ def retire(M, t, keep: int):
                     r[sp[0]:sp[1]] = rec.rows[t.lane]
                     continue
                 x0 = r[rec.slots[0]]
-                if type(x0) is InFlight and x0.rec is not rec and _held(r, rec, x0):
+                if isinstance(x0, InFlight) and x0.rec is not rec and _held(r, rec, x0):
                     continue  # a later wgmma of the chain holds them all (its D not needed)
+            elif sp is not None:  # lenient: each register its own value, or a later wgmma's
+                types = set(map(type, r[sp[0]:sp[1]]))
+                if types == {rec.cls}:  # (every register still this wgmma's: the loop below, at once)
+                    r[sp[0]:sp[1]] = rec.rows[t.lane]
+                    continue
+                if rec.cls not in types and all(ty.__base__ is InFlight for ty in types):
+                    continue  # (every register a later wgmma's of the chain: the loop below does nothing)
             xs = [r[s] for s in rec.slots]
-            values = rec.rows[t.lane] if any(type(x) is InFlight and x.rec is rec for x in xs) \
+            values = rec.rows[t.lane] if any(isinstance(x, InFlight) and x.rec is rec for x in xs) \
                 else xs  # (only a written register's violation is left to report)
             for s, v, x in zip(rec.slots, values, xs):
-                if type(x) is InFlight and x.rec is rec:
+                if isinstance(x, InFlight) and x.rec is rec:
                     r[s] = v
-                elif not (type(x) is InFlight and x.rec is not rec):
+                elif not (isinstance(x, InFlight) and x.rec is not rec):
                     M.violation(f"an accumulator register of the wgmma.mma_async at line "
                                 f"{rec.line} was written while the wgmma was in flight",
                                 key=("wgmma-overwrite", rec.line))
@@ -378,8 +391,7 @@ def exec_mma(M, w, parts, s):
         c = np.zeros((16, s.n), dtype=np.uint32)
         if scale_d:
             rr, cc = frag
-            vals = np.array([[_plain(t, t.r[sl], sl) for sl in s.d_slots] for t in parts],
-                            dtype=np.uint64)
+            vals = np.array([_c_values(t, s) for t in parts], dtype=np.uint64)
             if not wide:
                 vals = np.stack([vals & 0xFFFF, vals >> 16], axis=-1).reshape(32, -1)
             c[rr, cc] = vals.astype(np.uint32)
@@ -393,11 +405,14 @@ def exec_mma(M, w, parts, s):
     rec = Record(M, s.line, s.d_slots, s.span, step, frag, wide, M.strict)
     tok, sp = rec.tok, s.span
     rows = rec.rows if tok is None else None
+    cls = rec.cls = _lenient_class(rec) if tok is None else None
     for t in parts:
         r = t.r
-        if tok is None:  # lenient: each register its value, used as it is when touched
+        if tok is None and sp is not None:  # lenient: each register its value, used as it is when touched
+            r[sp[0]:sp[1]] = list(map(cls, rows[t.lane]))
+        elif tok is None:
             for sl, v in zip(s.d_slots, rows[t.lane]):
-                r[sl] = InFlight(v, rec)
+                r[sl] = cls(v)
         elif sp is not None:
             r[sp[0]:sp[1]] = [tok] * (sp[1] - sp[0])
         else:
@@ -407,10 +422,21 @@ def exec_mma(M, w, parts, s):
     M.progress += 1
 
 
+def _c_values(t, s):
+    """[_plain(t, t.r[slot], slot) for slot in s.d_slots], where the registers hold plain ints or
+    lenient in-flight values (their own values) in one pass."""
+    r = t.r
+    sp = s.span
+    seg = r[sp[0]:sp[1]] if sp is not None else [r[sl] for sl in s.d_slots]
+    if all(ty is int or (ty is not InFlight and ty.__base__ is InFlight) for ty in set(map(type, seg))):
+        return list(map(int.__int__, seg))
+    return [_plain(t, x, sl) for x, sl in zip(seg, s.d_slots)]
+
+
 def _plain(t, x, slot):
     """The value in register ``slot`` of thread ``t``, holding ``x`` (an in-flight one its
     record's value, as PTX orders same-accumulator wgmmas)."""
-    if type(x) is not InFlight:
+    if not isinstance(x, InFlight):
         return x
     rec = x.rec
     return rec.rows[t.lane][rec.slots.index(slot)] if x is rec.tok else x.value
@@ -420,7 +446,7 @@ def _chained_c(parts, s):
     """The record of the earlier wgmma of this warp on the same registers whose token every
     accumulator register, in every lane, holds (its D is this wgmma's C); else None."""
     x0 = parts[0].r[s.d_slots[0]]
-    if type(x0) is not InFlight:
+    if not isinstance(x0, InFlight):
         return None
     rec = x0.rec
     if x0 is not rec.tok or rec.slots != s.d_slots:
