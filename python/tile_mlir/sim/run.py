@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from . import findings, launch, pool, run_args
+from . import findings, gc_budget, launch, pool, run_args
 from .build import build_machine
 from .errors import EmulationError
 from .progress import bar_for
 from .result import SimResult
 
 
+@gc_budget.during
 def run_ptx(ptx: str, kernel: str | None, args: list, *, grid=(1, 1, 1), block=(128, 1, 1),
             cluster=None, dynamic_smem: int = 0, trace: bool = False,
             max_steps: int | None = None, max_seconds: float | None = None,

@@ -7,7 +7,7 @@ import pathlib
 import tile_mlir.sim as sim
 
 ALLOWED_TOP = {"numpy", "__future__", "re", "os", "sys", "math", "struct", "bisect", "warnings",
-               "dataclasses", "typing", "time"}
+               "dataclasses", "typing", "time", "gc", "contextlib", "functools"}
 #: the one module that computes tensor-core arithmetic, with MMA-Sim (docs/emulator.md §10)
 NUMERICS = {"mma_numerics.py": {"torch", "mmasim"},
             "mma_fast.py": {"ctypes", "threading"},  # to pin OpenBLAS to one thread
