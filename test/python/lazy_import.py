@@ -18,6 +18,8 @@ class Lazy:
         self._module = None
 
     def __getattr__(self, attr: str):
+        if attr.startswith("_"):  # pytest's collection probes every module attribute for its
+            raise AttributeError(attr)  # markers (`_pytestfixturefunction`...): not an import
         if self._module is None:
             try:
                 self._module = importlib.import_module(self._name)

@@ -112,6 +112,7 @@ def _assemble_without_spills(ptx: str, tmp_path):
     assert "0 bytes spill stores, 0 bytes spill loads" in out.stdout + out.stderr
 
 
+@pytest.mark.slow  # (test_attention_ptx assembles the default configuration in make test)
 def test_attention_ptx_f16_d64_lse(tmp_path):
     """The other head dim and element type, with the log-sum-exp (its registers in the correction warpgroup and
     the load / MMA warps' extra tensor map): ptxas for sm_100a, no spills at the kernel's setmaxnreg counts."""

@@ -2,10 +2,10 @@
 
 O (and the LSE) must equal, bit for bit, examples/attention_reference.model (the kernel's arithmetic in its
 order: MMA-Sim's wgmma model, fma.rn, tile-sim's ex2 / lg2 models, the reduction's folding order), and be within
-attention_reference.TOLERANCE of float64 attention. The fast cases: the causal mask with grouped-query heads,
-the LSE and a ragged length (one and two key tiles per query tile), on two consumer warpgroups and on three
-(192-row query tiles over 128-key tiles: two masked visits, rows that see no key of the first). The slow ones:
-head dim 128 with a residual key tile and one persistent CTA, both head dims with batches, several q tiles,
+attention_reference.TOLERANCE of float64 attention. The fast case: the causal mask with grouped-query heads,
+the LSE and a ragged length (one and two key tiles per query tile) on two consumer warpgroups. The slow ones:
+three consumer warpgroups (192-row query tiles over 128-key tiles: two masked visits, rows that see no key of
+the first), head dim 128 with a residual key tile and one persistent CTA, both head dims with batches, several q tiles,
 fp16 and bf16, the persistent walks on three consumers.
 """
 import os
@@ -27,9 +27,9 @@ PTXAS = find_ptxas()
 # block_n]]]
 FAST = [
     ("bf16", 1, 2, 1, 130, 64, True, True),
-    ("f16", 1, 1, 1, 130, 64, True, True, 0, 3),  # (one head: grouped heads on three consumers are slow cases)
 ]
 SLOW = [
+    ("f16", 1, 1, 1, 130, 64, True, True, 0, 3),  # three consumers: 192-row query tiles, two masked visits
     ("f16", 1, 1, 1, 200, 128, False, False, 1),  # persistent: one CTA walks both query tiles
     ("bf16", 1, 2, 2, 400, 64, False, True),  # 192-key tiles (head dim 64 without the mask), a residual one
     ("f16", 2, 2, 1, 256, 64, True, True, 0),  # one CTA per tile

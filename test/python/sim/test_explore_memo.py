@@ -46,6 +46,7 @@ def _compare(bug, fixed, n):
     return looked_up
 
 
+@pytest.mark.slow  # (make test: the table's own tests below)
 def test_tcgen05_schedules_with_looked_up_mma_results_run_as_computed():
     """bw_dense_1cta (CuTe DSL, tcgen05.mma onto one accumulator, TMA loads and store): clean."""
     runs = _compare(MUTANTS["staging-bar"], True, 2)
