@@ -18,6 +18,8 @@ import os
 import sys
 
 os.environ.setdefault("TILE_MLIR_SIM_STRICT", "1")
+if os.environ.get("PYTEST_XDIST_WORKER"):  # pytest-xdist's workers already fill the cores: tile-sim's own
+    os.environ.setdefault("TILE_MLIR_SIM_WORKERS", "1")  # pool beside them only adds processes and decodes
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 
