@@ -211,13 +211,15 @@ def _file_seed(path, root):
         return PTXSeed(os.path.relpath(path, root), ptx, kernel, (("buffer", SIM_BUFFER_BYTES),) * n,
                        (1, 1, 1), (128, 1, 1), (1, 1, 1))
     man = json.load(open(stem + ".json"))
+    first = (man.get("launches") or [man])[0]  # (a sequence of launches, launch_seq.py: its first)
+    kernel = first.get("kernel", kernel)
     inputs = np.load(stem + ".inputs.npz") if os.path.exists(stem + ".inputs.npz") else {}
     params = tuple(("buffer", SIM_BUFFER_BYTES) if p["kind"] == "buffer" else
                    ("scalar", int(inputs[p["name"]]) if p["name"] in inputs else 16)
-                   for p in man["params"])
+                   for p in first["params"])
     return PTXSeed(os.path.relpath(path, root), ptx, kernel, params,
-                   _grid(man["grid"], man["cluster"]), tuple(man["block"]), tuple(man["cluster"]),
-                   man["dynamic_smem"])
+                   _grid(first["grid"], first["cluster"]), tuple(first["block"]), tuple(first["cluster"]),
+                   first["dynamic_smem"])
 
 
 def _grid(grid, cluster):
