@@ -53,7 +53,7 @@ class Thread:
       thread's earlier stores; ``epochs``: the epoch of each thread whose earlier stores it has
       synchronised with through barriers (one dict shared by a barrier's participants, never
       changed in place); ``proxy_known``: ``epochs`` at its last fence.proxy.async
-      (:func:`unfenced_writer`);
+      (:func:`unfenced_writers`);
     * ``ext``: the state handler families keep for the thread (:class:`Kept`).
     """
     __slots__ = ("r", "pc", "state", "lin", "lane", "warp", "cta", "gid", "local", "wait_on",
@@ -286,16 +286,18 @@ def publish_epochs(threads):
         t.epochs = merged
 
 
-def unfenced_writer(M, tag: int, reader):
-    """The thread whose generic-proxy store tagged ``tag`` (nonzero) has no proxy fence on a
-    causality path to an async-proxy access by ``reader`` (PTX ISA, memory consistency model:
-    proxy-preserved base causality order), or None: neither the writer fenced after the store,
-    nor did ``reader`` fence after synchronising with the writer past the store."""
-    gid, epoch = (tag >> 32) - 1, tag & 0xFFFFFFFF
-    w = M.thread_by_gid(gid)
-    if w.fenced_at > epoch:
-        return None
+def unfenced_writers(M, tags, reader) -> list:
+    """(tag, thread) for each of the distinct nonzero write tags ``tags`` (a numpy array) whose
+    generic-proxy store has no proxy fence on a causality path to an async-proxy access by
+    ``reader`` (PTX ISA, memory consistency model: proxy-preserved base causality order): neither
+    the writer fenced after the store, nor did ``reader`` fence after synchronising with the
+    writer past the store. (A tag is the writer's gid + 1 above its store's epoch.)"""
+    by_gid = M.thread_by_gid
     known = reader.proxy_known if reader is not None else None
-    if known is not None and known.get(gid, -1) > epoch:
-        return None
-    return w
+    out = []
+    for tag, gid, epoch in zip(tags.tolist(), ((tags >> 32) - 1).tolist(), (tags & 0xFFFFFFFF).tolist()):
+        w = by_gid(gid)
+        if w.fenced_at > epoch or (known is not None and known.get(gid, -1) > epoch):
+            continue
+        out.append((tag, w))
+    return out

@@ -203,7 +203,7 @@ def decode_fence(d, inst):
     p = inst.parts
     if len(p) > 1 and p[1] == "proxy" and _orders_shared_for_async(".".join(p[2:])):
         # generic-proxy writes of this thread (and those it knows of) to shared memory become visible
-        # to the async proxy (state.unfenced_writer)
+        # to the async proxy (state.unfenced_writers)
         return d.compile(["_pf(t)"], {"_pf": proxy_fence})
     return d.compile([])
 

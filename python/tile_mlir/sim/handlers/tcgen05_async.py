@@ -26,7 +26,7 @@ import numpy as np
 from .. import findings
 from ..errors import EmulationError
 from ..memory import cells_at
-from ..state import Kept, unfenced_writer
+from ..state import Kept, unfenced_writers
 from . import mbarrier as mbar
 from . import tcgen05_chain
 from .tma import distinct
@@ -274,27 +274,20 @@ def check_inflight(M, t, cta, off, n):
 def check_proxy(M, t, cta, idx, spec, what="tcgen05.cp"):
     """Shared bytes ``idx`` of ``cta`` read in the async proxy by ``what`` (issued by ``t`` at
     ``spec.line``): each generic-proxy store of them needs a proxy fence on a causality path to
-    the read (state.unfenced_writer)."""
+    the read (state.unfenced_writers)."""
     tags = cta.smem.wtag[idx]
     nz = tags[tags != 0]
     if not nz.size:
         return
-    u = distinct(nz)
-    by_gid = M.thread_by_gid
-    known = t.proxy_known if t is not None else None
-    for tag, gid, epoch in zip(u.tolist(), ((u >> 32) - 1).tolist(), (u & 0xFFFFFFFF).tolist()):
-        if by_gid(gid).fenced_at > epoch or (known is not None and known.get(gid, -1) > epoch):
-            continue  # (unfenced_writer's tests, inline: the common case, no writer unfenced)
-        w = unfenced_writer(M, tag, t)
-        if w is not None:
-            pos = np.argwhere(tags == tag)[0]
-            addr = int(idx[tuple(pos)])
-            M.violation(
-                f"{what} at line {spec.line} (async proxy) reads shared byte 0x{addr:x} of CTA "
-                f"{cta.idx} written by a generic-proxy store of thread {M.where(w)} with no "
-                f"fence.proxy.async between them: neither the writer fenced after the store nor "
-                f"the issuing thread after synchronising with the writer (docs/tcgen05.md §10)",
-                key=("proxy", spec.line, w.gid))
+    for tag, w in unfenced_writers(M, distinct(nz), t):
+        pos = np.argwhere(tags == tag)[0]
+        addr = int(idx[tuple(pos)])
+        M.violation(
+            f"{what} at line {spec.line} (async proxy) reads shared byte 0x{addr:x} of CTA "
+            f"{cta.idx} written by a generic-proxy store of thread {M.where(w)} with no "
+            f"fence.proxy.async between them: neither the writer fenced after the store nor "
+            f"the issuing thread after synchronising with the writer (docs/tcgen05.md §10)",
+            key=("proxy", spec.line, w.gid))
 
 
 # ------------------------------------------------------------------------------- commit

@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import memory as mem
 from ..errors import EmulationError
-from ..state import Kept, unfenced_writer
+from ..state import Kept, unfenced_writers
 from ..tensor_map import TensorMap
 from . import tensormap_dev
 
@@ -213,25 +213,18 @@ def distinct(a):
 def check_fenced(M, cta, idx, what, line, issuer=None):
     """Shared bytes ``idx`` read or overwritten by the async proxy (an operation ``issuer``
     issued): each generic-proxy store of them needs a proxy fence on a causality path to the
-    access, by the writer or by the issuer after synchronising with it (state.unfenced_writer,
+    access, by the writer or by the issuer after synchronising with it (state.unfenced_writers,
     docs/emulator.md §9)."""
     tags = cta.smem.wtag[idx]
     nz = tags[tags != 0]
     if not nz.size:
         return
-    u = distinct(nz)
-    by_gid = M.thread_by_gid
-    known = issuer.proxy_known if issuer is not None else None
-    for tag, gid, epoch in zip(u.tolist(), ((u >> 32) - 1).tolist(), (u & 0xFFFFFFFF).tolist()):
-        if by_gid(gid).fenced_at > epoch or (known is not None and known.get(gid, -1) > epoch):
-            continue  # (unfenced_writer's tests, inline: the common case, no writer unfenced)
-        w = unfenced_writer(M, tag, issuer)
-        if w is not None:
-            addr = int(idx[np.argmax(tags == tag)])
-            M.violation(f"{what} shared byte 0x{addr:x} of CTA {cta.idx} written by a "
-                        f"generic-proxy store of thread {M.where(w)} with no fence.proxy.async "
-                        f"between them (by the writer after the store, or by the issuing thread "
-                        f"after synchronising with the writer)", key=("tma-proxy", line, w.gid))
+    for tag, w in unfenced_writers(M, distinct(nz), issuer):
+        addr = int(idx[np.argmax(tags == tag)])
+        M.violation(f"{what} shared byte 0x{addr:x} of CTA {cta.idx} written by a "
+                    f"generic-proxy store of thread {M.where(w)} with no fence.proxy.async "
+                    f"between them (by the writer after the store, or by the issuing thread "
+                    f"after synchronising with the writer)", key=("tma-proxy", line, w.gid))
 
 
 # ------------------------------------------------------------------------------- race checks
