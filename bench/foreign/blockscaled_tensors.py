@@ -98,15 +98,7 @@ def compile_tensors(cutlass_dir, case, cute, cutlass, mc):
     maps = iter(tensor_maps(blockscaled.atoms_of(clean), M, N, K))
     params = []
     for i, (kind, v) in enumerate(kparams):
-        if kind == "tensor_map":
-            p = next(maps)
-        elif kind == "buffer":
-            p = dict(kind="buffer", buffer=v)
-        elif kind == "struct":
-            p = dict(kind="struct", value=v[0].hex(),
-                     pointers=[dict(offset=o, buffer=n) for o, n in v[1]])
-        else:
-            p = dict(kind="bytes", value=v.hex())
+        p = next(maps) if kind == "tensor_map" else cute_generic.value_param(kind, v)
         params.append(dict(name=f"param_{i}", **p))
     assert next(maps, None) is None, "a TMA atom with no tensor-map parameter"
     grid, block, cluster = mc.launch_facts(clean, grid="exact_grid_dim" in clean)

@@ -116,11 +116,8 @@ def run(folder, name, *, strict=False, preferred=False, **kw):
     from tile_mlir.sim import run_launches
     man, ptx, data = load(folder, name)
     bufs = arrays(man, data)
-    specs = [dict(ptx=ptx, kernel=L["kernel"], args=arguments(name, L, bufs), grid=L["grid"],
-                  block=L["block"], dynamic_smem=L["dynamic_smem"],
-                  cluster=L.get("preferred_cluster", L["cluster"]) if preferred else L["cluster"])
-             for L in launches(man)]
-    results = run_launches(specs, strict=strict, **kw)
+    results = run_launches([_spec(ptx, name, L, bufs, preferred) for L in launches(man)],
+                           strict=strict, **kw)
     res = results[0] if "launches" not in man else SequenceResult(results)
     refs = {n: data[f"ref_{n}"] for n in man["outputs"]}
     return {n: bufs[n] for n in man["outputs"]}, refs, res
@@ -131,9 +128,14 @@ def run_one(folder, name, index, **kw):
     every entry of a sequence this way)."""
     from tile_mlir.sim import run_ptx
     man, ptx, data = load(folder, name)
-    L = launches(man)[index]
-    return run_ptx(ptx, L["kernel"], arguments(name, L, arrays(man, data)), grid=L["grid"],
-                   block=L["block"], cluster=L["cluster"], dynamic_smem=L["dynamic_smem"], **kw)
+    return run_ptx(**_spec(ptx, name, launches(man)[index], arrays(man, data)), **kw)
+
+
+def _spec(ptx, name, L, bufs, preferred=False):
+    """run_ptx's arguments of launch ``L`` over the buffers ``bufs``."""
+    return dict(ptx=ptx, kernel=L["kernel"], args=arguments(name, L, bufs), grid=L["grid"],
+                block=L["block"], dynamic_smem=L["dynamic_smem"],
+                cluster=L.get("preferred_cluster", L["cluster"]) if preferred else L["cluster"])
 
 
 class SequenceResult:

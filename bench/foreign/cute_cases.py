@@ -47,11 +47,17 @@ EXACT = "numpy float64 of integer inputs (exact)"
 
 
 # ----------------------------------------------------------------------------- ampere
-def ew_add(M, N):
+def ew_add_build(M, N):
+    """The buffers of an elementwise f16 C = A + B of small integers (the sums exact)."""
     def build(rng):
         a = rng.integers(-64, 65, (M, N)).astype(np.float16)
         b = rng.integers(-64, 65, (M, N)).astype(np.float16)
         return [("a", a), ("b", b), ("c", np.zeros((M, N), np.float16))], {"c": a + b}
+    return build
+
+
+def ew_add(M, N):
+    build = ew_add_build(M, N)
 
     def setup(mod, cute, cutlass, bufs):
         fk = [fake(cute, cutlass, a) for _, a in bufs]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cute_cases import EXACT, case, fake, stream
+from cute_cases import EXACT, case, ew_add_build, fake, stream
 
 
 def ew_add_autotune(M, N, copy_bits=128):
@@ -13,10 +13,7 @@ def ew_add_autotune(M, N, copy_bits=128):
     tuner compiles) at one of the tuner's candidates: C = A + B in f16, M and N not multiples of
     the (16, 256) tile, so the predicates on the coordinate tensor decide the edge tiles; inputs
     small integers (the sums exact)."""
-    def build(rng):
-        a = rng.integers(-64, 65, (M, N)).astype(np.float16)
-        b = rng.integers(-64, 65, (M, N)).astype(np.float16)
-        return [("a", a), ("b", b), ("c", np.zeros((M, N), np.float16))], {"c": a + b}
+    build = ew_add_build(M, N)
 
     def setup(mod, cute, cutlass, bufs):
         fk = [fake(cute, cutlass, a) for _, a in bufs]
@@ -177,6 +174,19 @@ def efc_synthetic(M, N, K, reads=2, writes=3, alpha=2.0, beta=1.0):
                 "numpy float64 of the synthetic epilogue of integer inputs (exact)")
 
 
+def _pack_int4(x):
+    """Signed 4-bit values two per byte along the last axis, the low nibble first."""
+    return ((x[..., 0::2] & 15) | (x[..., 1::2] & 15) << 4).astype(np.uint8)
+
+
+def _shuffle_a(mod, cutlass, at, K, gk):
+    """(whether the mixed-input examples' run() shuffles A, the toolchain's CUDA version), decided
+    as run() decides it: the example's own rule, and only from CUDA 13.1 on."""
+    shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, at, cutlass.Float16, gk)
+    ver = getattr(cutlass, "CUDA_VERSION", None)
+    return shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1), ver
+
+
 #: mixed_input_gemm.py's two documented configurations: A's type, scale granularity (m, k), MMA
 #: tile, cluster, 2-CTA MMA, TMA store
 MIXED = {"i8": ("Int8", (0, 0), (128, 128, 64), (1, 1), False, False),
@@ -200,8 +210,7 @@ def mixed_input(kind, M, N, K):
         a = rng.integers(lo, -lo + 1, (M, K))
         b = rng.integers(-1, 2, (N, K)).astype(np.float16)
         at = a.T  # M-major: K rows of M
-        bufs = [("a", at.astype(np.int8) if kind == "i8" else
-                 ((at[:, 0::2] & 15) | (at[:, 1::2] & 15) << 4).astype(np.uint8))]
+        bufs = [("a", at.astype(np.int8) if kind == "i8" else _pack_int4(at))]
         aw = a.astype(np.float64)
         if kind == "i4":
             sc = rng.choice([-2, -1, 1, 2], (M, K // gk)).astype(np.float16)
@@ -214,9 +223,7 @@ def mixed_input(kind, M, N, K):
         from cutlass.cute.runtime import make_fake_compact_tensor
         by = dict(bufs)
         at = getattr(cutlass, a_type)
-        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, at, cutlass.Float16, gk)
-        ver = getattr(cutlass, "CUDA_VERSION", None)
-        shuffle = shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1)
+        shuffle, ver = _shuffle_a(mod, cutlass, at, K, gk)
         assert not shuffle, "a shuffled A: build() would have to store it shuffled"
         c["compile_kwargs"] = dict(options="--opt-level %d" % (
             3 if ver is None or (ver.major == 13 and ver.minor < 1) else 2))
@@ -279,8 +286,7 @@ def grouped_mixed_input(kind, M, groups, K):
             cols = slice(cumsum[g], cumsum[g + 1])
             ref[:, cols] = aw[g] @ b[cols].astype(np.float64).T
         at = a.transpose(0, 2, 1)  # G blocks of K rows of M
-        a_buf = (((at[..., 0::2] & 15) | (at[..., 1::2] & 15) << 4).astype(np.uint8) if i4
-                 else np.ascontiguousarray(at).astype(np.int8))
+        a_buf = _pack_int4(at) if i4 else np.ascontiguousarray(at).astype(np.int8)
         return ([("a", a_buf)] + bufs + [("b", b), ("cumsum", cumsum),
                                          ("c", np.zeros((M, fused), np.float16))],
                 {"c": ref.astype(np.float16)})
@@ -289,9 +295,7 @@ def grouped_mixed_input(kind, M, groups, K):
         from cutlass.cute.runtime import make_fake_compact_tensor
         by = dict(bufs)
         at = getattr(cutlass, a_type)
-        shuffle = mod.mixed_input_utils.is_shuffle_a("m", K, at, cutlass.Float16, gk)
-        ver = getattr(cutlass, "CUDA_VERSION", None)
-        shuffle = shuffle and ver is not None and (ver.major, ver.minor) >= (13, 1)
+        shuffle, _ = _shuffle_a(mod, cutlass, at, K, gk)
         assert not shuffle and mod.get_advanced_compiler_control_path() is None, \
             "run() would shuffle A or pass ptxas controls here"
         k = getattr(mod, cls)(gm, gk, cutlass.Float32, two_cta, tiler, cluster, G, shuffle)

@@ -132,6 +132,18 @@ def pointer_fields(mc, typ, v, base=0):
     return [f for (off, ft), e in zip(fields, v) for f in pointer_fields(mc, ft, e, base + off)]
 
 
+def value_param(kind, v) -> dict:
+    """The manifest entry of a kernel parameter that is not a tensor map, as kernel_parameters
+    reads it: a buffer's name, a struct's bytes with its pointer fields (byte offset -> buffer), or
+    a scalar's bytes."""
+    if kind == "buffer":
+        return dict(kind="buffer", buffer=v)
+    if kind == "struct":
+        return dict(kind="struct", value=v[0].hex(),
+                    pointers=[dict(offset=o, buffer=n) for o, n in v[1]])
+    return dict(kind="bytes", value=v.hex())
+
+
 def map_directions(ptx, entry):
     """{kernel parameter index: "load" | "store"} for each tensor-map parameter the PTX uses in a
     cp.async.bulk.tensor (global -> shared: load; shared -> global, or a reduction: store): the
@@ -204,13 +216,8 @@ def compile_generic(cutlass_dir, case, cute, cutlass, mc):
                                **mc.tensor_map_args(at, buf, case.get("layouts", {}).get(
                                    buf["name"]))))
             k += 1
-        elif kind == "buffer":
-            params.append(dict(name=f"param_{i}", kind="buffer", buffer=v))
-        elif kind == "struct":
-            params.append(dict(name=f"param_{i}", kind="struct", value=v[0].hex(),
-                               pointers=[dict(offset=o, buffer=n) for o, n in v[1]]))
         else:
-            params.append(dict(name=f"param_{i}", kind="bytes", value=v.hex()))
+            params.append(dict(name=f"param_{i}", **value_param(kind, v)))
     assert k == len(atoms) == len(words), (k, len(atoms), len(words))
     manifest = dict(source="bench/foreign/make_corpus.py", example=case["example"],
                     cutlass_commit=commit, arch=case["arch"], kernel=entry.group(1),

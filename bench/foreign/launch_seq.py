@@ -226,15 +226,10 @@ def compile_sequence(cutlass_dir, case, cute, cutlass, mc):
                 if case.get("map_offsets", {}).get(buf["name"]):
                     p["offset"] = case["map_offsets"][buf["name"]]
                 descs.append([None if w is None else f"0x{w:016x}" for w in words[d]])
-            elif kind == "buffer":
-                p.update(kind="buffer", buffer=v)
-            elif kind == "struct":
-                p.update(kind="struct", value=v[0].hex(),
-                         pointers=[dict(offset=o, buffer=n) for o, n in v[1]])
-                for o, n in v[1]:
-                    offsets.setdefault(n, set()).add(int.from_bytes(v[0][o:o + 8], "little"))
             else:
-                p.update(kind="bytes", value=v.hex())
+                p.update(cute_generic.value_param(kind, v))
+                for o, n in v[1] if kind == "struct" else ():
+                    offsets.setdefault(n, set()).add(int.from_bytes(v[0][o:o + 8], "little"))
             params.append(p)
         launches.append(dict(
             kernel=entry, params=params,

@@ -456,9 +456,9 @@ def cases(size):
         *tutorial_nvfp4.cases(size),
         *cute_extra_cases.cases(size),
         *blockscaled_tensors.cases(size),
-        *(cute_cases.pending(size) if "--pending" in sys.argv else []),
         *seq_cases.cases(size),
-        *(cute_extra_cases.pending(size) if "--pending" in sys.argv else []),
+        *(cute_cases.pending(size) + cute_extra_cases.pending(size) if "--pending" in sys.argv
+          else []),
     ]
 
 

@@ -125,15 +125,7 @@ def compile_nvfp4(cutlass_dir, case, cute, cutlass, mc):
     maps = iter(tensor_maps(atoms, M, N, K, case["tiles"]))
     params = []
     for i, (kind, v) in enumerate(kparams):
-        if kind == "tensor_map":
-            p = next(maps)
-        elif kind == "struct":
-            p = dict(kind="struct", value=v[0].hex(),
-                     pointers=[dict(offset=o, buffer=n) for o, n in v[1]])
-        elif kind == "buffer":
-            p = dict(kind="buffer", buffer=v)
-        else:
-            p = dict(kind="bytes", value=v.hex())
+        p = next(maps) if kind == "tensor_map" else cute_generic.value_param(kind, v)
         params.append(dict(name=f"param_{i}", **p))
     assert next(maps, None) is None, "a TMA atom with no tensor-map parameter"
     _, block, cluster = mc.launch_facts(clean, grid=False)
