@@ -118,10 +118,6 @@ class _Shared:
         """Whether a load's tag is on some of bytes [off, off + n)."""
         return self.marked.find(1, off, off + n) >= 0
 
-    def ids_at(self, off, n) -> list:
-        """record_ids of bytes [off, off + n) (a store's or load's few bytes: no numpy sort)."""
-        return sorted({i for i in self.tags[off:off + n].tolist() if i})
-
     def reading_overlaps(self, off, n) -> bool:
         """Whether some entry of ``reading`` spans a byte of [off, off + n). ``reading`` is only appended
         to or replaced (never changed in place), so its identity and length tell when to recount."""
@@ -270,7 +266,7 @@ def check_load(M, t, cta, off, n, what):
     the mbarrier phase they complete."""
     sh = SHARED.peek(cta)
     if sh is not None and sh.any(off, n):
-        check_tma_written(M, t, cta, lambda: np.arange(off, off + n), what, sh.ids_at(off, n))
+        check_tma_written(M, t, cta, lambda: np.arange(off, off + n), what, record_ids(sh.tags[off:off + n]))
 
 
 def _check_gather(M, t, cta, chunks, what):
@@ -301,7 +297,10 @@ _CHUNK_BYTES: dict = {}
 
 
 def record_ids(ids: np.ndarray) -> list:
-    """The distinct nonzero record ids of ``ids``, ascending."""
+    """The distinct nonzero record ids of ``ids``, ascending (a store's or load's few bytes: no
+    numpy sort)."""
+    if ids.size <= 64:
+        return sorted({i for i in ids.tolist() if i})
     return distinct(ids[ids != 0]).tolist()
 
 
@@ -319,7 +318,7 @@ def check_store(M, t, cta, off, n):
     if sh is None:
         return
     if sh.any(off, n):
-        check_tma_written(M, t, cta, lambda: np.arange(off, off + n), "store", sh.ids_at(off, n))
+        check_tma_written(M, t, cta, lambda: np.arange(off, off + n), "store", record_ids(sh.tags[off:off + n]))
         sh.clear(off, n)
     if sh.reading and sh.reading_overlaps(off, n):
         for lo, hi, rec in sh.reading:
