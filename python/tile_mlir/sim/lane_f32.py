@@ -72,14 +72,12 @@ def words(kind: str, xs):
         ok &= normal[2] | zero[2]  # (a zero addend: the product, rounded once)
     ok &= (np.abs(r) >= _MIN_NORMAL) | (r == 0)  # (an overflow is an infinity: kept)
     a, b = xs[0], xs[1]
+    z = (zero[0] | zero[1]) & ~special  # (a zero among the first two operands, nothing special)
     if kind == "fma":
-        z = (zero[0] | zero[1]) & ~special
         zr = _zero_sum((a ^ b) & _SIGN, xs[2])
     elif kind == "mul":
-        z = (zero[0] | zero[1]) & ~special
         zr = (a ^ b) & _SIGN
     else:
-        z = (zero[0] | zero[1]) & ~special
         zr = _zero_sum(a, b ^ _SIGN if kind == "sub" else b)
     if special.any():
         s = _PLAIN[kind](*vals)
