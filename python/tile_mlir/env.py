@@ -70,8 +70,13 @@ VARIABLES: dict[str, Variable] = {v.name: v for v in (
              "numpy-only attribute builders"),
 )}
 
-# the old spellings still read (the name without its MLIR_), each to its new name
-RENAMED: dict[str, str] = {"TILE_" + n[len("TILE_MLIR_"):]: n for n in VARIABLES}
+def old_name(name: str) -> str:
+    """The spelling before 2026-12-07, still read: the name without its MLIR_."""
+    return "TILE_" + name[len("TILE_MLIR_"):]
+
+
+# the old spellings, each to its new name
+RENAMED: dict[str, str] = {old_name(n): n for n in VARIABLES}
 
 _warned: set[str] = set()
 
@@ -82,7 +87,7 @@ def get(name: str) -> str | None:
     _warn_unread()
     value = os.environ.get(name)
     if value is None:
-        value = os.environ.get("TILE_" + name[len("TILE_MLIR_"):])  # (its old spelling: RENAMED)
+        value = os.environ.get(old_name(name))
     return var.default if value is None else value
 
 
