@@ -112,13 +112,17 @@ def run(folder, name, *, strict=False, preferred=False, **kw):
     sequence's result is :class:`SequenceResult`. A launch with a ``preferred_cluster`` (CUDA's
     preferred-cluster attribute: the GPU runs each cluster in that shape where it fits, else in
     ``cluster`` shape) runs every cluster in ``cluster`` shape, or with ``preferred`` every one in
-    the preferred shape: the two uniform schedules of the ones the hardware may choose."""
+    the preferred shape: the two uniform schedules of the ones the hardware may choose.  A
+    sequence explored (``explore=``) gives the list of its launches' ExploreResults."""
     from tile_mlir.sim import run_launches
     man, ptx, data = load(folder, name)
     bufs = arrays(man, data)
     results = run_launches([_spec(ptx, name, L, bufs, preferred) for L in launches(man)],
                            strict=strict, **kw)
-    res = results[0] if "launches" not in man else SequenceResult(results)
+    if "launches" not in man:
+        res = results[0]
+    else:  # (under explore= each launch's ExploreResult, in order)
+        res = results if "explore" in kw else SequenceResult(results)
     refs = {n: data[f"ref_{n}"] for n in man["outputs"]}
     return {n: bufs[n] for n in man["outputs"]}, refs, res
 

@@ -63,13 +63,16 @@ class CpAsyncRecord:
 
 class _Groups:
     """A thread's copies: issued and not yet committed, then committed groups (oldest first);
-    ``seq`` counts its waits that performed copies."""
-    __slots__ = ("cur", "groups", "seq")
+    ``seq`` counts its waits that performed copies; ``ordered``: ids of performed copies that
+    happen-before this thread's next access (it stays so: performed copies stay performed and a
+    thread's knowledge only grows), so a later access to their bytes needs no check."""
+    __slots__ = ("cur", "groups", "seq", "ordered")
 
     def __init__(self, t):
         self.cur = []
         self.groups = []
         self.seq = 0
+        self.ordered = set()
 
 
 GROUPS = Kept("cp_async", "thread", _Groups)
@@ -236,26 +239,40 @@ def _same_copy(M, cta, rec):
     tags = TAGS.peek(cta)
     if tags is None:
         return False
-    ids = np.unique(tags[rec.dst:rec.dst + rec.cp_size])
-    if len(ids) != 1 or ids[0] == 0 or ids[0] == rec.id:
+    ids = _ids(tags, rec.dst, rec.cp_size)
+    if len(ids) != 1:
         return False
-    other = RECORDS.of(M)[int(ids[0])]
+    (rid,) = ids
+    if rid == 0 or rid == rec.id:
+        return False
+    other = RECORDS.of(M)[rid]
     return (other.dst == rec.dst and other.cp_size == rec.cp_size and other.src == rec.src
             and other.src_size == rec.src_size)
+
+
+def _ids(tags, off, n):
+    """The distinct copy ids (0: none) of ``n`` shared bytes from ``off``; the few bytes of one
+    thread's access go through a Python set (numpy's per-call cost is most of a small unique)."""
+    if n <= 64:
+        return set(tags[off:off + n].tolist())
+    return set(np.unique(tags[off:off + n]).tolist())
 
 
 def _check_access(M, t, cta, off, n, what):
     tags = TAGS.peek(cta)
     if tags is None:
         return
-    ids = tags[off:off + n]
-    if not np.count_nonzero(ids):  # (3x .any() on a few bytes)
+    ids = _ids(tags, off, n)
+    ids.discard(0)
+    if not ids:
+        return
+    ordered = GROUPS.of(t).ordered
+    ids -= ordered
+    if not ids:
         return
     records = RECORDS.of(M)
-    for rid in np.unique(ids):
-        if rid == 0:
-            continue
-        rec = records[int(rid)]
+    for rid in sorted(ids):  # (lowest id first, as np.unique gave them)
+        rec = records[rid]
         if not rec.done:
             M.violation(f"{what} at shared 0x{off:x} ({n} bytes) by thread {M.where(t)} races "
                         f"with the cp.async issued at line {rec.line} by thread "
@@ -263,9 +280,9 @@ def _check_access(M, t, cta, off, n, what):
                         f"(cp.async.wait_group/wait_all by its issuer, then a barrier)",
                         key=("cpa-race", what, rec.line), race=True)
             continue
-        if rec.issuer is t:
-            continue
-        if t.seen.get(knowledge_key(rec.issuer), -1) < rec.seq:
+        if rec.issuer is t or t.seen.get(knowledge_key(rec.issuer), -1) >= rec.seq:
+            ordered.add(rid)
+        else:
             M.violation(f"{what} at shared 0x{off:x} ({n} bytes) by thread {M.where(t)} races "
                         f"with the cp.async issued at line {rec.line} by thread "
                         f"{M.where(rec.issuer)}: its issuer waited for it, but this thread has "
@@ -285,7 +302,7 @@ def check_store(M, t, cta, off, n):
     tags = TAGS.peek(cta)
     if tags is None:
         return
-    if np.count_nonzero(tags[off:off + n]):
+    if _ids(tags, off, n) != {0}:
         _check_access(M, t, cta, off, n, "store")
         tags[off:off + n] = 0
 
