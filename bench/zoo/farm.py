@@ -6,9 +6,13 @@ bring every kernel to a target, sized by the rates the logs measured.
     PYTHONPATH=python python bench/zoo/farm.py plan  [LOG..] --target 1000 --seconds S --out JOBS
     PYTHONPATH=python python bench/zoo/farm.py run   JOBS --workers W --seconds S --log LOG
                                                      [--job-seconds J]
+    (a line of JOBS: NAME SEED N [CAP], CAP a job's own bound in seconds)
     PYTHONPATH=python python bench/zoo/farm.py tally LOG.. [--target 1000]
 
-A job explores the first cluster of the kernel's grid (``explore_clusters=1``: clusters never
+A job's kernel is a corpus kernel by its name, ``zoo/NAME`` the fixed twin of a bug zoo entry
+of zoo_mutants.py (the whole grid, as run.py explores it), or ``ours/NAME`` one of our examples'
+launches that ``ours_clean.py --export DIR`` wrote (``--ours DIR``).  A corpus job explores the
+first cluster of the kernel's grid (``explore_clusters=1``: clusters never
 interleave, so a grid's schedules are its clusters') in lenient mode, as corpus_clean.py does; a
 job cut by the deadline counts the schedules it ran (indices 0.. of its seed: ``run_ptx``'s
 ``explore_seconds``).  Seeds differ between the jobs of a kernel, so their schedules add up; a
@@ -34,15 +38,35 @@ import corpus  # noqa: E402
 FOLDER = os.path.join(ROOT, "test", "fixtures", "foreign")
 
 
-def _job(folder, name, seed, n, deadline, cap):
+def _explore(o, name, seed, n, seconds):
+    """The ExploreResult(s) of ``n`` schedules of ``seed`` of the job's kernel."""
+    kw = dict(explore=n, seed=seed, progress=False, workers=1, explore_seconds=seconds)
+    if name.startswith("zoo/"):  # a bug zoo entry's fixed twin, the whole grid (bench/zoo/run.py)
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from zoo_mutants import MUTANTS
+
+        from tile_mlir.sim import run_ptx
+        bug = MUTANTS[name[4:]]
+        return run_ptx(bug.ptx(True), bug.kernel, bug.args(), strict=bug.strict,
+                       **bug.launch(), **kw)
+    if name.startswith("ours/"):  # one of our examples' launches (ours_clean.py --export)
+        import pickle
+
+        from tile_mlir.sim import run_ptx
+        with open(os.path.join(o.ours, name[5:] + ".pkl"), "rb") as f:
+            ptx, kernel, args, launch = pickle.load(f)
+        return run_ptx(ptx, kernel, args, **{**launch, **kw})
+    return corpus.run(o.dir, name, explore_clusters=1, **kw)[2]
+
+
+def _job(o, name, seed, n, deadline, cap):
     """One job's log entry (run in a worker process); None when the deadline has passed."""
     t = time.time()
     if deadline - t < 5:
         return None
     entry = {"name": name, "seed": seed, "n": n}
     try:
-        _, _, r = corpus.run(folder, name, explore=n, seed=seed, progress=False, workers=1,
-                             explore_clusters=1, explore_seconds=min(deadline - t, cap))
+        r = _explore(o, name, seed, n, min(deadline - t, cap))
     except Exception as e:  # the default schedule fails or the kernel cannot run: say so
         entry["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300]}" if str(e) else \
             type(e).__name__
@@ -62,14 +86,14 @@ def run(o):
     jobs = []
     with open(o.jobs) as f:
         for line in f:
-            if line.strip():
-                name, seed, n = line.split()
-                jobs.append((name, int(seed), int(n)))
+            if line.strip():  # NAME SEED N [CAP: the job's own bound, seconds]
+                name, seed, n, *cap = line.split()
+                jobs.append((name, int(seed), int(n), float(cap[0]) if cap else None))
     deadline = time.time() + o.seconds
     done = 0
     with ProcessPoolExecutor(o.workers) as ex, open(o.log, "a") as log:
-        futs = [ex.submit(_job, o.dir, name, seed, n, deadline, o.job_seconds or o.seconds)
-                for name, seed, n in jobs]
+        futs = [ex.submit(_job, o, name, seed, n, deadline, cap or o.job_seconds or o.seconds)
+                for name, seed, n, cap in jobs]
         for fut in as_completed(futs):
             e = fut.result()
             if e is None:
@@ -113,7 +137,7 @@ def summary(seeds):
 
 def tally(o):
     data = load(o.logs)
-    names = corpus.names(o.dir)
+    names = corpus.names(o.dir) + sorted(n for n in data if "/" in n)
     at = clean = 0
     print("| kernel | schedules | distinct runs | seeds | core seconds | result |")
     print("|---|---|---|---|---|---|")
@@ -145,13 +169,17 @@ def plan(o):
     every seed it has used (from --first-seed)."""
     data = load(o.logs)
     jobs = []
-    for name in corpus.names(o.dir):
+    want = [(n, o.target, 0, o.first_seed) for n in corpus.names(o.dir)]
+    for x in o.extra:  # NAME:TARGET:BEFORE:FIRST_SEED
+        name, target, before, first = x.split(":")
+        want.append((name, int(target), int(before), int(first)))
+    for name, target, before, first in want:
         seeds = data.get(name, {})
         s, _, secs, fails, errs = summary(seeds)
-        if fails or errs or s >= o.target:
+        if fails or errs or before + s >= target:
             continue
-        left = o.target - s
-        nxt = max([o.first_seed - 1, *seeds]) + 1
+        left = target - before - s
+        nxt = max([first - 1, *seeds]) + 1
         if s:
             per = secs / s  # core seconds per schedule, the default run's share included
             chunk = max(1, int(o.seconds * 0.85 / per))
@@ -187,7 +215,11 @@ def main():
     p.add_argument("--target", type=int, default=1000)
     p.add_argument("--seconds", type=float, required=True, help="a job's share of the deadline")
     p.add_argument("--first-seed", type=int, default=1000)
+    p.add_argument("--extra", nargs="*", default=[],
+                   help="NAME:TARGET:BEFORE:FIRST_SEED, a zoo/ or ours/ kernel with BEFORE "
+                        "schedules from earlier campaigns (seeds below FIRST_SEED)")
     p.add_argument("--out", required=True)
+    r.add_argument("--ours", default=os.path.join(ROOT, ".dev-farm", "ours"))
     for q in (r, t, p):
         q.add_argument("--dir", default=FOLDER)
     o = ap.parse_args()

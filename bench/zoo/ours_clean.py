@@ -4,7 +4,11 @@ on both targets, the persistent Blackwell GEMM) at a small size through ``jit(..
 print the schedules run, the rate and whether any failed (tile-sim).
 
     PYTHONPATH=python python bench/zoo/ours_clean.py [--n N] [--seconds S] [--seed S]
-                                                     [--only NAME..]
+                                                     [--only NAME..] [--export DIR]
+
+``--export DIR`` explores nothing: it writes each kernel's launch as tile-sim runs it (PTX,
+kernel, arguments with their tensor maps, launch shape) to DIR/NAME.pkl, for bench/zoo/farm.py's
+``ours/NAME`` jobs on a machine without the MLIR bindings.
 """
 
 from __future__ import annotations
@@ -77,7 +81,10 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seconds", type=float, default=None, help="per kernel")
     ap.add_argument("--only", nargs="*")
+    ap.add_argument("--export")
     o = ap.parse_args()
+    if o.export:
+        return export(o)
     for name, make in KERNELS.items():
         if o.only and name not in o.only:
             continue
@@ -92,6 +99,39 @@ def main():
         verdict = "clean" if not r.found else f"FAILS at {r.schedules}: {r.failure}"
         print(f"{name}: {r.schedules} schedules, {r.counts}, {dt:.1f} s "
               f"({r.schedules / dt:.2f}/s): {verdict}", flush=True)
+
+
+class _Captured(Exception):
+    pass
+
+
+def export(o):
+    """Each kernel's run_ptx call, pickled (one pickle: a tensor map keeps the very array of its
+    argument, which tile-sim binds it to) instead of run."""
+    import pickle
+
+    import tile_mlir.sim as sim
+    real = sim.run_ptx
+
+    def capture(ptx, kernel, args, **kw):
+        for k in ("explore", "seed", "check", "workers", "explore_seconds", "progress"):
+            kw.pop(k, None)
+        raise _Captured((ptx, kernel, args, kw))
+    os.makedirs(o.export, exist_ok=True)
+    sim.run_ptx = capture
+    try:
+        for name, make in KERNELS.items():
+            if o.only and name not in o.only:
+                continue
+            k, args = make()
+            try:
+                k.explore(1)(*args)
+            except _Captured as c:
+                with open(os.path.join(o.export, f"{name}.pkl"), "wb") as f:
+                    pickle.dump(c.args[0], f)
+                print(f"{name}: {c.args[0][1]} -> {o.export}/{name}.pkl", flush=True)
+    finally:
+        sim.run_ptx = real
 
 
 if __name__ == "__main__":

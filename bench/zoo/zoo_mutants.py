@@ -1,6 +1,8 @@
 """Bug-zoo entries in real kernels: our persistent Blackwell GEMM (examples/) and kernels of the
 foreign corpus (test/fixtures/foreign), each with one bug injected into its PTX by a mutation
-that names the instructions it moves or drops; the unmutated kernel is the fixed twin.
+that names the instructions it moves or drops; the unmutated kernel is the fixed twin.  A bug that
+exploration found in a kernel as shipped (``shipped``) has the kernel as its bug and the
+mutation (the fix) as its fixed twin.
 
 Each entry: ``MUTANTS[name] = Mutant(what, load() -> (ptx, kernel, args factory, launch kw),
 mutate(ptx) -> ptx)``; bench/zoo/run.py explores them as it does zoo_kernels.BUGS.
@@ -26,11 +28,13 @@ class Mutant:
     strict: bool = True
     #: tile-sim's default schedule already reports it (its happens-before checks)
     default_finds: bool = False
+    #: the bug ships in the kernel (found, not injected): ``mutate`` is then the fix
+    shipped: bool = False
 
     # the interface of zoo_kernels.Bug (bench/zoo/run.py treats both alike)
     def ptx(self, fixed: bool) -> str:
         ptx = self.load()[0]
-        return ptx if fixed else self.mutate(ptx)
+        return self.mutate(ptx) if fixed == self.shipped else ptx
 
     @property
     def kernel(self) -> str:
@@ -182,7 +186,52 @@ def clc_reissue_early(ptx: str) -> str:
     return ptx[:m.start()] + ptx[m.end():]
 
 
+@lru_cache(maxsize=None)
+def _foreign_launch(name: str, index: int):
+    """Launch ``index`` of a corpus kernel's sequence of launches, over buffers on which the
+    launches before it ran (their default schedules), as the sequence runs it."""
+    sys.path.insert(0, os.path.join(ROOT, "bench", "foreign"))
+    import corpus
+    from tile_mlir.sim import run_ptx
+
+    man, ptx, data = corpus.load(FOREIGN, name)
+    seq = corpus.launches(man)
+    L = seq[index]
+
+    def args():
+        bufs = corpus.arrays(man, data)
+        for e in seq[:index]:
+            run_ptx(ptx, e["kernel"], corpus.arguments(name, e, bufs), grid=e["grid"],
+                    block=e["block"], cluster=e["cluster"], dynamic_smem=e["dynamic_smem"],
+                    strict=False, workers=1)
+        return corpus.arguments(name, L, bufs)
+    kw = dict(grid=tuple(L["grid"]), block=tuple(L["block"]), cluster=tuple(L["cluster"]),
+              dynamic_smem=L["dynamic_smem"])
+    return ptx, L["kernel"], args, kw
+
+
+_EPILOGUE_BAR = "\tbar.sync \t4, 256;\n"
+_REDUCE_EXIT = "\tcp.async.bulk.wait_group.read \t0;\n\tbra.uni \t"
+
+
+def dealloc_after_reduce(ptx: str) -> str:
+    """The fix of CUTLASS's CuTe DSL FMHA backward (fmha_bwd.py at 7107b05): the compute warps
+    (4-11) deallocate tensor memory after their epilogue barrier (id 4, 256 threads), which the
+    reduce warps (0-3), still reading dQ from tensor memory, do not join; the fix makes the
+    barrier count 384 and has the reduce warps arrive on it after their last tcgen05.ld."""
+    if ptx.count(_EPILOGUE_BAR) != 1 or ptx.count(_REDUCE_EXIT) != 1:
+        raise ValueError("tmem-dealloc: the epilogue barrier or the reduce warps' exit was not "
+                         "found once")
+    ptx = ptx.replace(_EPILOGUE_BAR, "\tbar.sync \t4, 384;\n")
+    return ptx.replace(_REDUCE_EXIT, "\tbar.arrive \t4, 384;\n" + _REDUCE_EXIT)
+
+
 MUTANTS = {
+    "tmem-dealloc": Mutant("tensor memory deallocated by one warp group while another may still "
+                           "read it: found, not injected (foreign: CuTe DSL bw_fmha_bwd as "
+                           "shipped; the fix joins the reduce warps to the barrier before the "
+                           "dealloc)", lambda: _foreign_launch("bw_fmha_bwd", 1),
+                           dealloc_after_reduce, strict=False, shipped=True),
     "clc-reissue": Mutant("a CLC scheduler reissues try_cancel into its one response buffer "
                           "before every warp read the last response (foreign: CuTe DSL "
                           "bw_dense_gemm_persistent_dynamic)",

@@ -1,7 +1,7 @@
 """Results of pure arithmetic kept across the schedules of one exploration (docs/emulator.md §15).
 
 A schedule changes when an MMA runs, never what it computes from what it read: the matrix
-arithmetic of tcgen05.mma and wgmma (``mma_numerics``: a pure function of its operand bits,
+arithmetic of tcgen05.mma, wgmma and mma.sync (``mma_numerics``: a pure function of its operand bits,
 accumulator bits, types and flags) gets the same inputs under most schedules of a launch.  While
 :func:`active` is on (exploration's runs, sim/explore/driver.py), :func:`call` keys
 such a call by the function and every argument -- each array by its dtype, shape and a 128-bit

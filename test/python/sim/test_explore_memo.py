@@ -1,4 +1,4 @@
-"""MMA arithmetic looked up across the schedules of an exploration (sim/pure_memo.py) gives each
+"""MMA arithmetic (tcgen05.mma, wgmma, mma.sync) looked up across the schedules of an exploration (sim/pure_memo.py) gives each
 schedule what computing it gives: the same verdict, output bytes, findings, step count and tensor
 and shared memory, schedule for schedule, with lookups made (docs/emulator.md §15)."""
 
@@ -68,6 +68,18 @@ def test_wgmma_schedules_with_looked_up_mma_results_run_as_computed():
     from zoo_mutants import _foreign, Mutant
 
     bug = Mutant("hopper_dense", lambda: _foreign("hopper_dense"), lambda p: p, strict=False)
+    runs = _compare(bug, True, 2)
+    assert all(r[0] is None for r in runs[1:])
+
+
+@pytest.mark.slow
+def test_mma_sync_schedules_with_looked_up_mma_results_run_as_computed():
+    """An sm_80 mma.sync GEMM of the corpus (ampere_tensorop_gemm, cp.async into shared memory,
+    ldmatrix, mma.sync.m16n8k16)."""
+    from zoo_mutants import _foreign, Mutant
+
+    bug = Mutant("ampere_tensorop_gemm", lambda: _foreign("ampere_tensorop_gemm"), lambda p: p,
+                 strict=False)
     runs = _compare(bug, True, 2)
     assert all(r[0] is None for r in runs[1:])
 

@@ -130,7 +130,8 @@ def test_tile_run_explore_replay_and_systematic(capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["acc-arrive", "acc-reuse", "staging-bar", "clc-reissue"])
+@pytest.mark.parametrize("name", ["acc-arrive", "acc-reuse", "staging-bar", "clc-reissue",
+                                  "tmem-dealloc"])
 def test_zoo_bugs_in_real_kernels(name):
     from zoo_mutants import MUTANTS
     m = MUTANTS[name]

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import mma_numerics
+from .. import mma_numerics, pure_memo
 from ..errors import EmulationError
 
 #: element type -> bits
@@ -203,9 +203,10 @@ def decode_mma(d, inst):
         parts = sorted(parts, key=lambda t: t.lane)
         regs = np.array([get_all(t) for t in parts], dtype=np.uint64)  # (lane, register)
         a, b, c = (_scatter(regs, g, shape) for g, shape in zip(gathers, shapes))
-        dd = mma_numerics.mma_sync(arch, dtype, atype, btype, a, b,
-                                   c if dtype == "f64" else c.astype(np.uint32),
-                                   saturate=sat, bitop=bitop).astype(np.uint64)
+        dd = pure_memo.call(  # (explore: looked up when the inputs repeat)
+            mma_numerics.mma_sync, arch, dtype, atype, btype, a, b,
+            c if dtype == "f64" else c.astype(np.uint32), saturate=sat,
+            bitop=bitop).astype(np.uint64)
         vals = dd[fd[0], fd[1]]  # (32, registers, per)
         if vals.shape[2] > 1:
             vals = vals[:, :, 0] | (vals[:, :, 1] << np.uint64(16))
