@@ -1,6 +1,7 @@
 """No false reports on our kernels: explore each example kernel (examples/: the demo, the
-tensor-memory fills, the Hopper persistent GEMM (cooperative and ping-pong), the block-scaled GEMM
-on both targets, the persistent Blackwell GEMM) at a small size through ``jit(...).explore(N)`` and
+tensor-memory fill, the Hopper persistent GEMM (cooperative and ping-pong), the block-scaled GEMM
+on both targets, the persistent Blackwell GEMM, the dense Blackwell GEMM (one CTA; a CTA pair with
+split-K), the Blackwell and Hopper attention kernels) at a small size through ``jit(...).explore(N)`` and
 print the schedules run, the rate and whether any failed (tile-sim).
 
     PYTHONPATH=python python bench/zoo/ours_clean.py [--n N] [--seconds S] [--seed S]
@@ -65,13 +66,67 @@ def _bw_persistent():
         (np.zeros((cfg.m, cfg.n), ml_dtypes.bfloat16),)
 
 
+def _fill_tmem(name, shape_in, shape_out):
+    def make():
+        rng = np.random.default_rng(0)
+        a = rng.integers(0, 256, shape_in, dtype=np.uint8)
+        k = tile_mlir.jit(os.path.join(ROOT, "examples", f"{name}.mlir"), arch="sm_100a",
+                          backend="sim")
+        return k, (a, np.zeros(shape_out, np.uint8))
+    return make
+
+
+def _dense_blackwell(cta_group, split_k):
+    def make():
+        import dataclasses
+
+        import gemm_dense_blackwell as gdb
+        from tile_mlir.runtime.jit import JitKernel
+        cfg = gdb.BlackwellConfig("bf16", cta_group=cta_group, stages=2, split_k=split_k)
+        pb = gdb.DenseProblem(cfg, 128 * cta_group, 384 if split_k == 1 else 136, 160,
+                              ctas=cta_group * split_k)
+        art = tile_mlir.compile(gdb.build(cfg), arch="sm_100a")
+        k = JitKernel(dataclasses.replace(art, grid=(pb.grid[0], 1, 1)), "sim")
+        a, b = gdb.operands(pb, 0)
+        out = np.zeros((pb.m, pb.n), np.float32 if split_k > 1 else ml_dtypes.bfloat16)
+        return k, (a, b, out, pb.m, pb.n, pb.k)
+    return make
+
+
+def _attention_sm100():
+    """Two units (query tiles) walked by one CTA, causal, the per-tile barriers' phases running on
+    across them (as test_attention_sm100's exploration)."""
+    import attention_sm100 as att
+    cfg = att.AttentionConfig("bf16", heads=1, seq_q=256, seq_k=256, head_dim=64, causal=True,
+                              ctas=1)
+    args = att.operands(cfg)
+    o = np.zeros((1, cfg.seq_q, cfg.head_dim), args["Q"].dtype)
+    k = tile_mlir.jit(att.build(cfg), arch="sm_100a", backend="sim")
+    return k, (args["Q"], args["K"], args["V"], o)
+
+
+def _attention_sm90():
+    """The Hopper twin at d 64 with three consumer warpgroups (192 query rows), causal: one CTA
+    walking both query tiles."""
+    import attention_sm90 as att
+    cfg = att.AttnConfig("bf16", 1, 1, 384, 384, 64, causal=True, consumers=3, ctas=1)
+    q, kk, v = att.random_inputs(cfg, 0)
+    k = tile_mlir.jit(att.build(cfg), arch="sm_90a", backend="sim")
+    return k, (q, kk, v, np.zeros(q.shape, q.dtype))
+
+
 KERNELS = {
+    "fill_tmem": _fill_tmem("fill_tmem", (32, 2048), (128, 2048)),
     "demo": _demo,
     "gemm_persistent-cooperative": _hopper_persistent("cooperative"),
     "gemm_persistent-pingpong": _hopper_persistent("pingpong"),
     "gemm_blockscaled-sm_90a-bf16": _blockscaled("sm_90a", "bf16"),
     "gemm_blockscaled-sm_100a-mxfp8": _blockscaled("sm_100a", "mxfp8"),
     "gemm_persistent_blackwell-mxfp8": _bw_persistent,
+    "gemm_dense_blackwell-cg1": _dense_blackwell(1, 1),
+    "gemm_dense_blackwell-cg2-split2": _dense_blackwell(2, 2),
+    "attention_sm100-bf16-d64-causal": _attention_sm100,
+    "attention_sm90-bf16-d64-causal-3wg": _attention_sm90,
 }
 
 

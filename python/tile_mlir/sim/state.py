@@ -267,10 +267,11 @@ def proxy_fence(t):
     t.proxy_known = t.epochs
 
 
-def publish_epochs(threads):
+def publish_epochs(threads, to=None):
     """A barrier completes: it carries each participant's stores so far to the others (later
-    stores get a newer epoch, which this knowledge does not cover), with what each knew.  The
-    participants share one new dict (in the common case they shared one before: merged once)."""
+    stores get a newer epoch, which this knowledge does not cover), with what each knew; ``to``:
+    the participants that learn it (those that wait on the barrier; default every one).  They
+    share one new dict (in the common case they shared one before: merged once)."""
     merged, done = {}, set()
     for t in threads:
         e = t.epochs
@@ -282,7 +283,7 @@ def publish_epochs(threads):
     for t in threads:
         t.fence_count += 1
         merged[t.gid] = t.fence_count
-    for t in threads:
+    for t in threads if to is None else to:
         t.epochs = merged
 
 

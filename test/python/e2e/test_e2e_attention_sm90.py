@@ -74,10 +74,6 @@ def test_attention_sm90_on_tile_sim(case):
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(__import__("tile_mlir.mlir", fromlist=["BINDINGS"]).BINDINGS == "upstream", strict=True,
-                   reason="known bug, filed 2026-12-07: on the upstream MLIR 22 provider the softmax-free kernel at "
-                          "its default three consumers is reported racing on its O staging (a st.shared over a TMA "
-                          "store's source before the issuer's wait_group.read); the cutlass provider's passes")
 def test_softmax_free_kernel_moves_data_as_the_model():
     """Without the softmax (P = S, O = sum_j S_j V_j): the TMA rings, both products and the clipped stores alone,
     over grouped heads and a ragged length."""

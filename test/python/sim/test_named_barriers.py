@@ -38,6 +38,30 @@ def test_producer_consumer_named_barriers(assemble):
     assert (out[64:] == 3 * np.arange(64)).all() and (out[:64] == 0).all()
 
 
+# warp 0 arrives on barrier 1 (for warp 1) and then waits on barrier 2 for warp 2, which stores to
+# shared memory first: barrier 1 completing must not release warp 0 from barrier 2 (tile-sim's
+# release once set every participant blocked on any CTA barrier running, which made exploration
+# report races and deadlocks in FlashAttention-3's turn-taking barriers that the kernel does not have)
+ARRIVE_THEN_WAIT = (
+    "\tmov.u32 %r3, buf;\n\tsetp.eq.u32 %p1, %r2, 1;\n\t@%p1 bra W1;\n"
+    "\tsetp.eq.u32 %p1, %r2, 2;\n\t@%p1 bra W2;\n"
+    "\tbar.arrive 1, 64;\n\tbar.sync 2, 64;\n\tld.shared.u32 %r8, [%r3];\n"
+    "\tst.global.u32 [%rd2], %r8;\n\tbra.uni END;\n"
+    "W1:\n\tbar.sync 1, 64;\n\tbra.uni END;\n"
+    "W2:\n\tst.shared.u32 [%r3], 77;\n\tbar.sync 2, 64;\nEND:\n")
+
+
+def test_a_barrier_completing_releases_only_its_waiters(assemble):
+    ptx = kernel(ARRIVE_THEN_WAIT)
+    assemble(ptx, "sm_90a")
+    out = np.zeros(96, np.uint32)
+    res = run_ptx(ptx, "k", [out], block=(96, 1, 1))
+    assert res.findings == [] and (out[:32] == 77).all()
+    r = run_ptx(ptx, "k", [np.zeros(96, np.uint32)], block=(96, 1, 1), explore=30, seed=0,
+                workers=1, progress=False)
+    assert not r.found, r.failure
+
+
 def test_one_id_with_two_counts_is_a_finding(assemble):
     """Warps 0-1 wait on barrier 3 for 128 threads, warps 2-3 for 96: whichever come first, the
     others arrive while they wait (neither count is reached by two warps)."""

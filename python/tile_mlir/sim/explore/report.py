@@ -46,8 +46,8 @@ def deadlock(M, cl, arrivers) -> str:
                      f"\n    could release it: {_warps(arrivers.get(mb.uid, ()))} (arrived on it "
                      f"in this run)")
         elif st == State.BAR:
-            for bid, (arr, cnt, _) in (BARS.peek(t0.cta) or {}).items():
-                if t0 in arr:
+            for bid, (arr, cnt, _, waiting) in (BARS.peek(t0.cta) or {}).items():
+                if t0 in waiting:  # (not a barrier it only arrived on)
                     came = {(a.cta.idx, a.warp.idx) for a in arr}
                     want = cnt if cnt is not None else "all live"
                     head += (f"\n    waits on named barrier {bid}: {len(arr)} of {want} threads "

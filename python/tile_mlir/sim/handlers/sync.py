@@ -11,8 +11,8 @@ from .. import findings
 from ..errors import EmulationError
 from ..state import Kept, State, proxy_fence, publish_epochs
 
-# barrier id -> [arrived threads, expected count or None (all live threads), bar.red arrivals],
-# for the current phase
+# barrier id -> [arrived threads, expected count or None (all live threads), bar.red arrivals,
+# the arrived threads that wait (bar.sync, bar.red)], for the current phase
 BARS = Kept("sync", "cta", lambda cta: {})
 
 
@@ -50,12 +50,15 @@ def merge_seen(threads, extra=None):
     return merged
 
 
-def release(threads, waiting_state: int) -> None:
-    """A barrier completes: every participant learns what any of them had seen, and those blocked in
-    `waiting_state` run again."""
-    publish_epochs(threads)
+def release(threads, waiting_state: int, waiters=None) -> None:
+    """A barrier completes: its waiters (every participant, or ``waiters``: those that wait on it)
+    learn what any participant had seen, and those blocked in `waiting_state` run again.  A thread
+    that only arrived (bar.arrive) waits for nothing here: it may meanwhile be blocked on another
+    barrier, which this one's completion must not release."""
+    waiters = threads if waiters is None else waiters
+    publish_epochs(threads, waiters)
     merged = merge_seen(threads)
-    for t in threads:
+    for t in waiters:
         t.seen = dict(merged)
         if t.state == waiting_state:
             t.state = State.RUN
@@ -106,8 +109,8 @@ def bar_arrive(M, t, bid, cnt, wait, line=None, red=None):
         M.policy.touch(("bar", c.idx, bid))
     bars = BARS.of(c)
     st = bars.get(bid)
-    if st is None:
-        st = bars[bid] = [[], cnt, []]
+    if st is None:  # [arrived threads, expected count, bar.red arrivals, waiting threads]
+        st = bars[bid] = [[], cnt, [], []]
     elif cnt is not None and st[1] is not None and st[1] != cnt:
         findings.report(M, "bar-count", f"line {line}: barrier {bid} is used with thread count "
                         f"{cnt} while {len(st[0])} threads wait on it with count {st[1]} (tile-sim "
@@ -120,18 +123,19 @@ def bar_arrive(M, t, bid, cnt, wait, line=None, red=None):
         st[2].append((t, red))
     if wait:
         t.state = State.BAR
+        st[3].append(t)
     M.progress += 1
     _check_bar(bars, c, bid)
 
 
 def _check_bar(bars, c, bid):
-    arr, cnt, reds = bars[bid]
+    arr, cnt, reds, waiters = bars[bid]
     expected = cnt if cnt is not None else c.live
     if len(arr) >= expected and arr:
         del bars[bid]
         if reds:
             _reduce(reds)
-        release(arr, waiting_state=State.BAR)
+        release(arr, waiting_state=State.BAR, waiters=waiters)
 
 
 def _reduce(reds):
