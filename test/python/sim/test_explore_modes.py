@@ -206,3 +206,17 @@ def test_explore_seconds_stops_and_says_how_many_ran():
                 **_kw(bug))
     assert not r.found and 0 < r.schedules < 100000
     assert "stopped after 0.5 s" in r.notes
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, n", [("bw_tutorial_fp16_gemm_2", 3), ("bw_mixed_input_gemm_i8_f16", 2)])
+def test_schedules_that_once_gave_false_reports_on_corpus_kernels(name, n):
+    """Seed 2000's first schedules, which reported (before tile-sim modelled them) a 2-CTA GEMM's
+    leader issuing an MMA into a peer whose collective tcgen05.alloc had not run, and a warpgroup's
+    setmaxnreg mismatch -- a finding the kernel has -- at the other warp's line (a new finding by
+    the oracle's rule and line)."""
+    sys.path.insert(0, os.path.join(ROOT, "bench", "foreign"))
+    import corpus
+    _, _, r = corpus.run(os.path.join(ROOT, "test", "fixtures", "foreign"), name, explore=n,
+                         seed=2000, progress=False, workers=1, explore_clusters=1)
+    assert not r.found, str(r)

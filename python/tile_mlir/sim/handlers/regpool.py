@@ -99,11 +99,14 @@ def decode_setmaxnreg(d, inst):
         for x in members:
             other = pool.history[x]
             if x != me and len(other) > k and other[k][:2] != (action, n):
-                findings.report(M, RULE, f"line {line}: warp {me} executes setmaxnreg.{action} "
-                                f"{n} where warp {x} of its warpgroup executed setmaxnreg."
-                                f"{other[k][0]} {other[k][1]} (line {other[k][2]}): the same "
-                                f"setmaxnreg must be executed by all warps of a warpgroup",
-                                line=line)
+                # at both instructions: which of the two warps comes second is the schedule's
+                # choice, the finding's lines are not (schedule exploration compares them)
+                for at in sorted({line, other[k][2]}):
+                    findings.report(M, RULE, f"line {at}: warp {me} executes setmaxnreg."
+                                    f"{action} {n} (line {line}) where warp {x} of its warpgroup "
+                                    f"executed setmaxnreg.{other[k][0]} {other[k][1]} (line "
+                                    f"{other[k][2]}): the same setmaxnreg must be executed by "
+                                    f"all warps of a warpgroup", line=at)
         if pool.known[me] and ((action == "inc" and n < cur) or (action == "dec" and n > cur)):
             findings.report(M, RULE_COUNT, f"line {line}: setmaxnreg.{action} {n} in warp {me}, which "
                             f"holds {cur} registers per thread: .inc must not lower and .dec "
