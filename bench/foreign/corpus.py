@@ -113,7 +113,8 @@ def run(folder, name, *, strict=False, preferred=False, **kw):
     preferred-cluster attribute: the GPU runs each cluster in that shape where it fits, else in
     ``cluster`` shape) runs every cluster in ``cluster`` shape, or with ``preferred`` every one in
     the preferred shape: the two uniform schedules of the ones the hardware may choose.  A
-    sequence explored (``explore=``) gives the list of its launches' ExploreResults."""
+    sequence explored (``explore=``, ``replay=``, ``systematic=``) gives the list of its launches'
+    ExploreResults."""
     from tile_mlir.sim import run_launches
     man, ptx, data = load(folder, name)
     bufs = arrays(man, data)
@@ -121,8 +122,9 @@ def run(folder, name, *, strict=False, preferred=False, **kw):
                            strict=strict, **kw)
     if "launches" not in man:
         res = results[0]
-    else:  # (under explore= each launch's ExploreResult, in order)
-        res = results if "explore" in kw else SequenceResult(results)
+    else:  # (explored, replayed or searched: each launch's ExploreResult, in order)
+        res = results if {"explore", "replay", "systematic"} & kw.keys() else \
+            SequenceResult(results)
     refs = {n: data[f"ref_{n}"] for n in man["outputs"]}
     return {n: bufs[n] for n in man["outputs"]}, refs, res
 

@@ -115,6 +115,23 @@ def _attention_sm90():
     return k, (q, kk, v, np.zeros(q.shape, q.dtype))
 
 
+def _gemm_library(split_k, stream_k):
+    """tile_mlir.gemm (the library examples/gemm.py calls) at 70 x 72 x 300 bf16 on 3 SMs, its K
+    split in the kernel (the fix-up's flags and partial tiles) or walked stream-K: returns the call
+    (its launch is explored through run_ptx, which the library's runner calls)."""
+    def make():
+        import dataclasses
+
+        from gemm_reference import random_dense
+        from tile_mlir.gemm import GemmConfig
+        cfg = tile_mlir.gemm.choose(70, 72, 300, "bf16", 3)
+        cfg = GemmConfig(**{**dataclasses.asdict(cfg), "split_k": 1 if stream_k else split_k,
+                            "stages": 0, "stream_k": stream_k, "cluster_m": 1})
+        a, b = random_dense(ml_dtypes.bfloat16, 70, 72, 300, seed=0)
+        return lambda: tile_mlir.gemm(a, b, config=cfg, backend="sim", sms=3)
+    return make
+
+
 KERNELS = {
     "fill_tmem": _fill_tmem("fill_tmem", (32, 2048), (128, 2048)),
     "demo": _demo,
@@ -127,6 +144,9 @@ KERNELS = {
     "gemm_dense_blackwell-cg2-split2": _dense_blackwell(2, 2),
     "attention_sm100-bf16-d64-causal": _attention_sm100,
     "attention_sm90-bf16-d64-causal-3wg": _attention_sm90,
+    "fp6_to_tmem": _fill_tmem("fp6_to_tmem", (32, 96), (128, 128)),
+    "gemm_library-split-k-2": _gemm_library(2, False),
+    "gemm_library-stream-k": _gemm_library(1, True),
 }
 
 
@@ -144,9 +164,13 @@ def main():
         if o.only and name not in o.only:
             continue
         try:
-            k, args = make()
+            made = make()
             t = time.perf_counter()
-            r = k.explore(o.n, seed=o.seed, seconds=o.seconds)(*args).sim
+            if callable(made):  # a library call: its launch's run_ptx explores
+                r = _explored(made, explore=o.n, seed=o.seed, explore_seconds=o.seconds)
+            else:
+                k, args = made
+                r = k.explore(o.n, seed=o.seed, seconds=o.seconds)(*args).sim
         except Exception as e:  # the kernel cannot be built or its default schedule fails
             print(f"{name}: ERROR {str(e).splitlines()[0][:200]}", flush=True)
             continue
@@ -158,6 +182,25 @@ def main():
 
 class _Captured(Exception):
     pass
+
+
+def _explored(call, **explore):
+    """The ExploreResult of the one launch ``call()`` makes through tile_mlir.sim.run_ptx."""
+    import tile_mlir.sim as sim
+    real, out = sim.run_ptx, []
+
+    def run(*a, **kw):
+        out.append(real(*a, **{**kw, **explore}))
+        return out[-1]
+    sim.run_ptx = run
+    try:
+        call()
+    except Exception:  # (the library reads a SimResult back; the ExploreResult made is the answer)
+        if not out:
+            raise
+    finally:
+        sim.run_ptx = real
+    return out[0]
 
 
 def export(o):
@@ -178,9 +221,9 @@ def export(o):
         for name, make in KERNELS.items():
             if o.only and name not in o.only:
                 continue
-            k, args = make()
+            made = make()
             try:
-                k.explore(1)(*args)
+                made() if callable(made) else made[0].explore(1)(*made[1])
             except _Captured as c:
                 with open(os.path.join(o.export, f"{name}.pkl"), "wb") as f:
                     pickle.dump(c.args[0], f)

@@ -27,7 +27,8 @@ class State:
     MBAR = 3  # parked in an mbarrier wait, on ``wait_on``
     COLL = 4  # parked at a warp-collective instruction until the lanes it needs arrive
     CLUSTER = 5  # blocked in barrier.cluster.wait
-    ALLOC = 6  # blocked in tcgen05.alloc until another warp deallocates
+    ALLOC = 6  # blocked in tcgen05.alloc until another warp deallocates, or in a CTA pair's
+    # collective alloc / dealloc until the peer's warp comes
 
 
 #: states a thread enters by an instruction that retired: its pc is already past that instruction
@@ -38,7 +39,7 @@ STATE_NAMES = {State.RUN: "runnable", State.EXITED: "exited", State.BAR: "blocke
                State.MBAR: "waiting in mbarrier wait",
                State.COLL: "parked at a warp-collective instruction",
                State.CLUSTER: "blocked in barrier.cluster.wait",
-               State.ALLOC: "blocked in tcgen05.alloc"}
+               State.ALLOC: "blocked in tcgen05.alloc / dealloc"}
 
 
 class Thread:
