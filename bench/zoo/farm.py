@@ -4,8 +4,8 @@ as JSON lines to a log; ``tally`` adds the logs up per kernel and ``plan`` write
 bring every kernel to a target, sized by the rates the logs measured.
 
     PYTHONPATH=python python bench/zoo/farm.py plan  [LOG..] --target 1000 --seconds S --out JOBS
-    PYTHONPATH=python python bench/zoo/farm.py run   JOBS --workers W --seconds S --log LOG
-                                                     [--job-seconds J]
+    PYTHONPATH=python python bench/zoo/farm.py run   JOBS (--workers W | --scheduler ADDR)
+                                                     --seconds S --log LOG [--job-seconds J]
     (a line of JOBS: NAME SEED N [CAP], CAP a job's own bound in seconds)
     PYTHONPATH=python python bench/zoo/farm.py tally LOG.. [--target 1000]
 
@@ -56,7 +56,8 @@ def _explore(o, name, seed, n, seconds):
         with open(os.path.join(o.ours, name[5:] + ".pkl"), "rb") as f:
             ptx, kernel, args, launch = pickle.load(f)
         return run_ptx(ptx, kernel, args, **{**launch, **kw})
-    return corpus.run(o.dir, name, explore_clusters=1, **kw)[2]
+    import corpus as corpus_  # (here, not the module's: a dask worker imports it by its path)
+    return corpus_.run(o.dir, name, explore_clusters=1, **kw)[2]
 
 
 def _job(o, name, seed, n, deadline, cap):
@@ -65,6 +66,9 @@ def _job(o, name, seed, n, deadline, cap):
     if deadline - t < 5:
         return None
     entry = {"name": name, "seed": seed, "n": n}
+    for d in (os.path.join(ROOT, "bench", "foreign"), os.path.join(ROOT, "python")):
+        if d not in sys.path:  # (a dask worker started elsewhere)
+            sys.path.insert(0, d)
     try:
         r = _explore(o, name, seed, n, min(deadline - t, cap))
     except Exception as e:  # the default schedule fails or the kernel cannot run: say so
@@ -91,7 +95,13 @@ def run(o):
                 jobs.append((name, int(seed), int(n), float(cap[0]) if cap else None))
     deadline = time.time() + o.seconds
     done = 0
-    with ProcessPoolExecutor(o.workers) as ex, open(o.log, "a") as log:
+    if o.scheduler:  # a dask.distributed cluster's workers (the machines' clocks agree enough)
+        from dask.distributed import Client
+        client = Client(o.scheduler)
+        pool = client.get_executor()
+    else:
+        pool = ProcessPoolExecutor(o.workers)
+    with pool as ex, open(o.log, "a") as log:
         futs = [ex.submit(_job, o, name, seed, n, deadline, cap or o.job_seconds or o.seconds)
                 for name, seed, n, cap in jobs]
         for fut in as_completed(futs):
@@ -205,6 +215,8 @@ def main():
     r.add_argument("--workers", type=int, default=os.cpu_count())
     r.add_argument("--seconds", type=float, required=True)
     r.add_argument("--log", required=True)
+    r.add_argument("--scheduler", help="a dask.distributed scheduler's address: run the jobs on "
+                   "its workers (each with this repository at the same path) instead of --workers")
     r.add_argument("--job-seconds", type=float, default=None,
                    help="a job's own bound (a first campaign that measures every kernel's rate)")
     t = sub.add_parser("tally")

@@ -1,8 +1,9 @@
-"""No false reports on our kernels: explore each example kernel (examples/: the demo, the
-tensor-memory fill, the Hopper persistent GEMM (cooperative and ping-pong), the block-scaled GEMM
+"""No false reports on our kernels: explore each example kernel (examples/: the demo, the two
+tensor-memory fills, the Hopper persistent GEMM (cooperative and ping-pong), the block-scaled GEMM
 on both targets, the persistent Blackwell GEMM, the dense Blackwell GEMM (one CTA; a CTA pair with
-split-K), the Blackwell and Hopper attention kernels) at a small size through ``jit(...).explore(N)`` and
-print the schedules run, the rate and whether any failed (tile-sim).
+split-K), the library GEMM (in-kernel split-K, stream-K), the Blackwell and Hopper attention
+kernels) at a small size through ``jit(...).explore(N)`` (a library call: its launch's run_ptx)
+and print the schedules run, the rate and whether any failed (tile-sim).
 
     PYTHONPATH=python python bench/zoo/ours_clean.py [--n N] [--seconds S] [--seed S]
                                                      [--only NAME..] [--export DIR]

@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
 FARM = os.path.join(ROOT, "bench", "zoo", "farm.py")
 
@@ -39,3 +41,16 @@ def test_a_campaign_runs_tallies_and_plans(tmp_path):
     rms = [ln.split() for ln in lines if ln.startswith("hopper_cta_norm_rms ")]
     assert sum(int(n) for _, _, n in rms) == 45 and all(int(s) >= 8 for _, s, _ in rms)
     assert not any(ln.startswith("triton_layer_norm_fwd_10 ") for ln in lines)  # at the target
+
+
+@pytest.mark.slow  # (a local dask cluster's start-up)
+def test_a_campaign_runs_on_a_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    jobs, log = tmp_path / "jobs", tmp_path / "log.jsonl"
+    jobs.write_text("triton_layer_norm_fwd_10 9 20\nhopper_cta_norm_rms 9 10\n")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
+        _farm("run", str(jobs), "--scheduler", cluster.scheduler_address, "--seconds", "120",
+              "--log", str(log))
+    got = {(e["name"], e["schedules"], e["failure"])
+           for e in map(json.loads, log.read_text().splitlines())}
+    assert got == {("triton_layer_norm_fwd_10", 20, None), ("hopper_cta_norm_rms", 10, None)}

@@ -209,7 +209,8 @@ def test_explore_seconds_stops_and_says_how_many_ran():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, n", [("bw_tutorial_fp16_gemm_2", 3), ("bw_mixed_input_gemm_i8_f16", 2)])
+@pytest.mark.parametrize("name, n", [("bw_tutorial_fp16_gemm_2", 3),
+                                     ("bw_mixed_input_gemm_i8_f16", 2)])
 def test_schedules_that_once_gave_false_reports_on_corpus_kernels(name, n):
     """Seed 2000's first schedules, which reported (before tile-sim modelled them) a 2-CTA GEMM's
     leader issuing an MMA into a peer whose collective tcgen05.alloc had not run, and a warpgroup's
