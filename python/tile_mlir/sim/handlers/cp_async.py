@@ -38,6 +38,7 @@ from ..memory import own_offset
 from ..state import Kept, shared_write
 from . import mbarrier as mbar
 from .sync import merge_seen
+from .tma import record_ids
 
 KNOWN = {"cp", "async", "ca", "cg", "shared", "shared::cta", "global", "L2::cache_hint",
          "L2::64B", "L2::128B", "L2::256B", "L1::evict_last", "L1::evict_normal",
@@ -239,39 +240,27 @@ def _same_copy(M, cta, rec):
     tags = TAGS.peek(cta)
     if tags is None:
         return False
-    ids = _ids(tags, rec.dst, rec.cp_size)
-    if len(ids) != 1:
-        return False
-    (rid,) = ids
-    if rid == 0 or rid == rec.id:
+    ids = tags[rec.dst:rec.dst + rec.cp_size].tolist()  # (cp-size <= 16 bytes)
+    rid = ids[0]
+    if rid == 0 or rid == rec.id or ids.count(rid) != len(ids):
         return False
     other = RECORDS.of(M)[rid]
     return (other.dst == rec.dst and other.cp_size == rec.cp_size and other.src == rec.src
             and other.src_size == rec.src_size)
 
 
-def _ids(tags, off, n):
-    """The distinct copy ids (0: none) of ``n`` shared bytes from ``off``; the few bytes of one
-    thread's access go through a Python set (numpy's per-call cost is most of a small unique)."""
-    if n <= 64:
-        return set(tags[off:off + n].tolist())
-    return set(np.unique(tags[off:off + n]).tolist())
-
-
 def _check_access(M, t, cta, off, n, what):
     tags = TAGS.peek(cta)
     if tags is None:
         return
-    ids = _ids(tags, off, n)
-    ids.discard(0)
+    ids = record_ids(tags[off:off + n])
     if not ids:
         return
     ordered = GROUPS.of(t).ordered
-    ids -= ordered
-    if not ids:
-        return
     records = RECORDS.of(M)
-    for rid in sorted(ids):  # (lowest id first, as np.unique gave them)
+    for rid in ids:  # (ascending)
+        if rid in ordered:
+            continue
         rec = records[rid]
         if not rec.done:
             M.violation(f"{what} at shared 0x{off:x} ({n} bytes) by thread {M.where(t)} races "
@@ -302,7 +291,7 @@ def check_store(M, t, cta, off, n):
     tags = TAGS.peek(cta)
     if tags is None:
         return
-    if _ids(tags, off, n) != {0}:
+    if record_ids(tags[off:off + n]):
         _check_access(M, t, cta, off, n, "store")
         tags[off:off + n] = 0
 
