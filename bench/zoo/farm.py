@@ -122,13 +122,21 @@ def _line(e):
             f"({e['runs']} distinct runs), {e['seconds']} s: {what}")
 
 
-def load(logs):
-    """kernel -> {seed: its best entry}."""
+def load(logs, stale=None):
+    """kernel -> {seed: its best entry}; ``stale``: a file of lines ``LOG NAME``, a log (by its
+    file name) whose entries of kernel NAME are not counted (run before a change to the model they
+    exercise)."""
+    skip = set()
+    if stale:
+        with open(stale) as f:
+            skip = {tuple(x.split()[:2]) for x in f if x.strip() and not x.startswith("#")}
     out: dict = {}
     for path in logs:
         with open(path) as f:
             for line in f:
                 e = json.loads(line)
+                if (os.path.basename(path), e["name"]) in skip:
+                    continue
                 seeds = out.setdefault(e["name"], {})
                 old = seeds.get(e["seed"])
                 if old is None or e.get("schedules", -1) > old.get("schedules", -1):
@@ -146,7 +154,7 @@ def summary(seeds):
 
 
 def tally(o):
-    data = load(o.logs)
+    data = load(o.logs, o.stale)
     names = corpus.names(o.dir) + sorted(n for n in data if "/" in n)
     at = clean = 0
     print("| kernel | schedules | distinct runs | seeds | core seconds | result |")
@@ -177,7 +185,7 @@ def plan(o):
     """Jobs for every kernel short of --target: its remaining schedules in chunks that its logged
     rate says fit --seconds (one job of all of them where nothing is logged), on seeds after
     every seed it has used (from --first-seed)."""
-    data = load(o.logs)
+    data = load(o.logs, o.stale)
     jobs = []
     want = [(n, o.target, 0, o.first_seed) for n in corpus.names(o.dir)]
     for x in o.extra:  # NAME:TARGET:BEFORE:FIRST_SEED
@@ -198,7 +206,13 @@ def plan(o):
             jobs += [(per * size, name, nxt + i, min(size, left - i * size)) for i in range(k)]
         else:
             jobs.append((math.inf, name, nxt, left))
-    jobs.sort(key=lambda j: -j[0])  # the longest first (unmeasured ones lead)
+    if o.cheapest_first:  # most kernels to the target in a short campaign: whole kernels by cost
+        cost: dict = {}
+        for j in jobs:
+            cost[j[1]] = cost.get(j[1], 0) + j[0]
+        jobs.sort(key=lambda j: (cost[j[1]], j[1], j[2]))
+    else:
+        jobs.sort(key=lambda j: -j[0])  # the longest first (unmeasured ones lead)
     with open(o.out, "w") as f:
         for _, name, seed, n in jobs:
             f.write(f"{name} {seed} {n}\n")
@@ -231,9 +245,14 @@ def main():
                    help="NAME:TARGET:BEFORE:FIRST_SEED, a zoo/ or ours/ kernel with BEFORE "
                         "schedules from earlier campaigns (seeds below FIRST_SEED)")
     p.add_argument("--out", required=True)
+    p.add_argument("--cheapest-first", action="store_true",
+                   help="order the jobs by their kernel's remaining cost, the cheapest first "
+                        "(default: the longest job first, to fill a pool's deadline)")
     r.add_argument("--ours", default=os.path.join(ROOT, ".dev-farm", "ours"))
     for q in (r, t, p):
         q.add_argument("--dir", default=FOLDER)
+    for q in (t, p):
+        q.add_argument("--stale", help="a file of lines LOG NAME: entries not counted")
     o = ap.parse_args()
     {"run": run, "tally": tally, "plan": plan}[o.cmd](o)
 

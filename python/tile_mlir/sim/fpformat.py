@@ -158,8 +158,21 @@ def _overflow(neg, f, mode, satfinite):
     return f.max_code
 
 
+_PACK_RN = {"f16": (struct.Struct("<e"), struct.Struct("<H")),
+            "f32": (struct.Struct("<f"), struct.Struct("<I"))}
+
+
 def round_float(x: float, f: Format, mode: str, satfinite: bool = False) -> int:
     """The code of the double ``x`` (exact, or rounded to odd from the exact value) in ``f``."""
+    if mode == RN and not satfinite and x == x and f.name in _PACK_RN:
+        # f16, f32 to nearest even: CPython's packing rounds a double so (IEEE 754 binary16 and
+        # binary32, subnormals included); a NaN keeps Table A21's canonical code, an overflow
+        # (OverflowError) the exact path.  test_fpformat compares the two.
+        p, u = _PACK_RN[f.name]
+        try:
+            return u.unpack(p.pack(x))[0]
+        except OverflowError:
+            pass
     if x != x:
         return f.nan if f.nan is not None else (f.max_code if satfinite else 0)
     neg = math.copysign(1.0, x) < 0

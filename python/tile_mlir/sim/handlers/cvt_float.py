@@ -109,4 +109,22 @@ def decode_cvt_float(d, inst, dt, st, mods):
     args = (f"'{st}', '{dt}', {fr[0] if fr else None!r}, {ir[0] if ir else None!r}, "
             f"{'ftz' in mods}, {'sat' in mods}, {'relu' in mods}, {'satfinite' in mods}")
     return d.compile([d.dst(dd, dw, dt.startswith("s"))(f"_cvt({d.src(a, sw)}, {args})")],
-                     {"_cvt": convert})
+                     {"_cvt": _memo(convert) if sw <= 16 or st in INT_BITS else convert})
+
+
+def _memo(fn, cap=1 << 16):
+    """fn looked up by its source bits: an instruction whose sources take few values (a
+    mixed-input GEMM widening its int4 or int8 operands) converts each once.  Only plain ints:
+    a guarded value (an unwaited tcgen05.ld destination) must be touched by each use."""
+    memo: dict = {}
+
+    def cvt(v, *args):
+        if type(v) is not int:
+            return fn(v, *args)
+        r = memo.get(v)
+        if r is None:
+            if len(memo) >= cap:
+                memo.clear()
+            r = memo[v] = fn(v, *args)
+        return r
+    return cvt
