@@ -40,6 +40,9 @@ class Machine(MemoryBinding, Scheduler):
         self.progress = 0
         self.warnings: list[str] = []
         self.findings: list = []  # sim/findings.py: ISA rules broken, in lenient mode
+        # an explored schedule's: the (rule, line) findings of the default schedule, which it is
+        # compared with (explore/driver.py); a rule already found there need not be found again
+        self.known_findings: frozenset | None = None
         self._warned: set = set()
         self.warn_keys: list = []
         self.cur = None  # the instruction executing (its .loc names warnings)

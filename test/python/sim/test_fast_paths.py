@@ -284,3 +284,25 @@ def test_read_before_wait_still_found_with_the_proof_on():
     ptx = _ld_kernel("add.s32 %r6, %r2, 1;\ntcgen05.wait::ld.sync.aligned;\n")
     with pytest.raises(EmulationError, match="read before the tcgen05.wait::ld"):
         run_ptx(ptx, "k", [], block=(32, 1, 1), strict=True)
+
+
+def test_explored_schedule_repeats_no_known_tcgen05_wait_ld_finding():
+    """An explored schedule compares only new (rule, line) findings with its default schedule's,
+    so a tcgen05.ld whose read-before-wait finding the default schedule made writes plain values
+    there (explore/driver.py passes the known set); unknown, the values stay guarded and the
+    finding is made again.  Its stored value is the same either way."""
+    from tile_mlir.sim.explore import driver
+
+    ptx = _ld_kernel("add.s32 %r6, %r2, 1;\nst.shared.b32 [slot+4], %r6;\n")
+    kw = driver._launch_kw(dict(block=(32, 1, 1), strict=False))
+    ref, _, err, _ = driver._run(ptx, "k", [], kw, None)
+    assert err is None
+    line = next(f.line for f in ref.findings if f.rule == "tcgen05.wait::ld")
+    runs = {}
+    for known in (None, frozenset({("tcgen05.wait::ld", line)})):
+        res, _, err, _ = driver._run(ptx, "k", [], kw, None, known=known)
+        assert err is None
+        runs[known is None] = res
+    assert ("tcgen05.wait::ld", line) in {(f.rule, f.line) for f in runs[True].findings}
+    assert "tcgen05.wait::ld" not in {f.rule for f in runs[False].findings}
+    assert [s.tobytes() for s in runs[True].shared] == [s.tobytes() for s in runs[False].shared]

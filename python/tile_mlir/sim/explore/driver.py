@@ -92,9 +92,10 @@ def _outputs(args):
     return [a.copy() for a in args if isinstance(a, np.ndarray)]
 
 
-def _run(ptx, kernel, args, launch_kw, pol, box=None):
+def _run(ptx, kernel, args, launch_kw, pol, box=None, known=None):
     """(SimResult or None, copied args, EmulationError or None, machine).  ``box``: a one-item
-    list holding the launch's reusable Machine (reuse.py), made on first use; None builds anew."""
+    list holding the launch's reusable Machine (reuse.py), made on first use; None builds anew.
+    ``known``: the default schedule's (rule, line) findings, which a verdict ignores."""
     memo: dict = {}
     a = copy.deepcopy(args, memo)  # one deepcopy keeps a tensor map sharing its pointer's array
     kw = dict(launch_kw)
@@ -106,6 +107,7 @@ def _run(ptx, kernel, args, launch_kw, pol, box=None):
             box.append(Launch(ptx, kernel, args, kw))
         m = box[0].machine(args, a, memo)
     m.policy = pol
+    m.known_findings = known
     try:
         m.run(clusters=clusters)
     except EmulationError as e:
@@ -307,7 +309,7 @@ def _located(ptx, kernel, args, kw, s, v):
 
 def _try(ptx, kernel, args, kw, s, ref, check, box=None):
     pol = _policy.PriorityPolicy(s)
-    res, a, err, m = _run(ptx, kernel, args, kw, pol, box)
+    res, a, err, m = _run(ptx, kernel, args, kw, pol, box, frozenset(ref["findings"]))
     return _verdict(ref, res, a, err, m, pol, check)
 
 

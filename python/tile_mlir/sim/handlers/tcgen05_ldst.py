@@ -144,7 +144,11 @@ def decode_ld(d, inst):
             M.warn(f"line {line}: .pack::16b bit placement assumed (lower column -> low 16 bits); "
                    f"PTX shows it only in a figure", key=("pack", line))
             vals = (vals[..., 0] & 0xFFFF) | ((vals[..., 1] & 0xFFFF) << 16)
-        plain = M.ld_plain
+        # plain values where nothing can read them early, or where an explored schedule's reads
+        # before the wait would repeat a finding its default schedule made at this line (only a
+        # new (rule, line) counts there): guarded values cost every use of them
+        plain = M.ld_plain or (M.known_findings is not None
+                               and ("tcgen05.wait::ld", line) in M.known_findings)
         rows_ = vals.tolist()
         for t in parts:  # unreadable until tcgen05.wait::ld (ld_poison.py)
             row = rows_[t.lane]
