@@ -16,6 +16,7 @@ kernel, arguments with their tensor maps, launch shape) to DIR/NAME.pkl, for ben
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -185,22 +186,32 @@ class _Captured(Exception):
     pass
 
 
-def _explored(call, **explore):
-    """The ExploreResult of the one launch ``call()`` makes through tile_mlir.sim.run_ptx."""
+@contextlib.contextmanager
+def _run_ptx_as(fn):
+    """tile_mlir.sim.run_ptx replaced by ``fn(real_run_ptx, *args, **kw)`` (the library and the
+    jit runner call it through the module) for the block's duration."""
     import tile_mlir.sim as sim
-    real, out = sim.run_ptx, []
-
-    def run(*a, **kw):
-        out.append(real(*a, **{**kw, **explore}))
-        return out[-1]
-    sim.run_ptx = run
+    real = sim.run_ptx
+    sim.run_ptx = lambda *a, **kw: fn(real, *a, **kw)
     try:
-        call()
-    except Exception:  # (the library reads a SimResult back; the ExploreResult made is the answer)
-        if not out:
-            raise
+        yield
     finally:
         sim.run_ptx = real
+
+
+def _explored(call, **explore):
+    """The ExploreResult of the one launch ``call()`` makes through tile_mlir.sim.run_ptx."""
+    out = []
+
+    def run(real, *a, **kw):
+        out.append(real(*a, **{**kw, **explore}))
+        return out[-1]
+    with _run_ptx_as(run):
+        try:
+            call()
+        except Exception:  # (the library reads a SimResult back; the ExploreResult is the answer)
+            if not out:
+                raise
     return out[0]
 
 
@@ -209,16 +220,12 @@ def export(o):
     argument, which tile-sim binds it to) instead of run."""
     import pickle
 
-    import tile_mlir.sim as sim
-    real = sim.run_ptx
-
-    def capture(ptx, kernel, args, **kw):
+    def capture(real, ptx, kernel, args, **kw):
         for k in ("explore", "seed", "check", "workers", "explore_seconds", "progress"):
             kw.pop(k, None)
         raise _Captured((ptx, kernel, args, kw))
     os.makedirs(o.export, exist_ok=True)
-    sim.run_ptx = capture
-    try:
+    with _run_ptx_as(capture):
         for name, make in KERNELS.items():
             if o.only and name not in o.only:
                 continue
@@ -229,8 +236,6 @@ def export(o):
                 with open(os.path.join(o.export, f"{name}.pkl"), "wb") as f:
                     pickle.dump(c.args[0], f)
                 print(f"{name}: {c.args[0][1]} -> {o.export}/{name}.pkl", flush=True)
-    finally:
-        sim.run_ptx = real
 
 
 if __name__ == "__main__":
