@@ -167,7 +167,7 @@ def round_float(x: float, f: Format, mode: str, satfinite: bool = False) -> int:
     if mode == RN and not satfinite and x == x and f.name in _PACK_RN:
         # f16, f32 to nearest even: CPython's packing rounds a double so (IEEE 754 binary16 and
         # binary32, subnormals included); a NaN keeps Table A21's canonical code, an overflow
-        # (OverflowError) the exact path.  test_fpformat compares the two.
+        # (OverflowError) the exact path (test_fpformat_rn.py compares the two).
         p, u = _PACK_RN[f.name]
         try:
             return u.unpack(p.pack(x))[0]
