@@ -204,7 +204,8 @@ def reference(ptx, kernel, args, launch_kw, box=None):
     ref_res, a, err, _ = _run(ptx, kernel, args, kw, None, box)
     if err is not None:
         raise err  # the default schedule fails: nothing to explore
-    ref = {"findings": {(f.rule, f.line) for f in ref_res.findings}, "outputs": _outputs(a),
+    ref = {"findings": frozenset((f.rule, f.line) for f in ref_res.findings),
+           "outputs": _outputs(a),
            "seconds": time.perf_counter() - t}
     return kw, ref, ref_res
 
@@ -309,7 +310,7 @@ def _located(ptx, kernel, args, kw, s, v):
 
 def _try(ptx, kernel, args, kw, s, ref, check, box=None):
     pol = _policy.PriorityPolicy(s)
-    res, a, err, m = _run(ptx, kernel, args, kw, pol, box, frozenset(ref["findings"]))
+    res, a, err, m = _run(ptx, kernel, args, kw, pol, box, ref["findings"])
     return _verdict(ref, res, a, err, m, pol, check)
 
 

@@ -273,14 +273,13 @@ def systematic_launch(ptx, kernel, args, *, n: int, check=None, progress=None, *
                                strategy="systematic")
     nodes, prefix, runs, cut = [], [], 0, 0
     box: list = []  # the launch's machine, reused by every run (reuse.py)
-    known = frozenset(ref["findings"])
     bar = driver._bar(n, progress)
     try:
         while runs < n:
             pol = ChoicePolicy(prefix, nodes)
             runs += 1
             try:
-                res, a, err, m = driver._run(ptx, kernel, args, kw, pol, box, known)
+                res, a, err, m = driver._run(ptx, kernel, args, kw, pol, box, ref["findings"])
             except _Abandon:
                 cut += 1
                 res = None
@@ -312,7 +311,7 @@ def replay_run(ptx, kernel, args, choices, *, check=None, **launch_kw):
     kw, ref, _ = driver.reference(ptx, kernel, args, launch_kw)
     pol = ChoicePolicy(list(choices), [])
     pol.nodes = _Nodes(choices)
-    res, a, err, m = driver._run(ptx, kernel, args, kw, pol, known=frozenset(ref["findings"]))
+    res, a, err, m = driver._run(ptx, kernel, args, kw, pol, known=ref["findings"])
     v = driver._verdict(ref, res, a, err, m, pol, check)
     return None if v is None else driver.Failure(Choices(-1, list(choices)), *v)
 
